@@ -1,0 +1,19 @@
+import {
+  type AppDeps,
+  createServiceApp,
+  type OpenApiDoc,
+  registerStandardRoutes,
+  type ServiceApp,
+} from "@svc/http";
+import { registerPing } from "./routes/v1_ping.js";
+
+/** The Intelligence API: every route registered in one place. */
+export function buildIntelligenceApi(
+  deps: AppDeps,
+  options: { documentSource?: () => OpenApiDoc } = {},
+): ServiceApp {
+  const service = createServiceApp("intelligence", deps);
+  registerStandardRoutes(service, options);
+  registerPing(service);
+  return service;
+}

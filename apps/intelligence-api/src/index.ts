@@ -1,0 +1,1 @@
+export { buildIntelligenceApi } from "./app.js";

@@ -1,0 +1,4 @@
+import { runStandalone } from "@svc/http";
+import { buildIntelligenceApi } from "./app.js";
+
+await runStandalone("intelligence-api", (deps) => buildIntelligenceApi(deps));

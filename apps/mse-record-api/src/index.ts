@@ -1,0 +1,1 @@
+export { buildMseRecordApi } from "./app.js";

@@ -1,0 +1,1 @@
+export { startWebhookWorker, type WorkerHandle } from "./worker.js";

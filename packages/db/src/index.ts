@@ -1,0 +1,4 @@
+export * from "./client.js";
+export * from "./keys.js";
+export * from "./repo.js";
+export * from "./schema.js";

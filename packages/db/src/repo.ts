@@ -1,0 +1,227 @@
+import { newId } from "@svc/ids";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "./client.js";
+import { generateKey } from "./keys.js";
+import { accounts, apiKeys, type KeyKind, organizations, plans } from "./schema.js";
+
+/** A refusal the operator can act on (unknown account, bad kind, bad scope...). */
+export class RepoError extends Error {
+  constructor(
+    readonly code: "not_found" | "invalid",
+    message: string,
+  ) {
+    super(message);
+    this.name = "RepoError";
+  }
+}
+
+export const PLAN_IDS = ["sandbox", "launch", "scale", "enterprise"] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+export const MSE_SCOPES = ["mse:read", "mse:write", "mse:sign"] as const;
+export type MseScope = (typeof MSE_SCOPES)[number];
+export const ACCOUNT_KEY_KINDS = ["secret_test", "secret_live", "publishable"] as const;
+
+/** Today's date, the event `apiVersion` pinned on a new account (ruling 9). */
+export function apiVersionFor(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+export interface CreateAccountInput {
+  name: string;
+  plan?: PlanId;
+  production?: boolean;
+  ratePerSecond?: number;
+  burst?: number;
+  now?: Date;
+}
+
+export async function createAccount(db: Db, input: CreateAccountInput) {
+  const plan = input.plan ?? "sandbox";
+  if (!PLAN_IDS.includes(plan)) throw new RepoError("invalid", `Unknown plan "${plan}".`);
+  if (!input.name.trim()) throw new RepoError("invalid", "An account needs a name.");
+  if ((input.ratePerSecond !== undefined || input.burst !== undefined) && plan !== "enterprise") {
+    throw new RepoError("invalid", "--rate and --burst apply to enterprise accounts only.");
+  }
+  for (const [flag, value] of [
+    ["--rate", input.ratePerSecond],
+    ["--burst", input.burst],
+  ] as const) {
+    if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 1_000_000)) {
+      throw new RepoError("invalid", `${flag} must be a whole number from 1 to 1000000.`);
+    }
+  }
+  const row = {
+    id: newId("acct"),
+    name: input.name.trim(),
+    planId: plan,
+    productionApproved: input.production ?? false,
+    ratePerSecond: input.ratePerSecond ?? null,
+    burst: input.burst ?? null,
+    apiVersion: apiVersionFor(input.now ?? new Date()),
+  };
+  await db.insert(accounts).values(row);
+  return { id: row.id, name: row.name, plan, production: row.productionApproved };
+}
+
+export async function createOrganization(db: Db, input: { name: string }) {
+  if (!input.name.trim()) throw new RepoError("invalid", "An organization needs a name.");
+  const row = { id: newId("org"), name: input.name.trim() };
+  await db.insert(organizations).values(row);
+  return row;
+}
+
+export interface CreateKeyInput {
+  kind: string;
+  accountId?: string;
+  orgId?: string;
+  scopes?: string[];
+  origins?: string[];
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  kind: KeyKind;
+  prefix: string;
+  accountId?: string;
+  orgId?: string;
+  scopes?: string[];
+  origins?: string[];
+}
+
+const ORIGIN_PATTERN = /^https?:\/\/[A-Za-z0-9.-]+(:(\d{1,5}|\*))?$/;
+
+export async function createApiKey(db: Db, input: CreateKeyInput): Promise<CreatedKey> {
+  const kind = input.kind as KeyKind;
+  if (kind === "organization") {
+    if (!input.orgId || input.accountId)
+      throw new RepoError("invalid", "An organization key needs --org (and no --account).");
+    const scopes = input.scopes ?? [];
+    if (scopes.length === 0)
+      throw new RepoError("invalid", "An organization key needs --scopes, e.g. mse:read,mse:write.");
+    const bad = scopes.filter((s) => !(MSE_SCOPES as readonly string[]).includes(s));
+    if (bad.length)
+      throw new RepoError("invalid", `Unknown scope "${bad[0]}"; valid scopes: ${MSE_SCOPES.join(", ")}.`);
+    const [org] = await db
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, input.orgId));
+    if (!org) throw new RepoError("not_found", `No organization with id "${input.orgId}".`);
+    const generated = generateKey(kind);
+    const id = newId("key");
+    const uniqueScopes = [...new Set(scopes)];
+    await db.insert(apiKeys).values({
+      id,
+      kind,
+      orgId: org.id,
+      keyHash: generated.hash,
+      displayPrefix: generated.displayPrefix,
+      scopes: uniqueScopes,
+    });
+    return {
+      id,
+      key: generated.key,
+      kind,
+      prefix: generated.displayPrefix,
+      orgId: org.id,
+      scopes: uniqueScopes,
+    };
+  }
+  if (!(ACCOUNT_KEY_KINDS as readonly string[]).includes(kind)) {
+    throw new RepoError(
+      "invalid",
+      `Unknown key kind "${input.kind}"; valid kinds: ${[...ACCOUNT_KEY_KINDS, "organization"].join(", ")}.`,
+    );
+  }
+  if (!input.accountId || input.orgId)
+    throw new RepoError("invalid", `A ${kind} key needs --account (and no --org).`);
+  if (input.scopes?.length) throw new RepoError("invalid", "Scopes apply to organization keys only.");
+  const origins = input.origins ?? [];
+  if (kind !== "publishable" && origins.length)
+    throw new RepoError("invalid", "Origins apply to publishable keys only.");
+  if (kind === "publishable" && origins.length === 0) {
+    throw new RepoError("invalid", "A publishable key needs --origins, e.g. https://app.example.com.");
+  }
+  const badOrigin = origins.find((o) => !ORIGIN_PATTERN.test(o));
+  if (badOrigin)
+    throw new RepoError(
+      "invalid",
+      `"${badOrigin}" is not an origin like https://app.example.com or http://localhost:*.`,
+    );
+  const [account] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.id, input.accountId));
+  if (!account) throw new RepoError("not_found", `No account with id "${input.accountId}".`);
+  const generated = generateKey(kind);
+  const id = newId("key");
+  await db.insert(apiKeys).values({
+    id,
+    kind,
+    accountId: account.id,
+    keyHash: generated.hash,
+    displayPrefix: generated.displayPrefix,
+    origins,
+  });
+  return {
+    id,
+    key: generated.key,
+    kind,
+    prefix: generated.displayPrefix,
+    accountId: account.id,
+    ...(kind === "publishable" ? { origins } : {}),
+  };
+}
+
+export async function revokeApiKey(db: Db, id: string, now: Date = new Date()) {
+  const updated = await db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id, revokedAt: apiKeys.revokedAt });
+  if (updated[0]?.revokedAt) return { id: updated[0].id, revokedAt: updated[0].revokedAt.toISOString() };
+  const [existing] = await db
+    .select({ id: apiKeys.id, revokedAt: apiKeys.revokedAt })
+    .from(apiKeys)
+    .where(eq(apiKeys.id, id));
+  if (!existing) throw new RepoError("not_found", `No key with id "${id}".`);
+  // Revoking twice is harmless: report when it was revoked.
+  return { id: existing.id, revokedAt: (existing.revokedAt as Date).toISOString() };
+}
+
+/** Everything the auth middleware needs about a key, in one query (the hot path's only one). */
+export async function findKeyForAuth(db: Db, keyHash: string) {
+  const [row] = await db
+    .select({
+      id: apiKeys.id,
+      kind: apiKeys.kind,
+      keyHash: apiKeys.keyHash,
+      accountId: apiKeys.accountId,
+      orgId: apiKeys.orgId,
+      scopes: apiKeys.scopes,
+      origins: apiKeys.origins,
+      revokedAt: apiKeys.revokedAt,
+      planId: plans.id,
+      planPaid: plans.paid,
+      dailyKeyQuota: plans.dailyKeyQuota,
+      dailyAccountQuota: plans.dailyAccountQuota,
+      planRatePerSecond: plans.ratePerSecond,
+      planBurst: plans.burst,
+      monthlyAllowance: plans.monthlyAllowance,
+      productionApproved: accounts.productionApproved,
+      accountRatePerSecond: accounts.ratePerSecond,
+      accountBurst: accounts.burst,
+    })
+    .from(apiKeys)
+    .leftJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .leftJoin(plans, eq(plans.id, accounts.planId))
+    .where(eq(apiKeys.keyHash, keyHash))
+    .limit(1);
+  return row ?? null;
+}
+export type AuthKeyRow = NonNullable<Awaited<ReturnType<typeof findKeyForAuth>>>;
+
+export async function countAccounts(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(accounts);
+  return row?.n ?? 0;
+}

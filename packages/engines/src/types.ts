@@ -1,0 +1,80 @@
+/**
+ * Shared engine input and output types. They mirror the contract's shared input objects; the
+ * HTTP layer validates bounds with zod before an engine sees a value, so engines may assume the
+ * bounds hold (but must never throw on any in-bound input).
+ */
+
+/** A symptom-scale administration (contract: Assessment). */
+export interface Assessment {
+  instrumentId: string;
+  instrumentName: string;
+  score: number;
+  maxScore: number;
+  severity?: string;
+  /** ISO 8601 timestamp. */
+  createdAt: string;
+}
+
+/** Contract: Prescription. */
+export interface Prescription {
+  id: string;
+  medicationName: string;
+  dosage?: string;
+  frequency?: string;
+  /** e.g. active, discontinued. */
+  status: string;
+  /** ISO 8601; anchors the before/after comparison. */
+  prescribedAt?: string;
+}
+
+/** Contract: Biomarker. */
+export interface Biomarker {
+  name: string;
+  value: number | string | null;
+  unit?: string;
+  flag?: "high" | "low" | "critical" | "normal";
+  referenceRange?: string;
+  note?: string;
+  /** Optional LOINC code of the analyte (additive input; matching also works on names). */
+  loinc?: string;
+}
+
+/** Contract: Lab panel. */
+export interface LabPanel {
+  id: string;
+  labName: string;
+  observedAt?: string;
+  results: { biomarkers: Biomarker[] };
+}
+
+export type ConfidenceLevel = "high" | "moderate" | "low";
+
+/** Which parameter set ran: the shipped constants or a calibrated database row (ruling 16). */
+export interface ModelRef {
+  key: string;
+  version: number | null;
+  source: "default" | "calibrated";
+}
+
+/** Every engine takes the clock and, optionally, a calibrated parameter set. */
+export interface EngineOptions<TParams> {
+  /** The clock, passed in so that results are deterministic. */
+  now: Date;
+  /** Calibrated parameters; the engine's `default` model when omitted. */
+  model?: { version: number; params: TParams };
+}
+
+/** Signal object shared by the medication and biomarker responses. */
+export interface ModuleSignal {
+  module: "medication" | "biomarker";
+  signalKey: string;
+  label: string;
+  detail: string;
+  tone: "positive" | "neutral" | "watch" | "elevated" | "critical";
+  metricValue: number;
+  metricUnit: string;
+  confidence: ConfidenceLevel;
+  summaryLine: string;
+  sourceRef: string;
+  observedAt: string;
+}

@@ -1,0 +1,313 @@
+import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import type { Db } from "@svc/db";
+import { newId } from "@svc/ids";
+import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { Logger } from "pino";
+import {
+  type AuthContext,
+  authenticateKey,
+  authorize,
+  bearerToken,
+  type RoutePolicy,
+  toAuthContext,
+} from "./auth.js";
+import { ApiError, type ErrorCode, type Issue, zodIssues } from "./errors.js";
+import type { LimitDecision, RateLimiter } from "./rate-limit.js";
+
+export type ApiFlavor = "intelligence" | "mse";
+
+export interface AppDeps {
+  db: Db;
+  limiter: RateLimiter;
+  logger: Logger;
+  /** Base of links in error bodies and hosted pages, e.g. https://api.example.com. */
+  publicBaseUrl: string;
+  /** Hard limit per request (contract: 30 s). */
+  requestTimeoutMs?: number;
+  /** Body limit in bytes (ruling 12: 1 MB). */
+  bodyLimitBytes?: number;
+  /** Reports Redis state for /readyz. */
+  redisState?: () => "ready" | "down" | "disabled";
+}
+
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    auth: AuthContext;
+    routePattern: string;
+  };
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+interface RegisteredRoute {
+  method: string;
+  pattern: string;
+  regex: RegExp;
+  policy: RoutePolicy | null;
+}
+
+/** `/v1/mse/{visitId}` -> regex matching one path segment per parameter. */
+function patternToRegex(pattern: string): RegExp {
+  const escaped = pattern
+    .split(/(\{[^}]+\}|:[A-Za-z0-9_]+)/)
+    .map((part) =>
+      part.startsWith("{") || part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^$()|[\]\\]/g, "\\$&"),
+    )
+    .join("");
+  return new RegExp(`^${escaped}/?$`);
+}
+
+export interface ServiceApp {
+  app: OpenAPIHono<AppEnv>;
+  flavor: ApiFlavor;
+  deps: AppDeps;
+  /**
+   * Register an operation: its route (zod request/response schemas, so it is in the OpenAPI
+   * document) and who may call it. `policy: null` makes the route public (no key).
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: handler types come from the route definition.
+  openapi<R extends RouteConfig>(route: R, handler: any, policy?: RoutePolicy | null): void;
+  /** A plain (non-OpenAPI) route such as a hosted HTML page. */
+  plain(
+    method: "GET" | "POST" | "OPTIONS",
+    path: string,
+    handler: (c: Context<AppEnv>) => Response | Promise<Response>,
+    policy?: RoutePolicy | null,
+  ): void;
+}
+
+const DEFAULT_POLICY: RoutePolicy = { keys: ["secret"] };
+
+export function createServiceApp(flavor: ApiFlavor, deps: AppDeps): ServiceApp {
+  const routes: RegisteredRoute[] = [];
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        throw new ApiError("invalid_request", "The request failed validation; see issues.", {
+          issues: zodIssues(result.error),
+        });
+      }
+    },
+  });
+
+  const docsBase = `${deps.publicBaseUrl.replace(/\/$/, "")}/docs`;
+  const renderError = (
+    c: Context<AppEnv>,
+    code: ErrorCode,
+    status: number,
+    message: string,
+    extra: { issues?: Issue[]; headers?: Record<string, string>; body?: Record<string, unknown> } = {},
+  ) => {
+    const requestId = c.get("requestId") ?? newId("req");
+    for (const [name, value] of Object.entries(extra.headers ?? {})) c.header(name, value);
+    if (flavor === "mse") {
+      return c.json({ error: message, code, requestId, ...(extra.body ?? {}) }, status as 400);
+    }
+    const error: Record<string, unknown> = { code, message, docs: `${docsBase}#error-${code}` };
+    if (extra.issues) error.issues = extra.issues;
+    return c.json({ ok: false, requestId, error, ...(extra.body ?? {}) }, status as 400);
+  };
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) {
+      return renderError(c, err.code, err.status, err.message, {
+        issues: err.options.issues,
+        headers: err.options.headers,
+        body: err.options.extra,
+      });
+    }
+    if (err instanceof HTTPException) {
+      if (err.status === 413)
+        return renderError(c, "invalid_request", 413, "The request body is larger than 1 MB.");
+      if (err.status === 400) {
+        const message = /json/i.test(err.message)
+          ? "The body is not valid JSON."
+          : "The request could not be read.";
+        return renderError(c, "invalid_request", 400, message, { issues: [{ path: "", message }] });
+      }
+    }
+    // Never echo or log an internal message: it may hold SQL text or input values.
+    deps.logger.error(
+      {
+        requestId: c.get("requestId"),
+        errName: (err as Error)?.name,
+        errCode: (err as { code?: unknown })?.code,
+      },
+      "unhandled error",
+    );
+    return renderError(
+      c,
+      "server_error",
+      500,
+      "Something went wrong on our side. Retry with backoff and quote the requestId.",
+    );
+  });
+
+  // Outermost: request id, one log line per request, fixed headers.
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    const requestId = newId("req");
+    c.set("requestId", requestId);
+    try {
+      await next();
+    } finally {
+      c.header("X-Request-Id", requestId);
+      if (flavor === "mse") c.header("x-mse-api-version", "1");
+      c.header("X-Content-Type-Options", "nosniff");
+      c.header("Cache-Control", c.res.headers.get("Cache-Control") ?? "no-store");
+      const auth = c.get("auth");
+      deps.logger.info(
+        {
+          requestId,
+          callerRequestId: c.req.header("x-request-id")?.slice(0, 128),
+          method: c.req.method,
+          route: c.get("routePattern") ?? "unmatched",
+          status: c.res.status,
+          durationMs: Math.round((performance.now() - started) * 100) / 100,
+          keyId: auth?.keyId,
+        },
+        "request",
+      );
+    }
+  });
+
+  // Hard request time limit.
+  const timeoutMs = deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  app.use("*", async (_c, next) => {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new ApiError(
+              "service_unavailable",
+              `The request did not finish within ${Math.round(timeoutMs / 1000)} s.`,
+            ),
+          ),
+        timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([next(), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
+  // Body limit before anything reads the body; JSON only.
+  const limit = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
+  const limitBody = bodyLimit({
+    maxSize: limit,
+    onError: () => {
+      throw new ApiError("invalid_request", "The request body is larger than 1 MB.", { status: 413 });
+    },
+  });
+  app.use("/v1/*", async (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return next();
+    const length = c.req.header("content-length");
+    const hasBody = length ? Number(length) > 0 : c.req.header("transfer-encoding") !== undefined;
+    const type = c.req.header("content-type") ?? "";
+    if (hasBody && !/^application\/(.+\+)?json\b/i.test(type)) {
+      throw new ApiError("invalid_request", "Send the body as JSON with Content-Type: application/json.", {
+        issues: [{ path: "", message: "Content-Type must be application/json." }],
+      });
+    }
+    return limitBody(c, next);
+  });
+
+  // Authentication, authorization and rate limits for every /v1 route that is not public.
+  app.use("/v1/*", async (c, next) => {
+    const path = c.req.path;
+    const method = c.req.method === "HEAD" ? "GET" : c.req.method;
+    const samePath = routes.filter((r) => r.regex.test(path));
+    const matched = samePath.find((r) => r.method === method);
+    if (matched) c.set("routePattern", matched.pattern);
+    if (matched && matched.policy === null) return next();
+
+    const row = await authenticateKey(deps.db, bearerToken(c.req.header("authorization")));
+    const auth = toAuthContext(row);
+    c.set("auth", auth);
+    // Unknown routes and wrong methods still need a valid key; any kind may learn they don't exist.
+    authorize(
+      row,
+      matched?.policy ?? { keys: ["secret", "publishable", "organization"] },
+      c.req.header("origin"),
+    );
+
+    const decision = await deps.limiter.consume(auth.limit);
+    setRateLimitHeaders(c, decision);
+    if (!decision.allowed) {
+      throw new ApiError("rate_limited", rateLimitMessage(auth), {
+        headers: { "Retry-After": String(decision.retryAfter), ...rateLimitHeaderValues(decision) },
+      });
+    }
+    await next();
+    // Error responses are new Response objects: set the headers again on whatever went out.
+    setRateLimitHeaders(c, decision);
+  });
+
+  app.notFound((c) => {
+    const path = c.req.path;
+    const allowed = [...new Set(routes.filter((r) => r.regex.test(path)).map((r) => r.method))];
+    if (allowed.length > 0) {
+      if (allowed.includes("GET")) allowed.push("HEAD");
+      return renderError(
+        c,
+        "method_not_allowed",
+        405,
+        `${c.req.method} is not allowed here; use ${allowed.join(", ")}.`,
+        {
+          headers: { Allow: allowed.join(", ") },
+        },
+      );
+    }
+    return renderError(c, "not_found", 404, "No such route. Check the path and the API reference.");
+  });
+
+  const register = (method: string, pattern: string, policy: RoutePolicy | null | undefined) => {
+    routes.push({
+      method: method.toUpperCase(),
+      pattern,
+      regex: patternToRegex(pattern),
+      policy: policy === undefined ? DEFAULT_POLICY : policy,
+    });
+  };
+
+  return {
+    app,
+    flavor,
+    deps,
+    openapi(route, handler, policy) {
+      register(route.method, route.path, policy);
+      app.openapi(route, handler);
+    },
+    plain(method, path, handler, policy) {
+      register(method, path, policy);
+      app.on(method, path, handler);
+    },
+  };
+}
+
+function rateLimitHeaderValues(decision: LimitDecision): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(decision.limit),
+    "X-RateLimit-Remaining": String(decision.remaining),
+    "X-RateLimit-Reset": String(decision.resetAt),
+  };
+}
+
+function setRateLimitHeaders(c: Context<AppEnv>, decision: LimitDecision): void {
+  for (const [name, value] of Object.entries(rateLimitHeaderValues(decision))) c.header(name, value);
+}
+
+function rateLimitMessage(auth: AuthContext): string {
+  if (auth.limit.kind === "daily") return "The sandbox daily quota is used up; it resets at 00:00 UTC.";
+  return "Too many requests per second; retry after the number of seconds in Retry-After.";
+}
+
+/** Middleware type re-exported for apps. */
+export type AppMiddleware = MiddlewareHandler<AppEnv>;

@@ -1,0 +1,137 @@
+import {
+  type AuthKeyRow,
+  type Db,
+  findKeyForAuth,
+  hashesEqual,
+  hashKey,
+  type KeyKind,
+  parseKey,
+} from "@svc/db";
+import { ApiError } from "./errors.js";
+import type { LimitRule } from "./rate-limit.js";
+
+/** The authenticated caller, as routes see it. */
+export interface AuthContext {
+  keyId: string;
+  kind: KeyKind;
+  mode: "test" | "live";
+  accountId: string | null;
+  orgId: string | null;
+  planId: string | null;
+  scopes: string[];
+  origins: string[];
+  limit: LimitRule;
+}
+
+/** What a route accepts. Default on the Intelligence API: secret keys only. */
+export interface RoutePolicy {
+  /** Key kinds allowed; others get 403 forbidden. */
+  keys: readonly ("secret" | "publishable" | "organization")[];
+  /** Organization keys must carry this scope. */
+  scope?: string;
+}
+
+/** MSE Record API per-organization limit (ruling 15). */
+export const MSE_ORG_RATE = { ratePerSecond: 20, burst: 40 } as const;
+
+const BEARER = /^Bearer ([^\s]+)$/;
+
+/** Extract the key, or 401 unauthorized when the header is missing or malformed. */
+export function bearerToken(header: string | undefined): string {
+  if (!header)
+    throw new ApiError("unauthorized", "Send your API key in the Authorization header as `Bearer <key>`.");
+  const match = BEARER.exec(header.trim());
+  if (!match?.[1]) throw new ApiError("unauthorized", "The Authorization header must be `Bearer <key>`.");
+  return match[1];
+}
+
+/** Look the key up (one query) and refuse unknown, mistyped or revoked keys with 401 invalid_token. */
+export async function authenticateKey(db: Db, token: string): Promise<AuthKeyRow> {
+  // Shape and checksum first: a mistyped key never costs a database lookup (ruling 21).
+  if (!parseKey(token)) throw new ApiError("invalid_token", "The API key is not valid.");
+  const hash = hashKey(token);
+  const row = await findKeyForAuth(db, hash);
+  if (!row || !hashesEqual(row.keyHash, hash))
+    throw new ApiError("invalid_token", "The API key is not valid.");
+  if (row.revokedAt) throw new ApiError("invalid_token", "The API key has been revoked.");
+  return row;
+}
+
+export function limitRuleFor(row: AuthKeyRow): LimitRule {
+  if (row.kind === "organization") return { kind: "bucket", subject: `org:${row.orgId}`, ...MSE_ORG_RATE };
+  const accountId = row.accountId as string;
+  if (!row.planPaid) {
+    return {
+      kind: "daily",
+      keyId: row.id,
+      accountId,
+      keyQuota: row.dailyKeyQuota ?? 100,
+      accountQuota: row.dailyAccountQuota ?? 500,
+    };
+  }
+  return {
+    kind: "bucket",
+    subject: `acct:${accountId}`,
+    ratePerSecond: row.accountRatePerSecond ?? row.planRatePerSecond ?? 10,
+    burst: row.accountBurst ?? row.planBurst ?? 20,
+    monthlyUsageOf: accountId,
+  };
+}
+
+export function toAuthContext(row: AuthKeyRow): AuthContext {
+  return {
+    keyId: row.id,
+    kind: row.kind,
+    mode: row.kind === "secret_live" || row.kind === "organization" ? "live" : "test",
+    accountId: row.accountId,
+    orgId: row.orgId,
+    planId: row.planId,
+    scopes: row.scopes,
+    origins: row.origins,
+    limit: limitRuleFor(row),
+  };
+}
+
+/** True when `origin` matches an allow-list entry; `*` in the port position matches any port. */
+export function originAllowed(origin: string | undefined, allowList: readonly string[]): boolean {
+  if (!origin) return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (parsed.origin !== origin) return false;
+  return allowList.some((entry) => {
+    if (entry === origin) return true;
+    const wildcard = /^(https?:\/\/[^:/]+):\*$/.exec(entry);
+    if (!wildcard) return false;
+    return `${parsed.protocol}//${parsed.hostname}` === wildcard[1];
+  });
+}
+
+/**
+ * The kind/scope/plan checks after a key is known. Order: 403 for the wrong kind, origin or scope,
+ * then 402 for a live key without a paid plan and production approval.
+ */
+export function authorize(row: AuthKeyRow, policy: RoutePolicy, origin: string | undefined): void {
+  const family = row.kind === "secret_test" || row.kind === "secret_live" ? "secret" : row.kind;
+  if (!policy.keys.includes(family)) {
+    const why =
+      family === "publishable"
+        ? "Publishable keys can call only POST /v1/dmse/analyze."
+        : family === "organization"
+          ? "Organization keys can call only the MSE Record API."
+          : "Secret keys cannot call this route; use an organization key with the right scope.";
+    throw new ApiError("forbidden", why);
+  }
+  if (family === "publishable" && !originAllowed(origin, row.origins)) {
+    throw new ApiError("forbidden", "This origin is not in the publishable key's allow-list.");
+  }
+  if (family === "organization" && policy.scope && !row.scopes.includes(policy.scope)) {
+    throw new ApiError("forbidden", `This key lacks the ${policy.scope} scope.`);
+  }
+  if (row.kind === "secret_live" && !(row.planPaid && row.productionApproved)) {
+    throw new ApiError("payment_required", "Live keys need a paid plan and approved production access.");
+  }
+}

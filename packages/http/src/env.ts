@@ -1,0 +1,55 @@
+import { z } from "@hono/zod-openapi";
+
+/** One schema for the environment of every app; all problems are reported at once. */
+export const ServiceEnvSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+      .default("redis://127.0.0.1:6379"),
+    SVC_DATA_DIR: z.string().min(1).default("./.data"),
+    PUBLIC_BASE_URL: z.string().url("must be an absolute URL such as https://api.example.com").optional(),
+    TLS_CERT_FILE: z.string().min(1).optional(),
+    TLS_KEY_FILE: z.string().min(1).optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["TLS_CERT_FILE"],
+        message: "set TLS_CERT_FILE and TLS_KEY_FILE together",
+      });
+    }
+  });
+export type ServiceEnv = z.infer<typeof ServiceEnvSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): ServiceEnv {
+  // Treat empty strings as unset, the way shells and .env files usually mean them.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = ServiceEnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new EnvError(result.error.issues.map((i) => `${i.path.join(".") || "env"}: ${i.message}`));
+  }
+  return result.data;
+}
+
+export function publicBaseUrl(env: ServiceEnv): string {
+  return (env.PUBLIC_BASE_URL ?? `${env.TLS_CERT_FILE ? "https" : "http"}://localhost:${env.PORT}`).replace(
+    /\/$/,
+    "",
+  );
+}

@@ -1,0 +1,123 @@
+import { z } from "@hono/zod-openapi";
+
+/** The one error vocabulary of both APIs. Clients branch on these codes; never repurpose one. */
+export const ERROR_CODES = [
+  "invalid_request",
+  "unauthorized",
+  "invalid_token",
+  "payment_required",
+  "forbidden",
+  "not_found",
+  "method_not_allowed",
+  "conflict",
+  "invalid_transition",
+  "idempotency_in_progress",
+  "idempotency_key_reused",
+  "invalid_selection",
+  "rate_limited",
+  "server_error",
+  "service_unavailable",
+] as const;
+export const ErrorCode = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const codeToStatus: Record<
+  ErrorCode,
+  400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 422 | 429 | 500 | 503
+> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  invalid_token: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  invalid_transition: 409,
+  idempotency_in_progress: 409,
+  idempotency_key_reused: 422,
+  invalid_selection: 422,
+  rate_limited: 429,
+  server_error: 500,
+  service_unavailable: 503,
+};
+
+/** One line per code for the reference page; `docs` links point here. */
+export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
+  invalid_request:
+    "The body is not valid JSON, fails schema validation (see `issues`), or is over 1 MB (413).",
+  unauthorized: "The Authorization header is missing or is not `Bearer <key>`.",
+  invalid_token: "The key is unknown, mistyped (checksum) or revoked.",
+  payment_required: "A live key needs a paid plan and approved production access.",
+  forbidden: "The key is valid but not allowed here (kind, origin, scope or organization).",
+  not_found: "No such route, or no such resource for this account.",
+  method_not_allowed: "The route exists but not with this HTTP method; see the Allow header.",
+  conflict: "The request conflicts with the resource's current state.",
+  invalid_transition: "The resource cannot move to the requested state from its current one.",
+  idempotency_in_progress: "A request with this Idempotency-Key is still being processed.",
+  idempotency_key_reused: "This Idempotency-Key was used with a different request body.",
+  invalid_selection: "An MSE selection fails catalog validation; `errors` lists each problem.",
+  rate_limited: "Too many requests for this key, account or organization; honor Retry-After.",
+  server_error: "Unexpected error on our side; retry with backoff and quote the requestId.",
+  service_unavailable:
+    "A dependency (e.g. the agent model) is temporarily unavailable, or the 30 s limit passed.",
+};
+
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: {
+      issues?: Issue[];
+      status?: number;
+      headers?: Record<string, string>;
+      extra?: Record<string, unknown>;
+    } = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = options.status ?? codeToStatus[code];
+  }
+}
+
+export const IssueSchema = z.object({ path: z.string(), message: z.string() }).openapi("Issue");
+
+/** Intelligence API failure envelope. */
+export const ErrorEnvelopeSchema = z
+  .object({
+    ok: z.literal(false),
+    requestId: z.string().openapi({ example: "req_01jd3k8w6t1x9c0q2m4n5p7r8s" }),
+    error: z.object({
+      code: ErrorCode,
+      message: z.string(),
+      docs: z.string().url(),
+      issues: z.array(IssueSchema).optional(),
+    }),
+  })
+  .openapi("ErrorEnvelope");
+
+/** MSE Record API flat error (`code` and `requestId` are additive to the contract's `error`). */
+export const FlatErrorSchema = z
+  .object({
+    error: z.string(),
+    code: ErrorCode,
+    requestId: z.string(),
+    errors: z
+      .array(z.object({ domain: z.string(), value: z.string().optional(), message: z.string() }))
+      .optional(),
+  })
+  .openapi("FlatError");
+
+/** Zod issues as the contract's `issues[]`: a dotted path (`assessments.3.score`) and a sentence. */
+export function zodIssues(error: z.ZodError): Issue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join("."),
+    message: issue.message,
+  }));
+}

@@ -1,0 +1,257 @@
+import type { Redis } from "ioredis";
+
+/**
+ * Rate limits (rulings 1, 15, 18). Two shapes:
+ * - `daily`: the sandbox quota, per key and per account, both enforced (the stricter wins), reset
+ *   at 00:00 UTC;
+ * - `bucket`: a token bucket, refilled at `ratePerSecond` up to `burst` tokens, shared by every
+ *   key of an account (or organization). Paid plans also count monthly usage for overage billing,
+ *   never refusing on it.
+ * The Redis limiter does each decision in one script call, so replicas share the counters and a
+ * request costs one Redis round trip.
+ */
+export type LimitRule =
+  | { kind: "daily"; keyId: string; accountId: string; keyQuota: number; accountQuota: number }
+  | { kind: "bucket"; subject: string; ratePerSecond: number; burst: number; monthlyUsageOf?: string };
+
+export interface LimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the window resets (daily) or the bucket is full again. */
+  resetAt: number;
+  /** Seconds to wait before a retry can succeed (only meaningful when refused). */
+  retryAfter: number;
+}
+
+export interface RateLimiter {
+  consume(rule: LimitRule, now?: Date): Promise<LimitDecision>;
+  readonly backend: "redis" | "memory";
+}
+
+function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10).replaceAll("-", "");
+}
+function nextUtcMidnight(now: Date): number {
+  return Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) / 1000);
+}
+function utcMonth(now: Date): string {
+  return now.toISOString().slice(0, 7).replaceAll("-", "");
+}
+
+function dailyDecision(
+  rule: Extract<LimitRule, { kind: "daily" }>,
+  allowed: boolean,
+  keyCount: number,
+  accountCount: number,
+  now: Date,
+): LimitDecision {
+  const keyLeft = rule.keyQuota - keyCount;
+  const accountLeft = rule.accountQuota - accountCount;
+  // Report the binding limit: whichever has fewer requests left.
+  const binding =
+    keyLeft <= accountLeft
+      ? { limit: rule.keyQuota, left: keyLeft }
+      : { limit: rule.accountQuota, left: accountLeft };
+  const resetAt = nextUtcMidnight(now);
+  return {
+    allowed,
+    limit: binding.limit,
+    remaining: Math.max(0, binding.left),
+    resetAt,
+    retryAfter: Math.max(1, resetAt - Math.floor(now.getTime() / 1000)),
+  };
+}
+
+function bucketDecision(
+  rule: Extract<LimitRule, { kind: "bucket" }>,
+  allowed: boolean,
+  tokens: number,
+  nowMs: number,
+): LimitDecision {
+  const msToNextToken = tokens >= 1 ? 0 : ((1 - tokens) * 1000) / rule.ratePerSecond;
+  const msToFull = ((rule.burst - tokens) * 1000) / rule.ratePerSecond;
+  return {
+    allowed,
+    limit: rule.burst,
+    remaining: Math.max(0, Math.floor(tokens)),
+    resetAt: Math.ceil((nowMs + msToFull) / 1000),
+    retryAfter: Math.max(1, Math.ceil(msToNextToken / 1000)),
+  };
+}
+
+// KEYS[1] key counter, KEYS[2] account counter; ARGV key quota, account quota, ttl seconds.
+const DAILY_SCRIPT = `
+local k = tonumber(redis.call('GET', KEYS[1]) or '0')
+local a = tonumber(redis.call('GET', KEYS[2]) or '0')
+if k >= tonumber(ARGV[1]) or a >= tonumber(ARGV[2]) then
+  return {0, k, a}
+end
+k = redis.call('INCR', KEYS[1])
+a = redis.call('INCR', KEYS[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return {1, k, a}
+`;
+
+// KEYS[1] bucket hash, KEYS[2] monthly usage counter ('' when none).
+// ARGV rate per second, burst, month ttl. Time comes from Redis so replicas agree.
+// Tokens are kept in thousandths to stay integral across the Lua/Redis boundary.
+const BUCKET_SCRIPT = `
+local t = redis.call('TIME')
+local nowMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2]) * 1000
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local tokens = tonumber(state[1])
+local ts = tonumber(state[2])
+if tokens == nil then
+  tokens = burst
+  ts = nowMs
+end
+local elapsed = math.max(0, nowMs - ts)
+tokens = math.min(burst, tokens + elapsed * rate)
+local allowed = 0
+if tokens >= 1000 then
+  tokens = tokens - 1000
+  allowed = 1
+  if KEYS[2] ~= '' then
+    redis.call('INCR', KEYS[2])
+    redis.call('EXPIRE', KEYS[2], ARGV[3])
+  end
+end
+redis.call('HSET', KEYS[1], 'tokens', tokens, 'ts', nowMs)
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate) + 1000)
+return {allowed, tokens, nowMs}
+`;
+
+type LimiterRedis = Redis & {
+  svcDailyLimit(
+    k1: string,
+    k2: string,
+    keyQuota: number,
+    accountQuota: number,
+    ttl: number,
+  ): Promise<[number, number, number]>;
+  svcBucketLimit(
+    k1: string,
+    k2: string,
+    rate: number,
+    burst: number,
+    monthTtl: number,
+  ): Promise<[number, number, number]>;
+};
+
+const MONTH_TTL_SECONDS = 40 * 24 * 3600;
+
+export class RedisRateLimiter implements RateLimiter {
+  readonly backend = "redis" as const;
+  private readonly redis: LimiterRedis;
+  constructor(
+    redis: Redis,
+    private readonly prefix = "svc:rl",
+  ) {
+    redis.defineCommand("svcDailyLimit", { numberOfKeys: 2, lua: DAILY_SCRIPT });
+    redis.defineCommand("svcBucketLimit", { numberOfKeys: 2, lua: BUCKET_SCRIPT });
+    this.redis = redis as LimiterRedis;
+  }
+
+  async consume(rule: LimitRule, now: Date = new Date()): Promise<LimitDecision> {
+    if (rule.kind === "daily") {
+      const day = utcDay(now);
+      const ttl = nextUtcMidnight(now) - Math.floor(now.getTime() / 1000) + 60;
+      const [allowed, k, a] = await this.redis.svcDailyLimit(
+        `${this.prefix}:day:${day}:key:${rule.keyId}`,
+        `${this.prefix}:day:${day}:acct:${rule.accountId}`,
+        rule.keyQuota,
+        rule.accountQuota,
+        ttl,
+      );
+      return dailyDecision(rule, allowed === 1, k, a, now);
+    }
+    const monthKey = rule.monthlyUsageOf
+      ? `${this.prefix}:usage:${utcMonth(now)}:${rule.monthlyUsageOf}`
+      : "";
+    const [allowed, milliTokens, nowMs] = await this.redis.svcBucketLimit(
+      `${this.prefix}:bucket:${rule.subject}`,
+      monthKey,
+      rule.ratePerSecond,
+      rule.burst,
+      MONTH_TTL_SECONDS,
+    );
+    return bucketDecision(rule, allowed === 1, milliTokens / 1000, nowMs);
+  }
+
+  /** Requests counted this month for an account (overage = this minus the plan's allowance). */
+  async monthlyUsage(accountId: string, now: Date = new Date()): Promise<number> {
+    return Number((await this.redis.get(`${this.prefix}:usage:${utcMonth(now)}:${accountId}`)) ?? 0);
+  }
+}
+
+/** In-process limiter: embedded mode, and the fallback while Redis is unreachable. */
+export class MemoryRateLimiter implements RateLimiter {
+  readonly backend = "memory" as const;
+  private readonly counters = new Map<string, number>();
+  private readonly buckets = new Map<string, { tokens: number; ts: number }>();
+  private readonly usage = new Map<string, number>();
+  private day = "";
+
+  async consume(rule: LimitRule, now: Date = new Date()): Promise<LimitDecision> {
+    if (rule.kind === "daily") {
+      const day = utcDay(now);
+      if (day !== this.day) {
+        this.counters.clear();
+        this.day = day;
+      }
+      const keyId = `key:${rule.keyId}`;
+      const acctId = `acct:${rule.accountId}`;
+      const k = this.counters.get(keyId) ?? 0;
+      const a = this.counters.get(acctId) ?? 0;
+      if (k >= rule.keyQuota || a >= rule.accountQuota) return dailyDecision(rule, false, k, a, now);
+      this.counters.set(keyId, k + 1);
+      this.counters.set(acctId, a + 1);
+      return dailyDecision(rule, true, k + 1, a + 1, now);
+    }
+    const nowMs = now.getTime();
+    const state = this.buckets.get(rule.subject) ?? { tokens: rule.burst, ts: nowMs };
+    const tokens = Math.min(
+      rule.burst,
+      state.tokens + (Math.max(0, nowMs - state.ts) * rule.ratePerSecond) / 1000,
+    );
+    const allowed = tokens >= 1;
+    const left = allowed ? tokens - 1 : tokens;
+    this.buckets.set(rule.subject, { tokens: left, ts: nowMs });
+    if (allowed && rule.monthlyUsageOf) {
+      const key = `${utcMonth(now)}:${rule.monthlyUsageOf}`;
+      this.usage.set(key, (this.usage.get(key) ?? 0) + 1);
+    }
+    return bucketDecision(rule, allowed, left, nowMs);
+  }
+}
+
+/**
+ * Redis first; while Redis is unreachable, decide in process (the API keeps answering, per
+ * DESIGN.md) and warn at most once a minute.
+ */
+export class FallbackRateLimiter implements RateLimiter {
+  private readonly memory = new MemoryRateLimiter();
+  private lastWarn = 0;
+  constructor(
+    private readonly primary: RateLimiter,
+    private readonly warn: (message: string) => void,
+  ) {}
+  get backend() {
+    return this.primary.backend;
+  }
+  async consume(rule: LimitRule, now?: Date): Promise<LimitDecision> {
+    try {
+      return await this.primary.consume(rule, now);
+    } catch {
+      if (Date.now() - this.lastWarn > 60_000) {
+        this.lastWarn = Date.now();
+        this.warn("Redis unreachable: rate limits are enforced per process until it is back.");
+      }
+      return this.memory.consume(rule, now);
+    }
+  }
+}

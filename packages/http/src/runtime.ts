@@ -1,0 +1,81 @@
+import { acquireDataDirLock, createDb, type DbHandle } from "@svc/db";
+import { Redis } from "ioredis";
+import type { AppDeps } from "./app.js";
+import { publicBaseUrl, type ServiceEnv } from "./env.js";
+import { createLogger, type Logger } from "./logger.js";
+import { FallbackRateLimiter, MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from "./rate-limit.js";
+
+/** The shared state one process holds: database, Redis, limiter, logger. */
+export interface Runtime {
+  env: ServiceEnv;
+  dbHandle: DbHandle;
+  redis: Redis | null;
+  limiter: RateLimiter;
+  logger: Logger;
+  deps: AppDeps;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/** An ioredis client that fails fast while Redis is down instead of queueing requests. */
+export function createRedis(url: string, logger: Logger, options: { forWorker?: boolean } = {}): Redis {
+  const redis = new Redis(url, {
+    lazyConnect: false,
+    enableOfflineQueue: options.forWorker ?? false,
+    maxRetriesPerRequest: options.forWorker ? null : 1,
+    connectTimeout: 2_000,
+    retryStrategy: (times) => Math.min(times * 250, 2_000),
+  });
+  let lastWarn = 0;
+  redis.on("error", (error: NodeJS.ErrnoException) => {
+    if (Date.now() - lastWarn > 30_000) {
+      lastWarn = Date.now();
+      logger.warn({ errCode: error.code }, "Redis unreachable; retrying in the background");
+    }
+  });
+  return redis;
+}
+
+export async function createRuntime(
+  env: ServiceEnv,
+  name: string,
+  options: { logger?: Logger } = {},
+): Promise<Runtime> {
+  const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL, name });
+  const embedded = !env.DATABASE_URL;
+  const releaseLock = embedded ? acquireDataDirLock(env.SVC_DATA_DIR, `${name} server`) : () => {};
+  const dbHandle = createDb({ databaseUrl: env.DATABASE_URL, dataDir: env.SVC_DATA_DIR });
+  try {
+    await dbHandle.migrate();
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  // Embedded mode is one process: an in-process limiter is exact there. With a real database the
+  // apps may run as replicas, so counters live in Redis.
+  const redis = embedded ? null : createRedis(env.REDIS_URL, logger);
+  const limiter: RateLimiter = redis
+    ? new FallbackRateLimiter(new RedisRateLimiter(redis), (m) => logger.warn(m))
+    : new MemoryRateLimiter();
+  const deps: AppDeps = {
+    db: dbHandle.db,
+    limiter,
+    logger,
+    publicBaseUrl: publicBaseUrl(env),
+    redisState: () => (redis ? (redis.status === "ready" ? "ready" : "down") : "disabled"),
+  };
+  return {
+    env,
+    dbHandle,
+    redis,
+    limiter,
+    logger,
+    deps,
+    embedded,
+    async close() {
+      redis?.disconnect();
+      await dbHandle.close();
+      releaseLock();
+    },
+  };
+}

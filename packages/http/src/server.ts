@@ -1,0 +1,83 @@
+import { readFileSync } from "node:fs";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+
+export interface ServeOptions {
+  fetch: (request: Request) => Response | Promise<Response>;
+  port: number;
+  hostname?: string;
+  /** Serve HTTPS with TLS 1.3 only (ruling 24). */
+  tls?: { certFile: string; keyFile: string };
+  /** Node's own limit on receiving a whole request (contract: 30 s). */
+  requestTimeoutMs?: number;
+}
+
+export interface RunningServer {
+  port: number;
+  url: string;
+  /** Stop accepting, let in-flight requests finish (up to `graceMs`), then resolve. */
+  close(graceMs?: number): Promise<void>;
+}
+
+const HSTS = "max-age=31536000; includeSubDomains";
+
+export function startServer(options: ServeOptions): Promise<RunningServer> {
+  const tls = options.tls;
+  const fetch = tls
+    ? async (request: Request) => {
+        const response = await options.fetch(request);
+        const headers = new Headers(response.headers);
+        headers.set("Strict-Transport-Security", HSTS);
+        return new Response(response.body, {
+          status: response.status,
+          statusText: response.statusText,
+          headers,
+        });
+      }
+    : options.fetch;
+  return new Promise((resolve, reject) => {
+    const server = serve(
+      {
+        fetch,
+        port: options.port,
+        hostname: options.hostname ?? "0.0.0.0",
+        ...(tls
+          ? {
+              createServer: createHttpsServer,
+              serverOptions: {
+                cert: readFileSync(tls.certFile),
+                key: readFileSync(tls.keyFile),
+                minVersion: "TLSv1.3" as const,
+              },
+            }
+          : {}),
+      },
+      (info: AddressInfo) => {
+        const scheme = tls ? "https" : "http";
+        const host = options.hostname && options.hostname !== "0.0.0.0" ? options.hostname : "127.0.0.1";
+        resolve({
+          port: info.port,
+          url: `${scheme}://${host}:${info.port}`,
+          close: (graceMs = 10_000) =>
+            new Promise<void>((done) => {
+              const force = setTimeout(() => {
+                (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+              }, graceMs);
+              server.close(() => {
+                clearTimeout(force);
+                done();
+              });
+              // Idle keep-alive sockets would hold close() open; in-flight ones finish first.
+              (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+            }),
+        });
+      },
+    );
+    const timeout = options.requestTimeoutMs ?? 30_000;
+    const raw = server as unknown as { requestTimeout: number; headersTimeout: number };
+    raw.requestTimeout = timeout;
+    raw.headersTimeout = Math.min(timeout, 20_000);
+    server.once("error", reject);
+  });
+}

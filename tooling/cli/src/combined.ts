@@ -1,0 +1,51 @@
+import { type AppDeps, type OpenApiDoc, openApiDocument } from "@svc/http";
+import { buildIntelligenceApi } from "@svc/intelligence-api";
+import { buildMseRecordApi } from "@svc/mse-record-api";
+
+/** Merge the two APIs' documents into the one the service publishes (`docs/openapi.json`). */
+export function mergeDocuments(intelligence: OpenApiDoc, mse: OpenApiDoc): OpenApiDoc {
+  const components = (doc: OpenApiDoc) => (doc.components ?? {}) as Record<string, Record<string, unknown>>;
+  const merged: Record<string, Record<string, unknown>> = {};
+  for (const doc of [intelligence, mse]) {
+    for (const [section, entries] of Object.entries(components(doc))) {
+      merged[section] = { ...(merged[section] ?? {}), ...entries };
+    }
+  }
+  const paths = { ...(intelligence.paths ?? {}) };
+  for (const [path, item] of Object.entries(mse.paths ?? {})) {
+    // Operations shared by both apps (/healthz, /readyz) are the same; keep one.
+    if (!paths[path]) paths[path] = item;
+  }
+  const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
+  return { ...intelligence, paths: sortedPaths, components: merged };
+}
+
+/**
+ * Both APIs behind one listener (the launcher, and tests): /v1/mse/* goes to the MSE Record API,
+ * everything else to the Intelligence API. The published document covers both.
+ */
+export function buildCombinedApp(deps: AppDeps) {
+  let cached: OpenApiDoc | undefined;
+  const documentSource = () => {
+    cached ??= mergeDocuments(
+      openApiDocument(intelligence.app, deps.publicBaseUrl),
+      openApiDocument(mse.app, deps.publicBaseUrl),
+    );
+    return cached;
+  };
+  const intelligence = buildIntelligenceApi(deps, { documentSource });
+  const mse = buildMseRecordApi(deps, { documentSource });
+  const fetch = (request: Request): Response | Promise<Response> => {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/v1/mse" || pathname.startsWith("/v1/mse/")) return mse.app.fetch(request);
+    return intelligence.app.fetch(request);
+  };
+  return { fetch, intelligence, mse, document: documentSource };
+}
+
+/** The document as committed in docs/openapi.json: no server URL, stable key order. */
+export function publishedDocument(deps: AppDeps): OpenApiDoc {
+  const { intelligence, mse } = buildCombinedApp(deps);
+  const doc = mergeDocuments(openApiDocument(intelligence.app), openApiDocument(mse.app));
+  return doc;
+}
