@@ -114,6 +114,8 @@ export function createServiceApp(flavor: ApiFlavor, deps: AppDeps): ServiceApp {
 
   app.onError((err, c) => {
     if (err instanceof ApiError) {
+      // The rest of an oversized body is never read: tell the client not to reuse the socket.
+      if (err.status === 413) c.header("Connection", "close");
       return renderError(c, err.code, err.status, err.message, {
         issues: err.options.issues,
         headers: err.options.headers,
