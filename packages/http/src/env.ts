@@ -1,3 +1,4 @@
+import { accessSync, constants } from "node:fs";
 import { z } from "@hono/zod-openapi";
 
 /** One schema for the environment of every app; all problems are reported at once. */
@@ -41,9 +42,21 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   // Treat empty strings as unset, the way shells and .env files usually mean them.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const result = ServiceEnvSchema.safeParse(cleaned);
-  if (!result.success) {
-    throw new EnvError(result.error.issues.map((i) => `${i.path.join(".") || "env"}: ${i.message}`));
+  const problems = result.success ? [] : result.error.issues.map((i) => `${i.path.join(".") || "env"}: ${i.message}`);
+  // Checks across variables and on the files themselves, reported with the schema's problems.
+  if (Boolean(cleaned.TLS_CERT_FILE) !== Boolean(cleaned.TLS_KEY_FILE)) {
+    problems.push("TLS_CERT_FILE/TLS_KEY_FILE: set both, or neither (then put TLS on the load balancer)");
   }
+  for (const name of ["TLS_CERT_FILE", "TLS_KEY_FILE"] as const) {
+    const file = cleaned[name];
+    if (!file) continue;
+    try {
+      accessSync(file, constants.R_OK);
+    } catch {
+      problems.push(`${name}: cannot read ${file}`);
+    }
+  }
+  if (!result.success || problems.length > 0) throw new EnvError(problems);
   return result.data;
 }
 

@@ -1,0 +1,53 @@
+/**
+ * The unified `intelligence` block every analysis response carries (contract: "Unified
+ * intelligence block"). `schema` is versioned independently of the API; additive fields never
+ * change it.
+ */
+export const INTELLIGENCE_SCHEMA = "service.intelligence/v1" as const;
+
+/** Canonical code-system URIs (HL7 FHIR terminology identifiers). */
+export const CODE_SYSTEMS = {
+  snomed: "http://snomed.info/sct",
+  loinc: "http://loinc.org",
+  rxnorm: "http://www.nlm.nih.gov/research/umls/rxnorm",
+} as const;
+export type CodeSystem = (typeof CODE_SYSTEMS)[keyof typeof CODE_SYSTEMS];
+
+export type EngineName = "dmse" | "biomarker" | "medication" | "outcome" | "relapse";
+
+export interface TerminologyCode {
+  system: CodeSystem;
+  code: string;
+  display: string;
+  /** Pointer into the response `data`, e.g. `summary.status` or `signals.0`. */
+  mapsTo: string;
+}
+
+export interface IntelligenceBlock {
+  schema: typeof INTELLIGENCE_SCHEMA;
+  engine: EngineName;
+  summary: { status: string; headline: string; flagged: string[]; requiresClinicianReview: boolean };
+  confidence: { level: "high" | "moderate" | "low"; score: number; reasons: string[] };
+  dataQuality: {
+    completeness: number;
+    missingInputs: string[];
+    freshness: { newestInputAt: string | null; staleInputs: string[] };
+  };
+  provenance: {
+    generatedAt: string;
+    engineVersion: string;
+    method: string;
+    inputs: { name: string; value: unknown; observedAt: string | null; contributed: boolean }[];
+  };
+  codes: TerminologyCode[];
+  change: {
+    direction: "improved" | "worsened" | "unchanged";
+    delta: number | null;
+    previousStatus: string | null;
+    currentStatus: string;
+    explanations: string[];
+    previousComputedAt: string | null;
+  } | null;
+  interpretationScale: Record<string, string>;
+  reasoning: { narrative: string; generatedAt: string } | null;
+}

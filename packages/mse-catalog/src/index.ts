@@ -1,0 +1,32 @@
+export { canonicalJson } from "./canonical-json.js";
+export {
+  CATALOG,
+  CATALOG_VERSION,
+  CODES,
+  CSSRS,
+  DOMAINS,
+  getCatalog,
+  getDomain,
+  getOption,
+  OBSERVATION_METADATA,
+  PANEL,
+  SUPPORTING_SIGNALS,
+} from "./catalog.js";
+export { buildLines, joinPhrases, objectiveBlock, toPhrase } from "./narrative.js";
+export {
+  assessRisk,
+  CSSRS_ITEM_LABELS,
+  isRiskOption,
+  maxLevel,
+  RISK_OPTION_LEVELS,
+  triageCssrs,
+} from "./risk.js";
+export * from "./types.js";
+export {
+  MAX_ERRORS,
+  MAX_TEXT_LENGTH,
+  mergeSelection,
+  patchedDomains,
+  SELECTION_SCOPE,
+  validateSelection,
+} from "./validate.js";

@@ -1,0 +1,83 @@
+import { DOMAINS } from "./catalog.js";
+import { CSSRS_ITEM_LABELS, q6RecencyPhrase, triageCssrs } from "./risk.js";
+import type { Coding, CssrsAnswers, Line, Selection } from "./types.js";
+
+/** "a", "a and b", "a, b and c"; phrases that hold commas are separated by semicolons. */
+export function joinPhrases(phrases: readonly string[]): string {
+  if (phrases.length <= 1) return phrases[0] ?? "";
+  const sep = phrases.some((p) => p.includes(",")) ? "; " : ", ";
+  return `${phrases.slice(0, -1).join(sep)} and ${phrases[phrases.length - 1]}`;
+}
+
+/** Lower-cases the first letter of a chip label for use mid-sentence, keeping acronyms. */
+export function toPhrase(label: string): string {
+  const firstWord = label.split(" ")[0] ?? "";
+  if (firstWord.length > 1 && /[A-Z]/.test(firstWord) && firstWord === firstWord.toUpperCase()) return label;
+  return label.charAt(0).toLowerCase() + label.slice(1);
+}
+
+function sentence(text: string): string {
+  const t = text.trim();
+  if (t === "") return "";
+  const capital = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+function cssrsSentence(answers: CssrsAnswers): string {
+  const triage = triageCssrs(answers);
+  if (!triage.positive) return "C-SSRS screener: no items endorsed; triage level none.";
+  const items = triage.yesItems.map((id) => {
+    const base = `item ${id.slice(1)} (${CSSRS_ITEM_LABELS[id]}`;
+    return id === "q6" ? `${base}, ${q6RecencyPhrase(answers)})` : `${base})`;
+  });
+  return `C-SSRS screener: yes to ${joinPhrases(items)}; triage level ${triage.level}.`;
+}
+
+/**
+ * One line per present domain, in catalog order, in clinical register: "Mood: depressed and
+ * anxious." The risk line adds the C-SSRS result; the domain's note is appended last. Codes are
+ * those of the selected options, without duplicates. Unknown domains or values are skipped.
+ */
+export function buildLines(selection: Selection): Line[] {
+  const lines: Line[] = [];
+  for (const domain of DOMAINS) {
+    const entry = selection?.[domain.key];
+    if (!entry) continue;
+    const values = Array.isArray(entry.values) ? entry.values : [];
+    const chosen = domain.options.filter((o) => values.includes(o.value));
+    const parts: string[] = [];
+    if (chosen.length > 0) parts.push(sentence(joinPhrases(chosen.map((o) => toPhrase(o.label)))));
+    if (domain.key === "risk" && entry.cssrs && Object.keys(entry.cssrs).length > 0) {
+      parts.push(cssrsSentence(entry.cssrs));
+    }
+    if (typeof entry.text === "string" && entry.text.trim() !== "") parts.push(sentence(entry.text));
+    if (parts.length === 0) continue;
+    // The first part continues the "Label:" lead-in, so it starts in lower case unless it is an acronym.
+    const first = parts[0] ?? "";
+    parts[0] = chosen.length > 0 ? toPhrase(first) : first;
+
+    const codes: Coding[] = [];
+    const seen = new Set<string>();
+    for (const option of chosen) {
+      for (const c of option.codes) {
+        const id = `${c.system}|${c.code}`;
+        if (!seen.has(id)) {
+          seen.add(id);
+          codes.push({ ...c });
+        }
+      }
+    }
+    const line: Line = { key: domain.key, label: domain.label, line: `${domain.label}: ${parts.join(" ")}`, codes };
+    if (entry.provenance !== undefined) line.provenance = entry.provenance;
+    if (entry.confidence !== undefined) line.confidence = entry.confidence;
+    if (entry.confidenceScore !== undefined) line.confidenceScore = entry.confidenceScore;
+    if (entry.supportingSignals !== undefined) line.supportingSignals = [...entry.supportingSignals];
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** The narrative block: the lines joined by newlines. */
+export function objectiveBlock(lines: readonly Line[]): string {
+  return lines.map((l) => l.line).join("\n");
+}

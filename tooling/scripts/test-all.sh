@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Install and run every check: `bash tooling/scripts/test-all.sh` (what .ci/run calls).
+# Lint (biome), types (tsc), package builds (tsup), then every test against a throwaway
+# PostgreSQL and Redis (tooling/scripts/test-services.sh).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+started=$(date +%s)
+step() { printf '\n== %s (%ss)\n' "$*" "$(( $(date +%s) - started ))"; }
+
+step "install"
+bash tooling/scripts/ensure-pnpm.sh
+pnpm install --frozen-lockfile
+
+step "lint (biome)"
+pnpm exec biome check .
+
+step "typecheck (tsc --noEmit, every package)"
+pnpm exec turbo run typecheck --output-logs=errors-only
+
+step "build (tsup)"
+pnpm exec turbo run build --output-logs=errors-only
+
+step "tests (vitest, real PostgreSQL and Redis)"
+report=$(mktemp /tmp/svc-vitest.XXXXXX.json)
+set +e
+bash tooling/scripts/test-services.sh pnpm exec vitest run --reporter=default --reporter=json --outputFile="$report"
+code=$?
+set -e
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const skipped = r.numPendingTests + r.numTodoTests;
+  console.log(`\nTests: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ""));
+' "$report" || echo "Tests: 0 passed, 1 failed"
+rm -f "$report"
+step "done (exit $code)"
+exit $code
