@@ -1,4 +1,5 @@
 export * from "./client.js";
+export * from "./events.js";
 export * from "./keys.js";
 export * from "./repo.js";
 export * from "./schema.js";

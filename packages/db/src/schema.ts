@@ -1,5 +1,20 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 /**
  * The one schema of the service. Plans and their limits are data (ruling 1, 18): the rate
@@ -79,4 +94,323 @@ export const apiKeys = pgTable(
       sql`${t.kind} in ('secret_test', 'secret_live', 'publishable', 'organization')`,
     ),
   ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Model versions (ruling 16): calibrated parameter sets per engine; exactly one active per engine
+// (partial unique index). No active row = the engine's shipped `default` model.
+
+export const modelVersions = pgTable(
+  "model_versions",
+  {
+    engine: text("engine").notNull(),
+    version: integer("version").notNull(),
+    params: jsonb("params").notNull(),
+    note: text("note"),
+    active: boolean("active").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    promotedAt: timestamp("promoted_at", { withTimezone: true, mode: "date" }),
+    promotedBy: text("promoted_by"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.engine, t.version] }),
+    uniqueIndex("model_versions_one_active_idx").on(t.engine).where(sql`${t.active}`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Events: the outbox. A state change and its event are written in one transaction. `xactId` is
+// the writing transaction's id: the event list shows only rows whose transaction is older than
+// every transaction still in flight and pages by (xactId, seq), so a row that commits late can
+// never fall behind a cursor already handed out.
+
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
+
+export const events = pgTable(
+  "events",
+  {
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    mode: text("mode").$type<"test" | "live">().notNull(),
+    type: text("type").notNull(),
+    apiVersion: text("api_version").notNull(),
+    data: jsonb("data").notNull(),
+    xactId: xid8("xact_id").notNull().default(sql`pg_current_xact_id()`),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("events_account_page_idx").on(t.accountId, t.mode, t.xactId, t.seq),
+    index("events_account_type_page_idx").on(t.accountId, t.mode, t.type, t.xactId, t.seq),
+    index("events_created_idx").on(t.createdAt),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Webhook endpoints and deliveries. An endpoint belongs to an account (lab and wearable events)
+// or to an organization (MSE safety events). The signing secret must be readable to sign, so it
+// is stored; it is never returned after creation.
+
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").references(() => accounts.id),
+    orgId: text("org_id").references(() => organizations.id),
+    url: text("url").notNull(),
+    mode: text("mode").$type<"test" | "live">().notNull(),
+    secret: text("secret").notNull(),
+    allowPrivate: boolean("allow_private").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    disabledAt: timestamp("disabled_at", { withTimezone: true, mode: "date" }),
+    disabledReason: text("disabled_reason"),
+    removedAt: timestamp("removed_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    index("webhook_endpoints_account_idx").on(t.accountId),
+    index("webhook_endpoints_org_idx").on(t.orgId),
+  ],
+);
+
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id),
+    /** `evt_...` (events) or `sev_...` (MSE safety events). */
+    eventId: text("event_id").notNull(),
+    source: text("source").$type<"event" | "safety_event">().notNull(),
+    status: text("status").$type<DeliveryStatus>().notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    firstAttemptAt: timestamp("first_attempt_at", { withTimezone: true, mode: "date" }),
+    lastStatusCode: integer("last_status_code"),
+    lastLatencyMs: integer("last_latency_ms"),
+    lastError: text("last_error"),
+    /** When the sweeper last handed it to the queue (the sweeper re-enqueues stale ones). */
+    enqueuedAt: timestamp("enqueued_at", { withTimezone: true, mode: "date" }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_event_endpoint_idx").on(t.eventId, t.endpointId),
+    index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
+  ],
+);
+
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id),
+    attempt: integer("attempt").notNull(),
+    statusCode: integer("status_code"),
+    latencyMs: integer("latency_ms").notNull(),
+    /** Short machine reason (timeout, connection_refused, forbidden_address, http_500...). */
+    error: text("error"),
+    /** At most the first 1 kB of the receiver's body (ruling 20). */
+    responseSnippet: text("response_snippet"),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attempt)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Lab orders and wearable connections (account-scoped, keyed by the caller's patientRef).
+
+export const labOrders = pgTable(
+  "lab_orders",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    mode: text("mode").$type<"test" | "live">().notNull(),
+    patientRef: text("patient_ref").notNull(),
+    panelId: text("panel_id").notNull(),
+    panelName: text("panel_name").notNull(),
+    category: text("category").notNull(),
+    priceCents: integer("price_cents").notNull(),
+    status: text("status").notNull(),
+    note: text("note").notNull().default(""),
+    requisitionNumber: text("requisition_number").notNull(),
+    metadata: jsonb("metadata").notNull().default(sql`'{}'::jsonb`),
+    results: jsonb("results"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("lab_orders_account_idx").on(t.accountId, t.mode, t.createdAt),
+    index("lab_orders_patient_idx").on(t.accountId, t.mode, t.patientRef, t.createdAt),
+  ],
+);
+
+export const wearableConnections = pgTable(
+  "wearable_connections",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    mode: text("mode").$type<"test" | "live">().notNull(),
+    patientRef: text("patient_ref").notNull(),
+    status: text("status").$type<"pending" | "connected" | "disconnected">().notNull(),
+    providers: text("providers").array().notNull(),
+    provider: text("provider"),
+    language: text("language").notNull().default("en"),
+    /** Random token in the hosted connect URL; unguessable, single connection. */
+    connectToken: text("connect_token").notNull(),
+    metadata: jsonb("metadata").notNull().default(sql`'{}'::jsonb`),
+    connectedAt: timestamp("connected_at", { withTimezone: true, mode: "date" }),
+    disconnectedAt: timestamp("disconnected_at", { withTimezone: true, mode: "date" }),
+    lastSyncAt: timestamp("last_sync_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("wearable_connections_token_idx").on(t.connectToken),
+    index("wearable_connections_patient_idx").on(t.accountId, t.mode, t.patientRef, t.createdAt),
+  ],
+);
+
+export const wearableDailyMetrics = pgTable(
+  "wearable_daily_metrics",
+  {
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => wearableConnections.id),
+    day: date("day", { mode: "string" }).notNull(),
+    sleepHours: doublePrecision("sleep_hours"),
+    steps: integer("steps"),
+    restingHeartRate: doublePrecision("resting_heart_rate"),
+    hrvMs: doublePrecision("hrv_ms"),
+    syncedAt: timestamp("synced_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.connectionId, t.day] })],
+);
+
+// Idempotency-Key records (ruling 19): scoped to the account, kept 24 h.
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    key: text("key").notNull(),
+    /** Method and route the key was first used on, plus a SHA-256 of the body. */
+    requestFingerprint: text("request_fingerprint").notNull(),
+    status: text("status").$type<"in_progress" | "completed">().notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: jsonb("response_body"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.key] }),
+    index("idempotency_keys_expiry_idx").on(t.expiresAt),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// MSE Record API (organization-scoped). `mseVisits.currentVersion` is incremented with an
+// upsert inside the write transaction: concurrent writers get consecutive versions with no gap
+// (a rolled-back write rolls its increment back too).
+
+export const mseVisits = pgTable(
+  "mse_visits",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    visitId: text("visit_id").notNull(),
+    patientId: text("patient_id").notNull(),
+    currentVersion: integer("current_version").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.visitId] })],
+);
+
+/** Immutable, append-only versions; each hashes its content and chains to the previous one. */
+export const mseVersions = pgTable(
+  "mse_versions",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    visitId: text("visit_id").notNull(),
+    version: integer("version").notNull(),
+    patientId: text("patient_id").notNull(),
+    selection: jsonb("selection").notNull(),
+    lines: jsonb("lines").notNull(),
+    objectiveBlock: text("objective_block").notNull(),
+    riskFlag: boolean("risk_flag").notNull(),
+    riskLevel: text("risk_level").notNull(),
+    riskLabels: text("risk_labels").array().notNull(),
+    /** `write` (POST) or `patch`; patches list their domains. */
+    operation: text("operation").$type<"write" | "patch">().notNull(),
+    patchedDomains: text("patched_domains").array(),
+    clinicianId: text("clinician_id"),
+    keyId: text("key_id").notNull(),
+    safetyEventId: text("safety_event_id"),
+    contentHash: text("content_hash").notNull(),
+    prevHash: text("prev_hash"),
+    chainHash: text("chain_hash").notNull(),
+    savedAt: timestamp("saved_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.visitId, t.version] })],
+);
+
+export const mseSignatures = pgTable(
+  "mse_signatures",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    visitId: text("visit_id").notNull(),
+    version: integer("version").notNull(),
+    patientId: text("patient_id").notNull(),
+    contentHash: text("content_hash").notNull(),
+    signedByName: text("signed_by_name").notNull(),
+    credential: text("credential"),
+    license: text("license"),
+    organization: text("organization"),
+    timezone: text("timezone"),
+    attestation: text("attestation"),
+    signedAt: timestamp("signed_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /** The signing time as the signer's wall clock in `timezone` (ISO with offset). */
+    signedAtLocal: text("signed_at_local"),
+    keyId: text("key_id").notNull(),
+  },
+  (t) => [index("mse_signatures_visit_idx").on(t.orgId, t.visitId, t.version)],
+);
+
+export const mseSafetyEvents = pgTable(
+  "mse_safety_events",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    visitId: text("visit_id").notNull(),
+    patientId: text("patient_id").notNull(),
+    version: integer("version").notNull(),
+    risk: jsonb("risk").notNull(),
+    payload: jsonb("payload").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("mse_safety_events_org_idx").on(t.orgId, t.createdAt)],
 );

@@ -1,0 +1,86 @@
+import { newId } from "@svc/ids";
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "./client.js";
+import { accounts, events, webhookDeliveries, webhookEndpoints } from "./schema.js";
+
+/** A transaction or the database itself: event writers run inside the caller's transaction. */
+export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export interface RecordedEvent {
+  event: {
+    id: string;
+    object: "event";
+    type: string;
+    apiVersion: string;
+    createdAt: string;
+    data: Record<string, unknown>;
+  };
+  deliveryIds: string[];
+}
+
+/**
+ * Write an event and one pending delivery per active endpoint of the account in the same mode,
+ * inside the caller's transaction (the outbox). After commit, hand `deliveryIds` to the delivery
+ * queue; if that fails, the sweeper finds them by state.
+ */
+export async function recordEvent(
+  tx: DbOrTx,
+  input: {
+    accountId: string;
+    mode: "test" | "live";
+    type: string;
+    data: Record<string, unknown>;
+    now?: Date;
+  },
+): Promise<RecordedEvent> {
+  const now = input.now ?? new Date();
+  const [account] = await tx
+    .select({ apiVersion: accounts.apiVersion })
+    .from(accounts)
+    .where(eq(accounts.id, input.accountId));
+  if (!account) throw new Error("recordEvent: unknown account");
+  const id = newId("evt");
+  await tx.insert(events).values({
+    id,
+    accountId: input.accountId,
+    mode: input.mode,
+    type: input.type,
+    apiVersion: account.apiVersion,
+    data: input.data,
+    createdAt: now,
+  });
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.accountId, input.accountId),
+        eq(webhookEndpoints.mode, input.mode),
+        isNull(webhookEndpoints.disabledAt),
+        isNull(webhookEndpoints.removedAt),
+      ),
+    );
+  const deliveryIds = endpoints.map(() => newId("whd"));
+  if (endpoints.length > 0) {
+    await tx.insert(webhookDeliveries).values(
+      endpoints.map((endpoint, i) => ({
+        id: deliveryIds[i] as string,
+        endpointId: endpoint.id,
+        eventId: id,
+        source: "event" as const,
+        nextAttemptAt: now,
+      })),
+    );
+  }
+  return {
+    event: {
+      id,
+      object: "event",
+      type: input.type,
+      apiVersion: account.apiVersion,
+      createdAt: now.toISOString(),
+      data: input.data,
+    },
+    deliveryIds,
+  };
+}
