@@ -28,6 +28,11 @@ export interface AppDeps {
   requestTimeoutMs?: number;
   /** Body limit in bytes (ruling 12: 1 MB). */
   bodyLimitBytes?: number;
+  /**
+   * Hands committed webhook deliveries to the delivery queue right away (best effort: the outbox
+   * sweeper enqueues whatever this misses, e.g. while Redis is down).
+   */
+  deliveries?: { enqueue(deliveryIds: string[]): Promise<void> };
   /** Reports Redis state for /readyz. */
   redisState?: () => "ready" | "down" | "disabled";
 }

@@ -42,7 +42,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   // Treat empty strings as unset, the way shells and .env files usually mean them.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const result = ServiceEnvSchema.safeParse(cleaned);
-  const problems = result.success ? [] : result.error.issues.map((i) => `${i.path.join(".") || "env"}: ${i.message}`);
+  const problems = result.success
+    ? []
+    : result.error.issues.map((i) => `${i.path.join(".") || "env"}: ${i.message}`);
   // Checks across variables and on the files themselves, reported with the schema's problems.
   if (Boolean(cleaned.TLS_CERT_FILE) !== Boolean(cleaned.TLS_KEY_FILE)) {
     problems.push("TLS_CERT_FILE/TLS_KEY_FILE: set both, or neither (then put TLS on the load balancer)");

@@ -13,75 +13,51 @@ import {
 } from "@svc/db";
 import { EnvError, parseEnv } from "@svc/http";
 import { type ParsedArgs, parseArgs } from "./args.js";
-
-/** A refusal to print as `{ error }` on stderr with exit code 1. */
-class CliError extends Error {}
+import { CliError, type CommandTable, integer, list, text } from "./command.js";
+import { featureCommands, featureUsage } from "./commands/index.js";
 
 const USAGE = `Usage: pnpm svc <command> [--json]
   accounts create --name NAME [--plan sandbox|launch|scale|enterprise] [--production] [--rate N --burst N]
   orgs create --name NAME
   keys create --account ID --kind secret_test|secret_live|publishable [--origins a,b]
   keys create --org ID --kind organization --scopes mse:read,mse:write,mse:sign
-  keys revoke --id KEY_ID`;
+  keys revoke --id KEY_ID
+${featureUsage.map((line) => `  ${line}`).join("\n")}`;
 
-function text(args: ParsedArgs, name: string, required = true): string | undefined {
-  const value = args.flags.get(name);
-  if (value === undefined) {
-    if (required) throw new CliError(`Missing --${name}.`);
-    return undefined;
-  }
-  if (value === true || value.trim() === "") throw new CliError(`--${name} needs a value.`);
-  return value;
-}
+const coreCommands: CommandTable = {
+  "accounts create": async (args, { db }) => {
+    const plan = (text(args, "plan", false) ?? "sandbox") as PlanId;
+    if (!PLAN_IDS.includes(plan))
+      throw new CliError(`Unknown plan "${plan}"; valid plans: ${PLAN_IDS.join(", ")}.`);
+    return createAccount(db, {
+      name: text(args, "name") as string,
+      plan,
+      production: args.flags.get("production") === true,
+      ratePerSecond: integer(args, "rate"),
+      burst: integer(args, "burst"),
+    });
+  },
+  "orgs create": async (args, { db }) => createOrganization(db, { name: text(args, "name") as string }),
+  "keys create": async (args, { db }) => ({
+    ...(await createApiKey(db, {
+      kind: text(args, "kind") as string,
+      accountId: text(args, "account", false),
+      orgId: text(args, "org", false),
+      scopes: list(args, "scopes"),
+      origins: list(args, "origins"),
+    })),
+  }),
+  "keys revoke": async (args, { db }) => revokeApiKey(db, text(args, "id") as string),
+};
 
-function integer(args: ParsedArgs, name: string): number | undefined {
-  const value = text(args, name, false);
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new CliError(`--${name} must be a whole number.`);
-  return Number(value);
-}
-
-function list(args: ParsedArgs, name: string): string[] | undefined {
-  const value = text(args, name, false);
-  return value
-    ?.split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
+/** Every command: the core ones here, feature commands from ./commands/*. */
+const commands: CommandTable = { ...coreCommands, ...featureCommands };
 
 async function run(args: ParsedArgs, handle: DbHandle): Promise<Record<string, unknown>> {
   const [noun, verb] = args.positionals;
-  const db = handle.db;
-  switch (`${noun} ${verb}`) {
-    case "accounts create": {
-      const plan = (text(args, "plan", false) ?? "sandbox") as PlanId;
-      if (!PLAN_IDS.includes(plan))
-        throw new CliError(`Unknown plan "${plan}"; valid plans: ${PLAN_IDS.join(", ")}.`);
-      return createAccount(db, {
-        name: text(args, "name") as string,
-        plan,
-        production: args.flags.get("production") === true,
-        ratePerSecond: integer(args, "rate"),
-        burst: integer(args, "burst"),
-      });
-    }
-    case "orgs create":
-      return createOrganization(db, { name: text(args, "name") as string });
-    case "keys create": {
-      const created = await createApiKey(db, {
-        kind: text(args, "kind") as string,
-        accountId: text(args, "account", false),
-        orgId: text(args, "org", false),
-        scopes: list(args, "scopes"),
-        origins: list(args, "origins"),
-      });
-      return { ...created };
-    }
-    case "keys revoke":
-      return revokeApiKey(db, text(args, "id") as string);
-    default:
-      throw new CliError(`Unknown command "${args.positionals.join(" ")}".\n${USAGE}`);
-  }
+  const command = commands[`${noun} ${verb}`];
+  if (!command) throw new CliError(`Unknown command "${args.positionals.join(" ")}".\n${USAGE}`);
+  return command(args, handle);
 }
 
 function human(result: Record<string, unknown>): string {

@@ -1,7 +1,7 @@
 // Regenerates docs/openapi.json from the route schemas: `pnpm openapi:write`, then commit the diff.
 import { writeFileSync } from "node:fs";
-import { MemoryRateLimiter, createLogger } from "@svc/http";
 import type { Db } from "@svc/db";
+import { createLogger, MemoryRateLimiter } from "@svc/http";
 import { publishedDocument } from "./combined.js";
 
 const doc = publishedDocument({

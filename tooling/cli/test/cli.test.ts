@@ -1,6 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { call, createTestDatabase, startTestService, type TestDatabase, type TestService } from "@svc/testkit";
+import {
+  call,
+  createTestDatabase,
+  startTestService,
+  type TestDatabase,
+  type TestService,
+} from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -36,10 +42,19 @@ function json(out: string) {
 
 describe("pnpm svc (operator CLI contract)", () => {
   it("creates accounts, keys and organizations, printing one JSON object each", async () => {
-    const account = json(svcCli("accounts", "create", "--name", "Acme Clinic", "--plan", "launch", "--json").stdout);
-    expect(account).toEqual({ id: expect.stringMatching(/^acct_/), name: "Acme Clinic", plan: "launch", production: false });
+    const account = json(
+      svcCli("accounts", "create", "--name", "Acme Clinic", "--plan", "launch", "--json").stdout,
+    );
+    expect(account).toEqual({
+      id: expect.stringMatching(/^acct_/),
+      name: "Acme Clinic",
+      plan: "launch",
+      production: false,
+    });
 
-    const secret = json(svcCli("keys", "create", "--account", account.id, "--kind", "secret_test", "--json").stdout);
+    const secret = json(
+      svcCli("keys", "create", "--account", account.id, "--kind", "secret_test", "--json").stdout,
+    );
     expect(secret).toEqual({
       id: expect.stringMatching(/^key_/),
       key: expect.stringMatching(/^svc_sk_test_[0-9A-Za-z]{38}$/),
@@ -50,13 +65,40 @@ describe("pnpm svc (operator CLI contract)", () => {
     const ping = await call(svc.url, "/v1/ping", { key: secret.key });
     expect(ping.json.data).toMatchObject({ plan: "launch", accountId: account.id });
 
-    const pk = json(svcCli("keys", "create", "--account", account.id, "--kind", "publishable", "--origins", "https://app.example.com,http://localhost:*", "--json").stdout);
-    expect(pk).toMatchObject({ kind: "publishable", origins: ["https://app.example.com", "http://localhost:*"] });
+    const pk = json(
+      svcCli(
+        "keys",
+        "create",
+        "--account",
+        account.id,
+        "--kind",
+        "publishable",
+        "--origins",
+        "https://app.example.com,http://localhost:*",
+        "--json",
+      ).stdout,
+    );
+    expect(pk).toMatchObject({
+      kind: "publishable",
+      origins: ["https://app.example.com", "http://localhost:*"],
+    });
     expect(pk.key).toMatch(/^svc_pk_/);
 
     const org = json(svcCli("orgs", "create", "--name", "North Clinic", "--json").stdout);
     expect(org).toEqual({ id: expect.stringMatching(/^org_/), name: "North Clinic" });
-    const orgKey = json(svcCli("keys", "create", "--org", org.id, "--kind", "organization", "--scopes", "mse:read,mse:write", "--json").stdout);
+    const orgKey = json(
+      svcCli(
+        "keys",
+        "create",
+        "--org",
+        org.id,
+        "--kind",
+        "organization",
+        "--scopes",
+        "mse:read,mse:write",
+        "--json",
+      ).stdout,
+    );
     expect(orgKey).toMatchObject({ kind: "organization", orgId: org.id, scopes: ["mse:read", "mse:write"] });
     expect(orgKey.key).toMatch(/^mse_live_/);
 
@@ -66,14 +108,33 @@ describe("pnpm svc (operator CLI contract)", () => {
   });
 
   it("creates a production enterprise account with its own limits", () => {
-    const account = json(svcCli("accounts", "create", "--name", "Big", "--plan", "enterprise", "--production", "--rate", "300", "--burst", "600", "--json").stdout);
+    const account = json(
+      svcCli(
+        "accounts",
+        "create",
+        "--name",
+        "Big",
+        "--plan",
+        "enterprise",
+        "--production",
+        "--rate",
+        "300",
+        "--burst",
+        "600",
+        "--json",
+      ).stdout,
+    );
     expect(account).toMatchObject({ plan: "enterprise", production: true });
   });
 
   it.each([
     ["unknown account", ["keys", "create", "--account", "acct_nope", "--kind", "secret_test"], /No account/],
     ["bad kind", ["keys", "create", "--account", "acct_nope", "--kind", "secret_prod"], /Unknown key kind/],
-    ["bad scope", ["keys", "create", "--org", "org_x", "--kind", "organization", "--scopes", "mse:delete"], /Unknown scope/],
+    [
+      "bad scope",
+      ["keys", "create", "--org", "org_x", "--kind", "organization", "--scopes", "mse:delete"],
+      /Unknown scope/,
+    ],
     ["unknown plan", ["accounts", "create", "--name", "X", "--plan", "gold"], /Unknown plan/],
     ["missing name", ["accounts", "create"], /Missing --name/],
     ["unknown key id", ["keys", "revoke", "--id", "key_nope"], /No key/],

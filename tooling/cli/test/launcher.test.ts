@@ -29,7 +29,7 @@ function freePort(): Promise<number> {
 
 /** The environment of a fresh machine: no DATABASE_URL, no REDIS_URL of ours. */
 function cleanEnv(port: number): NodeJS.ProcessEnv {
-  const env = { ...process.env, PORT: String(port), LOG_LEVEL: "warn" };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: "warn" };
   delete env.DATABASE_URL;
   delete env.SVC_DATA_DIR;
   env.REDIS_URL = process.env.TEST_REDIS_URL;
@@ -37,7 +37,11 @@ function cleanEnv(port: number): NodeJS.ProcessEnv {
 }
 
 function launch(port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(tsx, [`${root}tooling/cli/src/start.ts`], { cwd: dir, env: cleanEnv(port), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(tsx, [`${root}tooling/cli/src/start.ts`], {
+    cwd: dir,
+    env: cleanEnv(port),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   let out = "";
   child.stdout?.on("data", (d) => {
@@ -78,11 +82,15 @@ describe("pnpm start with no DATABASE_URL (embedded PGlite)", () => {
     expect(ping.json.data).toMatchObject({ object: "ping", mode: "test", plan: "sandbox" });
 
     // The operator CLI must not open the embedded database the server holds.
-    const cli = spawnSync(tsx, [`${root}tooling/cli/src/main.ts`, "orgs", "create", "--name", "X", "--json"], {
-      cwd: dir,
-      env: cleanEnv(port),
-      encoding: "utf8",
-    });
+    const cli = spawnSync(
+      tsx,
+      [`${root}tooling/cli/src/main.ts`, "orgs", "create", "--name", "X", "--json"],
+      {
+        cwd: dir,
+        env: cleanEnv(port),
+        encoding: "utf8",
+      },
+    );
     expect(cli.status).toBe(1);
     expect(JSON.parse(cli.stderr.trim()).error).toMatch(/in use by svc server \(pid \d+\)/);
 

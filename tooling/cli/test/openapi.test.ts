@@ -21,7 +21,9 @@ describe("OpenAPI document", () => {
   });
 
   it("matches the committed docs/openapi.json (run `pnpm openapi:write` and review the diff)", () => {
-    const committed = JSON.parse(readFileSync(new URL("../../../docs/openapi.json", import.meta.url), "utf8"));
+    const committed = JSON.parse(
+      readFileSync(new URL("../../../docs/openapi.json", import.meta.url), "utf8"),
+    );
     expect(JSON.parse(JSON.stringify(publishedDocument(svc.deps)))).toEqual(committed);
   });
 

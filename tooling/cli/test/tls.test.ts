@@ -4,7 +4,7 @@ import { request } from "node:https";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { connect } from "node:tls";
-import { startServer, type RunningServer } from "@svc/http";
+import { type RunningServer, startServer } from "@svc/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 let dir: string;
@@ -12,12 +12,28 @@ let server: RunningServer;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "svc-tls-"));
-  execFileSync("openssl", [
-    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-    "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem"),
-  ], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-keyout",
+      path.join(dir, "key.pem"),
+      "-out",
+      path.join(dir, "cert.pem"),
+    ],
+    { stdio: "ignore" },
+  );
   server = await startServer({
-    fetch: () => new Response(JSON.stringify({ ok: true }), { headers: { "content-type": "application/json" } }),
+    fetch: () =>
+      new Response(JSON.stringify({ ok: true }), { headers: { "content-type": "application/json" } }),
     port: 0,
     hostname: "127.0.0.1",
     tls: { certFile: path.join(dir, "cert.pem"), keyFile: path.join(dir, "key.pem") },
@@ -31,7 +47,12 @@ afterAll(async () => {
 describe("TLS 1.3 only (ruling 24)", () => {
   it("refuses a TLS 1.2 client", async () => {
     const outcome = await new Promise<string>((resolve) => {
-      const socket = connect({ host: "127.0.0.1", port: server.port, maxVersion: "TLSv1.2", rejectUnauthorized: false });
+      const socket = connect({
+        host: "127.0.0.1",
+        port: server.port,
+        maxVersion: "TLSv1.2",
+        rejectUnauthorized: false,
+      });
       socket.once("secureConnect", () => {
         socket.destroy();
         resolve("connected");
@@ -42,18 +63,32 @@ describe("TLS 1.3 only (ruling 24)", () => {
   });
 
   it("serves a TLS 1.3 client with Strict-Transport-Security", async () => {
-    const result = await new Promise<{ status: number; hsts: string | undefined; protocol: string | null }>((resolve, reject) => {
-      const req = request(
-        { host: "127.0.0.1", port: server.port, path: "/healthz", rejectUnauthorized: false, minVersion: "TLSv1.3" },
-        (res) => {
-          const protocol = (res.socket as import("node:tls").TLSSocket).getProtocol();
-          res.resume();
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, hsts: res.headers["strict-transport-security"] as string | undefined, protocol }));
-        },
-      );
-      req.on("error", reject);
-      req.end();
-    });
+    const result = await new Promise<{ status: number; hsts: string | undefined; protocol: string | null }>(
+      (resolve, reject) => {
+        const req = request(
+          {
+            host: "127.0.0.1",
+            port: server.port,
+            path: "/healthz",
+            rejectUnauthorized: false,
+            minVersion: "TLSv1.3",
+          },
+          (res) => {
+            const protocol = (res.socket as import("node:tls").TLSSocket).getProtocol();
+            res.resume();
+            res.on("end", () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                hsts: res.headers["strict-transport-security"] as string | undefined,
+                protocol,
+              }),
+            );
+          },
+        );
+        req.on("error", reject);
+        req.end();
+      },
+    );
     expect(result.status).toBe(200);
     expect(result.protocol).toBe("TLSv1.3");
     expect(result.hsts).toContain("max-age=");
