@@ -1,8 +1,8 @@
 import {
-  CONFIDENCE_VALUES,
   type Catalog,
   type CatalogDomain,
   type CatalogOption,
+  CONFIDENCE_VALUES,
   type Coding,
   CSSRS_RECENCY_KEY,
   type CssrsDefinition,
@@ -87,7 +87,13 @@ const opt = (value: string, label: string, spec: OptSpec = {}): DraftOption => (
   ...(spec.excludesAll ? { excludesAll: true } : {}),
 });
 
-function domain(key: DomainKey, label: string, multi: boolean, hasNote: boolean, drafts: DraftOption[]): CatalogDomain {
+function domain(
+  key: DomainKey,
+  label: string,
+  multi: boolean,
+  hasNote: boolean,
+  drafts: DraftOption[],
+): CatalogDomain {
   const values = drafts.map((d) => d.value);
   const options = drafts.map((d): CatalogOption => {
     const { excludesAll, ...option } = d;
@@ -172,7 +178,9 @@ export const DOMAINS: readonly CatalogDomain[] = [
     opt("increased_latency", "Increased response latency"),
   ]),
   domain("mood", "Mood", true, true, [
-    opt("euthymic", "Euthymic", { excludes: ["depressed", "anxious", "irritable", "elevated", "dysphoric", "angry"] }),
+    opt("euthymic", "Euthymic", {
+      excludes: ["depressed", "anxious", "irritable", "elevated", "dysphoric", "angry"],
+    }),
     opt("depressed", "Depressed", { codes: [CODES.depressedMood] }),
     opt("anxious", "Anxious", { codes: [CODES.anxiety] }),
     opt("irritable", "Irritable", { codes: [CODES.feelingIrritable] }),
@@ -230,21 +238,37 @@ export const DOMAINS: readonly CatalogDomain[] = [
   ]),
   domain("risk", "Risk", true, true, [
     opt("denies_si_hi", "Denies suicidal and homicidal ideation", {
-      excludes: ["passive_si", "active_si", "si_with_plan", "si_with_intent", "homicidal_ideation", "hi_with_plan_or_intent"],
+      excludes: [
+        "passive_si",
+        "active_si",
+        "si_with_plan",
+        "si_with_intent",
+        "homicidal_ideation",
+        "hi_with_plan_or_intent",
+      ],
     }),
     opt("passive_si", "Passive death wish", { risk: true }),
     opt("active_si", "Active suicidal ideation", { risk: true, codes: [CODES.suicidalThoughts] }),
     opt("si_with_plan", "Suicidal ideation with a plan", { risk: true, codes: [CODES.suicidalThoughts] }),
-    opt("si_with_intent", "Suicidal ideation with intent to act", { risk: true, codes: [CODES.suicidalThoughts] }),
+    opt("si_with_intent", "Suicidal ideation with intent to act", {
+      risk: true,
+      codes: [CODES.suicidalThoughts],
+    }),
     opt("recent_suicide_attempt", "Suicide attempt within the past 3 months", {
       risk: true,
       codes: [CODES.suicideAttempt],
     }),
-    opt("past_suicide_attempt", "Suicide attempt more than 3 months ago", { risk: true, codes: [CODES.suicideAttempt] }),
+    opt("past_suicide_attempt", "Suicide attempt more than 3 months ago", {
+      risk: true,
+      codes: [CODES.suicideAttempt],
+    }),
     opt("non_suicidal_self_injury", "Non-suicidal self-injury", { risk: true }),
     opt("homicidal_ideation", "Homicidal ideation", { risk: true }),
     opt("hi_with_plan_or_intent", "Homicidal ideation with a plan or intent", { risk: true }),
-    opt("access_to_means", "Access to planned means of suicide", { risk: true, codes: [CODES.accessToPlannedMeans] }),
+    opt("access_to_means", "Access to planned means of suicide", {
+      risk: true,
+      codes: [CODES.accessToPlannedMeans],
+    }),
     opt("protective_factors", "Protective factors identified"),
   ]),
   domain("orientation", "Orientation", true, false, [

@@ -1,5 +1,5 @@
 import { DOMAINS } from "./catalog.js";
-import { CSSRS_ITEM_LABELS, q6RecencyPhrase, triageCssrs } from "./risk.js";
+import { q6RecencyPhrase, triageCssrs } from "./risk.js";
 import type { Coding, CssrsAnswers, Line, Selection } from "./types.js";
 
 /** "a", "a and b", "a, b and c"; phrases that hold commas are separated by semicolons. */
@@ -26,11 +26,10 @@ function sentence(text: string): string {
 function cssrsSentence(answers: CssrsAnswers): string {
   const triage = triageCssrs(answers);
   if (!triage.positive) return "C-SSRS screener: no items endorsed; triage level none.";
-  const items = triage.yesItems.map((id) => {
-    const base = `item ${id.slice(1)} (${CSSRS_ITEM_LABELS[id]}`;
-    return id === "q6" ? `${base}, ${q6RecencyPhrase(answers)})` : `${base})`;
-  });
-  return `C-SSRS screener: yes to ${joinPhrases(items)}; triage level ${triage.level}.`;
+  const numbers = joinPhrases(triage.yesItems.map((id) => id.slice(1)));
+  const noun = triage.yesItems.length === 1 ? "item" : "items";
+  const recency = triage.yesItems.includes("q6") ? ` (behavior ${q6RecencyPhrase(answers)})` : "";
+  return `C-SSRS screener: yes to ${noun} ${numbers}${recency}; triage level ${triage.level}.`;
 }
 
 /**
@@ -67,7 +66,12 @@ export function buildLines(selection: Selection): Line[] {
         }
       }
     }
-    const line: Line = { key: domain.key, label: domain.label, line: `${domain.label}: ${parts.join(" ")}`, codes };
+    const line: Line = {
+      key: domain.key,
+      label: domain.label,
+      line: `${domain.label}: ${parts.join(" ")}`,
+      codes,
+    };
     if (entry.provenance !== undefined) line.provenance = entry.provenance;
     if (entry.confidence !== undefined) line.confidence = entry.confidence;
     if (entry.confidenceScore !== undefined) line.confidenceScore = entry.confidenceScore;

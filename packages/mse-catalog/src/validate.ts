@@ -58,7 +58,10 @@ class ErrorList {
 
   finish(): SelectionError[] {
     if (this.dropped > 0) {
-      this.items.push({ domain: SELECTION_SCOPE, message: `${this.dropped} further problems were not listed.` });
+      this.items.push({
+        domain: SELECTION_SCOPE,
+        message: `${this.dropped} further problems were not listed.`,
+      });
     }
     return this.items;
   }
@@ -95,7 +98,7 @@ function validateCssrs(domain: string, raw: unknown, errors: ErrorList): CssrsAn
     out[key as keyof CssrsAnswers] = answer;
   }
   if (ok && out.q6_recent !== undefined && out.q6 !== "yes") {
-    errors.add(domain, "q6_recent may be given only when q6 is yes.", CSSRS_RECENCY_KEY);
+    errors.add(domain, "The recency key q6_recent may be given only when q6 is yes.", CSSRS_RECENCY_KEY);
     ok = false;
   }
   if (!ok) return undefined;
@@ -228,7 +231,6 @@ function validateEntry(key: string, raw: unknown, errors: ErrorList): SelectionE
   if (
     Array.isArray(rawValues) &&
     rawValues.length === 0 &&
-    text === undefined &&
     raw.text === undefined &&
     raw.cssrs === undefined
   ) {
@@ -255,8 +257,14 @@ function validateEntry(key: string, raw: unknown, errors: ErrorList): SelectionE
  * left out are simply not recorded. Partial: the same rules per domain, and a domain may be `null`
  * to remove it from the stored selection (see mergeSelection).
  */
-export function validateSelection(selection: unknown, opts?: { partial?: false }): ValidationResult<Selection>;
-export function validateSelection(selection: unknown, opts: { partial: true }): ValidationResult<SelectionPatch>;
+export function validateSelection(
+  selection: unknown,
+  opts?: { partial?: false },
+): ValidationResult<Selection>;
+export function validateSelection(
+  selection: unknown,
+  opts: { partial: true },
+): ValidationResult<SelectionPatch>;
 export function validateSelection(
   selection: unknown,
   opts?: ValidateOptions,

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { buildLines, CODES, joinPhrases, objectiveBlock, type Selection, toPhrase } from "../src/index.js";
+
+describe("buildLines", () => {
+  it("writes one line per present domain, in catalog order, in clinical register", () => {
+    const selection: Selection = {
+      insight: { values: ["partial"] },
+      mood: { values: ["anxious", "depressed"] },
+      speech: { values: ["normal"] },
+      eye_contact: { values: ["intermittent"] },
+    };
+    const lines = buildLines(selection);
+    expect(lines.map((l) => l.key)).toEqual(["eye_contact", "speech", "mood", "insight"]);
+    expect(lines.map((l) => l.line)).toEqual([
+      "Eye contact: intermittent.",
+      "Speech: normal rate, rhythm and volume.",
+      "Mood: depressed and anxious.",
+      "Insight: partial.",
+    ]);
+  });
+
+  it("lists three or more findings with commas, and uses semicolons when a finding holds a comma", () => {
+    const [affect] = buildLines({ affect: { values: ["restricted", "labile", "incongruent"] } });
+    expect(affect?.line).toBe("Affect: restricted, labile and incongruent with mood.");
+    const [orientation] = buildLines({
+      orientation: { values: ["disoriented_to_time", "disoriented_to_place"] },
+    });
+    expect(orientation?.line).toBe("Orientation: disoriented to time and disoriented to place.");
+    expect(joinPhrases(["a, b", "c", "d"])).toBe("a, b; c and d");
+  });
+
+  it("appends the domain note as a sentence", () => {
+    const [mood] = buildLines({ mood: { values: ["depressed"], text: "  worse in the mornings " } });
+    expect(mood?.line).toBe("Mood: depressed. Worse in the mornings.");
+    const [memory] = buildLines({ memory: { values: [], text: "Recalled 2 of 3 words at 5 minutes." } });
+    expect(memory?.line).toBe("Memory: Recalled 2 of 3 words at 5 minutes.");
+  });
+
+  it("carries observation metadata and the selected options' codes", () => {
+    const [mood] = buildLines({
+      mood: {
+        values: ["depressed", "anxious", "elevated"],
+        provenance: "digital_mse",
+        confidence: "medium",
+        confidenceScore: 0.6,
+        supportingSignals: ["speech_rate"],
+      },
+    });
+    expect(mood).toEqual({
+      key: "mood",
+      label: "Mood",
+      line: "Mood: depressed, anxious and elevated.",
+      provenance: "digital_mse",
+      confidence: "medium",
+      confidenceScore: 0.6,
+      supportingSignals: ["speech_rate"],
+      codes: [CODES.depressedMood, CODES.anxiety],
+    });
+    const [plain] = buildLines({ insight: { values: ["good"] } });
+    expect(plain).toEqual({ key: "insight", label: "Insight", line: "Insight: good.", codes: [] });
+  });
+
+  it("does not repeat a code shared by several options", () => {
+    const [risk] = buildLines({ risk: { values: ["active_si", "si_with_plan"] } });
+    expect(risk?.codes).toEqual([CODES.suicidalThoughts]);
+  });
+
+  it("reports the C-SSRS screen on the risk line", () => {
+    const [negative] = buildLines({
+      risk: { values: ["denies_si_hi"], cssrs: { q1: "no", q2: "no", q6: "no" } },
+    });
+    expect(negative?.line).toBe(
+      "Risk: denies suicidal and homicidal ideation. C-SSRS screener: no items endorsed; triage level none.",
+    );
+    const [positive] = buildLines({
+      risk: {
+        values: [],
+        cssrs: { q1: "yes", q2: "yes", q3: "no", q6: "yes", q6_recent: "yes" },
+        text: "Safety plan made.",
+      },
+    });
+    expect(positive?.line).toBe(
+      "Risk: C-SSRS screener: yes to items 1, 2 and 6 (behavior within the past 3 months); triage level high. Safety plan made.",
+    );
+    const [single] = buildLines({ risk: { values: ["passive_si"], cssrs: { q1: "yes" } } });
+    expect(single?.line).toBe("Risk: passive death wish. C-SSRS screener: yes to item 1; triage level low.");
+  });
+
+  it("skips domains with nothing to say and ignores unknown values", () => {
+    expect(buildLines({ mood: { values: [], text: "   " } })).toEqual([]);
+    expect(buildLines({ mood: { values: ["sad"] } } as Selection)).toEqual([]);
+    expect(buildLines({})).toEqual([]);
+  });
+
+  it("objectiveBlock joins the lines with newlines", () => {
+    const lines = buildLines({ mood: { values: ["euthymic"] }, judgment: { values: ["fair"] } });
+    expect(objectiveBlock(lines)).toBe("Mood: euthymic.\nJudgment: fair.");
+    expect(objectiveBlock([])).toBe("");
+  });
+
+  it("keeps acronyms when lower-casing labels", () => {
+    expect(toPhrase("C-SSRS positive")).toBe("C-SSRS positive");
+    expect(toPhrase("Flat")).toBe("flat");
+  });
+});

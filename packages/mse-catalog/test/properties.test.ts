@@ -1,0 +1,212 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  assessRisk,
+  buildLines,
+  CATALOG,
+  CSSRS_ITEM_IDS,
+  type CssrsAnswers,
+  canonicalJson,
+  DOMAIN_KEYS,
+  objectiveBlock,
+  RISK_LEVELS,
+  type RiskLevel,
+  type Selection,
+  SUPPORTING_SIGNALS,
+  triageCssrs,
+  validateSelection,
+} from "../src/index.js";
+
+const rank = (l: RiskLevel) => RISK_LEVELS.indexOf(l);
+
+// Inputs that look like selections, valid or not: real and fake keys, real and fake field values.
+const fieldValue = fc.oneof(
+  fc.anything(),
+  fc.array(
+    fc.oneof(fc.constantFrom(...CATALOG.domains.flatMap((d) => d.options.map((o) => o.value))), fc.string()),
+  ),
+  fc.constantFrom("clinician", "high", "yes", "no", 0.5, -1, 2),
+  fc.dictionary(
+    fc.constantFrom("q1", "q2", "q3", "q4", "q5", "q6", "q6_recent", "q7"),
+    fc.constantFrom("yes", "no", "x", 1),
+  ),
+);
+const entryLike = fc.oneof(
+  fc.constant(null),
+  fc.anything(),
+  fc.dictionary(
+    fc.constantFrom(
+      "values",
+      "text",
+      "provenance",
+      "confidence",
+      "confidenceScore",
+      "supportingSignals",
+      "cssrs",
+      "extra",
+      "__proto__",
+    ),
+    fieldValue,
+  ),
+);
+const selectionLike = fc.dictionary(fc.oneof(fc.constantFrom(...DOMAIN_KEYS), fc.string()), entryLike);
+
+// Valid selections built from the catalog.
+const validEntry = (key: (typeof DOMAIN_KEYS)[number]) => {
+  const d = CATALOG.domains.find((x) => x.key === key);
+  if (!d) throw new Error(key);
+  return fc
+    .record(
+      {
+        values: fc.subarray(
+          d.options.map((o) => o.value),
+          { minLength: 1, maxLength: d.multi ? d.options.length : 1 },
+        ),
+        provenance: fc.constantFrom(...CATALOG.observationMetadata.provenanceValues),
+        confidence: fc.constantFrom(...CATALOG.observationMetadata.confidenceValues),
+        confidenceScore: fc.double({ min: 0, max: 1, noNaN: true }),
+        supportingSignals: fc.subarray([...SUPPORTING_SIGNALS]),
+        text: fc.string({ maxLength: 200 }),
+      },
+      { requiredKeys: ["values"] },
+    )
+    .map((e) => {
+      // Drop contradictory values, keeping the first of each pair.
+      const kept: string[] = [];
+      for (const v of e.values) {
+        const o = d.options.find((x) => x.value === v);
+        if (!kept.some((k) => o?.excludes?.includes(k))) kept.push(v);
+      }
+      const out: Record<string, unknown> = { ...e, values: kept };
+      if (!d.hasNote) delete out.text;
+      return out;
+    });
+};
+const validSelection = fc
+  .subarray([...DOMAIN_KEYS], { minLength: 1 })
+  .chain((keys) => fc.tuple(...keys.map((k) => validEntry(k).map((e) => [k, e] as const))))
+  .map((pairs) => Object.fromEntries(pairs));
+
+const answer = fc.option(fc.constantFrom("yes" as const, "no" as const), { nil: undefined });
+const cssrsAnswers: fc.Arbitrary<CssrsAnswers> = fc
+  .record({ q1: answer, q2: answer, q3: answer, q4: answer, q5: answer, q6: answer, q6_recent: answer })
+  .map((a) => {
+    const out: CssrsAnswers = {};
+    for (const id of CSSRS_ITEM_IDS) if (a[id]) out[id] = a[id];
+    if (a.q6 === "yes" && a.q6_recent) out.q6_recent = a.q6_recent;
+    return out;
+  });
+
+describe("properties", () => {
+  it("validateSelection never throws on arbitrary input, in either mode", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), selectionLike), (input) => {
+        for (const partial of [false, true]) {
+          const r = validateSelection(input, { partial });
+          if (r.ok) {
+            expect(Object.keys(r.selection).length).toBeGreaterThan(0);
+          } else {
+            expect(r.errors.length).toBeGreaterThan(0);
+            for (const e of r.errors) {
+              expect(typeof e.domain).toBe("string");
+              expect(typeof e.message).toBe("string");
+            }
+          }
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("every selection built from the catalog validates, and narrates one line per domain", () => {
+    fc.assert(
+      fc.property(validSelection, (input) => {
+        const r = validateSelection(input);
+        expect(r.ok).toBe(true);
+        if (!r.ok) return;
+        const lines = buildLines(r.selection);
+        expect(lines.map((l) => l.key)).toEqual(Object.keys(r.selection));
+        expect(objectiveBlock(lines).split("\n")).toHaveLength(lines.length);
+        // Validation is idempotent and canonical JSON ignores key order.
+        const again = validateSelection(JSON.parse(JSON.stringify(r.selection)));
+        expect(again.ok && canonicalJson(again.selection)).toBe(canonicalJson(r.selection));
+        const risk = assessRisk(r.selection);
+        expect(risk.flag).toBe(risk.level !== "none");
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("adding a yes to the C-SSRS never lowers the level", () => {
+    fc.assert(
+      fc.property(cssrsAnswers, fc.constantFrom(...CSSRS_ITEM_IDS), (answers, item) => {
+        const before = triageCssrs(answers).level;
+        const after = triageCssrs({ ...answers, [item]: "yes" }).level;
+        expect(rank(after)).toBeGreaterThanOrEqual(rank(before));
+        const selBefore: Selection = { risk: { values: [], cssrs: answers } };
+        const selAfter: Selection = { risk: { values: [], cssrs: { ...answers, [item]: "yes" } } };
+        expect(rank(assessRisk(selAfter).level)).toBeGreaterThanOrEqual(rank(assessRisk(selBefore).level));
+        expect(assessRisk(selAfter).flag).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("recording item 6 as recent never lowers the level", () => {
+    fc.assert(
+      fc.property(cssrsAnswers, (answers) => {
+        const base = { ...answers, q6: "yes" as const };
+        const recent = triageCssrs({ ...base, q6_recent: "yes" }).level;
+        expect(rank(recent)).toBeGreaterThanOrEqual(rank(triageCssrs(base).level));
+        expect(rank(recent)).toBeGreaterThanOrEqual(rank(triageCssrs({ ...base, q6_recent: "no" }).level));
+      }),
+    );
+  });
+
+  it("adding a risk-bearing option never lowers the level", () => {
+    const riskOptions = CATALOG.domains.flatMap((d) =>
+      d.options.filter((o) => o.risk).map((o) => [d.key, o.value] as const),
+    );
+    fc.assert(
+      fc.property(
+        validSelection,
+        cssrsAnswers,
+        fc.constantFrom(...riskOptions),
+        (input, answers, [key, value]) => {
+          const r = validateSelection(input);
+          if (!r.ok) return;
+          const before: Selection = {
+            ...r.selection,
+            risk: { values: r.selection.risk?.values ?? [], cssrs: answers },
+          };
+          const entry = before[key] ?? { values: [] };
+          const after: Selection = {
+            ...before,
+            [key]: { ...entry, values: [...new Set([...entry.values, value])] },
+          };
+          const a = assessRisk(before);
+          const b = assessRisk(after);
+          expect(rank(b.level)).toBeGreaterThanOrEqual(rank(a.level));
+          expect(b.flag).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("canonicalJson agrees with JSON on content and ignores key order", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = canonicalJson(value);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+        expect(canonicalJson(JSON.parse(text))).toBe(text);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (obj) => {
+        const reversed = Object.fromEntries(Object.entries(obj).reverse());
+        expect(canonicalJson(reversed)).toBe(canonicalJson(obj));
+      }),
+    );
+  });
+});
