@@ -33,6 +33,8 @@ export interface AppDeps {
    * sweeper enqueues whatever this misses, e.g. while Redis is down).
    */
   deliveries?: { enqueue(deliveryIds: string[]): Promise<void> };
+  /** Listen on a Redis pub/sub channel (cache invalidation across replicas); absent when embedded. */
+  subscribe?: (channel: string, onMessage: (message: string) => void) => void;
   /** Reports Redis state for /readyz. */
   redisState?: () => "ready" | "down" | "disabled";
 }

@@ -57,7 +57,25 @@ export async function createRuntime(
   const limiter: RateLimiter = redis
     ? new FallbackRateLimiter(new RedisRateLimiter(redis), (m) => logger.warn(m))
     : new MemoryRateLimiter();
+  // One subscriber connection per process, shared by every channel listener.
+  let subscriber: Redis | null = null;
+  const listeners = new Map<string, ((message: string) => void)[]>();
+  const subscribe = (channel: string, onMessage: (message: string) => void) => {
+    if (!redis) return;
+    if (!subscriber) {
+      subscriber = createRedis(env.REDIS_URL, logger, { forWorker: true });
+      subscriber.on("message", (ch: string, message: string) => {
+        for (const listener of listeners.get(ch) ?? []) listener(message);
+      });
+    }
+    if (!listeners.has(channel)) {
+      listeners.set(channel, []);
+      subscriber.subscribe(channel).catch(() => {});
+    }
+    listeners.get(channel)?.push(onMessage);
+  };
   const deps: AppDeps = {
+    subscribe,
     db: dbHandle.db,
     limiter,
     logger,
@@ -74,6 +92,7 @@ export async function createRuntime(
     embedded,
     async close() {
       redis?.disconnect();
+      (subscriber as Redis | null)?.disconnect();
       await dbHandle.close();
       releaseLock();
     },

@@ -1,1 +1,3 @@
+export * from "./core.js";
+export * from "./reasoning.js";
 export * from "./types.js";

@@ -1,0 +1,51 @@
+import { activeModelVersions, type Db, type EngineKey } from "@svc/db";
+
+/** Published by `pnpm svc models promote`; see tooling/cli/src/commands/models.ts. */
+export const MODELS_CHANGED_CHANNEL = "svc:models:changed";
+
+export interface ActiveModel {
+  version: number;
+  params: unknown;
+}
+
+/**
+ * The active calibrated version per engine, cached in process so an analysis request costs no
+ * extra query. A promotion takes effect without a restart: at once on replicas that hear the Redis
+ * message, and within `ttlMs` everywhere (the cache refreshes in the background, serving the
+ * previous snapshot meanwhile).
+ */
+export class ActiveModels {
+  private snapshot: Partial<Record<EngineKey, ActiveModel>> | null = null;
+  private loadedAt = 0;
+  private loading: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly ttlMs = 5_000,
+  ) {}
+
+  invalidate(): void {
+    this.loadedAt = 0;
+  }
+
+  private refresh(): Promise<void> {
+    this.loading ??= activeModelVersions(this.db)
+      .then((rows) => {
+        this.snapshot = rows;
+        this.loadedAt = Date.now();
+      })
+      .finally(() => {
+        this.loading = null;
+      });
+    return this.loading;
+  }
+
+  async get(engine: EngineKey): Promise<ActiveModel | undefined> {
+    if (this.snapshot === null || this.loadedAt === 0) {
+      await this.refresh();
+    } else if (Date.now() - this.loadedAt > this.ttlMs) {
+      this.refresh().catch(() => {}); // stale-while-revalidate
+    }
+    return this.snapshot?.[engine];
+  }
+}

@@ -1,0 +1,184 @@
+import {
+  type EngineName,
+  INTELLIGENCE_SCHEMA,
+  type IntelligenceBlock,
+  type TerminologyCode,
+} from "./types.js";
+
+/** One accepted input of an engine: whether the caller supplied it and whether it moved the result. */
+export interface InputDescriptor {
+  name: string;
+  value: unknown;
+  /** When the underlying observation was made, if known. */
+  observedAt: string | null;
+  supplied: boolean;
+  contributed: boolean;
+}
+
+export interface PreviousResult {
+  score?: number;
+  status?: string;
+  computedAt?: string;
+  inputs?: Record<string, unknown>;
+}
+
+/** How to compare a result with the previous one. */
+export type Polarity =
+  | { kind: "score"; higherIs: "better" | "worse" }
+  /** Statuses from best to worst. */
+  | { kind: "status"; order: readonly string[] };
+
+export interface CoreInput {
+  engine: EngineName;
+  now: Date;
+  engineVersion: string;
+  method?: string;
+  summary: IntelligenceBlock["summary"];
+  confidence: IntelligenceBlock["confidence"];
+  inputs: InputDescriptor[];
+  codes: TerminologyCode[];
+  current: { score: number | null; status: string };
+  previous?: PreviousResult;
+  /** The request's own inputs keyed by field name, compared with `previous.inputs`. */
+  currentInputs: Record<string, unknown>;
+  polarity: Polarity;
+  interpretationScale: Record<string, string>;
+  /** Inputs observed longer ago than this are listed as stale (default 90 days). */
+  staleAfterDays?: number;
+}
+
+export const DEFAULT_STALE_AFTER_DAYS = 90;
+
+const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** Fraction of accepted inputs the caller supplied, 0..1. */
+export function completeness(inputs: InputDescriptor[]): number {
+  if (inputs.length === 0) return 0;
+  return round(inputs.filter((i) => i.supplied).length / inputs.length);
+}
+
+export function freshness(inputs: InputDescriptor[], now: Date, staleAfterDays = DEFAULT_STALE_AFTER_DAYS) {
+  let newest: number | null = null;
+  const stale: string[] = [];
+  const staleBefore = now.getTime() - staleAfterDays * 86_400_000;
+  for (const input of inputs) {
+    if (!input.supplied || !input.observedAt) continue;
+    const at = Date.parse(input.observedAt);
+    if (Number.isNaN(at)) continue;
+    if (newest === null || at > newest) newest = at;
+    if (at < staleBefore) stale.push(input.name);
+  }
+  return { newestInputAt: newest === null ? null : new Date(newest).toISOString(), staleInputs: stale };
+}
+
+interface Explanation {
+  text: string;
+  impact: number;
+}
+
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return `${value.length} ${value.length === 1 ? "entry" : "entries"}`;
+  if (typeof value === "number") return String(round(value, 2));
+  if (value === null || value === undefined) return "not given";
+  if (typeof value === "object") return "an object";
+  return JSON.stringify(value);
+}
+
+/** Why the inputs changed, biggest relative change first. */
+export function explainInputChanges(
+  previous: Record<string, unknown>,
+  current: Record<string, unknown>,
+): string[] {
+  const explanations: Explanation[] = [];
+  const names = [...new Set([...Object.keys(previous), ...Object.keys(current)])].sort();
+  for (const name of names) {
+    const before = previous[name];
+    const after = current[name];
+    if (JSON.stringify(before) === JSON.stringify(after)) continue;
+    if (typeof before === "number" && typeof after === "number") {
+      const delta = after - before;
+      const relative = Math.abs(delta) / Math.max(Math.abs(before), 1);
+      const sign = delta > 0 ? "+" : "";
+      explanations.push({
+        text: `${name} ${delta > 0 ? "rose" : "fell"} from ${round(before, 2)} to ${round(after, 2)} (${sign}${round(delta, 2)}).`,
+        impact: relative,
+      });
+    } else if (before === undefined) {
+      explanations.push({ text: `${name} is now supplied (${describeValue(after)}).`, impact: 0.5 });
+    } else if (after === undefined) {
+      explanations.push({ text: `${name} is no longer supplied.`, impact: 0.5 });
+    } else if (Array.isArray(before) && Array.isArray(after)) {
+      const added = after.length - before.length;
+      explanations.push({
+        text:
+          added === 0
+            ? `${name} changed (${after.length} entries).`
+            : `${name} went from ${before.length} to ${after.length} entries.`,
+        impact: Math.abs(added) / Math.max(before.length, 1) + 0.1,
+      });
+    } else {
+      explanations.push({
+        text: `${name} changed from ${describeValue(before)} to ${describeValue(after)}.`,
+        impact: 0.3,
+      });
+    }
+  }
+  return explanations.sort((a, b) => b.impact - a.impact || a.text.localeCompare(b.text)).map((e) => e.text);
+}
+
+export function changeBlock(input: CoreInput): IntelligenceBlock["change"] {
+  const previous = input.previous;
+  if (!previous) return null;
+  const delta =
+    previous.score !== undefined && input.current.score !== null
+      ? round(input.current.score - previous.score, 2)
+      : null;
+  let direction: "improved" | "worsened" | "unchanged" = "unchanged";
+  if (input.polarity.kind === "score" && delta !== null && delta !== 0) {
+    const up = delta > 0;
+    direction = up === (input.polarity.higherIs === "better") ? "improved" : "worsened";
+  } else if (input.polarity.kind === "status" && previous.status !== undefined) {
+    const before = input.polarity.order.indexOf(previous.status);
+    const after = input.polarity.order.indexOf(input.current.status);
+    if (before >= 0 && after >= 0 && before !== after) direction = after < before ? "improved" : "worsened";
+  }
+  const explanations = previous.inputs ? explainInputChanges(previous.inputs, input.currentInputs) : [];
+  if (previous.status !== undefined && previous.status !== input.current.status) {
+    explanations.unshift(`Status moved from ${previous.status} to ${input.current.status}.`);
+  }
+  return {
+    direction,
+    delta,
+    previousStatus: previous.status ?? null,
+    currentStatus: input.current.status,
+    explanations,
+    previousComputedAt: previous.computedAt ?? null,
+  };
+}
+
+/** The deterministic part of the block; `reasoning` is attached separately (it may call a model). */
+export function buildIntelligenceCore(input: CoreInput): IntelligenceBlock {
+  return {
+    schema: INTELLIGENCE_SCHEMA,
+    engine: input.engine,
+    summary: input.summary,
+    confidence: { ...input.confidence, score: round(Math.min(1, Math.max(0, input.confidence.score))) },
+    dataQuality: {
+      completeness: completeness(input.inputs),
+      missingInputs: input.inputs.filter((i) => !i.supplied).map((i) => i.name),
+      freshness: freshness(input.inputs, input.now, input.staleAfterDays),
+    },
+    provenance: {
+      generatedAt: input.now.toISOString(),
+      engineVersion: input.engineVersion,
+      method: input.method ?? "deterministic_rules",
+      inputs: input.inputs
+        .filter((i) => i.supplied)
+        .map((i) => ({ name: i.name, value: i.value, observedAt: i.observedAt, contributed: i.contributed })),
+    },
+    codes: input.codes,
+    change: changeBlock(input),
+    interpretationScale: input.interpretationScale,
+    reasoning: null,
+  };
+}

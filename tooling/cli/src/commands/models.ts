@@ -1,0 +1,64 @@
+import { readFileSync } from "node:fs";
+import { listModelVersions, promoteModelVersion, proposeModelVersion } from "@svc/db";
+import { Redis } from "ioredis";
+import { CliError, type CommandTable, integer, text } from "../command.js";
+
+/** Channel the APIs listen on to drop their cached active model versions at once. */
+export const MODELS_CHANGED_CHANNEL = "svc:models:changed";
+
+/** Best effort: APIs also re-read active versions every few seconds, so a missed message only delays. */
+async function announceModelChange(engine: string): Promise<boolean> {
+  const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    await redis.publish(MODELS_CHANGED_CHANNEL, engine);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export const modelCommands: CommandTable = {
+  "models list": async (args, { db }) => ({
+    versions: await listModelVersions(db, text(args, "engine", false)),
+  }),
+  "models propose": async (args, { db }) => {
+    const file = text(args, "params-file") as string;
+    let params: unknown;
+    try {
+      params = JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      throw new CliError(`Cannot read JSON parameters from ${file}.`);
+    }
+    return proposeModelVersion(db, {
+      engine: text(args, "engine") as string,
+      params,
+      note: text(args, "note", false),
+    });
+  },
+  "models promote": async (args, { db }) => {
+    const version = integer(args, "version");
+    if (version === undefined) throw new CliError("Missing --version.");
+    const result = await promoteModelVersion(db, {
+      engine: text(args, "engine") as string,
+      version,
+      by: text(args, "by") as string,
+    });
+    return { ...result, announced: await announceModelChange(result.engine) };
+  },
+};
+
+export const modelUsage = [
+  "models list [--engine E]",
+  "models propose --engine E --params-file FILE.json [--note TEXT]   (calibration candidate; never active)",
+  "models promote --engine E --version N --by NAME",
+];
