@@ -31,6 +31,8 @@ export interface DbOptions {
   dataDir?: string | undefined;
   /** Pool size for postgres.js. */
   maxConnections?: number;
+  /** Called once per query sent (benchmarks count queries per request with it). */
+  onQuery?: () => void;
 }
 
 const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../drizzle");
@@ -38,13 +40,19 @@ const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url
 const MIGRATION_LOCK_ID = 730_114_201;
 
 export function createDb(options: DbOptions): DbHandle {
-  if (options.databaseUrl) return createPostgres(options.databaseUrl, options.maxConnections ?? 10);
+  if (options.databaseUrl)
+    return createPostgres(options.databaseUrl, options.maxConnections ?? 10, options.onQuery);
   return createPglite(options.dataDir ?? "./.data");
 }
 
-function createPostgres(url: string, max: number): DbHandle {
+function createPostgres(url: string, max: number, onQuery?: () => void): DbHandle {
   // onnotice: keep PostgreSQL's NOTICE chatter (e.g. "relation already exists") out of our logs.
-  const client = postgres(url, { max, onnotice: () => {}, connect_timeout: 10 });
+  const client = postgres(url, {
+    max,
+    onnotice: () => {},
+    connect_timeout: 10,
+    ...(onQuery ? { debug: () => onQuery() } : {}),
+  });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   return {
     db,

@@ -14,6 +14,7 @@ import {
   toAuthContext,
 } from "./auth.js";
 import { ApiError, type ErrorCode, type Issue, zodIssues } from "./errors.js";
+import type { KeyCache } from "./key-cache.js";
 import type { LimitDecision, RateLimiter } from "./rate-limit.js";
 
 export type ApiFlavor = "intelligence" | "mse";
@@ -33,6 +34,8 @@ export interface AppDeps {
    * sweeper enqueues whatever this misses, e.g. while Redis is down).
    */
   deliveries?: { enqueue(deliveryIds: string[]): Promise<void> };
+  /** Key lookups cached while this process hears revocations (see KeyCache). */
+  keyCache?: KeyCache;
   /** Listen on a Redis pub/sub channel (cache invalidation across replicas); absent when embedded. */
   subscribe?: (channel: string, onMessage: (message: string) => void) => void;
   /** Reports Redis state for /readyz. */
@@ -156,18 +159,20 @@ export function createServiceApp(flavor: ApiFlavor, deps: AppDeps): ServiceApp {
     );
   });
 
-  // Outermost: request id, one log line per request, fixed headers.
+  // Outermost: request id, one log line per request, fixed headers. Headers are set before the
+  // handler runs so they join the response as it is built (setting them afterwards would copy
+  // the whole Response object on every request).
   app.use("*", async (c, next) => {
     const started = performance.now();
     const requestId = newId("req");
     c.set("requestId", requestId);
+    c.header("X-Request-Id", requestId);
+    if (flavor === "mse") c.header("x-mse-api-version", "1");
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Cache-Control", "no-store");
     try {
       await next();
     } finally {
-      c.header("X-Request-Id", requestId);
-      if (flavor === "mse") c.header("x-mse-api-version", "1");
-      c.header("X-Content-Type-Options", "nosniff");
-      c.header("Cache-Control", c.res.headers.get("Cache-Control") ?? "no-store");
       const auth = c.get("auth");
       deps.logger.info(
         {
@@ -237,7 +242,7 @@ export function createServiceApp(flavor: ApiFlavor, deps: AppDeps): ServiceApp {
     if (matched) c.set("routePattern", matched.pattern);
     if (matched && matched.policy === null) return next();
 
-    const row = await authenticateKey(deps.db, bearerToken(c.req.header("authorization")));
+    const row = await authenticateKey(deps.db, bearerToken(c.req.header("authorization")), deps.keyCache);
     const auth = toAuthContext(row);
     c.set("auth", auth);
     // Unknown routes and wrong methods still need a valid key; any kind may learn they don't exist.
@@ -255,8 +260,6 @@ export function createServiceApp(flavor: ApiFlavor, deps: AppDeps): ServiceApp {
       });
     }
     await next();
-    // Error responses are new Response objects: set the headers again on whatever went out.
-    setRateLimitHeaders(c, decision);
   });
 
   app.notFound((c) => {

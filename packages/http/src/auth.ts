@@ -8,6 +8,7 @@ import {
   parseKey,
 } from "@svc/db";
 import { ApiError } from "./errors.js";
+import type { KeyCache } from "./key-cache.js";
 import type { LimitRule } from "./rate-limit.js";
 
 /** The authenticated caller, as routes see it. */
@@ -46,11 +47,16 @@ export function bearerToken(header: string | undefined): string {
 }
 
 /** Look the key up (one query) and refuse unknown, mistyped or revoked keys with 401 invalid_token. */
-export async function authenticateKey(db: Db, token: string): Promise<AuthKeyRow> {
+export async function authenticateKey(db: Db, token: string, cache?: KeyCache): Promise<AuthKeyRow> {
   // Shape and checksum first: a mistyped key never costs a database lookup (ruling 21).
   if (!parseKey(token)) throw new ApiError("invalid_token", "The API key is not valid.");
   const hash = hashKey(token);
-  const row = await findKeyForAuth(db, hash);
+  let row = cache?.get(hash);
+  if (row === undefined) {
+    const generation = cache?.generation ?? 0;
+    row = await findKeyForAuth(db, hash);
+    cache?.set(hash, row, generation);
+  }
   if (!row || !hashesEqual(row.keyHash, hash))
     throw new ApiError("invalid_token", "The API key is not valid.");
   if (row.revokedAt) throw new ApiError("invalid_token", "The API key has been revoked.");

@@ -2,6 +2,7 @@ import { acquireDataDirLock, createDb, type DbHandle } from "@svc/db";
 import { Redis } from "ioredis";
 import type { AppDeps } from "./app.js";
 import { publicBaseUrl, type ServiceEnv } from "./env.js";
+import { KEYS_CHANGED_CHANNEL, KeyCache } from "./key-cache.js";
 import { createLogger, type Logger } from "./logger.js";
 import { FallbackRateLimiter, MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from "./rate-limit.js";
 
@@ -39,12 +40,16 @@ export function createRedis(url: string, logger: Logger, options: { forWorker?: 
 export async function createRuntime(
   env: ServiceEnv,
   name: string,
-  options: { logger?: Logger } = {},
+  options: { logger?: Logger; onQuery?: () => void } = {},
 ): Promise<Runtime> {
   const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL, name });
   const embedded = !env.DATABASE_URL;
   const releaseLock = embedded ? acquireDataDirLock(env.SVC_DATA_DIR, `${name} server`) : () => {};
-  const dbHandle = createDb({ databaseUrl: env.DATABASE_URL, dataDir: env.SVC_DATA_DIR });
+  const dbHandle = createDb({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.SVC_DATA_DIR,
+    onQuery: options.onQuery,
+  });
   try {
     await dbHandle.migrate();
   } catch (error) {
@@ -60,22 +65,34 @@ export async function createRuntime(
   // One subscriber connection per process, shared by every channel listener.
   let subscriber: Redis | null = null;
   const listeners = new Map<string, ((message: string) => void)[]>();
+  const keyCache = redis ? new KeyCache() : undefined;
   const subscribe = (channel: string, onMessage: (message: string) => void) => {
     if (!redis) return;
     if (!subscriber) {
-      subscriber = createRedis(env.REDIS_URL, logger, { forWorker: true });
-      subscriber.on("message", (ch: string, message: string) => {
+      const sub = createRedis(env.REDIS_URL, logger, { forWorker: true });
+      subscriber = sub;
+      sub.on("message", (ch: string, message: string) => {
         for (const listener of listeners.get(ch) ?? []) listener(message);
       });
+      // The key cache is trusted only while revocations can reach us.
+      sub.on("ready", () => {
+        sub
+          .subscribe(...listeners.keys())
+          .then(() => keyCache?.setLive(true))
+          .catch(() => keyCache?.setLive(false));
+      });
+      for (const event of ["close", "end", "reconnecting"]) sub.on(event, () => keyCache?.setLive(false));
     }
     if (!listeners.has(channel)) {
       listeners.set(channel, []);
-      subscriber.subscribe(channel).catch(() => {});
+      if (subscriber.status === "ready") subscriber.subscribe(channel).catch(() => {});
     }
     listeners.get(channel)?.push(onMessage);
   };
+  if (keyCache) subscribe(KEYS_CHANGED_CHANNEL, () => keyCache.invalidate());
   const deps: AppDeps = {
     subscribe,
+    keyCache,
     db: dbHandle.db,
     limiter,
     logger,

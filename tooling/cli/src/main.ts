@@ -11,7 +11,8 @@ import {
   RepoError,
   revokeApiKey,
 } from "@svc/db";
-import { EnvError, parseEnv } from "@svc/http";
+import { EnvError, KEYS_CHANGED_CHANNEL, parseEnv } from "@svc/http";
+import { announce } from "./announce.js";
 import { type ParsedArgs, parseArgs } from "./args.js";
 import { CliError, type CommandTable, integer, list, text } from "./command.js";
 import { featureCommands, featureUsage } from "./commands/index.js";
@@ -47,7 +48,12 @@ const coreCommands: CommandTable = {
       origins: list(args, "origins"),
     })),
   }),
-  "keys revoke": async (args, { db }) => revokeApiKey(db, text(args, "id") as string),
+  "keys revoke": async (args, { db }) => {
+    const result = await revokeApiKey(db, text(args, "id") as string);
+    // Replicas caching key lookups drop them on this message; without Redis they cache nothing.
+    await announce(KEYS_CHANGED_CHANNEL, result.id);
+    return result;
+  },
 };
 
 /** Every command: the core ones here, feature commands from ./commands/*. */

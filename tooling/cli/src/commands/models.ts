@@ -1,31 +1,10 @@
 import { readFileSync } from "node:fs";
 import { listModelVersions, promoteModelVersion, proposeModelVersion } from "@svc/db";
-import { Redis } from "ioredis";
+import { announce } from "../announce.js";
 import { CliError, type CommandTable, integer, text } from "../command.js";
 
 /** Channel the APIs listen on to drop their cached active model versions at once. */
 export const MODELS_CHANGED_CHANNEL = "svc:models:changed";
-
-/** Best effort: APIs also re-read active versions every few seconds, so a missed message only delays. */
-async function announceModelChange(engine: string): Promise<boolean> {
-  const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 1_000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-    await redis.publish(MODELS_CHANGED_CHANNEL, engine);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 export const modelCommands: CommandTable = {
   "models list": async (args, { db }) => ({
@@ -53,7 +32,7 @@ export const modelCommands: CommandTable = {
       version,
       by: text(args, "by") as string,
     });
-    return { ...result, announced: await announceModelChange(result.engine) };
+    return { ...result, announced: await announce(MODELS_CHANGED_CHANNEL, result.engine) };
   },
 };
 

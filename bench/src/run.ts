@@ -1,0 +1,211 @@
+/**
+ * `pnpm bench`: load on the API over loopback, side by side with a bare node:http baseline in the
+ * same run. Interleaved rounds, medians; req/s, p50, p99 and the ratio to the baseline; a fixed
+ * 1,000 req/s run for tail latency; Redis commands and database queries per request counted.
+ * Results go to bench/results/ as JSON and an SVG chart.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createAccount, createApiKey } from "@svc/db";
+import { createTestDatabase, requireEnv } from "@svc/testkit";
+import autocannon from "autocannon";
+import { renderChart } from "./chart.js";
+import { type Scenario, scenarios } from "./scenarios.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const FIXED_RATE = 1000;
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  counters(): Promise<{ queries: number; redisCommands: number; keyCacheLive: boolean }>;
+  stop(): void;
+}
+
+function startChild(target: "api" | "baseline", env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "server.ts")], {
+    cwd: path.join(here, ".."),
+    env: { ...process.env, ...env, BENCH_TARGET: target },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`${target} server exited with ${code}`)));
+    child.once("message", (message: { type: string; port: number }) => {
+      if (message.type !== "ready") return reject(new Error("unexpected message"));
+      resolve({
+        child,
+        url: `http://127.0.0.1:${message.port}`,
+        counters: () =>
+          new Promise((done) => {
+            child.once("message", (m: { queries: number; redisCommands: number; keyCacheLive: boolean }) =>
+              done(m),
+            );
+            child.send({ type: "counters" });
+          }),
+        stop: () => child.kill("SIGKILL"),
+      });
+    });
+  });
+}
+
+interface Measure {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function load(
+  url: string,
+  scenario: Scenario,
+  key: string | null,
+  options: { rate?: number; connections?: number } = {},
+): Promise<Measure> {
+  const result = await autocannon({
+    url: `${url}${scenario.path}`,
+    method: scenario.method,
+    connections: options.connections ?? CONNECTIONS,
+    duration: DURATION,
+    headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    body: scenario.body ? JSON.stringify(scenario.body) : undefined,
+    ...(options.rate ? { overallRate: options.rate } : {}),
+  });
+  return {
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+async function main() {
+  const db = await createTestDatabase();
+  const account = await createAccount(db.handle.db, {
+    name: "Bench",
+    plan: "enterprise",
+    ratePerSecond: 1_000_000,
+    burst: 1_000_000,
+  });
+  const { key } = await createApiKey(db.handle.db, { kind: "secret_test", accountId: account.id });
+  const redisUrl = requireEnv("TEST_REDIS_URL");
+  const api = await startChild("api", { DATABASE_URL: db.url, REDIS_URL: redisUrl });
+  const baseline = await startChild("baseline", {});
+  const total = ROUNDS * scenarios.length * 2;
+  let done = 0;
+  const samples = new Map<string, { api: Measure[]; baseline: Measure[] }>();
+  const perRequest = new Map<string, { redis: number[]; queries: number[] }>();
+  console.log(
+    `bench: ${scenarios.length} scenarios x ${ROUNDS} rounds x ${DURATION}s, ${CONNECTIONS} connections`,
+  );
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const scenario of scenarios) {
+        const entry = samples.get(scenario.name) ?? { api: [], baseline: [] };
+        samples.set(scenario.name, entry);
+        // Alternate which side goes first so drift on a noisy machine hits both alike.
+        const order: ("api" | "baseline")[] = round % 2 ? ["baseline", "api"] : ["api", "baseline"];
+        for (const side of order) {
+          if (side === "api") {
+            const before = await api.counters();
+            const measure = await load(api.url, scenario, key);
+            const after = await api.counters();
+            const counts = perRequest.get(scenario.name) ?? { redis: [], queries: [] };
+            counts.redis.push((after.redisCommands - before.redisCommands) / Math.max(1, measure.requests));
+            counts.queries.push((after.queries - before.queries) / Math.max(1, measure.requests));
+            perRequest.set(scenario.name, counts);
+            entry.api.push(measure);
+          } else {
+            entry.baseline.push(await load(baseline.url, scenario, null));
+          }
+          done++;
+          const last = side === "api" ? entry.api.at(-1) : entry.baseline.at(-1);
+          console.log(
+            `[${done}/${total}] round ${round} ${scenario.name} ${side}: ${Math.round(last?.rps ?? 0)} req/s p99 ${last?.p99} ms${last?.non2xx ? ` (${last.non2xx} non-2xx!)` : ""}`,
+          );
+        }
+      }
+    }
+    const fixed = new Map<string, Measure>();
+    for (const scenario of scenarios) {
+      const measure = await load(api.url, scenario, key, { rate: FIXED_RATE, connections: 20 });
+      fixed.set(scenario.name, measure);
+      console.log(`fixed ${FIXED_RATE} req/s ${scenario.name}: p50 ${measure.p50} ms p99 ${measure.p99} ms`);
+    }
+
+    const rows = scenarios.map((scenario) => {
+      const s = samples.get(scenario.name) as { api: Measure[]; baseline: Measure[] };
+      const counts = perRequest.get(scenario.name) as { redis: number[]; queries: number[] };
+      const apiRps = median(s.api.map((m) => m.rps));
+      const baseRps = median(s.baseline.map((m) => m.rps));
+      const apiP99 = median(s.api.map((m) => m.p99));
+      const baseP99 = median(s.baseline.map((m) => m.p99));
+      const fixedRun = fixed.get(scenario.name) as Measure;
+      return {
+        scenario: scenario.name,
+        api: { rps: Math.round(apiRps), p50: median(s.api.map((m) => m.p50)), p99: apiP99 },
+        baseline: { rps: Math.round(baseRps), p50: median(s.baseline.map((m) => m.p50)), p99: baseP99 },
+        rpsRatio: Math.round((apiRps / baseRps) * 100) / 100,
+        p99Ratio: Math.round((apiP99 / Math.max(baseP99, 1)) * 100) / 100,
+        fixedRate: { rate: FIXED_RATE, p50: fixedRun.p50, p99: fixedRun.p99 },
+        redisCommandsPerRequest: Math.round(median(counts.redis) * 100) / 100,
+        dbQueriesPerRequest: Math.round(median(counts.queries) * 100) / 100,
+        non2xx: s.api.reduce((n, m) => n + m.non2xx, 0),
+        targets: {
+          rpsRatioAtLeast: 0.6,
+          p99RatioAtMost: 3,
+          fixedRateP99UnderMs: 10,
+          redisCommandsAtMost: 2,
+          dbQueriesAtMost: 1,
+        },
+      };
+    });
+    console.log("");
+    console.table(
+      rows.map((r) => ({
+        scenario: r.scenario,
+        "api req/s": r.api.rps,
+        "base req/s": r.baseline.rps,
+        ratio: r.rpsRatio,
+        "api p99": r.api.p99,
+        "base p99": r.baseline.p99,
+        "p99 ratio": r.p99Ratio,
+        "p99 @1k/s": r.fixedRate.p99,
+        "redis/req": r.redisCommandsPerRequest,
+        "db/req": r.dbQueriesPerRequest,
+      })),
+    );
+    const resultsDir = path.join(here, "..", "results");
+    mkdirSync(resultsDir, { recursive: true });
+    const report = {
+      generatedAt: new Date().toISOString(),
+      rounds: ROUNDS,
+      seconds: DURATION,
+      connections: CONNECTIONS,
+      rows,
+    };
+    writeFileSync(path.join(resultsDir, "api.json"), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(path.join(resultsDir, "api.svg"), renderChart(rows));
+    console.log(`\nwrote bench/results/api.json and bench/results/api.svg`);
+  } finally {
+    api.stop();
+    baseline.stop();
+    await db.drop();
+  }
+}
+
+await main();

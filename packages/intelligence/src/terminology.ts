@@ -1,0 +1,145 @@
+/**
+ * Verified terminology tables for decision-support output.
+ *
+ * Policy: a code appears here only if it was seen in a public source that pairs the exact code
+ * with the concept name (see docs/terminology.md for the full provenance and the list of concepts
+ * that were deliberately left unmapped). If a concept is not in these tables, emit no code for it.
+ *
+ * Pure module: no runtime imports, no I/O.
+ */
+import type { CODE_SYSTEMS } from "./types.js";
+
+export interface TerminologyEntry {
+  /** Code in the table's system (digits only for RxNorm, LOINC without check-digit split, SNOMED). */
+  code: string;
+  /** Display name as given by the cited source. */
+  display: string;
+  /** Short citation of where the code/name pairing was verified. */
+  source: string;
+}
+
+export type RxNormEntry = TerminologyEntry;
+export type LoincEntry = TerminologyEntry;
+export type SnomedEntry = TerminologyEntry;
+
+/** System URIs, typed against `CODE_SYSTEMS` so a drift fails type-checking. */
+export const RXNORM_SYSTEM: (typeof CODE_SYSTEMS)["rxnorm"] = "http://www.nlm.nih.gov/research/umls/rxnorm";
+export const LOINC_SYSTEM: (typeof CODE_SYSTEMS)["loinc"] = "http://loinc.org";
+export const SNOMED_SYSTEM: (typeof CODE_SYSTEMS)["snomed"] = "http://snomed.info/sct";
+
+const CPIC = "CPIC drug table (github.com/cpicpgx/cpic-schema drug.sql, 'RxNorm:<code>\\t<name>')";
+
+/**
+ * RxNorm ingredient (TTY=IN) RxCUIs keyed by lowercase ingredient name.
+ * Deliberately absent (unverified): lithium / lithium carbonate, quetiapine, lorazepam, clonazepam,
+ * trazodone, zolpidem, divalproex. See docs/terminology.md.
+ */
+export const RXNORM_INGREDIENTS: Readonly<Record<string, RxNormEntry>> = {
+  sertraline: { code: "36437", display: "sertraline", source: CPIC },
+  fluoxetine: { code: "4493", display: "fluoxetine", source: CPIC },
+  paroxetine: { code: "32937", display: "paroxetine", source: CPIC },
+  citalopram: { code: "2556", display: "citalopram", source: CPIC },
+  escitalopram: { code: "321988", display: "escitalopram", source: CPIC },
+  venlafaxine: { code: "39786", display: "venlafaxine", source: CPIC },
+  duloxetine: { code: "72625", display: "duloxetine", source: CPIC },
+  bupropion: { code: "42347", display: "bupropion", source: CPIC },
+  mirtazapine: { code: "15996", display: "mirtazapine", source: CPIC },
+  clozapine: { code: "2626", display: "clozapine", source: CPIC },
+  olanzapine: { code: "61381", display: "olanzapine", source: CPIC },
+  risperidone: { code: "35636", display: "risperidone", source: CPIC },
+  aripiprazole: { code: "89013", display: "aripiprazole", source: CPIC },
+  haloperidol: { code: "5093", display: "haloperidol", source: CPIC },
+  lamotrigine: { code: "28439", display: "lamotrigine", source: CPIC },
+  "valproic acid": { code: "11118", display: "valproic acid", source: CPIC },
+  carbamazepine: { code: "2002", display: "carbamazepine", source: CPIC },
+  oxcarbazepine: { code: "32624", display: "oxcarbazepine", source: CPIC },
+  methylphenidate: { code: "6901", display: "methylphenidate", source: CPIC },
+};
+
+/**
+ * Alternative names -> key in RXNORM_INGREDIENTS. Only mappings a source supports are listed;
+ * none were verified (CPIC lists divalproex sodium as a separate concept, so it is NOT mapped to
+ * valproic acid), hence the map is intentionally empty. Brand names are never added unverified.
+ */
+export const RXNORM_SYNONYMS: Readonly<Record<string, string>> = {};
+
+/** LOINC codes for instrument total scores and panels. */
+export const LOINC_INSTRUMENTS = {
+  phq9: {
+    total: {
+      code: "44261-6",
+      display: "Patient Health Questionnaire 9 item (PHQ-9) total score [Reported]",
+      source: "loinc.org (cdn.loinc.org/44261-6); NLM CDE cde.nlm.nih.gov/deView?tinyId=Qy_ihKG8km",
+    },
+    panel: {
+      code: "44249-1",
+      display: "PHQ-9 quick depression assessment panel [Reported.PHQ]",
+      source: "loinc.org (cdn.loinc.org/44261-6 'Member of these Panels')",
+    },
+  },
+  gad7: {
+    total: {
+      code: "70274-6",
+      display: "Generalized anxiety disorder 7 item (GAD-7) total score [Reported.PHQ]",
+      source: "loinc.org/69729-2 (PHQ-SADS panel hierarchy)",
+    },
+  },
+} as const satisfies Record<string, Record<string, LoincEntry>>;
+
+/**
+ * SNOMED CT clinical findings keyed by snake_case concept key.
+ * Deliberately absent (unverified): psychomotor retardation/agitation, slow/pressured speech,
+ * poor concentration, at risk for suicide, relapse, improving, worsening, sleep deprivation,
+ * adverse reaction to drug. See docs/terminology.md.
+ */
+export const SNOMED_FINDINGS = {
+  depressed_mood: {
+    code: "366979004",
+    display: "Depressed mood (finding)",
+    source:
+      "Public FHIR/app code pairing 366979004 with 'Depressed mood (finding)' (see docs/terminology.md)",
+  },
+  anxiety: {
+    code: "48694002",
+    display: "Anxiety (finding)",
+    source: "HL7 mCODE IG example Condition (github.com/HL7/fhir-mCODE-ig, input/fsh)",
+  },
+  suicidal_thoughts: {
+    code: "6471006",
+    display: "Suicidal thoughts (finding)",
+    source:
+      "SNOMED International MBH CRG (confluence.snomedtools.org/display/MBHCRG/Is+Suicidal+ideation+a+synonym+of+Suicidal+thoughts)",
+  },
+} as const satisfies Record<string, SnomedEntry>;
+
+export type LoincInstrumentKey = keyof typeof LOINC_INSTRUMENTS;
+export type SnomedFindingKey = keyof typeof SNOMED_FINDINGS;
+
+/** Ingredient names plus synonyms, longest first so "escitalopram" wins over "citalopram". */
+const MATCH_TERMS: readonly [term: string, key: string][] = [
+  ...Object.keys(RXNORM_INGREDIENTS).map((k): [string, string] => [k, k]),
+  ...Object.entries(RXNORM_SYNONYMS),
+].sort((a, b) => b[0].length - a[0].length);
+
+function normalise(text: string): string {
+  return ` ${text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim()} `;
+}
+
+/**
+ * Recognise a verified ingredient inside a free-text medication name, e.g.
+ * "Sertraline HCl 50 mg tablet" -> sertraline. Whole-word matching only; returns null when no
+ * verified ingredient is present (including brand names and unverified ingredients).
+ */
+export function matchIngredient(medicationName: string): RxNormEntry | null {
+  if (typeof medicationName !== "string" || medicationName.trim() === "") return null;
+  const haystack = normalise(medicationName);
+  for (const [term, key] of MATCH_TERMS) {
+    if (haystack.includes(normalise(term))) {
+      return RXNORM_INGREDIENTS[key] ?? null;
+    }
+  }
+  return null;
+}
