@@ -6,12 +6,14 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createAccount, createApiKey } from "@svc/db";
+import { createAccount, createApiKey, createOrganization } from "@svc/db";
 import { createTestDatabase, requireEnv } from "@svc/testkit";
 import autocannon from "autocannon";
 import { renderChart } from "./chart.js";
+import { type MseBenchRow, runMseBench } from "./mse.js";
 import { type Scenario, scenarios } from "./scenarios.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -19,6 +21,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const FIXED_RATE = 1000;
+const MSE_RATE = Number(process.env.BENCH_MSE_RATE ?? 200);
 
 interface Server {
   child: ChildProcess;
@@ -28,7 +31,12 @@ interface Server {
 }
 
 function startChild(target: "api" | "baseline", env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "server.ts")], {
+  // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the API process (node --cpu-prof) on exit.
+  const profile =
+    target === "api" && process.env.BENCH_CPU_PROF
+      ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(process.env.BENCH_CPU_PROF)]
+      : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", path.join(here, "server.ts")], {
     cwd: path.join(here, ".."),
     env: { ...process.env, ...env, BENCH_TARGET: target },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
@@ -47,7 +55,11 @@ function startChild(target: "api" | "baseline", env: Record<string, string>): Pr
             );
             child.send({ type: "counters" });
           }),
-        stop: () => child.kill("SIGKILL"),
+        // SIGTERM lets a profiling child write its profile; SIGKILL only if it lingers.
+        stop: () => {
+          child.kill("SIGTERM");
+          setTimeout(() => child.kill("SIGKILL"), 3_000).unref();
+        },
       });
     });
   });
@@ -104,7 +116,20 @@ async function main() {
   const { key } = await createApiKey(db.handle.db, { kind: "secret_test", accountId: account.id });
   const redisUrl = requireEnv("TEST_REDIS_URL");
   const api = await startChild("api", { DATABASE_URL: db.url, REDIS_URL: redisUrl });
-  const baseline = await startChild("baseline", {});
+  // The baseline answers with the API's own bodies, so both send the same bytes back.
+  const answers: Record<string, unknown> = {};
+  for (const scenario of scenarios) {
+    const res = await fetch(`${api.url}${scenario.path}`, {
+      method: scenario.method,
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: scenario.body ? JSON.stringify(scenario.body) : undefined,
+    });
+    if (res.status !== 200) throw new Error(`${scenario.name}: the API answered ${res.status}`);
+    answers[`${scenario.method} ${scenario.path}`] = await res.json();
+  }
+  const answersFile = path.join(tmpdir(), `bench-answers-${process.pid}.json`);
+  writeFileSync(answersFile, JSON.stringify(answers));
+  const baseline = await startChild("baseline", { BENCH_ANSWERS: answersFile });
   const total = ROUNDS * scenarios.length * 2;
   let done = 0;
   const samples = new Map<string, { api: Measure[]; baseline: Measure[] }>();
@@ -145,6 +170,28 @@ async function main() {
       const measure = await load(api.url, scenario, key, { rate: FIXED_RATE, connections: 20 });
       fixed.set(scenario.name, measure);
       console.log(`fixed ${FIXED_RATE} req/s ${scenario.name}: p50 ${measure.p50} ms p99 ${measure.p99} ms`);
+    }
+
+    const org = await createOrganization(db.handle.db, { name: "Bench clinic" });
+    const orgKey = await createApiKey(db.handle.db, {
+      kind: "organization",
+      orgId: org.id,
+      scopes: ["mse:read", "mse:write", "mse:sign"],
+    });
+    let mse: MseBenchRow[] = [];
+    try {
+      mse = await runMseBench({
+        apiUrl: api.url,
+        orgKey: orgKey.key,
+        orgId: org.id,
+        keyId: orgKey.id,
+        databaseUrl: db.url,
+        rate: MSE_RATE,
+        seconds: DURATION,
+        log: console.log,
+      });
+    } catch (error) {
+      console.log(`mse bench skipped: ${(error as Error).message}`);
     }
 
     const rows = scenarios.map((scenario) => {
@@ -189,6 +236,21 @@ async function main() {
         "db/req": r.dbQueriesPerRequest,
       })),
     );
+    if (mse.length > 0) {
+      console.log(
+        `\nMSE Record API at a steady ${MSE_RATE} req/s (bare PostgreSQL = the same rows, same rate)`,
+      );
+      console.table(
+        mse.map((r) => ({
+          operation: r.operation,
+          "api p50": r.api.p50,
+          "api p99": r.api.p99,
+          "pg p50": r.baseline.p50,
+          "pg p99": r.baseline.p99,
+          "api failed": r.api.failures,
+        })),
+      );
+    }
     const resultsDir = path.join(here, "..", "results");
     mkdirSync(resultsDir, { recursive: true });
     const report = {
@@ -197,6 +259,7 @@ async function main() {
       seconds: DURATION,
       connections: CONNECTIONS,
       rows,
+      mse,
     };
     writeFileSync(path.join(resultsDir, "api.json"), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(path.join(resultsDir, "api.svg"), renderChart(rows));

@@ -5,6 +5,7 @@
  * BENCH_TARGET=baseline: a bare node:http server that parses, validates and answers a JSON body —
  * the physical floor the API is compared with.
  */
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { buildCombinedApp } from "@svc/cli/combined";
 import { createRuntime, parseEnv, startServer } from "@svc/http";
@@ -41,12 +42,13 @@ async function api(): Promise<void> {
 }
 
 function baseline(): void {
+  const handlers = baselineHandlers(JSON.parse(readFileSync(process.env.BENCH_ANSWERS as string, "utf8")));
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const route = `${req.method} ${req.url?.split("?")[0]}`;
-      const handler = baselineHandlers[route];
+      const handler = handlers[route];
       let status = 200;
       let body: unknown;
       try {
@@ -75,6 +77,9 @@ function baseline(): void {
     send({ type: "ready", port: (server.address() as { port: number }).port }),
   );
 }
+
+// A clean exit on SIGTERM, so that `--cpu-prof` writes its profile.
+process.on("SIGTERM", () => process.exit(0));
 
 if (process.env.BENCH_TARGET === "baseline") baseline();
 else await api();

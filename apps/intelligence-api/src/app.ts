@@ -5,6 +5,7 @@ import {
   registerStandardRoutes,
   type ServiceApp,
 } from "@svc/http";
+import { registerAnalysisRoutes } from "./routes/analysis.js";
 import { registerPing } from "./routes/v1_ping.js";
 
 /** The Intelligence API: every route registered in one place. */
@@ -15,5 +16,6 @@ export function buildIntelligenceApi(
   const service = createServiceApp("intelligence", deps);
   registerStandardRoutes(service, options);
   registerPing(service);
+  registerAnalysisRoutes(service);
   return service;
 }

@@ -225,3 +225,12 @@ export async function countAccounts(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(accounts);
   return row?.n ?? 0;
 }
+
+/** Every origin some active publishable key allows (CORS preflight carries no key to look up). */
+export async function publishableOrigins(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ origins: apiKeys.origins })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.kind, "publishable"), isNull(apiKeys.revokedAt)));
+  return [...new Set(rows.flatMap((r) => r.origins))];
+}

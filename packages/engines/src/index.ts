@@ -1,1 +1,6 @@
+export * from "./biomarker.js";
+export * from "./dmse.js";
+export * from "./medication.js";
+export * from "./outcome.js";
+export * from "./relapse.js";
 export * from "./types.js";

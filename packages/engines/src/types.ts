@@ -78,3 +78,38 @@ export interface ModuleSignal {
   sourceRef: string;
   observedAt: string;
 }
+
+/** One accepted input of an engine: whether the caller supplied it and whether it moved the result. */
+export interface EngineInput {
+  name: string;
+  value: unknown;
+  /** When the underlying observation was made, if known (ISO 8601). */
+  observedAt: string | null;
+  supplied: boolean;
+  contributed: boolean;
+}
+
+/**
+ * What an engine tells the unified `intelligence` block builder (`@svc/intelligence`) about one
+ * run: the summary, confidence with its reasons, every accepted input, the current score/status
+ * and which direction is better. Codes are added by the builder from terminology tables, except
+ * those an engine already knows (`codes`, e.g. a LOINC code matched in the biomarker map).
+ */
+export interface EngineFacts {
+  summary: { status: string; headline: string; flagged: string[]; requiresClinicianReview: boolean };
+  confidence: { level: ConfidenceLevel; score: number; reasons: string[] };
+  inputs: EngineInput[];
+  current: { score: number | null; status: string };
+  /** How to compare with `previous`: by score, or by status ordered best to worst. */
+  polarity: { kind: "score"; higherIs: "better" | "worse" } | { kind: "status"; order: readonly string[] };
+  interpretationScale: Record<string, string>;
+  /** Codes the engine itself resolved: LOINC/SNOMED/RxNorm with a pointer into the response data. */
+  codes?: { system: string; code: string; display: string; mapsTo: string }[];
+}
+
+/** Every engine returns its response fields (`data`, without `object`/`intelligence`), the facts and the model. */
+export interface EngineRun<TData> {
+  data: TData;
+  facts: EngineFacts;
+  model: ModelRef;
+}

@@ -1,6 +1,7 @@
 import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { Db } from "@svc/db";
 import { newId } from "@svc/ids";
+import type { Narrator } from "@svc/intelligence";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -34,6 +35,10 @@ export interface AppDeps {
    * sweeper enqueues whatever this misses, e.g. while Redis is down).
    */
   deliveries?: { enqueue(deliveryIds: string[]): Promise<void> };
+  /** Writes `intelligence.reasoning` for `explain: true`; the template narrator when absent. */
+  narrator?: Narrator;
+  /** Upper bound on narration; past it `reasoning` is null (default 3 s). */
+  reasoningTimeoutMs?: number;
   /** Key lookups cached while this process hears revocations (see KeyCache). */
   keyCache?: KeyCache;
   /** Listen on a Redis pub/sub channel (cache invalidation across replicas); absent when embedded. */

@@ -19,6 +19,10 @@ export const ServiceEnvSchema = z
     TLS_CERT_FILE: z.string().min(1).optional(),
     TLS_KEY_FILE: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    /** OpenAI-compatible chat-completions endpoint for `explain: true`; the template narrator without it. */
+    MODEL_BASE_URL: z.string().url("must be an absolute URL such as https://api.openai.com/v1").optional(),
+    MODEL_API_KEY: z.string().min(1).optional(),
+    MODEL_NAME: z.string().min(1).max(200).optional(),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
@@ -27,6 +31,9 @@ export const ServiceEnvSchema = z
         path: ["TLS_CERT_FILE"],
         message: "set TLS_CERT_FILE and TLS_KEY_FILE together",
       });
+    }
+    if (env.MODEL_BASE_URL && !env.MODEL_NAME) {
+      ctx.addIssue({ code: "custom", path: ["MODEL_NAME"], message: "set MODEL_NAME with MODEL_BASE_URL" });
     }
   });
 export type ServiceEnv = z.infer<typeof ServiceEnvSchema>;

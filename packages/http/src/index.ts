@@ -4,6 +4,7 @@ export * from "./env.js";
 export * from "./errors.js";
 export * from "./key-cache.js";
 export * from "./logger.js";
+export * from "./model-narrator.js";
 export * from "./openapi.js";
 export * from "./rate-limit.js";
 export * from "./runtime.js";

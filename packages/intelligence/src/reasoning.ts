@@ -101,6 +101,7 @@ export async function attachReasoning(
       reasoning: {
         narrative: text.slice(0, 2000),
         generatedAt: (options.now?.() ?? new Date()).toISOString(),
+        narrator: narrator.kind,
       },
     };
   } finally {

@@ -49,5 +49,6 @@ export interface IntelligenceBlock {
     previousComputedAt: string | null;
   } | null;
   interpretationScale: Record<string, string>;
-  reasoning: { narrative: string; generatedAt: string } | null;
+  /** `narrator` (additive) says whether the template narrator or a language model wrote it. */
+  reasoning: { narrative: string; generatedAt: string; narrator?: "template" | "model" } | null;
 }

@@ -97,6 +97,9 @@ export interface StartOptions {
   redisPrefix?: string;
   limiter?: "redis" | "memory";
   requestTimeoutMs?: number;
+  /** Narrator for `explain: true` (the template narrator when absent) and its time limit. */
+  narrator?: AppDeps["narrator"];
+  reasoningTimeoutMs?: number;
   /** Extra routes before the server starts (e.g. a deliberately slow one). */
   extend?: (combined: ReturnType<typeof buildCombinedApp>) => void;
 }
@@ -118,6 +121,8 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
     limiter,
     logger,
     publicBaseUrl: "http://localhost:3000",
+    narrator: options.narrator,
+    reasoningTimeoutMs: options.reasoningTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs,
     redisState: () => (redis.status === "ready" ? "ready" : "down"),
   };

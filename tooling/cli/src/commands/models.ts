@@ -1,10 +1,26 @@
 import { readFileSync } from "node:fs";
 import { listModelVersions, promoteModelVersion, proposeModelVersion } from "@svc/db";
+import {
+  resolveBiomarkerParams,
+  resolveDmseParams,
+  resolveMedicationParams,
+  resolveOutcomeParams,
+  resolveRelapseParams,
+} from "@svc/engines";
 import { announce } from "../announce.js";
 import { CliError, type CommandTable, integer, text } from "../command.js";
 
 /** Channel the APIs listen on to drop their cached active model versions at once. */
 export const MODELS_CHANGED_CHANNEL = "svc:models:changed";
+
+/** Each engine's own parameter check: a candidate the engine cannot run is refused at proposal. */
+const PARAMETER_CHECKS: Record<string, (params: unknown) => unknown> = {
+  dmse: resolveDmseParams,
+  medication: resolveMedicationParams,
+  biomarker: resolveBiomarkerParams,
+  outcome: resolveOutcomeParams,
+  relapse: resolveRelapseParams,
+};
 
 export const modelCommands: CommandTable = {
   "models list": async (args, { db }) => ({
@@ -18,8 +34,17 @@ export const modelCommands: CommandTable = {
     } catch {
       throw new CliError(`Cannot read JSON parameters from ${file}.`);
     }
+    const engine = text(args, "engine") as string;
+    const check = PARAMETER_CHECKS[engine];
+    if (check) {
+      try {
+        check(params);
+      } catch (error) {
+        throw new CliError(`The ${engine} engine cannot use these parameters: ${(error as Error).message}`);
+      }
+    }
     return proposeModelVersion(db, {
-      engine: text(args, "engine") as string,
+      engine,
       params,
       note: text(args, "note", false),
     });

@@ -1,0 +1,52 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { errorResponses, rateLimitHeaders } from "@svc/http";
+import { IntelligenceSchema, ModelSchema } from "../schemas/intelligence.js";
+
+/**
+ * The OpenAPI route of one analysis endpoint: its request body schema and the enveloped
+ * `{ ok, [requestId], data }` response whose `data` adds `object`, `sessionRef`, `model` and
+ * `intelligence` to the engine's own fields.
+ */
+export function analysisRoute<TRequest extends z.ZodType, TData extends z.ZodObject>(options: {
+  path: string;
+  tag: string;
+  summary: string;
+  description: string;
+  name: string;
+  object: string;
+  request: TRequest;
+  data: TData;
+  bodyRequestId?: boolean;
+}) {
+  const data = options.data
+    .extend({
+      object: z.literal(options.object),
+      sessionRef: z.string().optional().openapi({ description: "Echo of the request value." }),
+      model: ModelSchema,
+      intelligence: IntelligenceSchema,
+    })
+    .openapi(`${options.name}Data`);
+  const envelope = z
+    .object({
+      ok: z.literal(true),
+      ...(options.bodyRequestId ? { requestId: z.string().openapi({ example: "req_..." }) } : {}),
+      data,
+    })
+    .openapi(`${options.name}Response`);
+  return createRoute({
+    method: "post",
+    path: options.path,
+    tags: [options.tag],
+    summary: options.summary,
+    description: options.description,
+    request: { body: { required: true, content: { "application/json": { schema: options.request } } } },
+    responses: {
+      200: {
+        description: "The analysis (nothing is stored).",
+        headers: rateLimitHeaders,
+        content: { "application/json": { schema: envelope } },
+      },
+      ...errorResponses(400, 402, 413),
+    },
+  });
+}

@@ -1,0 +1,72 @@
+import { publishableOrigins } from "@svc/db";
+import { ApiError, type AppEnv, originAllowed, type ServiceApp } from "@svc/http";
+import { type Narrator, templateNarrator } from "@svc/intelligence";
+import type { Context, Next } from "hono";
+import type { AnalysisContext } from "../analysis/pipeline.js";
+import { ActiveModels, MODELS_CHANGED_CHANNEL } from "../models.js";
+import { registerBiomarkerAnalyze } from "./v1_biomarker_analyze.js";
+import { registerDmseAnalyze } from "./v1_dmse_analyze.js";
+import { registerMedicationAnalyze } from "./v1_medication_analyze.js";
+import { registerOutcomeScore } from "./v1_outcome_score.js";
+import { registerRelapsePredict } from "./v1_relapse_predict.js";
+
+const DMSE_PATH = "/v1/dmse/analyze";
+const CORS_MAX_AGE_SECONDS = 600;
+const EXPOSED_HEADERS =
+  "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After";
+
+/**
+ * Browsers call POST /v1/dmse/analyze with a publishable key. The preflight carries no key, so it
+ * is answered for an origin that some active publishable key allows; the real request is then
+ * checked against its own key's allow-list (403 otherwise, see @svc/http authorize).
+ */
+function registerDmseCors(service: ServiceApp): void {
+  service.plain(
+    "OPTIONS",
+    DMSE_PATH,
+    async (c) => {
+      const origin = c.req.header("origin");
+      c.header("Vary", "Origin");
+      if (!origin || !originAllowed(origin, await publishableOrigins(service.deps.db))) {
+        throw new ApiError("forbidden", "This origin is not allowed to call the API from a browser.");
+      }
+      c.header("Access-Control-Allow-Origin", origin);
+      c.header("Access-Control-Allow-Methods", "POST");
+      c.header("Access-Control-Allow-Headers", "Authorization, Content-Type");
+      c.header("Access-Control-Max-Age", String(CORS_MAX_AGE_SECONDS));
+      return c.body(null, 204);
+    },
+    null,
+  );
+  // Runs after authentication: a publishable key here has already passed its origin check.
+  service.app.use(DMSE_PATH, async (c: Context<AppEnv>, next: Next) => {
+    const origin = c.req.header("origin");
+    if (origin && c.req.method === "POST" && c.get("auth")?.kind === "publishable") {
+      c.header("Access-Control-Allow-Origin", origin);
+      c.header("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+      c.header("Vary", "Origin");
+    }
+    await next();
+  });
+}
+
+/** The five analysis endpoints, the active-model cache they share, and the dmse CORS policy. */
+export function registerAnalysisRoutes(
+  service: ServiceApp,
+  options: { narrator?: Narrator; reasoningTimeoutMs?: number } = {},
+): void {
+  const models = new ActiveModels(service.deps.db);
+  service.deps.subscribe?.(MODELS_CHANGED_CHANNEL, () => models.invalidate());
+  const context: AnalysisContext = {
+    models,
+    narrator: options.narrator ?? service.deps.narrator ?? templateNarrator,
+    logger: service.deps.logger,
+    reasoningTimeoutMs: options.reasoningTimeoutMs ?? service.deps.reasoningTimeoutMs,
+  };
+  registerDmseCors(service);
+  registerDmseAnalyze(service, context);
+  registerMedicationAnalyze(service, context);
+  registerBiomarkerAnalyze(service, context);
+  registerOutcomeScore(service, context);
+  registerRelapsePredict(service, context);
+}

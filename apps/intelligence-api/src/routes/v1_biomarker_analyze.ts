@@ -1,0 +1,49 @@
+import { z } from "@hono/zod-openapi";
+import { analyzeBiomarkers, resolveBiomarkerParams } from "@svc/engines";
+import type { ServiceApp } from "@svc/http";
+import { engineCodes } from "@svc/intelligence";
+import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
+import { analysisRoute } from "../analysis/route.js";
+import { AnalysisCommonFields, LabPanelSchema } from "../schemas/common.js";
+import { ModuleSignalSchema } from "../schemas/intelligence.js";
+
+export const BiomarkerAnalyzeRequestSchema = z
+  .object({
+    labs: z.array(LabPanelSchema).min(1).max(100),
+    ...AnalysisCommonFields,
+  })
+  .openapi("BiomarkerAnalyzeRequest");
+
+const BiomarkerDataSchema = z.object({
+  generatedAt: z.string(),
+  signalsPresent: z.number().int(),
+  signals: z.array(ModuleSignalSchema),
+  disclaimer: z.string(),
+});
+
+const route = analysisRoute({
+  path: "/v1/biomarker/analyze",
+  tag: "Analysis",
+  summary: "Psychiatric relevance of abnormally flagged lab biomarkers",
+  description:
+    "Emits a signal only for readings flagged high, low or critical; normal readings are ignored. Results are not stored.",
+  name: "BiomarkerAnalysis",
+  object: "biomarker.analysis",
+  request: BiomarkerAnalyzeRequestSchema,
+  data: BiomarkerDataSchema,
+});
+
+export function registerBiomarkerAnalyze(service: ServiceApp, context: AnalysisContext): void {
+  const handler = analysisHandler(
+    {
+      engine: "biomarker",
+      object: "biomarker.analysis",
+      run: analyzeBiomarkers,
+      resolveParams: resolveBiomarkerParams,
+      codes: (_input, run) => engineCodes(run.facts),
+      highlights: (data) => data.signals.map((s) => s.summaryLine),
+    },
+    context,
+  );
+  service.openapi(route, handler);
+}

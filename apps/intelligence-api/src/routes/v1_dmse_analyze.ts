@@ -1,0 +1,108 @@
+import { z } from "@hono/zod-openapi";
+import { analyzeDmse, type DmseInput, resolveDmseParams } from "@svc/engines";
+import type { ServiceApp } from "@svc/http";
+import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
+import { analysisRoute } from "../analysis/route.js";
+import { AnalysisCommonFields } from "../schemas/common.js";
+import { ConfidenceLevelSchema, SummarySchema } from "../schemas/intelligence.js";
+
+/** Ruling 12: each history array holds at most 100 prior values, each within its metric's bounds. */
+const history = (max: number) => z.array(z.number().min(0).max(max)).max(100).optional();
+
+export const DmseAnalyzeRequestSchema = z
+  .object({
+    psychomotorFidgetEpisodes: z.number().min(0).max(1000).optional(),
+    responseLatencySeconds: z.number().min(0).max(120).optional(),
+    speechRateWpm: z.number().min(0).max(600).optional(),
+    sustainedAttentionPct: z
+      .number()
+      .min(0)
+      .max(100)
+      .optional()
+      .openapi({ description: "Share of the session with gaze on screen." }),
+    sessionDurationSeconds: z.number().min(0).max(14_400).optional(),
+    history: z
+      .object({
+        psychomotor: history(1000),
+        response_latency: history(120),
+        speech_rate: history(600),
+        sustained_attention: history(100),
+      })
+      .optional()
+      .openapi({ description: "Prior values per signal; gives baseline and trend." }),
+    ...AnalysisCommonFields,
+  })
+  .superRefine((body, ctx) => {
+    const metrics = [
+      body.psychomotorFidgetEpisodes,
+      body.responseLatencySeconds,
+      body.speechRateWpm,
+      body.sustainedAttentionPct,
+    ];
+    if (metrics.every((m) => m === undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message:
+          "Send at least one of psychomotorFidgetEpisodes, responseLatencySeconds, speechRateWpm, sustainedAttentionPct.",
+      });
+  })
+  .openapi("DmseAnalyzeRequest");
+
+export const DmseSignalSchema = z
+  .object({
+    signalKey: z.enum(["response_latency", "psychomotor", "speech_rate", "sustained_attention"]),
+    label: z.string(),
+    present: z.boolean(),
+    metricValue: z.number(),
+    metricUnit: z.string(),
+    interpretation: z.enum(["within_normal", "subclinical", "clinical_attention"]),
+    referenceRange: z.string(),
+    detail: z.string(),
+    confidence: ConfidenceLevelSchema,
+    trendDir: z.enum(["up", "down", "stable"]).optional(),
+    mseLine: z.string(),
+    baseline: z.object({ mean: z.number(), sd: z.number(), n: z.number() }).optional(),
+  })
+  .openapi("DmseSignal");
+
+const DmseDataSchema = z.object({
+  generatedAt: z.string(),
+  summary: SummarySchema,
+  signalsPresent: z.number().int(),
+  overallConfidence: ConfidenceLevelSchema,
+  signals: z.array(DmseSignalSchema).max(4),
+  mseNarrative: z.array(z.string()),
+  interpretationScale: z.record(z.string(), z.string()),
+  disclaimer: z.string(),
+});
+
+const route = analysisRoute({
+  path: "/v1/dmse/analyze",
+  tag: "Analysis",
+  summary: "Speech and movement timing to mental-status-exam signals",
+  description:
+    "Derived timing numbers only (never audio or video). Publishable keys may call this endpoint from an allow-listed Origin. Results are not stored.",
+  name: "DmseAnalysis",
+  object: "dmse.analysis",
+  request: DmseAnalyzeRequestSchema,
+  data: DmseDataSchema,
+  bodyRequestId: true,
+});
+
+export function registerDmseAnalyze(service: ServiceApp, context: AnalysisContext): void {
+  const handler = analysisHandler(
+    {
+      engine: "dmse",
+      object: "dmse.analysis",
+      run: analyzeDmse,
+      resolveParams: resolveDmseParams,
+      codes: (_input: DmseInput, run) => run.facts.codes ?? [],
+      highlights: (data) =>
+        data.signals.filter((s) => s.interpretation !== "within_normal").map((s) => s.mseLine),
+      bodyRequestId: true,
+    },
+    context,
+  );
+  service.openapi(route, handler, { keys: ["secret", "publishable"] });
+}

@@ -1,0 +1,55 @@
+import { z } from "@hono/zod-openapi";
+import { analyzeMedication, type MedicationInput, resolveMedicationParams } from "@svc/engines";
+import type { ServiceApp } from "@svc/http";
+import { engineCodes, instrumentCodes, medicationCodes } from "@svc/intelligence";
+import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
+import { analysisRoute } from "../analysis/route.js";
+import { AnalysisCommonFields, AssessmentSchema, PrescriptionSchema } from "../schemas/common.js";
+import { ModuleSignalSchema } from "../schemas/intelligence.js";
+
+export const MedicationAnalyzeRequestSchema = z
+  .object({
+    prescriptions: z.array(PrescriptionSchema).max(100),
+    assessments: z.array(AssessmentSchema).max(500),
+    dmseLatencyPctChange: z.number().min(-100).max(1000).optional(),
+    ...AnalysisCommonFields,
+  })
+  .openapi("MedicationAnalyzeRequest");
+
+const MedicationDataSchema = z.object({
+  generatedAt: z.string(),
+  signalsPresent: z.number().int(),
+  signals: z.array(ModuleSignalSchema),
+  disclaimer: z.string(),
+});
+
+const route = analysisRoute({
+  path: "/v1/medication/analyze",
+  tag: "Analysis",
+  summary: "Symptom-scale trajectory before and after each active prescription",
+  description:
+    "Compares the instrument with the most administrations before and after each active prescription's start date; optional latency corroboration. Results are not stored.",
+  name: "MedicationAnalysis",
+  object: "medication.analysis",
+  request: MedicationAnalyzeRequestSchema,
+  data: MedicationDataSchema,
+});
+
+export function registerMedicationAnalyze(service: ServiceApp, context: AnalysisContext): void {
+  const handler = analysisHandler(
+    {
+      engine: "medication",
+      object: "medication.analysis",
+      run: analyzeMedication,
+      resolveParams: resolveMedicationParams,
+      codes: (input: MedicationInput, run) => [
+        ...medicationCodes(run.data.signals, input.prescriptions),
+        ...(run.data.signals.length > 0 ? instrumentCodes(input.assessments, "signals") : []),
+        ...engineCodes(run.facts),
+      ],
+      highlights: (data) => data.signals.map((s) => s.summaryLine),
+    },
+    context,
+  );
+  service.openapi(route, handler);
+}

@@ -1,0 +1,71 @@
+import { z } from "@hono/zod-openapi";
+import { type OutcomeInput, resolveOutcomeParams, scoreOutcome } from "@svc/engines";
+import type { ServiceApp } from "@svc/http";
+import { engineCodes, instrumentCodes } from "@svc/intelligence";
+import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
+import { analysisRoute } from "../analysis/route.js";
+import { AnalysisCommonFields, AssessmentSchema } from "../schemas/common.js";
+import { ConfidenceLevelSchema } from "../schemas/intelligence.js";
+
+export const OutcomeScoreRequestSchema = z
+  .object({
+    assessments: z.array(AssessmentSchema).max(500),
+    dmseLatencyPctChange: z.number().min(-100).max(1000).optional(),
+    activeMedications: z.number().int().min(0).max(100).default(0),
+    biomarkerWatchCount: z.number().int().min(0).max(100).default(0),
+    avgSleepHours: z.number().min(0).max(24).optional(),
+    ...AnalysisCommonFields,
+  })
+  .openapi("OutcomeScoreRequest");
+
+const OutcomeDataSchema = z.object({
+  generatedAt: z.string(),
+  score: z.number().min(-100).max(100),
+  direction: z.string(),
+  confidence: ConfidenceLevelSchema,
+  components: z.array(
+    z.object({
+      key: z.enum(["symptoms", "dmse", "medication", "biomarker", "sleep"]),
+      label: z.string(),
+      contribution: z.number(),
+      detail: z.string(),
+      available: z.boolean(),
+    }),
+  ),
+  summaryLine: z.string(),
+  sourceCount: z.number().int(),
+  disclaimer: z.string(),
+});
+
+const route = analysisRoute({
+  path: "/v1/outcome/score",
+  tag: "Analysis",
+  summary: "Treatment-response composite from -100 to +100",
+  description:
+    "Fuses symptoms, dmse latency, medication, biomarker and sleep sources into one signed composite. Results are not stored.",
+  name: "OutcomeScore",
+  object: "outcome.score",
+  request: OutcomeScoreRequestSchema,
+  data: OutcomeDataSchema,
+});
+
+export function registerOutcomeScore(service: ServiceApp, context: AnalysisContext): void {
+  const handler = analysisHandler(
+    {
+      engine: "outcome",
+      object: "outcome.score",
+      run: scoreOutcome,
+      resolveParams: resolveOutcomeParams,
+      codes: (input: OutcomeInput, run) => {
+        const symptoms = run.data.components.findIndex((c) => c.key === "symptoms" && c.available);
+        return [
+          ...(symptoms >= 0 ? instrumentCodes(input.assessments, `components.${symptoms}`) : []),
+          ...engineCodes(run.facts),
+        ];
+      },
+      highlights: (data) => data.components.filter((c) => c.available).map((c) => c.detail),
+    },
+    context,
+  );
+  service.openapi(route, handler);
+}

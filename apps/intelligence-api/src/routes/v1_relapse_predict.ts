@@ -1,0 +1,77 @@
+import { z } from "@hono/zod-openapi";
+import { predictRelapse, type RelapseInput, resolveRelapseParams } from "@svc/engines";
+import type { ServiceApp } from "@svc/http";
+import { engineCodes, instrumentCodes } from "@svc/intelligence";
+import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
+import { analysisRoute } from "../analysis/route.js";
+import { AnalysisCommonFields, AssessmentSchema } from "../schemas/common.js";
+import { ConfidenceLevelSchema } from "../schemas/intelligence.js";
+
+export const RelapsePredictRequestSchema = z
+  .object({
+    assessments: z.array(AssessmentSchema).max(500),
+    dmseLatencyPctChange: z.number().min(-100).max(1000).optional(),
+    avgSleepHours: z.number().min(0).max(24).optional(),
+    daysSinceMedChange: z.number().int().min(0).max(3650).optional(),
+    hasActiveMedication: z.boolean().default(false),
+    daysSinceLastVisit: z.number().int().min(0).max(3650).optional(),
+    ...AnalysisCommonFields,
+  })
+  .openapi("RelapsePredictRequest");
+
+const RelapseDataSchema = z.object({
+  generatedAt: z.string(),
+  score: z.number().min(0).max(100),
+  level: z.enum(["low", "moderate", "elevated", "high"]),
+  trend: z.string(),
+  confidence: ConfidenceLevelSchema,
+  topDriver: z.string(),
+  factors: z.array(
+    z.object({
+      key: z.enum(["symptoms", "sleep", "dmse", "medication", "cadence"]),
+      label: z.string(),
+      points: z.number(),
+      maxPoints: z.number(),
+      tone: z.string(),
+      available: z.boolean(),
+      detail: z.string(),
+    }),
+  ),
+  summaryLine: z.string(),
+  recommendation: z.string(),
+  sourceCount: z.number().int(),
+  disclaimer: z.string(),
+});
+
+const route = analysisRoute({
+  path: "/v1/relapse/predict",
+  tag: "Analysis",
+  summary: "Additive 0-100 relapse early-warning score",
+  description:
+    "Every factor with its points and a conservative recommendation; nothing is auto-actioned and nothing is stored.",
+  name: "RelapsePrediction",
+  object: "relapse.prediction",
+  request: RelapsePredictRequestSchema,
+  data: RelapseDataSchema,
+});
+
+export function registerRelapsePredict(service: ServiceApp, context: AnalysisContext): void {
+  const handler = analysisHandler(
+    {
+      engine: "relapse",
+      object: "relapse.prediction",
+      run: predictRelapse,
+      resolveParams: resolveRelapseParams,
+      codes: (input: RelapseInput, run) => {
+        const symptoms = run.data.factors.findIndex((f) => f.key === "symptoms" && f.available);
+        return [
+          ...(symptoms >= 0 ? instrumentCodes(input.assessments, `factors.${symptoms}`) : []),
+          ...engineCodes(run.facts),
+        ];
+      },
+      highlights: (data) => data.factors.filter((f) => f.points > 0).map((f) => f.detail),
+    },
+    context,
+  );
+  service.openapi(route, handler);
+}

@@ -1,0 +1,107 @@
+import { call, startTestService, type TestService } from "@svc/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** Who may call the analysis endpoints, and the browser (CORS) path of POST /v1/dmse/analyze. */
+let svc: TestService;
+let secret: string;
+let publishable: string;
+let organization: string;
+const ORIGIN = "https://clinic.example.com";
+
+beforeAll(async () => {
+  svc = await startTestService();
+  const caller = await svc.seed.caller("enterprise");
+  secret = caller.key;
+  publishable = (await svc.seed.key("publishable", caller.account.id, [ORIGIN])).key;
+  organization = (await svc.seed.org(["mse:read", "mse:write", "mse:sign"])).key;
+});
+afterAll(async () => {
+  await svc.close();
+});
+
+const dmse = { responseLatencySeconds: 1.2 };
+const others: [string, unknown][] = [
+  ["/v1/medication/analyze", { prescriptions: [], assessments: [] }],
+  ["/v1/biomarker/analyze", { labs: [{ id: "l", labName: "Lab", results: { biomarkers: [] } }] }],
+  ["/v1/outcome/score", { assessments: [] }],
+  ["/v1/relapse/predict", { assessments: [] }],
+];
+
+describe("publishable keys", () => {
+  it("may call POST /v1/dmse/analyze from an allow-listed origin, with CORS headers on the answer", async () => {
+    const res = await call(svc.url, "/v1/dmse/analyze", {
+      key: publishable,
+      body: dmse,
+      headers: { origin: ORIGIN },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+    expect(res.headers.get("access-control-expose-headers")).toContain("X-Request-Id");
+  });
+  it("are refused from another origin or without one", async () => {
+    for (const headers of [{ origin: "https://evil.example.com" }, {}]) {
+      const res = await call(svc.url, "/v1/dmse/analyze", { key: publishable, body: dmse, headers });
+      expect(res.status).toBe(403);
+      expect(res.json.error.code).toBe("forbidden");
+      expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    }
+  });
+  it.each(others)("are refused on %s", async (path, body) => {
+    const res = await call(svc.url, path, { key: publishable, body, headers: { origin: ORIGIN } });
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe("forbidden");
+  });
+});
+
+describe("CORS preflight on /v1/dmse/analyze", () => {
+  it("answers an allow-listed origin", async () => {
+    const res = await fetch(`${svc.url}/v1/dmse/analyze`, {
+      method: "OPTIONS",
+      headers: {
+        origin: ORIGIN,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+    expect(res.headers.get("access-control-allow-methods")).toBe("POST");
+    expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("authorization");
+  });
+  it("refuses any other origin", async () => {
+    const res = await fetch(`${svc.url}/v1/dmse/analyze`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example.com", "access-control-request-method": "POST" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
+
+describe("other key kinds", () => {
+  it.each([["/v1/dmse/analyze", dmse], ...others])("secret keys may call %s", async (path, body) => {
+    const res = await call(svc.url, path, { key: secret, body });
+    expect(res.status).toBe(200);
+  });
+  it.each([["/v1/dmse/analyze", dmse], ...others])(
+    "organization keys are refused on %s",
+    async (path, body) => {
+      const res = await call(svc.url, path, { key: organization, body });
+      expect(res.status).toBe(403);
+    },
+  );
+  it("no key is 401 unauthorized, an unknown key 401 invalid_token", async () => {
+    expect((await call(svc.url, "/v1/relapse/predict", { body: { assessments: [] } })).json.error.code).toBe(
+      "unauthorized",
+    );
+    const forged = `svc_sk_test_${"A".repeat(38)}`;
+    expect(
+      (await call(svc.url, "/v1/relapse/predict", { key: forged, body: { assessments: [] } })).status,
+    ).toBe(401);
+  });
+  it("never logs sessionRef or body values", async () => {
+    const marker = "SESSION-MARKER-91c2";
+    await call(svc.url, "/v1/dmse/analyze", { key: secret, body: { ...dmse, sessionRef: marker } });
+    expect(svc.logs.join("\n")).not.toContain(marker);
+  });
+});

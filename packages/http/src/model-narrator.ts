@@ -1,0 +1,50 @@
+import type { NarrationRequest, Narrator } from "@svc/intelligence";
+
+/**
+ * The model port's real adapter: an OpenAI-compatible chat-completions endpoint (MODEL_BASE_URL,
+ * MODEL_API_KEY, MODEL_NAME). It receives engine output only (no identifiers) and is asked to
+ * restate it; any failure, refusal, malformed answer or time-out yields `reasoning: null`
+ * upstream (attachReasoning), never a failed analysis.
+ */
+export interface ModelNarratorOptions {
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+}
+
+const INSTRUCTIONS =
+  "You explain the output of a deterministic clinical decision-support engine to a clinician in 2 to 4 plain sentences. " +
+  "Restate only what the JSON says: its headline, the most relevant lines, the change and the confidence. " +
+  "Do not diagnose, do not add numbers, recommendations or facts that are not in the JSON.";
+
+export function createModelNarrator(options: ModelNarratorOptions): Narrator {
+  const url = `${options.baseUrl.replace(/\/$/, "")}/chat/completions`;
+  return {
+    kind: "model",
+    async narrate(request: NarrationRequest, signal: AbortSignal): Promise<string> {
+      const response = await fetch(url, {
+        method: "POST",
+        signal,
+        redirect: "error",
+        headers: {
+          "content-type": "application/json",
+          ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+        },
+        body: JSON.stringify({
+          model: options.model,
+          temperature: 0,
+          max_tokens: 300,
+          messages: [
+            { role: "system", content: INSTRUCTIONS },
+            { role: "user", content: JSON.stringify(request) },
+          ],
+        }),
+      });
+      if (!response.ok) throw new Error(`model answered ${response.status}`);
+      const body = (await response.json()) as { choices?: { message?: { content?: unknown } }[] };
+      const content = body.choices?.[0]?.message?.content;
+      if (typeof content !== "string" || content.trim().length === 0) throw new Error("empty model answer");
+      return content;
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import type { EngineFacts } from "@svc/engines";
+import { LOINC_INSTRUMENTS, LOINC_SYSTEM, matchIngredient, RXNORM_SYSTEM } from "./terminology.js";
+import { CODE_SYSTEMS, type TerminologyCode } from "./types.js";
+
+/**
+ * Terminology codes for engine output. Codes are additive metadata: they never change a score,
+ * and a concept without a verified code (docs/terminology.md) gets no entry.
+ */
+
+const KNOWN_SYSTEMS = new Set<string>(Object.values(CODE_SYSTEMS));
+
+/** Codes an engine resolved itself (e.g. LOINC from the biomarker map), kept if the system is canonical. */
+export function engineCodes(facts: EngineFacts): TerminologyCode[] {
+  return (facts.codes ?? []).filter((c): c is TerminologyCode => KNOWN_SYSTEMS.has(c.system));
+}
+
+/** RxNorm ingredient of each medication signal whose prescription names a verified ingredient. */
+export function medicationCodes(
+  signals: readonly { sourceRef: string }[],
+  prescriptions: readonly { id: string; medicationName: string }[],
+): TerminologyCode[] {
+  const byId = new Map(prescriptions.map((p) => [p.id, p.medicationName]));
+  const codes: TerminologyCode[] = [];
+  signals.forEach((signal, i) => {
+    const name = byId.get(signal.sourceRef);
+    const ingredient = name === undefined ? null : matchIngredient(name);
+    if (ingredient)
+      codes.push({
+        system: RXNORM_SYSTEM,
+        code: ingredient.code,
+        display: ingredient.display,
+        mapsTo: `signals.${i}`,
+      });
+  });
+  return codes;
+}
+
+const normaliseInstrument = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/** PHQ-9 or GAD-7 recognised from an assessment's id or name; anything else is unmapped. */
+export function recogniseInstrumentCode(
+  instrumentId: string,
+  instrumentName: string,
+): "phq9" | "gad7" | null {
+  for (const text of [instrumentId, instrumentName]) {
+    const key = normaliseInstrument(text);
+    if (key === "phq9" || key === "patienthealthquestionnaire9" || key.startsWith("phq9total")) return "phq9";
+    if (key === "gad7" || key === "generalizedanxietydisorder7" || key === "generalisedanxietydisorder7")
+      return "gad7";
+  }
+  return null;
+}
+
+/**
+ * LOINC total-score codes of the instruments among the assessments, pointing at `mapsTo` (the
+ * part of the response that the symptom scores feed).
+ */
+export function instrumentCodes(
+  assessments: readonly { instrumentId: string; instrumentName: string }[],
+  mapsTo: string,
+): TerminologyCode[] {
+  const seen = new Set<"phq9" | "gad7">();
+  for (const a of assessments) {
+    const key = recogniseInstrumentCode(a.instrumentId, a.instrumentName);
+    if (key) seen.add(key);
+    if (seen.size === 2) break;
+  }
+  return [...seen].sort().map((key) => ({
+    system: LOINC_SYSTEM,
+    code: LOINC_INSTRUMENTS[key].total.code,
+    display: LOINC_INSTRUMENTS[key].total.display,
+    mapsTo,
+  }));
+}
