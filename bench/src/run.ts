@@ -13,6 +13,7 @@ import { createAccount, createApiKey, createOrganization } from "@svc/db";
 import { createTestDatabase, requireEnv } from "@svc/testkit";
 import autocannon from "autocannon";
 import { renderChart } from "./chart.js";
+import { type EventsBenchRow, runEventsBench } from "./events.js";
 import { type MseBenchRow, runMseBench } from "./mse.js";
 import { type Scenario, scenarios } from "./scenarios.js";
 
@@ -22,6 +23,8 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const FIXED_RATE = 1000;
 const MSE_RATE = Number(process.env.BENCH_MSE_RATE ?? 200);
+/** Events stored for the event-list bench (0 skips it). */
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 
 interface Server {
   child: ChildProcess;
@@ -194,6 +197,24 @@ async function main() {
       console.log(`mse bench skipped: ${(error as Error).message}`);
     }
 
+    let eventPages: EventsBenchRow[] = [];
+    if (EVENTS > 0) {
+      try {
+        eventPages = await runEventsBench({
+          apiUrl: api.url,
+          key,
+          accountId: account.id,
+          databaseUrl: db.url,
+          count: EVENTS,
+          rate: 100,
+          seconds: DURATION,
+          log: console.log,
+        });
+      } catch (error) {
+        console.log(`events bench skipped: ${(error as Error).message}`);
+      }
+    }
+
     const rows = scenarios.map((scenario) => {
       const s = samples.get(scenario.name) as { api: Measure[]; baseline: Measure[] };
       const counts = perRequest.get(scenario.name) as { redis: number[]; queries: number[] };
@@ -260,6 +281,7 @@ async function main() {
       connections: CONNECTIONS,
       rows,
       mse,
+      eventPages,
     };
     writeFileSync(path.join(resultsDir, "api.json"), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(path.join(resultsDir, "api.svg"), renderChart(rows));

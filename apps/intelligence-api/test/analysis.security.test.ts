@@ -39,7 +39,7 @@ describe("publishable keys", () => {
     expect(res.headers.get("access-control-expose-headers")).toContain("X-Request-Id");
   });
   it("are refused from another origin or without one", async () => {
-    for (const headers of [{ origin: "https://evil.example.com" }, {}]) {
+    for (const headers of [{ origin: "https://evil.example.com" }, {}] as Record<string, string>[]) {
       const res = await call(svc.url, "/v1/dmse/analyze", { key: publishable, body: dmse, headers });
       expect(res.status).toBe(403);
       expect(res.json.error.code).toBe("forbidden");

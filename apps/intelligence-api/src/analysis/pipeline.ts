@@ -49,7 +49,7 @@ export interface AnalysisContext {
 export function analysisHandler<TInput, TData extends object, TParams>(
   spec: AnalysisSpec<TInput, TData, TParams>,
   context: AnalysisContext,
-) {
+): (c: Context<AppEnv>) => Promise<Response> {
   // Resolved parameter sets by version, so a calibrated model costs nothing per request.
   const resolved = new Map<number, TParams | null>();
   const calibrated = async (): Promise<{ version: number; params: TParams } | undefined> => {
@@ -72,7 +72,7 @@ export function analysisHandler<TInput, TData extends object, TParams>(
     return params === null ? undefined : { version: active.version, params };
   };
 
-  return async (c: Context<AppEnv>) => {
+  return async (c: Context<AppEnv>): Promise<Response> => {
     const body = (c.req as unknown as { valid(target: "json"): TInput & AnalysisCommon }).valid("json");
     const { explain, previous, sessionRef, ...rest } = body;
     const input = rest as unknown as TInput;

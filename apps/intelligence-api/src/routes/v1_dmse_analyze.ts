@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { analyzeDmse, type DmseInput, resolveDmseParams } from "@svc/engines";
 import type { ServiceApp } from "@svc/http";
+import { engineCodes } from "@svc/intelligence";
 import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
 import { AnalysisCommonFields } from "../schemas/common.js";
@@ -97,7 +98,7 @@ export function registerDmseAnalyze(service: ServiceApp, context: AnalysisContex
       object: "dmse.analysis",
       run: analyzeDmse,
       resolveParams: resolveDmseParams,
-      codes: (_input: DmseInput, run) => run.facts.codes ?? [],
+      codes: (_input: DmseInput, run) => engineCodes(run.facts),
       highlights: (data) =>
         data.signals.filter((s) => s.interpretation !== "within_normal").map((s) => s.mseLine),
       bodyRequestId: true,

@@ -1,0 +1,793 @@
+/**
+ * Medication response engine (POST /v1/medication/analyze). For each active prescription it
+ * compares the trajectory of the most administered symptom scale before and after the start date;
+ * an optional response-latency change from the dmse engine adds one corroboration signal.
+ * Pure and deterministic: the clock comes from `options.now`. Method, constants and sources:
+ * docs/engines/medication.md.
+ */
+import {
+  INSTRUMENT_PROFILES,
+  type KnownInstrument,
+  recogniseInstrument,
+  reliableChange,
+} from "./instruments.js";
+import type {
+  Assessment,
+  ConfidenceLevel,
+  EngineFacts,
+  EngineInput,
+  EngineOptions,
+  EngineRun,
+  ModelRef,
+  ModuleSignal,
+  Prescription,
+} from "./types.js";
+
+export {
+  INSTRUMENT_PROFILES,
+  type InstrumentProfile,
+  type KnownInstrument,
+  normaliseInstrumentText,
+  type ReliableChange,
+  recogniseInstrument,
+  reliableChange,
+} from "./instruments.js";
+
+export interface MedicationInput {
+  prescriptions: Prescription[];
+  assessments: Assessment[];
+  /** Percent change of response latency from the dmse engine (-100..1000); negative = faster. */
+  dmseLatencyPctChange?: number;
+}
+
+export interface MedicationData {
+  generatedAt: string;
+  signalsPresent: number;
+  signals: ModuleSignal[];
+  disclaimer: string;
+}
+
+/** Every threshold and weight of the engine; sources in docs/engines/medication.md. */
+export interface MedicationParams {
+  /** Fall (percentage points of the scale maximum) that counts as improvement on a scale without published reliability. */
+  improvementPctPoints: number;
+  /** Rise (percentage points of the scale maximum) that counts as worsening on a scale without published reliability. */
+  worseningPctPoints: number;
+  /** z of the Jacobson-Truax reliable change index. */
+  reliableChangeZ: number;
+  phq9Sd: number;
+  phq9Reliability: number;
+  gad7Sd: number;
+  gad7Reliability: number;
+  /** Administrations needed on each side of the start date for high confidence. */
+  highConfidenceMinPerSide: number;
+  /** Administrations needed on each side of the start date for moderate confidence. */
+  moderateConfidenceMinPerSide: number;
+  /** Fall of response latency (percent) read as corroborating improvement. */
+  latencyImprovementPct: number;
+  /** Rise of response latency (percent) read as corroborating worsening. */
+  latencyWorseningPct: number;
+  /** Confidence points of a signal, averaged into facts.confidence.score. */
+  confidencePointsHigh: number;
+  confidencePointsModerate: number;
+  confidencePointsLow: number;
+  /** facts.confidence.level cut-offs on the averaged score. */
+  confidenceHighMin: number;
+  confidenceModerateMin: number;
+}
+
+export const MEDICATION_MODEL_KEY = "medication_response";
+
+export const MEDICATION_DEFAULT_PARAMS: Readonly<MedicationParams> = Object.freeze({
+  // House rule (no published cut-off for an arbitrary scale): 15 points of 100 sits between the
+  // Jacobson-Truax thresholds of the PHQ-9 (3.88/27 = 14.4 %) and GAD-7 (4.00/21 = 19.0 %)
+  // computed from the figures below. Used only for scales other than PHQ-9 and GAD-7.
+  improvementPctPoints: 15,
+  worseningPctPoints: 15,
+  // Jacobson & Truax 1991 (J Consult Clin Psychol 59:12-19): |RCI| > 1.96 is reliable at p < .05.
+  reliableChangeZ: 1.96,
+  // Kocalevent, Hinz & Brähler 2013 (Gen Hosp Psychiatry 35:551-555): general-population SD 3.5.
+  phq9Sd: INSTRUMENT_PROFILES.phq9.sd,
+  // Kroenke, Spitzer & Williams 2001 (J Gen Intern Med 16:606-613): 48-hour retest r = 0.84.
+  phq9Reliability: INSTRUMENT_PROFILES.phq9.reliability,
+  // Löwe et al. 2008 (Med Care 46:266-274): general-population SD 3.5 (women; men 3.2).
+  gad7Sd: INSTRUMENT_PROFILES.gad7.sd,
+  // Spitzer et al. 2006 (Arch Intern Med 166:1092-1097): test-retest ICC 0.83.
+  gad7Reliability: INSTRUMENT_PROFILES.gad7.reliability,
+  // House rule: three points per side make a baseline and a trend distinguishable from one
+  // noisy administration; two points give a minimal comparison.
+  highConfidenceMinPerSide: 3,
+  moderateConfidenceMinPerSide: 2,
+  // House rule (no published minimal important change for this latency measure): 10 % either way.
+  latencyImprovementPct: 10,
+  latencyWorseningPct: 10,
+  // House rule: evenly spaced points for high / moderate / low, and the midpoints between them.
+  confidencePointsHigh: 0.9,
+  confidencePointsModerate: 0.6,
+  confidencePointsLow: 0.3,
+  confidenceHighMin: 0.75,
+  confidenceModerateMin: 0.45,
+});
+
+/** Overall status, best to worst (facts.polarity). */
+export const MEDICATION_STATUS_ORDER = [
+  "no_active_prescriptions",
+  "responding",
+  "insufficient_data",
+  "no_clear_change",
+  "worsening",
+] as const;
+export type MedicationStatus = (typeof MEDICATION_STATUS_ORDER)[number];
+
+export const MEDICATION_INTERPRETATION_SCALE: Readonly<Record<MedicationStatus, string>> = {
+  no_active_prescriptions: "No prescription with status active was sent; nothing to compare.",
+  responding:
+    "Symptom scores fell beyond the change threshold after the start date for every active prescription.",
+  insufficient_data:
+    "At least one active prescription lacks a start date or administrations on one side of it; no comparison.",
+  no_clear_change: "At least one active prescription shows no change beyond the threshold; keep monitoring.",
+  worsening: "Symptom scores rose beyond the change threshold after a start date; flag for clinician review.",
+};
+
+export const MEDICATION_CORROBORATION_SIGNAL_KEY = "med_dmse_latency_corroboration";
+export const MEDICATION_CORROBORATION_SOURCE_REF = "dmse";
+
+export const MEDICATION_DISCLAIMER =
+  "Decision support for clinician review only. The engine compares symptom-scale scores before and after each active prescription's start date; it cannot show that a medication caused a change, and it is neither a diagnosis nor a prescribing recommendation.";
+
+/**
+ * Validates a calibrated parameter set and merges it over the defaults. Throws an Error naming the
+ * problem when a key is unknown, a value is not a finite number, or a value is out of its range.
+ */
+export function resolveMedicationParams(overrides: unknown): MedicationParams {
+  if (overrides === undefined || overrides === null) return { ...MEDICATION_DEFAULT_PARAMS };
+  if (typeof overrides !== "object" || Array.isArray(overrides)) {
+    throw new Error("medication parameters must be an object of named numbers");
+  }
+  const merged: MedicationParams = { ...MEDICATION_DEFAULT_PARAMS };
+  const known = new Set(Object.keys(MEDICATION_DEFAULT_PARAMS));
+  for (const [key, value] of Object.entries(overrides as Record<string, unknown>)) {
+    if (!known.has(key)) throw new Error(`unknown medication parameter "${key}"`);
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      throw new Error(`medication parameter "${key}" must be a finite number`);
+    }
+    merged[key as keyof MedicationParams] = value;
+  }
+  const problems: string[] = [];
+  const nonNegative: (keyof MedicationParams)[] = [
+    "improvementPctPoints",
+    "worseningPctPoints",
+    "latencyImprovementPct",
+    "latencyWorseningPct",
+  ];
+  for (const key of nonNegative) if (merged[key] < 0) problems.push(`${key} must be >= 0`);
+  if (merged.reliableChangeZ <= 0) problems.push("reliableChangeZ must be > 0");
+  for (const key of ["phq9Sd", "gad7Sd"] as const) if (merged[key] <= 0) problems.push(`${key} must be > 0`);
+  for (const key of ["phq9Reliability", "gad7Reliability"] as const) {
+    if (merged[key] < 0 || merged[key] >= 1) problems.push(`${key} must be in [0, 1)`);
+  }
+  if (merged.moderateConfidenceMinPerSide < 1) problems.push("moderateConfidenceMinPerSide must be >= 1");
+  if (merged.highConfidenceMinPerSide < merged.moderateConfidenceMinPerSide) {
+    problems.push("highConfidenceMinPerSide must be >= moderateConfidenceMinPerSide");
+  }
+  for (const key of [
+    "confidencePointsHigh",
+    "confidencePointsModerate",
+    "confidencePointsLow",
+    "confidenceHighMin",
+    "confidenceModerateMin",
+  ] as const) {
+    if (merged[key] < 0 || merged[key] > 1) problems.push(`${key} must be in [0, 1]`);
+  }
+  if (problems.length > 0) throw new Error(`invalid medication parameters: ${problems.join("; ")}`);
+  return merged;
+}
+
+/**
+ * Signal-key suffix of a medication name: Unicode-decomposed, accents dropped, lower-cased, every
+ * run of characters other than a-z and 0-9 turned into one "_", leading/trailing "_" removed
+ * ("Sertraline HCl 50mg" -> "sertraline_hcl_50mg"); an empty result becomes "unnamed".
+ */
+export function medicationSlug(name: string): string {
+  const slug = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+  return slug === "" ? "unnamed" : slug;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Module-local helpers
+
+interface Point {
+  time: number;
+  pct: number;
+  score: number;
+  maxScore: number;
+}
+
+interface Series {
+  key: string;
+  display: string;
+  known: KnownInstrument | null;
+  points: Point[];
+  /** Prefix sums of pct and score for O(1) baseline means. */
+  pctSums: number[];
+  scoreSums: number[];
+  /** Prefix count of points whose maxScore differs from the published maximum (known scales). */
+  offScaleCounts: number[];
+}
+
+const round = (value: number, digits = 1): number => {
+  const factor = 10 ** digits;
+  const r = Math.round(value * factor) / factor;
+  return Object.is(r, -0) ? 0 : r;
+};
+const fmt = (value: number, digits = 1): string => String(round(value, digits));
+const signed = (value: number, digits = 1): string => {
+  const r = round(value, digits);
+  return r > 0 ? `+${r}` : String(r);
+};
+
+/** Days from 1970-01-01 to a proleptic Gregorian date (Hinnant's days_from_civil). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Digit value of the character at i, or a number above 9 when it is not a digit. */
+const dig = (value: string, i: number): number => (value.charCodeAt(i) - 48) >>> 0;
+
+/** "YYYY-MM-DDTHH:MM:SSZ" or "YYYY-MM-DDTHH:MM:SS.sssZ" read digit by digit; null for any other form. */
+function fastIsoUtc(value: string): number | null {
+  const n = value.length;
+  if (n !== 20 && n !== 24) return null;
+  if (
+    value.charCodeAt(4) !== 45 ||
+    value.charCodeAt(7) !== 45 ||
+    value.charCodeAt(10) !== 84 ||
+    value.charCodeAt(13) !== 58 ||
+    value.charCodeAt(16) !== 58 ||
+    value.charCodeAt(n - 1) !== 90 ||
+    (n === 24 && value.charCodeAt(19) !== 46)
+  ) {
+    return null;
+  }
+  const y0 = dig(value, 0);
+  const y1 = dig(value, 1);
+  const y2 = dig(value, 2);
+  const y3 = dig(value, 3);
+  const mo0 = dig(value, 5);
+  const mo1 = dig(value, 6);
+  const d0 = dig(value, 8);
+  const d1 = dig(value, 9);
+  const h0 = dig(value, 11);
+  const h1 = dig(value, 12);
+  const mi0 = dig(value, 14);
+  const mi1 = dig(value, 15);
+  const s0 = dig(value, 17);
+  const s1 = dig(value, 18);
+  const f0 = n === 24 ? dig(value, 20) : 0;
+  const f1 = n === 24 ? dig(value, 21) : 0;
+  const f2 = n === 24 ? dig(value, 22) : 0;
+  if (y0 > 9 || y1 > 9 || y2 > 9 || y3 > 9 || mo0 > 9 || mo1 > 9 || d0 > 9 || d1 > 9 || h0 > 9) return null;
+  if (h1 > 9 || mi0 > 9 || mi1 > 9 || s0 > 9 || s1 > 9 || f0 > 9 || f1 > 9 || f2 > 9) return null;
+  const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+  const month = mo0 * 10 + mo1;
+  const day = d0 * 10 + d1;
+  const hour = h0 * 10 + h1;
+  const minute = mi0 * 10 + mi1;
+  const second = s0 * 10 + s1;
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  if (day > (month === 2 && !leap ? 28 : (DAYS_IN_MONTH[month - 1] as number))) return null;
+  const ms = f0 * 100 + f1 * 10 + f2;
+  return ((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + ms;
+}
+
+/**
+ * Milliseconds since the epoch, or null. The common UTC form written by toISOString() is read
+ * directly (much faster than Date.parse, which matters at 500 assessments per call); anything
+ * else, and anything the fast path rejects, goes through Date.parse.
+ */
+function parseTime(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const fast = fastIsoUtc(value);
+  if (fast !== null) return fast;
+  const t = Date.parse(value);
+  return Number.isFinite(t) ? t : null;
+}
+
+const isoOf = (time: number): string => new Date(time).toISOString();
+
+/** A date-only start ("2026-06-20") covers that whole UTC day, so same-day administrations are baseline. */
+function anchorTime(prescribedAt: string | undefined): number | null {
+  const t = parseTime(prescribedAt);
+  if (t === null || prescribedAt === undefined) return null;
+  return /^\d{4}-\d{2}-\d{2}$/.test(prescribedAt.trim()) ? t + 86_400_000 - 1 : t;
+}
+
+const dateOnly = (iso: string): string => iso.slice(0, 10);
+
+function instrumentKey(a: Assessment): { key: string; known: KnownInstrument | null } {
+  const known = recogniseInstrument(a.instrumentId, a.instrumentName);
+  if (known) return { key: known, known };
+  const id = a.instrumentId.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (id !== "") return { key: id, known: null };
+  const name = a.instrumentName.toLowerCase().replace(/[^a-z0-9]/g, "");
+  return { key: name === "" ? "unknown" : name, known: null };
+}
+
+/**
+ * The instrument with the most administrations (with a valid createdAt). Ties: the one whose latest
+ * administration is newest, then the alphabetically first key.
+ */
+function selectSeries(
+  assessments: readonly Assessment[],
+  times: readonly (number | null)[],
+): { series: Series | null; instruments: number } {
+  const groups = new Map<string, { known: KnownInstrument | null; display: string; points: Point[] }>();
+  // Most calls repeat one or two instrument id/name pairs: recognise each pair once (keyed by id,
+  // then name, so no string is built per assessment).
+  const keyCache = new Map<string, Map<string, { key: string; known: KnownInstrument | null }>>();
+  for (let i = 0; i < assessments.length; i++) {
+    const a = assessments[i] as Assessment;
+    const time = times[i] ?? null;
+    if (time === null || !Number.isFinite(a.score) || !Number.isFinite(a.maxScore) || a.maxScore <= 0)
+      continue;
+    let byName = keyCache.get(a.instrumentId);
+    if (!byName) {
+      byName = new Map();
+      keyCache.set(a.instrumentId, byName);
+    }
+    let resolved = byName.get(a.instrumentName);
+    if (!resolved) {
+      resolved = instrumentKey(a);
+      byName.set(a.instrumentName, resolved);
+    }
+    const { key, known } = resolved;
+    let group = groups.get(key);
+    if (!group) {
+      group = { known, display: known ? INSTRUMENT_PROFILES[known].display : a.instrumentName, points: [] };
+      groups.set(key, group);
+    }
+    group.points.push({
+      time,
+      pct: (a.score / a.maxScore) * 100,
+      score: a.score,
+      maxScore: a.maxScore,
+    });
+  }
+  let bestKey: string | null = null;
+  let bestCount = -1;
+  let bestLatest = Number.NEGATIVE_INFINITY;
+  for (const [key, group] of groups) {
+    let latest = Number.NEGATIVE_INFINITY;
+    for (const p of group.points) if (p.time > latest) latest = p.time;
+    const count = group.points.length;
+    const better =
+      count > bestCount ||
+      (count === bestCount && latest > bestLatest) ||
+      (count === bestCount && latest === bestLatest && bestKey !== null && key < bestKey);
+    if (better) {
+      bestKey = key;
+      bestCount = count;
+      bestLatest = latest;
+    }
+  }
+  if (bestKey === null) return { series: null, instruments: groups.size };
+  const group = groups.get(bestKey) as { known: KnownInstrument | null; display: string; points: Point[] };
+  // Array.prototype.sort is stable, so equal timestamps keep input order; sorted input is O(n).
+  const points = group.points.sort((a, b) => a.time - b.time);
+  const pctSums: number[] = [0];
+  const scoreSums: number[] = [0];
+  const offScaleCounts: number[] = [0];
+  const publishedMax = group.known ? INSTRUMENT_PROFILES[group.known].maxScore : null;
+  let pct = 0;
+  let score = 0;
+  let off = 0;
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i] as Point;
+    pct += p.pct;
+    score += p.score;
+    if (publishedMax !== null && p.maxScore !== publishedMax) off += 1;
+    pctSums.push(pct);
+    scoreSums.push(score);
+    offScaleCounts.push(off);
+  }
+  return {
+    series: {
+      key: bestKey,
+      display: group.display,
+      known: group.known,
+      points,
+      pctSums,
+      scoreSums,
+      offScaleCounts,
+    },
+    instruments: groups.size,
+  };
+}
+
+/** Number of points with time <= anchor (binary search over the sorted series). */
+function countAtOrBefore(points: readonly Point[], anchor: number): number {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((points[mid] as Point).time <= anchor) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+type Outcome = "responding" | "no_clear_change" | "worsening" | "insufficient_data";
+
+interface Evaluated {
+  signal: ModuleSignal;
+  outcome: Outcome;
+  before: number;
+  after: number;
+}
+
+function confidenceFor(before: number, after: number, params: MedicationParams): ConfidenceLevel {
+  const least = Math.min(before, after);
+  if (least >= params.highConfidenceMinPerSide) return "high";
+  if (least >= params.moderateConfidenceMinPerSide) return "moderate";
+  return "low";
+}
+
+const TONE_OF: Record<Outcome, ModuleSignal["tone"]> = {
+  responding: "positive",
+  no_clear_change: "watch",
+  insufficient_data: "watch",
+  worsening: "elevated",
+};
+
+function evaluatePrescription(
+  rx: Prescription,
+  signalKey: string,
+  series: Series | null,
+  params: MedicationParams,
+  nowIso: string,
+): Evaluated {
+  // Fields in the contract's order, so the JSON reads like the specification.
+  const make = (
+    detail: string,
+    tone: ModuleSignal["tone"],
+    metricValue: number,
+    confidence: ConfidenceLevel,
+    summaryLine: string,
+    observedAt: string,
+  ): ModuleSignal => ({
+    module: "medication",
+    signalKey,
+    label: `Response to ${rx.medicationName}`,
+    detail,
+    tone,
+    metricValue,
+    metricUnit: "score",
+    confidence,
+    summaryLine,
+    sourceRef: rx.id,
+    observedAt,
+  });
+  const insufficient = (detail: string, observedAt: string, before: number, after: number): Evaluated => ({
+    signal: make(
+      detail,
+      TONE_OF.insufficient_data,
+      0,
+      "low",
+      `${rx.medicationName}: not enough data to compare symptom scores around the start date.`,
+      observedAt,
+    ),
+    outcome: "insufficient_data",
+    before,
+    after,
+  });
+
+  const anchor = anchorTime(rx.prescribedAt);
+  if (anchor === null) {
+    return insufficient(
+      rx.prescribedAt === undefined
+        ? "No prescribedAt was sent, so there is no start date to compare symptom scores around. metricValue is 0 (no comparison)."
+        : `prescribedAt "${rx.prescribedAt}" is not a readable date, so there is no start date to compare around. metricValue is 0 (no comparison).`,
+      nowIso,
+      0,
+      0,
+    );
+  }
+  const startText = dateOnly(new Date(anchor).toISOString());
+  if (series === null) {
+    return insufficient(
+      `No symptom-scale administrations were sent, so the course since the start on ${startText} cannot be assessed. metricValue is 0 (no comparison).`,
+      nowIso,
+      0,
+      0,
+    );
+  }
+  const { points } = series;
+  const nBefore = countAtOrBefore(points, anchor);
+  const nAfter = points.length - nBefore;
+  if (nBefore === 0 || nAfter === 0) {
+    const latest = points.at(-1) as Point;
+    const why =
+      nBefore === 0
+        ? `no ${series.display} administration on or before the start on ${startText} (${nAfter} after)`
+        : `no ${series.display} administration after the start on ${startText} (${nBefore} before)`;
+    return insufficient(
+      `Cannot compare: ${why}. metricValue is 0 (no comparison).`,
+      isoOf(latest.time),
+      nBefore,
+      nAfter,
+    );
+  }
+
+  const baselinePct = (series.pctSums[nBefore] as number) / nBefore;
+  const latest = points.at(-1) as Point;
+  const change = latest.pct - baselinePct;
+  const confidence = confidenceFor(nBefore, nAfter, params);
+
+  let outcome: Outcome;
+  let rule: string;
+  const profile = series.known ? INSTRUMENT_PROFILES[series.known] : null;
+  const offScale = series.offScaleCounts[points.length] as number;
+  let reliable: ReturnType<typeof reliableChange> = null;
+  if (profile && offScale === 0) {
+    const sd = series.known === "phq9" ? params.phq9Sd : params.gad7Sd;
+    const r = series.known === "phq9" ? params.phq9Reliability : params.gad7Reliability;
+    const baselineScore = (series.scoreSums[nBefore] as number) / nBefore;
+    reliable = reliableChange(baselineScore, latest.score, sd, r, params.reliableChangeZ);
+    if (reliable) {
+      outcome =
+        reliable.direction === "improved"
+          ? "responding"
+          : reliable.direction === "deteriorated"
+            ? "worsening"
+            : "no_clear_change";
+      const verdict =
+        reliable.direction === "improved"
+          ? "Reliable improvement"
+          : reliable.direction === "deteriorated"
+            ? "Reliable deterioration"
+            : "Not a reliable change";
+      rule = `${verdict} by the Jacobson-Truax index: ${fmt(baselineScore, 2)} -> ${fmt(latest.score, 2)} points (${signed(reliable.change, 2)}), RCI ${fmt(reliable.rci, 2)}; a change of more than ${fmt(reliable.threshold, 2)} points is reliable (z ${fmt(params.reliableChangeZ, 2)}, SD ${fmt(sd, 2)}, test-retest r ${fmt(r, 2)}).`;
+    } else {
+      outcome = "no_clear_change";
+      rule = "The reliable change index could not be computed with the calibrated parameters.";
+    }
+  } else {
+    outcome =
+      change <= -params.improvementPctPoints
+        ? "responding"
+        : change >= params.worseningPctPoints
+          ? "worsening"
+          : "no_clear_change";
+    rule = profile
+      ? `Reliable change not assessed: ${offScale} administration(s) have a maxScore other than the published ${profile.maxScore}; thresholds of ${fmt(params.improvementPctPoints)} percentage points applied instead.`
+      : `Improvement is a fall of at least ${fmt(params.improvementPctPoints)} and worsening a rise of at least ${fmt(params.worseningPctPoints)} percentage points; no published reliability for this scale.`;
+  }
+
+  const detail = `${series.display} (the most administered scale): mean of ${nBefore} administration(s) on or before the start on ${startText} was ${fmt(baselinePct)}% of the scale maximum; the latest of ${nAfter} after it (${dateOnly(isoOf(latest.time))}) was ${fmt(latest.pct)}%; change ${signed(change)} percentage points (higher scores are worse). ${rule}`;
+  const verb: Record<Outcome, string> = {
+    responding: "improved",
+    worsening: "worsened",
+    no_clear_change: "no clear change",
+    insufficient_data: "not assessed",
+  };
+  const summaryLine =
+    outcome === "no_clear_change"
+      ? `${rx.medicationName}: ${series.display} shows no clear change since the start (${signed(change)} points of 100).`
+      : `${rx.medicationName}: ${series.display} ${verb[outcome]} by ${fmt(Math.abs(change))} points of 100 since the start.`;
+  return {
+    signal: make(detail, TONE_OF[outcome], round(change), confidence, summaryLine, isoOf(latest.time)),
+    outcome,
+    before: nBefore,
+    after: nAfter,
+  };
+}
+
+function corroborationSignal(pct: number, params: MedicationParams, nowIso: string): ModuleSignal {
+  const tone: ModuleSignal["tone"] =
+    pct <= -params.latencyImprovementPct
+      ? "positive"
+      : pct >= params.latencyWorseningPct
+        ? "elevated"
+        : "watch";
+  const reading =
+    tone === "positive"
+      ? "faster responses, consistent with improvement"
+      : tone === "elevated"
+        ? "slower responses, consistent with worsening"
+        : "no change beyond the threshold";
+  return {
+    module: "medication",
+    signalKey: MEDICATION_CORROBORATION_SIGNAL_KEY,
+    label: "Response latency change (corroboration)",
+    detail: `Response latency changed by ${signed(pct)}% (dmse). A fall of at least ${fmt(params.latencyImprovementPct)}% reads as faster and a rise of at least ${fmt(params.latencyWorseningPct)}% as slower: ${reading}. Corroborates, never replaces, the symptom-scale comparison.`,
+    tone,
+    metricValue: round(pct),
+    metricUnit: "%",
+    confidence: "moderate",
+    summaryLine: `Response latency ${signed(pct)}%: ${reading}.`,
+    sourceRef: MEDICATION_CORROBORATION_SOURCE_REF,
+    observedAt: nowIso,
+  };
+}
+
+const TONE_RANK: Record<ModuleSignal["tone"], number> = {
+  critical: 4,
+  elevated: 3,
+  watch: 2,
+  neutral: 1,
+  positive: 0,
+};
+
+function newestIso(times: (number | null)[]): string | null {
+  let best: number | null = null;
+  for (const t of times) if (t !== null && (best === null || t > best)) best = t;
+  return best === null ? null : new Date(best).toISOString();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Runs the medication response engine. Never throws on in-bound input. */
+export function analyzeMedication(
+  input: MedicationInput,
+  options: EngineOptions<MedicationParams>,
+): EngineRun<MedicationData> {
+  const params: MedicationParams = options.model
+    ? { ...MEDICATION_DEFAULT_PARAMS, ...options.model.params }
+    : MEDICATION_DEFAULT_PARAMS;
+  const model: ModelRef = options.model
+    ? { key: MEDICATION_MODEL_KEY, version: options.model.version, source: "calibrated" }
+    : { key: MEDICATION_MODEL_KEY, version: null, source: "default" };
+  const nowIso = options.now.toISOString();
+  const prescriptions = input.prescriptions ?? [];
+  const assessments = input.assessments ?? [];
+
+  const active = prescriptions.filter((p) => p.status.trim().toLowerCase() === "active");
+  const assessmentTimes = assessments.map((a) => parseTime(a.createdAt));
+  const { series, instruments } =
+    active.length > 0 ? selectSeries(assessments, assessmentTimes) : { series: null, instruments: 0 };
+
+  const usedKeys = new Map<string, number>();
+  const evaluated: Evaluated[] = active.map((rx) => {
+    const slug = medicationSlug(rx.medicationName);
+    const seen = (usedKeys.get(slug) ?? 0) + 1;
+    usedKeys.set(slug, seen);
+    const key = `med_response_${slug}${seen > 1 ? `_${seen}` : ""}`;
+    return evaluatePrescription(rx, key, series, params, nowIso);
+  });
+
+  const signals = evaluated.map((e) => e.signal);
+  const latency = input.dmseLatencyPctChange;
+  const latencySupplied = typeof latency === "number" && Number.isFinite(latency);
+  if (latencySupplied) signals.push(corroborationSignal(latency, params, nowIso));
+
+  // Overall status: the worst outcome among the response signals.
+  let status: MedicationStatus = "no_active_prescriptions";
+  for (const e of evaluated) {
+    if (
+      status === "no_active_prescriptions" ||
+      MEDICATION_STATUS_ORDER.indexOf(e.outcome) > MEDICATION_STATUS_ORDER.indexOf(status)
+    ) {
+      status = e.outcome;
+    }
+  }
+
+  const flagged = signals
+    .map((s, i) => ({ s, i }))
+    .filter(({ s }) => TONE_RANK[s.tone] >= TONE_RANK.watch)
+    .sort((a, b) => TONE_RANK[b.s.tone] - TONE_RANK[a.s.tone] || a.i - b.i)
+    .map(({ s }) => s.label);
+  const requiresClinicianReview = signals.some((s) => TONE_RANK[s.tone] >= TONE_RANK.elevated);
+
+  const counts: Record<Outcome, number> = {
+    responding: 0,
+    no_clear_change: 0,
+    insufficient_data: 0,
+    worsening: 0,
+  };
+  for (const e of evaluated) counts[e.outcome] += 1;
+  const total = evaluated.length;
+  const headline =
+    total === 0
+      ? "No active prescriptions to assess."
+      : {
+          responding: `Symptom scores improved after the start of all ${total} active prescription(s).`,
+          insufficient_data: `Not enough data around the start date for ${counts.insufficient_data} of ${total} active prescription(s).`,
+          no_clear_change: `No clear change after the start of ${counts.no_clear_change} of ${total} active prescription(s).`,
+          worsening: `Symptom scores worsened after the start of ${counts.worsening} of ${total} active prescription(s).`,
+          no_active_prescriptions: "No active prescriptions to assess.",
+        }[status];
+
+  // Confidence: the mean of the response signals' confidence points.
+  const pointsOf: Record<ConfidenceLevel, number> = {
+    high: params.confidencePointsHigh,
+    moderate: params.confidencePointsModerate,
+    low: params.confidencePointsLow,
+  };
+  const reasons: string[] = [];
+  let score: number;
+  if (total === 0) {
+    score = params.confidencePointsLow;
+    reasons.push(
+      prescriptions.length === 0
+        ? "No prescriptions were sent."
+        : `None of the ${prescriptions.length} prescription(s) has status active.`,
+    );
+  } else {
+    score = evaluated.reduce((sum, e) => sum + pointsOf[e.signal.confidence], 0) / total;
+    const byLevel = { high: 0, moderate: 0, low: 0 };
+    for (const e of evaluated) byLevel[e.signal.confidence] += 1;
+    if (series) {
+      reasons.push(
+        `${series.display} is the most administered of ${instruments} scale(s) (${series.points.length} administrations).`,
+      );
+    } else {
+      reasons.push("No usable symptom-scale administrations were sent.");
+    }
+    if (byLevel.high > 0)
+      reasons.push(
+        `${byLevel.high} prescription(s) compared with at least ${params.highConfidenceMinPerSide} administrations on each side of the start.`,
+      );
+    if (byLevel.moderate > 0)
+      reasons.push(
+        `${byLevel.moderate} prescription(s) compared with at least ${params.moderateConfidenceMinPerSide} administrations on each side.`,
+      );
+    if (byLevel.low > 0)
+      reasons.push(`${byLevel.low} prescription(s) had too few administrations on a side, or no start date.`);
+  }
+  if (latencySupplied) reasons.push("A response-latency change was sent as corroboration.");
+  score = Math.min(1, Math.max(0, score));
+  const level: ConfidenceLevel =
+    score >= params.confidenceHighMin ? "high" : score >= params.confidenceModerateMin ? "moderate" : "low";
+
+  const inputs: EngineInput[] = [
+    {
+      name: "prescriptions",
+      value: prescriptions.length,
+      observedAt: newestIso(prescriptions.map((p) => parseTime(p.prescribedAt))),
+      supplied: prescriptions.length > 0,
+      contributed: total > 0,
+    },
+    {
+      name: "assessments",
+      value: assessments.length,
+      observedAt: newestIso(assessmentTimes),
+      supplied: assessments.length > 0,
+      contributed: evaluated.some((e) => e.before + e.after > 0),
+    },
+    {
+      name: "dmseLatencyPctChange",
+      value: latencySupplied ? latency : null,
+      observedAt: null,
+      supplied: latencySupplied,
+      contributed: latencySupplied,
+    },
+  ];
+
+  const facts: EngineFacts = {
+    summary: { status, headline, flagged, requiresClinicianReview },
+    confidence: { level, score: Math.round(score * 1000) / 1000, reasons },
+    inputs,
+    current: { score: null, status },
+    polarity: { kind: "status", order: MEDICATION_STATUS_ORDER },
+    interpretationScale: { ...MEDICATION_INTERPRETATION_SCALE },
+  };
+
+  return {
+    data: { generatedAt: nowIso, signalsPresent: signals.length, signals, disclaimer: MEDICATION_DISCLAIMER },
+    facts,
+    model,
+  };
+}

@@ -1,0 +1,510 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  predictRelapse,
+  RELAPSE_DEFAULT_PARAMS,
+  RELAPSE_FACTOR_ORDER,
+  RELAPSE_INTERPRETATION_SCALE,
+  RELAPSE_MODEL_KEY,
+  RELAPSE_NO_DRIVER,
+  type RelapseInput,
+  type RelapseParams,
+  resolveRelapseParams,
+} from "../src/relapse.js";
+import { parseTime, readTrajectory, round, slopePer30Days } from "../src/shared.js";
+import type { Assessment } from "../src/types.js";
+
+const DAY = 86_400_000;
+const NOW = new Date("2026-06-20T09:00:00Z");
+
+function series(scores: number[], start: string, stepDays: number, maxScore = 27, id = "phq9"): Assessment[] {
+  return scores.map((score, i) => ({
+    instrumentId: id,
+    instrumentName: id === "phq9" ? "PHQ-9" : id,
+    score,
+    maxScore,
+    createdAt: new Date(Date.parse(start) + i * stepDays * DAY).toISOString(),
+  }));
+}
+
+const run = (input: Partial<RelapseInput>, now = NOW) =>
+  predictRelapse({ assessments: [], ...input }, { now });
+const factor = (input: Partial<RelapseInput>, key: string, now = NOW) => {
+  const f = run(input, now).data.factors.find((x) => x.key === key);
+  if (!f) throw new Error(`no factor ${key}`);
+  return f;
+};
+
+describe("worked example (docs/engines/relapse.md)", () => {
+  const input: RelapseInput = {
+    assessments: [
+      {
+        instrumentId: "mood20",
+        instrumentName: "Mood scale",
+        score: 8,
+        maxScore: 20,
+        createdAt: "2026-05-01T09:00:00Z",
+      },
+      {
+        instrumentId: "mood20",
+        instrumentName: "Mood scale",
+        score: 10,
+        maxScore: 20,
+        createdAt: "2026-05-31T09:00:00Z",
+      },
+    ],
+    avgSleepHours: 6,
+    dmseLatencyPctChange: 30,
+    daysSinceMedChange: 10,
+    hasActiveMedication: true,
+    daysSinceLastVisit: 45,
+  };
+  const result = predictRelapse(input, { now: NOW });
+
+  it("matches the hand computation", () => {
+    const points = Object.fromEntries(result.data.factors.map((f) => [f.key, f.points]));
+    // slope 10 pp / 30 days -> 10/15 of 35 = 23.33; last administration 20 days old -> weight 0.5.
+    expect(points).toEqual({ symptoms: 11.67, sleep: 7.5, dmse: 7.5, medication: 10, cadence: 5 });
+    expect(result.data.score).toBe(41.67);
+    expect(result.data.level).toBe("elevated");
+    expect(result.data.trend).toBe("rising");
+    expect(result.data.topDriver).toBe("Symptom trajectory");
+    expect(result.data.sourceCount).toBe(5);
+    expect(result.data.recommendation).toMatch(/^Consider proactive outreach/);
+    expect(result.facts.summary.flagged).toEqual([
+      "Symptom trajectory",
+      "Medication change",
+      "Sleep",
+      "Response latency change",
+      "Visit cadence",
+    ]);
+    expect(result.facts.summary.requiresClinicianReview).toBe(true);
+    // coverage 5/5 x 0.6 + depth 2/6 x 0.4 = 0.733 -> moderate
+    expect(result.facts.confidence.score).toBe(0.733);
+    expect(result.data.confidence).toBe("moderate");
+  });
+
+  it("lists every factor in the fixed order with maxima summing to 100", () => {
+    expect(result.data.factors.map((f) => f.key)).toEqual([...RELAPSE_FACTOR_ORDER]);
+    expect(result.data.factors.reduce((s, f) => s + f.maxPoints, 0)).toBe(100);
+    expect(result.data.factors.map((f) => f.maxPoints)).toEqual([35, 15, 15, 15, 20]);
+  });
+
+  it("reports facts, model and data fields", () => {
+    expect(result.model).toEqual({ key: RELAPSE_MODEL_KEY, version: null, source: "default" });
+    expect(RELAPSE_MODEL_KEY).toBe("relapse_risk");
+    expect(result.data.generatedAt).toBe(NOW.toISOString());
+    expect(result.facts.current).toEqual({ score: 41.67, status: "elevated" });
+    expect(result.facts.polarity).toEqual({ kind: "score", higherIs: "worse" });
+    expect(result.facts.interpretationScale).toEqual(RELAPSE_INTERPRETATION_SCALE);
+    expect(result.facts.inputs.map((i) => i.name)).toEqual([
+      "assessments",
+      "dmseLatencyPctChange",
+      "avgSleepHours",
+      "daysSinceMedChange",
+      "hasActiveMedication",
+      "daysSinceLastVisit",
+    ]);
+    expect(result.facts.inputs[0]).toEqual({
+      name: "assessments",
+      value: 2,
+      observedAt: "2026-05-31T09:00:00.000Z",
+      supplied: true,
+      contributed: true,
+    });
+    expect(result.facts.inputs.every((i) => i.supplied && i.contributed)).toBe(true);
+    expect(Object.keys(result.data)).toEqual([
+      "generatedAt",
+      "score",
+      "level",
+      "trend",
+      "confidence",
+      "topDriver",
+      "factors",
+      "summaryLine",
+      "recommendation",
+      "sourceCount",
+      "disclaimer",
+    ]);
+  });
+});
+
+describe("factors", () => {
+  it("symptoms: velocity ramp from 0 to 15 pp per 30 days, full weight within 14 days", () => {
+    const now = new Date("2026-06-01T09:00:00Z");
+    // 0 -> 6 points of 20 in 30 days = 30 pp? use maxScore 100 for easy percentages.
+    const mk = (rise: number) => series([50, 50 + rise], "2026-05-02T09:00:00Z", 30, 100, "x");
+    expect(factor({ assessments: mk(0) }, "symptoms", now).points).toBe(0);
+    expect(factor({ assessments: mk(-10) }, "symptoms", now).points).toBe(0);
+    expect(factor({ assessments: mk(3) }, "symptoms", now).points).toBe(7);
+    expect(factor({ assessments: mk(7.5) }, "symptoms", now).points).toBe(17.5);
+    expect(factor({ assessments: mk(15) }, "symptoms", now).points).toBe(35);
+    expect(factor({ assessments: mk(40) }, "symptoms", now).points).toBe(35);
+  });
+
+  it("symptoms: recency weight 1 up to 14 days, 0.5 up to 30 days, 0.25 beyond", () => {
+    const a = series([50, 65], "2026-05-02T09:00:00Z", 30, 100, "x"); // last 2026-06-01T09:00Z
+    const at = (days: number) => new Date(Date.parse("2026-06-01T09:00:00Z") + days * DAY);
+    expect(factor({ assessments: a }, "symptoms", at(14)).points).toBe(35);
+    expect(factor({ assessments: a }, "symptoms", at(14.01)).points).toBe(17.5);
+    expect(factor({ assessments: a }, "symptoms", at(30)).points).toBe(17.5);
+    expect(factor({ assessments: a }, "symptoms", at(30.01)).points).toBe(8.75);
+    // A clock before the last administration counts as age 0.
+    expect(factor({ assessments: a }, "symptoms", at(-5)).points).toBe(35);
+  });
+
+  it("symptoms: only the 30-day window before the newest administration sets the slope", () => {
+    const now = new Date("2026-06-01T09:00:00Z");
+    const old = series([90, 10], "2025-01-01T09:00:00Z", 60, 100, "x"); // a big fall long ago
+    const recent = series([40, 55], "2026-05-02T09:00:00Z", 30, 100, "x");
+    const f = factor({ assessments: [...old, ...recent] }, "symptoms", now);
+    expect(f.points).toBe(35);
+    expect(f.detail).toContain("over 2 administration(s)");
+  });
+
+  it("symptoms: falls back to the two newest dates when the window holds one", () => {
+    const now = new Date("2026-06-01T09:00:00Z");
+    const a = series([50, 57.5], "2026-03-03T09:00:00Z", 90, 100, "x"); // 7.5 pp in 90 days = 2.5 pp/30 d
+    const f = factor({ assessments: a }, "symptoms", now);
+    expect(f.available).toBe(true);
+    expect(f.points).toBe(5.83); // 35 x 2.5/15 x 1
+  });
+
+  it("symptoms: unavailable without two readable dates", () => {
+    expect(factor({}, "symptoms").available).toBe(false);
+    const one = series([10], "2026-06-01T09:00:00Z", 7);
+    expect(factor({ assessments: one }, "symptoms").available).toBe(false);
+    const sameTime = [...one, ...one];
+    expect(factor({ assessments: sameTime }, "symptoms").available).toBe(false);
+    const bad = series([10, 20], "2026-06-01T09:00:00Z", 7).map((a) => ({ ...a, createdAt: "not a date" }));
+    const r = run({ assessments: bad });
+    expect(r.data.factors[0]?.available).toBe(false);
+    expect(r.data.trend).toBe("unknown");
+    expect(r.facts.inputs[0]).toMatchObject({ supplied: true, contributed: false, observedAt: null });
+  });
+
+  it("symptoms: uses the instrument with the most administrations, in any input order", () => {
+    const phq = series([5, 6, 20], "2026-06-01T09:00:00Z", 7);
+    const gad = series([20, 2], "2026-06-01T09:00:00Z", 7, 21, "gad7");
+    const shuffled = [phq[2], gad[0], phq[0], gad[1], phq[1]] as Assessment[];
+    const a = run({ assessments: shuffled });
+    const b = run({ assessments: [...phq, ...gad] });
+    expect(a.data).toEqual(b.data);
+    expect(a.data.factors[0]?.detail).toMatch(/^PHQ-9/);
+    expect(a.data.trend).toBe("rising");
+  });
+
+  it("trend: rising at +5 pp per 30 days, falling at -5, stable between", () => {
+    const now = new Date("2026-06-01T09:00:00Z");
+    const mk = (rise: number) => series([50, 50 + rise], "2026-05-02T09:00:00Z", 30, 100, "x");
+    expect(run({ assessments: mk(5) }, now).data.trend).toBe("rising");
+    expect(run({ assessments: mk(4.99) }, now).data.trend).toBe("stable");
+    expect(run({ assessments: mk(-4.99) }, now).data.trend).toBe("stable");
+    expect(run({ assessments: mk(-5) }, now).data.trend).toBe("falling");
+  });
+
+  it("sleep: 0 points at 7 h or more, linear to 15 points at 5 h", () => {
+    const pts = (h: number) => factor({ avgSleepHours: h }, "sleep").points;
+    expect(pts(9)).toBe(0);
+    expect(pts(7)).toBe(0);
+    expect(pts(6.9)).toBe(0.75);
+    expect(pts(6)).toBe(7.5);
+    expect(pts(5)).toBe(15);
+    expect(pts(0)).toBe(15);
+    expect(factor({}, "sleep").available).toBe(false);
+  });
+
+  it("dmse: points from +10 %, full at +50 %; faster never adds points", () => {
+    const pts = (x: number) => factor({ dmseLatencyPctChange: x }, "dmse").points;
+    expect(pts(-100)).toBe(0);
+    expect(pts(10)).toBe(0);
+    expect(pts(20)).toBe(3.75);
+    expect(pts(50)).toBe(15);
+    expect(pts(1000)).toBe(15);
+  });
+
+  it("medication: 10 points within 30 days of a change, 5 more when nothing is active", () => {
+    const pts = (days: number | undefined, active?: boolean) =>
+      factor({ daysSinceMedChange: days, hasActiveMedication: active }, "medication");
+    expect(pts(0, true).points).toBe(10);
+    expect(pts(30, true).points).toBe(10);
+    expect(pts(31, true).points).toBe(0);
+    expect(pts(30, false).points).toBe(15);
+    expect(pts(31, false).points).toBe(5);
+    expect(pts(10).points).toBe(10);
+    const none = pts(undefined, false);
+    expect(none.available).toBe(false);
+    expect(none.points).toBe(0);
+    expect(none.maxPoints).toBe(15);
+  });
+
+  it("cadence: 0 points up to 30 days, linear to 20 points at 90 days", () => {
+    const pts = (d: number) => factor({ daysSinceLastVisit: d }, "cadence").points;
+    expect(pts(0)).toBe(0);
+    expect(pts(30)).toBe(0);
+    expect(pts(60)).toBe(10);
+    expect(pts(90)).toBe(20);
+    expect(pts(3650)).toBe(20);
+  });
+
+  it("tones: neutral at 0, watch below half of the maximum, elevated from half", () => {
+    const tone = (h: number) => factor({ avgSleepHours: h }, "sleep").tone;
+    expect(tone(8)).toBe("neutral");
+    expect(tone(6.1)).toBe("watch");
+    expect(tone(6)).toBe("elevated");
+  });
+});
+
+describe("levels and summary", () => {
+  // Cadence gives any score 0-20, sleep 0-15, dmse 0-15: combine to hit the band edges exactly.
+  const scored = (cadence: number, sleep?: number, latency?: number) =>
+    run({ daysSinceLastVisit: cadence, avgSleepHours: sleep, dmseLatencyPctChange: latency });
+
+  it("bands: low < 20 <= moderate < 40 <= elevated < 60 <= high", () => {
+    expect(scored(89.97).data).toMatchObject({ score: 19.99, level: "low" });
+    expect(scored(90).data).toMatchObject({ score: 20, level: "moderate" });
+    expect(scored(59.97, 5, 50).data).toMatchObject({ score: 39.99, level: "moderate" });
+    expect(scored(60, 5, 50).data).toMatchObject({ score: 40, level: "elevated" });
+    const justBelow = run({
+      daysSinceLastVisit: 89.97,
+      avgSleepHours: 5,
+      dmseLatencyPctChange: 50,
+      daysSinceMedChange: 1,
+      hasActiveMedication: true,
+    });
+    expect(justBelow.data).toMatchObject({ score: 59.99, level: "elevated" });
+    const high = run({
+      daysSinceLastVisit: 90,
+      avgSleepHours: 5,
+      dmseLatencyPctChange: 50,
+      daysSinceMedChange: 1,
+      hasActiveMedication: true,
+    });
+    expect(high.data).toMatchObject({ score: 60, level: "high" });
+    expect(high.data.recommendation).toMatch(/^Flag for prompt clinician review/);
+    expect(high.facts.summary.requiresClinicianReview).toBe(true);
+    expect(scored(0).facts.summary.requiresClinicianReview).toBe(false);
+  });
+
+  it("an empty request scores 0, low, with no driver and low confidence", () => {
+    const r = run({});
+    expect(r.data).toMatchObject({
+      score: 0,
+      level: "low",
+      trend: "unknown",
+      topDriver: RELAPSE_NO_DRIVER,
+      sourceCount: 0,
+      confidence: "low",
+    });
+    expect(r.facts.summary.flagged).toEqual([]);
+    expect(r.facts.confidence.score).toBe(0);
+    expect(r.facts.inputs.every((i) => !i.supplied)).toBe(true);
+  });
+
+  it("topDriver ties break in the fixed factor order", () => {
+    // sleep 7.5 and dmse 7.5: sleep comes first.
+    const r = run({ avgSleepHours: 6, dmseLatencyPctChange: 30 });
+    expect(r.data.topDriver).toBe("Sleep");
+    expect(r.facts.summary.flagged).toEqual(["Sleep", "Response latency change"]);
+  });
+});
+
+describe("parameters and calibrated models", () => {
+  it("resolveRelapseParams merges over the defaults", () => {
+    expect(resolveRelapseParams(undefined)).toEqual(RELAPSE_DEFAULT_PARAMS);
+    expect(resolveRelapseParams({})).toEqual(RELAPSE_DEFAULT_PARAMS);
+    expect(resolveRelapseParams({ sleepZeroHours: 8 }).sleepZeroHours).toBe(8);
+  });
+
+  it("rejects unknown keys, non-finite values, wrong shapes and incoherent sets", () => {
+    expect(() => resolveRelapseParams({ nope: 1 })).toThrow(/unknown relapse parameter "nope"/);
+    expect(() => resolveRelapseParams({ sleepZeroHours: Number.NaN })).toThrow(/finite number/);
+    expect(() => resolveRelapseParams({ sleepZeroHours: Number.POSITIVE_INFINITY })).toThrow(/finite number/);
+    expect(() => resolveRelapseParams({ sleepZeroHours: "7" })).toThrow(/finite number/);
+    expect(() => resolveRelapseParams([1])).toThrow(/object/);
+    expect(() => resolveRelapseParams(5)).toThrow(/object/);
+    expect(() => resolveRelapseParams({ cadenceMaxPoints: 30 })).toThrow(/sum to 100/);
+    expect(() => resolveRelapseParams({ levelHighMin: 10 })).toThrow(/level cut-offs/);
+    expect(() => resolveRelapseParams({ sleepFullHours: 8 })).toThrow(/sleepFullHours/);
+  });
+
+  it("a calibrated set changes the output and the model block", () => {
+    const input: Partial<RelapseInput> = { avgSleepHours: 6 };
+    const params: RelapseParams = resolveRelapseParams({ sleepZeroHours: 8, sleepFullHours: 6 });
+    const calibrated = predictRelapse(
+      { assessments: [], ...input },
+      { now: NOW, model: { version: 3, params } },
+    );
+    expect(calibrated.model).toEqual({ key: "relapse_risk", version: 3, source: "calibrated" });
+    expect(calibrated.data.score).toBe(15);
+    expect(run(input).data.score).toBe(7.5);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Properties
+
+const isoArb = fc.oneof(
+  fc
+    .integer({ min: Date.parse("2020-01-01T00:00:00Z"), max: Date.parse("2027-01-01T00:00:00Z") })
+    .map((t) => new Date(t).toISOString()),
+  fc.constantFrom("2026-06-01", "2026-06-01T09:00:00+02:00", "garbage", "", "2026-02-30", "2026-13-01"),
+);
+export const assessmentArb = fc.record({
+  instrumentId: fc.constantFrom("phq9", "PHQ-9", "gad7", "custom", "x"),
+  instrumentName: fc.constantFrom("PHQ-9", "GAD-7", "Custom"),
+  score: fc.double({ min: 0, max: 1000, noNaN: true }),
+  maxScore: fc.double({ min: 1, max: 1000, noNaN: true }),
+  createdAt: isoArb,
+});
+const inputArb = fc.record(
+  {
+    assessments: fc.array(assessmentArb, { maxLength: 40 }),
+    dmseLatencyPctChange: fc.double({ min: -100, max: 1000, noNaN: true }),
+    avgSleepHours: fc.double({ min: 0, max: 24, noNaN: true }),
+    daysSinceMedChange: fc.integer({ min: 0, max: 3650 }),
+    hasActiveMedication: fc.boolean(),
+    daysSinceLastVisit: fc.integer({ min: 0, max: 3650 }),
+  },
+  { requiredKeys: ["assessments"] },
+);
+const nowArb = fc
+  .integer({ min: Date.parse("2020-01-01T00:00:00Z"), max: Date.parse("2028-01-01T00:00:00Z") })
+  .map((t) => new Date(t));
+
+describe("properties", () => {
+  it("score is the exact sum of the factor points, each within [0, maxPoints]; score in [0, 100]", () => {
+    fc.assert(
+      fc.property(inputArb, nowArb, (input, now) => {
+        const r = predictRelapse(input, { now });
+        const sum = r.data.factors.reduce((s, f) => s + f.points, 0);
+        expect(Math.abs(r.data.score - sum)).toBeLessThan(1e-9);
+        expect(r.data.score).toBe(round(sum));
+        expect(r.data.score).toBeGreaterThanOrEqual(0);
+        expect(r.data.score).toBeLessThanOrEqual(100);
+        for (const f of r.data.factors) {
+          expect(f.points).toBeGreaterThanOrEqual(0);
+          expect(f.points).toBeLessThanOrEqual(f.maxPoints);
+          if (!f.available) expect(f.points).toBe(0);
+        }
+        expect(r.facts.confidence.score).toBeGreaterThanOrEqual(0);
+        expect(r.facts.confidence.score).toBeLessThanOrEqual(1);
+        expect(r.data.sourceCount).toBe(r.data.factors.filter((f) => f.available).length);
+        // flagged worst first
+        const pts = r.facts.summary.flagged.map(
+          (l) => r.data.factors.find((f) => f.label === l)?.points ?? -1,
+        );
+        for (let i = 1; i < pts.length; i++) expect(pts[i - 1]).toBeGreaterThanOrEqual(pts[i] as number);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("is deterministic: same input and clock give deep-equal output", () => {
+    fc.assert(
+      fc.property(inputArb, nowArb, (input, now) => {
+        const a = predictRelapse(input, { now });
+        const b = predictRelapse(structuredClone(input), { now: new Date(now.getTime()) });
+        expect(a).toEqual(b);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("never throws on the maximal input (500 assessments, extreme values)", () => {
+    const many = Array.from({ length: 500 }, (_, i) => ({
+      instrumentId: i % 3 === 0 ? "gad7" : "phq9",
+      instrumentName: "x",
+      score: (i * 37) % 1001,
+      maxScore: 1 + ((i * 13) % 1000),
+      createdAt: i % 50 === 0 ? "??" : new Date(Date.UTC(2024, 0, 1) + i * 3_600_000 * 7).toISOString(),
+    }));
+    const r = predictRelapse(
+      {
+        assessments: many,
+        dmseLatencyPctChange: 1000,
+        avgSleepHours: 0,
+        daysSinceMedChange: 0,
+        hasActiveMedication: false,
+        daysSinceLastVisit: 3650,
+      },
+      { now: NOW },
+    );
+    expect(r.data.score).toBeLessThanOrEqual(100);
+    expect(Number.isFinite(r.data.score)).toBe(true);
+  });
+});
+
+describe("shared helpers", () => {
+  it("parseTime equals Date.parse on ISO forms and odd text", () => {
+    const samples = [
+      "2026-06-01",
+      "2026-06-01T09:00:00Z",
+      "2026-06-01T09:00:00.1Z",
+      "2026-06-01T09:00:00.12Z",
+      "2026-06-01T09:00:00.123456Z",
+      "2026-06-01T09:00Z",
+      "2026-06-01T09:00:00+02:00",
+      "2026-06-01T09:00:00-11:30",
+      "2024-02-29T23:59:59.999Z",
+      "2026-02-30",
+      "2026-13-01",
+      "1969-12-31T23:59:59.999Z",
+      "0001-01-01T00:00:00Z",
+      "+002026-06-01T00:00:00Z",
+      "2026-06-01T24:00:00Z",
+      "June 1, 2026",
+    ];
+    for (const s of samples) {
+      const expected = Date.parse(s);
+      expect(parseTime(s)).toBe(Number.isFinite(expected) ? expected : null);
+    }
+    expect(parseTime("garbage")).toBeNull();
+    expect(parseTime("")).toBeNull();
+    expect(parseTime(undefined)).toBeNull();
+    fc.assert(
+      fc.property(fc.integer({ min: -62_000_000_000_000, max: 253_000_000_000_000 }), (t) => {
+        const iso = new Date(t).toISOString();
+        expect(parseTime(iso)).toBe(t);
+      }),
+    );
+  });
+
+  it("parseTime equals Date.parse on near-canonical text (mutated characters)", () => {
+    const chars = "0123456789-T:.Z+ /a".split("");
+    const base = fc
+      .integer({ min: -62_000_000_000_000, max: 253_000_000_000_000 })
+      .map((t) => new Date(t).toISOString());
+    fc.assert(
+      fc.property(
+        base,
+        fc.array(fc.tuple(fc.nat({ max: 23 }), fc.constantFrom(...chars)), { maxLength: 3 }),
+        (iso, edits) => {
+          const text = iso.split("");
+          for (const [i, c] of edits) text[i] = c;
+          const s = text.join("");
+          const expected = Date.parse(s);
+          expect(parseTime(s)).toBe(Number.isFinite(expected) ? expected : null);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("readTrajectory picks the most administered instrument; ties by newest, then key", () => {
+    const a = series([10, 20], "2026-01-01T00:00:00Z", 7, 100, "b");
+    const b = series([10, 20], "2026-01-02T00:00:00Z", 7, 100, "a");
+    expect(readTrajectory([...a, ...b])?.trajectory.instrumentKey).toBe("a");
+    const c = series([10, 20], "2026-01-02T00:00:00Z", 7, 100, "c");
+    expect(readTrajectory([...c, ...b])?.trajectory.instrumentKey).toBe("a");
+    expect(readTrajectory([])).toBeNull();
+  });
+
+  it("slopePer30Days is the least-squares slope in pp per 30 days", () => {
+    const t0 = Date.parse("2026-06-01T00:00:00Z");
+    const fit = slopePer30Days([t0, t0 + 10 * DAY, t0 + 20 * DAY], [10, 20, 30], 30);
+    expect(fit.slopePer30Days).toBeCloseTo(30, 10);
+    expect(fit.used).toBe(3);
+    expect(slopePer30Days([t0], [10], 30).slopePer30Days).toBeNull();
+  });
+});
