@@ -182,20 +182,21 @@ async function main() {
       scopes: ["mse:read", "mse:write", "mse:sign"],
     });
     let mse: MseBenchRow[] = [];
-    try {
-      mse = await runMseBench({
-        apiUrl: api.url,
-        orgKey: orgKey.key,
-        orgId: org.id,
-        keyId: orgKey.id,
-        databaseUrl: db.url,
-        rate: MSE_RATE,
-        seconds: DURATION,
-        log: console.log,
-      });
-    } catch (error) {
-      console.log(`mse bench skipped: ${(error as Error).message}`);
-    }
+    if (MSE_RATE > 0)
+      try {
+        mse = await runMseBench({
+          apiUrl: api.url,
+          orgKey: orgKey.key,
+          orgId: org.id,
+          keyId: orgKey.id,
+          databaseUrl: db.url,
+          rate: MSE_RATE,
+          seconds: DURATION,
+          log: console.log,
+        });
+      } catch (error) {
+        console.log(`mse bench skipped: ${(error as Error).message}`);
+      }
 
     let eventPages: EventsBenchRow[] = [];
     if (EVENTS > 0) {

@@ -45,7 +45,7 @@ const panel = (id: string, flagged: number) => ({
   },
 });
 
-export const scenarios: Scenario[] = [
+const allScenarios: Scenario[] = [
   { name: "ping", method: "GET", path: "/v1/ping" },
   {
     name: "dmse",
@@ -124,3 +124,7 @@ export const scenarios: Scenario[] = [
     },
   },
 ];
+
+/** BENCH_ONLY=dmse,relapse runs a subset. */
+const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
+export const scenarios: Scenario[] = only ? allScenarios.filter((s) => only.includes(s.name)) : allScenarios;

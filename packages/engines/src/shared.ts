@@ -98,7 +98,7 @@ function daysFromCivil(year: number, m: number, d: number): number {
 export function parseTime(text: string | undefined | null): number | null {
   if (typeof text !== "string") return null;
   const fast = parseIsoFast(text);
-  if (fast === fast) return fast; // not NaN
+  if (!Number.isNaN(fast)) return fast;
   const t = Date.parse(text);
   return Number.isFinite(t) ? t : null;
 }
@@ -181,7 +181,7 @@ function parseIsoFast(s: string): number {
   const len = s.length;
   if (len === 24) {
     const t = parseCanonical(s);
-    if (t === t) return t;
+    if (!Number.isNaN(t)) return t;
   }
   if (len < 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return Number.NaN;
   const yh = d2(s, 0);

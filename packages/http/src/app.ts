@@ -235,6 +235,13 @@ export function createServiceApp(flavor: ApiFlavor, deps: AppDeps): ServiceApp {
         issues: [{ path: "", message: "Content-Type must be application/json." }],
       });
     }
+    // A declared length is checked from the header alone: touching the raw body stream here would
+    // make the server build a full web Request for every call (a fifth of the cost of a request).
+    if (length && c.req.header("transfer-encoding") === undefined) {
+      if (Number(length) > limit)
+        throw new ApiError("invalid_request", "The request body is larger than 1 MB.", { status: 413 });
+      return next();
+    }
     return limitBody(c, next);
   });
 
