@@ -2,7 +2,7 @@ import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { Db } from "@svc/db";
 import { newId } from "@svc/ids";
 import type { Narrator } from "@svc/intelligence";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { Logger } from "pino";
@@ -194,9 +194,83 @@ export function createServiceApp(flavor: ApiFlavor, deps: AppDeps): ServiceApp {
     }
   });
 
-  // Hard request time limit.
+  // One middleware for the hard time limit, the body checks and authentication: every extra
+  // middleware layer costs promise hops on every request.
   const timeoutMs = deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  app.use("*", async (_c, next) => {
+  const limit = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
+  const limitBody = bodyLimit({
+    maxSize: limit,
+    onError: () => {
+      throw new ApiError("invalid_request", "The request body is larger than 1 MB.", { status: 413 });
+    },
+  });
+  // Route lookups by method and path, bounded (paths carry ids, so the set is open-ended).
+  const routeCache = new Map<string, { matched: RegisteredRoute | undefined }>();
+  const lookupRoute = (method: string, path: string) => {
+    const cacheKey = `${method} ${path}`;
+    let hit = routeCache.get(cacheKey);
+    if (!hit) {
+      hit = { matched: routes.find((r) => r.method === method && r.regex.test(path)) };
+      if (routeCache.size >= 10_000) routeCache.clear();
+      routeCache.set(cacheKey, hit);
+    }
+    return hit.matched;
+  };
+
+  /** Content type and declared size of a body, decided before anything reads it; true when chunked. */
+  const checkBody = (c: Context<AppEnv>): boolean => {
+    const method = c.req.method;
+    if (method === "GET" || method === "HEAD" || method === "OPTIONS") return false;
+    const length = c.req.header("content-length");
+    const chunked = c.req.header("transfer-encoding") !== undefined;
+    const hasBody = length ? Number(length) > 0 : chunked;
+    const type = c.req.header("content-type") ?? "";
+    if (hasBody && !/^application\/(.+\+)?json\b/i.test(type)) {
+      throw new ApiError("invalid_request", "Send the body as JSON with Content-Type: application/json.", {
+        issues: [{ path: "", message: "Content-Type must be application/json." }],
+      });
+    }
+    // A declared length is checked from the header alone: touching the raw body stream here would
+    // make the server build a full web Request for every call (a fifth of the cost of a request).
+    if (length && !chunked) {
+      if (Number(length) > limit)
+        throw new ApiError("invalid_request", "The request body is larger than 1 MB.", { status: 413 });
+      return false;
+    }
+    return chunked;
+  };
+
+  /** Authentication, authorization and rate limits for every /v1 route that is not public. */
+  const guard = async (c: Context<AppEnv>, next: Next): Promise<void> => {
+    const chunked = checkBody(c);
+    const path = c.req.path;
+    const method = c.req.method === "HEAD" ? "GET" : c.req.method;
+    const matched = lookupRoute(method, path);
+    if (matched) c.set("routePattern", matched.pattern);
+    if (!(matched && matched.policy === null)) {
+      const row = await authenticateKey(deps.db, bearerToken(c.req.header("authorization")), deps.keyCache);
+      const auth = toAuthContext(row);
+      c.set("auth", auth);
+      // Unknown routes and wrong methods still need a valid key; any kind may learn they don't exist.
+      authorize(
+        row,
+        matched?.policy ?? { keys: ["secret", "publishable", "organization"] },
+        c.req.header("origin"),
+      );
+      const decision = await deps.limiter.consume(auth.limit);
+      setRateLimitHeaders(c, decision);
+      if (!decision.allowed) {
+        throw new ApiError("rate_limited", rateLimitMessage(auth), {
+          headers: { "Retry-After": String(decision.retryAfter), ...rateLimitHeaderValues(decision) },
+        });
+      }
+    }
+    // Chunked bodies are counted while streaming; the route runs inside that check.
+    if (chunked) await limitBody(c, next);
+    else await next();
+  };
+
+  app.use("*", async (c, next) => {
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -211,67 +285,11 @@ export function createServiceApp(flavor: ApiFlavor, deps: AppDeps): ServiceApp {
       );
     });
     try {
-      await Promise.race([next(), expired]);
+      const work = c.req.path.startsWith("/v1/") ? guard(c, next) : next();
+      await Promise.race([work, expired]);
     } finally {
       clearTimeout(timer);
     }
-  });
-
-  // Body limit before anything reads the body; JSON only.
-  const limit = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
-  const limitBody = bodyLimit({
-    maxSize: limit,
-    onError: () => {
-      throw new ApiError("invalid_request", "The request body is larger than 1 MB.", { status: 413 });
-    },
-  });
-  app.use("/v1/*", async (c, next) => {
-    if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return next();
-    const length = c.req.header("content-length");
-    const hasBody = length ? Number(length) > 0 : c.req.header("transfer-encoding") !== undefined;
-    const type = c.req.header("content-type") ?? "";
-    if (hasBody && !/^application\/(.+\+)?json\b/i.test(type)) {
-      throw new ApiError("invalid_request", "Send the body as JSON with Content-Type: application/json.", {
-        issues: [{ path: "", message: "Content-Type must be application/json." }],
-      });
-    }
-    // A declared length is checked from the header alone: touching the raw body stream here would
-    // make the server build a full web Request for every call (a fifth of the cost of a request).
-    if (length && c.req.header("transfer-encoding") === undefined) {
-      if (Number(length) > limit)
-        throw new ApiError("invalid_request", "The request body is larger than 1 MB.", { status: 413 });
-      return next();
-    }
-    return limitBody(c, next);
-  });
-
-  // Authentication, authorization and rate limits for every /v1 route that is not public.
-  app.use("/v1/*", async (c, next) => {
-    const path = c.req.path;
-    const method = c.req.method === "HEAD" ? "GET" : c.req.method;
-    const samePath = routes.filter((r) => r.regex.test(path));
-    const matched = samePath.find((r) => r.method === method);
-    if (matched) c.set("routePattern", matched.pattern);
-    if (matched && matched.policy === null) return next();
-
-    const row = await authenticateKey(deps.db, bearerToken(c.req.header("authorization")), deps.keyCache);
-    const auth = toAuthContext(row);
-    c.set("auth", auth);
-    // Unknown routes and wrong methods still need a valid key; any kind may learn they don't exist.
-    authorize(
-      row,
-      matched?.policy ?? { keys: ["secret", "publishable", "organization"] },
-      c.req.header("origin"),
-    );
-
-    const decision = await deps.limiter.consume(auth.limit);
-    setRateLimitHeaders(c, decision);
-    if (!decision.allowed) {
-      throw new ApiError("rate_limited", rateLimitMessage(auth), {
-        headers: { "Retry-After": String(decision.retryAfter), ...rateLimitHeaderValues(decision) },
-      });
-    }
-    await next();
   });
 
   app.notFound((c) => {
