@@ -5,6 +5,7 @@
  * LOINC sources: docs/engines/biomarker.md.
  */
 import { type AnalyteEntry, chooseLoinc, findAnalyte, findAnalyteByLoinc } from "./biomarker-map.js";
+import { mergeNumericParams } from "./shared.js";
 import type {
   Biomarker,
   ConfidenceLevel,
@@ -81,19 +82,7 @@ export const BIOMARKER_DISCLAIMER =
 
 /** Validates a calibrated parameter set and merges it over the defaults; throws a clear Error otherwise. */
 export function resolveBiomarkerParams(overrides: unknown): BiomarkerParams {
-  if (overrides === undefined || overrides === null) return { ...BIOMARKER_DEFAULT_PARAMS };
-  if (typeof overrides !== "object" || Array.isArray(overrides)) {
-    throw new Error("biomarker parameters must be an object of named numbers");
-  }
-  const merged: BiomarkerParams = { ...BIOMARKER_DEFAULT_PARAMS };
-  const known = new Set(Object.keys(BIOMARKER_DEFAULT_PARAMS));
-  for (const [key, value] of Object.entries(overrides as Record<string, unknown>)) {
-    if (!known.has(key)) throw new Error(`unknown biomarker parameter "${key}"`);
-    if (typeof value !== "number" || !Number.isFinite(value)) {
-      throw new Error(`biomarker parameter "${key}" must be a finite number`);
-    }
-    merged[key as keyof BiomarkerParams] = value;
-  }
+  const merged = mergeNumericParams("biomarker", BIOMARKER_DEFAULT_PARAMS, overrides);
   const problems: string[] = [];
   for (const key of [
     "confidencePointsHigh",

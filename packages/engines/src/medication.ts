@@ -11,6 +11,7 @@ import {
   recogniseInstrument,
   reliableChange,
 } from "./instruments.js";
+import { mergeNumericParams, parseTime as parseSharedTime } from "./shared.js";
 import type {
   Assessment,
   ConfidenceLevel,
@@ -140,19 +141,7 @@ export const MEDICATION_DISCLAIMER =
  * problem when a key is unknown, a value is not a finite number, or a value is out of its range.
  */
 export function resolveMedicationParams(overrides: unknown): MedicationParams {
-  if (overrides === undefined || overrides === null) return { ...MEDICATION_DEFAULT_PARAMS };
-  if (typeof overrides !== "object" || Array.isArray(overrides)) {
-    throw new Error("medication parameters must be an object of named numbers");
-  }
-  const merged: MedicationParams = { ...MEDICATION_DEFAULT_PARAMS };
-  const known = new Set(Object.keys(MEDICATION_DEFAULT_PARAMS));
-  for (const [key, value] of Object.entries(overrides as Record<string, unknown>)) {
-    if (!known.has(key)) throw new Error(`unknown medication parameter "${key}"`);
-    if (typeof value !== "number" || !Number.isFinite(value)) {
-      throw new Error(`medication parameter "${key}" must be a finite number`);
-    }
-    merged[key as keyof MedicationParams] = value;
-  }
+  const merged = mergeNumericParams("medication", MEDICATION_DEFAULT_PARAMS, overrides);
   const problems: string[] = [];
   const nonNegative: (keyof MedicationParams)[] = [
     "improvementPctPoints",
@@ -231,80 +220,8 @@ const signed = (value: number, digits = 1): string => {
   return r > 0 ? `+${r}` : String(r);
 };
 
-/** Days from 1970-01-01 to a proleptic Gregorian date (Hinnant's days_from_civil). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** Digit value of the character at i, or a number above 9 when it is not a digit. */
-const dig = (value: string, i: number): number => (value.charCodeAt(i) - 48) >>> 0;
-
-/** "YYYY-MM-DDTHH:MM:SSZ" or "YYYY-MM-DDTHH:MM:SS.sssZ" read digit by digit; null for any other form. */
-function fastIsoUtc(value: string): number | null {
-  const n = value.length;
-  if (n !== 20 && n !== 24) return null;
-  if (
-    value.charCodeAt(4) !== 45 ||
-    value.charCodeAt(7) !== 45 ||
-    value.charCodeAt(10) !== 84 ||
-    value.charCodeAt(13) !== 58 ||
-    value.charCodeAt(16) !== 58 ||
-    value.charCodeAt(n - 1) !== 90 ||
-    (n === 24 && value.charCodeAt(19) !== 46)
-  ) {
-    return null;
-  }
-  const y0 = dig(value, 0);
-  const y1 = dig(value, 1);
-  const y2 = dig(value, 2);
-  const y3 = dig(value, 3);
-  const mo0 = dig(value, 5);
-  const mo1 = dig(value, 6);
-  const d0 = dig(value, 8);
-  const d1 = dig(value, 9);
-  const h0 = dig(value, 11);
-  const h1 = dig(value, 12);
-  const mi0 = dig(value, 14);
-  const mi1 = dig(value, 15);
-  const s0 = dig(value, 17);
-  const s1 = dig(value, 18);
-  const f0 = n === 24 ? dig(value, 20) : 0;
-  const f1 = n === 24 ? dig(value, 21) : 0;
-  const f2 = n === 24 ? dig(value, 22) : 0;
-  if (y0 > 9 || y1 > 9 || y2 > 9 || y3 > 9 || mo0 > 9 || mo1 > 9 || d0 > 9 || d1 > 9 || h0 > 9) return null;
-  if (h1 > 9 || mi0 > 9 || mi1 > 9 || s0 > 9 || s1 > 9 || f0 > 9 || f1 > 9 || f2 > 9) return null;
-  const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
-  const month = mo0 * 10 + mo1;
-  const day = d0 * 10 + d1;
-  const hour = h0 * 10 + h1;
-  const minute = mi0 * 10 + mi1;
-  const second = s0 * 10 + s1;
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  if (day > (month === 2 && !leap ? 28 : (DAYS_IN_MONTH[month - 1] as number))) return null;
-  const ms = f0 * 100 + f1 * 10 + f2;
-  return ((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + ms;
-}
-
-/**
- * Milliseconds since the epoch, or null. The common UTC form written by toISOString() is read
- * directly (much faster than Date.parse, which matters at 500 assessments per call); anything
- * else, and anything the fast path rejects, goes through Date.parse.
- */
-function parseTime(value: string | undefined): number | null {
-  if (value === undefined) return null;
-  const fast = fastIsoUtc(value);
-  if (fast !== null) return fast;
-  const t = Date.parse(value);
-  return Number.isFinite(t) ? t : null;
-}
+/** Milliseconds since the epoch, or null (the shared fast ISO reader, Date.parse otherwise). */
+const parseTime = (value: string | undefined): number | null => parseSharedTime(value);
 
 const isoOf = (time: number): string => new Date(time).toISOString();
 
