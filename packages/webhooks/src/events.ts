@@ -1,0 +1,57 @@
+/** Event types delivered by webhook (contract, Events 2) and the MSE safety event (ruling 10). */
+export const EVENT_TYPES = [
+  "lab_order.results_ready",
+  "lab_order.status_changed",
+  "wearable.connected",
+  "wearable.sync_completed",
+  "wearable.disconnected",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+export const SAFETY_EVENT_TYPE = "mse.risk_flagged" as const;
+
+export interface EventResource {
+  id: string;
+  object: "event";
+  type: string;
+  apiVersion: string;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+
+/** The exact bytes delivered (and signed): the event resource with its fields in a fixed order. */
+export function serializeEvent(event: EventResource): string {
+  return JSON.stringify({
+    id: event.id,
+    object: "event",
+    type: event.type,
+    apiVersion: event.apiVersion,
+    createdAt: event.createdAt,
+    data: event.data,
+  });
+}
+
+export interface SafetyEventPayload {
+  id: string;
+  object: "mse.safety_event";
+  type: typeof SAFETY_EVENT_TYPE;
+  organizationId: string;
+  visitId: string;
+  patientId: string;
+  version: number;
+  risk: { flag: boolean; level: string; labels: string[] };
+  createdAt: string;
+}
+
+export function serializeSafetyEvent(payload: SafetyEventPayload): string {
+  return JSON.stringify({
+    id: payload.id,
+    object: "mse.safety_event",
+    type: SAFETY_EVENT_TYPE,
+    organizationId: payload.organizationId,
+    visitId: payload.visitId,
+    patientId: payload.patientId,
+    version: payload.version,
+    risk: payload.risk,
+    createdAt: payload.createdAt,
+  });
+}

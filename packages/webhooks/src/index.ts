@@ -1,0 +1,4 @@
+export * from "./address.js";
+export * from "./events.js";
+export * from "./schedule.js";
+export * from "./signing.js";
