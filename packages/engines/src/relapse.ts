@@ -14,6 +14,7 @@ import {
   fmt,
   isFiniteNumber,
   isoOf,
+  MS_PER_DAY,
   mergeNumericParams,
   ramp,
   readTrajectory,
@@ -344,7 +345,7 @@ export function predictRelapse(
         true,
         raw,
         p.symptomsMaxPoints,
-        `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): slope ${signed(slope)} percentage points of the scale maximum per 30 days over ${fit.used} administration(s) in the ${fmt(p.symptomWindowDays)} days up to the latest (full points from ${signed(p.symptomSlopeFullPp)}); latest ${fmt(tr.lastPct)}% on ${new Date(tr.lastAt).toISOString().slice(0, 10)}, ${fmt(ageDays, 1)} days ago, recency weight ${fmt(weight)}.`,
+        `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): slope ${signed(slope)} percentage points of the scale maximum per 30 days over ${fit.used} administration(s) ${fit.fromAt < tr.lastAt - p.symptomWindowDays * MS_PER_DAY ? `since ${new Date(fit.fromAt).toISOString().slice(0, 10)} (fewer than two fell in the ${fmt(p.symptomWindowDays)} days up to the latest, so the window reaches back to the previous one)` : `in the ${fmt(p.symptomWindowDays)} days up to the latest`} (full points from ${signed(p.symptomSlopeFullPp)}); latest ${fmt(tr.lastPct)}% on ${new Date(tr.lastAt).toISOString().slice(0, 10)}, ${fmt(ageDays, 1)} days ago, recency weight ${fmt(weight)}.`,
       );
     }
   }

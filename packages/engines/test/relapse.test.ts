@@ -508,3 +508,23 @@ describe("shared helpers", () => {
     expect(slopePer30Days([t0], [10], 30).slopePer30Days).toBeNull();
   });
 });
+
+describe("symptom window text", () => {
+  it("says when the slope reaches back past the window to the previous administration", () => {
+    const at = (date: string, score: number): Assessment => ({
+      instrumentId: "phq9",
+      instrumentName: "PHQ-9",
+      score,
+      maxScore: 27,
+      createdAt: date,
+    });
+    const sparse = predictRelapse({ assessments: [at("2026-05-01", 8), at("2026-06-10", 16)] }, { now: NOW });
+    const detail = sparse.data.factors.find((f) => f.key === "symptoms")?.detail ?? "";
+    expect(detail).toContain("since 2026-05-01");
+    expect(detail).toContain("reaches back to the previous one");
+    const dense = predictRelapse({ assessments: [at("2026-06-01", 8), at("2026-06-10", 16)] }, { now: NOW });
+    expect(dense.data.factors.find((f) => f.key === "symptoms")?.detail).toContain(
+      "in the 30 days up to the latest",
+    );
+  });
+});
