@@ -39,11 +39,21 @@ function startChild(target: "api" | "baseline", env: Record<string, string>): Pr
     target === "api" && process.env.BENCH_CPU_PROF
       ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(process.env.BENCH_CPU_PROF)]
       : [];
-  const child = spawn(process.execPath, [...profile, "--import", "tsx", path.join(here, "server.ts")], {
-    cwd: path.join(here, ".."),
-    env: { ...process.env, ...env, BENCH_TARGET: target },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...profile,
+      ...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
+      "--import",
+      "tsx",
+      path.join(here, "server.ts"),
+    ],
+    {
+      cwd: path.join(here, ".."),
+      env: { ...process.env, ...env, BENCH_TARGET: target },
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    },
+  );
   return new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`${target} server exited with ${code}`)));
     child.once("message", (message: { type: string; port: number }) => {
