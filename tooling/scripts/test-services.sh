@@ -80,4 +80,8 @@ if [ -z "${TEST_REDIS_URL:-}" ]; then
   log "Redis on port $REDIS_PORT"
 fi
 
+# The hosted connect page's browser test drives Debian's chromium through playwright-core (never a
+# downloaded browser); install it when missing and we are root.
+if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ]; then apt_install chromium; fi
+
 "$@"

@@ -5,6 +5,14 @@ import {
   registerStandardRoutes,
   type ServiceApp,
 } from "@svc/http";
+import { registerMseAudit } from "./routes/v1_mse_audit.js";
+import { registerMseDomains } from "./routes/v1_mse_domains.js";
+import { registerMseGet } from "./routes/v1_mse_get.js";
+import { registerMseHistory } from "./routes/v1_mse_history.js";
+import { registerMsePatch } from "./routes/v1_mse_patch.js";
+import { registerMseSafetyEvents } from "./routes/v1_mse_safety_events.js";
+import { registerMseSign } from "./routes/v1_mse_sign.js";
+import { registerMseWrite } from "./routes/v1_mse_write.js";
 
 /** The MSE Record API (organization keys, flat errors, `x-mse-api-version: 1`). */
 export function buildMseRecordApi(
@@ -13,5 +21,14 @@ export function buildMseRecordApi(
 ): ServiceApp {
   const service = createServiceApp("mse", deps);
   registerStandardRoutes(service, options);
+  // Fixed paths first: they would otherwise match /v1/mse/{visitId} (those ids are also reserved).
+  registerMseDomains(service);
+  registerMseSafetyEvents(service);
+  registerMseWrite(service);
+  registerMsePatch(service);
+  registerMseGet(service);
+  registerMseHistory(service);
+  registerMseSign(service);
+  registerMseAudit(service);
   return service;
 }

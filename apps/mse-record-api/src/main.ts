@@ -1,4 +1,16 @@
 import { runStandalone } from "@svc/http";
+import { createDeliveryEnqueuer } from "@svc/webhook-worker";
 import { buildMseRecordApi } from "./app.js";
 
-await runStandalone("mse-record-api", (deps) => buildMseRecordApi(deps));
+// After commit, delivery ids go to the queue; the worker's sweeper covers a Redis outage.
+await runStandalone("mse-record-api", (deps) => buildMseRecordApi(deps), {
+  prepare: (deps, env) => {
+    const enqueuer = createDeliveryEnqueuer({
+      redis: env.REDIS_URL,
+      db: deps.db,
+      onError: () => deps.logger.warn("delivery queue unreachable; the outbox sweeper will deliver"),
+    });
+    deps.deliveries = enqueuer;
+    return enqueuer;
+  },
+});

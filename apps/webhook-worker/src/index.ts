@@ -1,1 +1,33 @@
-export { startWebhookWorker, type WorkerHandle } from "./worker.js";
+export {
+  DELIVERY_TIMEOUT_MS,
+  type DeliverContext,
+  type DeliverOutcome,
+  deliver,
+  RESPONSE_SNIPPET_BYTES,
+  type Resolver,
+  systemResolver,
+  USER_AGENT,
+} from "./deliver.js";
+export {
+  type AddEndpointInput,
+  addWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  redeliverWebhook,
+  removeWebhookEndpoint,
+} from "./endpoints.js";
+export {
+  createDeliveryEnqueuer,
+  createDeliveryQueue,
+  DELIVERY_QUEUE_NAME,
+  type DeliveryEnqueuer,
+  type DeliveryJob,
+  type DeliveryQueue,
+  enqueueDeliveries,
+  enqueueJob,
+  enqueueOnce,
+  RedisUnavailableError,
+  retryJobId,
+  sweepJobId,
+} from "./queue.js";
+export { startWebhookWorker, type WebhookWorkerOptions, type WorkerHandle } from "./worker.js";

@@ -1,18 +1,227 @@
+import { and, asc, type Db, eq, inArray, isNull, lt, lte, or, webhookDeliveries } from "@svc/db";
 import type { Logger } from "@svc/http";
+import { scheduleFor } from "@svc/webhooks";
+import { Worker } from "bullmq";
+import { type DeliverContext, type DeliverOutcome, deliver, type Resolver } from "./deliver.js";
+import {
+  createDeliveryQueue,
+  DELIVERY_QUEUE_NAME,
+  type DeliveryJob,
+  type DeliveryQueue,
+  enqueueJob,
+  retryJobId,
+  sweepJobId,
+} from "./queue.js";
 
 export interface WorkerHandle {
-  close(): Promise<void>;
+  /** Stop taking jobs and sweeping. `force` drops attempts in flight (their rows are released). */
+  close(options?: { force?: boolean }): Promise<void>;
+  /** Run one sweep now (tests, and the first sweep at start). Resolves to how many were enqueued. */
+  sweep(): Promise<number>;
+  /** The producer side of the queue (retries, sweeps). */
+  queue: DeliveryQueue | null;
 }
 
+export interface WebhookWorkerOptions {
+  logger: Logger;
+  /** Without `db` and `redisUrl` the worker is idle (the launcher before it passes them). */
+  db?: Db;
+  redisUrl?: string;
+  /** BullMQ key prefix (tests give each file its own). */
+  prefix?: string;
+  /** Parallel deliveries per worker process (default 10). */
+  concurrency?: number;
+  /** Multiplies every delay of the retry schedule and its 24 h window (tests: 0.001). */
+  timeScale?: number;
+  /** How often the outbox sweeper runs (default 5 s). */
+  sweepIntervalMs?: number;
+  /**
+   * A due row whose job was handed out this long ago and has still not run is handed out again
+   * (its job was lost with Redis, or stranded in a dead worker). Default 60 s.
+   */
+  staleAfterMs?: number;
+  /** Rows younger than this are left to the API's own enqueue (default 2 s). */
+  sweepGraceMs?: number;
+  /** Per-attempt timeout (default 10 s, ruling 20). */
+  deliveryTimeoutMs?: number;
+  /** Reservation of a row while it is posted (default timeout + 30 s). */
+  leaseMs?: number;
+  /** DNS resolution (tests make names resolve to chosen addresses). */
+  resolve?: Resolver;
+  /** Observes every delivery outcome (tests). */
+  onOutcome?: (deliveryId: string, outcome: DeliverOutcome) => void;
+}
+
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
+
+/** At most one "Redis is down" warning per this interval; the worker retries meanwhile. */
+const WARN_EVERY_MS = 30_000;
+
 /**
- * The webhook worker. Delivery (BullMQ consumers, outbox sweeper, retries) lands with the
- * webhooks issue; until then the process starts, reports that it is idle, and stops cleanly.
+ * The webhook worker: BullMQ consumers that deliver one row each, and an outbox sweeper that
+ * hands the queue every due row nobody enqueued (written while Redis or the worker was down, or
+ * whose job was lost). The database is the truth: a job is only a nudge carrying a row id.
  */
-export async function startWebhookWorker(options: { logger: Logger }): Promise<WorkerHandle> {
-  options.logger.info("webhook worker started (idle: no event types are delivered yet)");
+export async function startWebhookWorker(options: WebhookWorkerOptions): Promise<WorkerHandle> {
+  const { logger, db, redisUrl } = options;
+  if (!db || !redisUrl) {
+    logger.info("webhook worker idle: no database or Redis URL given");
+    return {
+      queue: null,
+      sweep: async () => 0,
+      async close() {
+        logger.info("webhook worker stopped");
+      },
+    };
+  }
+  const sweepIntervalMs = options.sweepIntervalMs ?? 5_000;
+  const staleAfterMs = options.staleAfterMs ?? 60_000;
+  const sweepGraceMs = options.sweepGraceMs ?? 2_000;
+  const shutdown = new AbortController();
+  const ctx: DeliverContext = {
+    db,
+    logger,
+    timeoutMs: options.deliveryTimeoutMs,
+    leaseMs: options.leaseMs,
+    schedule: scheduleFor({ timeScale: options.timeScale ?? 1 }),
+    resolve: options.resolve,
+    signal: shutdown.signal,
+  };
+
+  let lastRedisWarn = 0;
+  const warnRedis = (error: Error, what: string) => {
+    if (Date.now() - lastRedisWarn < WARN_EVERY_MS) return;
+    lastRedisWarn = Date.now();
+    logger.warn(
+      { err: { message: error.message } },
+      `Redis unreachable (${what}); deliveries wait in the outbox and go out once it is back`,
+    );
+  };
+
+  const queue = createDeliveryQueue(redisUrl, { prefix: options.prefix });
+  const inFlight = new Set<Promise<void>>();
+  const runDelivery = async (deliveryId: string) => {
+    const outcome = await deliver(deliveryId, ctx);
+    options.onOutcome?.(deliveryId, outcome);
+    if (outcome.kind === "retry") {
+      // The next attempt as a delayed job; if Redis refuses, the sweeper sends it when due.
+      await enqueueJob(queue, deliveryId, retryJobId(deliveryId, outcome.attempt + 1), outcome.delayMs).catch(
+        (error: Error) => warnRedis(error, "scheduling a retry"),
+      );
+    }
+  };
+  const worker = new Worker<DeliveryJob, void, string>(
+    DELIVERY_QUEUE_NAME,
+    async (job) => {
+      const run = runDelivery(job.data.deliveryId);
+      inFlight.add(run);
+      try {
+        await run;
+      } finally {
+        inFlight.delete(run);
+      }
+    },
+    {
+      connection: {
+        url: redisUrl,
+        // BullMQ workers need this: blocking commands must wait for a reconnect, not fail.
+        maxRetriesPerRequest: null,
+        retryStrategy: (times: number) => Math.min(500 * times, 5_000),
+      },
+      ...(options.prefix ? { prefix: options.prefix } : {}),
+      concurrency: options.concurrency ?? 10,
+      // Retries follow our schedule, recorded in the database; a thrown job is not retried here.
+      maxStalledCount: 1,
+    },
+  );
+  worker.on("error", (error) => warnRedis(error, "worker"));
+  worker.on("failed", (job, error) => {
+    logger.error({ deliveryId: job?.data.deliveryId, err: { message: error.message } }, "webhook job failed");
+  });
+
+  /**
+   * The outbox sweep. Selects by state, never by an id cursor: due pending rows that were never
+   * handed out, or handed out long enough ago that their job must be lost. SKIP LOCKED lets
+   * several workers sweep at once without taking the same rows.
+   */
+  let sweeping: Promise<number> | null = null;
+  const sweepOnce = async (): Promise<number> => {
+    const now = Date.now();
+    try {
+      return await db.transaction(async (tx) => {
+        const rows = await tx
+          .select({ id: webhookDeliveries.id })
+          .from(webhookDeliveries)
+          .where(
+            and(
+              eq(webhookDeliveries.status, "pending"),
+              lte(webhookDeliveries.nextAttemptAt, new Date(now - sweepGraceMs)),
+              or(
+                isNull(webhookDeliveries.enqueuedAt),
+                lt(webhookDeliveries.enqueuedAt, new Date(now - staleAfterMs)),
+              ),
+            ),
+          )
+          .orderBy(asc(webhookDeliveries.nextAttemptAt))
+          .limit(500)
+          .for("update", { skipLocked: true });
+        if (rows.length === 0) return 0;
+        // Enqueue while the rows are locked; if Redis refuses, the transaction rolls back and
+        // the rows stay as they were for the next sweep.
+        await Promise.all(rows.map((r) => enqueueJob(queue, r.id, sweepJobId(r.id, now))));
+        await tx
+          .update(webhookDeliveries)
+          .set({ enqueuedAt: new Date(now) })
+          .where(
+            inArray(
+              webhookDeliveries.id,
+              rows.map((r) => r.id),
+            ),
+          );
+        logger.info({ count: rows.length }, "outbox sweep enqueued due webhook deliveries");
+        return rows.length;
+      });
+    } catch (error) {
+      warnRedis(error as Error, "outbox sweep");
+      return 0;
+    }
+  };
+  const sweep = () => {
+    sweeping ??= sweepOnce().finally(() => {
+      sweeping = null;
+    });
+    return sweeping;
+  };
+  const timer = setInterval(() => {
+    void sweep();
+  }, sweepIntervalMs);
+  timer.unref();
+  void sweep();
+
+  logger.info({ queue: DELIVERY_QUEUE_NAME, sweepIntervalMs }, "webhook worker started");
+  let closing: Promise<void> | null = null;
   return {
-    async close() {
-      options.logger.info("webhook worker stopped");
+    queue,
+    sweep,
+    close(closeOptions = {}) {
+      closing ??= (async () => {
+        clearInterval(timer);
+        if (closeOptions.force) shutdown.abort();
+        // Stop taking jobs without BullMQ's own wait for active ones (that wait never ends while
+        // Redis is down); our own attempts in flight are awaited below, or dropped when forced.
+        await Promise.race([worker.close(true).catch(() => {}), sleep(5_000)]);
+        await Promise.race([
+          Promise.allSettled([...inFlight]),
+          sleep((options.deliveryTimeoutMs ?? 10_000) + 5_000),
+        ]);
+        await sweeping?.catch(() => {});
+        await queue.close().catch(() => {});
+        logger.info("webhook worker stopped");
+      })();
+      return closing;
     },
   };
 }

@@ -4,7 +4,14 @@ import { createRuntime } from "./runtime.js";
 import { startServer } from "./server.js";
 
 /** Start one app alone (scale-out): validate env, open the database, serve, drain on SIGTERM. */
-export async function runStandalone(name: string, build: (deps: AppDeps) => ServiceApp): Promise<void> {
+export async function runStandalone(
+  name: string,
+  build: (deps: AppDeps) => ServiceApp,
+  options: {
+    /** Wires what the app needs beyond the runtime (e.g. the delivery queue); returns its closer. */
+    prepare?: (deps: AppDeps, env: ReturnType<typeof parseEnv>) => { close(): Promise<void> } | undefined;
+  } = {},
+): Promise<void> {
   let env: ReturnType<typeof parseEnv>;
   try {
     env = parseEnv();
@@ -16,6 +23,7 @@ export async function runStandalone(name: string, build: (deps: AppDeps) => Serv
     throw error;
   }
   const runtime = await createRuntime(env, name);
+  const extra = options.prepare?.(runtime.deps, env);
   const service = build(runtime.deps);
   const server = await startServer({
     fetch: service.app.fetch,
@@ -29,6 +37,7 @@ export async function runStandalone(name: string, build: (deps: AppDeps) => Serv
   runtime.logger.info({ port: server.port, database: runtime.dbHandle.kind }, `${name} listening`);
   installShutdown(async () => {
     await server.close();
+    await extra?.close();
     await runtime.close();
   }, runtime.logger);
 }

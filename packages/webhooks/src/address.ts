@@ -110,10 +110,27 @@ export function classifyAddress(ip: string): AddressClass {
   return "invalid";
 }
 
-/** May a delivery go to this address? Private ranges only for endpoints allowed them; metadata never. */
-export function isAllowedAddress(ip: string, options: { allowPrivate: boolean }): boolean {
+export interface AddressPolicy {
+  /** Operator's `--allow-private`: loopback, private and link-local ranges are accepted. */
+  allowPrivate: boolean;
+  /** Test-mode endpoints: loopback (127.0.0.0/8, ::1) is accepted for local development. */
+  allowLoopback?: boolean;
+}
+
+/** The policy of an endpoint (ruling 20): test mode may use loopback, `allowPrivate` more. */
+export function addressPolicyFor(endpoint: { mode: "test" | "live"; allowPrivate: boolean }): AddressPolicy {
+  return { allowPrivate: endpoint.allowPrivate, allowLoopback: endpoint.mode === "test" };
+}
+
+/**
+ * May a delivery go to this address? Public ones always; loopback for test-mode endpoints;
+ * private ranges only for endpoints allowed them; metadata, unspecified, multicast and reserved
+ * never.
+ */
+export function isAllowedAddress(ip: string, options: AddressPolicy): boolean {
   const kind = classifyAddress(ip);
   if (kind === "public") return true;
+  if (kind === "loopback" && options.allowLoopback) return true;
   if (!options.allowPrivate) return false;
   return kind === "loopback" || kind === "private" || kind === "link_local";
 }
@@ -122,7 +139,8 @@ export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 /**
  * Syntactic checks of an endpoint URL: live endpoints need https (ruling 20); no credentials in
- * the URL; a host is required. Addresses are checked separately after resolution.
+ * the URL; a host is required; a literal IP must pass the endpoint's address policy. Names are
+ * resolved by the caller, which checks every address with `isAllowedAddress`.
  */
 export function checkEndpointUrl(
   raw: string,
@@ -142,9 +160,10 @@ export function checkEndpointUrl(
   if (!url.hostname) return { ok: false, reason: "The URL has no host." };
   if (raw.length > 2048) return { ok: false, reason: "The URL is longer than 2048 characters." };
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host) && !isAllowedAddress(host, { allowPrivate: options.allowPrivate }))
+  const policy = addressPolicyFor(options);
+  if (isIP(host) && !isAllowedAddress(host, policy))
     return { ok: false, reason: `The address ${host} is not public (${classifyAddress(host)}).` };
-  if (!options.allowPrivate && (host === "localhost" || host.endsWith(".localhost")))
+  if (!policy.allowPrivate && !policy.allowLoopback && (host === "localhost" || host.endsWith(".localhost")))
     return { ok: false, reason: "localhost is not a public address." };
   return { ok: true, url };
 }

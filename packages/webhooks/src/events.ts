@@ -8,6 +8,23 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const SAFETY_EVENT_TYPE = "mse.risk_flagged" as const;
+/** Every type a webhook endpoint can receive: account events and the organization's safety event. */
+export const ALL_EVENT_TYPES = [...EVENT_TYPES, SAFETY_EVENT_TYPE] as const;
+export type AnyEventType = (typeof ALL_EVENT_TYPES)[number];
+
+/** Named constants, so writers never spell a type by hand. */
+export const EventTypes = {
+  labOrderResultsReady: "lab_order.results_ready",
+  labOrderStatusChanged: "lab_order.status_changed",
+  wearableConnected: "wearable.connected",
+  wearableSyncCompleted: "wearable.sync_completed",
+  wearableDisconnected: "wearable.disconnected",
+  mseRiskFlagged: SAFETY_EVENT_TYPE,
+} as const satisfies Record<string, AnyEventType>;
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}
 
 export interface EventResource {
   id: string;

@@ -48,3 +48,47 @@ export function nextAttemptDelay(
   if (now + delay - firstAttemptAt > RETRY_WINDOW_MS * scale) return null;
   return delay;
 }
+
+/** True when an attempt at `now` would fall outside the retry window opened by the first one. */
+export function giveUp(firstAttemptAt: number, now: number, options: { timeScale?: number } = {}): boolean {
+  return now - firstAttemptAt > RETRY_WINDOW_MS * (options.timeScale ?? 1);
+}
+
+/** Offsets of every attempt from the first, without jitter (attempt 1 at 0). For docs and tests. */
+export function attemptOffsets(options: { timeScale?: number } = {}): number[] {
+  const scale = options.timeScale ?? 1;
+  const offsets = [0];
+  let at = 0;
+  for (const delay of RETRY_DELAYS_MS) {
+    at += delay * scale;
+    offsets.push(at);
+  }
+  return offsets;
+}
+
+export interface Schedule {
+  /** The delays of RETRY_DELAYS_MS, scaled. */
+  delaysMs: readonly number[];
+  windowMs: number;
+  maxAttempts: number;
+  /** See the function of the same name; options are the schedule's own. */
+  nextAttemptDelay(attemptsMade: number, firstAttemptAt: number, now: number): number | null;
+  giveUp(firstAttemptAt: number, now: number): boolean;
+}
+
+/**
+ * The schedule with its options bound: `scheduleFor({ timeScale: 0.001 })` turns the 24 h window
+ * into 86.4 s and the 30 s second attempt into 30 ms, for tests.
+ */
+export function scheduleFor(options: ScheduleOptions = {}): Schedule {
+  const scale = options.timeScale ?? 1;
+  if (!(scale > 0)) throw new RangeError("timeScale must be positive");
+  return {
+    delaysMs: RETRY_DELAYS_MS.map((d) => d * scale),
+    windowMs: RETRY_WINDOW_MS * scale,
+    maxAttempts: MAX_ATTEMPTS,
+    nextAttemptDelay: (attemptsMade, firstAttemptAt, now) =>
+      nextAttemptDelay(attemptsMade, firstAttemptAt, now, options),
+    giveUp: (firstAttemptAt, now) => giveUp(firstAttemptAt, now, options),
+  };
+}

@@ -7,14 +7,25 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
  */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
+/** Header carrying the signature of account events (contract, Events 4). */
+export const SIGNATURE_HEADER = "Service-Signature";
+/** Header carrying the signature of MSE safety events (ruling 10); same scheme. */
+export const SAFETY_SIGNATURE_HEADER = "x-mse-signature";
+/** The event id of a delivery, the same on every attempt: receivers deduplicate with it. */
+export const EVENT_ID_HEADER = "Service-Event-Id";
+
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /** A new endpoint signing secret: `whsec_` and 40 base62 characters (about 238 bits). */
 export function newWebhookSecret(): string {
-  const bytes = randomBytes(40);
   let out = "whsec_";
-  // 62 * 4 = 248 < 256: drop the top values so every character is equally likely.
-  for (const byte of bytes) out += BASE62[byte % 62];
+  while (out.length < 6 + 40) {
+    for (const byte of randomBytes(48)) {
+      // 62 * 4 = 248: bytes 248-255 are dropped so every character is equally likely.
+      if (byte >= 248 || out.length >= 6 + 40) continue;
+      out += BASE62[byte % 62];
+    }
+  }
   return out;
 }
 
@@ -41,6 +52,9 @@ export function verifySignature(input: {
   secret: string;
   payload: string;
   header: string | null | undefined;
+  /** Current time in unix seconds (default: the clock). */
+  now?: number;
+  /** Same as `now` (kept for callers written against the first version). */
   nowSeconds?: number;
   toleranceSeconds?: number;
 }): VerifyResult {
@@ -56,14 +70,16 @@ export function verifySignature(input: {
     else if (key === "v1" && /^[0-9a-f]{64}$/.test(value)) signatures.push(value);
   }
   if (timestamp === null || signatures.length === 0) return { ok: false, reason: "malformed_header" };
-  const now = input.nowSeconds ?? Math.floor(Date.now() / 1000);
+  const now = input.now ?? input.nowSeconds ?? Math.floor(Date.now() / 1000);
   const tolerance = input.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;
   if (Math.abs(now - timestamp) > tolerance) return { ok: false, reason: "timestamp_out_of_tolerance" };
   const expected = Buffer.from(hmacHex(input.secret, timestamp, input.payload), "hex");
   let match = false;
   for (const candidate of signatures) {
-    // Every candidate is compared (no early exit), each in constant time.
-    if (timingSafeEqual(expected, Buffer.from(candidate, "hex"))) match = true;
+    const given = Buffer.from(candidate, "hex");
+    // timingSafeEqual throws on unequal lengths: check first (the format check above already
+    // guarantees 32 bytes). Every candidate is compared, no early exit, each in constant time.
+    if (given.length === expected.length && timingSafeEqual(expected, given)) match = true;
   }
   return match ? { ok: true, timestamp } : { ok: false, reason: "signature_mismatch" };
 }

@@ -1,6 +1,6 @@
 import { countAccounts, createAccount, createApiKey, DataDirLockedError } from "@svc/db";
 import { createRuntime, EnvError, installShutdown, parseEnv, startServer } from "@svc/http";
-import { startWebhookWorker } from "@svc/webhook-worker";
+import { createDeliveryEnqueuer, startWebhookWorker } from "@svc/webhook-worker";
 import { buildCombinedApp } from "./combined.js";
 
 /**
@@ -52,6 +52,14 @@ async function main(): Promise<void> {
     );
   }
 
+  // Deliveries are written with their events (the outbox); after commit the APIs hand their ids
+  // to the queue, and the worker's sweeper catches whatever that misses (Redis down).
+  const enqueuer = createDeliveryEnqueuer({
+    redis: env.REDIS_URL,
+    db: runtime.dbHandle.db,
+    onError: () => logger.warn("delivery queue unreachable; the outbox sweeper will deliver"),
+  });
+  runtime.deps.deliveries = enqueuer;
   const combined = buildCombinedApp(runtime.deps);
   const server = await startServer({
     fetch: combined.fetch,
@@ -62,7 +70,7 @@ async function main(): Promise<void> {
         ? { certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE }
         : undefined,
   });
-  const worker = await startWebhookWorker({ logger });
+  const worker = await startWebhookWorker({ logger, db: runtime.dbHandle.db, redisUrl: env.REDIS_URL });
   process.stdout.write(
     `Listening on ${server.url} (database: ${runtime.dbHandle.kind}); reference at ${server.url}/docs\n`,
   );
@@ -71,6 +79,7 @@ async function main(): Promise<void> {
   installShutdown(async () => {
     await server.close();
     await worker.close();
+    await enqueuer.close();
     await runtime.close();
   }, logger);
 }

@@ -1,0 +1,36 @@
+import { z } from "@hono/zod-openapi";
+
+/**
+ * `metadata` on lab orders and wearable connections: the caller's own flat key-value pairs,
+ * echoed back. Bounds (Stripe-like): at most 50 keys, keys 1-40 characters, values strings up to
+ * 500 characters, numbers, booleans or null, and at most 8 kB serialized. No nesting, so it stays
+ * small and is never mistaken for clinical content.
+ */
+export const METADATA_MAX_KEYS = 50;
+export const METADATA_MAX_KEY_LENGTH = 40;
+export const METADATA_MAX_VALUE_LENGTH = 500;
+export const METADATA_MAX_BYTES = 8 * 1024;
+
+export const MetadataSchema = z
+  .record(
+    z.string().min(1).max(METADATA_MAX_KEY_LENGTH),
+    z.union([z.string().max(METADATA_MAX_VALUE_LENGTH), z.number(), z.boolean(), z.null()]),
+  )
+  .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, {
+    message: `metadata can have at most ${METADATA_MAX_KEYS} keys`,
+  })
+  .refine((value) => Buffer.byteLength(JSON.stringify(value), "utf8") <= METADATA_MAX_BYTES, {
+    message: `metadata can be at most ${METADATA_MAX_BYTES} bytes as JSON`,
+  })
+  .openapi("ResourceMetadata", {
+    description:
+      "Your own flat key-value pairs, echoed back: at most 50 keys (1-40 chars), values string (up to 500 chars), number, boolean or null, 8 kB in all. Never put patient health information here.",
+  });
+export type Metadata = z.infer<typeof MetadataSchema>;
+
+/** A caller's reference for the patient (never logged). */
+export const PatientRefSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .openapi({ description: "Your own reference for the patient, 1-128 characters.", example: "pt_4821" });

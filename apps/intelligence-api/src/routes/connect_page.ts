@@ -1,0 +1,271 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { eq, wearableConnections } from "@svc/db";
+import type { AppEnv, ServiceApp } from "@svc/http";
+import type { Context } from "hono";
+import { CONNECT_TOKEN_PATTERN, completeConnection, WearableError } from "../wearables/connections.js";
+import { type ConnectStrings, connectStrings } from "../wearables/languages.js";
+import { findProvider } from "../wearables/providers.js";
+import { enqueueDeliveries } from "./v1_labs_schemas.js";
+
+/**
+ * The hosted connect page (ruling 7): GET /connect/{token} lists the connection's providers as
+ * buttons; choosing one posts the form back to the same address, which connects the sandbox
+ * provider and shows a confirmation. No key: the 256-bit token in the path is the credential.
+ *
+ * Hardening: no external assets; a strict Content-Security-Policy (nothing but one nonce'd inline
+ * style, forms only to this origin, no framing); `Referrer-Policy: no-referrer` so the token never
+ * leaks to another site; `nosniff` and `no-store` (set for every response). The form post is
+ * protected against cross-site request forgery three ways: the token in the path, a per-page
+ * double-submit value (an HttpOnly SameSite=Strict cookie scoped to this path that must match a
+ * hidden field), and a same-origin check on `Origin` / `Sec-Fetch-Site`.
+ */
+
+const CSRF_COOKIE = "svc_connect_csrf";
+const FORM_MAX_BYTES = 4096;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+function fill(template: string, provider: string): string {
+  return escapeHtml(template).replace("{provider}", escapeHtml(provider));
+}
+
+const STYLE = `body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;background:#f5f7fa;color:#1b1f23}
+main{max-width:32rem;margin:3rem auto;padding:2rem;background:#fff;border-radius:12px;box-shadow:0 1px 4px rgba(0,0,0,.08)}
+h1{font-size:1.5rem;margin:0 0 1rem}ul{list-style:none;padding:0;margin:1.5rem 0}li{margin:.5rem 0}
+button{width:100%;padding:.85rem 1rem;font:inherit;font-weight:600;color:#fff;background:#0b5cad;border:0;border-radius:8px;cursor:pointer}
+button:hover{background:#094a8a}button:focus-visible{outline:3px solid #f0b400;outline-offset:2px}
+.note{font-size:.9rem;color:#4a5560}`;
+
+interface PageOptions {
+  lang: string;
+  title: string;
+  body: string;
+  status: 200 | 400 | 403 | 404 | 409 | 413 | 503;
+  cookie?: { token: string; value: string };
+}
+
+function page(c: Context<AppEnv>, options: PageOptions): Response {
+  const nonce = randomBytes(16).toString("base64");
+  c.header(
+    "Content-Security-Policy",
+    `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  );
+  c.header("Referrer-Policy", "no-referrer");
+  c.header("X-Frame-Options", "DENY");
+  c.header("Cross-Origin-Opener-Policy", "same-origin");
+  c.header("Cache-Control", "no-store");
+  if (options.cookie) {
+    const secure = new URL(c.req.url).protocol === "https:" || c.req.header("x-forwarded-proto") === "https";
+    c.header(
+      "Set-Cookie",
+      `${CSRF_COOKIE}=${options.cookie.value}; Path=/connect/${options.cookie.token}; HttpOnly; SameSite=Strict; Max-Age=3600${secure ? "; Secure" : ""}`,
+    );
+  }
+  const html = `<!doctype html>
+<html lang="${escapeHtml(options.lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(options.title)}</title>
+<style nonce="${nonce}">${STYLE}</style>
+</head>
+<body>
+<main>
+<h1>${escapeHtml(options.title)}</h1>
+${options.body}
+</main>
+</body>
+</html>`;
+  return c.html(html, options.status);
+}
+
+function notFound(c: Context<AppEnv>): Response {
+  const { lang, strings } = connectStrings("en");
+  return page(c, {
+    lang,
+    title: strings.notFoundTitle,
+    body: `<p>${escapeHtml(strings.notFoundBody)}</p>`,
+    status: 404,
+  });
+}
+
+async function findByToken(c: Context<AppEnv>, service: ServiceApp) {
+  const token = c.req.param("token") ?? "";
+  if (!CONNECT_TOKEN_PATTERN.test(token)) return null;
+  const [row] = await service.deps.db
+    .select()
+    .from(wearableConnections)
+    .where(eq(wearableConnections.connectToken, token));
+  return row ? { token, row } : null;
+}
+
+function statePage(
+  c: Context<AppEnv>,
+  lang: string,
+  strings: ConnectStrings,
+  status: string,
+  provider: string | null,
+) {
+  if (status === "connected") {
+    const name = provider ? (findProvider(provider)?.displayName ?? provider) : "";
+    return page(c, {
+      lang,
+      title: strings.connectedTitle,
+      body: `<p role="status">${fill(strings.alreadyConnected, name)}</p>`,
+      status: 409,
+    });
+  }
+  return page(c, {
+    lang,
+    title: strings.title,
+    body: `<p role="status">${escapeHtml(strings.disconnected)}</p>`,
+    status: 409,
+  });
+}
+
+function sameOrigin(c: Context<AppEnv>, publicBaseUrl: string): boolean {
+  const site = c.req.header("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") return false;
+  const origin = c.req.header("origin");
+  if (!origin || origin === "null") return site === "same-origin" || origin === undefined;
+  const host = c.req.header("host");
+  const allowed = new Set<string>();
+  try {
+    allowed.add(new URL(publicBaseUrl).origin);
+  } catch {
+    // an invalid base URL allows nothing extra
+  }
+  if (host) {
+    const proto = c.req.header("x-forwarded-proto") ?? new URL(c.req.url).protocol.replace(":", "");
+    allowed.add(`${proto}://${host}`);
+  }
+  return allowed.has(origin);
+}
+
+function cookieValue(c: Context<AppEnv>): string | undefined {
+  const header = c.req.header("cookie") ?? "";
+  for (const part of header.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === CSRF_COOKIE) return rest.join("=");
+  }
+  return undefined;
+}
+
+function equalSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function registerConnectPage(service: ServiceApp): void {
+  service.plain(
+    "GET",
+    "/connect/:token",
+    async (c) => {
+      const found = await findByToken(c, service);
+      if (!found) return notFound(c);
+      const { token, row } = found;
+      const { lang, strings } = connectStrings(row.language);
+      if (row.status !== "pending") return statePage(c, lang, strings, row.status, row.provider);
+      const csrf = randomBytes(24).toString("base64url");
+      const buttons = row.providers
+        .map((code) => {
+          const provider = findProvider(code);
+          const label = fill(strings.connectWith, provider?.displayName ?? code);
+          return `<li><button type="submit" name="provider" value="${escapeHtml(code)}">${label}</button></li>`;
+        })
+        .join("\n");
+      const body = `<p>${escapeHtml(strings.intro)}</p>
+<form method="post" action="/connect/${escapeHtml(token)}">
+<input type="hidden" name="csrf" value="${csrf}">
+<ul>
+${buttons}
+</ul>
+</form>
+<p class="note">${escapeHtml(strings.privacy)}</p>`;
+      return page(c, { lang, title: strings.title, body, status: 200, cookie: { token, value: csrf } });
+    },
+    null,
+  );
+
+  service.plain(
+    "POST",
+    "/connect/:token",
+    async (c) => {
+      const found = await findByToken(c, service);
+      if (!found) return notFound(c);
+      const { token, row } = found;
+      const { lang, strings } = connectStrings(row.language);
+      const expired = () =>
+        page(c, {
+          lang,
+          title: strings.title,
+          body: `<p role="alert">${escapeHtml(strings.expired)}</p>`,
+          status: 403,
+        });
+      if (!sameOrigin(c, service.deps.publicBaseUrl)) return expired();
+      const length = Number(c.req.header("content-length") ?? "NaN");
+      if (!Number.isFinite(length) || length > FORM_MAX_BYTES) {
+        return page(c, {
+          lang,
+          title: strings.title,
+          body: `<p role="alert">${escapeHtml(strings.expired)}</p>`,
+          status: 413,
+        });
+      }
+      const type = c.req.header("content-type") ?? "";
+      if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return expired();
+      const form = new URLSearchParams(await c.req.text());
+      const sent = form.get("csrf") ?? "";
+      const cookie = cookieValue(c);
+      if (!cookie || !sent || !equalSecret(cookie, sent)) return expired();
+      if (row.status !== "pending") return statePage(c, lang, strings, row.status, row.provider);
+      const providerCode = form.get("provider") ?? "";
+      if (row.mode !== "test") {
+        // Real provider authorization (OAuth) is not wired yet: never mark a live connection connected.
+        return page(c, {
+          lang,
+          title: strings.title,
+          body: `<p role="alert">${escapeHtml(strings.unavailable)}</p>`,
+          status: 503,
+        });
+      }
+      try {
+        const outcome = await completeConnection(service.deps.db, { token }, providerCode);
+        await enqueueDeliveries(service.deps, outcome.deliveryIds);
+        const name = findProvider(outcome.connection.provider ?? "")?.displayName ?? providerCode;
+        c.header(
+          "Set-Cookie",
+          `${CSRF_COOKIE}=; Path=/connect/${token}; HttpOnly; SameSite=Strict; Max-Age=0`,
+        );
+        return page(c, {
+          lang,
+          title: strings.connectedTitle,
+          body: `<p role="status">${fill(strings.connectedBody, name)}</p>`,
+          status: 200,
+        });
+      } catch (error) {
+        if (error instanceof WearableError && error.code === "invalid_transition") {
+          const [fresh] = await service.deps.db
+            .select()
+            .from(wearableConnections)
+            .where(eq(wearableConnections.connectToken, token));
+          return statePage(c, lang, strings, fresh?.status ?? "disconnected", fresh?.provider ?? null);
+        }
+        if (error instanceof WearableError && error.code === "provider_not_offered") {
+          return page(c, {
+            lang,
+            title: strings.title,
+            body: `<p role="alert">${escapeHtml(strings.expired)}</p>`,
+            status: 400,
+          });
+        }
+        throw error;
+      }
+    },
+    null,
+  );
+}

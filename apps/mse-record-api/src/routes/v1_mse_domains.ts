@@ -1,0 +1,27 @@
+import { createRoute } from "@hono/zod-openapi";
+import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { getCatalog } from "@svc/mse-catalog";
+import type { Context } from "hono";
+import { CatalogSchema } from "../schemas.js";
+import { READ, TAG } from "./common.js";
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/mse/domains",
+  tags: [TAG],
+  summary: "The MSE domain catalog (version 1)",
+  description:
+    "The 17 domains with their options, risk flags and verified codes, the observation metadata and the C-SSRS screener items. Scope `mse:read`.",
+  responses: {
+    200: {
+      description: "The catalog",
+      headers: rateLimitHeaders,
+      content: { "application/json": { schema: CatalogSchema } },
+    },
+    ...flatErrorResponses(),
+  },
+});
+
+export function registerMseDomains(service: ServiceApp): void {
+  service.openapi(route, (c: Context<AppEnv>) => c.json(getCatalog(), 200), READ);
+}

@@ -1,0 +1,86 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import type { Line, RiskLevel } from "@svc/mse-catalog";
+import {
+  GetQuerySchema,
+  type GetResponse,
+  GetResponseSchema,
+  type Signature,
+  VisitIdParamSchema,
+} from "../schemas.js";
+import { latestVersion, type SignatureRow, storedSelection } from "../store.js";
+import { caller, noRecord, READ, TAG } from "./common.js";
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/mse/{visitId}",
+  tags: [TAG],
+  summary: "Read the current MSE of a visit",
+  description:
+    "The latest version with its narrative lines, risk and signature state. 404 when the visit has no MSE in this organization, or when `patientId` is given and is not the visit's patient. Scope `mse:read`.",
+  request: { params: VisitIdParamSchema, query: GetQuerySchema },
+  responses: {
+    200: {
+      description: "The current MSE",
+      headers: rateLimitHeaders,
+      content: { "application/json": { schema: GetResponseSchema } },
+    },
+    ...flatErrorResponses(400, 404),
+  },
+});
+
+/** A stored signature as the API shows it. */
+export function signatureView(row: SignatureRow): Signature {
+  return {
+    id: row.id,
+    version: row.version,
+    contentHash: row.contentHash,
+    signedByName: row.signedByName,
+    credential: row.credential,
+    license: row.license,
+    organization: row.organization,
+    timezone: row.timezone,
+    signedAt: row.signedAt.toISOString(),
+    signedAtLocal: row.signedAtLocal,
+    attestation: row.attestation,
+    keyId: row.keyId,
+  };
+}
+
+export function registerMseGet(service: ServiceApp): void {
+  const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+    const { visitId } = c.req.valid("param");
+    const { patientId } = c.req.valid("query");
+    const { orgId } = caller(c);
+    const latest = await latestVersion(service.deps.db, orgId, visitId);
+    if (!latest || (patientId !== undefined && latest.row.patientId !== patientId)) throw noRecord();
+    const { row } = latest;
+    const signature = latest.signatures[0];
+    const response: GetResponse = {
+      mse: {
+        visitId: row.visitId,
+        patientId: row.patientId,
+        selection: storedSelection(row.selection),
+        lines: row.lines as Line[],
+        objectiveBlock: row.objectiveBlock,
+        riskFlag: row.riskFlag,
+        riskLevel: row.riskLevel as RiskLevel,
+        riskLabels: row.riskLabels,
+        version: row.version,
+        savedAt: row.savedAt.toISOString(),
+        signed: signature !== undefined,
+        signedAt: signature ? signature.signedAt.toISOString() : null,
+        signedByName: signature?.signedByName ?? null,
+        signedByCredential: signature?.credential ?? null,
+        signedByLicense: signature?.license ?? null,
+        signedByOrganization: signature?.organization ?? null,
+        signature: signature ? signatureView(signature) : null,
+        clinicianId: row.clinicianId,
+        contentHash: row.contentHash,
+        safetyEventId: row.safetyEventId,
+      },
+    };
+    return c.json(response, 200);
+  };
+  service.openapi(route, handler, READ);
+}

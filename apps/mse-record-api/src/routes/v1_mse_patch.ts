@@ -1,0 +1,68 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { validateSelection } from "@svc/mse-catalog";
+import {
+  PatchRequestSchema,
+  type PatchResponse,
+  PatchResponseSchema,
+  VisitIdParamSchema,
+} from "../schemas.js";
+import { appendVersion } from "../store.js";
+import {
+  caller,
+  enqueueDeliveries,
+  invalidSelection,
+  TAG,
+  toApiError,
+  unstorableNotes,
+  WRITE,
+} from "./common.js";
+
+const route = createRoute({
+  method: "patch",
+  path: "/v1/mse/{visitId}",
+  tags: [TAG],
+  summary: "Amend an MSE (a new version with the supplied domains replaced)",
+  description:
+    "Supplied domains replace the stored ones whole; a domain set to null is removed; the rest is kept. The merged record is re-validated and its risk recomputed (a risk-bearing result writes a safety event). 404 when the visit has no MSE yet; 409 `conflict` when it is recorded for another patientId. Scope `mse:write`.",
+  request: {
+    params: VisitIdParamSchema,
+    body: { required: true, content: { "application/json": { schema: PatchRequestSchema } } },
+  },
+  responses: {
+    200: {
+      description: "The version written",
+      headers: rateLimitHeaders,
+      content: { "application/json": { schema: PatchResponseSchema } },
+    },
+    ...flatErrorResponses(400, 404, 409, 422),
+  },
+});
+
+export function registerMsePatch(service: ServiceApp): void {
+  const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+    const { visitId } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const notes = unstorableNotes(body.selection);
+    if (notes.length > 0) throw invalidSelection(notes);
+    const checked = validateSelection(body.selection, { partial: true });
+    if (!checked.ok) throw invalidSelection(checked.errors);
+    const { orgId, keyId } = caller(c);
+    const result = await appendVersion(
+      service.deps.db,
+      { orgId, keyId, visitId, patientId: body.patientId, clinicianId: body.clinicianId },
+      { kind: "patch", patch: checked.selection },
+    ).catch((error: unknown) => {
+      throw toApiError(error);
+    });
+    await enqueueDeliveries(service, c, result.deliveryIds);
+    const response: PatchResponse = {
+      ok: true,
+      version: result.version,
+      patchedDomains: result.patchedDomains,
+      risk: { ...result.risk, safetyEventId: result.safetyEventId },
+    };
+    return c.json(response, 200);
+  };
+  service.openapi(route, handler, WRITE);
+}

@@ -1,0 +1,52 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { ApiError, type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type SafetyEventList, SafetyEventListSchema, SafetyEventsQuerySchema } from "../schemas.js";
+import { decodeCursor, listSafetyEvents } from "../store.js";
+import { caller, READ, TAG } from "./common.js";
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/mse/safety_events",
+  tags: [TAG],
+  summary: "The organization's MSE safety events, newest first (additive)",
+  description:
+    "Every safety event written for a risk-bearing version, as delivered to webhooks (ruling 10). Keyset paging: pass `nextCursor` as `cursor`. Optional `visitId` filter. Scope `mse:read`.",
+  request: { query: SafetyEventsQuerySchema },
+  responses: {
+    200: {
+      description: "A page of safety events",
+      headers: rateLimitHeaders,
+      content: { "application/json": { schema: SafetyEventListSchema } },
+    },
+    ...flatErrorResponses(400),
+  },
+});
+
+export function registerMseSafetyEvents(service: ServiceApp): void {
+  const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+    const query = c.req.valid("query");
+    const { orgId } = caller(c);
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    if (query.cursor !== undefined && !after) {
+      throw new ApiError("invalid_request", "The cursor is not valid; pass nextCursor as it was returned.", {
+        issues: [{ path: "cursor", message: "Unknown cursor." }],
+      });
+    }
+    const page = await listSafetyEvents(service.deps.db, {
+      orgId,
+      limit: query.limit,
+      ...(after ? { after } : {}),
+      ...(query.visitId ? { visitId: query.visitId } : {}),
+    });
+    const response: SafetyEventList = {
+      object: "list",
+      resource: "mse.safety_event",
+      count: page.events.length,
+      events: page.events as SafetyEventList["events"],
+      nextCursor: page.nextCursor,
+      hasMore: page.hasMore,
+    };
+    return c.json(response, 200);
+  };
+  service.openapi(route, handler, READ);
+}

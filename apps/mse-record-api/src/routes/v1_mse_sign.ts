@@ -1,0 +1,48 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { SignRequestSchema, type SignResponse, SignResponseSchema, VisitIdParamSchema } from "../schemas.js";
+import { signLatest } from "../store.js";
+import { caller, SIGN, TAG, toApiError } from "./common.js";
+
+const route = createRoute({
+  method: "post",
+  path: "/v1/mse/{visitId}/sign",
+  tags: [TAG],
+  summary: "Sign the current version of a visit's MSE",
+  description:
+    "Records a signature bound to the latest version and its content hash: the signer's name (required), credential, license, organization, the UTC time, the local time in `timezone` (an IANA name), the attestation and the key used. Signing again adds a co-signature; a later write creates a new, unsigned version. 409 `conflict` when the visit has no MSE in this organization or is recorded for another patientId. Scope `mse:sign`.",
+  request: {
+    params: VisitIdParamSchema,
+    body: { required: true, content: { "application/json": { schema: SignRequestSchema } } },
+  },
+  responses: {
+    200: {
+      description: "The signature",
+      headers: rateLimitHeaders,
+      content: { "application/json": { schema: SignResponseSchema } },
+    },
+    ...flatErrorResponses(400, 409),
+  },
+});
+
+export function registerMseSign(service: ServiceApp): void {
+  const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+    const { visitId } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const { orgId, keyId } = caller(c);
+    const signature = await signLatest(service.deps.db, { orgId, keyId, visitId, ...body }).catch(
+      (error: unknown) => {
+        throw toApiError(error);
+      },
+    );
+    const response: SignResponse = {
+      ok: true,
+      signatureId: signature.id,
+      version: signature.version,
+      contentHash: signature.contentHash,
+      signedAt: signature.signedAt.toISOString(),
+    };
+    return c.json(response, 200);
+  };
+  service.openapi(route, handler, SIGN);
+}

@@ -1,0 +1,67 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { validateSelection } from "@svc/mse-catalog";
+import {
+  VisitIdParamSchema,
+  WriteRequestSchema,
+  type WriteResponse,
+  WriteResponseSchema,
+} from "../schemas.js";
+import { appendVersion } from "../store.js";
+import {
+  caller,
+  enqueueDeliveries,
+  invalidSelection,
+  TAG,
+  toApiError,
+  unstorableNotes,
+  WRITE,
+} from "./common.js";
+
+const route = createRoute({
+  method: "post",
+  path: "/v1/mse/{visitId}",
+  tags: [TAG],
+  summary: "Write an MSE (a new version)",
+  description:
+    "Stores the whole selection as the visit's next immutable version (version 1 on the first write). The selection is validated against the catalog (422 `invalid_selection` with one entry per problem). Risk is computed; a risk-bearing version writes a durable safety event (`risk.safetyEventId`) delivered to the organization's webhooks. A visit already recorded for another patientId is 409 `conflict`. Scope `mse:write`.",
+  request: {
+    params: VisitIdParamSchema,
+    body: { required: true, content: { "application/json": { schema: WriteRequestSchema } } },
+  },
+  responses: {
+    200: {
+      description: "The version written",
+      headers: rateLimitHeaders,
+      content: { "application/json": { schema: WriteResponseSchema } },
+    },
+    ...flatErrorResponses(400, 409, 422),
+  },
+});
+
+export function registerMseWrite(service: ServiceApp): void {
+  const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+    const { visitId } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const notes = unstorableNotes(body.selection);
+    if (notes.length > 0) throw invalidSelection(notes);
+    const checked = validateSelection(body.selection);
+    if (!checked.ok) throw invalidSelection(checked.errors);
+    const { orgId, keyId } = caller(c);
+    const result = await appendVersion(
+      service.deps.db,
+      { orgId, keyId, visitId, patientId: body.patientId, clinicianId: body.clinicianId },
+      { kind: "write", selection: checked.selection },
+    ).catch((error: unknown) => {
+      throw toApiError(error);
+    });
+    await enqueueDeliveries(service, c, result.deliveryIds);
+    const response: WriteResponse = {
+      ok: true,
+      version: result.version,
+      risk: { ...result.risk, safetyEventId: result.safetyEventId },
+    };
+    return c.json(response, 200);
+  };
+  service.openapi(route, handler, WRITE);
+}

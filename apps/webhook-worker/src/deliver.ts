@@ -1,0 +1,434 @@
+import { lookup as dnsLookup } from "node:dns/promises";
+import http from "node:http";
+import https from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+import {
+  and,
+  type Db,
+  eq,
+  events,
+  gte,
+  lte,
+  mseSafetyEvents,
+  sql,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+} from "@svc/db";
+import type { Logger } from "@svc/http";
+import {
+  addressPolicyFor,
+  checkEndpointUrl,
+  EVENT_ID_HEADER,
+  isAllowedAddress,
+  SAFETY_SIGNATURE_HEADER,
+  type SafetyEventPayload,
+  type Schedule,
+  SIGNATURE_HEADER,
+  scheduleFor,
+  serializeEvent,
+  serializeSafetyEvent,
+  signPayload,
+} from "@svc/webhooks";
+
+/** Ruling 20: a receiver gets 10 s. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** Ruling 20: at most the first 1 kB of a receiver's body is kept (never logged). */
+export const RESPONSE_SNIPPET_BYTES = 1024;
+export const USER_AGENT = "ClinicalIntelligenceService-Webhooks/1";
+
+/** Resolves a host name to every address it has (the caller checks all of them). */
+export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+export interface DeliverContext {
+  db: Db;
+  logger: Logger;
+  /** Per-attempt limit on the whole exchange (connect, headers, body); default 10 s. */
+  timeoutMs?: number;
+  /** The retry schedule (tests compress time with `scheduleFor({ timeScale })`). */
+  schedule?: Schedule;
+  /**
+   * How long a claimed row is reserved for the worker posting it. A worker that dies mid-attempt
+   * leaves it reserved this long, then the sweeper hands it out again. Default: timeout + 30 s.
+   */
+  leaseMs?: number;
+  resolve?: Resolver;
+  now?: () => number;
+  /** Aborted on a forced shutdown: an attempt in flight is dropped and its row released. */
+  signal?: AbortSignal;
+}
+
+export type DeliverOutcome =
+  | { kind: "skipped"; reason: "not_found" | "not_pending" | "not_due"; nextAttemptAt?: Date }
+  | { kind: "cancelled"; reason: string }
+  | { kind: "delivered"; attempt: number; statusCode: number }
+  | { kind: "retry"; attempt: number; error: string; nextAttemptAt: Date; delayMs: number }
+  | { kind: "failed"; attempt: number; error: string }
+  | { kind: "released" };
+
+interface AttemptResult {
+  statusCode: number | null;
+  error: string | null;
+  snippet: string | null;
+  latencyMs: number;
+}
+
+class ShutdownAbort extends Error {}
+
+/**
+ * One POST, pinned to the addresses that were checked: the connection uses them instead of
+ * resolving the name again (a DNS answer that changes between check and connect, rebinding,
+ * cannot redirect us). Redirects are not followed (node:http never does): a 3xx is a failure.
+ */
+function post(
+  url: URL,
+  addresses: { address: string; family: number }[],
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<{ statusCode: number; snippet: string }> {
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) callback(null, addresses);
+    else {
+      const first = addresses[0] as { address: string; family: number };
+      callback(null, first.address, first.family);
+    }
+  };
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(
+      url,
+      {
+        method: "POST",
+        headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
+        lookup: pinned,
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const finish = () => {
+          clearTimeout(timer);
+          resolve({
+            statusCode: response.statusCode ?? 0,
+            snippet: Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET_BYTES).toString("utf8"),
+          });
+        };
+        response.on("data", (chunk: Buffer) => {
+          if (size >= RESPONSE_SNIPPET_BYTES) return;
+          chunks.push(chunk);
+          size += chunk.length;
+          // Enough kept: stop reading the rest of a large body.
+          if (size >= RESPONSE_SNIPPET_BYTES) {
+            response.destroy();
+            finish();
+          }
+        });
+        response.on("end", finish);
+        response.on("error", (error) => {
+          if (size >= RESPONSE_SNIPPET_BYTES) return;
+          clearTimeout(timer);
+          reject(error);
+        });
+      },
+    );
+    const timer = setTimeout(() => request.destroy(new Error("timeout")), timeoutMs);
+    const onAbort = () => request.destroy(new ShutdownAbort("shutdown"));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    request.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    request.on("close", () => signal?.removeEventListener("abort", onAbort));
+    request.end(body);
+  });
+}
+
+/** A short machine reason for a failed exchange; never the receiver's words. */
+function errorReason(error: unknown): string {
+  if (error instanceof Error && error.message === "timeout") return "timeout";
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case "ECONNREFUSED":
+      return "connection_refused";
+    case "ECONNRESET":
+    case "EPIPE":
+      return "connection_reset";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "dns_failure";
+    case "ETIMEDOUT":
+      return "timeout";
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return "unreachable";
+    default:
+      if (typeof code === "string" && (code.startsWith("ERR_TLS") || code.includes("CERT")))
+        return "tls_error";
+      return "network_error";
+  }
+}
+
+/** The payload and signature header of a delivery's source row, or null when it is gone. */
+async function loadPayload(
+  db: Db,
+  delivery: { eventId: string; source: "event" | "safety_event" },
+): Promise<{ body: string; header: string } | null> {
+  if (delivery.source === "event") {
+    const [event] = await db.select().from(events).where(eq(events.id, delivery.eventId));
+    if (!event) return null;
+    return {
+      header: SIGNATURE_HEADER,
+      body: serializeEvent({
+        id: event.id,
+        object: "event",
+        type: event.type,
+        apiVersion: event.apiVersion,
+        createdAt: event.createdAt.toISOString(),
+        data: event.data as Record<string, unknown>,
+      }),
+    };
+  }
+  const [safety] = await db.select().from(mseSafetyEvents).where(eq(mseSafetyEvents.id, delivery.eventId));
+  if (!safety) return null;
+  return {
+    header: SAFETY_SIGNATURE_HEADER,
+    body: serializeSafetyEvent(safety.payload as SafetyEventPayload),
+  };
+}
+
+/**
+ * Deliver one delivery row: claim it, check the endpoint and its addresses, POST the signed
+ * payload, record the attempt, and settle the row (delivered, retry at the next slot of the
+ * schedule, failed, or cancelled). Safe to call twice for one id at once: only one claims it.
+ */
+export async function deliver(deliveryId: string, ctx: DeliverContext): Promise<DeliverOutcome> {
+  const { db, logger } = ctx;
+  const clock = ctx.now ?? Date.now;
+  const timeoutMs = ctx.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const leaseMs = ctx.leaseMs ?? timeoutMs + 30_000;
+  const schedule = ctx.schedule ?? scheduleFor();
+  const resolve = ctx.resolve ?? systemResolver;
+  const now = clock();
+
+  // Claim: push next_attempt_at past the attempt, so the sweeper and a duplicate job leave it.
+  const [row] = await db
+    .update(webhookDeliveries)
+    .set({ nextAttemptAt: new Date(now + leaseMs), updatedAt: new Date(now) })
+    .where(
+      and(
+        eq(webhookDeliveries.id, deliveryId),
+        eq(webhookDeliveries.status, "pending"),
+        lte(webhookDeliveries.nextAttemptAt, new Date(now)),
+      ),
+    )
+    .returning();
+  if (!row) {
+    const [current] = await db
+      .select({ status: webhookDeliveries.status, nextAttemptAt: webhookDeliveries.nextAttemptAt })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, deliveryId));
+    if (!current) return { kind: "skipped", reason: "not_found" };
+    if (current.status !== "pending") return { kind: "skipped", reason: "not_pending" };
+    return { kind: "skipped", reason: "not_due", nextAttemptAt: current.nextAttemptAt };
+  }
+  const log = { deliveryId, endpointId: row.endpointId, eventId: row.eventId };
+
+  const cancel = async (reason: string): Promise<DeliverOutcome> => {
+    await db
+      .update(webhookDeliveries)
+      .set({ status: "cancelled", lastError: reason, updatedAt: new Date(clock()) })
+      .where(eq(webhookDeliveries.id, deliveryId));
+    logger.info({ ...log, reason }, "webhook delivery cancelled");
+    return { kind: "cancelled", reason };
+  };
+
+  const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, row.endpointId));
+  if (!endpoint || endpoint.removedAt) return cancel("endpoint_removed");
+  if (endpoint.disabledAt) return cancel("endpoint_disabled");
+  const payload = await loadPayload(db, row);
+  if (!payload) return cancel("event_missing");
+
+  const attempt = row.attempts + 1;
+  const firstAttemptAt = row.firstAttemptAt ?? new Date(now);
+  const started = clock();
+  let result: AttemptResult;
+  try {
+    result = await attemptOnce(endpoint, payload, row.eventId, attempt, deliveryId, timeoutMs, resolve, ctx);
+  } catch (error) {
+    if (!(error instanceof ShutdownAbort)) throw error;
+    // Forced shutdown mid-attempt: nothing is recorded; the row is due again at once.
+    await db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: new Date(clock()), enqueuedAt: null })
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, "pending")));
+    logger.warn(log, "webhook attempt dropped at shutdown; the delivery is due again");
+    return { kind: "released" };
+  }
+  const finishedAt = clock();
+
+  let outcome: DeliverOutcome;
+  const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+  const error = ok ? null : (result.error ?? `http_${result.statusCode}`);
+  if (ok) {
+    outcome = { kind: "delivered", attempt, statusCode: result.statusCode as number };
+  } else if (result.statusCode === 410) {
+    outcome = { kind: "failed", attempt, error: "http_410" };
+  } else {
+    // Attempts made since the window opened (a redelivery opens a new window).
+    const [counted] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(webhookAttempts)
+      .where(
+        and(eq(webhookAttempts.deliveryId, deliveryId), gte(webhookAttempts.attemptedAt, firstAttemptAt)),
+      );
+    const made = (counted?.n ?? 0) + 1;
+    const delay = schedule.nextAttemptDelay(made, firstAttemptAt.getTime(), finishedAt);
+    outcome =
+      delay === null
+        ? { kind: "failed", attempt, error: error as string }
+        : {
+            kind: "retry",
+            attempt,
+            error: error as string,
+            delayMs: delay,
+            nextAttemptAt: new Date(finishedAt + delay),
+          };
+  }
+
+  await db.transaction(async (tx) => {
+    await tx.insert(webhookAttempts).values({
+      deliveryId,
+      attempt,
+      statusCode: result.statusCode,
+      latencyMs: Math.max(0, Math.round(result.latencyMs)),
+      error,
+      responseSnippet: result.snippet,
+      nextAttemptAt: outcome.kind === "retry" ? outcome.nextAttemptAt : null,
+      attemptedAt: new Date(started),
+    });
+    const common = {
+      attempts: attempt,
+      firstAttemptAt,
+      lastStatusCode: result.statusCode,
+      lastLatencyMs: Math.max(0, Math.round(result.latencyMs)),
+      lastError: error,
+      updatedAt: new Date(finishedAt),
+    };
+    const guard = and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, "pending"));
+    if (outcome.kind === "delivered") {
+      await tx
+        .update(webhookDeliveries)
+        .set({ ...common, status: "delivered", deliveredAt: new Date(finishedAt) })
+        .where(guard);
+    } else if (outcome.kind === "retry") {
+      // enqueued_at = when the queued retry becomes due: the sweeper re-sends it only if it is
+      // still waiting well after that (its job was lost with Redis).
+      await tx
+        .update(webhookDeliveries)
+        .set({ ...common, nextAttemptAt: outcome.nextAttemptAt, enqueuedAt: outcome.nextAttemptAt })
+        .where(guard);
+    } else {
+      await tx
+        .update(webhookDeliveries)
+        .set({ ...common, status: "failed" })
+        .where(guard);
+    }
+    if (result.statusCode === 410) {
+      await tx
+        .update(webhookEndpoints)
+        .set({ disabledAt: new Date(finishedAt), disabledReason: "The endpoint answered 410 Gone." })
+        .where(eq(webhookEndpoints.id, endpoint.id));
+    }
+  });
+
+  const fields = {
+    ...log,
+    attempt,
+    statusCode: result.statusCode,
+    latencyMs: Math.round(result.latencyMs),
+    error,
+    outcome: outcome.kind,
+    ...(outcome.kind === "retry" ? { nextAttemptAt: outcome.nextAttemptAt.toISOString() } : {}),
+  };
+  if (outcome.kind === "delivered") logger.info(fields, "webhook delivered");
+  else logger.warn(fields, "webhook attempt failed");
+  if (result.statusCode === 410) logger.warn(log, "webhook endpoint disabled: it answered 410 Gone");
+  return outcome;
+}
+
+async function attemptOnce(
+  endpoint: typeof webhookEndpoints.$inferSelect,
+  payload: { body: string; header: string },
+  eventId: string,
+  attempt: number,
+  deliveryId: string,
+  timeoutMs: number,
+  resolve: Resolver,
+  ctx: DeliverContext,
+): Promise<AttemptResult> {
+  const clock = ctx.now ?? Date.now;
+  const started = clock();
+  const fail = (error: string): AttemptResult => ({
+    statusCode: null,
+    error,
+    snippet: null,
+    latencyMs: clock() - started,
+  });
+  const policy = addressPolicyFor(endpoint);
+  const checked = checkEndpointUrl(endpoint.url, {
+    mode: endpoint.mode,
+    allowPrivate: endpoint.allowPrivate,
+  });
+  let url: URL;
+  try {
+    url = new URL(endpoint.url);
+  } catch {
+    return fail("invalid_url");
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  // Ruling 20, again at delivery: every address the name has now must be allowed.
+  let addresses: { address: string; family: number }[];
+  if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
+  else {
+    try {
+      addresses = await resolve(host);
+    } catch (error) {
+      return fail(errorReason(error));
+    }
+  }
+  if (addresses.length === 0) return fail("dns_failure");
+  if (addresses.some((a) => !isAllowedAddress(a.address, policy))) return fail("forbidden_address");
+  if (!checked.ok) return fail("invalid_url");
+
+  // Signed afresh on every attempt (a fresh timestamp); the event id stays the same.
+  const timestamp = Math.floor(clock() / 1000);
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    "User-Agent": USER_AGENT,
+    [payload.header]: signPayload(endpoint.secret, payload.body, timestamp),
+    [EVENT_ID_HEADER]: eventId,
+    "Service-Delivery-Id": deliveryId,
+    "Service-Delivery-Attempt": String(attempt),
+  };
+  try {
+    const response = await post(url, addresses, headers, payload.body, timeoutMs, ctx.signal);
+    return {
+      statusCode: response.statusCode,
+      error:
+        response.statusCode >= 300 && response.statusCode < 400
+          ? "redirect_not_followed"
+          : response.statusCode >= 200 && response.statusCode < 300
+            ? null
+            : `http_${response.statusCode}`,
+      snippet: response.snippet === "" ? null : response.snippet,
+      latencyMs: clock() - started,
+    };
+  } catch (error) {
+    if (error instanceof ShutdownAbort) throw error;
+    return fail(errorReason(error));
+  }
+}

@@ -1,0 +1,206 @@
+import { isIP } from "node:net";
+import {
+  accounts,
+  and,
+  type Db,
+  desc,
+  eq,
+  isNull,
+  organizations,
+  RepoError,
+  webhookDeliveries,
+  webhookEndpoints,
+} from "@svc/db";
+import { newId } from "@svc/ids";
+import {
+  addressPolicyFor,
+  checkEndpointUrl,
+  classifyAddress,
+  isAllowedAddress,
+  newWebhookSecret,
+} from "@svc/webhooks";
+import { type Resolver, systemResolver } from "./deliver.js";
+
+/**
+ * Operator actions on webhook endpoints and deliveries (the `pnpm svc webhooks ...` commands).
+ * Refusals are RepoError, which the CLI prints as `{ error }`.
+ */
+
+export interface AddEndpointInput {
+  accountId?: string;
+  orgId?: string;
+  url: string;
+  mode?: "test" | "live";
+  allowPrivate?: boolean;
+  resolve?: Resolver;
+}
+
+/**
+ * Register an endpoint (ruling 20): live needs https; the URL must carry no credentials; every
+ * address its name resolves to must be public, loopback being allowed for test mode and private
+ * ranges with `allowPrivate` (operator only). The secret is returned this once.
+ */
+export async function addWebhookEndpoint(db: Db, input: AddEndpointInput) {
+  if (Boolean(input.accountId) === Boolean(input.orgId))
+    throw new RepoError("invalid", "Give exactly one of --account and --org.");
+  const mode = input.mode ?? "test";
+  if (mode !== "test" && mode !== "live") throw new RepoError("invalid", "--mode must be test or live.");
+  const allowPrivate = input.allowPrivate ?? false;
+  if (input.accountId) {
+    const [account] = await db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(eq(accounts.id, input.accountId));
+    if (!account) throw new RepoError("not_found", `No account ${input.accountId}.`);
+  } else {
+    const [org] = await db
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, input.orgId as string));
+    if (!org) throw new RepoError("not_found", `No organization ${input.orgId}.`);
+  }
+  const checked = checkEndpointUrl(input.url, { mode, allowPrivate });
+  if (!checked.ok) throw new RepoError("invalid", checked.reason);
+  const host = checked.url.hostname.replace(/^\[|\]$/g, "");
+  if (!isIP(host)) {
+    let addresses: { address: string }[];
+    try {
+      addresses = await (input.resolve ?? systemResolver)(host);
+    } catch {
+      throw new RepoError("invalid", `The host ${host} does not resolve.`);
+    }
+    const policy = addressPolicyFor({ mode, allowPrivate });
+    const refused = addresses.find((a) => !isAllowedAddress(a.address, policy));
+    if (refused)
+      throw new RepoError(
+        "invalid",
+        `The host ${host} resolves to ${refused.address}, which is not public (${classifyAddress(refused.address)}).`,
+      );
+  }
+  const row = {
+    id: newId("we"),
+    accountId: input.accountId ?? null,
+    orgId: input.orgId ?? null,
+    url: input.url,
+    mode,
+    secret: newWebhookSecret(),
+    allowPrivate,
+  };
+  await db.insert(webhookEndpoints).values(row);
+  return { id: row.id, url: row.url, secret: row.secret };
+}
+
+/** Endpoints of an account or organization that are not removed; never their secrets. */
+export async function listWebhookEndpoints(db: Db, owner: { accountId?: string; orgId?: string }) {
+  if (Boolean(owner.accountId) === Boolean(owner.orgId))
+    throw new RepoError("invalid", "Give exactly one of --account and --org.");
+  const rows = await db
+    .select({
+      id: webhookEndpoints.id,
+      url: webhookEndpoints.url,
+      mode: webhookEndpoints.mode,
+      allowPrivate: webhookEndpoints.allowPrivate,
+      createdAt: webhookEndpoints.createdAt,
+      disabledAt: webhookEndpoints.disabledAt,
+      disabledReason: webhookEndpoints.disabledReason,
+    })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        owner.accountId
+          ? eq(webhookEndpoints.accountId, owner.accountId)
+          : eq(webhookEndpoints.orgId, owner.orgId as string),
+        isNull(webhookEndpoints.removedAt),
+      ),
+    )
+    .orderBy(webhookEndpoints.createdAt);
+  return { endpoints: rows };
+}
+
+/** Remove an endpoint: it gets no new deliveries and its pending ones are cancelled. */
+export async function removeWebhookEndpoint(db: Db, id: string, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const [endpoint] = await tx
+      .update(webhookEndpoints)
+      .set({ removedAt: now })
+      .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.removedAt)))
+      .returning({ id: webhookEndpoints.id, removedAt: webhookEndpoints.removedAt });
+    if (!endpoint) throw new RepoError("not_found", `No webhook endpoint ${id} (or it was already removed).`);
+    const cancelled = await tx
+      .update(webhookDeliveries)
+      .set({ status: "cancelled", lastError: "endpoint_removed", updatedAt: now })
+      .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "pending")))
+      .returning({ id: webhookDeliveries.id });
+    return { id: endpoint.id, removedAt: endpoint.removedAt, cancelledDeliveries: cancelled.length };
+  });
+}
+
+/** Deliveries of one endpoint or of one event, newest first. */
+export async function listWebhookDeliveries(
+  db: Db,
+  input: { endpointId?: string; eventId?: string; limit?: number },
+) {
+  if (Boolean(input.endpointId) === Boolean(input.eventId))
+    throw new RepoError("invalid", "Give exactly one of --endpoint and --event.");
+  const limit = input.limit ?? 50;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+    throw new RepoError("invalid", "--limit must be from 1 to 200.");
+  const rows = await db
+    .select({
+      id: webhookDeliveries.id,
+      endpointId: webhookDeliveries.endpointId,
+      eventId: webhookDeliveries.eventId,
+      source: webhookDeliveries.source,
+      status: webhookDeliveries.status,
+      attempts: webhookDeliveries.attempts,
+      nextAttemptAt: webhookDeliveries.nextAttemptAt,
+      lastStatusCode: webhookDeliveries.lastStatusCode,
+      lastError: webhookDeliveries.lastError,
+      deliveredAt: webhookDeliveries.deliveredAt,
+      createdAt: webhookDeliveries.createdAt,
+    })
+    .from(webhookDeliveries)
+    .where(
+      input.endpointId
+        ? eq(webhookDeliveries.endpointId, input.endpointId)
+        : eq(webhookDeliveries.eventId, input.eventId as string),
+    )
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit);
+  return { deliveries: rows };
+}
+
+/**
+ * Send a delivery again: back to pending, due now, with a fresh 24 h retry window; attempt
+ * numbers continue. Refused when the endpoint is removed or disabled.
+ */
+export async function redeliverWebhook(db: Db, id: string, now = new Date()) {
+  const [row] = await db
+    .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.id, id));
+  if (!row) throw new RepoError("not_found", `No webhook delivery ${id}.`);
+  const [endpoint] = await db
+    .select({ removedAt: webhookEndpoints.removedAt, disabledAt: webhookEndpoints.disabledAt })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.id, row.endpointId));
+  if (!endpoint || endpoint.removedAt) throw new RepoError("invalid", "The delivery's endpoint was removed.");
+  if (endpoint.disabledAt) throw new RepoError("invalid", "The delivery's endpoint is disabled.");
+  const [updated] = await db
+    .update(webhookDeliveries)
+    .set({
+      status: "pending",
+      nextAttemptAt: now,
+      firstAttemptAt: null,
+      enqueuedAt: null,
+      deliveredAt: null,
+      updatedAt: now,
+    })
+    .where(eq(webhookDeliveries.id, id))
+    .returning({
+      id: webhookDeliveries.id,
+      status: webhookDeliveries.status,
+      attempts: webhookDeliveries.attempts,
+    });
+  return updated as { id: string; status: string; attempts: number };
+}

@@ -1,0 +1,107 @@
+import { newId } from "@svc/ids";
+import { and, eq, isNull } from "drizzle-orm";
+import type { DbOrTx } from "./events.js";
+import { mseSafetyEvents, webhookDeliveries, webhookEndpoints } from "./schema.js";
+
+/** Type of every MSE safety event (DESIGN ruling 10). */
+export const MSE_SAFETY_EVENT_TYPE = "mse.risk_flagged" as const;
+
+export interface SafetyEventRisk {
+  flag: boolean;
+  level: string;
+  labels: string[];
+}
+
+/**
+ * The stored and delivered payload of an MSE safety event (ruling 10). It carries ids, the
+ * version and the catalog-derived risk only: no free text from the record.
+ */
+export interface MseSafetyEventPayload {
+  id: string;
+  object: "mse.safety_event";
+  type: typeof MSE_SAFETY_EVENT_TYPE;
+  organizationId: string;
+  visitId: string;
+  patientId: string;
+  version: number;
+  risk: SafetyEventRisk;
+  createdAt: string;
+}
+
+export interface RecordedSafetyEvent {
+  event: MseSafetyEventPayload;
+  /** Pending deliveries written with the event; hand them to the queue after commit. */
+  deliveryIds: string[];
+}
+
+/**
+ * Write a durable MSE safety event and one pending delivery (source `safety_event`) per active
+ * webhook endpoint of the organization, inside the caller's transaction (the outbox). Safety
+ * events have no test/live mode: every endpoint of the organization that is neither disabled nor
+ * removed gets one. After commit, hand `deliveryIds` to the delivery queue; if that fails, the
+ * sweeper finds the pending rows by state.
+ */
+export async function recordSafetyEvent(
+  tx: DbOrTx,
+  input: {
+    orgId: string;
+    visitId: string;
+    patientId: string;
+    version: number;
+    risk: SafetyEventRisk;
+    now?: Date;
+  },
+): Promise<RecordedSafetyEvent> {
+  const now = input.now ?? new Date();
+  const id = newId("sev");
+  const risk: SafetyEventRisk = {
+    flag: input.risk.flag,
+    level: input.risk.level,
+    labels: [...input.risk.labels],
+  };
+  const event: MseSafetyEventPayload = {
+    id,
+    object: "mse.safety_event",
+    type: MSE_SAFETY_EVENT_TYPE,
+    organizationId: input.orgId,
+    visitId: input.visitId,
+    patientId: input.patientId,
+    version: input.version,
+    risk,
+    createdAt: now.toISOString(),
+  };
+  await tx.insert(mseSafetyEvents).values({
+    id,
+    orgId: input.orgId,
+    visitId: input.visitId,
+    patientId: input.patientId,
+    version: input.version,
+    risk,
+    payload: event,
+    createdAt: now,
+  });
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.orgId, input.orgId),
+        isNull(webhookEndpoints.disabledAt),
+        isNull(webhookEndpoints.removedAt),
+      ),
+    );
+  const deliveryIds = endpoints.map(() => newId("whd"));
+  if (endpoints.length > 0) {
+    await tx.insert(webhookDeliveries).values(
+      endpoints.map((endpoint, i) => ({
+        id: deliveryIds[i] as string,
+        endpointId: endpoint.id,
+        eventId: id,
+        source: "safety_event" as const,
+        status: "pending" as const,
+        nextAttemptAt: now,
+      })),
+    );
+  }
+  return { event, deliveryIds };
+}

@@ -1,0 +1,50 @@
+import {
+  addWebhookEndpoint,
+  enqueueOnce,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  redeliverWebhook,
+  removeWebhookEndpoint,
+} from "@svc/webhook-worker";
+import { CliError, type CommandTable, integer, text } from "../command.js";
+
+function mode(value: string | undefined): "test" | "live" {
+  if (value === undefined) return "test";
+  if (value !== "test" && value !== "live") throw new CliError("--mode must be test or live.");
+  return value;
+}
+
+/** Webhook endpoints and deliveries (DESIGN, operator CLI contract; ruling 20). */
+export const webhookCommands: CommandTable = {
+  "webhooks add": async (args, { db }) =>
+    addWebhookEndpoint(db, {
+      accountId: text(args, "account", false),
+      orgId: text(args, "org", false),
+      url: text(args, "url") as string,
+      mode: mode(text(args, "mode", false)),
+      allowPrivate: args.flags.get("allow-private") === true,
+    }),
+  "webhooks list": async (args, { db }) =>
+    listWebhookEndpoints(db, { accountId: text(args, "account", false), orgId: text(args, "org", false) }),
+  "webhooks remove": async (args, { db }) => removeWebhookEndpoint(db, text(args, "id") as string),
+  "webhooks deliveries": async (args, { db }) =>
+    listWebhookDeliveries(db, {
+      endpointId: text(args, "endpoint", false),
+      eventId: text(args, "event", false),
+      limit: integer(args, "limit"),
+    }),
+  "webhooks redeliver": async (args, { db }) => {
+    const result = await redeliverWebhook(db, text(args, "id") as string);
+    // Best effort: without Redis the worker's outbox sweeper picks the row up.
+    const enqueued = await enqueueOnce(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", [result.id]);
+    return { ...result, enqueued };
+  },
+};
+
+export const webhookUsage = [
+  "webhooks add --account ID|--org ID --url URL [--mode test|live] [--allow-private]   (prints the secret once)",
+  "webhooks list --account ID|--org ID",
+  "webhooks remove --id ENDPOINT_ID   (pending deliveries are cancelled)",
+  "webhooks deliveries --endpoint ID|--event ID [--limit N]",
+  "webhooks redeliver --id DELIVERY_ID",
+];

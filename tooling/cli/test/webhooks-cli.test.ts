@@ -1,0 +1,198 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { eq, recordEvent, webhookDeliveries } from "@svc/db";
+import { createTestDatabase, Seeder, type TestDatabase } from "@svc/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const tsx = `${root}node_modules/.bin/tsx`;
+const cliPath = `${root}tooling/cli/src/main.ts`;
+
+let db: TestDatabase;
+let seed: Seeder;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  seed = new Seeder(db.handle);
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+function svcCli(...args: string[]) {
+  const result = spawnSync(tsx, [cliPath, ...args, "--json"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:1",
+      LOG_LEVEL: "silent",
+    },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function ok(...args: string[]) {
+  const out = svcCli(...args);
+  expect(out.stderr).toBe("");
+  expect(out.code).toBe(0);
+  const lines = out.stdout.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0] as string);
+}
+
+function refused(...args: string[]): string {
+  const out = svcCli(...args);
+  expect(out.code).toBe(1);
+  expect(out.stdout).toBe("");
+  const body = JSON.parse(out.stderr.trim());
+  expect(Object.keys(body)).toEqual(["error"]);
+  return body.error as string;
+}
+
+describe("pnpm svc webhooks", { timeout: 90_000 }, () => {
+  it("adds a test-mode endpoint on 127.0.0.1, printing { id, url, secret } once; list never shows it", async () => {
+    const account = await seed.account();
+    const added = ok("webhooks", "add", "--account", account.id, "--url", "http://127.0.0.1:9/hook");
+    expect(added).toEqual({
+      id: expect.stringMatching(/^we_/),
+      url: "http://127.0.0.1:9/hook",
+      secret: expect.stringMatching(/^whsec_[0-9A-Za-z]{32,}$/),
+    });
+    const listed = ok("webhooks", "list", "--account", account.id);
+    expect(listed.endpoints).toHaveLength(1);
+    expect(listed.endpoints[0]).toMatchObject({ id: added.id, mode: "test", allowPrivate: false });
+    expect(JSON.stringify(listed)).not.toContain(added.secret);
+  });
+
+  it("refuses an unknown account or organization, a bad URL and a missing owner", async () => {
+    expect(refused("webhooks", "add", "--account", "acct_nope", "--url", "https://example.com/h")).toMatch(
+      /No account/,
+    );
+    expect(refused("webhooks", "add", "--org", "org_nope", "--url", "https://example.com/h")).toMatch(
+      /No organization/,
+    );
+    const account = await seed.account();
+    expect(refused("webhooks", "add", "--account", account.id, "--url", "not a url")).toMatch(/not valid/);
+    expect(refused("webhooks", "add", "--account", account.id, "--url", "ftp://example.com/h")).toMatch(
+      /https/,
+    );
+    expect(
+      refused("webhooks", "add", "--account", account.id, "--url", "https://user:pw@example.com/h"),
+    ).toMatch(/credentials/);
+    expect(refused("webhooks", "add", "--url", "https://example.com/h")).toMatch(/exactly one/);
+    expect(
+      refused("webhooks", "add", "--account", account.id, "--url", "https://example.com", "--mode", "prod"),
+    ).toMatch(/--mode/);
+  });
+
+  it("live endpoints: https only, and no private or loopback address without --allow-private", async () => {
+    const account = await seed.account();
+    expect(
+      refused("webhooks", "add", "--account", account.id, "--url", "http://127.0.0.1:9/h", "--mode", "live"),
+    ).toMatch(/https/);
+    expect(
+      refused("webhooks", "add", "--account", account.id, "--url", "https://127.0.0.1:9/h", "--mode", "live"),
+    ).toMatch(/not public/);
+    expect(
+      refused("webhooks", "add", "--account", account.id, "--url", "https://10.0.0.7/h", "--mode", "live"),
+    ).toMatch(/not public/);
+    expect(
+      refused(
+        "webhooks",
+        "add",
+        "--account",
+        account.id,
+        "--url",
+        "https://169.254.169.254/",
+        "--mode",
+        "live",
+      ),
+    ).toMatch(/metadata/);
+    expect(
+      refused("webhooks", "add", "--account", account.id, "--url", "https://localhost/h", "--mode", "live"),
+    ).toMatch(/localhost|not public/);
+    // Test mode allows loopback, not other private ranges.
+    expect(refused("webhooks", "add", "--account", account.id, "--url", "http://10.0.0.7/h")).toMatch(
+      /not public/,
+    );
+    // The operator's --allow-private opens them, metadata excepted.
+    const allowed = ok(
+      "webhooks",
+      "add",
+      "--account",
+      account.id,
+      "--url",
+      "https://127.0.0.1:9/h",
+      "--mode",
+      "live",
+      "--allow-private",
+    );
+    expect(allowed.id).toMatch(/^we_/);
+    expect(
+      refused(
+        "webhooks",
+        "add",
+        "--account",
+        account.id,
+        "--url",
+        "https://169.254.169.254/",
+        "--mode",
+        "live",
+        "--allow-private",
+      ),
+    ).toMatch(/metadata/);
+    const listed = ok("webhooks", "list", "--account", account.id);
+    expect(listed.endpoints).toEqual([expect.objectContaining({ mode: "live", allowPrivate: true })]);
+  });
+
+  it("adds an organization endpoint for safety events", async () => {
+    const { org } = await seed.org();
+    const added = ok("webhooks", "add", "--org", org.id, "--url", "http://localhost:9/safety");
+    expect(added.id).toMatch(/^we_/);
+    expect(ok("webhooks", "list", "--org", org.id).endpoints).toHaveLength(1);
+  });
+
+  it("lists deliveries, redelivers one, and removing the endpoint cancels its pending deliveries", async () => {
+    const account = await seed.account();
+    const endpoint = ok("webhooks", "add", "--account", account.id, "--url", "http://127.0.0.1:9/h");
+    const recorded = await db.handle.db.transaction((tx) =>
+      recordEvent(tx, {
+        accountId: account.id,
+        mode: "test",
+        type: "wearable.connected",
+        data: { id: "wear_1" },
+      }),
+    );
+    const deliveryId = recorded.deliveryIds[0] as string;
+    const byEndpoint = ok("webhooks", "deliveries", "--endpoint", endpoint.id, "--limit", "10");
+    expect(byEndpoint.deliveries).toEqual([
+      expect.objectContaining({ id: deliveryId, eventId: recorded.event.id, status: "pending", attempts: 0 }),
+    ]);
+    const byEvent = ok("webhooks", "deliveries", "--event", recorded.event.id);
+    expect(byEvent.deliveries.map((d: { id: string }) => d.id)).toEqual([deliveryId]);
+    expect(refused("webhooks", "deliveries", "--endpoint", endpoint.id, "--limit", "0")).toMatch(/limit/);
+
+    // A failed delivery is sent again: pending, due now, attempts kept.
+    await db.handle.db
+      .update(webhookDeliveries)
+      .set({ status: "failed", attempts: 12, firstAttemptAt: new Date(Date.now() - 86_400_000) })
+      .where(eq(webhookDeliveries.id, deliveryId));
+    const again = ok("webhooks", "redeliver", "--id", deliveryId);
+    expect(again).toMatchObject({ id: deliveryId, status: "pending", attempts: 12 });
+    expect(typeof again.enqueued).toBe("boolean");
+    const [row] = await db.handle.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, deliveryId));
+    expect(row).toMatchObject({ status: "pending", firstAttemptAt: null });
+
+    const removed = ok("webhooks", "remove", "--id", endpoint.id);
+    expect(removed).toMatchObject({ id: endpoint.id, cancelledDeliveries: 1 });
+    expect(ok("webhooks", "list", "--account", account.id).endpoints).toEqual([]);
+    expect(refused("webhooks", "remove", "--id", endpoint.id)).toMatch(/already removed|No webhook endpoint/);
+    expect(refused("webhooks", "redeliver", "--id", deliveryId)).toMatch(/removed/);
+    expect(refused("webhooks", "redeliver", "--id", "whd_nope")).toMatch(/No webhook delivery/);
+  });
+});
