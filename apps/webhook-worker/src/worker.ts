@@ -1,4 +1,16 @@
-import { and, asc, type Db, eq, inArray, isNull, lt, lte, or, webhookDeliveries } from "@svc/db";
+import {
+  and,
+  asc,
+  type Db,
+  eq,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  or,
+  purgeExpiredEvents,
+  webhookDeliveries,
+} from "@svc/db";
 import type { Logger } from "@svc/http";
 import { scheduleFor } from "@svc/webhooks";
 import { Worker } from "bullmq";
@@ -33,6 +45,8 @@ export interface WebhookWorkerOptions {
   concurrency?: number;
   /** Multiplies every delay of the retry schedule and its 24 h window (tests: 0.001). */
   timeScale?: number;
+  /** How often expired events (30 days) are purged (default hourly). */
+  purgeIntervalMs?: number;
   /** How often the outbox sweeper runs (default 5 s). */
   sweepIntervalMs?: number;
   /**
@@ -201,6 +215,18 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
   timer.unref();
   void sweep();
 
+  // Retention (contract: events are queryable for 30 days): purge hourly, so each replica's pass
+  // is small; several workers purging at once only find nothing left to delete.
+  const purge = () =>
+    purgeExpiredEvents(db)
+      .then((result) => logger.info({ ...result }, "expired events purged"))
+      .catch((error: Error) =>
+        logger.warn({ errName: error.name }, "event purge failed; retrying next hour"),
+      );
+  const purgeTimer = setInterval(() => void purge(), options.purgeIntervalMs ?? 3_600_000);
+  purgeTimer.unref();
+  void purge();
+
   logger.info({ queue: DELIVERY_QUEUE_NAME, sweepIntervalMs }, "webhook worker started");
   let closing: Promise<void> | null = null;
   return {
@@ -209,6 +235,7 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
     close(closeOptions = {}) {
       closing ??= (async () => {
         clearInterval(timer);
+        clearInterval(purgeTimer);
         if (closeOptions.force) shutdown.abort();
         // Stop taking jobs without BullMQ's own wait for active ones (that wait never ends while
         // Redis is down); our own attempts in flight are awaited below, or dropped when forced.

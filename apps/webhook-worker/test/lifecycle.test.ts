@@ -1,4 +1,4 @@
-import { type Db, recordEvent } from "@svc/db";
+import { type Db, eq, events, recordEvent } from "@svc/db";
 import { captureLogger, createTestDatabase, requireEnv, Seeder, type TestDatabase } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -151,5 +151,30 @@ describe.sequential("webhook worker lifecycle", () => {
       expect(attempts.map((a) => a.statusCode)).toEqual([200]);
     }
     await enqueuer.close();
+  });
+
+  it("purges events past the 30-day retention when it starts, keeping recent ones", async () => {
+    const { account } = await seed.caller();
+    const now = Date.now();
+    const old = await db.transaction((tx) =>
+      recordEvent(tx, {
+        accountId: account.id,
+        mode: "test",
+        type: "wearable.sync_completed",
+        data: { object: "wearable_connection", id: "wear_old" },
+        now: new Date(now - 31 * 86_400_000),
+      }),
+    );
+    const recent = await emitFor(account.id);
+    await start();
+    await waitFor(
+      async () => (await db.select().from(events).where(eq(events.id, old.event.id))).length === 0,
+      15_000,
+      "old event purged",
+    );
+    const kept = await db.select().from(events).where(eq(events.accountId, account.id));
+    expect(kept.map((e) => e.id)).not.toContain(old.event.id);
+    expect(kept.length).toBeGreaterThan(0);
+    void recent;
   });
 });
