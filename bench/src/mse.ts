@@ -88,22 +88,27 @@ export interface MseBenchRow {
   baseline: SteadyMeasure;
 }
 
+/** One organization with its key; the bench spreads load so no org passes its 20 req/s (ruling 15). */
+export interface BenchOrg {
+  orgId: string;
+  key: string;
+  keyId: string;
+}
+
 export async function runMseBench(options: {
   apiUrl: string;
-  orgKey: string;
-  orgId: string;
-  keyId: string;
+  orgs: BenchOrg[];
   databaseUrl: string;
   rate: number;
   seconds: number;
   log: (line: string) => void;
 }): Promise<MseBenchRow[]> {
-  const { apiUrl, orgKey, rate, seconds } = options;
-  const headers = { "content-type": "application/json", authorization: `Bearer ${orgKey}` };
-  const call = async (method: string, path: string, body?: unknown) => {
+  const { apiUrl, orgs, rate, seconds } = options;
+  const orgOf = (i: number) => orgs[i % orgs.length] as BenchOrg;
+  const call = async (i: number, method: string, path: string, body?: unknown) => {
     const res = await fetch(`${apiUrl}${path}`, {
       method,
-      headers,
+      headers: { "content-type": "application/json", authorization: `Bearer ${orgOf(i).key}` },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     await res.arrayBuffer();
@@ -114,20 +119,20 @@ export async function runMseBench(options: {
   const lines = Object.keys(benchSelection).map((key) => ({ key, label: key, line: `${key} line` }));
   const content = JSON.stringify({ selection: benchSelection, lines });
   const contentHash = createHash("sha256").update(content).digest("hex");
-  const insertVersion = (visitId: string) =>
+  const insertVersion = (i: number, visitId: string) =>
     sql.begin(async (tx) => {
       const [visit] = await tx`
         insert into mse_visits (org_id, visit_id, patient_id, current_version)
-        values (${options.orgId}, ${visitId}, 'patient-1', 1)
+        values (${orgOf(i).orgId}, ${visitId}, 'patient-1', 1)
         on conflict (org_id, visit_id) do update set current_version = mse_visits.current_version + 1,
           updated_at = now()
         returning current_version`;
       await tx`
         insert into mse_versions (org_id, visit_id, version, patient_id, selection, lines, objective_block,
           risk_flag, risk_level, risk_labels, operation, key_id, content_hash, chain_hash)
-        values (${options.orgId}, ${visitId}, ${visit?.current_version as number}, 'patient-1',
+        values (${orgOf(i).orgId}, ${visitId}, ${visit?.current_version as number}, 'patient-1',
           ${sql.json(benchSelection)}, ${sql.json(lines)}, ${lines.map((l) => l.line).join("\n")}, false, 'none',
-          ${[]}, 'write', ${options.keyId}, ${contentHash}, ${contentHash})`;
+          ${[]}, 'write', ${orgOf(i).keyId}, ${contentHash}, ${contentHash})`;
       return true;
     });
   const POOL = 200;
@@ -135,8 +140,11 @@ export async function runMseBench(options: {
   try {
     // Visits to amend and read, created through the API.
     for (let i = 0; i < POOL; i++) {
-      await call("POST", `/v1/mse/bench-${run}-p${i}`, { patientId: "patient-1", selection: benchSelection });
-      await insertVersion(`base-${run}-p${i}`);
+      await call(i, "POST", `/v1/mse/bench-${run}-p${i}`, {
+        patientId: "patient-1",
+        selection: benchSelection,
+      });
+      await insertVersion(i, `base-${run}-p${i}`);
     }
     const plan: [
       MseBenchRow["operation"],
@@ -146,24 +154,27 @@ export async function runMseBench(options: {
       [
         "write",
         (i) =>
-          call("POST", `/v1/mse/bench-${run}-w${i}`, { patientId: "patient-1", selection: benchSelection }),
-        (i) => insertVersion(`base-${run}-w${i}`),
+          call(i, "POST", `/v1/mse/bench-${run}-w${i}`, {
+            patientId: "patient-1",
+            selection: benchSelection,
+          }),
+        (i) => insertVersion(i, `base-${run}-w${i}`),
       ],
       [
         "patch",
         (i) =>
-          call("PATCH", `/v1/mse/bench-${run}-p${i % POOL}`, {
+          call(i % POOL, "PATCH", `/v1/mse/bench-${run}-p${i % POOL}`, {
             patientId: "patient-1",
             selection: { mood: { values: i % 2 ? ["anxious"] : ["euthymic"] } },
           }),
-        (i) => insertVersion(`base-${run}-p${i % POOL}`),
+        (i) => insertVersion(i % POOL, `base-${run}-p${i % POOL}`),
       ],
       [
         "read",
-        (i) => call("GET", `/v1/mse/bench-${run}-p${i % POOL}`),
+        (i) => call(i % POOL, "GET", `/v1/mse/bench-${run}-p${i % POOL}`),
         async (i) => {
           const found = await sql`
-            select * from mse_versions where org_id = ${options.orgId} and visit_id = ${`base-${run}-p${i % POOL}`}
+            select * from mse_versions where org_id = ${orgOf(i % POOL).orgId} and visit_id = ${`base-${run}-p${i % POOL}`}
             order by version desc limit 1`;
           return found.length === 1;
         },
