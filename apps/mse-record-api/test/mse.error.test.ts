@@ -62,11 +62,11 @@ describe("400 invalid_request", () => {
       { patientId: "p", selection: baseSelection, clinicianId: "c".repeat(129) },
       "clinicianId",
     ],
-  ])("POST with %s", async (_name, body, _path) => {
+  ])("POST with %s", async (_name, body, path) => {
     const id = visit();
     const res = await api.write(id, body);
     expectFlat(res, 400, "invalid_request");
-    // The shared mse error renderer (packages/http) sends no `issues` on flat errors today.
+    expect(res.json.issues.map((i: { path: string }) => i.path)).toContain(path);
     expect((await api.get(id)).status).toBe(404);
   });
   it("the same checks apply to PATCH", async () => {

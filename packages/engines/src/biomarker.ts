@@ -302,7 +302,8 @@ export function analyzeBiomarkers(
         label: `${name} ${flagWord}`,
         detail: [relevance, valueText, ...notes].join(" "),
         tone,
-        metricValue: parsed.value ?? 0,
+        // `+ 0` turns a -0 reading into 0 (JSON has no negative zero).
+        metricValue: (parsed.value ?? 0) + 0,
         metricUnit: reading.unit ?? "",
         confidence,
         summaryLine: `${name} flagged ${flagWord} (${c.panel.labName}): ${tone === "critical" ? "prompt review" : tone === "elevated" ? "review soon" : "note"}.`,

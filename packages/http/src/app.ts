@@ -120,7 +120,16 @@ export function createServiceApp(flavor: ApiFlavor, deps: AppDeps): ServiceApp {
     const requestId = c.get("requestId") ?? newId("req");
     for (const [name, value] of Object.entries(extra.headers ?? {})) c.header(name, value);
     if (flavor === "mse") {
-      return c.json({ error: message, code, requestId, ...(extra.body ?? {}) }, status as 400);
+      return c.json(
+        {
+          error: message,
+          code,
+          requestId,
+          ...(extra.issues ? { issues: extra.issues } : {}),
+          ...(extra.body ?? {}),
+        },
+        status as 400,
+      );
     }
     const error: Record<string, unknown> = { code, message, docs: `${docsBase}#error-${code}` };
     if (extra.issues) error.issues = extra.issues;

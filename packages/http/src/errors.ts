@@ -108,6 +108,10 @@ export const FlatErrorSchema = z
     error: z.string(),
     code: ErrorCode,
     requestId: z.string(),
+    issues: z
+      .array(IssueSchema)
+      .optional()
+      .openapi({ description: "400 invalid_request: what failed, by path." }),
     errors: z
       .array(z.object({ domain: z.string(), value: z.string().optional(), message: z.string() }))
       .optional(),
