@@ -1,4 +1,4 @@
-import type { EngineFacts } from "@svc/engines";
+import { type EngineFacts, recogniseInstrument } from "@svc/engines";
 import { LOINC_INSTRUMENTS, LOINC_SYSTEM, matchIngredient, RXNORM_SYSTEM } from "./terminology.js";
 import { CODE_SYSTEMS, type TerminologyCode } from "./types.js";
 
@@ -35,20 +35,9 @@ export function medicationCodes(
   return codes;
 }
 
-const normaliseInstrument = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
-
-/** PHQ-9 or GAD-7 recognised from an assessment's id or name; anything else is unmapped. */
-export function recogniseInstrumentCode(
-  instrumentId: string,
-  instrumentName: string,
-): "phq9" | "gad7" | null {
-  for (const text of [instrumentId, instrumentName]) {
-    const key = normaliseInstrument(text);
-    if (key === "phq9" || key === "patienthealthquestionnaire9" || key.startsWith("phq9total")) return "phq9";
-    if (key === "gad7" || key === "generalizedanxietydisorder7" || key === "generalisedanxietydisorder7")
-      return "gad7";
-  }
-  return null;
+/** PHQ-9 or GAD-7 recognised from an assessment's id or name, as the engines recognise them. */
+export function recogniseInstrumentCode(instrumentId: string, instrumentName: string): "phq9" | "gad7" | null {
+  return recogniseInstrument(instrumentId, instrumentName);
 }
 
 /**

@@ -1,0 +1,58 @@
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { listModelVersions } from "@svc/db";
+import { EnvError, parseEnv } from "@svc/http";
+import { createTestDatabase, type TestDatabase } from "@svc/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** Bad input on two operator paths: model parameters and the model environment variables. */
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+function svcCli(...args: string[]) {
+  const result = spawnSync(`${root}node_modules/.bin/tsx`, [`${root}tooling/cli/src/main.ts`, ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: "silent", REDIS_URL: "redis://127.0.0.1:1" },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("models propose checks parameters with the engine", () => {
+  it.each([
+    ["an unknown parameter", { notAParameter: 1 }, /unknown relapse parameter "notAParameter"/],
+    ["a non-number", { symptomWindowDays: "seven" }, /must be a finite number/],
+  ])("refuses %s and stores nothing", async (_name, params, message) => {
+    const file = path.join(tmpdir(), `params-${Date.now()}-${Math.random()}.json`);
+    writeFileSync(file, JSON.stringify(params));
+    const out = svcCli("models", "propose", "--engine", "relapse", "--params-file", file, "--json");
+    expect(out.code).toBe(1);
+    expect(JSON.parse(out.stderr).error).toMatch(message);
+    expect(await listModelVersions(db.handle.db, "relapse")).toEqual([]);
+  });
+  it("accepts a partial set of known parameters", () => {
+    const file = path.join(tmpdir(), `params-${Date.now()}.json`);
+    writeFileSync(file, JSON.stringify({ symptomWindowDays: 21 }));
+    const out = svcCli("models", "propose", "--engine", "relapse", "--params-file", file, "--json");
+    expect(out.code, out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ engine: "relapse", version: 1 });
+  });
+});
+
+describe("model environment", () => {
+  it("MODEL_BASE_URL needs MODEL_NAME and must be a URL", () => {
+    expect(() => parseEnv({ MODEL_BASE_URL: "http://127.0.0.1:9/v1" })).toThrow(EnvError);
+    expect(() => parseEnv({ MODEL_BASE_URL: "not a url", MODEL_NAME: "m" })).toThrow(/MODEL_BASE_URL/);
+    expect(parseEnv({ MODEL_BASE_URL: "http://127.0.0.1:9/v1", MODEL_NAME: "m" }).MODEL_NAME).toBe("m");
+  });
+});
