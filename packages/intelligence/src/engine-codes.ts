@@ -36,9 +36,7 @@ export function medicationCodes(
 }
 
 /** PHQ-9 or GAD-7 recognised from an assessment's id or name, as the engines recognise them. */
-export function recogniseInstrumentCode(instrumentId: string, instrumentName: string): "phq9" | "gad7" | null {
-  return recogniseInstrument(instrumentId, instrumentName);
-}
+export const recogniseInstrumentCode = recogniseInstrument;
 
 /**
  * LOINC total-score codes of the instruments among the assessments, pointing at `mapsTo` (the
