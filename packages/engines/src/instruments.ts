@@ -1,10 +1,21 @@
 /**
- * Recognition of the two symptom scales whose psychometrics the engines know (PHQ-9, GAD-7) and
- * the Jacobson & Truax (1991) reliable change index. Pure functions; sources in
- * docs/engines/medication.md ("Reliable change").
+ * The two symptom scales whose published psychometrics the engines know (PHQ-9, GAD-7): how to
+ * recognise them, their severity bands, and the service definitions of reliable improvement,
+ * reliable deterioration and recovery. Pure functions; every number is sourced in
+ * docs/engines/evidence.md ("Instruments").
  */
 
 export type KnownInstrument = "phq9" | "gad7";
+
+export type SeverityKey = "minimal" | "mild" | "moderate" | "moderately_severe" | "severe";
+
+/** One published severity band: scores from `min` up to and including `max`. */
+export interface SeverityBand {
+  key: SeverityKey;
+  label: string;
+  min: number;
+  max: number;
+}
 
 /** Published properties of a recognised instrument. */
 export interface InstrumentProfile {
@@ -12,34 +23,61 @@ export interface InstrumentProfile {
   display: string;
   /** Highest possible total score of the published instrument. */
   maxScore: number;
-  /** Default SD of the total score used for the RCI (normative sample; see the doc). */
-  sd: number;
-  /** Default test-retest reliability used for the RCI. */
-  reliability: number;
+  /** Severity bands, lowest first; they cover 0..maxScore without gaps. */
+  bands: readonly SeverityBand[];
+  /** Lowest total that counts as a clinical case ("caseness"). */
+  casenessMin: number;
+  /** Smallest change in points, either way, that counts as reliable. */
+  reliableChangePoints: number;
+  /** Where the bands, caseness and reliable-change figures come from (short citation). */
+  source: string;
 }
+
+const band = (key: SeverityKey, label: string, min: number, max: number): SeverityBand => ({
+  key,
+  label,
+  min,
+  max,
+});
 
 export const INSTRUMENT_PROFILES: Readonly<Record<KnownInstrument, InstrumentProfile>> = {
   phq9: {
     key: "phq9",
     display: "PHQ-9",
-    // Kroenke, Spitzer & Williams 2001 (J Gen Intern Med 16:606-613): 9 items scored 0-3, total 0-27.
+    // Kroenke, Spitzer & Williams 2001 (J Gen Intern Med 16:606-613): 9 items scored 0-3, total
+    // 0-27; cut-points 5, 10, 15 and 20 for mild, moderate, moderately severe and severe.
     maxScore: 27,
-    // Kocalevent, Hinz & Brähler 2013 (Gen Hosp Psychiatry 35:551-555), German general-population
-    // norms: mean (SD) women 3.1 (3.5), men 2.7 (3.5).
-    sd: 3.5,
-    // Kroenke et al. 2001: 48-hour retest (clinic self-report vs telephone interview) r = 0.84.
-    reliability: 0.84,
+    bands: [
+      band("minimal", "minimal", 0, 4),
+      band("mild", "mild", 5, 9),
+      band("moderate", "moderate", 10, 14),
+      band("moderately_severe", "moderately severe", 15, 19),
+      band("severe", "severe", 20, 27),
+    ],
+    // NHS Talking Therapies (formerly IAPT) outcome definitions (Clark et al. 2018, Lancet
+    // 391:679-686; the programme's manual): caseness PHQ-9 >= 10; reliable change >= 6 points.
+    casenessMin: 10,
+    reliableChangePoints: 6,
+    source:
+      "Kroenke et al. 2001 (bands); NHS Talking Therapies / Clark et al. 2018 (caseness, reliable change)",
   },
   gad7: {
     key: "gad7",
     display: "GAD-7",
-    // Spitzer, Kroenke, Williams & Löwe 2006 (Arch Intern Med 166:1092-1097): 7 items 0-3, total 0-21.
+    // Spitzer, Kroenke, Williams & Löwe 2006 (Arch Intern Med 166:1092-1097): 7 items 0-3, total
+    // 0-21; cut-points 5, 10 and 15 for mild, moderate and severe anxiety.
     maxScore: 21,
-    // Löwe et al. 2008 (Med Care 46:266-274), German general-population norms: mean (SD) women
-    // 3.2 (3.5), men 2.7 (3.2); the larger SD is used (wider, more conservative threshold).
-    sd: 3.5,
-    // Spitzer et al. 2006: test-retest intraclass correlation 0.83.
-    reliability: 0.83,
+    bands: [
+      band("minimal", "minimal", 0, 4),
+      band("mild", "mild", 5, 9),
+      band("moderate", "moderate", 10, 14),
+      band("severe", "severe", 15, 21),
+    ],
+    // NHS Talking Therapies: caseness GAD-7 >= 8; reliable change >= 4 points.
+    casenessMin: 8,
+    reliableChangePoints: 4,
+    source:
+      "Spitzer et al. 2006 (bands); NHS Talking Therapies / Clark et al. 2018 (caseness, reliable change)",
   },
 };
 
@@ -84,6 +122,67 @@ export function recogniseInstrument(instrumentId: string, instrumentName: string
   return recogniseOne(instrumentId) ?? recogniseOne(instrumentName);
 }
 
+/**
+ * The published severity band of a total score. A score above the instrument's maximum reads as
+ * the top band and a negative one as the bottom band (the contract bounds allow both); a
+ * fractional score (for example prorated) falls in the band whose lower cut-point it has reached.
+ */
+export function severityBand(instrument: KnownInstrument, score: number): SeverityBand {
+  const bands = INSTRUMENT_PROFILES[instrument].bands;
+  let found = bands[0] as SeverityBand;
+  for (const b of bands) if (score >= b.min) found = b;
+  return found;
+}
+
+export type ScaleChangeCategory = "reliable_improvement" | "reliable_deterioration" | "no_reliable_change";
+
+/** Two administrations of one recognised instrument compared by the service definitions. */
+export interface ScaleChange {
+  before: number;
+  after: number;
+  /** after - before, in points (higher is worse on both scales). */
+  change: number;
+  /** The instrument's reliable-change threshold in points. */
+  threshold: number;
+  category: ScaleChangeCategory;
+  /** Case at the first administration and not a case at the second. */
+  recovery: boolean;
+  /** Recovery together with a reliable improvement. */
+  reliableRecovery: boolean;
+}
+
+/**
+ * Reliable improvement / deterioration: a fall / rise of at least the instrument's reliable-change
+ * points (PHQ-9 6, GAD-7 4; a calibrated `threshold` may replace them). Recovery: from at or above caseness to below it. Reliable recovery:
+ * both. The definitions of NHS Talking Therapies (Clark et al. 2018); see evidence.md for why they
+ * are used instead of a Jacobson-Truax index with population SDs.
+ */
+export function classifyScaleChange(
+  instrument: KnownInstrument,
+  before: number,
+  after: number,
+  threshold: number = INSTRUMENT_PROFILES[instrument].reliableChangePoints,
+): ScaleChange {
+  const profile = INSTRUMENT_PROFILES[instrument];
+  const change = after - before;
+  const category: ScaleChangeCategory =
+    change <= -threshold
+      ? "reliable_improvement"
+      : change >= threshold
+        ? "reliable_deterioration"
+        : "no_reliable_change";
+  const recovery = before >= profile.casenessMin && after < profile.casenessMin;
+  return {
+    before,
+    after,
+    change,
+    threshold,
+    category,
+    recovery,
+    reliableRecovery: recovery && category === "reliable_improvement",
+  };
+}
+
 /** Outcome of a Jacobson-Truax comparison of two scores of the same instrument. */
 export interface ReliableChange {
   /** after - before, in score points. */
@@ -100,9 +199,11 @@ export interface ReliableChange {
 }
 
 /**
- * Jacobson & Truax 1991 (J Consult Clin Psychol 59:12-19): SE = SD * sqrt(1 - r);
- * S_diff = sqrt(2 * SE^2); RCI = (x2 - x1) / S_diff; |RCI| > z (1.96 for p < .05) is reliable.
- * Returns null when the inputs cannot give an index (SD <= 0, r outside [0, 1), non-finite).
+ * Jacobson & Truax 1991 (J Consult Clin Psychol 59:12-19) for a caller who has a scale's SD and
+ * reliability from its own sample: SE = SD * sqrt(1 - r); S_diff = sqrt(2 * SE^2);
+ * RCI = (x2 - x1) / S_diff; |RCI| > z (1.96 for p < .05) is reliable. The engines do not use it
+ * for the PHQ-9 and GAD-7 (see classifyScaleChange). Returns null when the inputs cannot give an
+ * index (SD <= 0, r outside [0, 1), non-finite).
  */
 export function reliableChange(
   before: number,

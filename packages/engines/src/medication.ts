@@ -6,12 +6,15 @@
  * docs/engines/medication.md.
  */
 import {
+  classifyScaleChange,
   INSTRUMENT_PROFILES,
   type KnownInstrument,
   recogniseInstrument,
-  reliableChange,
+  type ScaleChange,
+  severityBand,
 } from "./instruments.js";
 import { mergeNumericParams, parseTime as parseSharedTime } from "./shared.js";
+import { readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
 import type {
   Assessment,
   ConfidenceLevel,
@@ -25,6 +28,7 @@ import type {
 } from "./types.js";
 
 export {
+  classifyScaleChange,
   INSTRUMENT_PROFILES,
   type InstrumentProfile,
   type KnownInstrument,
@@ -32,7 +36,19 @@ export {
   type ReliableChange,
   recogniseInstrument,
   reliableChange,
+  type ScaleChange,
+  type ScaleChangeCategory,
+  type SeverityBand,
+  type SeverityKey,
+  severityBand,
 } from "./instruments.js";
+export {
+  callerSaysSevere,
+  type InstrumentFinding,
+  readSymptomFindings,
+  type SymptomFindings,
+  UNKNOWN_SCALE_CHANGE_PP,
+} from "./symptom-findings.js";
 
 export interface MedicationInput {
   prescriptions: Prescription[];
@@ -54,12 +70,10 @@ export interface MedicationParams {
   improvementPctPoints: number;
   /** Rise (percentage points of the scale maximum) that counts as worsening on a scale without published reliability. */
   worseningPctPoints: number;
-  /** z of the Jacobson-Truax reliable change index. */
-  reliableChangeZ: number;
-  phq9Sd: number;
-  phq9Reliability: number;
-  gad7Sd: number;
-  gad7Reliability: number;
+  /** Change in PHQ-9 points, either way, that counts as reliable. */
+  phq9ReliableChangePoints: number;
+  /** Change in GAD-7 points, either way, that counts as reliable. */
+  gad7ReliableChangePoints: number;
   /** Administrations needed on each side of the start date for high confidence. */
   highConfidenceMinPerSide: number;
   /** Administrations needed on each side of the start date for moderate confidence. */
@@ -85,16 +99,10 @@ export const MEDICATION_DEFAULT_PARAMS: Readonly<MedicationParams> = Object.free
   // computed from the figures below. Used only for scales other than PHQ-9 and GAD-7.
   improvementPctPoints: 15,
   worseningPctPoints: 15,
-  // Jacobson & Truax 1991 (J Consult Clin Psychol 59:12-19): |RCI| > 1.96 is reliable at p < .05.
-  reliableChangeZ: 1.96,
-  // Kocalevent, Hinz & Brähler 2013 (Gen Hosp Psychiatry 35:551-555): general-population SD 3.5.
-  phq9Sd: INSTRUMENT_PROFILES.phq9.sd,
-  // Kroenke, Spitzer & Williams 2001 (J Gen Intern Med 16:606-613): 48-hour retest r = 0.84.
-  phq9Reliability: INSTRUMENT_PROFILES.phq9.reliability,
-  // Löwe et al. 2008 (Med Care 46:266-274): general-population SD 3.5 (women; men 3.2).
-  gad7Sd: INSTRUMENT_PROFILES.gad7.sd,
-  // Spitzer et al. 2006 (Arch Intern Med 166:1092-1097): test-retest ICC 0.83.
-  gad7Reliability: INSTRUMENT_PROFILES.gad7.reliability,
+  // NHS Talking Therapies outcome definitions (Clark et al. 2018, Lancet 391:679-686): a change of
+  // 6 or more PHQ-9 points and 4 or more GAD-7 points is reliable (docs/engines/evidence.md).
+  phq9ReliableChangePoints: INSTRUMENT_PROFILES.phq9.reliableChangePoints,
+  gad7ReliableChangePoints: INSTRUMENT_PROFILES.gad7.reliableChangePoints,
   // House rule: three points per side make a baseline and a trend distinguishable from one
   // noisy administration; two points give a minimal comparison.
   highConfidenceMinPerSide: 3,
@@ -150,11 +158,8 @@ export function resolveMedicationParams(overrides: unknown): MedicationParams {
     "latencyWorseningPct",
   ];
   for (const key of nonNegative) if (merged[key] < 0) problems.push(`${key} must be >= 0`);
-  if (merged.reliableChangeZ <= 0) problems.push("reliableChangeZ must be > 0");
-  for (const key of ["phq9Sd", "gad7Sd"] as const) if (merged[key] <= 0) problems.push(`${key} must be > 0`);
-  for (const key of ["phq9Reliability", "gad7Reliability"] as const) {
-    if (merged[key] < 0 || merged[key] >= 1) problems.push(`${key} must be in [0, 1)`);
-  }
+  for (const key of ["phq9ReliableChangePoints", "gad7ReliableChangePoints"] as const)
+    if (merged[key] <= 0) problems.push(`${key} must be > 0`);
   if (merged.moderateConfidenceMinPerSide < 1) problems.push("moderateConfidenceMinPerSide must be >= 1");
   if (merged.highConfidenceMinPerSide < merged.moderateConfidenceMinPerSide) {
     problems.push("highConfidenceMinPerSide must be >= moderateConfidenceMinPerSide");
@@ -457,30 +462,24 @@ function evaluatePrescription(
   let rule: string;
   const profile = series.known ? INSTRUMENT_PROFILES[series.known] : null;
   const offScale = series.offScaleCounts[points.length] as number;
-  let reliable: ReturnType<typeof reliableChange> = null;
-  if (profile && offScale === 0) {
-    const sd = series.known === "phq9" ? params.phq9Sd : params.gad7Sd;
-    const r = series.known === "phq9" ? params.phq9Reliability : params.gad7Reliability;
+  if (profile && series.known && offScale === 0) {
+    const threshold =
+      series.known === "phq9" ? params.phq9ReliableChangePoints : params.gad7ReliableChangePoints;
     const baselineScore = (series.scoreSums[nBefore] as number) / nBefore;
-    reliable = reliableChange(baselineScore, latest.score, sd, r, params.reliableChangeZ);
-    if (reliable) {
-      outcome =
-        reliable.direction === "improved"
-          ? "responding"
-          : reliable.direction === "deteriorated"
-            ? "worsening"
-            : "no_clear_change";
-      const verdict =
-        reliable.direction === "improved"
-          ? "Reliable improvement"
-          : reliable.direction === "deteriorated"
-            ? "Reliable deterioration"
-            : "Not a reliable change";
-      rule = `${verdict} by the Jacobson-Truax index: ${fmt(baselineScore, 2)} -> ${fmt(latest.score, 2)} points (${signed(reliable.change, 2)}), RCI ${fmt(reliable.rci, 2)}; a change of more than ${fmt(reliable.threshold, 2)} points is reliable (z ${fmt(params.reliableChangeZ, 2)}, SD ${fmt(sd, 2)}, test-retest r ${fmt(r, 2)}).`;
-    } else {
-      outcome = "no_clear_change";
-      rule = "The reliable change index could not be computed with the calibrated parameters.";
-    }
+    const verdict: ScaleChange = classifyScaleChange(series.known, baselineScore, latest.score, threshold);
+    outcome =
+      verdict.category === "reliable_improvement"
+        ? "responding"
+        : verdict.category === "reliable_deterioration"
+          ? "worsening"
+          : "no_clear_change";
+    const words = {
+      reliable_improvement: "Reliable improvement",
+      reliable_deterioration: "Reliable deterioration",
+      no_reliable_change: "Not a reliable change",
+    }[verdict.category];
+    const band = severityBand(series.known, latest.score);
+    rule = `${words}: ${fmt(baselineScore, 2)} -> ${fmt(latest.score, 2)} points (${signed(verdict.change, 2)}); a change of ${fmt(threshold, 2)} points or more either way is reliable (NHS Talking Therapies definition). The latest score is in the ${band.label} band (${band.min}-${band.max}).${verdict.reliableRecovery ? " It moved from a clinical case to below the caseness cut-off with a reliable improvement (reliable recovery)." : ""}`;
   } else {
     outcome =
       change <= -params.improvementPctPoints
@@ -521,10 +520,10 @@ function corroborationSignal(pct: number, params: MedicationParams, nowIso: stri
         : "watch";
   const reading =
     tone === "positive"
-      ? "faster responses, consistent with improvement"
+      ? "faster responses than before (a device measurement)"
       : tone === "elevated"
-        ? "slower responses, consistent with worsening"
-        : "no change beyond the threshold";
+        ? "slower responses than before (a device measurement)"
+        : "no change beyond the expert-set 10 % threshold";
   return {
     module: "medication",
     signalKey: MEDICATION_CORROBORATION_SIGNAL_KEY,
@@ -601,12 +600,19 @@ export function analyzeMedication(
     }
   }
 
-  const flagged = signals
-    .map((s, i) => ({ s, i }))
-    .filter(({ s }) => TONE_RANK[s.tone] >= TONE_RANK.watch)
-    .sort((a, b) => TONE_RANK[b.s.tone] - TONE_RANK[a.s.tone] || a.i - b.i)
-    .map(({ s }) => s.label);
-  const requiresClinicianReview = signals.some((s) => TONE_RANK[s.tone] >= TONE_RANK.elevated);
+  // A severe score or a reliable deterioration on any scale is never hidden, whatever the
+  // prescriptions show (the same reading as the outcome and relapse engines).
+  const findings: SymptomFindings = readSymptomFindings(assessments, params.worseningPctPoints);
+  const flagged = [
+    ...findings.flags,
+    ...signals
+      .map((s, i) => ({ s, i }))
+      .filter(({ s }) => TONE_RANK[s.tone] >= TONE_RANK.watch)
+      .sort((a, b) => TONE_RANK[b.s.tone] - TONE_RANK[a.s.tone] || a.i - b.i)
+      .map(({ s }) => s.label),
+  ];
+  const requiresClinicianReview =
+    findings.flags.length > 0 || signals.some((s) => TONE_RANK[s.tone] >= TONE_RANK.elevated);
 
   const counts: Record<Outcome, number> = {
     responding: 0,
@@ -616,7 +622,7 @@ export function analyzeMedication(
   };
   for (const e of evaluated) counts[e.outcome] += 1;
   const total = evaluated.length;
-  const headline =
+  const statusHeadline =
     total === 0
       ? "No active prescriptions to assess."
       : {
@@ -626,6 +632,10 @@ export function analyzeMedication(
           worsening: `Symptom scores worsened after the start of ${counts.worsening} of ${total} active prescription(s).`,
           no_active_prescriptions: "No active prescriptions to assess.",
         }[status];
+  const headline =
+    findings.flags.length > 0
+      ? `${statusHeadline} Needs clinician review: ${findings.flags.join("; ")}.`
+      : statusHeadline;
 
   // Confidence: the mean of the response signals' confidence points.
   const pointsOf: Record<ConfidenceLevel, number> = {

@@ -16,7 +16,9 @@ import {
   readTrajectory,
   round,
   signed,
+  type Trajectory,
 } from "./shared.js";
+import { type InstrumentFinding, readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
 import type {
   Assessment,
   ConfidenceLevel,
@@ -40,7 +42,15 @@ export interface OutcomeInput {
 }
 
 export type OutcomeComponentKey = "symptoms" | "dmse" | "medication" | "biomarker" | "sleep";
-export type OutcomeDirection = "improving" | "stable" | "worsening" | "insufficient_data";
+export type OutcomeDirection = "improving" | "stable" | "severe_symptoms" | "worsening" | "insufficient_data";
+
+/** Directions with a symptom anchor, best to worst: the final direction is never better than the symptoms'. */
+const DIRECTION_RANK: Readonly<Record<Exclude<OutcomeDirection, "insufficient_data">, number>> = {
+  improving: 0,
+  stable: 1,
+  severe_symptoms: 2,
+  worsening: 3,
+};
 
 export interface OutcomeComponent {
   key: OutcomeComponentKey;
@@ -150,10 +160,13 @@ export function outcomeInterpretationScale(
 ): Record<OutcomeDirection, string> {
   const t = fmt(p.directionThreshold);
   return {
-    improving: `The composite is +${t} or more: the available sources point to improvement on balance.`,
-    stable: `The composite is between -${t} and +${t}: no clear change on balance.`,
-    worsening: `The composite is -${t} or less: the available sources point to worsening; flag for clinician review.`,
-    insufficient_data: "No source had data; no composite could be formed.",
+    improving: `A symptom scale improved (a reliable improvement on the PHQ-9 or GAD-7) and the composite is +${t} or more; other sources only corroborate it.`,
+    stable: `No reliable symptom-scale change, or a composite between -${t} and +${t}: no clear change on balance; keep monitoring.`,
+    severe_symptoms:
+      "The latest score of a symptom scale is in its severe band without a reliable improvement; flag for clinician review whatever the other sources show.",
+    worsening: `A reliable symptom-scale deterioration, or a composite of -${t} or less; flag for clinician review.`,
+    insufficient_data:
+      "No symptom scale was given twice (or at all): without a symptom-scale change there is no anchor for a direction, and non-symptom sources alone never show improvement.",
   };
 }
 
@@ -209,6 +222,307 @@ export function resolveOutcomeParams(overrides: unknown): OutcomeParams {
   return p;
 }
 
+/** What the symptom scales alone say: the anchor every other source can only corroborate or temper. */
+type SymptomVerdict = Exclude<OutcomeDirection, "insufficient_data"> | null;
+
+/**
+ * The symptom anchor: a reliable deterioration on any scale is `worsening`; a latest score in a
+ * severe band without a reliable improvement is `severe_symptoms`; otherwise the most administered
+ * scale decides between `improving` (reliable improvement) and `stable`. Null when no scale was
+ * given on two dates and nothing is severe: there is nothing to anchor a direction to.
+ */
+function symptomVerdict(findings: SymptomFindings): SymptomVerdict {
+  if (findings.deteriorated.length > 0) return "worsening";
+  if (findings.severe.some((f) => !f.improved)) return "severe_symptoms";
+  const main = mostAdministered(findings.instruments.filter((f) => f.overallPp !== null));
+  // Reaching here, every severe scale improved reliably, which needs two dates: main is not null then.
+  if (main === null) return null;
+  return main.improved ? "improving" : "stable";
+}
+
+/** Same choice as readTrajectory: most administrations, then the newest latest administration. */
+function mostAdministered(list: readonly InstrumentFinding[]): InstrumentFinding | null {
+  let best: InstrumentFinding | null = null;
+  for (const f of list)
+    if (best === null || f.n > best.n || (f.n === best.n && f.latest.at > best.latest.at)) best = f;
+  return best;
+}
+
+/** The composite alone, by the direction threshold. */
+function compositeDirection(
+  score: number,
+  p: OutcomeParams,
+): Exclude<OutcomeDirection, "insufficient_data" | "severe_symptoms"> {
+  return score >= p.directionThreshold
+    ? "improving"
+    : score <= -p.directionThreshold
+      ? "worsening"
+      : "stable";
+}
+
+/**
+ * Final direction: never better than the symptom anchor (non-symptom sources cannot lift it), and
+ * lowered when the composite is worse (they may temper it). Without an anchor, only a worsening
+ * composite is reported; anything else is `insufficient_data`.
+ */
+function finalDirection(
+  anchor: SymptomVerdict,
+  score: number,
+  sourceCount: number,
+  p: OutcomeParams,
+): OutcomeDirection {
+  const composite = compositeDirection(score, p);
+  if (anchor === null)
+    return sourceCount > 0 && composite === "worsening" ? "worsening" : "insufficient_data";
+  return DIRECTION_RANK[composite] > DIRECTION_RANK[anchor] ? composite : anchor;
+}
+
+interface ComponentBuilder {
+  components: OutcomeComponent[];
+  add(key: OutcomeComponentKey, available: boolean, raw: number, cap: number, detail: string): void;
+}
+
+function componentBuilder(): ComponentBuilder {
+  const components: OutcomeComponent[] = [];
+  return {
+    components,
+    add(key, available, raw, cap, detail) {
+      components.push({
+        key,
+        label: OUTCOME_COMPONENT_LABELS[key],
+        contribution: available ? round(clamp(raw, -cap, cap)) : 0,
+        detail,
+        available,
+      });
+    },
+  };
+}
+
+const CORROBORATION_ONLY =
+  "not counted: a non-symptom source only corroborates a reliable symptom-scale improvement and never shows improvement on its own";
+
+/** Symptoms: first vs last administration of the most administered scale; a fall is improvement. */
+function addSymptoms(
+  b: ComponentBuilder,
+  tr: Trajectory | null,
+  assessments: readonly Assessment[],
+  p: OutcomeParams,
+) {
+  if (tr === null) {
+    b.add(
+      "symptoms",
+      false,
+      0,
+      p.symptomsWeight,
+      assessments.length === 0
+        ? "No symptom-scale administrations were sent."
+        : "No administration had a readable date and score.",
+    );
+  } else if (tr.lastAt === tr.firstAt) {
+    b.add(
+      "symptoms",
+      false,
+      0,
+      p.symptomsWeight,
+      `${tr.instrumentName} (the most administered scale) has ${tr.n} administration(s) at one point in time; a change needs two dates.`,
+    );
+  } else {
+    const share = clamp(tr.change / p.symptomsFullChangePp, -1, 1);
+    b.add(
+      "symptoms",
+      true,
+      -p.symptomsWeight * share,
+      p.symptomsWeight,
+      `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): ${fmt(tr.firstPct)}% of the scale maximum on ${dateOf(tr.firstAt)} to ${fmt(tr.lastPct)}% on ${dateOf(tr.lastAt)}, ${signed(tr.change)} percentage points (higher is worse); full contribution at ${fmt(p.symptomsFullChangePp)} points.`,
+    );
+  }
+}
+
+/** Latency: slower always counts against; faster only corroborates a symptom improvement. */
+function addLatency(
+  b: ComponentBuilder,
+  latency: number | undefined,
+  corroborate: boolean,
+  p: OutcomeParams,
+) {
+  if (!isFiniteNumber(latency)) {
+    b.add("dmse", false, 0, p.dmseWeight, "dmseLatencyPctChange was not sent.");
+    return;
+  }
+  const raw = -p.dmseWeight * clamp(latency / p.dmseFullPct, -1, 1);
+  const counted = raw < 0 || corroborate;
+  b.add(
+    "dmse",
+    true,
+    counted ? raw : 0,
+    p.dmseWeight,
+    `Response latency changed by ${signed(latency)}% (negative = faster); full contribution at ${fmt(p.dmseFullPct)}% either way (an expert-set scale)${counted ? "" : `; ${CORROBORATION_ONLY}`}.`,
+  );
+}
+
+/** Medication: being on treatment is context, not evidence of response; polypharmacy counts against. */
+function addMedication(b: ComponentBuilder, meds: number | undefined, p: OutcomeParams) {
+  if (!isFiniteNumber(meds) || meds <= 0) {
+    b.add("medication", false, 0, p.medicationWeight, "No active medications were reported.");
+    return;
+  }
+  const poly = meds >= p.polypharmacyMin;
+  b.add(
+    "medication",
+    true,
+    poly ? -p.medicationWeight : 0,
+    p.medicationWeight,
+    poly
+      ? `${fmt(meds)} active medications: at or above the polypharmacy threshold of ${fmt(p.polypharmacyMin)}.`
+      : `${fmt(meds)} active medication(s), below the polypharmacy threshold of ${fmt(p.polypharmacyMin)}: context only; being on treatment is not evidence of response.`,
+  );
+}
+
+function addBiomarker(b: ComponentBuilder, watch: number | undefined, p: OutcomeParams) {
+  if (!isFiniteNumber(watch) || watch <= 0) {
+    b.add("biomarker", false, 0, p.biomarkerWeight, "No biomarker watch items were reported.");
+    return;
+  }
+  b.add(
+    "biomarker",
+    true,
+    -p.biomarkerWeight * Math.min(1, watch / p.biomarkerFullCount),
+    p.biomarkerWeight,
+    `${fmt(watch)} biomarker watch item(s); the full negative contribution is reached at ${fmt(p.biomarkerFullCount)}.`,
+  );
+}
+
+/** Sleep against the adult recommendation: short sleep counts against; adequate sleep only corroborates. */
+function addSleep(b: ComponentBuilder, sleep: number | undefined, corroborate: boolean, p: OutcomeParams) {
+  if (!isFiniteNumber(sleep)) {
+    b.add("sleep", false, 0, p.sleepWeight, "avgSleepHours was not sent.");
+    return;
+  }
+  let raw: number;
+  let reading: string;
+  if (sleep < p.sleepRecommendedHours) {
+    raw =
+      -p.sleepWeight *
+      clamp((p.sleepRecommendedHours - sleep) / (p.sleepRecommendedHours - p.sleepShortFullHours), 0, 1);
+    reading = `below the adult recommendation of at least ${fmt(p.sleepRecommendedHours)} h (full negative contribution at ${fmt(p.sleepShortFullHours)} h)`;
+  } else if (sleep <= p.sleepLongHours) {
+    raw = corroborate ? p.sleepWeight * p.sleepAdequateShare : 0;
+    reading = `within the recommended ${fmt(p.sleepRecommendedHours)}-${fmt(p.sleepLongHours)} h${corroborate ? "" : `; ${CORROBORATION_ONLY}`}`;
+  } else {
+    raw = 0;
+    reading = `above ${fmt(p.sleepLongHours)} h, where benefit is uncertain; no contribution`;
+  }
+  b.add("sleep", true, raw, p.sleepWeight, `Average sleep ${fmt(sleep)} h, ${reading}.`);
+}
+
+/** Confidence: agreeing sources, coverage and history depth; low whenever there is no symptom anchor. */
+function outcomeConfidence(
+  components: readonly OutcomeComponent[],
+  score: number,
+  n: number,
+  anchored: boolean,
+  p: OutcomeParams,
+): { level: ConfidenceLevel; score: number; reasons: string[] } {
+  const available = components.filter((c) => c.available);
+  const sourceCount = available.length;
+  const sign = Math.sign(score);
+  const agreeing = sign === 0 ? 0 : available.filter((c) => Math.sign(c.contribution) === sign).length;
+  const byAgreement: ConfidenceLevel =
+    agreeing >= p.confidenceAgreeHigh ? "high" : agreeing >= p.confidenceAgreeModerate ? "moderate" : "low";
+  const depthWeight = Math.max(0, 1 - p.confidenceAgreementWeight - p.confidenceCoverageWeight);
+  const raw = clamp(
+    p.confidenceAgreementWeight * Math.min(1, agreeing / p.confidenceAgreeHigh) +
+      p.confidenceCoverageWeight * (sourceCount / components.length) +
+      depthWeight * Math.min(1, n / p.confidenceDepthFullAdministrations),
+    0,
+    1,
+  );
+  const missing = components.filter((c) => !c.available).map((c) => c.key);
+  const reasons = [
+    `${agreeing} of ${sourceCount} available source(s) agree in sign with the composite; ${fmt(p.confidenceAgreeHigh)} or more give high confidence.`,
+    `${sourceCount} of ${components.length} sources had data${missing.length > 0 ? ` (missing: ${missing.join(", ")})` : ""}.`,
+    n === 0
+      ? "No readable symptom-scale history."
+      : `${n} administration(s) of the most administered scale; ${fmt(p.confidenceDepthFullAdministrations)} or more give full history depth.`,
+  ];
+  if (!anchored) {
+    reasons.unshift(
+      "No symptom scale was given on two dates: there is no symptom change to anchor the direction, so confidence is low.",
+    );
+    return { level: "low", score: round(Math.min(raw, 0.3), 3), reasons };
+  }
+  return { level: byAgreement, score: round(raw, 3), reasons };
+}
+
+function outcomeInputs(
+  input: OutcomeInput,
+  components: readonly OutcomeComponent[],
+  newestAt: number | null,
+): EngineInput[] {
+  const byKey = (key: OutcomeComponentKey) => components.find((c) => c.key === key)?.available === true;
+  const num = (v: unknown) => (isFiniteNumber(v) ? v : null);
+  const assessments = input.assessments ?? [];
+  const scalar = (name: keyof OutcomeInput, key: OutcomeComponentKey): EngineInput => ({
+    name,
+    value: num(input[name]),
+    observedAt: null,
+    supplied: num(input[name]) !== null,
+    contributed: byKey(key),
+  });
+  return [
+    {
+      name: "assessments",
+      value: assessments.length,
+      observedAt: isoOf(newestAt),
+      supplied: assessments.length > 0,
+      contributed: byKey("symptoms"),
+    },
+    scalar("dmseLatencyPctChange", "dmse"),
+    scalar("activeMedications", "medication"),
+    scalar("biomarkerWatchCount", "biomarker"),
+    scalar("avgSleepHours", "sleep"),
+  ];
+}
+
+function outcomeLines(
+  direction: OutcomeDirection,
+  score: number,
+  components: readonly OutcomeComponent[],
+  findings: SymptomFindings,
+): { summaryLine: string; headline: string } {
+  const available = components.filter((c) => c.available);
+  let largest: OutcomeComponent | null = null;
+  for (const c of available)
+    if (
+      c.contribution !== 0 &&
+      (largest === null || Math.abs(c.contribution) > Math.abs(largest.contribution))
+    )
+      largest = c;
+  const warnings = findings.flags.length > 0 ? ` ${findings.flags.join("; ")}.` : "";
+  if (available.length === 0)
+    return {
+      summaryLine: "No source had data; no outcome composite was formed.",
+      headline:
+        "No source had data for the outcome composite: nothing was measured, so nothing can be concluded.",
+    };
+  const composite = `Outcome composite ${signed(score)} of ±100 (${direction}) from ${available.length} source(s)${largest ? `; largest contribution: ${largest.label} (${signed(largest.contribution)})` : ""}.`;
+  if (direction === "insufficient_data")
+    return {
+      summaryLine: `${composite} No symptom scale was given on two dates, so there is no symptom change to anchor a direction; the other sources alone cannot show improvement.${warnings}`,
+      headline: `Insufficient data for a treatment-response direction: no symptom-scale change was available (composite ${signed(score)}).${warnings}`,
+    };
+  const words: Record<Exclude<OutcomeDirection, "insufficient_data">, string> = {
+    improving: "improving",
+    stable: "no clear change",
+    severe_symptoms: "severe symptoms without reliable improvement; clinician review",
+    worsening: "worsening; clinician review",
+  };
+  return {
+    summaryLine: `${composite}${warnings}`,
+    headline: `Treatment-response composite ${signed(score)}: ${words[direction]}.${warnings}`,
+  };
+}
+
 /** Runs the outcome composite. Never throws on in-bound input. */
 export function scoreOutcome(
   input: OutcomeInput,
@@ -220,226 +534,49 @@ export function scoreOutcome(
   const model: ModelRef = options.model
     ? { key: OUTCOME_MODEL_KEY, version: options.model.version, source: "calibrated" }
     : { key: OUTCOME_MODEL_KEY, version: null, source: "default" };
-  const nowIso = options.now.toISOString();
   const assessments = input.assessments ?? [];
 
-  const components: OutcomeComponent[] = [];
-  const add = (key: OutcomeComponentKey, available: boolean, raw: number, cap: number, detail: string) => {
-    components.push({
-      key,
-      label: OUTCOME_COMPONENT_LABELS[key],
-      contribution: available ? round(clamp(raw, -cap, cap)) : 0,
-      detail,
-      available,
-    });
-  };
+  const findings = readSymptomFindings(assessments);
+  const anchor = symptomVerdict(findings);
+  const corroborate = anchor === "improving";
+  const tr = readTrajectory(assessments)?.trajectory ?? null;
 
-  // Symptoms: first vs last administration of the most administered scale; a fall is improvement.
-  const read = readTrajectory(assessments);
-  const tr = read?.trajectory ?? null;
-  if (tr === null) {
-    add(
-      "symptoms",
-      false,
-      0,
-      p.symptomsWeight,
-      assessments.length === 0
-        ? "No symptom-scale administrations were sent."
-        : "No administration had a readable date and score.",
-    );
-  } else if (tr.lastAt === tr.firstAt) {
-    add(
-      "symptoms",
-      false,
-      0,
-      p.symptomsWeight,
-      `${tr.instrumentName} (the most administered scale) has ${tr.n} administration(s) at one point in time; a change needs two dates.`,
-    );
-  } else {
-    const share = clamp(tr.change / p.symptomsFullChangePp, -1, 1);
-    add(
-      "symptoms",
-      true,
-      -p.symptomsWeight * share,
-      p.symptomsWeight,
-      `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): ${fmt(tr.firstPct)}% of the scale maximum on ${dateOf(tr.firstAt)} to ${fmt(tr.lastPct)}% on ${dateOf(tr.lastAt)}, ${signed(tr.change)} percentage points (higher is worse); full contribution at ${fmt(p.symptomsFullChangePp)} points.`,
-    );
-  }
-
-  // dmse: response latency change; faster (negative) is improvement.
-  const latency = input.dmseLatencyPctChange;
-  if (isFiniteNumber(latency)) {
-    add(
-      "dmse",
-      true,
-      -p.dmseWeight * clamp(latency / p.dmseFullPct, -1, 1),
-      p.dmseWeight,
-      `Response latency changed by ${signed(latency)}% (negative = faster = improving); full contribution at ${fmt(p.dmseFullPct)}% either way.`,
-    );
-  } else {
-    add("dmse", false, 0, p.dmseWeight, "dmseLatencyPctChange was not sent.");
-  }
-
-  // Medication: on treatment adds a little; polypharmacy subtracts a little; none is no source.
-  const meds = input.activeMedications;
-  if (isFiniteNumber(meds) && meds > 0) {
-    const poly = meds >= p.polypharmacyMin;
-    add(
-      "medication",
-      true,
-      poly ? -p.medicationWeight : p.medicationWeight,
-      p.medicationWeight,
-      poly
-        ? `${fmt(meds)} active medications: at or above the polypharmacy threshold of ${fmt(p.polypharmacyMin)}.`
-        : `${fmt(meds)} active medication(s): on treatment, below the polypharmacy threshold of ${fmt(p.polypharmacyMin)}.`,
-    );
-  } else {
-    add("medication", false, 0, p.medicationWeight, "No active medications were reported.");
-  }
-
-  // Biomarker: each watch item counts against the composite.
-  const watch = input.biomarkerWatchCount;
-  if (isFiniteNumber(watch) && watch > 0) {
-    add(
-      "biomarker",
-      true,
-      -p.biomarkerWeight * Math.min(1, watch / p.biomarkerFullCount),
-      p.biomarkerWeight,
-      `${fmt(watch)} biomarker watch item(s); the full negative contribution is reached at ${fmt(p.biomarkerFullCount)}.`,
-    );
-  } else {
-    add("biomarker", false, 0, p.biomarkerWeight, "No biomarker watch items were reported.");
-  }
-
-  // Sleep: against the adult recommendation of at least 7 hours.
-  const sleep = input.avgSleepHours;
-  if (isFiniteNumber(sleep)) {
-    let raw: number;
-    let reading: string;
-    if (sleep < p.sleepRecommendedHours) {
-      raw =
-        -p.sleepWeight *
-        clamp((p.sleepRecommendedHours - sleep) / (p.sleepRecommendedHours - p.sleepShortFullHours), 0, 1);
-      reading = `below the adult recommendation of at least ${fmt(p.sleepRecommendedHours)} h (full negative contribution at ${fmt(p.sleepShortFullHours)} h)`;
-    } else if (sleep <= p.sleepLongHours) {
-      raw = p.sleepWeight * p.sleepAdequateShare;
-      reading = `within the recommended ${fmt(p.sleepRecommendedHours)}-${fmt(p.sleepLongHours)} h`;
-    } else {
-      raw = 0;
-      reading = `above ${fmt(p.sleepLongHours)} h, where benefit is uncertain; no contribution`;
-    }
-    add("sleep", true, raw, p.sleepWeight, `Average sleep ${fmt(sleep)} h, ${reading}.`);
-  } else {
-    add("sleep", false, 0, p.sleepWeight, "avgSleepHours was not sent.");
-  }
+  const b = componentBuilder();
+  addSymptoms(b, tr, assessments, p);
+  addLatency(b, input.dmseLatencyPctChange, corroborate, p);
+  addMedication(b, input.activeMedications, p);
+  addBiomarker(b, input.biomarkerWatchCount, p);
+  addSleep(b, input.avgSleepHours, corroborate, p);
+  const { components } = b;
 
   let sum = 0;
   for (const c of components) sum += c.contribution;
   const score = round(clamp(sum, -100, 100));
-  const available = components.filter((c) => c.available);
-  const sourceCount = available.length;
-  const direction: OutcomeDirection =
-    sourceCount === 0
-      ? "insufficient_data"
-      : score >= p.directionThreshold
-        ? "improving"
-        : score <= -p.directionThreshold
-          ? "worsening"
-          : "stable";
+  const sourceCount = components.filter((c) => c.available).length;
+  const direction = finalDirection(anchor, score, sourceCount, p);
+  const confidence = outcomeConfidence(components, score, tr?.n ?? 0, anchor !== null, p);
+  const { summaryLine, headline } = outcomeLines(direction, score, components, findings);
 
-  // Confidence: independent sources agreeing in sign with the composite.
-  const sign = Math.sign(score);
-  const agreeing = sign === 0 ? 0 : available.filter((c) => Math.sign(c.contribution) === sign).length;
-  const confidence: ConfidenceLevel =
-    agreeing >= p.confidenceAgreeHigh ? "high" : agreeing >= p.confidenceAgreeModerate ? "moderate" : "low";
-  const n = tr?.n ?? 0;
-  const depthWeight = Math.max(0, 1 - p.confidenceAgreementWeight - p.confidenceCoverageWeight);
-  const confScore = round(
-    clamp(
-      p.confidenceAgreementWeight * Math.min(1, agreeing / p.confidenceAgreeHigh) +
-        p.confidenceCoverageWeight * (sourceCount / components.length) +
-        depthWeight * Math.min(1, n / p.confidenceDepthFullAdministrations),
-      0,
-      1,
-    ),
-    3,
-  );
-  const missing = components.filter((c) => !c.available).map((c) => c.key);
-  const reasons = [
-    `${agreeing} of ${sourceCount} available source(s) agree in sign with the composite; ${fmt(p.confidenceAgreeHigh)} or more give high confidence.`,
-    `${sourceCount} of ${components.length} sources had data${missing.length > 0 ? ` (missing: ${missing.join(", ")})` : ""}.`,
-    n === 0
-      ? "No readable symptom-scale history."
-      : `${n} administration(s) of the most administered scale; ${fmt(p.confidenceDepthFullAdministrations)} or more give full history depth.`,
-  ];
-
-  // Largest contribution by magnitude; ties in the fixed order.
-  let largest: OutcomeComponent | null = null;
-  for (const c of available)
-    if (
-      c.contribution !== 0 &&
-      (largest === null || Math.abs(c.contribution) > Math.abs(largest.contribution))
-    )
-      largest = c;
-  const summaryLine =
-    sourceCount === 0
-      ? "No source had data; no outcome composite was formed."
-      : `Outcome composite ${signed(score)} of ±100 (${direction}) from ${sourceCount} source(s)${largest ? `; largest contribution: ${largest.label} (${signed(largest.contribution)})` : ""}.`;
-  const headline =
-    sourceCount === 0
-      ? "No source had data for the outcome composite."
-      : `Treatment-response composite ${signed(score)}: ${direction === "insufficient_data" ? "insufficient data" : direction}.`;
-
-  const flagged = components
+  const negative = components
     .map((c, i) => ({ c, i }))
     .filter(({ c }) => c.contribution < 0)
-    .sort((a, b) => a.c.contribution - b.c.contribution || a.i - b.i)
+    .sort((x, y) => x.c.contribution - y.c.contribution || x.i - y.i)
     .map(({ c }) => c.label);
-
-  const byKey = (key: OutcomeComponentKey) => components.find((c) => c.key === key)?.available === true;
-  const num = (v: unknown) => (isFiniteNumber(v) ? v : null);
-  const inputs: EngineInput[] = [
-    {
-      name: "assessments",
-      value: assessments.length,
-      observedAt: isoOf(tr === null ? null : tr.newestAt),
-      supplied: assessments.length > 0,
-      contributed: byKey("symptoms"),
-    },
-    {
-      name: "dmseLatencyPctChange",
-      value: num(latency),
-      observedAt: null,
-      supplied: num(latency) !== null,
-      contributed: byKey("dmse"),
-    },
-    {
-      name: "activeMedications",
-      value: num(meds),
-      observedAt: null,
-      supplied: num(meds) !== null,
-      contributed: byKey("medication"),
-    },
-    {
-      name: "biomarkerWatchCount",
-      value: num(watch),
-      observedAt: null,
-      supplied: num(watch) !== null,
-      contributed: byKey("biomarker"),
-    },
-    {
-      name: "avgSleepHours",
-      value: num(sleep),
-      observedAt: null,
-      supplied: num(sleep) !== null,
-      contributed: byKey("sleep"),
-    },
-  ];
+  const requiresClinicianReview =
+    direction === "worsening" ||
+    direction === "severe_symptoms" ||
+    findings.severe.length > 0 ||
+    findings.deteriorated.length > 0;
 
   const facts: EngineFacts = {
-    summary: { status: direction, headline, flagged, requiresClinicianReview: direction === "worsening" },
-    confidence: { level: confidence, score: confScore, reasons },
-    inputs,
+    summary: {
+      status: direction,
+      headline,
+      flagged: [...findings.flags, ...negative],
+      requiresClinicianReview,
+    },
+    confidence,
+    inputs: outcomeInputs(input, components, tr === null ? null : tr.newestAt),
     current: { score, status: direction },
     polarity: { kind: "score", higherIs: "better" },
     interpretationScale: outcomeInterpretationScale(p),
@@ -447,10 +584,10 @@ export function scoreOutcome(
 
   return {
     data: {
-      generatedAt: nowIso,
+      generatedAt: options.now.toISOString(),
       score,
       direction,
-      confidence,
+      confidence: confidence.level,
       components,
       summaryLine,
       sourceCount,

@@ -22,6 +22,7 @@ import {
   signed,
   slopePer30Days,
 } from "./shared.js";
+import { readSymptomFindings } from "./symptom-findings.js";
 import type { Assessment, EngineFacts, EngineInput, EngineOptions, EngineRun, ModelRef } from "./types.js";
 
 export interface RelapseInput {
@@ -78,6 +79,7 @@ export interface RelapseParams {
   symptomWindowDays: number;
   symptomSlopeZeroPp: number;
   symptomSlopeFullPp: number;
+  symptomFindingShare: number;
   recencyFullWeightDays: number;
   recencyMidWeightDays: number;
   recencyMidWeight: number;
@@ -119,6 +121,10 @@ export const RELAPSE_DEFAULT_PARAMS: Readonly<RelapseParams> = Object.freeze({
   // docs/engines/medication.md), i.e. a reliable worsening within one month. Any rise counts.
   symptomSlopeZeroPp: 0,
   symptomSlopeFullPp: 15,
+  // Expert-set: a latest score in a severe band (Kroenke 2001; Spitzer 2006) or a reliable
+  // deterioration (NHS Talking Therapies: 6 PHQ-9 / 4 GAD-7 points) gives the symptom factor this
+  // share of its maximum whatever the velocity, so a persistently severe score is never invisible.
+  symptomFindingShare: 1,
   // Barnett et al. 2018 (Neuropsychopharmacology 43:1660-1666): anomalies 71 % more frequent in
   // the 2 weeks before relapse -> full weight when the last administration is at most 14 days old;
   // half weight up to the 30-day window of Adler et al. 2020; a quarter beyond (house rule).
@@ -183,7 +189,7 @@ export const RELAPSE_INTERPRETATION_SCALE: Readonly<Record<RelapseLevel, string>
 };
 
 export const RELAPSE_RECOMMENDATIONS: Readonly<Record<RelapseLevel, string>> = {
-  low: "Continue routine monitoring; these signals do not suggest a change to the care plan.",
+  low: "Continue routine monitoring and review these factors at the next scheduled contact; a low score does not rule out relapse.",
   moderate: "Keep monitoring and review the contributing factors at the next scheduled visit.",
   elevated:
     "Consider proactive outreach before the next scheduled visit and review the contributing factors with the patient.",
@@ -191,6 +197,17 @@ export const RELAPSE_RECOMMENDATIONS: Readonly<Record<RelapseLevel, string>> = {
 };
 
 export const RELAPSE_NO_DRIVER = "No contributing factor";
+
+/**
+ * Said instead of the level's recommendation when the score stands on too little: no symptom
+ * scale could be read (neither a change over two dates nor a severe score), so a low score reflects
+ * missing data, not low risk.
+ */
+export const RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION =
+  "Not enough data to judge relapse risk: no symptom-scale trajectory was available, so a low score here reflects missing data, not low risk. Obtain a current symptom-scale score (for example PHQ-9) and review the factors with the patient.";
+
+/** Levels a severe score or a reliable deterioration cannot fall below (expert-set; evidence.md). */
+export const RELAPSE_FINDING_LEVEL_FLOOR: RelapseLevel = "elevated";
 
 export const RELAPSE_DISCLAIMER =
   "Early-warning decision support for clinician review only. The score adds expert-set points for five factors; it is not a validated prediction model, does not estimate a probability of relapse, is not a diagnosis and triggers no action.";
@@ -228,7 +245,12 @@ export function resolveRelapseParams(overrides: unknown): RelapseParams {
     problems.push("symptomSlopeFullPp must be > symptomSlopeZeroPp");
   if (p.recencyMidWeightDays < p.recencyFullWeightDays)
     problems.push("recencyMidWeightDays must be >= recencyFullWeightDays");
-  for (const key of ["recencyMidWeight", "recencyStaleWeight", "confidenceCoverageWeight"] as const)
+  for (const key of [
+    "recencyMidWeight",
+    "recencyStaleWeight",
+    "confidenceCoverageWeight",
+    "symptomFindingShare",
+  ] as const)
     if (p[key] < 0 || p[key] > 1) problems.push(`${key} must be in [0, 1]`);
   if (p.sleepFullHours >= p.sleepZeroHours) problems.push("sleepFullHours must be < sleepZeroHours");
   if (p.latencyFullPct <= p.latencyZeroPct) problems.push("latencyFullPct must be > latencyZeroPct");
@@ -303,7 +325,14 @@ export function predictRelapse(
     });
   };
 
-  // Symptoms: velocity over the recent window, weighted by the recency of the last administration.
+  // Symptoms: velocity over the recent window, weighted by the recency of the last administration;
+  // a severe latest score or a reliable deterioration on any scale gives at least the finding share.
+  const findings = readSymptomFindings(assessments);
+  const findingPoints = findings.flags.length > 0 ? p.symptomsMaxPoints * p.symptomFindingShare : 0;
+  const findingText =
+    findings.flags.length > 0
+      ? ` ${findings.flags.join("; ")}: at least ${fmt(findingPoints)} points (expert-set) whatever the velocity.`
+      : "";
   const read = readTrajectory(assessments);
   let slope: number | null = null;
   let trend: RelapseTrend = "unknown";
@@ -325,10 +354,10 @@ export function predictRelapse(
     if (slope === null) {
       factor(
         "symptoms",
-        false,
-        0,
+        findingPoints > 0,
+        findingPoints,
         p.symptomsMaxPoints,
-        `${tr.instrumentName} (the most administered scale) has ${tr.n} administration(s) at one point in time; a velocity needs two dates.`,
+        `${tr.instrumentName} (the most administered scale) has ${tr.n} administration(s) at one point in time; a velocity needs two dates.${findingText}`,
       );
     } else {
       const weight =
@@ -343,9 +372,9 @@ export function predictRelapse(
       factor(
         "symptoms",
         true,
-        raw,
+        Math.max(raw, findingPoints),
         p.symptomsMaxPoints,
-        `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): slope ${signed(slope)} percentage points of the scale maximum per 30 days over ${fit.used} administration(s) ${fit.fromAt < tr.lastAt - p.symptomWindowDays * MS_PER_DAY ? `since ${new Date(fit.fromAt).toISOString().slice(0, 10)} (fewer than two fell in the ${fmt(p.symptomWindowDays)} days up to the latest, so the window reaches back to the previous one)` : `in the ${fmt(p.symptomWindowDays)} days up to the latest`} (full points from ${signed(p.symptomSlopeFullPp)}); latest ${fmt(tr.lastPct)}% on ${new Date(tr.lastAt).toISOString().slice(0, 10)}, ${fmt(ageDays, 1)} days ago, recency weight ${fmt(weight)}.`,
+        `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): slope ${signed(slope)} percentage points of the scale maximum per 30 days over ${fit.used} administration(s) ${fit.fromAt < tr.lastAt - p.symptomWindowDays * MS_PER_DAY ? `since ${new Date(fit.fromAt).toISOString().slice(0, 10)} (fewer than two fell in the ${fmt(p.symptomWindowDays)} days up to the latest, so the window reaches back to the previous one)` : `in the ${fmt(p.symptomWindowDays)} days up to the latest`} (full points from ${signed(p.symptomSlopeFullPp)}); latest ${fmt(tr.lastPct)}% on ${new Date(tr.lastAt).toISOString().slice(0, 10)}, ${fmt(ageDays, 1)} days ago, recency weight ${fmt(weight)}.${findingText}`,
       );
     }
   }
@@ -432,7 +461,14 @@ export function predictRelapse(
   let sum = 0;
   for (const f of factors) sum += f.points;
   const score = round(clamp(sum, 0, 100));
-  const level = levelOf(score, p);
+  // A severe score or a reliable deterioration is never outweighed: the level has a floor then.
+  const scoredLevel = levelOf(score, p);
+  const floored =
+    findings.flags.length > 0 &&
+    RELAPSE_LEVELS.indexOf(scoredLevel) < RELAPSE_LEVELS.indexOf(RELAPSE_FINDING_LEVEL_FLOOR);
+  const level: RelapseLevel = floored ? RELAPSE_FINDING_LEVEL_FLOOR : scoredLevel;
+  // Without a readable symptom factor the score stands on too little to be read as low risk.
+  const symptomsRead = factors[0]?.available === true;
 
   // Largest factor first; ties in the fixed factor order (factors are already in that order).
   const ranked = factors
@@ -448,13 +484,23 @@ export function predictRelapse(
   const n = read?.trajectory.n ?? 0;
   const coverage = sourceCount / factors.length;
   const depth = Math.min(1, n / p.confidenceDepthFullAdministrations);
-  const confScore = round(
-    clamp(p.confidenceCoverageWeight * coverage + (1 - p.confidenceCoverageWeight) * depth, 0, 1),
-    3,
+  const blended = clamp(
+    p.confidenceCoverageWeight * coverage + (1 - p.confidenceCoverageWeight) * depth,
+    0,
+    1,
   );
-  const confidence = confidenceLevel(confScore, p.confidenceHighMin, p.confidenceModerateMin);
+  // No symptom factor: confidence is low whatever the other factors cover.
+  const confScore = round(symptomsRead ? blended : Math.min(blended, p.confidenceModerateMin / 2), 3);
+  const confidence = symptomsRead
+    ? confidenceLevel(confScore, p.confidenceHighMin, p.confidenceModerateMin)
+    : "low";
   const missing = factors.filter((f) => !f.available).map((f) => f.key);
   const reasons = [
+    ...(symptomsRead
+      ? []
+      : [
+          "No symptom-scale trajectory or severe score could be read: the score cannot show low risk, so confidence is low.",
+        ]),
     `${sourceCount} of ${factors.length} factors had data${missing.length > 0 ? ` (missing: ${missing.join(", ")})` : ""}.`,
     n === 0
       ? "No readable symptom-scale history."
@@ -465,10 +511,28 @@ export function predictRelapse(
     if (age > p.recencyMidWeightDays) reasons.push(`The newest administration is ${fmt(age, 0)} days old.`);
   }
 
-  const summaryLine = top
-    ? `Relapse early-warning score ${fmt(score)} of 100 (${level}), symptom trend ${trend}; largest factor: ${top.label} (${fmt(top.points)} of ${fmt(top.maxPoints)} points).`
-    : `Relapse early-warning score ${fmt(score)} of 100 (${level}), symptom trend ${trend}; no factor added points.`;
-  const headline = `Relapse early-warning score ${fmt(score)} of 100: ${level}. ${RELAPSE_INTERPRETATION_SCALE[level]}`;
+  const floorText = floored
+    ? ` Level raised from ${scoredLevel} to ${level}: ${findings.flags.join("; ")}.`
+    : findings.flags.length > 0
+      ? ` ${findings.flags.join("; ")}.`
+      : "";
+  const dataText = symptomsRead
+    ? ""
+    : " Insufficient data: no symptom-scale trajectory was available, so this score cannot show low risk.";
+  const summaryLine = `${
+    top
+      ? `Relapse early-warning score ${fmt(score)} of 100 (${level}), symptom trend ${trend}; largest factor: ${top.label} (${fmt(top.points)} of ${fmt(top.maxPoints)} points).`
+      : `Relapse early-warning score ${fmt(score)} of 100 (${level}), symptom trend ${trend}; no factor added points.`
+  }${floorText}${dataText}`;
+  const headline = `Relapse early-warning score ${fmt(score)} of 100: ${level}. ${
+    symptomsRead || level !== "low"
+      ? RELAPSE_INTERPRETATION_SCALE[level]
+      : "Insufficient data: no symptom-scale trajectory, so a low score is not evidence of low risk."
+  }${floorText}`;
+  const recommendation =
+    !symptomsRead && level === "low"
+      ? RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION
+      : RELAPSE_RECOMMENDATIONS[level];
 
   const supplied = (v: unknown) => isFiniteNumber(v);
   const inputs: EngineInput[] = [
@@ -520,8 +584,8 @@ export function predictRelapse(
     summary: {
       status: level,
       headline,
-      flagged: ranked.map((f) => f.label),
-      requiresClinicianReview: level === "elevated" || level === "high",
+      flagged: [...findings.flags, ...ranked.map((f) => f.label)],
+      requiresClinicianReview: level === "elevated" || level === "high" || findings.flags.length > 0,
     },
     confidence: { level: confidence, score: confScore, reasons },
     inputs,
@@ -540,7 +604,7 @@ export function predictRelapse(
       topDriver,
       factors,
       summaryLine,
-      recommendation: RELAPSE_RECOMMENDATIONS[level],
+      recommendation,
       sourceCount,
       disclaimer: RELAPSE_DISCLAIMER,
     },
