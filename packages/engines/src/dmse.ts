@@ -1,10 +1,12 @@
 /**
- * Digital mental-status-exam signals (POST /v1/dmse/analyze). Up to four derived timing numbers
- * (response latency, psychomotor fidget episodes, speech rate, sustained attention) are each
- * compared with a reference range and read as within_normal, subclinical or clinical_attention;
- * an optional per-signal history gives a baseline and a trend direction. Each signal gets an
- * MSE-style sentence. Pure and deterministic: the clock comes from `options.now`. Method,
- * constants and sources: docs/engines/dmse.md.
+ * Digital mental-status-exam signals (POST /v1/dmse/analyze). Up to four numbers measured on the
+ * caller's device (response latency, psychomotor fidget episodes, speech rate, share of the
+ * session with gaze on screen) are each compared with an operational threshold and read as
+ * within_normal, subclinical or clinical_attention; an optional per-signal history gives a
+ * baseline and a trend direction. Each signal gets one MSE-style line that states the device
+ * measurement against the threshold used here, never a clinician-observed finding, a causal
+ * reading or "normal" (docs/engines/dmse.md, Wording). Pure and deterministic: the clock comes
+ * from `options.now`. Method, constants and sources: docs/engines/dmse.md.
  */
 import {
   assertNoProblems,
@@ -29,6 +31,8 @@ import type {
 export type DmseSignalKey = "response_latency" | "psychomotor" | "speech_rate" | "sustained_attention";
 export type DmseInterpretation = "within_normal" | "subclinical" | "clinical_attention";
 export type DmseTrendDir = "up" | "down" | "stable";
+/** `summary.status`: the worst signal interpretation, or insufficient_data when no metric was sent. */
+export type DmseSummaryStatus = DmseInterpretation | "insufficient_data";
 
 export interface DmseInput {
   psychomotorFidgetEpisodes?: number;
@@ -60,7 +64,7 @@ export interface DmseSignal {
 export interface DmseData {
   generatedAt: string;
   summary: {
-    status: DmseInterpretation;
+    status: DmseSummaryStatus;
     headline: string;
     flagged: string[];
     requiresClinicianReview: boolean;
@@ -69,7 +73,8 @@ export interface DmseData {
   overallConfidence: ConfidenceLevel;
   signals: DmseSignal[];
   mseNarrative: string[];
-  interpretationScale: Record<DmseInterpretation, string>;
+  /** Legend of every status value shown: the three interpretations, plus insufficient_data when it is the status. */
+  interpretationScale: Record<string, string>;
   disclaimer: string;
 }
 
@@ -151,11 +156,16 @@ export const DMSE_SIGNAL_ORDER: readonly DmseSignalKey[] = [
   "sustained_attention",
 ];
 
+/**
+ * Human labels (also `summary.flagged` and the headline). They name what the device measured: a
+ * fidget count is not an examination of psychomotor activity, and gaze share is not a test of
+ * attention. The signal keys stay as the contract names them.
+ */
 export const DMSE_SIGNAL_LABELS: Readonly<Record<DmseSignalKey, string>> = {
   response_latency: "Response latency",
-  psychomotor: "Psychomotor activity",
+  psychomotor: "Fidget episodes",
   speech_rate: "Speech rate",
-  sustained_attention: "Sustained attention",
+  sustained_attention: "Gaze on screen",
 };
 
 /** Status values, best to worst (facts.polarity). */
@@ -165,14 +175,28 @@ export const DMSE_STATUS_ORDER: readonly DmseInterpretation[] = [
   "clinical_attention",
 ];
 
+/**
+ * Legend of the interpretation values. The meanings are the contract's; the wording says that the
+ * range is this service's, for a device measurement, so that "within" does not read as a normal
+ * clinical finding.
+ */
 export const DMSE_INTERPRETATION_SCALE: Readonly<Record<DmseInterpretation, string>> = {
-  within_normal: "Within typical range, no action suggested.",
-  subclinical: "Mildly outside the typical range; worth noting, not urgent.",
-  clinical_attention: "Clearly outside the typical range; flag for clinician review.",
+  within_normal:
+    "Within the typical range used here for this device measurement; no action suggested by this measurement alone.",
+  subclinical: "Mildly outside the range used here for this device measurement; worth noting, not urgent.",
+  clinical_attention:
+    "Clearly outside the range used here for this device measurement; flag for clinician review.",
 };
 
+/** Legend entry added when `summary.status` is insufficient_data. */
+export const DMSE_INSUFFICIENT_DATA_LEGEND =
+  "No dmse metric was sent; nothing was measured, so there is no reading.";
+
+/** Headline when no metric was sent. */
+export const DMSE_NO_METRIC_HEADLINE = "No dmse metric was sent; nothing was measured.";
+
 export const DMSE_DISCLAIMER =
-  "Decision support for clinician review only. Derived timing numbers are compared with reference ranges; the signals are observations, not a diagnosis, not emotion or affect recognition and not a validated biometric measure.";
+  "Decision support for clinician review only. Numbers measured on the caller's device are compared with operational thresholds (response latency: the service's thresholds; speech rate, fidget episodes and gaze share: expert-set, not validated norms). The signals are device measurements, not a clinical examination, not a diagnosis, not emotion or affect recognition and not a validated biometric measure.";
 
 /**
  * Validates a calibrated parameter set (every key known, every value a finite number, cut-offs
@@ -234,126 +258,156 @@ export function resolveDmseParams(overrides: unknown): DmseParams {
 
 const RANK: Record<DmseInterpretation, number> = { within_normal: 0, subclinical: 1, clinical_attention: 2 };
 
+/**
+ * How a reading is worded. The engine compares a device measurement with an operational threshold
+ * and says so; it never writes a clinician-observed finding ("was delayed", "was observed"), a
+ * causal reading ("consistent with", "can accompany") or "normal" (docs/engines/dmse.md, Wording).
+ */
 interface Reading {
   interpretation: DmseInterpretation;
   referenceRange: string;
-  rule: string;
-  mse: string;
+  /** The value against the threshold(s), e.g. "below the service's 1.8 s threshold". */
+  comparison: string;
+  /** Where the threshold comes from and what the measure is not, in parentheses, or "". */
+  caveat: string;
+}
+
+/** Suffix of every clinical_attention line. */
+const REVIEW_SUFFIX = "; device measurement for clinician review";
+
+/** Reading of the interpretation in `detail` (the enum value itself contains "normal"). */
+const DETAIL_READING: Record<DmseInterpretation, string> = {
+  within_normal: "read as inside the range used here",
+  subclinical: "read as mildly outside the range used here (subclinical)",
+  clinical_attention: "read as clearly outside the range used here (clinical attention)",
+};
+
+/**
+ * The value as text, with 2 decimals unless that would print it equal to a threshold it is not
+ * equal to ("1.8 s, below the 1.8 s threshold"); then with up to 6 decimals.
+ */
+export function dmseShownValue(v: number, thresholds: readonly number[]): string {
+  let digits = 2;
+  while (digits < 6 && thresholds.some((t) => v !== t && round(v, digits) === round(t, digits))) digits += 1;
+  return fmt(v, digits);
 }
 
 function readLatency(v: number, p: DmseParams): Reading {
   const lo = p.latencySubclinicalMinSeconds;
   const hi = p.latencyClinicalMinSeconds;
   const referenceRange = `< ${fmt(lo)} s typical; ${fmt(lo)} to < ${fmt(hi)} s subclinical; >= ${fmt(hi)} s clinical attention`;
-  const value = `${fmt(v)} s`;
+  // The latency thresholds are the contract's own: no expert-set caveat.
   if (v >= hi)
     return {
       interpretation: "clinical_attention",
       referenceRange,
-      rule: `at or above ${fmt(hi)} s`,
-      mse: `Responses were markedly delayed (mean latency ${value}), consistent with slowed processing; review clinically.`,
+      comparison: `at or above the service's ${fmt(hi)} s threshold`,
+      caveat: "",
     };
   if (v >= lo)
     return {
       interpretation: "subclinical",
       referenceRange,
-      rule: `between ${fmt(lo)} and ${fmt(hi)} s`,
-      mse: `Responses were mildly delayed (mean latency ${value}).`,
+      comparison: `at or above the service's ${fmt(lo)} s threshold and below its ${fmt(hi)} s threshold`,
+      caveat: "",
     };
   return {
     interpretation: "within_normal",
     referenceRange,
-    rule: `below ${fmt(lo)} s`,
-    mse: `Responses followed questions without notable delay (mean latency ${value}).`,
+    comparison: `below the service's ${fmt(lo)} s threshold`,
+    caveat: "",
   };
 }
 
 function readSpeech(v: number, p: DmseParams): Reading {
   const referenceRange = `${fmt(p.speechNormalMinWpm)}-${fmt(p.speechNormalMaxWpm)} wpm typical; ${fmt(p.speechClinicalBelowWpm)} to < ${fmt(p.speechNormalMinWpm)} or > ${fmt(p.speechNormalMaxWpm)} to ${fmt(p.speechClinicalAboveWpm)} wpm subclinical; < ${fmt(p.speechClinicalBelowWpm)} or > ${fmt(p.speechClinicalAboveWpm)} wpm clinical attention`;
-  const value = `${fmt(v, 0)} words per minute`;
+  const band = `${fmt(p.speechNormalMinWpm)}-${fmt(p.speechNormalMaxWpm)} wpm range used here`;
+  const one = " (an expert-set threshold, not a validated norm)";
+  const two = " (expert-set thresholds, not validated norms)";
   if (v < p.speechClinicalBelowWpm)
     return {
       interpretation: "clinical_attention",
       referenceRange,
-      rule: `below ${fmt(p.speechClinicalBelowWpm)} wpm (slowed)`,
-      mse: `Speech was markedly slowed (${value}), which can accompany psychomotor retardation; review clinically.`,
+      comparison: `below the ${fmt(p.speechClinicalBelowWpm)} wpm lower threshold used here`,
+      caveat: one,
     };
   if (v > p.speechClinicalAboveWpm)
     return {
       interpretation: "clinical_attention",
       referenceRange,
-      rule: `above ${fmt(p.speechClinicalAboveWpm)} wpm (rapid)`,
-      mse: `Speech was markedly rapid (${value}); consider whether it is pressured.`,
+      comparison: `above the ${fmt(p.speechClinicalAboveWpm)} wpm upper threshold used here`,
+      caveat: one,
     };
   if (v < p.speechNormalMinWpm)
     return {
       interpretation: "subclinical",
       referenceRange,
-      rule: `below ${fmt(p.speechNormalMinWpm)} wpm (mildly slow)`,
-      mse: `Speech was mildly slow (${value}).`,
+      comparison: `below the ${band}, at or above its ${fmt(p.speechClinicalBelowWpm)} wpm lower threshold`,
+      caveat: two,
     };
   if (v > p.speechNormalMaxWpm)
     return {
       interpretation: "subclinical",
       referenceRange,
-      rule: `above ${fmt(p.speechNormalMaxWpm)} wpm (mildly rapid)`,
-      mse: `Speech was mildly rapid (${value}).`,
+      comparison: `above the ${band}, at or below its ${fmt(p.speechClinicalAboveWpm)} wpm upper threshold`,
+      caveat: two,
     };
   return {
     interpretation: "within_normal",
     referenceRange,
-    rule: "within the typical range",
-    mse: `Speech was of normal rate (${value}).`,
+    comparison: `inside the ${band}`,
+    caveat: " (an expert-set range, not a validated norm)",
   };
 }
 
 function readPsychomotor(v: number, unit: string, p: DmseParams): Reading {
   const referenceRange = `< ${fmt(p.psychomotorSubclinicalMin)} ${unit} typical; ${fmt(p.psychomotorSubclinicalMin)} to < ${fmt(p.psychomotorClinicalMin)} subclinical; >= ${fmt(p.psychomotorClinicalMin)} clinical attention`;
-  const value = `${fmt(v)} ${unit}`;
+  const per = `per ${fmt(p.psychomotorReferenceSeconds / 60)} minutes`;
+  const notObserved = "a device count, not an observation of restlessness";
   if (v >= p.psychomotorClinicalMin)
     return {
       interpretation: "clinical_attention",
       referenceRange,
-      rule: `at or above ${fmt(p.psychomotorClinicalMin)}`,
-      mse: `Marked motor restlessness was observed (${value}), which can accompany psychomotor agitation; review clinically.`,
+      comparison: `at or above the threshold of ${fmt(p.psychomotorClinicalMin)} ${per} used here`,
+      caveat: ` (an expert-set threshold; ${notObserved})`,
     };
   if (v >= p.psychomotorSubclinicalMin)
     return {
       interpretation: "subclinical",
       referenceRange,
-      rule: `between ${fmt(p.psychomotorSubclinicalMin)} and ${fmt(p.psychomotorClinicalMin)}`,
-      mse: `Some motor restlessness was observed (${value}).`,
+      comparison: `at or above the threshold of ${fmt(p.psychomotorSubclinicalMin)} and below the threshold of ${fmt(p.psychomotorClinicalMin)} ${per} used here`,
+      caveat: ` (expert-set thresholds; ${notObserved})`,
     };
   return {
     interpretation: "within_normal",
     referenceRange,
-    rule: `below ${fmt(p.psychomotorSubclinicalMin)}`,
-    mse: `No excess motor restlessness was observed (${value}).`,
+    comparison: `below the threshold of ${fmt(p.psychomotorSubclinicalMin)} ${per} used here`,
+    caveat: ` (an expert-set threshold; ${notObserved})`,
   };
 }
 
 function readAttention(v: number, p: DmseParams): Reading {
   const referenceRange = `>= ${fmt(p.attentionNormalMinPct)} % typical; ${fmt(p.attentionClinicalBelowPct)} to < ${fmt(p.attentionNormalMinPct)} % subclinical; < ${fmt(p.attentionClinicalBelowPct)} % clinical attention`;
-  const value = `${fmt(v)} % of the session`;
+  const notAttention = "gaze share is a device measure, not a test of attention";
   if (v < p.attentionClinicalBelowPct)
     return {
       interpretation: "clinical_attention",
       referenceRange,
-      rule: `below ${fmt(p.attentionClinicalBelowPct)} %`,
-      mse: `Attention was poorly sustained (gaze on screen ${value}); review clinically.`,
+      comparison: `below the ${fmt(p.attentionClinicalBelowPct)} % threshold used here`,
+      caveat: ` (an expert-set threshold; ${notAttention})`,
     };
   if (v < p.attentionNormalMinPct)
     return {
       interpretation: "subclinical",
       referenceRange,
-      rule: `between ${fmt(p.attentionClinicalBelowPct)} and ${fmt(p.attentionNormalMinPct)} %`,
-      mse: `Attention was intermittently diverted (gaze on screen ${value}).`,
+      comparison: `below the ${fmt(p.attentionNormalMinPct)} % threshold and at or above the ${fmt(p.attentionClinicalBelowPct)} % threshold used here`,
+      caveat: ` (expert-set thresholds; ${notAttention})`,
     };
   return {
     interpretation: "within_normal",
     referenceRange,
-    rule: `at or above ${fmt(p.attentionNormalMinPct)} %`,
-    mse: `Attention was sustained (gaze on screen ${value}).`,
+    comparison: `at or above the ${fmt(p.attentionNormalMinPct)} % threshold used here`,
+    caveat: ` (an expert-set threshold; ${notAttention})`,
   };
 }
 
@@ -402,33 +456,47 @@ export function analyzeDmse(input: DmseInput, options: EngineOptions<DmseParams>
     let value = raw;
     let unit: string;
     let reading: Reading;
+    /** The measurement as the MSE line states it. */
     let measured: string;
+    /** The measurement as `detail` states it (with how a fidget count was turned into a rate). */
+    let measuredDetail: string;
     if (key === "response_latency") {
       unit = "s";
       reading = readLatency(value, p);
-      measured = `Mean response latency ${fmt(value)} s`;
+      measured = `Mean response latency ${dmseShownValue(value, [p.latencySubclinicalMinSeconds, p.latencyClinicalMinSeconds])} s`;
+      measuredDetail = measured;
     } else if (key === "psychomotor") {
+      const thresholds = [p.psychomotorSubclinicalMin, p.psychomotorClinicalMin];
+      const refMinutes = fmt(p.psychomotorReferenceSeconds / 60);
       if (duration !== null && duration >= p.psychomotorMinNormaliseSeconds) {
         value = (raw / duration) * p.psychomotorReferenceSeconds;
-        unit = `episodes/${fmt(p.psychomotorReferenceSeconds / 60)} min`;
-        measured = `${fmt(raw)} fidget episode(s) in ${fmt(duration)} s, ${fmt(value)} per ${fmt(p.psychomotorReferenceSeconds / 60)} minutes`;
+        unit = `episodes/${refMinutes} min`;
+        const shown = dmseShownValue(value, thresholds);
+        measured = `${shown} fidget episodes per ${refMinutes} minutes counted by the device`;
+        measuredDetail = `${fmt(raw)} fidget episode(s) counted by the device in ${fmt(duration)} s, ${shown} per ${refMinutes} minutes`;
       } else {
         unit = "episodes";
-        measured =
+        const why =
           duration === null
-            ? `${fmt(raw)} fidget episode(s); no session duration was sent, so the count is read as if over ${fmt(p.psychomotorReferenceSeconds / 60)} minutes`
-            : `${fmt(raw)} fidget episode(s) in ${fmt(duration)} s, shorter than the ${fmt(p.psychomotorMinNormaliseSeconds)} s needed for a rate, so the count is read as if over ${fmt(p.psychomotorReferenceSeconds / 60)} minutes`;
+            ? "no session duration was sent"
+            : `the ${fmt(duration)} s session is shorter than the ${fmt(p.psychomotorMinNormaliseSeconds)} s needed for a rate`;
+        measured = `${dmseShownValue(raw, thresholds)} fidget episode(s) counted by the device, read as a count per ${refMinutes} minutes (${why})`;
+        measuredDetail = measured;
       }
       reading = readPsychomotor(value, unit, p);
     } else if (key === "speech_rate") {
       unit = "wpm";
       reading = readSpeech(value, p);
-      measured = `Speech rate ${fmt(value)} words per minute`;
+      measured = `Speech rate ${dmseShownValue(value, [p.speechClinicalBelowWpm, p.speechNormalMinWpm, p.speechNormalMaxWpm, p.speechClinicalAboveWpm])} words per minute`;
+      measuredDetail = measured;
     } else {
       unit = "%";
       reading = readAttention(value, p);
-      measured = `Gaze on screen for ${fmt(value)} % of the session`;
+      measured = `Gaze on screen for ${dmseShownValue(value, [p.attentionClinicalBelowPct, p.attentionNormalMinPct])} % of the session`;
+      measuredDetail = measured;
     }
+    const review = reading.interpretation === "clinical_attention" ? REVIEW_SUFFIX : "";
+    const line = `${measured}, ${reading.comparison}${reading.caveat}${review}.`;
 
     const prior = (history[key] ?? []).filter(isFiniteNumber);
     const signal: DmseSignal = {
@@ -441,9 +509,9 @@ export function analyzeDmse(input: DmseInput, options: EngineOptions<DmseParams>
       referenceRange: reading.referenceRange,
       detail: "",
       confidence: "low",
-      mseLine: reading.mse,
+      mseLine: line,
     };
-    let detail = `${measured}: ${reading.rule}, read as ${reading.interpretation}.`;
+    let detail = `${measuredDetail}: ${reading.comparison}${reading.caveat}; ${DETAIL_READING[reading.interpretation]}.`;
     if (prior.length > 0) {
       const m = mean(prior);
       const sd = sampleSd(prior);
@@ -454,7 +522,7 @@ export function analyzeDmse(input: DmseInput, options: EngineOptions<DmseParams>
       const relation = trendDir === "up" ? "above" : trendDir === "down" ? "below" : "close to";
       detail += ` Baseline from ${prior.length} prior value(s): mean ${fmt(m)}, SD ${fmt(sd)}; the current value is ${relation} it (trend ${trendDir}: beyond max(${fmt(p.trendSdMultiplier)} SD, ${fmt(p.trendRelativeMin * 100)} % of the mean)).`;
       if (trendDir !== "stable")
-        signal.mseLine = `${reading.mse} This is ${trendDir === "up" ? "higher" : "lower"} than the patient's baseline (${fmt(m)} ${unit}).`;
+        signal.mseLine = `${line} This is ${trendDir === "up" ? "higher" : "lower"} than the patient's baseline (mean ${fmt(m)} ${unit} from ${prior.length} prior ${prior.length === 1 ? "value" : "values"}).`;
     }
     const depth = Math.min(1, prior.length / p.confidenceHistoryFull);
     historyDepthSum += depth;
@@ -475,20 +543,28 @@ export function analyzeDmse(input: DmseInput, options: EngineOptions<DmseParams>
     .filter(({ s }) => s.interpretation !== "within_normal")
     .sort((a, b) => RANK[b.s.interpretation] - RANK[a.s.interpretation] || a.i - b.i)
     .map(({ s }) => s);
-  const status: DmseInterpretation = ranked[0]?.interpretation ?? "within_normal";
+  const n = signals.length;
+  // Nothing measured is not "within range": it is insufficient_data (library callers only; the
+  // HTTP layer answers 400 without a metric).
+  const status: DmseSummaryStatus =
+    n === 0 ? "insufficient_data" : (ranked[0]?.interpretation ?? "within_normal");
   const flagged = ranked.map((s) => s.label);
   const requiresClinicianReview = status === "clinical_attention";
-  const n = signals.length;
+  const missing = DMSE_SIGNAL_ORDER.filter((k) => !signals.some((s) => s.signalKey === k)).map(
+    (k) => DMSE_SIGNAL_LABELS[k],
+  );
+  const notMeasured = n > 0 && missing.length > 0 ? ` Not measured: ${missing.join(", ")}.` : "";
   const headline =
     n === 0
-      ? "No dmse metric was sent."
+      ? DMSE_NO_METRIC_HEADLINE
       : ranked.length === 0
-        ? `All ${n} signal(s) are within the typical range.`
-        : `${ranked.length} of ${n} signal(s) outside the typical range: ${ranked.map((s) => `${s.label} (${s.interpretation === "clinical_attention" ? "clinical attention" : "subclinical"})`).join(", ")}.`;
+        ? `All ${n} measured signal(s) fall inside the ranges used here; device measurements, not a clinical examination.${notMeasured}`
+        : `${ranked.length} of ${n} measured signal(s) outside the range used here: ${ranked.map((s) => `${s.label} (${s.interpretation === "clinical_attention" ? "clinical attention" : "subclinical"})`).join(", ")}.${notMeasured}`;
 
   const overallScore = round(scores.length === 0 ? 0 : mean(scores), 3);
   const overallConfidence = confidenceLevel(overallScore, p.confidenceHighMin, p.confidenceModerateMin);
   const reasons = [
+    ...(n === 0 ? ["No dmse metric was sent; nothing was measured."] : []),
     duration === null
       ? "No session duration was sent; session length adds nothing to confidence."
       : `Session of ${fmt(duration)} s; ${fmt(p.confidenceDurationFullSeconds)} s or more gives full session weight.`,
@@ -536,13 +612,20 @@ export function analyzeDmse(input: DmseInput, options: EngineOptions<DmseParams>
   ];
 
   const summary = { status, headline, flagged, requiresClinicianReview };
+  // The legend covers every status value shown: insufficient_data only when it is the status.
+  const interpretationScale: Record<string, string> =
+    status === "insufficient_data"
+      ? { ...DMSE_INTERPRETATION_SCALE, insufficient_data: DMSE_INSUFFICIENT_DATA_LEGEND }
+      : { ...DMSE_INTERPRETATION_SCALE };
   const facts: EngineFacts = {
     summary: { ...summary, flagged: [...flagged] },
     confidence: { level: overallConfidence, score: overallScore, reasons },
     inputs,
     current: { score: null, status },
+    // insufficient_data is deliberately not in the order: the intelligence core reads a status
+    // outside the order as "unchanged" (packages/intelligence/src/core.ts, changeBlock).
     polarity: { kind: "status", order: DMSE_STATUS_ORDER },
-    interpretationScale: { ...DMSE_INTERPRETATION_SCALE },
+    interpretationScale: { ...interpretationScale },
   };
 
   return {
@@ -553,7 +636,7 @@ export function analyzeDmse(input: DmseInput, options: EngineOptions<DmseParams>
       overallConfidence,
       signals,
       mseNarrative: signals.map((s) => s.mseLine),
-      interpretationScale: { ...DMSE_INTERPRETATION_SCALE },
+      interpretationScale,
       disclaimer: DMSE_DISCLAIMER,
     },
     facts,

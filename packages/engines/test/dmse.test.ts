@@ -72,8 +72,8 @@ describe("worked example (docs/engines/dmse.md)", () => {
     expect(result.data.summary).toEqual({
       status: "clinical_attention",
       headline:
-        "3 of 4 signal(s) outside the typical range: Response latency (clinical attention), Psychomotor activity (subclinical), Speech rate (subclinical).",
-      flagged: ["Response latency", "Psychomotor activity", "Speech rate"],
+        "3 of 4 measured signal(s) outside the range used here: Response latency (clinical attention), Fidget episodes (subclinical), Speech rate (subclinical).",
+      flagged: ["Response latency", "Fidget episodes", "Speech rate"],
       requiresClinicianReview: true,
     });
     // (0.62 + 0.3 + 0.38 + 0.3) / 4 = 0.4 -> low
@@ -81,7 +81,12 @@ describe("worked example (docs/engines/dmse.md)", () => {
     expect(result.data.overallConfidence).toBe("low");
     expect(result.data.signalsPresent).toBe(4);
     expect(result.data.mseNarrative).toEqual(result.data.signals.map((x) => x.mseLine));
-    expect(result.data.mseNarrative[0]).toContain("higher than the patient's baseline (1.5 s)");
+    expect(result.data.mseNarrative).toEqual([
+      "Mean response latency 2.6 s, at or above the service's 2.5 s threshold; device measurement for clinician review. This is higher than the patient's baseline (mean 1.5 s from 4 prior values).",
+      "8 fidget episodes per 10 minutes counted by the device, at or above the threshold of 6 and below the threshold of 12 per 10 minutes used here (expert-set thresholds; a device count, not an observation of restlessness).",
+      "Speech rate 100 words per minute, below the 110-190 wpm range used here, at or above its 90 wpm lower threshold (expert-set thresholds, not validated norms). This is lower than the patient's baseline (mean 150 wpm from 1 prior value).",
+      "Gaze on screen for 85 % of the session, at or above the 80 % threshold used here (an expert-set threshold; gaze share is a device measure, not a test of attention).",
+    ]);
   });
 
   it("reports facts, model and data fields", () => {
@@ -140,8 +145,9 @@ describe("thresholds", () => {
     expect(i(220)).toBe("subclinical");
     expect(i(220.01)).toBe("clinical_attention");
     expect(i(600)).toBe("clinical_attention");
-    expect(only({ speechRateWpm: 80 }).mseLine).toMatch(/slowed/);
-    expect(only({ speechRateWpm: 300 }).mseLine).toMatch(/rapid/);
+    // The line names the direction against the threshold, not a clinical finding.
+    expect(only({ speechRateWpm: 80 }).mseLine).toMatch(/below the 90 wpm lower threshold/);
+    expect(only({ speechRateWpm: 300 }).mseLine).toMatch(/above the 220 wpm upper threshold/);
   });
 
   it("psychomotor: < 6 per 10 min normal, 6 subclinical, 12 clinical; normalised by duration", () => {
@@ -221,11 +227,12 @@ describe("baseline, trend and confidence", () => {
 });
 
 describe("summary", () => {
-  it("all normal: within_normal, nothing flagged, no review", () => {
+  it("all inside the ranges: within_normal, nothing flagged, no review, missing signals named", () => {
     const r = run({ responseLatencySeconds: 1, speechRateWpm: 150 });
     expect(r.data.summary).toEqual({
       status: "within_normal",
-      headline: "All 2 signal(s) are within the typical range.",
+      headline:
+        "All 2 measured signal(s) fall inside the ranges used here; device measurements, not a clinical examination. Not measured: Fidget episodes, Gaze on screen.",
       flagged: [],
       requiresClinicianReview: false,
     });
@@ -233,18 +240,25 @@ describe("summary", () => {
 
   it("subclinical only: no clinician review", () => {
     const r = run({ responseLatencySeconds: 2, sustainedAttentionPct: 50 });
-    expect(r.data.summary.flagged).toEqual(["Sustained attention", "Response latency"]);
+    expect(r.data.summary.flagged).toEqual(["Gaze on screen", "Response latency"]);
     expect(r.data.summary.status).toBe("clinical_attention");
     const s = run({ responseLatencySeconds: 2 });
     expect(s.data.summary.requiresClinicianReview).toBe(false);
     expect(s.data.summary.status).toBe("subclinical");
   });
 
-  it("no metric at all (the HTTP layer forbids it) still answers", () => {
+  it("no metric at all (the HTTP layer forbids it) answers insufficient_data, never within_normal", () => {
     const r = run({});
     expect(r.data.signalsPresent).toBe(0);
-    expect(r.data.summary.status).toBe("within_normal");
+    expect(r.data.summary).toEqual({
+      status: "insufficient_data",
+      headline: "No dmse metric was sent; nothing was measured.",
+      flagged: [],
+      requiresClinicianReview: false,
+    });
     expect(r.data.overallConfidence).toBe("low");
+    expect(r.facts.current.status).toBe("insufficient_data");
+    expect(r.data.interpretationScale.insufficient_data).toMatch(/nothing was measured/);
   });
 });
 
@@ -304,8 +318,9 @@ describe("properties", () => {
         );
         for (let i = 1; i < flaggedRanks.length; i++)
           expect(flaggedRanks[i - 1]).toBeGreaterThanOrEqual(flaggedRanks[i] as number);
-        const worst = Math.max(0, ...d.signals.map((s) => rank(s.interpretation)));
-        expect(rank(d.summary.status)).toBe(worst);
+        // No signal: insufficient_data, outside the polarity order (never within_normal).
+        if (d.signals.length === 0) expect(d.summary.status).toBe("insufficient_data");
+        else expect(rank(d.summary.status)).toBe(Math.max(...d.signals.map((s) => rank(s.interpretation))));
         expect(d.summary.requiresClinicianReview).toBe(d.summary.status === "clinical_attention");
         expect(r.facts.confidence.score).toBeGreaterThanOrEqual(0);
         expect(r.facts.confidence.score).toBeLessThanOrEqual(1);
