@@ -87,28 +87,30 @@ export const LOINC_INSTRUMENTS = {
 } as const satisfies Record<string, Record<string, LoincEntry>>;
 
 /**
- * SNOMED CT clinical findings keyed by snake_case concept key.
+ * SNOMED CT clinical findings keyed by snake_case concept key. Re-verified 2026-11-23 (sources in
+ * docs/terminology.md, "Verification (2026-11-23)").
  * Deliberately absent (unverified): psychomotor retardation/agitation, slow/pressured speech,
  * poor concentration, at risk for suicide, relapse, improving, worsening, sleep deprivation,
- * adverse reaction to drug. See docs/terminology.md.
+ * adverse reaction to drug, auditory hallucinations. See docs/terminology.md.
  */
 export const SNOMED_FINDINGS = {
   depressed_mood: {
     code: "366979004",
     display: "Depressed mood (finding)",
     source:
-      "Public FHIR/app code pairing 366979004 with 'Depressed mood (finding)' (see docs/terminology.md)",
+      "India NRCeS ABDM FHIR IG ValueSet MentalStatus (github.com/gauravvaishnav17/abdm-fhir-ig-fsh, input/fsh/valuesets/MentalStatus.fsh: SNOMED_CT#366979004 'Depressed mood'); checked 2026-11-23",
   },
   anxiety: {
     code: "48694002",
     display: "Anxiety (finding)",
-    source: "HL7 mCODE IG example Condition (github.com/HL7/fhir-mCODE-ig, input/fsh)",
+    source:
+      "HL7 mCODE IG example Condition (github.com/HL7/fhir-mCODE-ig, input/fsh); ABDM FHIR IG ValueSet MentalStatus (SNOMED_CT#48694002 'Anxiety'); checked 2026-11-23",
   },
   suicidal_thoughts: {
     code: "6471006",
     display: "Suicidal thoughts (finding)",
     source:
-      "SNOMED International MBH CRG (confluence.snomedtools.org/display/MBHCRG/Is+Suicidal+ideation+a+synonym+of+Suicidal+thoughts)",
+      "SNOMED International MBH CRG (confluence.snomedtools.org/display/MBHCRG/Is+Suicidal+ideation+a+synonym+of+Suicidal+thoughts); SPiER-Project/adoption-guide ig/input/fsh/suicide-related-conditions.fsh (tx.fhir.org $validate-code); checked 2026-11-23",
   },
 } as const satisfies Record<string, SnomedEntry>;
 

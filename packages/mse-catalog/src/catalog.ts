@@ -16,9 +16,13 @@ import {
 export const CATALOG_VERSION = "1";
 
 /**
- * SNOMED CT codings used by the catalog. Each one was checked against a public copy of the
- * terminology before it went in; where it was checked is listed in docs/mse.md. Concepts whose
- * code could not be checked are left uncoded (`codes: []`): a wrong code is worse than none.
+ * SNOMED CT codings used by the catalog. Each one was checked against a public source that pairs
+ * the exact code with the concept's name before it went in; the source and the date checked are
+ * listed in docs/mse.md ("SNOMED CT codes and where each was checked"). Concepts whose code could not
+ * be checked are left uncoded (`codes: []`): a wrong code is worse than none. So is a coarse parent
+ * on a specific finding (e.g. "Hallucinations" on command hallucinations): it loses the meaning.
+ * Displays are the name the cited source gives: the fully specified name where a SNOMED CT browser
+ * page was read, otherwise the term the source pairs with the code.
  */
 const sct = (code: string, display: string): Coding => ({ system: SNOMED_CT, code, display });
 
@@ -27,15 +31,13 @@ export const CODES = {
   anxiety: sct("48694002", "Anxiety (finding)"),
   feelingIrritable: sct("55929007", "Feeling irritable (finding)"),
   suicidalThoughts: sct("6471006", "Suicidal thoughts (finding)"),
-  hallucinations: sct("7011001", "Hallucinations (finding)"),
-  auditoryHallucinations: sct("45150006", "Auditory hallucinations (finding)"),
+  suicidalIntent: sct("304594002", "Suicidal intent"),
   visualHallucinations: sct("64269007", "Visual hallucinations (finding)"),
   illusion: sct("5152006", "Illusion (finding)"),
   ideasOfReference: sct("41189006", "Ideas of reference (finding)"),
   accessToPlannedMeans: sct("711561004", "Has access to planned means of suicide (finding)"),
   suicideAttempt: sct("82313006", "Suicide attempt (event)"),
-  inattention: sct("22058002", "Inattention (finding)"),
-  disorientated: sct("62476001", "Disorientated (finding)"),
+  previousSuicideAttempt: sct("23233009", "Previous known suicide attempt"),
 } as const;
 
 /**
@@ -226,9 +228,11 @@ export const DOMAINS: readonly CatalogDomain[] = [
   ]),
   domain("perception", "Perception", true, true, [
     opt("no_abnormality", "No perceptual abnormality", { excludesAll: true }),
-    opt("auditory_hallucinations", "Auditory hallucinations", { codes: [CODES.auditoryHallucinations] }),
-    // Commands are the risk-bearing form: the voice may direct harm to self or others.
-    opt("command_hallucinations", "Command hallucinations", { risk: true, codes: [CODES.hallucinations] }),
+    // No SNOMED CT code for auditory hallucinations could be verified (45150006 was removed).
+    opt("auditory_hallucinations", "Auditory hallucinations"),
+    // Commands are the risk-bearing form: the voice may direct harm to self or others. Uncoded: no
+    // command-hallucination concept was verified, and the parent "Hallucinations" loses the meaning.
+    opt("command_hallucinations", "Command hallucinations", { risk: true }),
     opt("visual_hallucinations", "Visual hallucinations", { codes: [CODES.visualHallucinations] }),
     opt("tactile_hallucinations", "Tactile hallucinations"),
     opt("olfactory_hallucinations", "Olfactory hallucinations"),
@@ -249,10 +253,10 @@ export const DOMAINS: readonly CatalogDomain[] = [
     }),
     opt("passive_si", "Passive death wish", { risk: true }),
     opt("active_si", "Active suicidal ideation", { risk: true, codes: [CODES.suicidalThoughts] }),
-    opt("si_with_plan", "Suicidal ideation with a plan", { risk: true, codes: [CODES.suicidalThoughts] }),
+    opt("si_with_plan", "Suicidal ideation with a plan", { risk: true }),
     opt("si_with_intent", "Suicidal ideation with intent to act", {
       risk: true,
-      codes: [CODES.suicidalThoughts],
+      codes: [CODES.suicidalIntent],
     }),
     opt("recent_suicide_attempt", "Suicide attempt within the past 3 months", {
       risk: true,
@@ -260,7 +264,7 @@ export const DOMAINS: readonly CatalogDomain[] = [
     }),
     opt("past_suicide_attempt", "Suicide attempt more than 3 months ago", {
       risk: true,
-      codes: [CODES.suicideAttempt],
+      codes: [CODES.previousSuicideAttempt],
     }),
     opt("non_suicidal_self_injury", "Non-suicidal self-injury", { risk: true }),
     opt("homicidal_ideation", "Homicidal ideation", { risk: true }),
@@ -273,15 +277,17 @@ export const DOMAINS: readonly CatalogDomain[] = [
   ]),
   domain("orientation", "Orientation", true, false, [
     opt("fully_oriented", "Oriented to person, place and time", { excludesAll: true }),
-    opt("disoriented_to_time", "Disoriented to time", { codes: [CODES.disorientated] }),
-    opt("disoriented_to_place", "Disoriented to place", { codes: [CODES.disorientated] }),
-    opt("disoriented_to_person", "Disoriented to person", { codes: [CODES.disorientated] }),
+    // Uncoded: no code for disorientation in time, place or person was verified, and the parent
+    // "Disorientated" (62476001) would lose which sphere is affected.
+    opt("disoriented_to_time", "Disoriented to time"),
+    opt("disoriented_to_place", "Disoriented to place"),
+    opt("disoriented_to_person", "Disoriented to person"),
   ]),
   domain("attention", "Attention and concentration", true, true, [
     opt("intact", "Attention and concentration intact", { excludesAll: true }),
     opt("easily_distracted", "Easily distracted"),
     opt("impaired_concentration", "Impaired concentration"),
-    opt("inattentive", "Inattentive", { codes: [CODES.inattention] }),
+    opt("inattentive", "Inattentive"),
   ]),
   domain("memory", "Memory", true, true, [
     opt("grossly_intact", "Grossly intact", { excludesAll: true }),

@@ -142,10 +142,35 @@ describe("catalog shape", () => {
       expect(c.system).toBe(SNOMED_CT);
       expect(c.code).toMatch(/^[1-9][0-9]{5,17}$/);
       expect(verhoeffValid(c.code)).toBe(true);
-      expect(c.display).toMatch(/\((finding|event)\)$/);
+      // The name the cited source gives: a fully specified name (finding or event only) or a plain term.
+      expect(c.display).toMatch(/^[A-Z][^()]*[a-z]( \((finding|event)\))?$/);
     }
     const registry = Object.values(CODES);
     expect(new Set(registry.map((c) => c.code)).size).toBe(registry.length);
+    // Every registered code is used by some option, and every option code comes from the registry.
+    const used = new Set(all.map((c) => c.code));
+    for (const c of registry) expect(used.has(c.code)).toBe(true);
+    for (const c of all) expect(registry).toContainEqual(c);
+  });
+
+  it("leaves unverified concepts and coarse parents on specific findings uncoded", () => {
+    const used = new Set(
+      CATALOG.domains.flatMap((d) => d.options.flatMap((o) => o.codes.map((c) => c.code))),
+    );
+    // 45150006 could not be confirmed; 7011001 "Hallucinations" and 62476001 "Disorientated" are
+    // parents that lose the option's specific meaning.
+    for (const removed of ["45150006", "7011001", "62476001"]) expect(used.has(removed)).toBe(false);
+    expect(getOption("perception", "auditory_hallucinations")?.codes).toEqual([]);
+    expect(getOption("perception", "command_hallucinations")?.codes).toEqual([]);
+    for (const v of ["disoriented_to_time", "disoriented_to_place", "disoriented_to_person"]) {
+      expect(getOption("orientation", v)?.codes).toEqual([]);
+    }
+    expect(getOption("risk", "active_si")?.codes).toEqual([CODES.suicidalThoughts]);
+    expect(getOption("thought_content", "suicidal_ideation")?.codes).toEqual([CODES.suicidalThoughts]);
+    expect(getOption("risk", "si_with_plan")?.codes).toEqual([]);
+    expect(getOption("risk", "si_with_intent")?.codes).toEqual([CODES.suicidalIntent]);
+    expect(getOption("risk", "recent_suicide_attempt")?.codes).toEqual([CODES.suicideAttempt]);
+    expect(getOption("risk", "past_suicide_attempt")?.codes).toEqual([CODES.previousSuicideAttempt]);
   });
 
   it("names the panel and the observation metadata", () => {
