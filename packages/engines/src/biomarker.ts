@@ -324,9 +324,12 @@ export function analyzeBiomarkers(
   const status: BiomarkerStatus = built.length === 0 ? "no_flags" : (built[0] as Built).tone;
   const counts = { critical: 0, elevated: 0, watch: 0 };
   for (const b of built) counts[b.tone] += 1;
+  const unflagged = readings - explicitlyFlagged;
   const headline =
     built.length === 0
-      ? `No abnormally flagged results in ${readings} reading(s) across ${labs.length} panel(s).`
+      ? readings === 0
+        ? `No readings were sent in ${labs.length} panel(s); nothing was reviewed.`
+        : `No reading was flagged high, low or critical in ${readings} reading(s) across ${labs.length} panel(s)${unflagged > 0 ? `; ${unflagged} carried no flag at all, which is not evidence of a normal result` : ""}.`
       : `${built.length} flagged result(s): ${counts.critical} critical, ${counts.elevated} elevated, ${counts.watch} watch. Worst: ${(built[0] as Built).signal.label}.`;
 
   const pointsOf: Record<ConfidenceLevel, number> = {

@@ -207,7 +207,9 @@ describe("flags", () => {
       status: "no_flags",
       flagged: [],
       requiresClinicianReview: false,
-      headline: "No abnormally flagged results in 2 reading(s) across 1 panel(s).",
+      // A reading without any flag is not read as normal (clinical safety review, issue 9).
+      headline:
+        "No reading was flagged high, low or critical in 2 reading(s) across 1 panel(s); 1 carried no flag at all, which is not evidence of a normal result.",
     });
     // One of two readings carried an explicit flag: score max(0.3, 0.5 * 0.9) = 0.45 -> moderate.
     expect(result.facts.confidence).toMatchObject({ score: 0.45, level: "moderate" });
