@@ -1,0 +1,78 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import {
+  BIOMARKER_DEFAULT_PARAMS,
+  DMSE_DEFAULT_PARAMS,
+  INSTRUMENT_PROFILES,
+  MEDICATION_DEFAULT_PARAMS,
+  OUTCOME_DEFAULT_PARAMS,
+  RELAPSE_DEFAULT_PARAMS,
+  UNKNOWN_SCALE_CHANGE_PP,
+} from "@svc/engines";
+import { RISK_OPTION_LEVELS } from "@svc/mse-catalog";
+import { describe, expect, it } from "vitest";
+import { readMarkdownTables } from "../src/index.js";
+
+const path = fileURLToPath(new URL("../../../docs/engines/evidence.md", import.meta.url));
+const rows = readMarkdownTables(readFileSync(path, "utf8"));
+const LEVELS = new Set(["published cut-off", "derived", "expert-set"]);
+
+/** The rows of the section whose title starts with `prefix`, keyed by the constant's name. */
+function section(prefix: string): Map<string, Record<string, string>> {
+  const found = rows.filter((r) => r.section.startsWith(prefix));
+  expect(found.length, `section "${prefix}" has a table`).toBeGreaterThan(0);
+  return new Map(found.map((r) => [(r.cells.Constant ?? "").replace(/`/g, ""), r.cells]));
+}
+
+function expectParams(prefix: string, params: Readonly<Record<string, number>>) {
+  const table = section(prefix);
+  for (const [key, value] of Object.entries(params)) {
+    const row = table.get(key);
+    expect(row, `${prefix}: ${key} is in evidence.md`).toBeDefined();
+    expect(Number(row?.Value), `${prefix}: ${key} value`).toBe(value);
+  }
+  for (const key of table.keys())
+    expect(Object.hasOwn(params, key), `${prefix}: ${key} exists in the code`).toBe(true);
+}
+
+describe("docs/engines/evidence.md", () => {
+  it("gives every row a value, a known evidence level and a source", () => {
+    const withConstant = rows.filter((r) => r.cells.Constant !== undefined);
+    expect(withConstant.length).toBeGreaterThan(90);
+    for (const r of withConstant) {
+      expect(LEVELS.has(r.cells.Level ?? ""), `${r.cells.Constant}: level "${r.cells.Level}"`).toBe(true);
+      expect((r.cells.Source ?? "").length, `${r.cells.Constant}: source`).toBeGreaterThan(5);
+      expect((r.cells.Value ?? "").length, `${r.cells.Constant}: value`).toBeGreaterThan(0);
+    }
+  });
+
+  it("lists every default parameter of every engine with its value", () => {
+    expectParams("Outcome", OUTCOME_DEFAULT_PARAMS as unknown as Record<string, number>);
+    expectParams("Relapse", RELAPSE_DEFAULT_PARAMS as unknown as Record<string, number>);
+    expectParams("Medication", MEDICATION_DEFAULT_PARAMS as unknown as Record<string, number>);
+    expectParams("Digital MSE", DMSE_DEFAULT_PARAMS as unknown as Record<string, number>);
+    expectParams("Biomarker", BIOMARKER_DEFAULT_PARAMS as unknown as Record<string, number>);
+  });
+
+  it("lists the instruments' maxima, bands, caseness and reliable change as in the code", () => {
+    const table = section("Instruments");
+    for (const profile of Object.values(INSTRUMENT_PROFILES)) {
+      expect(Number(table.get(`${profile.key}.maxScore`)?.Value)).toBe(profile.maxScore);
+      expect(Number(table.get(`${profile.key}.casenessMin`)?.Value)).toBe(profile.casenessMin);
+      expect(Number(table.get(`${profile.key}.reliableChangePoints`)?.Value)).toBe(
+        profile.reliableChangePoints,
+      );
+      expect(table.get(`${profile.key}.bands`)?.Value).toBe(
+        profile.bands.map((b) => `${b.min}-${b.max}`).join("/"),
+      );
+    }
+    expect(Number(table.get("UNKNOWN_SCALE_CHANGE_PP")?.Value)).toBe(UNKNOWN_SCALE_CHANGE_PP);
+  });
+
+  it("lists the level of every risk-bearing MSE option as in the code", () => {
+    const table = section("MSE risk logic");
+    for (const [key, level] of Object.entries(RISK_OPTION_LEVELS))
+      expect(table.get(key)?.Value, key).toBe(level);
+    expect(table.size).toBe(Object.keys(RISK_OPTION_LEVELS).length);
+  });
+});
