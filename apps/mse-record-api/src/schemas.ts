@@ -1,5 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { CONFIDENCE_VALUES, DOMAIN_KEYS, PROVENANCE_VALUES, RISK_LEVELS } from "@svc/mse-catalog";
+import {
+  CONFIDENCE_VALUES,
+  CSSRS_ITEM_IDS,
+  CSSRS_RECENCY_KEY,
+  DOMAIN_KEYS,
+  PROVENANCE_VALUES,
+  RISK_LEVELS,
+} from "@svc/mse-catalog";
 
 /**
  * The request and response shapes of the MSE Record API: one zod schema each, shared by request
@@ -114,11 +121,31 @@ export const LineSchema = z
 
 export const RiskLevelSchema = z.enum(RISK_LEVELS);
 
+export const CssrsStatusSchema = z
+  .object({
+    complete: z.boolean().openapi({
+      description:
+        "True when every item the screener's skip rule asks was answered: items 1, 2 and 6 always, 3-5 after a yes to item 2, and q6_recent after a yes to item 6.",
+    }),
+    missingItems: z
+      .array(z.enum([...CSSRS_ITEM_IDS, CSSRS_RECENCY_KEY]))
+      .openapi({ description: "Required answers not recorded, in item order." }),
+    triageLevel: RiskLevelSchema.openapi({
+      description: "The screen's own triage level; never `none` when the screen is incomplete.",
+    }),
+  })
+  .openapi("MseCssrsStatus", {
+    description:
+      "Additive: completeness and triage of the C-SSRS screen, present when the version records C-SSRS answers. An incomplete screen is never a negative one.",
+  });
+
 export const RiskSchema = z
   .object({
     flag: z.boolean(),
     level: RiskLevelSchema,
     labels: z.array(z.string()),
+    // No field-level description: on a registered schema it would overwrite the component's own.
+    cssrs: CssrsStatusSchema.optional(),
     safetyEventId: z
       .string()
       .nullable()
@@ -280,6 +307,10 @@ export const MseRecordSchema = z
     clinicianId: z.string().nullable().openapi({ description: "Additive." }),
     contentHash: z.string().openapi({ description: "Additive: SHA-256 of the version's canonical content." }),
     safetyEventId: z.string().nullable().openapi({ description: "Additive." }),
+    // A union (not .nullable()) so the document allows null beside the $ref.
+    cssrs: z.union([CssrsStatusSchema, z.null()]).openapi({
+      description: "Additive: completeness and triage of the C-SSRS screen, or null when none is recorded.",
+    }),
   })
   .openapi("MseRecord");
 export type MseRecord = z.infer<typeof MseRecordSchema>;

@@ -366,7 +366,10 @@ export const CSSRS: CssrsDefinition = {
       rule: "Yes to item 4 or item 5, or yes to item 6 with the behavior within the past 3 months (or its recency not recorded).",
     },
     { level: "moderate", rule: "Yes to item 3, or yes to item 6 with the behavior more than 3 months ago." },
-    { level: "low", rule: "Yes to item 1 or item 2 only." },
+    {
+      level: "low",
+      rule: "Yes to item 1 or item 2 only; or an incomplete screen with no higher answer (items 1, 2 and 6 are always asked, items 3-5 after a yes to item 2, and item 6 recency after a yes to item 6). An incomplete screen is never none.",
+    },
   ],
   triageSource:
     "Columbia Lighthouse Project, C-SSRS Screener (recent, with triage points) and 'Clinical triage and workflow guidelines for the C-SSRS' (cssrs.columbia.edu).",

@@ -16,6 +16,7 @@ export { buildLines, joinPhrases, objectiveBlock, toPhrase } from "./narrative.j
 export {
   assessRisk,
   CSSRS_ITEM_LABELS,
+  cssrsCompleteness,
   isRiskOption,
   maxLevel,
   RISK_OPTION_LEVELS,

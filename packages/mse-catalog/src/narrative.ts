@@ -1,6 +1,6 @@
 import { DOMAINS } from "./catalog.js";
-import { q6RecencyPhrase, triageCssrs } from "./risk.js";
-import type { Coding, CssrsAnswers, Line, Selection } from "./types.js";
+import { cssrsItemsPhrase, hasCssrs, q6RecencyPhrase, triageCssrs } from "./risk.js";
+import { type Coding, CSSRS_ITEM_IDS, type CssrsAnswers, type Line, type Selection } from "./types.js";
 
 /** "a", "a and b", "a, b and c"; phrases that hold commas are separated by semicolons. */
 export function joinPhrases(phrases: readonly string[]): string {
@@ -23,13 +23,28 @@ function sentence(text: string): string {
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 
+/**
+ * The screener result. An incomplete screen says so first and names what was not asked, so it can
+ * never be read as a negative screen; only a complete screen with no yes says "no items endorsed".
+ */
 function cssrsSentence(answers: CssrsAnswers): string {
   const triage = triageCssrs(answers);
-  if (!triage.positive) return "C-SSRS screener: no items endorsed; triage level none.";
   const numbers = joinPhrases(triage.yesItems.map((id) => id.slice(1)));
   const noun = triage.yesItems.length === 1 ? "item" : "items";
   const recency = triage.yesItems.includes("q6") ? ` (behavior ${q6RecencyPhrase(answers)})` : "";
-  return `C-SSRS screener: yes to ${noun} ${numbers}${recency}; triage level ${triage.level}.`;
+  const yesPart = `yes to ${noun} ${numbers}${recency}`;
+  if (triage.complete) {
+    if (!triage.positive) return "C-SSRS screener: no items endorsed; triage level none.";
+    return `C-SSRS screener: ${yesPart}; triage level ${triage.level}.`;
+  }
+  const noItems = CSSRS_ITEM_IDS.filter((id) => answers[id] === "no");
+  const parts = [`not answered: ${cssrsItemsPhrase(triage.missingItems)}`];
+  if (triage.positive) parts.unshift(yesPart);
+  if (noItems.length > 0) parts.push(`answered no to ${cssrsItemsPhrase(noItems)}`);
+  const level = `triage level ${triage.level} until completed.`;
+  return triage.positive
+    ? `C-SSRS screener incomplete: ${parts.join("; ")}; ${level}`
+    : `C-SSRS screener incomplete: ${parts.join("; ")}. Not a negative screen; ${level}`;
 }
 
 /**
@@ -46,7 +61,7 @@ export function buildLines(selection: Selection): Line[] {
     const chosen = domain.options.filter((o) => values.includes(o.value));
     const parts: string[] = [];
     if (chosen.length > 0) parts.push(sentence(joinPhrases(chosen.map((o) => toPhrase(o.label)))));
-    if (domain.key === "risk" && entry.cssrs && Object.keys(entry.cssrs).length > 0) {
+    if (domain.key === "risk" && hasCssrs(entry.cssrs)) {
       parts.push(cssrsSentence(entry.cssrs));
     }
     if (typeof entry.text === "string" && entry.text.trim() !== "") parts.push(sentence(entry.text));

@@ -1,8 +1,11 @@
 import { DOMAINS, getOption } from "./catalog.js";
 import {
   CSSRS_ITEM_IDS,
+  CSSRS_RECENCY_KEY,
   type CssrsAnswers,
+  type CssrsCompleteness,
   type CssrsItemId,
+  type CssrsKey,
   type CssrsTriage,
   type DomainKey,
   RISK_LEVELS,
@@ -53,6 +56,24 @@ export function maxLevel(a: RiskLevel, b: RiskLevel): RiskLevel {
   return rank(a) >= rank(b) ? a : b;
 }
 
+const answered = (answers: CssrsAnswers | undefined, key: CssrsKey) =>
+  answers?.[key] === "yes" || answers?.[key] === "no";
+
+/**
+ * Which answers the screener still needs (Columbia Lighthouse Project, C-SSRS screen version):
+ * items 1, 2 and 6 are always asked; items 3, 4 and 5 only after a yes to item 2; and when item 6
+ * is yes, whether the behavior was within the past 3 months (q6_recent) is part of that item.
+ * An answer other than "yes" or "no" counts as not answered. No answers at all is incomplete.
+ */
+export function cssrsCompleteness(answers: CssrsAnswers | undefined): CssrsCompleteness {
+  const required: CssrsKey[] = ["q1", "q2"];
+  if (answers?.q2 === "yes") required.push("q3", "q4", "q5");
+  required.push("q6");
+  if (answers?.q6 === "yes") required.push(CSSRS_RECENCY_KEY);
+  const missingItems = required.filter((key) => !answered(answers, key));
+  return { complete: missingItems.length === 0, missingItems };
+}
+
 /**
  * The C-SSRS screener triage (Columbia Lighthouse Project, screen version with triage points):
  * high = yes to item 4 or 5, or suicidal behavior (item 6) within the past 3 months;
@@ -60,19 +81,42 @@ export function maxLevel(a: RiskLevel, b: RiskLevel): RiskLevel {
  * low = yes to item 1 or 2 only.
  * Recency of item 6 comes from the additive key q6_recent. When item 6 is yes and q6_recent is
  * absent, the behavior is treated as recent (high): the conservative reading of missing data.
- * Unanswered items count as not endorsed; answers are scored as given even when they break the
- * instrument's skip rule (items 3-5 asked only after a yes to item 2), since a recorded yes is
- * safety-relevant whatever the order it was asked in.
+ * Answers are scored as given even when they break the instrument's skip rule (items 3-5 asked
+ * only after a yes to item 2), since a recorded yes is safety-relevant whatever the order it was
+ * asked in.
+ * An incomplete screen (see cssrsCompleteness) is at least low: unasked items are unknown, not
+ * "no", so a part-done screen must never read as a negative one.
  */
 export function triageCssrs(answers: CssrsAnswers | undefined): CssrsTriage {
   const yesItems = CSSRS_ITEM_IDS.filter((id) => answers?.[id] === "yes");
   const yes = (id: CssrsItemId) => yesItems.includes(id);
-  let level: RiskLevel = "none";
-  if (yes("q1") || yes("q2")) level = "low";
-  if (yes("q3")) level = "moderate";
+  const { complete, missingItems } = cssrsCompleteness(answers);
+  let level: RiskLevel = complete ? "none" : "low";
+  if (yes("q1") || yes("q2")) level = maxLevel(level, "low");
+  if (yes("q3")) level = maxLevel(level, "moderate");
   if (yes("q6")) level = maxLevel(level, answers?.q6_recent === "no" ? "moderate" : "high");
   if (yes("q4") || yes("q5")) level = "high";
-  return { positive: yesItems.length > 0, level, yesItems };
+  return { positive: yesItems.length > 0, level, yesItems, complete, missingItems };
+}
+
+/** "item 6", "items 2 and 6", "items 3, 4, 5 and 6 recency": screener keys in words with numbers. */
+export function cssrsItemsPhrase(keys: readonly CssrsKey[]): string {
+  const numbers = keys.map((key) => (key === CSSRS_RECENCY_KEY ? "6 recency" : key.slice(1)));
+  const list =
+    numbers.length <= 1
+      ? (numbers[0] ?? "")
+      : `${numbers.slice(0, -1).join(", ")} and ${numbers[numbers.length - 1]}`;
+  return `${numbers.length === 1 ? "item" : "items"} ${list}`;
+}
+
+/** True when a risk entry carries a screen (at least one key); the narrative uses the same test. */
+export function hasCssrs(answers: unknown): answers is CssrsAnswers {
+  return (
+    typeof answers === "object" &&
+    answers !== null &&
+    !Array.isArray(answers) &&
+    Object.keys(answers).length > 0
+  );
 }
 
 /** Describes the item 6 answer's recency for labels and narrative. */
@@ -85,7 +129,9 @@ export function q6RecencyPhrase(answers: CssrsAnswers | undefined): string {
 /**
  * Risk of a (validated) selection: the flag is raised by any risk-bearing option or a positive
  * C-SSRS screen (any item yes); the level is the higher of the option-derived and screener-derived
- * levels. Unknown domains or values are ignored, so the function never throws on stored data.
+ * levels, so an incomplete screen makes it at least low. When a screen is recorded, `cssrs` gives
+ * its completeness and triage level. Unknown domains or values are ignored, so the function never
+ * throws on stored data.
  */
 export function assessRisk(selection: Selection): RiskAssessment {
   let level: RiskLevel = "none";
@@ -102,16 +148,25 @@ export function assessRisk(selection: Selection): RiskAssessment {
     }
   }
   const cssrs = selection?.risk?.cssrs;
+  if (!hasCssrs(cssrs)) return { flag, level, labels };
   const triage = triageCssrs(cssrs);
-  if (triage.positive) {
-    flag = true;
-    level = maxLevel(level, triage.level);
-    for (const id of triage.yesItems) {
-      const suffix = id === "q6" ? ` (${q6RecencyPhrase(cssrs)})` : "";
-      labels.push(`C-SSRS item ${id.slice(1)}: ${CSSRS_ITEM_LABELS[id]}${suffix}`);
-    }
+  // An incomplete negative screen raises the level (to low) but not the flag: the flag means a
+  // risk finding, and a missing answer is not one.
+  if (triage.positive) flag = true;
+  level = maxLevel(level, triage.level);
+  for (const id of triage.yesItems) {
+    const suffix = id === "q6" ? ` (${q6RecencyPhrase(cssrs)})` : "";
+    labels.push(`C-SSRS item ${id.slice(1)}: ${CSSRS_ITEM_LABELS[id]}${suffix}`);
   }
-  return { flag, level, labels };
+  if (!triage.complete) {
+    labels.push(`C-SSRS screen incomplete: ${cssrsItemsPhrase(triage.missingItems)} not answered`);
+  }
+  return {
+    flag,
+    level,
+    labels,
+    cssrs: { complete: triage.complete, missingItems: triage.missingItems, triageLevel: triage.level },
+  };
 }
 
 /** True when the option is risk-bearing (convenience for callers holding raw values). */

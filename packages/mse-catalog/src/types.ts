@@ -82,6 +82,9 @@ export type CssrsItemId = (typeof CSSRS_ITEM_IDS)[number];
 /** Additive key recording whether the behavior reported on q6 happened within the past 3 months. */
 export const CSSRS_RECENCY_KEY = "q6_recent";
 
+/** Every key a screen may record: the six items, then the recency of item 6. */
+export type CssrsKey = CssrsItemId | typeof CSSRS_RECENCY_KEY;
+
 export type YesNo = "yes" | "no";
 
 export type CssrsTimeframe = "past_month" | "lifetime_and_past_3_months" | "past_3_months";
@@ -117,7 +120,10 @@ export interface Catalog {
   cssrs: CssrsDefinition;
 }
 
-/** C-SSRS screener answers recorded on the `risk` domain. Any subset of the items may be present. */
+/**
+ * C-SSRS screener answers recorded on the `risk` domain. Any subset of the items may be present (a
+ * draft may be saved part-way); `cssrsCompleteness` says what the skip rule still requires.
+ */
 export type CssrsAnswers = Partial<Record<CssrsItemId, YesNo>> & { q6_recent?: YesNo };
 
 /** One domain of a selection. */
@@ -168,15 +174,33 @@ export interface Line {
 export const RISK_LEVELS = ["none", "low", "moderate", "high"] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
 
+/**
+ * Whether a screen asked everything the screener's skip rule requires: items 1, 2 and 6 always,
+ * items 3-5 when item 2 is yes, and the recency of item 6 when item 6 is yes.
+ */
+export interface CssrsCompleteness {
+  complete: boolean;
+  /** Required keys not answered "yes" or "no", in item order (q6_recent last). */
+  missingItems: CssrsKey[];
+}
+
+/** The screen's state as the API shows it (additive field of RiskAssessment and the MSE record). */
+export interface CssrsStatus extends CssrsCompleteness {
+  triageLevel: RiskLevel;
+}
+
 export interface RiskAssessment {
   flag: boolean;
   level: RiskLevel;
   labels: string[];
+  /** Additive: present only when the selection records C-SSRS answers. */
+  cssrs?: CssrsStatus;
 }
 
-export interface CssrsTriage {
+export interface CssrsTriage extends CssrsCompleteness {
   /** True when any item is answered yes (a positive screen). */
   positive: boolean;
+  /** Never `none` for an incomplete screen. */
   level: RiskLevel;
   /** Items answered yes, in item order. */
   yesItems: CssrsItemId[];

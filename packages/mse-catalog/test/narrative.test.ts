@@ -60,8 +60,10 @@ describe("buildLines", () => {
     expect(plain).toEqual({ key: "insight", label: "Insight", line: "Insight: good.", codes: [] });
   });
 
-  it("does not repeat a code shared by several options", () => {
-    const [risk] = buildLines({ risk: { values: ["active_si", "si_with_plan"] } });
+  it("lists each selected option's codes once, in catalog order", () => {
+    const [risk] = buildLines({
+      risk: { values: ["si_with_plan", "active_si", "non_suicidal_self_injury"] },
+    });
     expect(risk?.codes).toEqual([CODES.suicidalThoughts]);
   });
 
@@ -75,15 +77,45 @@ describe("buildLines", () => {
     const [positive] = buildLines({
       risk: {
         values: [],
-        cssrs: { q1: "yes", q2: "yes", q3: "no", q6: "yes", q6_recent: "yes" },
+        cssrs: { q1: "yes", q2: "yes", q3: "no", q4: "no", q5: "no", q6: "yes", q6_recent: "yes" },
         text: "Safety plan made.",
       },
     });
     expect(positive?.line).toBe(
       "Risk: C-SSRS screener: yes to items 1, 2 and 6 (behavior within the past 3 months); triage level high. Safety plan made.",
     );
-    const [single] = buildLines({ risk: { values: ["passive_si"], cssrs: { q1: "yes" } } });
+    const [single] = buildLines({
+      risk: { values: ["passive_si"], cssrs: { q1: "yes", q2: "no", q6: "no" } },
+    });
     expect(single?.line).toBe("Risk: passive death wish. C-SSRS screener: yes to item 1; triage level low.");
+  });
+
+  it("never reads an incomplete screen as negative, and names what was not asked", () => {
+    const [onlyQ1] = buildLines({ risk: { values: [], cssrs: { q1: "no" } } });
+    expect(onlyQ1?.line).toBe(
+      "Risk: C-SSRS screener incomplete: not answered: items 2 and 6; answered no to item 1. Not a negative screen; triage level low until completed.",
+    );
+    expect(onlyQ1?.line).not.toContain("no items endorsed");
+    const [skipped] = buildLines({
+      risk: { values: ["denies_si_hi"], cssrs: { q1: "no", q2: "yes", q6: "no" } },
+    });
+    expect(skipped?.line).toBe(
+      "Risk: denies suicidal and homicidal ideation. C-SSRS screener incomplete: yes to item 2; not answered: items 3, 4 and 5; answered no to items 1 and 6; triage level low until completed.",
+    );
+    const [recency] = buildLines({ risk: { values: [], cssrs: { q1: "no", q2: "no", q6: "yes" } } });
+    expect(recency?.line).toBe(
+      "Risk: C-SSRS screener incomplete: yes to item 6 (behavior recency not recorded, treated as within the past 3 months); not answered: item 6 recency; answered no to items 1 and 2; triage level high until completed.",
+    );
+    const [positive] = buildLines({
+      risk: {
+        values: ["passive_si"],
+        cssrs: { q1: "yes", q2: "yes", q3: "no", q6: "yes", q6_recent: "yes" },
+        text: "Safety plan made.",
+      },
+    });
+    expect(positive?.line).toBe(
+      "Risk: passive death wish. C-SSRS screener incomplete: yes to items 1, 2 and 6 (behavior within the past 3 months); not answered: items 4 and 5; answered no to item 3; triage level high until completed. Safety plan made.",
+    );
   });
 
   it("skips domains with nothing to say and ignores unknown values", () => {

@@ -163,6 +163,117 @@ describe("properties", () => {
     );
   });
 
+  it("an incomplete C-SSRS screen is never level none, in triage or in assessRisk", () => {
+    fc.assert(
+      fc.property(cssrsAnswers, (answers) => {
+        const t = triageCssrs(answers);
+        expect(t.complete).toBe(t.missingItems.length === 0);
+        if (t.complete) return;
+        expect(t.level).not.toBe("none");
+        const r = assessRisk({ risk: { values: [], cssrs: answers } });
+        expect(rank(r.level)).toBeGreaterThanOrEqual(rank("low"));
+        expect(r.cssrs).toEqual({ complete: false, missingItems: t.missingItems, triageLevel: t.level });
+        expect(r.labels.filter((l) => l.startsWith("C-SSRS screen incomplete: "))).toHaveLength(1);
+        // Incompleteness alone does not raise the flag: only a yes does.
+        expect(r.flag).toBe(t.positive);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("level none happens exactly for a complete screen with every answer no", () => {
+    fc.assert(
+      fc.property(cssrsAnswers, (answers) => {
+        const t = triageCssrs(answers);
+        const allNo = Object.entries(answers).every(([k, v]) => k === "q6_recent" || v === "no");
+        expect(t.level === "none").toBe(t.complete && allNo);
+        expect(assessRisk({ risk: { values: [], cssrs: answers } }).level === "none").toBe(
+          t.complete && allNo,
+        );
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("adding an answer never lowers the level below the triage of the yes items already known", () => {
+    // The published triage of the yes answers alone (item 6 with unknown recency read as recent).
+    const yesTriage = (a: CssrsAnswers): RiskLevel => {
+      const recent = a.q6 === "yes" && a.q6_recent !== "no";
+      const older = a.q6 === "yes" && a.q6_recent === "no";
+      if (a.q4 === "yes" || a.q5 === "yes" || recent) return "high";
+      if (a.q3 === "yes" || older) return "moderate";
+      if (a.q1 === "yes" || a.q2 === "yes") return "low";
+      return "none";
+    };
+    fc.assert(
+      fc.property(
+        cssrsAnswers,
+        fc.constantFrom(...CSSRS_ITEM_IDS),
+        fc.constantFrom("yes" as const, "no" as const),
+        (answers, item, value) => {
+          fc.pre(answers[item] === undefined);
+          const after = triageCssrs({ ...answers, [item]: value }).level;
+          expect(rank(after)).toBeGreaterThanOrEqual(rank(yesTriage(answers)));
+          expect(rank(after)).toBeGreaterThanOrEqual(rank(triageCssrs(answers).positive ? "low" : "none"));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    // Recording item 6's recency settles the one conservative reading, never below "older behavior".
+    fc.assert(
+      fc.property(cssrsAnswers, fc.constantFrom("yes" as const, "no" as const), (answers, recent) => {
+        const base: CssrsAnswers = { ...answers, q6: "yes" };
+        delete base.q6_recent;
+        const after = triageCssrs({ ...base, q6_recent: recent }).level;
+        expect(rank(after)).toBeGreaterThanOrEqual(rank("moderate"));
+        expect(rank(after)).toBeGreaterThanOrEqual(rank(yesTriage({ ...base, q6: "no" })));
+      }),
+    );
+  });
+
+  it("the narrative of an incomplete screen never says no items endorsed, and names the gap", () => {
+    fc.assert(
+      fc.property(
+        cssrsAnswers,
+        fc.subarray(["denies_si_hi", "passive_si", "protective_factors"]),
+        (answers, values) => {
+          fc.pre(Object.keys(answers).length > 0);
+          const t = triageCssrs(answers);
+          const [line] = buildLines({ risk: { values, cssrs: answers } });
+          const text = line?.line ?? "";
+          if (t.complete) {
+            expect(text).not.toContain("incomplete");
+            expect(text.includes("no items endorsed")).toBe(!t.positive);
+          } else {
+            expect(text).not.toContain("no items endorsed");
+            expect(text).toContain("C-SSRS screener incomplete: ");
+            expect(text).toContain("not answered: item");
+            expect(text).toContain(`triage level ${t.level} until completed.`);
+            for (const key of t.missingItems) {
+              if (key !== "q6_recent")
+                expect(text).toMatch(new RegExp(`not answered: items? [^;.]*\\b${key.slice(1)}\\b`));
+            }
+            if (t.missingItems.includes("q6_recent")) expect(text).toMatch(/not answered: [^;.]*6 recency/);
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("partial screens are still accepted by the validator (drafts can be saved)", () => {
+    fc.assert(
+      fc.property(cssrsAnswers, (answers) => {
+        fc.pre(Object.keys(answers).length > 0);
+        const r = validateSelection({ risk: { values: [], cssrs: answers } });
+        expect(r.ok).toBe(true);
+        const patch = validateSelection({ risk: { values: [], cssrs: answers } }, { partial: true });
+        expect(patch.ok).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("adding a risk-bearing option never lowers the level", () => {
     const riskOptions = CATALOG.domains.flatMap((d) =>
       d.options.filter((o) => o.risk).map((o) => [d.key, o.value] as const),

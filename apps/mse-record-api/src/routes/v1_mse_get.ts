@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
-import type { Line, RiskLevel } from "@svc/mse-catalog";
+import { assessRisk, type Line, type RiskLevel } from "@svc/mse-catalog";
 import {
   GetQuerySchema,
   type GetResponse,
@@ -56,11 +56,14 @@ export function registerMseGet(service: ServiceApp): void {
     if (!latest || (patientId !== undefined && latest.row.patientId !== patientId)) throw noRecord();
     const { row } = latest;
     const signature = latest.signatures[0];
+    const selection = storedSelection(row.selection);
+    // Derived from the stored selection (the level itself was fixed and hashed at write time).
+    const cssrs = assessRisk(selection).cssrs ?? null;
     const response: GetResponse = {
       mse: {
         visitId: row.visitId,
         patientId: row.patientId,
-        selection: storedSelection(row.selection),
+        selection,
         lines: row.lines as Line[],
         objectiveBlock: row.objectiveBlock,
         riskFlag: row.riskFlag,
@@ -78,6 +81,7 @@ export function registerMseGet(service: ServiceApp): void {
         clinicianId: row.clinicianId,
         contentHash: row.contentHash,
         safetyEventId: row.safetyEventId,
+        cssrs,
       },
     };
     return c.json(response, 200);
