@@ -269,12 +269,16 @@ function finalDirection(
   anchor: SymptomVerdict,
   score: number,
   sourceCount: number,
+  anySevere: boolean,
   p: OutcomeParams,
 ): OutcomeDirection {
   const composite = compositeDirection(score, p);
   if (anchor === null)
     return sourceCount > 0 && composite === "worsening" ? "worsening" : "insufficient_data";
-  return DIRECTION_RANK[composite] > DIRECTION_RANK[anchor] ? composite : anchor;
+  const tempered = DIRECTION_RANK[composite] > DIRECTION_RANK[anchor] ? composite : anchor;
+  // A severe score is never read as "stable": an improvement tempered by other sources falls back
+  // to severe_symptoms, not to a reassuring "no clear change".
+  return tempered === "stable" && anySevere ? "severe_symptoms" : tempered;
 }
 
 interface ComponentBuilder {
@@ -501,9 +505,8 @@ function outcomeLines(
   const warnings = findings.flags.length > 0 ? ` ${findings.flags.join("; ")}.` : "";
   if (available.length === 0)
     return {
-      summaryLine: "No source had data; no outcome composite was formed.",
-      headline:
-        "No source had data for the outcome composite: nothing was measured, so nothing can be concluded.",
+      summaryLine: `No source had data; no outcome composite was formed.${warnings}`,
+      headline: `No source had data for the outcome composite: nothing was measured, so nothing can be concluded about a change.${warnings}`,
     };
   const composite = `Outcome composite ${signed(score)} of ±100 (${direction}) from ${available.length} source(s)${largest ? `; largest contribution: ${largest.label} (${signed(largest.contribution)})` : ""}.`;
   if (direction === "insufficient_data")
@@ -553,7 +556,7 @@ export function scoreOutcome(
   for (const c of components) sum += c.contribution;
   const score = round(clamp(sum, -100, 100));
   const sourceCount = components.filter((c) => c.available).length;
-  const direction = finalDirection(anchor, score, sourceCount, p);
+  const direction = finalDirection(anchor, score, sourceCount, findings.severe.length > 0, p);
   const confidence = outcomeConfidence(components, score, tr?.n ?? 0, anchor !== null, p);
   const { summaryLine, headline } = outcomeLines(direction, score, components, findings);
 
