@@ -8,6 +8,7 @@ import {
   MEDICATION_STATUS_ORDER,
   type MedicationInput,
   medicationSlug,
+  readSymptomFindings,
   resolveMedicationParams,
 } from "../src/medication.js";
 import type { Assessment, ModuleSignal, Prescription } from "../src/types.js";
@@ -71,10 +72,16 @@ describe("worked example (docs/engines/medication.md)", () => {
       sourceRef: "rx_1",
       observedAt: "2026-07-13T09:00:00.000Z",
     });
-    // RCI = (10 - 19.333) / (sqrt(2) * 3.5 * sqrt(1 - 0.84)) = -9.333 / 1.980 = -4.71.
-    expect(s.detail).toContain("Reliable improvement");
-    expect(s.detail).toContain("RCI -4.71");
-    expect(s.detail).toContain("more than 3.88 points");
+    // Was the Jacobson-Truax index ("RCI -4.71", "more than 3.88 points"). Now NHS Talking
+    // Therapies points: 10 - 19.333 = -9.33 points, at least 6 -> reliable improvement (same tone).
+    expect(s.detail).toContain("Reliable improvement: 19.33 -> 10 points (-9.33)");
+    expect(s.detail).toContain(
+      "a change of 6 points or more either way is reliable (NHS Talking Therapies definition)",
+    );
+    // 10 is in the moderate band (10-14) and still at caseness (>= 10): no recovery is claimed.
+    expect(s.detail).toContain("The latest score is in the moderate band (10-14).");
+    expect(s.detail).not.toContain("reliable recovery");
+    expect(s.detail).not.toContain("RCI");
     expect(s.detail).toContain("71.6%");
     expect(s.detail).toContain("37%");
     expect(result.facts.summary).toEqual({
@@ -200,25 +207,52 @@ describe("thresholds on a scale without published reliability (15 points of 100)
 });
 
 describe("reliable change on the PHQ-9 and GAD-7", () => {
-  it("uses the PHQ-9 threshold (3.88 points) for the tone", () => {
+  it("uses the PHQ-9 reliable change of 6 points for the tone", () => {
     const phq = (after: number) => only({ prescriptions: [rx()], assessments: weekly([10, 10, 10, after]) });
-    expect(phq(13.88).tone).toBe("watch");
-    expect(phq(13.88).detail).toContain("Not a reliable change");
-    expect(phq(13.9).tone).toBe("elevated");
-    expect(phq(13.9).detail).toContain("Reliable deterioration");
-    expect(phq(6.12).tone).toBe("watch");
-    expect(phq(6.1).tone).toBe("positive");
+    // Was "elevated" from 13.9 (Jacobson-Truax threshold 3.88); a 3.9-point rise is not reliable now.
+    expect(phq(13.9).tone).toBe("watch");
+    expect(phq(15.99).tone).toBe("watch");
+    expect(phq(15.99).detail).toContain("Not a reliable change");
+    expect(phq(16).tone).toBe("elevated");
+    expect(phq(16).detail).toContain("Reliable deterioration");
+    expect(phq(16).detail).toContain("a change of 6 points or more either way is reliable");
+    // Was "positive" from 6.1; a 3.9-point fall is not reliable now.
+    expect(phq(6.1).tone).toBe("watch");
+    expect(phq(4.01).tone).toBe("watch");
+    expect(phq(4).tone).toBe("positive");
+    expect(phq(4).detail).toContain("Reliable improvement");
   });
 
-  it("uses the GAD-7 threshold (4.00 points)", () => {
+  it("uses the GAD-7 reliable change of 4 points", () => {
     const gad = (after: number) =>
       only({
         prescriptions: [rx()],
         assessments: weekly([12, 12, 12, after], "2026-06-01", { id: "gad7", name: "GAD-7", max: 21 }),
       });
+    // Was "watch" at 8 (Jacobson-Truax 4.00003 put a whole 4-point change just short): 4 is reliable.
+    expect(gad(8).tone).toBe("positive");
     expect(gad(8.01).tone).toBe("watch");
-    expect(gad(7.99).tone).toBe("positive");
-    expect(gad(7.99).detail).toContain("SD 3.5, test-retest r 0.83");
+    expect(gad(15.99).tone).toBe("watch");
+    expect(gad(16).tone).toBe("elevated");
+    expect(gad(8).detail).toContain(
+      "a change of 4 points or more either way is reliable (NHS Talking Therapies definition)",
+    );
+    expect(gad(8).detail).not.toContain("SD 3.5");
+  });
+
+  it("says when the latest score is a reliable recovery (case -> non-case with a reliable improvement)", () => {
+    // GAD-7 12 -> 7: -5 points (reliable), from caseness (>= 8) to below it.
+    const recovered = only({
+      prescriptions: [rx()],
+      assessments: weekly([12, 12, 12, 7], "2026-06-01", { id: "gad7", name: "GAD-7", max: 21 }),
+    });
+    expect(recovered.tone).toBe("positive");
+    expect(recovered.detail).toContain("(reliable recovery)");
+    expect(recovered.detail).toContain("The latest score is in the mild band (5-9).");
+    // PHQ-9 20 -> 12: reliable improvement, but 12 is still a case.
+    const notRecovered = only({ prescriptions: [rx()], assessments: weekly([20, 20, 20, 12]) });
+    expect(notRecovered.tone).toBe("positive");
+    expect(notRecovered.detail).not.toContain("reliable recovery");
   });
 
   it("recognises instrument name variants and pools them as one instrument", () => {
@@ -342,6 +376,25 @@ describe("latency corroboration", () => {
     });
   });
 
+  it("reads as a device measurement, not as evidence of improvement or worsening", () => {
+    // Was "faster responses, consistent with improvement" / "slower responses, consistent with
+    // worsening" / "no change beyond the threshold".
+    expect(only({ dmseLatencyPctChange: -20 }).detail).toContain(
+      "faster responses than before (a device measurement)",
+    );
+    expect(only({ dmseLatencyPctChange: 20 }).detail).toContain(
+      "slower responses than before (a device measurement)",
+    );
+    expect(only({ dmseLatencyPctChange: 0 }).detail).toContain(
+      "no change beyond the expert-set 10 % threshold",
+    );
+    for (const pct of [-20, 0, 20]) {
+      const s = only({ dmseLatencyPctChange: pct });
+      expect(s.detail).not.toMatch(/consistent with/);
+      expect(s.detail).toContain("Corroborates, never replaces, the symptom-scale comparison.");
+    }
+  });
+
   it("is added after the response signals and feeds flagged and review", () => {
     const result = run({
       prescriptions: [rx()],
@@ -383,13 +436,16 @@ describe("facts", () => {
         rx({ id: "2", medicationName: "Unknown start", prescribedAt: undefined }),
         rx({ id: "3", medicationName: "Flat", prescribedAt: "2026-07-03" }),
       ],
-      // Start 06-20: mean(20, 20, 20) = 20 -> 16, a fall of 4 > 3.88 points (reliable).
-      // Start 07-03: mean(20, 20, 20, 12, 11) = 16.6 -> 16, a fall of 0.6 (not reliable).
-      assessments: weekly([20, 20, 20, 12, 11, 16, 16]),
+      // Was 20, 20, 20, 12, 11, 16, 16 (20 -> 16, a fall of 4, "reliable" above 3.88): 4 points is
+      // not reliable now, so the last two scores are 14 to keep one responding prescription.
+      // Start 06-20: mean(20, 20, 20) = 20 -> 14, a fall of 6 (reliable).
+      // Start 07-03: mean(20, 20, 20, 12, 11) = 16.6 -> 14, a fall of 2.6 (not reliable).
+      assessments: weekly([20, 20, 20, 12, 11, 14, 14]),
     });
     const bySource = Object.fromEntries(result.data.signals.map((s) => [s.sourceRef, s.tone]));
     expect(bySource).toEqual({ "1": "positive", "2": "watch", "3": "watch" });
     expect(result.facts.summary.status).toBe("no_clear_change");
+    expect(result.facts.summary.flagged).toEqual(["Response to Unknown start", "Response to Flat"]);
     const worse = run({
       prescriptions: [
         rx({ id: "2", medicationName: "Unknown start", prescribedAt: undefined }),
@@ -399,12 +455,81 @@ describe("facts", () => {
       dmseLatencyPctChange: 0,
     });
     expect(worse.facts.summary.status).toBe("worsening");
+    // The symptom findings come first (5 -> 25 is +20 points; 25 is in the severe band), then the
+    // signals worst first, as before.
+    const findings = [
+      "PHQ-9 reliable deterioration: 5 -> 25 (+20 points; 6 or more is reliable)",
+      "PHQ-9 25 of 27: severe band (20-27)",
+    ];
     expect(worse.facts.summary.flagged).toEqual([
+      ...findings,
       "Response to Worse",
       "Response to Unknown start",
       "Response latency change (corroboration)",
     ]);
     expect(worse.facts.summary.requiresClinicianReview).toBe(true);
+    expect(worse.facts.summary.headline).toBe(
+      `Symptom scores worsened after the start of 1 of 2 active prescription(s). Needs clinician review: ${findings.join("; ")}.`,
+    );
+  });
+
+  it("a severe score on any instrument sets review and leads flagged, even while the prescription responds", () => {
+    // The worked example (PHQ-9 responding) plus one GAD-7 of 16 (severe band 15-21).
+    const gad: Assessment = {
+      instrumentId: "gad7",
+      instrumentName: "GAD-7",
+      score: 16,
+      maxScore: 21,
+      createdAt: "2026-07-10T09:00:00Z",
+    };
+    const result = run({
+      prescriptions: [rx()],
+      assessments: [...weekly([20, 19, 19, 16, 14, 12, 10]), gad],
+    });
+    expect(result.data.signals[0]?.tone).toBe("positive");
+    expect(result.facts.summary).toEqual({
+      status: "responding",
+      headline:
+        "Symptom scores improved after the start of all 1 active prescription(s). Needs clinician review: GAD-7 16 of 21: severe band (15-21).",
+      flagged: ["GAD-7 16 of 21: severe band (15-21)"],
+      requiresClinicianReview: true,
+    });
+    // Also with no active prescription at all.
+    const none = run({ prescriptions: [], assessments: [gad] });
+    expect(none.facts.summary).toMatchObject({
+      status: "no_active_prescriptions",
+      flagged: ["GAD-7 16 of 21: severe band (15-21)"],
+      requiresClinicianReview: true,
+    });
+  });
+
+  it("a caller's severity naming the top band counts on a scale without published bands", () => {
+    const bdi = (severity: string): Assessment => ({
+      instrumentId: "bdi2",
+      instrumentName: "BDI-II",
+      score: 31,
+      maxScore: 63,
+      createdAt: "2026-07-10T09:00:00Z",
+      severity,
+    });
+    const severe = run({ prescriptions: [], assessments: [bdi("Severe")] });
+    expect(severe.facts.summary.flagged).toEqual([
+      'BDI-II latest administration reported as "Severe" by the caller',
+    ]);
+    expect(severe.facts.summary.requiresClinicianReview).toBe(true);
+    const moderatelySevere = run({ prescriptions: [], assessments: [bdi("moderately severe")] });
+    expect(moderatelySevere.facts.summary.requiresClinicianReview).toBe(false);
+  });
+
+  it("an unknown scale's deterioration uses worseningPctPoints, as calibrated", () => {
+    // A second scale (not the most administered) rising 40 % -> 60 %: +20 pp.
+    const other = weekly([40, 60], "2026-06-01", { id: "mood", name: "Mood scale", max: 100 });
+    const input = { prescriptions: [rx()], assessments: [...weekly([20, 19, 19, 16, 14, 12, 10]), ...other] };
+    expect(run(input).facts.summary.flagged[0]).toMatch(/^Mood scale rose 20 percentage points/);
+    const params = resolveMedicationParams({ worseningPctPoints: 25 });
+    const calibrated = analyzeMedication(input, { now: NOW, model: { version: 4, params } });
+    expect(calibrated.facts.summary.flagged).toEqual([]);
+    expect(calibrated.facts.summary.requiresClinicianReview).toBe(false);
   });
 
   it("reports inputs with their newest dates", () => {
@@ -462,17 +587,40 @@ describe("model and parameters", () => {
   it("resolveMedicationParams merges over defaults", () => {
     expect(resolveMedicationParams({})).toEqual(MEDICATION_DEFAULT_PARAMS);
     expect(resolveMedicationParams(null)).toEqual(MEDICATION_DEFAULT_PARAMS);
-    expect(resolveMedicationParams({ phq9Sd: 5.5 }).phq9Sd).toBe(5.5);
-    expect(resolveMedicationParams({ phq9Sd: 5.5 }).gad7Sd).toBe(3.5);
+    // Was phq9Sd / gad7Sd (3.5): the reliable change is now in points (NHS Talking Therapies).
+    expect(MEDICATION_DEFAULT_PARAMS).toMatchObject({
+      phq9ReliableChangePoints: 6,
+      gad7ReliableChangePoints: 4,
+    });
+    expect(resolveMedicationParams({ phq9ReliableChangePoints: 5 }).phq9ReliableChangePoints).toBe(5);
+    expect(resolveMedicationParams({ phq9ReliableChangePoints: 5 }).gad7ReliableChangePoints).toBe(4);
+  });
+
+  it("a calibrated reliable-change threshold changes the tone", () => {
+    // PHQ-9 10 -> 6: -4 points, not reliable at 6, reliable at a calibrated 4.
+    const input = { prescriptions: [rx()], assessments: weekly([10, 10, 10, 6]) };
+    expect(run(input).data.signals[0]?.tone).toBe("watch");
+    const params = resolveMedicationParams({ phq9ReliableChangePoints: 4 });
+    const calibrated = analyzeMedication(input, { now: NOW, model: { version: 5, params } });
+    expect(calibrated.data.signals[0]?.tone).toBe("positive");
+    expect(calibrated.data.signals[0]?.detail).toContain(
+      "a change of 4 points or more either way is reliable",
+    );
   });
 
   it.each([
     [{ nope: 1 }, /unknown medication parameter "nope"/],
-    [{ phq9Sd: Number.NaN }, /finite number/],
-    [{ phq9Sd: Number.POSITIVE_INFINITY }, /finite number/],
-    [{ phq9Sd: "3" }, /finite number/],
-    [{ phq9Sd: 0 }, /phq9Sd must be > 0/],
-    [{ gad7Reliability: 1 }, /gad7Reliability must be in \[0, 1\)/],
+    [{ phq9ReliableChangePoints: Number.NaN }, /finite number/],
+    [{ phq9ReliableChangePoints: Number.POSITIVE_INFINITY }, /finite number/],
+    [{ phq9ReliableChangePoints: "6" }, /finite number/],
+    [{ phq9ReliableChangePoints: 0 }, /phq9ReliableChangePoints must be > 0/],
+    [{ gad7ReliableChangePoints: -1 }, /gad7ReliableChangePoints must be > 0/],
+    // The Jacobson-Truax keys are gone: a calibrated row that still has them is refused as unknown.
+    [{ phq9Sd: 5.5 }, /unknown medication parameter "phq9Sd"/],
+    [{ phq9Reliability: 0.84 }, /unknown medication parameter "phq9Reliability"/],
+    [{ gad7Sd: 3.5 }, /unknown medication parameter "gad7Sd"/],
+    [{ gad7Reliability: 0.83 }, /unknown medication parameter "gad7Reliability"/],
+    [{ reliableChangeZ: 1.96 }, /unknown medication parameter "reliableChangeZ"/],
     [{ improvementPctPoints: -1 }, /improvementPctPoints must be >= 0/],
     [{ highConfidenceMinPerSide: 1 }, /highConfidenceMinPerSide/],
     [[1, 2], /must be an object/],
@@ -527,10 +675,21 @@ describe("properties", () => {
           expect(s.signalKey).toMatch(/^med_(response_[a-z0-9_]+|dmse_latency_corroboration)$/);
           expect(Number.isNaN(Date.parse(s.observedAt))).toBe(false);
         }
-        // flagged is worst first: tones of the flagged labels never rise.
+        // flagged: the symptom findings first (any instrument), then the signal labels worst first:
+        // tones of the flagged labels never rise.
+        const findings = readSymptomFindings(input.assessments, MEDICATION_DEFAULT_PARAMS.worseningPctPoints);
+        const flagged = a.facts.summary.flagged;
+        expect(flagged.slice(0, findings.flags.length)).toEqual(findings.flags);
         const toneOf = new Map(a.data.signals.map((s) => [s.label, s.tone]));
-        const ranks = a.facts.summary.flagged.map((label) => RANK[toneOf.get(label) ?? "positive"]);
+        const labels = flagged.slice(findings.flags.length);
+        for (const label of labels) expect(toneOf.has(label)).toBe(true);
+        const ranks = labels.map((label) => RANK[toneOf.get(label) ?? "positive"]);
         for (let i = 1; i < ranks.length; i++) expect(ranks[i]).toBeLessThanOrEqual(ranks[i - 1] as number);
+        // Review: any finding, or any elevated signal; the headline names the findings.
+        expect(a.facts.summary.requiresClinicianReview).toBe(
+          findings.flags.length > 0 || a.data.signals.some((s) => RANK[s.tone] >= RANK.elevated),
+        );
+        expect(a.facts.summary.headline.includes("Needs clinician review:")).toBe(findings.flags.length > 0);
         expect(JSON.parse(JSON.stringify(a.data))).toEqual(a.data);
       }),
       { numRuns: 300 },

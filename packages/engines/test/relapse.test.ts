@@ -4,14 +4,20 @@ import {
   predictRelapse,
   RELAPSE_DEFAULT_PARAMS,
   RELAPSE_FACTOR_ORDER,
+  RELAPSE_FINDING_LEVEL_FLOOR,
+  RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION,
   RELAPSE_INTERPRETATION_SCALE,
+  RELAPSE_LEVELS,
   RELAPSE_MODEL_KEY,
   RELAPSE_NO_DRIVER,
+  RELAPSE_RECOMMENDATIONS,
   type RelapseInput,
+  type RelapseLevel,
   type RelapseParams,
   resolveRelapseParams,
 } from "../src/relapse.js";
 import { parseTime, readTrajectory, round, slopePer30Days } from "../src/shared.js";
+import { readSymptomFindings } from "../src/symptom-findings.js";
 import type { Assessment } from "../src/types.js";
 
 const DAY = 86_400_000;
@@ -143,14 +149,17 @@ describe("factors", () => {
   });
 
   it("symptoms: recency weight 1 up to 14 days, 0.5 up to 30 days, 0.25 beyond", () => {
-    const a = series([50, 65], "2026-05-02T09:00:00Z", 30, 100, "x"); // last 2026-06-01T09:00Z
+    // Was 50 -> 65 (35 / 17.5 / 17.5 / 8.75): a 15 pp rise on a scale without published figures is
+    // now a deterioration, which keeps the full 35 points at any age (next describe). A 12 pp rise
+    // stays below it: 35 x 12/15 = 28 at weight 1, 14 at 0.5, 7 at 0.25.
+    const a = series([50, 62], "2026-05-02T09:00:00Z", 30, 100, "x"); // last 2026-06-01T09:00Z
     const at = (days: number) => new Date(Date.parse("2026-06-01T09:00:00Z") + days * DAY);
-    expect(factor({ assessments: a }, "symptoms", at(14)).points).toBe(35);
-    expect(factor({ assessments: a }, "symptoms", at(14.01)).points).toBe(17.5);
-    expect(factor({ assessments: a }, "symptoms", at(30)).points).toBe(17.5);
-    expect(factor({ assessments: a }, "symptoms", at(30.01)).points).toBe(8.75);
+    expect(factor({ assessments: a }, "symptoms", at(14)).points).toBe(28);
+    expect(factor({ assessments: a }, "symptoms", at(14.01)).points).toBe(14);
+    expect(factor({ assessments: a }, "symptoms", at(30)).points).toBe(14);
+    expect(factor({ assessments: a }, "symptoms", at(30.01)).points).toBe(7);
     // A clock before the last administration counts as age 0.
-    expect(factor({ assessments: a }, "symptoms", at(-5)).points).toBe(35);
+    expect(factor({ assessments: a }, "symptoms", at(-5)).points).toBe(28);
   });
 
   it("symptoms: only the 30-day window before the newest administration sets the slope", () => {
@@ -255,6 +264,98 @@ describe("factors", () => {
   });
 });
 
+describe("symptom findings: a severe latest score or a reliable deterioration", () => {
+  it("a 15 pp rise on a scale without published figures keeps the full 35 points at any age and floors the level", () => {
+    const a = series([50, 65], "2026-05-02T09:00:00Z", 30, 100, "x"); // last 2026-06-01T09:00Z
+    const late = new Date(Date.parse("2026-06-01T09:00:00Z") + 30.01 * DAY);
+    const r = run({ assessments: a }, late);
+    // Was 8.75 (35 x 1 x 0.25) and level low.
+    expect(r.data.factors[0]?.points).toBe(35);
+    expect(r.data.factors[0]?.detail).toContain("at least 35 points (expert-set) whatever the velocity");
+    // 35 scores moderate; the finding raises it to elevated.
+    expect(r.data).toMatchObject({ score: 35, level: "elevated" });
+    expect(RELAPSE_FINDING_LEVEL_FLOOR).toBe("elevated");
+    const flag =
+      "x rose 15 percentage points of the scale maximum (15 or more is counted as deterioration here, an expert-set threshold)";
+    expect(r.facts.summary.flagged).toEqual([flag, "Symptom trajectory"]);
+    expect(r.facts.summary.requiresClinicianReview).toBe(true);
+    expect(r.data.summaryLine).toContain(`Level raised from moderate to elevated: ${flag}.`);
+    expect(r.data.recommendation).toBe(RELAPSE_RECOMMENDATIONS.elevated);
+  });
+
+  it("a severe latest score on a single date gives the symptom factor its full points", () => {
+    const r = run({ assessments: series([22], "2026-06-15T09:00:00Z", 7) });
+    // Was unavailable (0 points, level low): one date has no velocity.
+    expect(r.data.factors[0]).toMatchObject({ available: true, points: 35, tone: "elevated" });
+    expect(r.data.factors[0]?.detail).toContain("a velocity needs two dates");
+    expect(r.data).toMatchObject({ score: 35, level: "elevated", trend: "unknown" });
+    expect(r.facts.summary.flagged).toEqual(["PHQ-9 22 of 27: severe band (20-27)", "Symptom trajectory"]);
+    expect(r.facts.summary.requiresClinicianReview).toBe(true);
+    expect(r.facts.summary.headline).toBe(
+      "Relapse early-warning score 35 of 100: elevated. Consider proactive outreach. Level raised from moderate to elevated: PHQ-9 22 of 27: severe band (20-27).",
+    );
+    // 0.6 x 1/5 + 0.4 x 1/6 = 0.187: low, but a symptom factor was read, so no insufficient-data text.
+    expect(r.facts.confidence.score).toBe(0.187);
+    expect(r.data.recommendation).toBe(RELAPSE_RECOMMENDATIONS.elevated);
+  });
+
+  it("a slow reliable deterioration is not outweighed by a low velocity; the floor does not depend on the share", () => {
+    // PHQ-9 8 -> 14 (+6: reliable) 120 days apart, the latest 50 days old. Velocity alone:
+    // 22.22 pp / 120 d = 5.56 pp per 30 d -> 35 x 5.56/15 x 0.25 = 3.24 points.
+    const a = [
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 8,
+        maxScore: 27,
+        createdAt: "2026-01-01T09:00:00Z",
+      },
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 14,
+        maxScore: 27,
+        createdAt: "2026-05-01T09:00:00Z",
+      },
+    ];
+    const r = run({ assessments: a });
+    expect(r.data.factors[0]?.points).toBe(35);
+    expect(r.data).toMatchObject({ level: "elevated", trend: "rising" });
+    expect(r.facts.summary.flagged[0]).toBe(
+      "PHQ-9 reliable deterioration: 8 -> 14 (+6 points; 6 or more is reliable)",
+    );
+    // With symptomFindingShare 0 the velocity points come back, and the level is still floored.
+    const params = resolveRelapseParams({ symptomFindingShare: 0 });
+    const noShare = predictRelapse({ assessments: a }, { now: NOW, model: { version: 1, params } });
+    expect(noShare.data.factors[0]?.points).toBe(3.24);
+    expect(noShare.data).toMatchObject({ score: 3.24, level: "elevated" });
+    expect(noShare.data.summaryLine).toContain("Level raised from low to elevated");
+    // A fall of 5 points (not reliable) is no finding: velocity points and the scored level.
+    const notReliable = run({ assessments: [a[0], { ...(a[1] as Assessment), score: 13 }] as Assessment[] });
+    expect(notReliable.facts.summary.flagged).toEqual(["Symptom trajectory"]);
+    expect(notReliable.data.level).toBe("low");
+  });
+
+  it("symptomFindingShare scales the finding points; a level above the floor is left as scored", () => {
+    const params = resolveRelapseParams({ symptomFindingShare: 0.5 });
+    const half = predictRelapse(
+      { assessments: series([22], "2026-06-15T09:00:00Z", 7) },
+      { now: NOW, model: { version: 2, params } },
+    );
+    // 35 x 0.5 = 17.5 scores low; floored at elevated.
+    expect(half.data).toMatchObject({ score: 17.5, level: "elevated" });
+    // 35 + 15 (sleep 5 h) + 15 (latency +50 %) = 65: high, no "raised" text.
+    const high = run({
+      assessments: series([22], "2026-06-15T09:00:00Z", 7),
+      avgSleepHours: 5,
+      dmseLatencyPctChange: 50,
+    });
+    expect(high.data).toMatchObject({ score: 65, level: "high" });
+    expect(high.data.summaryLine).not.toContain("Level raised");
+    expect(high.data.summaryLine).toContain("PHQ-9 22 of 27: severe band (20-27)");
+  });
+});
+
 describe("levels and summary", () => {
   // Cadence gives any score 0-20, sleep 0-15, dmse 0-15: combine to hit the band edges exactly.
   const scored = (cadence: number, sleep?: number, latency?: number) =>
@@ -286,7 +387,7 @@ describe("levels and summary", () => {
     expect(scored(0).facts.summary.requiresClinicianReview).toBe(false);
   });
 
-  it("an empty request scores 0, low, with no driver and low confidence", () => {
+  it("an empty request scores 0, low, with no driver, low confidence and an insufficient-data recommendation", () => {
     const r = run({});
     expect(r.data).toMatchObject({
       score: 0,
@@ -297,8 +398,54 @@ describe("levels and summary", () => {
       confidence: "low",
     });
     expect(r.facts.summary.flagged).toEqual([]);
+    expect(r.facts.summary.requiresClinicianReview).toBe(false);
     expect(r.facts.confidence.score).toBe(0);
     expect(r.facts.inputs.every((i) => !i.supplied)).toBe(true);
+    // Was the low level's recommendation; with no symptom data a low score is not low risk.
+    expect(r.data.recommendation).toBe(RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION);
+    expect(r.facts.summary.headline).toContain("a low score is not evidence of low risk");
+  });
+
+  it("the low recommendation no longer says the signals do not suggest a change to the care plan", () => {
+    // Was "Continue routine monitoring; these signals do not suggest a change to the care plan."
+    expect(RELAPSE_RECOMMENDATIONS.low).toBe(
+      "Continue routine monitoring and review these factors at the next scheduled contact; a low score does not rule out relapse.",
+    );
+    for (const text of Object.values(RELAPSE_RECOMMENDATIONS))
+      expect(text).not.toMatch(/do not suggest a change/);
+    // PHQ-9 10 -> 10: a readable symptom factor with 0 points -> the low level's own text.
+    const r = run({ assessments: series([10, 10], "2026-06-01T09:00:00Z", 14) });
+    expect(r.data).toMatchObject({ score: 0, level: "low" });
+    expect(r.data.recommendation).toBe(RELAPSE_RECOMMENDATIONS.low);
+  });
+
+  it("without a readable symptom factor: confidence low, and a low level says the data are insufficient", () => {
+    // Sleep 6.5 h 3.75 + latency +15 % 1.88 + cadence 45 d 5 + medication 60 d (active) 0 = 10.63.
+    const rest: Partial<RelapseInput> = {
+      avgSleepHours: 6.5,
+      dmseLatencyPctChange: 15,
+      daysSinceLastVisit: 45,
+      daysSinceMedChange: 60,
+      hasActiveMedication: true,
+    };
+    const r = run(rest);
+    expect(r.data).toMatchObject({ score: 10.63, level: "low", sourceCount: 4 });
+    // Was moderate: 0.6 x 4/5 + 0.4 x 0 = 0.48. Now capped at 0.45 / 2 = 0.225 and low.
+    expect(r.data.confidence).toBe("low");
+    expect(r.facts.confidence.score).toBe(0.225);
+    expect(r.facts.confidence.reasons[0]).toMatch(
+      /^No symptom-scale trajectory or severe score could be read/,
+    );
+    expect(r.data.recommendation).toBe(RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION);
+    expect(r.data.summaryLine).toContain("Insufficient data");
+    // One non-severe administration is no trajectory either.
+    expect(run({ ...rest, assessments: series([12], "2026-06-15T09:00:00Z", 7) }).data.recommendation).toBe(
+      RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION,
+    );
+    // Above low the level's own recommendation is kept (cadence 90 d: 20 + 3.75 + 1.88 = 25.63).
+    const moderate = run({ ...rest, daysSinceLastVisit: 90 });
+    expect(moderate.data).toMatchObject({ score: 25.63, level: "moderate", confidence: "low" });
+    expect(moderate.data.recommendation).toBe(RELAPSE_RECOMMENDATIONS.moderate);
   });
 
   it("topDriver ties break in the fixed factor order", () => {
@@ -314,6 +461,8 @@ describe("parameters and calibrated models", () => {
     expect(resolveRelapseParams(undefined)).toEqual(RELAPSE_DEFAULT_PARAMS);
     expect(resolveRelapseParams({})).toEqual(RELAPSE_DEFAULT_PARAMS);
     expect(resolveRelapseParams({ sleepZeroHours: 8 }).sleepZeroHours).toBe(8);
+    expect(RELAPSE_DEFAULT_PARAMS.symptomFindingShare).toBe(1);
+    expect(resolveRelapseParams({ symptomFindingShare: 0 }).symptomFindingShare).toBe(0);
   });
 
   it("rejects unknown keys, non-finite values, wrong shapes and incoherent sets", () => {
@@ -326,6 +475,10 @@ describe("parameters and calibrated models", () => {
     expect(() => resolveRelapseParams({ cadenceMaxPoints: 30 })).toThrow(/sum to 100/);
     expect(() => resolveRelapseParams({ levelHighMin: 10 })).toThrow(/level cut-offs/);
     expect(() => resolveRelapseParams({ sleepFullHours: 8 })).toThrow(/sleepFullHours/);
+    expect(() => resolveRelapseParams({ symptomFindingShare: 1.5 })).toThrow(
+      /symptomFindingShare must be in \[0, 1\]/,
+    );
+    expect(() => resolveRelapseParams({ symptomFindingShare: -0.1 })).toThrow(/symptomFindingShare/);
   });
 
   it("a calibrated set changes the output and the model block", () => {
@@ -390,11 +543,44 @@ describe("properties", () => {
         expect(r.facts.confidence.score).toBeGreaterThanOrEqual(0);
         expect(r.facts.confidence.score).toBeLessThanOrEqual(1);
         expect(r.data.sourceCount).toBe(r.data.factors.filter((f) => f.available).length);
-        // flagged worst first
-        const pts = r.facts.summary.flagged.map(
-          (l) => r.data.factors.find((f) => f.label === l)?.points ?? -1,
-        );
+        // flagged: the symptom findings first, then the factors with points, worst first.
+        const findings = readSymptomFindings(input.assessments);
+        const flagged = r.facts.summary.flagged;
+        expect(flagged.slice(0, findings.flags.length)).toEqual(findings.flags);
+        const pts = flagged
+          .slice(findings.flags.length)
+          .map((l) => r.data.factors.find((f) => f.label === l)?.points);
+        expect(pts.length).toBe(r.data.factors.filter((f) => f.points > 0).length);
+        for (const v of pts) expect(v).toBeGreaterThan(0);
         for (let i = 1; i < pts.length; i++) expect(pts[i - 1]).toBeGreaterThanOrEqual(pts[i] as number);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("level is the score's band, floored at elevated by a finding; review, confidence and recommendation follow", () => {
+    const band = (score: number): RelapseLevel =>
+      score >= 60 ? "high" : score >= 40 ? "elevated" : score >= 20 ? "moderate" : "low";
+    fc.assert(
+      fc.property(inputArb, nowArb, (input, now) => {
+        const r = predictRelapse(input, { now });
+        const findings = readSymptomFindings(input.assessments);
+        const found = findings.flags.length > 0;
+        const scored = band(r.data.score);
+        const rank = (l: RelapseLevel) => RELAPSE_LEVELS.indexOf(l);
+        expect(r.data.level).toBe(found && rank(scored) < rank("elevated") ? "elevated" : scored);
+        const symptoms = r.data.factors[0];
+        if (found) {
+          // Symptom factor at least its maximum x symptomFindingShare (1): exactly 35.
+          expect(symptoms).toMatchObject({ available: true, points: 35 });
+        }
+        expect(r.facts.summary.requiresClinicianReview).toBe(found || rank(r.data.level) >= rank("elevated"));
+        if (!symptoms?.available) expect(r.data.confidence).toBe("low");
+        expect(r.data.recommendation).toBe(
+          !symptoms?.available && r.data.level === "low"
+            ? RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION
+            : RELAPSE_RECOMMENDATIONS[r.data.level],
+        );
       }),
       { numRuns: 300 },
     );
