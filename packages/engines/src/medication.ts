@@ -14,7 +14,7 @@ import {
   severityBand,
 } from "./instruments.js";
 import { mergeNumericParams, parseTime as parseSharedTime } from "./shared.js";
-import { readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
+import { PP_EPSILON, readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
 import type {
   Assessment,
   ConfidenceLevel,
@@ -94,9 +94,9 @@ export interface MedicationParams {
 export const MEDICATION_MODEL_KEY = "medication_response";
 
 export const MEDICATION_DEFAULT_PARAMS: Readonly<MedicationParams> = Object.freeze({
-  // House rule (no published cut-off for an arbitrary scale): 15 points of 100 sits between the
-  // Jacobson-Truax thresholds of the PHQ-9 (3.88/27 = 14.4 %) and GAD-7 (4.00/21 = 19.0 %)
-  // computed from the figures below. Used only for scales other than PHQ-9 and GAD-7.
+  // Expert-set (no published reliable change for an arbitrary scale): 15 points of 100, below the
+  // PHQ-9 (6/27 = 22 %) and GAD-7 (4/21 = 19 %) reliable changes, so an unknown scale is never
+  // held to a stricter standard. Used only for scales other than PHQ-9 and GAD-7.
   improvementPctPoints: 15,
   worseningPctPoints: 15,
   // NHS Talking Therapies outcome definitions (Clark et al. 2018, Lancet 391:679-686): a change of
@@ -482,9 +482,9 @@ function evaluatePrescription(
     rule = `${words}: ${fmt(baselineScore, 2)} -> ${fmt(latest.score, 2)} points (${signed(verdict.change, 2)}); a change of ${fmt(threshold, 2)} points or more either way is reliable (NHS Talking Therapies definition). The latest score is in the ${band.label} band (${band.min}-${band.max}).${verdict.reliableRecovery ? " It moved from a clinical case to below the caseness cut-off with a reliable improvement (reliable recovery)." : ""}`;
   } else {
     outcome =
-      change <= -params.improvementPctPoints
+      change <= -params.improvementPctPoints + PP_EPSILON
         ? "responding"
-        : change >= params.worseningPctPoints
+        : change >= params.worseningPctPoints - PP_EPSILON
           ? "worsening"
           : "no_clear_change";
     rule = profile
@@ -523,7 +523,7 @@ function corroborationSignal(pct: number, params: MedicationParams, nowIso: stri
       ? "faster responses than before (a device measurement)"
       : tone === "elevated"
         ? "slower responses than before (a device measurement)"
-        : "no change beyond the expert-set 10 % threshold";
+        : `no change beyond the expert-set thresholds (a fall of ${fmt(params.latencyImprovementPct)} % or a rise of ${fmt(params.latencyWorseningPct)} %)`;
   return {
     module: "medication",
     signalKey: MEDICATION_CORROBORATION_SIGNAL_KEY,

@@ -5,6 +5,8 @@
  * improvement). Pure and deterministic: the clock comes from `options.now`. Method, constants and
  * sources: docs/engines/outcome.md.
  */
+
+import { recogniseInstrument } from "./instruments.js";
 import {
   assertNoProblems,
   clamp,
@@ -18,7 +20,7 @@ import {
   signed,
   type Trajectory,
 } from "./shared.js";
-import { type InstrumentFinding, readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
+import { readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
 import type {
   Assessment,
   ConfidenceLevel,
@@ -105,8 +107,8 @@ export const OUTCOME_DEFAULT_PARAMS: Readonly<OutcomeParams> = Object.freeze({
   medicationWeight: 5,
   biomarkerWeight: 15,
   sleepWeight: 20,
-  // Full symptom contribution at a 30-point change in percent of the scale maximum: about twice the
-  // Jacobson-Truax reliable change of the PHQ-9 (3.88 of 27 = 14.4 %, docs/engines/medication.md).
+  // Expert-set: full symptom contribution at a 30-point change in percent of the scale maximum,
+  // somewhat above the PHQ-9 reliable change (6 of 27 = 22 %, NHS Talking Therapies).
   symptomsFullChangePp: 30,
   // House rule: full latency contribution at a 30 % change (three times the 10 % the medication
   // engine counts as a change; no published minimal important change for this measure).
@@ -227,25 +229,19 @@ type SymptomVerdict = Exclude<OutcomeDirection, "insufficient_data"> | null;
 
 /**
  * The symptom anchor: a reliable deterioration on any scale is `worsening`; a latest score in a
- * severe band without a reliable improvement is `severe_symptoms`; otherwise the most administered
- * scale decides between `improving` (reliable improvement) and `stable`. Null when no scale was
- * given on two dates and nothing is severe: there is nothing to anchor a direction to.
+ * severe band without a reliable improvement is `severe_symptoms`; otherwise the scale the
+ * symptom component describes (the most administered one, `tr`) decides between `improving`
+ * (reliable improvement) and `stable`. Null when that scale was not given on two dates and
+ * nothing is severe: there is nothing to anchor a direction to.
  */
-function symptomVerdict(findings: SymptomFindings): SymptomVerdict {
+function symptomVerdict(findings: SymptomFindings, tr: Trajectory | null): SymptomVerdict {
   if (findings.deteriorated.length > 0) return "worsening";
   if (findings.severe.some((f) => !f.improved)) return "severe_symptoms";
-  const main = mostAdministered(findings.instruments.filter((f) => f.overallPp !== null));
-  // Reaching here, every severe scale improved reliably, which needs two dates: main is not null then.
-  if (main === null) return null;
-  return main.improved ? "improving" : "stable";
-}
-
-/** Same choice as readTrajectory: most administrations, then the newest latest administration. */
-function mostAdministered(list: readonly InstrumentFinding[]): InstrumentFinding | null {
-  let best: InstrumentFinding | null = null;
-  for (const f of list)
-    if (best === null || f.n > best.n || (f.n === best.n && f.latest.at > best.latest.at)) best = f;
-  return best;
+  if (tr === null || tr.lastAt === tr.firstAt) return null;
+  // The findings reader pools a recognised scale under its known key; the trajectory under its id.
+  const key = recogniseInstrument(tr.instrumentKey, tr.instrumentName) ?? tr.instrumentKey;
+  const main = findings.instruments.find((f) => f.key === key);
+  return main?.improved === true ? "improving" : "stable";
 }
 
 /** The composite alone, by the direction threshold. */
@@ -540,9 +536,9 @@ export function scoreOutcome(
   const assessments = input.assessments ?? [];
 
   const findings = readSymptomFindings(assessments);
-  const anchor = symptomVerdict(findings);
-  const corroborate = anchor === "improving";
   const tr = readTrajectory(assessments)?.trajectory ?? null;
+  const anchor = symptomVerdict(findings, tr);
+  const corroborate = anchor === "improving";
 
   const b = componentBuilder();
   addSymptoms(b, tr, assessments, p);

@@ -116,9 +116,9 @@ export const RELAPSE_DEFAULT_PARAMS: Readonly<RelapseParams> = Object.freeze({
   // Adler et al. 2020 (JMIR mHealth uHealth 8:e19962): 30-day near-relapse window; Cohen et al.
   // 2023 (npj Schizophrenia): anomalies 2.12x as frequent in the month before relapse.
   symptomWindowDays: 30,
-  // Velocity ramp in percentage points of the scale maximum per 30 days. Full points at 15 pp:
-  // about the Jacobson-Truax reliable change of the PHQ-9 (3.88 of 27 points = 14.4 %,
-  // docs/engines/medication.md), i.e. a reliable worsening within one month. Any rise counts.
+  // Velocity ramp in percentage points of the scale maximum per 30 days (expert-set). Full points
+  // at 15 pp, below the PHQ-9 reliable change (6 of 27 = 22 %), so a reliable worsening within one
+  // month gets full points. Any rise counts.
   symptomSlopeZeroPp: 0,
   symptomSlopeFullPp: 15,
   // Expert-set: a latest score in a severe band (Kroenke 2001; Spitzer 2006) or a reliable

@@ -26,6 +26,12 @@ import type { Assessment } from "./types.js";
  */
 export const UNKNOWN_SCALE_CHANGE_PP = 15;
 
+/**
+ * Percentages of different maxima do not subtract exactly (11/20 to 14/20 is 14.999999999999993
+ * points): comparisons with a percentage-point threshold allow this much rounding error.
+ */
+export const PP_EPSILON = 1e-9;
+
 export interface Administration {
   score: number;
   maxScore: number;
@@ -137,8 +143,10 @@ function readGroup(g: Group, unknownPp: number): InstrumentFinding {
 
   const deteriorated = onScale
     ? overall?.category === "reliable_deterioration" || recent?.category === "reliable_deterioration"
-    : (overallPp ?? 0) >= unknownPp || (recentPp ?? 0) >= unknownPp;
-  const improved = onScale ? overall?.category === "reliable_improvement" : (overallPp ?? 0) <= -unknownPp;
+    : (overallPp ?? 0) >= unknownPp - PP_EPSILON || (recentPp ?? 0) >= unknownPp - PP_EPSILON;
+  const improved = onScale
+    ? overall?.category === "reliable_improvement"
+    : (overallPp ?? 0) <= -unknownPp + PP_EPSILON;
 
   const flags: string[] = [];
   if (deteriorated) {

@@ -386,7 +386,7 @@ describe("latency corroboration", () => {
       "slower responses than before (a device measurement)",
     );
     expect(only({ dmseLatencyPctChange: 0 }).detail).toContain(
-      "no change beyond the expert-set 10 % threshold",
+      "no change beyond the expert-set thresholds (a fall of 10 % or a rise of 10 %)",
     );
     for (const pct of [-20, 0, 20]) {
       const s = only({ dmseLatencyPctChange: pct });
@@ -694,5 +694,40 @@ describe("properties", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("review follow-ups", () => {
+  it("the corroboration line names the calibrated latency thresholds", () => {
+    const r = analyzeMedication(
+      { prescriptions: [], assessments: [], dmseLatencyPctChange: 15 },
+      {
+        now: new Date("2026-07-01T00:00:00Z"),
+        model: {
+          version: 3,
+          params: resolveMedicationParams({ latencyImprovementPct: 20, latencyWorseningPct: 20 }),
+        },
+      },
+    );
+    expect(r.data.signals[0]?.detail).toContain("a fall of 20 % or a rise of 20 %");
+  });
+
+  it("an exact 15-point rise on a scale of 20 is a deterioration despite floating-point rounding", () => {
+    const item = (score: number, day: string) => ({
+      instrumentId: "mood20",
+      instrumentName: "Mood scale",
+      score,
+      maxScore: 20,
+      createdAt: `2026-06-${day}T09:00:00Z`,
+    });
+    const r = analyzeMedication(
+      {
+        prescriptions: [{ id: "rx", medicationName: "X", status: "active", prescribedAt: "2026-06-20" }],
+        assessments: [item(11, "01"), item(11, "08"), item(11, "15"), item(14, "29")],
+      },
+      { now: new Date("2026-07-01T00:00:00Z") },
+    );
+    expect(r.data.signals[0]?.tone).toBe("elevated");
+    expect(r.facts.summary.requiresClinicianReview).toBe(true);
   });
 });

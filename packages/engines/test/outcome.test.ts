@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { recogniseInstrument } from "../src/instruments.js";
 import {
   OUTCOME_COMPONENT_ORDER,
   OUTCOME_DEFAULT_PARAMS,
@@ -10,8 +11,8 @@ import {
   resolveOutcomeParams,
   scoreOutcome,
 } from "../src/outcome.js";
-import { round } from "../src/shared.js";
-import { type InstrumentFinding, readSymptomFindings } from "../src/symptom-findings.js";
+import { readTrajectory, round } from "../src/shared.js";
+import { readSymptomFindings } from "../src/symptom-findings.js";
 import type { Assessment } from "../src/types.js";
 
 const DAY = 86_400_000;
@@ -574,22 +575,18 @@ const RANK: Readonly<Record<Anchored, number>> = {
 /**
  * The symptom anchor as docs/engines/outcome.md states it, from the shared findings reader: any
  * reliable deterioration -> worsening; a severe latest score without a reliable improvement ->
- * severe_symptoms; else the most administered scale given on two dates (ties: newest latest
- * administration) -> improving on a reliable improvement, else stable; none -> no anchor.
+ * severe_symptoms; else the scale the symptom component describes (readTrajectory's most
+ * administered scale, read as the findings reader pools it) decides: improving on a reliable
+ * improvement, else stable; that scale on one date only -> no anchor.
  */
 function anchorOf(assessments: readonly Assessment[]): Anchored | null {
   const f = readSymptomFindings(assessments);
   if (f.deteriorated.length > 0) return "worsening";
   if (f.severe.some((i) => !i.improved)) return "severe_symptoms";
-  let main: InstrumentFinding | null = null;
-  for (const i of f.instruments)
-    if (
-      i.overallPp !== null &&
-      (main === null || i.n > main.n || (i.n === main.n && i.latest.at > main.latest.at))
-    )
-      main = i;
-  if (main === null) return null;
-  return main.improved ? "improving" : "stable";
+  const tr = readTrajectory(assessments)?.trajectory;
+  if (!tr || tr.lastAt === tr.firstAt) return null;
+  const key = recogniseInstrument(tr.instrumentKey, tr.instrumentName) ?? tr.instrumentKey;
+  return f.instruments.find((i) => i.key === key)?.improved ? "improving" : "stable";
 }
 
 describe("properties", () => {
