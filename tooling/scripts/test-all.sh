@@ -4,6 +4,8 @@
 # PostgreSQL and Redis (tooling/scripts/test-services.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# Node 24 LTS first on PATH (installed into .tools/ from the npm registry when the machine's is older).
+. tooling/scripts/ensure-node.sh
 started=$(date +%s)
 step() { printf '\n== %s (%ss)\n' "$*" "$(( $(date +%s) - started ))"; }
 
