@@ -67,7 +67,10 @@ export interface InstrumentFinding {
   deteriorated: boolean;
   /** Reliable improvement first vs latest (recognised) or a fall of UNKNOWN_SCALE_CHANGE_PP or more. */
   improved: boolean;
-  /** One sentence per finding worth a clinician's attention (severity first, then change). */
+  /** The sentence for a deterioration, and for a severe latest score; null when there is none. */
+  deteriorationFlag: string | null;
+  severityFlag: string | null;
+  /** Both sentences that are present, deterioration first. */
   flags: string[];
 }
 
@@ -148,26 +151,24 @@ function readGroup(g: Group, unknownPp: number): InstrumentFinding {
     ? overall?.category === "reliable_improvement"
     : (overallPp ?? 0) <= -unknownPp + PP_EPSILON;
 
-  const flags: string[] = [];
+  let deteriorationFlag: string | null = null;
   if (deteriorated) {
     if (onScale && profile) {
       const worst = [overall, recent]
         .filter((c): c is ScaleChange => c?.category === "reliable_deterioration")
         .sort((x, y) => y.change - x.change)[0] as ScaleChange;
-      flags.push(
-        `${g.display} reliable deterioration: ${fmt(worst.before)} -> ${fmt(worst.after)} (${signed(worst.change)} points; ${profile.reliableChangePoints} or more is reliable)`,
-      );
+      deteriorationFlag = `${g.display} reliable deterioration: ${fmt(worst.before)} -> ${fmt(worst.after)} (${signed(worst.change)} points; ${profile.reliableChangePoints} or more is reliable)`;
     } else {
       const rise = Math.max(overallPp ?? 0, recentPp ?? 0);
-      flags.push(
-        `${g.display} rose ${fmt(rise)} percentage points of the scale maximum (${unknownPp} or more is counted as deterioration here, an expert-set threshold)`,
-      );
+      deteriorationFlag = `${g.display} rose ${fmt(rise)} percentage points of the scale maximum (${unknownPp} or more is counted as deterioration here, an expert-set threshold)`;
     }
   }
-  if (byBand && profile && bandOf)
-    flags.push(describeBand(g.display, profile.maxScore, latest.score, bandOf));
-  else if (byCaller)
-    flags.push(`${g.display} latest administration reported as "${latest.severity}" by the caller`);
+  const severityFlag =
+    byBand && profile && bandOf
+      ? describeBand(g.display, profile.maxScore, latest.score, bandOf)
+      : byCaller
+        ? `${g.display} latest administration reported as "${latest.severity}" by the caller`
+        : null;
 
   return {
     key: g.key,
@@ -185,7 +186,9 @@ function readGroup(g: Group, unknownPp: number): InstrumentFinding {
     recentPp,
     deteriorated,
     improved,
-    flags,
+    deteriorationFlag,
+    severityFlag,
+    flags: [deteriorationFlag, severityFlag].filter((f): f is string => f !== null),
   };
 }
 
@@ -203,7 +206,7 @@ export function readSymptomFindings(
   const severe = instruments.filter((f) => f.severe);
   const deteriorated = instruments.filter((f) => f.deteriorated);
   const flags: string[] = [];
-  for (const f of deteriorated) flags.push(...f.flags.filter((_, i) => i === 0));
-  for (const f of severe) flags.push(f.flags[f.flags.length - 1] as string);
-  return { instruments, severe, deteriorated, flags: [...new Set(flags)] };
+  for (const f of deteriorated) if (f.deteriorationFlag) flags.push(f.deteriorationFlag);
+  for (const f of severe) if (f.severityFlag) flags.push(f.severityFlag);
+  return { instruments, severe, deteriorated, flags };
 }

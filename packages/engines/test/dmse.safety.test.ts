@@ -9,6 +9,7 @@ import {
   dmseShownValue,
   resolveDmseParams,
 } from "../src/dmse.js";
+import { dmseInputArb, historyArb } from "./arbitraries.js";
 
 /**
  * Clinical-safety wording of the dmse engine (docs/engines/dmse.md, Wording): every MSE line,
@@ -211,27 +212,6 @@ describe("detail, headline and legend", () => {
   });
 });
 
-const historyArb = (max: number) => fc.array(fc.double({ min: 0, max, noNaN: true }), { maxLength: 100 });
-/** The whole contract input space: each metric absent or any in-bound value. */
-const inputArb = fc.record(
-  {
-    psychomotorFidgetEpisodes: fc.double({ min: 0, max: 1000, noNaN: true }),
-    responseLatencySeconds: fc.double({ min: 0, max: 120, noNaN: true }),
-    speechRateWpm: fc.double({ min: 0, max: 600, noNaN: true }),
-    sustainedAttentionPct: fc.double({ min: 0, max: 100, noNaN: true }),
-    sessionDurationSeconds: fc.double({ min: 0, max: 14_400, noNaN: true }),
-    history: fc.record(
-      {
-        psychomotor: historyArb(1000),
-        response_latency: historyArb(120),
-        speech_rate: historyArb(600),
-        sustained_attention: historyArb(100),
-      },
-      { requiredKeys: [] },
-    ),
-  },
-  { requiredKeys: [] },
-);
 /** Inputs with none of the four metrics (duration and history may still be sent). */
 const noMetricArb = fc.record(
   {
@@ -250,7 +230,7 @@ const numbersIn = (text: string) => (text.match(/\d+(?:\.\d+)?/g) ?? []).map(Num
 describe("properties over the whole input space", () => {
   it("no line, detail or headline reads as a finding; every line states its number and a threshold or range", () => {
     fc.assert(
-      fc.property(inputArb, (input) => {
+      fc.property(dmseInputArb, (input) => {
         const d = analyzeDmse(input, { now: NOW }).data;
         expect(forbiddenIn(d.summary.headline)).toEqual([]);
         expect(forbiddenIn(Object.values(d.interpretationScale).join(" "))).toEqual([]);
@@ -314,7 +294,7 @@ describe("properties over the whole input space", () => {
         }),
       );
     fc.assert(
-      fc.property(inputArb, paramsArb, (input, params) => {
+      fc.property(dmseInputArb, paramsArb, (input, params) => {
         const d = analyzeDmse(input, { now: NOW, model: { version: 1, params } }).data;
         expect(forbiddenIn(d.summary.headline)).toEqual([]);
         for (const s of d.signals) {

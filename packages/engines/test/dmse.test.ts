@@ -10,6 +10,7 @@ import {
   dmseTrend,
   resolveDmseParams,
 } from "../src/dmse.js";
+import { dmseInputArb } from "./arbitraries.js";
 
 const NOW = new Date("2026-07-01T12:00:00Z");
 const run = (input: DmseInput) => analyzeDmse(input, { now: NOW });
@@ -282,32 +283,11 @@ describe("parameters and calibrated models", () => {
   });
 });
 
-const historyArb = (max: number) => fc.array(fc.double({ min: 0, max, noNaN: true }), { maxLength: 100 });
-const inputArb = fc.record(
-  {
-    psychomotorFidgetEpisodes: fc.double({ min: 0, max: 1000, noNaN: true }),
-    responseLatencySeconds: fc.double({ min: 0, max: 120, noNaN: true }),
-    speechRateWpm: fc.double({ min: 0, max: 600, noNaN: true }),
-    sustainedAttentionPct: fc.double({ min: 0, max: 100, noNaN: true }),
-    sessionDurationSeconds: fc.double({ min: 0, max: 14_400, noNaN: true }),
-    history: fc.record(
-      {
-        psychomotor: historyArb(1000),
-        response_latency: historyArb(120),
-        speech_rate: historyArb(600),
-        sustained_attention: historyArb(100),
-      },
-      { requiredKeys: [] },
-    ),
-  },
-  { requiredKeys: [] },
-);
-
 describe("properties", () => {
   it("flagged is worst first, status is the worst, counts and confidence are consistent", () => {
     const rank = (i: string) => DMSE_STATUS_ORDER.indexOf(i as (typeof DMSE_STATUS_ORDER)[number]);
     fc.assert(
-      fc.property(inputArb, (input) => {
+      fc.property(dmseInputArb, (input) => {
         const r = analyzeDmse(input, { now: NOW });
         const d = r.data;
         expect(d.signalsPresent).toBe(d.signals.length);
@@ -335,7 +315,7 @@ describe("properties", () => {
 
   it("is deterministic", () => {
     fc.assert(
-      fc.property(inputArb, (input) => {
+      fc.property(dmseInputArb, (input) => {
         expect(analyzeDmse(input, { now: NOW })).toEqual(analyzeDmse(structuredClone(input), { now: NOW }));
       }),
       { numRuns: 150 },
