@@ -6,4 +6,6 @@ cd "$(dirname "$0")/../.."
 . tooling/scripts/ensure-node.sh
 bash tooling/scripts/ensure-pnpm.sh
 pnpm install --frozen-lockfile
+# The service runs compiled JavaScript (tsup bundles with source maps), never TypeScript at runtime.
+pnpm build
 exec pnpm start

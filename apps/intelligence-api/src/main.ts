@@ -1,4 +1,4 @@
-import { runStandalone } from "@svc/http";
+import { redisUrlOf, runStandalone } from "@svc/http";
 import { createDeliveryEnqueuer } from "@svc/webhook-worker";
 import { buildIntelligenceApi } from "./app.js";
 
@@ -6,7 +6,7 @@ import { buildIntelligenceApi } from "./app.js";
 await runStandalone("intelligence-api", (deps) => buildIntelligenceApi(deps), {
   prepare: (deps, env) => {
     const enqueuer = createDeliveryEnqueuer({
-      redis: env.REDIS_URL,
+      redis: redisUrlOf(env),
       db: deps.db,
       onError: () => deps.logger.warn("delivery queue unreachable; the outbox sweeper will deliver"),
     });

@@ -1,4 +1,4 @@
-import { runStandalone } from "@svc/http";
+import { redisUrlOf, runStandalone } from "@svc/http";
 import { createDeliveryEnqueuer } from "@svc/webhook-worker";
 import { buildMseRecordApi } from "./app.js";
 
@@ -6,7 +6,7 @@ import { buildMseRecordApi } from "./app.js";
 await runStandalone("mse-record-api", (deps) => buildMseRecordApi(deps), {
   prepare: (deps, env) => {
     const enqueuer = createDeliveryEnqueuer({
-      redis: env.REDIS_URL,
+      redis: redisUrlOf(env),
       db: deps.db,
       onError: () => deps.logger.warn("delivery queue unreachable; the outbox sweeper will deliver"),
     });

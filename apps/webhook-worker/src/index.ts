@@ -1,3 +1,4 @@
+export type { DeliveryRunOptions } from "./context.js";
 export {
   DELIVERY_TIMEOUT_MS,
   type DeliverContext,
@@ -17,6 +18,11 @@ export {
   removeWebhookEndpoint,
 } from "./endpoints.js";
 export {
+  type InProcessDelivery,
+  type InProcessDeliveryOptions,
+  startInProcessDelivery,
+} from "./in-process.js";
+export {
   createDeliveryEnqueuer,
   createDeliveryQueue,
   DELIVERY_QUEUE_NAME,
@@ -30,4 +36,5 @@ export {
   retryJobId,
   sweepJobId,
 } from "./queue.js";
+export { startEventPurge } from "./retention.js";
 export { startWebhookWorker, type WebhookWorkerOptions, type WorkerHandle } from "./worker.js";

@@ -1,36 +1,44 @@
 import { createDb } from "@svc/db";
-import { createLogger, EnvError, installShutdown, parseEnv } from "@svc/http";
+import {
+  createLogger,
+  exitOnStartupFailure,
+  installShutdown,
+  loadEnvOrExit,
+  msSinceProcessStart,
+  redisUrlOf,
+  startServer,
+} from "@svc/http";
+import { healthHandler } from "./health.js";
 import { startWebhookWorker } from "./worker.js";
 
 /**
  * The standalone worker (`pnpm --filter @svc/webhook-worker start`): needs DATABASE_URL (the
- * embedded database is one process; there the launcher runs the worker in-process) and REDIS_URL.
- * Scale out by starting more of these.
+ * embedded database is one process; there the launcher delivers in-process). Scale out by
+ * starting more of these. It serves /healthz and /readyz on PORT for probes, nothing else.
  */
-let env: ReturnType<typeof parseEnv>;
-try {
-  env = parseEnv();
-} catch (error) {
-  if (error instanceof EnvError) {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
-  throw error;
-}
-const logger = createLogger({ level: env.LOG_LEVEL, name: "webhook-worker" });
+const env = loadEnvOrExit();
 if (!env.DATABASE_URL) {
   process.stderr.write(
-    "The webhook worker needs DATABASE_URL (PostgreSQL). With the embedded database, `pnpm start` runs it in-process.\n",
+    "The webhook worker needs DATABASE_URL (PostgreSQL). With the embedded database, `pnpm start` delivers in-process.\n",
   );
   process.exit(1);
 }
+const logger = createLogger({ level: env.LOG_LEVEL, name: "webhook-worker" });
 const dbHandle = createDb({ databaseUrl: env.DATABASE_URL, maxConnections: 12 });
-await dbHandle.migrate();
-const worker = await startWebhookWorker({ logger, db: dbHandle.db, redisUrl: env.REDIS_URL });
-// Keep the process alive until a signal arrives.
-const keepAlive = setInterval(() => {}, 60_000);
+await dbHandle.migrate().catch((error: unknown) => exitOnStartupFailure(error, env));
+const worker = await startWebhookWorker({ logger, db: dbHandle.db, redisUrl: redisUrlOf(env) });
+const health = await startServer({
+  fetch: healthHandler(dbHandle, () => worker.redisState()),
+  port: env.PORT,
+  hostname: env.HOST,
+}).catch((error: unknown) => exitOnStartupFailure(error, env));
+const startedInMs = msSinceProcessStart();
+process.stdout.write(
+  `webhook-worker listening on ${health.url} (health only); started in ${startedInMs} ms\n`,
+);
+logger.info({ port: health.port, startedInMs }, "webhook-worker listening");
 installShutdown(async () => {
-  clearInterval(keepAlive);
+  await health.close();
   await worker.close();
   await dbHandle.close();
 }, logger);

@@ -70,6 +70,11 @@ export function createDeliveryQueue(redis: string | Redis, options: QueueOptions
   return queue;
 }
 
+/** Whether the queue's Redis connection is up (for /readyz). */
+export function queueRedisState(queue: DeliveryQueue): "ready" | "down" {
+  return connections.get(queue)?.status === "ready" ? "ready" : "down";
+}
+
 /** Refuse at once while Redis is down, rather than wait on BullMQ's wait-until-ready. */
 function assertReady(queue: DeliveryQueue): void {
   const connection = connections.get(queue);

@@ -1,29 +1,18 @@
-import {
-  and,
-  asc,
-  type Db,
-  eq,
-  inArray,
-  isNull,
-  lt,
-  lte,
-  or,
-  purgeExpiredEvents,
-  webhookDeliveries,
-} from "@svc/db";
-import type { Logger } from "@svc/http";
-import { scheduleFor } from "@svc/webhooks";
+import { and, asc, type Db, eq, inArray, isNull, lt, lte, or, webhookDeliveries } from "@svc/db";
 import { Worker } from "bullmq";
-import { type DeliverContext, type DeliverOutcome, deliver, type Resolver } from "./deliver.js";
+import { type DeliveryRunOptions, deliverContextFor, drainWaitMs, sleep } from "./context.js";
+import { deliver } from "./deliver.js";
 import {
   createDeliveryQueue,
   DELIVERY_QUEUE_NAME,
   type DeliveryJob,
   type DeliveryQueue,
   enqueueJob,
+  queueRedisState,
   retryJobId,
   sweepJobId,
 } from "./queue.js";
+import { startEventPurge } from "./retention.js";
 
 export interface WorkerHandle {
   /** Stop taking jobs and sweeping. `force` drops attempts in flight (their rows are released). */
@@ -32,21 +21,16 @@ export interface WorkerHandle {
   sweep(): Promise<number>;
   /** The producer side of the queue (retries, sweeps). */
   queue: DeliveryQueue | null;
+  /** Redis as this worker sees it (for /readyz). */
+  redisState(): "ready" | "down" | "disabled";
 }
 
-export interface WebhookWorkerOptions {
-  logger: Logger;
+export interface WebhookWorkerOptions extends DeliveryRunOptions {
   /** Without `db` and `redisUrl` the worker is idle (the launcher before it passes them). */
   db?: Db;
   redisUrl?: string;
   /** BullMQ key prefix (tests give each file its own). */
   prefix?: string;
-  /** Parallel deliveries per worker process (default 10). */
-  concurrency?: number;
-  /** Multiplies every delay of the retry schedule and its 24 h window (tests: 0.001). */
-  timeScale?: number;
-  /** How often expired events (30 days) are purged (default hourly). */
-  purgeIntervalMs?: number;
   /** How often the outbox sweeper runs (default 5 s). */
   sweepIntervalMs?: number;
   /**
@@ -56,20 +40,7 @@ export interface WebhookWorkerOptions {
   staleAfterMs?: number;
   /** Rows younger than this are left to the API's own enqueue (default 2 s). */
   sweepGraceMs?: number;
-  /** Per-attempt timeout (default 10 s, ruling 20). */
-  deliveryTimeoutMs?: number;
-  /** Reservation of a row while it is posted (default timeout + 30 s). */
-  leaseMs?: number;
-  /** DNS resolution (tests make names resolve to chosen addresses). */
-  resolve?: Resolver;
-  /** Observes every delivery outcome (tests). */
-  onOutcome?: (deliveryId: string, outcome: DeliverOutcome) => void;
 }
-
-const sleep = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
 
 /** At most one "Redis is down" warning per this interval; the worker retries meanwhile. */
 const WARN_EVERY_MS = 30_000;
@@ -86,6 +57,7 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
     return {
       queue: null,
       sweep: async () => 0,
+      redisState: () => "disabled",
       async close() {
         logger.info("webhook worker stopped");
       },
@@ -95,15 +67,7 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
   const staleAfterMs = options.staleAfterMs ?? 60_000;
   const sweepGraceMs = options.sweepGraceMs ?? 2_000;
   const shutdown = new AbortController();
-  const ctx: DeliverContext = {
-    db,
-    logger,
-    timeoutMs: options.deliveryTimeoutMs,
-    leaseMs: options.leaseMs,
-    schedule: scheduleFor({ timeScale: options.timeScale ?? 1 }),
-    resolve: options.resolve,
-    signal: shutdown.signal,
-  };
+  const ctx = deliverContextFor(db, options, shutdown.signal);
 
   let lastRedisWarn = 0;
   const warnRedis = (error: Error, what: string) => {
@@ -215,35 +179,23 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
   timer.unref();
   void sweep();
 
-  // Retention (contract: events are queryable for 30 days): purge hourly, so each replica's pass
-  // is small; several workers purging at once only find nothing left to delete.
-  const purge = () =>
-    purgeExpiredEvents(db)
-      .then((result) => logger.info({ ...result }, "expired events purged"))
-      .catch((error: Error) =>
-        logger.warn({ errName: error.name }, "event purge failed; retrying next hour"),
-      );
-  const purgeTimer = setInterval(() => void purge(), options.purgeIntervalMs ?? 3_600_000);
-  purgeTimer.unref();
-  void purge();
+  const stopPurge = startEventPurge(db, logger, options.purgeIntervalMs);
 
   logger.info({ queue: DELIVERY_QUEUE_NAME, sweepIntervalMs }, "webhook worker started");
   let closing: Promise<void> | null = null;
   return {
     queue,
     sweep,
+    redisState: () => queueRedisState(queue),
     close(closeOptions = {}) {
       closing ??= (async () => {
         clearInterval(timer);
-        clearInterval(purgeTimer);
+        stopPurge();
         if (closeOptions.force) shutdown.abort();
         // Stop taking jobs without BullMQ's own wait for active ones (that wait never ends while
         // Redis is down); our own attempts in flight are awaited below, or dropped when forced.
         await Promise.race([worker.close(true).catch(() => {}), sleep(5_000)]);
-        await Promise.race([
-          Promise.allSettled([...inFlight]),
-          sleep((options.deliveryTimeoutMs ?? 10_000) + 5_000),
-        ]);
+        await Promise.race([Promise.allSettled([...inFlight]), sleep(drainWaitMs(options))]);
         await sweeping?.catch(() => {});
         await queue.close().catch(() => {});
         logger.info("webhook worker stopped");

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -35,7 +35,15 @@ export interface DbOptions {
   onQuery?: () => void;
 }
 
-const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../drizzle");
+/**
+ * The committed migrations: beside a compiled app bundle (its build copies them to
+ * `dist/drizzle`), or one level up from this package's own `src/` or `dist/`.
+ */
+const migrationsFolder = (() => {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const beside = path.join(here, "drizzle");
+  return existsSync(path.join(beside, "meta", "_journal.json")) ? beside : path.resolve(here, "../drizzle");
+})();
 /** Arbitrary constant: every process migrating one database queues on this advisory lock. */
 const MIGRATION_LOCK_ID = 730_114_201;
 

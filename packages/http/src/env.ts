@@ -10,10 +10,11 @@ export const ServiceEnvSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
       .optional(),
+    /** Unset: `DEFAULT_REDIS_URL` for servers; the embedded default then delivers in-process. */
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
-      .default("redis://127.0.0.1:6379"),
+      .optional(),
     SVC_DATA_DIR: z.string().min(1).default("./.data"),
     PUBLIC_BASE_URL: z.string().url("must be an absolute URL such as https://api.example.com").optional(),
     TLS_CERT_FILE: z.string().min(1).optional(),
@@ -67,6 +68,14 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   }
   if (!result.success || problems.length > 0) throw new EnvError(problems);
   return result.data;
+}
+
+/** Where Redis is looked for when REDIS_URL is unset. */
+export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+
+/** The Redis a server process uses: REDIS_URL, or the local default. */
+export function redisUrlOf(env: ServiceEnv): string {
+  return env.REDIS_URL ?? DEFAULT_REDIS_URL;
 }
 
 export function publicBaseUrl(env: ServiceEnv): string {

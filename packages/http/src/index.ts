@@ -12,3 +12,4 @@ export * from "./runtime.js";
 export * from "./server.js";
 export * from "./standalone.js";
 export * from "./standard-routes.js";
+export * from "./startup.js";

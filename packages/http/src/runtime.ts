@@ -1,7 +1,7 @@
 import { acquireDataDirLock, createDb, type DbHandle } from "@svc/db";
 import { Redis } from "ioredis";
 import type { AppDeps } from "./app.js";
-import { publicBaseUrl, type ServiceEnv } from "./env.js";
+import { publicBaseUrl, redisUrlOf, type ServiceEnv } from "./env.js";
 import { KEYS_CHANGED_CHANNEL, KeyCache } from "./key-cache.js";
 import { createLogger, type Logger } from "./logger.js";
 import { createModelNarrator } from "./model-narrator.js";
@@ -16,6 +16,8 @@ export interface Runtime {
   logger: Logger;
   deps: AppDeps;
   embedded: boolean;
+  /** How requests are counted against rate limits and quotas, for the startup line. */
+  rateLimiting: string;
   close(): Promise<void>;
 }
 
@@ -62,7 +64,7 @@ export async function createRuntime(
   }
   // Embedded mode is one process: an in-process limiter is exact there. With a real database the
   // apps may run as replicas, so counters live in Redis.
-  const redis = embedded ? null : createRedis(env.REDIS_URL, logger);
+  const redis = embedded ? null : createRedis(redisUrlOf(env), logger);
   const limiter: RateLimiter = redis
     ? new FallbackRateLimiter(new RedisRateLimiter(redis), (m) => logger.warn(m))
     : new MemoryRateLimiter();
@@ -73,7 +75,7 @@ export async function createRuntime(
   const subscribe = (channel: string, onMessage: (message: string) => void) => {
     if (!redis) return;
     if (!subscriber) {
-      const sub = createRedis(env.REDIS_URL, logger, { forWorker: true });
+      const sub = createRedis(redisUrlOf(env), logger, { forWorker: true });
       subscriber = sub;
       sub.on("message", (ch: string, message: string) => {
         for (const listener of listeners.get(ch) ?? []) listener(message);
@@ -118,6 +120,9 @@ export async function createRuntime(
     logger,
     deps,
     embedded,
+    rateLimiting: redis
+      ? "rate limits in Redis, shared by every replica (per-process counters only while Redis is unreachable)"
+      : "rate limits in this process (exact: the embedded database allows one process)",
     async close() {
       redis?.disconnect();
       (subscriber as Redis | null)?.disconnect();

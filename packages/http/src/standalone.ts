@@ -1,7 +1,8 @@
 import type { AppDeps, ServiceApp } from "./app.js";
-import { EnvError, parseEnv } from "./env.js";
+import type { ServiceEnv } from "./env.js";
 import { createRuntime } from "./runtime.js";
 import { startServer } from "./server.js";
+import { exitOnStartupFailure, loadEnvOrExit, msSinceProcessStart } from "./startup.js";
 
 /** Start one app alone (scale-out): validate env, open the database, serve, drain on SIGTERM. */
 export async function runStandalone(
@@ -9,20 +10,11 @@ export async function runStandalone(
   build: (deps: AppDeps) => ServiceApp,
   options: {
     /** Wires what the app needs beyond the runtime (e.g. the delivery queue); returns its closer. */
-    prepare?: (deps: AppDeps, env: ReturnType<typeof parseEnv>) => { close(): Promise<void> } | undefined;
+    prepare?: (deps: AppDeps, env: ServiceEnv) => { close(): Promise<void> } | undefined;
   } = {},
 ): Promise<void> {
-  let env: ReturnType<typeof parseEnv>;
-  try {
-    env = parseEnv();
-  } catch (error) {
-    if (error instanceof EnvError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const runtime = await createRuntime(env, name);
+  const env = loadEnvOrExit();
+  const runtime = await createRuntime(env, name).catch((error: unknown) => exitOnStartupFailure(error, env));
   const extra = options.prepare?.(runtime.deps, env);
   const service = build(runtime.deps);
   const server = await startServer({
@@ -33,8 +25,15 @@ export async function runStandalone(
       env.TLS_CERT_FILE && env.TLS_KEY_FILE
         ? { certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE }
         : undefined,
-  });
-  runtime.logger.info({ port: server.port, database: runtime.dbHandle.kind }, `${name} listening`);
+  }).catch((error: unknown) => exitOnStartupFailure(error, env));
+  const startedInMs = msSinceProcessStart();
+  process.stdout.write(
+    `${name} listening on ${server.url} (database: ${runtime.dbHandle.kind}; ${runtime.rateLimiting}); started in ${startedInMs} ms\n`,
+  );
+  runtime.logger.info(
+    { port: server.port, database: runtime.dbHandle.kind, startedInMs },
+    `${name} listening`,
+  );
   installShutdown(async () => {
     await server.close();
     await extra?.close();

@@ -1,3 +1,4 @@
+import { DEFAULT_REDIS_URL } from "@svc/http";
 import { Redis } from "ioredis";
 
 /**
@@ -6,7 +7,7 @@ import { Redis } from "ioredis";
  * a change but never loses it.
  */
 export async function announce(channel: string, message: string): Promise<boolean> {
-  const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+  const url = process.env.REDIS_URL || DEFAULT_REDIS_URL;
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: 1_000,

@@ -1,8 +1,24 @@
-import type { DbHandle } from "@svc/db";
+import { DataDirLockedError, type DbHandle, RepoError } from "@svc/db";
+import { EnvError } from "@svc/http";
 import type { ParsedArgs } from "./args.js";
 
 /** A refusal to print as `{ error }` on stderr with exit code 1. */
 export class CliError extends Error {}
+
+/**
+ * What the operator is told about a failed command: the message of a refusal we made on purpose,
+ * and nothing of an unexpected failure's internals.
+ */
+export function refusalMessage(error: unknown): string {
+  const known =
+    error instanceof CliError ||
+    error instanceof RepoError ||
+    error instanceof DataDirLockedError ||
+    error instanceof EnvError;
+  return known
+    ? (error as Error).message
+    : "Unexpected failure; nothing was changed if the command did not finish.";
+}
 
 /** `"noun verb"` -> handler returning the one JSON object the command prints. */
 export type CommandTable = Record<

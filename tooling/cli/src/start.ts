@@ -1,65 +1,99 @@
-import { countAccounts, createAccount, createApiKey, DataDirLockedError } from "@svc/db";
-import { createRuntime, EnvError, installShutdown, parseEnv, startServer } from "@svc/http";
-import { createDeliveryEnqueuer, startWebhookWorker } from "@svc/webhook-worker";
+import { countAccounts, createAccount, createApiKey, type Db } from "@svc/db";
+import {
+  createRuntime,
+  exitOnStartupFailure,
+  installShutdown,
+  type Logger,
+  loadEnvOrExit,
+  msSinceProcessStart,
+  redisUrlOf,
+  type ServiceEnv,
+  startServer,
+} from "@svc/http";
+import {
+  createDeliveryEnqueuer,
+  type DeliveryEnqueuer,
+  startInProcessDelivery,
+  startWebhookWorker,
+} from "@svc/webhook-worker";
 import { buildCombinedApp } from "./combined.js";
+import { type OperatorEndpoint, startOperatorEndpoint } from "./operator.js";
+
+/** On an empty database: a sandbox account, its secret test key and publishable key, printed once. */
+async function createSandboxOnFirstStart(db: Db): Promise<void> {
+  if ((await countAccounts(db)) > 0) return;
+  const account = await createAccount(db, { name: "Sandbox", plan: "sandbox" });
+  const secret = await createApiKey(db, { kind: "secret_test", accountId: account.id });
+  const publishable = await createApiKey(db, {
+    kind: "publishable",
+    accountId: account.id,
+    origins: ["http://localhost:*"],
+  });
+  process.stdout.write(
+    [
+      "",
+      `Sandbox account ${account.id} created. Its keys are shown this once; store them now.`,
+      "Secret test key (server-side only):",
+      secret.key,
+      "Publishable key (browser, origin http://localhost:*):",
+      publishable.key,
+      "",
+    ].join("\n"),
+  );
+}
+
+interface DeliveryPath {
+  deliveries: DeliveryEnqueuer;
+  description: string;
+  close(): Promise<void>;
+}
 
 /**
- * `pnpm start`: both APIs and the webhook worker in one process. Without DATABASE_URL the
- * database is embedded PGlite under SVC_DATA_DIR; on an empty database a sandbox account with a
- * secret test key and a publishable key is created and the keys are printed once.
+ * How webhook and MSE safety-event deliveries leave this process. Deliveries are written with
+ * their events (the outbox). On the embedded database with no REDIS_URL there is no queue: the
+ * outbox is read and delivered in-process. Otherwise the APIs hand committed ids to BullMQ and
+ * the worker (with its outbox sweeper for whatever Redis missed) delivers them.
  */
-async function main(): Promise<void> {
-  let env: ReturnType<typeof parseEnv>;
-  try {
-    env = parseEnv();
-  } catch (error) {
-    if (error instanceof EnvError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
+async function startDeliveries(env: ServiceEnv, db: Db, logger: Logger): Promise<DeliveryPath> {
+  if (!env.DATABASE_URL && !env.REDIS_URL) {
+    const inProcess = startInProcessDelivery({ db, logger });
+    return {
+      deliveries: inProcess,
+      description: "webhooks delivered in-process from the outbox (no REDIS_URL)",
+      close: () => inProcess.close(),
+    };
   }
-  let runtime: Awaited<ReturnType<typeof createRuntime>>;
-  try {
-    runtime = await createRuntime(env, "svc");
-  } catch (error) {
-    if (error instanceof DataDirLockedError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const { logger } = runtime;
-
-  if ((await countAccounts(runtime.dbHandle.db)) === 0) {
-    const account = await createAccount(runtime.dbHandle.db, { name: "Sandbox", plan: "sandbox" });
-    const secret = await createApiKey(runtime.dbHandle.db, { kind: "secret_test", accountId: account.id });
-    const publishable = await createApiKey(runtime.dbHandle.db, {
-      kind: "publishable",
-      accountId: account.id,
-      origins: ["http://localhost:*"],
-    });
-    process.stdout.write(
-      [
-        "",
-        `Sandbox account ${account.id} created. Its keys are shown this once; store them now.`,
-        "Secret test key (server-side only):",
-        secret.key,
-        "Publishable key (browser, origin http://localhost:*):",
-        publishable.key,
-        "",
-      ].join("\n"),
-    );
-  }
-
-  // Deliveries are written with their events (the outbox); after commit the APIs hand their ids
-  // to the queue, and the worker's sweeper catches whatever that misses (Redis down).
+  const redisUrl = redisUrlOf(env);
   const enqueuer = createDeliveryEnqueuer({
-    redis: env.REDIS_URL,
-    db: runtime.dbHandle.db,
+    redis: redisUrl,
+    db,
     onError: () => logger.warn("delivery queue unreachable; the outbox sweeper will deliver"),
   });
-  runtime.deps.deliveries = enqueuer;
+  const worker = await startWebhookWorker({ logger, db, redisUrl });
+  return {
+    deliveries: enqueuer,
+    description: "webhooks delivered by the BullMQ worker in this process",
+    async close() {
+      await worker.close();
+      await enqueuer.close();
+    },
+  };
+}
+
+/**
+ * `pnpm start`: both APIs and the webhook delivery in one process. Without DATABASE_URL the
+ * database is embedded PGlite under SVC_DATA_DIR, and the operator CLI reaches it through this
+ * server's operator endpoint.
+ */
+async function main(): Promise<void> {
+  const env = loadEnvOrExit();
+  const runtime = await createRuntime(env, "svc").catch((error: unknown) => exitOnStartupFailure(error, env));
+  const { logger } = runtime;
+  const db = runtime.dbHandle.db;
+  await createSandboxOnFirstStart(db);
+
+  const delivery = await startDeliveries(env, db, logger);
+  runtime.deps.deliveries = delivery.deliveries;
   const combined = buildCombinedApp(runtime.deps);
   const server = await startServer({
     fetch: combined.fetch,
@@ -69,17 +103,27 @@ async function main(): Promise<void> {
       env.TLS_CERT_FILE && env.TLS_KEY_FILE
         ? { certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE }
         : undefined,
-  });
-  const worker = await startWebhookWorker({ logger, db: runtime.dbHandle.db, redisUrl: env.REDIS_URL });
+  }).catch((error: unknown) => exitOnStartupFailure(error, env));
+  let operator: OperatorEndpoint | undefined;
+  if (runtime.embedded)
+    operator = await startOperatorEndpoint({ dataDir: env.SVC_DATA_DIR, handle: runtime.dbHandle, logger });
+
+  const startedInMs = msSinceProcessStart();
   process.stdout.write(
-    `Listening on ${server.url} (database: ${runtime.dbHandle.kind}); reference at ${server.url}/docs\n`,
+    [
+      `Listening on ${server.url} (database: ${runtime.dbHandle.kind}); reference at ${server.url}/docs`,
+      `  ${delivery.description}; ${runtime.rateLimiting}`,
+      ...(operator ? ["  the operator CLI (pnpm svc ...) works through this server while it runs"] : []),
+      `  started in ${startedInMs} ms`,
+      "",
+    ].join("\n"),
   );
-  logger.info({ port: server.port, database: runtime.dbHandle.kind }, "service listening");
+  logger.info({ port: server.port, database: runtime.dbHandle.kind, startedInMs }, "service listening");
 
   installShutdown(async () => {
     await server.close();
-    await worker.close();
-    await enqueuer.close();
+    await operator?.close();
+    await delivery.close();
     await runtime.close();
   }, logger);
 }

@@ -1,14 +1,21 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import http from "node:http";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { call } from "@svc/testkit";
+import { call, compiledEntry } from "@svc/testkit";
+import { verifySignature } from "@svc/webhooks";
 import { afterAll, describe, expect, it } from "vitest";
 
+/**
+ * `pnpm start` as a new user runs it: the compiled launcher, no DATABASE_URL (embedded PGlite),
+ * no REDIS_URL, the compiled operator CLI beside it.
+ */
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const tsx = `${root}node_modules/.bin/tsx`;
+const launcher = compiledEntry(root, "tooling/cli/dist/start.js");
+const cliEntry = compiledEntry(root, "tooling/cli/dist/main.js");
 const dir = mkdtempSync(path.join(tmpdir(), "svc-launcher-"));
 const children: ChildProcess[] = [];
 
@@ -27,19 +34,23 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The environment of a fresh machine: no DATABASE_URL, no REDIS_URL of ours. */
-function cleanEnv(port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: "warn" };
+/** The environment of a fresh machine: no DATABASE_URL, no REDIS_URL. */
+function cleanEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    LOG_LEVEL: "warn",
+    SVC_DATA_DIR: dataDir,
+  };
   delete env.DATABASE_URL;
-  delete env.SVC_DATA_DIR;
-  env.REDIS_URL = process.env.TEST_REDIS_URL;
+  delete env.REDIS_URL;
   return env;
 }
 
-function launch(port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(tsx, [`${root}tooling/cli/src/start.ts`], {
+function launch(port: number, dataDir: string): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(launcher.command, launcher.args, {
     cwd: dir,
-    env: cleanEnv(port),
+    env: cleanEnv(port, dataDir),
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -53,69 +64,204 @@ function launch(port: number): Promise<{ child: ChildProcess; output: () => stri
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`launcher did not start:\n${out}`)), 60_000);
     const check = () => {
-      if (out.includes("Listening on")) {
+      if (/started in \d+ ms/.test(out)) {
         clearTimeout(timer);
         resolve({ child, output: () => out });
-      } else setTimeout(check, 100);
+      } else setTimeout(check, 50);
     };
     child.once("exit", (code) => reject(new Error(`launcher exited ${code}:\n${out}`)));
     check();
   });
 }
 
+function svc(port: number, dataDir: string, ...args: string[]) {
+  const result = spawnSync(cliEntry.command, [...cliEntry.args, ...args], {
+    cwd: dir,
+    env: cleanEnv(port, dataDir),
+    encoding: "utf8",
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
 function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 }
 
-describe("pnpm start with no DATABASE_URL (embedded PGlite)", () => {
-  it("prints a sandbox key once, serves /v1/ping with it, refuses a second opener, and drains on SIGTERM", async () => {
+describe("pnpm start with no DATABASE_URL and no REDIS_URL (compiled, embedded PGlite)", () => {
+  it("prints a sandbox key once and its start time, serves /v1/ping, refuses a second server, and drains on SIGTERM", async () => {
     const port = await freePort();
-    const first = await launch(port);
+    const dataDir = path.join(dir, "first");
+    const first = await launch(port, dataDir);
     const lines = first.output().split("\n");
     const secret = lines.find((l) => /^svc_sk_test_[0-9A-Za-z]{38}$/.test(l));
     const publishable = lines.find((l) => /^svc_pk_[0-9A-Za-z]{38}$/.test(l));
     expect(secret).toBeDefined();
     expect(publishable).toBeDefined();
+    expect(first.output()).toMatch(/webhooks delivered in-process from the outbox/);
+    expect(first.output()).toMatch(/rate limits in this process/);
 
     const ping = await call(`http://127.0.0.1:${port}`, "/v1/ping", { key: secret as string });
     expect(ping.status).toBe(200);
     expect(ping.json.data).toMatchObject({ object: "ping", mode: "test", plan: "sandbox" });
 
-    // The operator CLI must not open the embedded database the server holds.
-    const cli = spawnSync(
-      tsx,
-      [`${root}tooling/cli/src/main.ts`, "orgs", "create", "--name", "X", "--json"],
-      {
-        cwd: dir,
-        env: cleanEnv(port),
-        encoding: "utf8",
-      },
-    );
-    expect(cli.status).toBe(1);
-    expect(JSON.parse(cli.stderr.trim()).error).toMatch(/in use by svc server \(pid \d+\)/);
+    // A second server on the same data dir is refused, naming the first one's pid.
+    const second = spawnSync(launcher.command, launcher.args, {
+      cwd: dir,
+      env: cleanEnv(await freePort(), dataDir),
+      encoding: "utf8",
+    });
+    expect(second.status).toBe(1);
+    expect(second.stderr).toMatch(new RegExp(`in use by svc server \\(pid ${first.child.pid}\\)`));
+    expect(second.stderr).not.toMatch(/at .*\.js:\d+/);
+
+    // The operator endpoint's credential is readable by its owner only.
+    expect(statSync(path.join(dataDir, "operator.json")).mode & 0o077).toBe(0);
 
     const exited = exitOf(first.child);
     first.child.kill("SIGTERM");
     expect(await exited).toBe(0);
 
-    // Second start: same database, no new keys printed, the old key still works.
-    const second = await launch(port);
-    expect(second.output()).not.toMatch(/^svc_sk_test_/m);
+    // Next start: same database, no new keys printed, the old key still works.
+    const again = await launch(port, dataDir);
+    expect(again.output()).not.toMatch(/^svc_sk_test_/m);
     expect((await call(`http://127.0.0.1:${port}`, "/v1/ping", { key: secret as string })).status).toBe(200);
-    const exited2 = exitOf(second.child);
-    second.child.kill("SIGTERM");
+    const exited2 = exitOf(again.child);
+    again.child.kill("SIGTERM");
     expect(await exited2).toBe(0);
   }, 120_000);
 
+  it("a webhook added with the CLI while the server runs receives signed deliveries for a lab order walked through its states", async () => {
+    const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => {
+        body += String(c);
+      });
+      req.on("end", () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const port = await freePort();
+    const dataDir = path.join(dir, "walk");
+    const server = await launch(port, dataDir);
+    try {
+      const secret = server
+        .output()
+        .split("\n")
+        .find((l) => /^svc_sk_test_/.test(l)) as string;
+      const base = `http://127.0.0.1:${port}`;
+      const accountId = (await call(base, "/v1/ping", { key: secret })).json.data.accountId as string;
+
+      // The CLI goes through the running server; a bad command is refused the same way as locally.
+      const added = svc(
+        port,
+        dataDir,
+        "webhooks",
+        "add",
+        "--account",
+        accountId,
+        "--url",
+        receiverUrl,
+        "--allow-private",
+        "--json",
+      );
+      expect(added.stderr).toBe("");
+      expect(added.status).toBe(0);
+      const endpoint = JSON.parse(added.stdout) as { id: string; secret: string };
+      expect(endpoint.secret).toMatch(/^whsec_/);
+      const refused = svc(port, dataDir, "accounts", "create", "--name", "X", "--plan", "gold", "--json");
+      expect(refused.status).toBe(1);
+      expect(JSON.parse(refused.stderr.trim()).error).toMatch(/Unknown plan "gold"/);
+
+      const order = await call(base, "/v1/labs/orders", {
+        key: secret,
+        body: { patientRef: "pt_walk_1", panelId: "prolactin" },
+      });
+      expect(order.status).toBe(201);
+      const orderId = order.json.data.id as string;
+      const authorized = svc(port, dataDir, "labs", "authorize", "--id", orderId, "--json");
+      expect(authorized.status).toBe(0);
+      for (let i = 0; i < 6; i++) {
+        const step = await call(base, `/v1/test_helpers/labs/orders/${orderId}/advance`, {
+          method: "POST",
+          key: secret,
+        });
+        expect(step.status).toBe(200);
+      }
+      const final = await call(base, `/v1/labs/orders/${orderId}`, { key: secret });
+      expect(final.json.data.status).toBe("completed");
+
+      // requested->authorized->scheduled->collected->in_transit->processing->resulted->completed:
+      // 7 status changes and one results_ready, each signed with the endpoint's secret.
+      const deadline = Date.now() + 20_000;
+      while (received.length < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const events = received.map(
+        (r) => JSON.parse(r.body) as { id: string; type: string; data: { status: string } },
+      );
+      expect(
+        events
+          .filter((e) => e.type === "lab_order.status_changed")
+          .map((e) => e.data.status)
+          .sort(),
+      ).toEqual(
+        ["authorized", "collected", "completed", "in_transit", "processing", "resulted", "scheduled"].sort(),
+      );
+      expect(events.filter((e) => e.type === "lab_order.results_ready")).toHaveLength(1);
+      for (const request of received) {
+        const verdict = verifySignature({
+          secret: endpoint.secret,
+          payload: request.body,
+          header: String(request.headers["service-signature"]),
+        });
+        expect(verdict.ok).toBe(true);
+      }
+      // The CLI reads the attempt records through the server as well.
+      const deliveries = svc(port, dataDir, "webhooks", "deliveries", "--endpoint", endpoint.id, "--json");
+      expect(deliveries.status).toBe(0);
+      expect(deliveries.stdout).toContain("delivered");
+    } finally {
+      const exited = exitOf(server.child);
+      server.child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  }, 120_000);
+
   it("refuses a bad configuration listing every problem", () => {
-    const result = spawnSync(tsx, [`${root}tooling/cli/src/start.ts`], {
+    const result = spawnSync(launcher.command, launcher.args, {
       cwd: dir,
-      env: { ...cleanEnv(1), PORT: "notaport", DATABASE_URL: "mysql://x", TLS_CERT_FILE: "/tmp/cert.pem" },
+      env: {
+        ...cleanEnv(1, dir),
+        PORT: "notaport",
+        DATABASE_URL: "mysql://x",
+        TLS_CERT_FILE: "/tmp/cert.pem",
+      },
       encoding: "utf8",
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("PORT");
     expect(result.stderr).toContain("DATABASE_URL");
     expect(result.stderr).toContain("TLS_CERT_FILE");
+  });
+
+  it("an unreachable DATABASE_URL exits 1 with one clear line, no stack trace and no password", async () => {
+    const closedPort = await freePort();
+    const result = spawnSync(launcher.command, launcher.args, {
+      cwd: dir,
+      env: {
+        ...cleanEnv(await freePort(), dir),
+        DATABASE_URL: `postgres://svc:hunter2@127.0.0.1:${closedPort}/svc`,
+      },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain(`127.0.0.1:${closedPort}/svc is not reachable (connection refused)`);
+    expect(result.stderr).not.toContain("hunter2");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -1,14 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { call, createTestDatabase, requireEnv, Seeder, type TestDatabase } from "@svc/testkit";
+import { call, compiledEntry, createTestDatabase, requireEnv, Seeder, type TestDatabase } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
- * Scale-out: with DATABASE_URL each app starts alone (`pnpm --filter <app> start` runs these
- * entry points), serves, and drains on SIGTERM with exit code 0.
+ * Scale-out: with DATABASE_URL each app starts alone from its compiled bundle (what
+ * `pnpm --filter <app> start` runs), says how long it took, serves, and drains on SIGTERM.
  */
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const tsx = `${root}node_modules/.bin/tsx`;
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -18,8 +17,12 @@ afterAll(async () => {
   await db.drop();
 });
 
-function start(entry: string): { child: ChildProcess; port: Promise<number>; output: () => string } {
-  const child = spawn(tsx, [`${root}${entry}`], {
+function start(
+  entry: string,
+  overrides: Record<string, string> = {},
+): { child: ChildProcess; port: Promise<number>; output: () => string } {
+  const { command, args } = compiledEntry(root, entry);
+  const child = spawn(command, args, {
     cwd: root,
     env: {
       ...process.env,
@@ -28,6 +31,7 @@ function start(entry: string): { child: ChildProcess; port: Promise<number>; out
       PORT: "0",
       HOST: "127.0.0.1",
       LOG_LEVEL: "info",
+      ...overrides,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -36,12 +40,8 @@ function start(entry: string): { child: ChildProcess; port: Promise<number>; out
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       for (const line of output.split("\n")) {
-        if (!line.includes("listening")) continue;
-        try {
-          resolve(JSON.parse(line).port as number);
-        } catch {
-          // not a whole JSON line yet
-        }
+        const listening = /listening on https?:\/\/[^:]+:(\d+).*started in \d+ ms/.exec(line);
+        if (listening) resolve(Number(listening[1]));
       }
     };
     child.stdout?.on("data", onData);
@@ -58,7 +58,7 @@ const exited = (child: ChildProcess) =>
 describe("each app starts alone with DATABASE_URL", () => {
   it("the Intelligence API serves ping and drains on SIGTERM", async () => {
     const caller = await new Seeder(db.handle).caller();
-    const app = start("apps/intelligence-api/src/main.ts");
+    const app = start("apps/intelligence-api/dist/main.js");
     const url = `http://127.0.0.1:${await app.port}`;
     expect((await call(url, "/healthz")).status).toBe(200);
     const ping = await call(url, "/v1/ping", { key: caller.key });
@@ -70,7 +70,7 @@ describe("each app starts alone with DATABASE_URL", () => {
   });
 
   it("the MSE Record API answers with its own envelope and drains on SIGTERM", async () => {
-    const app = start("apps/mse-record-api/src/main.ts");
+    const app = start("apps/mse-record-api/dist/main.js");
     const url = `http://127.0.0.1:${await app.port}`;
     const ready = await call(url, "/readyz");
     expect(ready.status).toBe(200);
@@ -81,5 +81,30 @@ describe("each app starts alone with DATABASE_URL", () => {
     const done = exited(app.child);
     app.child.kill("SIGTERM");
     expect(await done).toBe(0);
+  });
+
+  it("the webhook worker answers its probes and drains on SIGTERM", async () => {
+    const worker = start("apps/webhook-worker/dist/main.js");
+    const url = `http://127.0.0.1:${await worker.port}`;
+    expect((await call(url, "/healthz")).json).toEqual({ ok: true, status: "alive" });
+    const ready = await call(url, "/readyz");
+    expect(ready.status).toBe(200);
+    expect(ready.json).toMatchObject({ ok: true, database: "ready" });
+    expect((await call(url, "/v1/ping")).status).toBe(404);
+    const done = exited(worker.child);
+    worker.child.kill("SIGTERM");
+    expect(await done).toBe(0);
+  });
+
+  it("an app whose DATABASE_URL is unreachable exits 1 with one clear line and no stack trace", async () => {
+    for (const entry of ["apps/intelligence-api/dist/main.js", "apps/webhook-worker/dist/main.js"]) {
+      const app = start(entry, { DATABASE_URL: "postgres://svc:secret@127.0.0.1:1/svc" });
+      app.port.catch(() => {});
+      expect(await exited(app.child)).toBe(1);
+      const lines = app.output().trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain("127.0.0.1:1/svc is not reachable (connection refused)");
+      expect(app.output()).not.toContain("secret");
+    }
   });
 });

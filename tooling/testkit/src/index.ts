@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { Writable } from "node:stream";
 import { buildCombinedApp } from "@svc/cli/combined";
 import {
@@ -223,4 +224,15 @@ export async function call(
   }
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON.
   return { status: response.status, headers: response.headers, json: json as any, text };
+}
+
+/**
+ * The command that runs a compiled entry the way production does (`node --enable-source-maps
+ * <dist>.js`), e.g. `compiledEntry(root, "tooling/cli/dist/start.js")`. The bundles come from
+ * `pnpm build`, which the test command runs first; a missing one is a clear failure, not a skip.
+ */
+export function compiledEntry(root: string, relativePath: string): { command: string; args: string[] } {
+  const file = `${root}${relativePath}`;
+  if (!existsSync(file)) throw new Error(`${relativePath} is missing: run \`pnpm build\` first.`);
+  return { command: process.execPath, args: ["--enable-source-maps", file] };
 }

@@ -1,17 +1,28 @@
-import type { CommandTable } from "../command.js";
+import type { DbHandle } from "@svc/db";
+import type { ParsedArgs } from "../args.js";
+import { CliError, type CommandTable } from "../command.js";
+import { coreCommands, coreUsage } from "./core.js";
 import { labCommands, labUsage } from "./labs.js";
 import { modelCommands, modelUsage } from "./models.js";
 import { webhookCommands, webhookUsage } from "./webhooks.js";
 
 /**
- * Feature commands, one module per feature (labs, webhooks, models...). Each module exports a
- * CommandTable; add it to the spread below.
+ * Every command, one module per feature (core, labs, webhooks, models...). Each module exports a
+ * CommandTable and its usage lines; add both below.
  */
-export const featureCommands: CommandTable = {
+const commands: CommandTable = {
+  ...coreCommands,
   ...modelCommands,
   ...webhookCommands,
   ...labCommands,
 };
 
-/** Usage lines of the feature commands, appended to `pnpm svc --help`. */
-export const featureUsage: string[] = [...modelUsage, ...webhookUsage, ...labUsage];
+export const USAGE = `Usage: pnpm svc <command> [--json]
+${[...coreUsage, ...modelUsage, ...webhookUsage, ...labUsage].map((line) => `  ${line}`).join("\n")}`;
+
+/** Run the command the positionals name against a database handle; the one JSON object it prints. */
+export async function runCommand(args: ParsedArgs, handle: DbHandle): Promise<Record<string, unknown>> {
+  const command = commands[args.positionals.join(" ")];
+  if (!command) throw new CliError(`Unknown command "${args.positionals.join(" ")}".\n${USAGE}`);
+  return command(args, handle);
+}

@@ -1,3 +1,4 @@
+import { DEFAULT_REDIS_URL } from "@svc/http";
 import {
   addWebhookEndpoint,
   enqueueOnce,
@@ -36,7 +37,7 @@ export const webhookCommands: CommandTable = {
   "webhooks redeliver": async (args, { db }) => {
     const result = await redeliverWebhook(db, text(args, "id") as string);
     // Best effort: without Redis the worker's outbox sweeper picks the row up.
-    const enqueued = await enqueueOnce(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", [result.id]);
+    const enqueued = await enqueueOnce(process.env.REDIS_URL || DEFAULT_REDIS_URL, [result.id]);
     return { ...result, enqueued };
   },
 };

@@ -1,0 +1,50 @@
+import { setMaxListeners } from "node:events";
+import type { Db } from "@svc/db";
+import type { Logger } from "@svc/http";
+import { scheduleFor } from "@svc/webhooks";
+import type { DeliverContext, DeliverOutcome, Resolver } from "./deliver.js";
+
+/** What every delivery runner (the BullMQ worker, the in-process dispatcher) is configured with. */
+export interface DeliveryRunOptions {
+  logger: Logger;
+  /** Parallel deliveries in this process (default 10). */
+  concurrency?: number;
+  /** Multiplies every delay of the retry schedule and its 24 h window (tests: 0.001). */
+  timeScale?: number;
+  /** How often expired events (30 days) are purged (default hourly). */
+  purgeIntervalMs?: number;
+  /** Per-attempt timeout (default 10 s, ruling 20). */
+  deliveryTimeoutMs?: number;
+  /** Reservation of a row while it is posted (default timeout + 30 s). */
+  leaseMs?: number;
+  /** DNS resolution (tests make names resolve to chosen addresses). */
+  resolve?: Resolver;
+  /** Observes every delivery outcome (tests). */
+  onOutcome?: (deliveryId: string, outcome: DeliverOutcome) => void;
+}
+
+/** The one way a runner builds the context `deliver()` works in. */
+export function deliverContextFor(db: Db, options: DeliveryRunOptions, signal: AbortSignal): DeliverContext {
+  // Every attempt in flight listens on the shutdown signal: more than Node's default warning of 10.
+  setMaxListeners(0, signal);
+  return {
+    db,
+    logger: options.logger,
+    timeoutMs: options.deliveryTimeoutMs,
+    leaseMs: options.leaseMs,
+    schedule: scheduleFor({ timeScale: options.timeScale ?? 1 }),
+    resolve: options.resolve,
+    signal,
+  };
+}
+
+/** How long a closing runner waits for attempts in flight: one attempt's timeout and a margin. */
+export function drainWaitMs(options: DeliveryRunOptions): number {
+  return (options.deliveryTimeoutMs ?? 10_000) + 5_000;
+}
+
+/** A timer that never holds the process open. */
+export const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
