@@ -68,6 +68,9 @@ function startWorkerProcess(): ChildProcess {
       DATABASE_URL: db.url,
       REDIS_URL: `redis://127.0.0.1:${redisPort}`,
       LOG_LEVEL: "warn",
+      // Its probe listener on a free port, never the default 3000 another test may hold.
+      PORT: "0",
+      HOST: "127.0.0.1",
     },
     stdio: "ignore",
   });
