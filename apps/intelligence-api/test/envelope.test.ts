@@ -116,6 +116,14 @@ describe("404 and 405", () => {
     expect(res.json.error.code).toBe("method_not_allowed");
     expect(res.headers.get("allow")).toContain("GET");
   });
+  it("a trailing slash is 404, never a 405 that names the route's own method (issue 15, 7)", async () => {
+    for (const path of ["/v1/ping/", "/v1/labs/orders/", "/v1/labs/orders/labord_x/", "/v1/events/"]) {
+      const res = await call(svc.url, path, { key });
+      expect(res.status, path).toBe(404);
+      expect(res.json.error.code).toBe("not_found");
+      expect(res.headers.get("allow")).toBeNull();
+    }
+  });
 });
 
 describe("500 and timeouts never leak internals", () => {

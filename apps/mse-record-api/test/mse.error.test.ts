@@ -302,6 +302,13 @@ describe("405 method_not_allowed", () => {
     expectFlat(res, 405, "method_not_allowed");
     expect(res.headers.get("allow")).toContain("PATCH");
   });
+  it("a trailing slash is 404, not the methods of /v1/mse/{visitId} (issue 15, 7)", async () => {
+    for (const path of ["/v1/mse/domains/", `/v1/mse/${visit()}/`, `/v1/mse/${visit()}/sign/`]) {
+      const res = await call(svc.url, path, { key });
+      expectFlat(res, 404, "not_found");
+      expect(res.headers.get("allow")).toBeNull();
+    }
+  });
   it("PUT on the sign route", async () => {
     const res = await call(svc.url, `/v1/mse/${visit()}/sign`, { method: "PUT", key, body: {} });
     expectFlat(res, 405, "method_not_allowed");

@@ -65,7 +65,11 @@ interface RegisteredRoute {
   policy: RoutePolicy | null;
 }
 
-/** `/v1/mse/{visitId}` -> regex matching one path segment per parameter. */
+/**
+ * `/v1/mse/{visitId}` -> regex matching one path segment per parameter, exactly as the router
+ * matches: no trailing slash (one rule: `/v1/labs/orders/` is 404, never a 405 naming the
+ * methods of another route).
+ */
 function patternToRegex(pattern: string): RegExp {
   const escaped = pattern
     .split(/(\{[^}]+\}|:[A-Za-z0-9_]+)/)
@@ -73,7 +77,7 @@ function patternToRegex(pattern: string): RegExp {
       part.startsWith("{") || part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^$()|[\]\\]/g, "\\$&"),
     )
     .join("");
-  return new RegExp(`^${escaped}/?$`);
+  return new RegExp(`^${escaped}$`);
 }
 
 export interface ServiceApp {
