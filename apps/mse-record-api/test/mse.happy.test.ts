@@ -177,15 +177,24 @@ describe("PATCH /v1/mse/{visitId}", () => {
 });
 
 describe("safety events", () => {
-  it("a risk-bearing write stores the event and one pending delivery per active org endpoint, then enqueues it", async () => {
+  it("a risk-bearing write stores the event and one pending delivery per active live org endpoint, then enqueues it", async () => {
     const seeded = await svc.seed.org();
     const other = mse(svc.url, seeded.key);
     const db = svc.db.handle.db;
     const active = newId("we");
+    const testMode = newId("we");
     const disabled = newId("we");
     const removed = newId("we");
     await db.insert(webhookEndpoints).values([
-      { id: active, orgId: seeded.org.id, url: "http://127.0.0.1:9/hook", mode: "test", secret: "whsec_x" },
+      {
+        id: active,
+        orgId: seeded.org.id,
+        url: "https://hooks.example.com/mse",
+        mode: "live",
+        secret: "whsec_x",
+      },
+      // Live patient data never goes to a test-mode endpoint (decision 29).
+      { id: testMode, orgId: seeded.org.id, url: "http://127.0.0.1:9/hook", mode: "test", secret: "whsec_t" },
       {
         id: disabled,
         orgId: seeded.org.id,

@@ -19,6 +19,8 @@ export interface DeliveryRunOptions {
   leaseMs?: number;
   /** DNS resolution (tests make names resolve to chosen addresses). */
   resolve?: Resolver;
+  /** CAs trusted for https endpoints instead of Node's bundled ones (private CA; tests). */
+  trustedCa?: string;
   /** Observes every delivery outcome (tests). */
   onOutcome?: (deliveryId: string, outcome: DeliverOutcome) => void;
 }
@@ -35,6 +37,7 @@ export function deliverContextFor(db: Db, options: DeliveryRunOptions, signal: A
     schedule: scheduleFor({ timeScale: options.timeScale ?? 1 }),
     resolve: options.resolve,
     signal,
+    trustedCa: options.trustedCa,
   };
 }
 

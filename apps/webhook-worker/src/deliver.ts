@@ -58,6 +58,11 @@ export interface DeliverContext {
   now?: () => number;
   /** Aborted on a forced shutdown: an attempt in flight is dropped and its row released. */
   signal?: AbortSignal;
+  /**
+   * Certificate authorities trusted for https endpoints instead of Node's bundled ones (a
+   * receiver with a private CA; tests with a self-signed loopback receiver).
+   */
+  trustedCa?: string;
 }
 
 export type DeliverOutcome =
@@ -89,6 +94,7 @@ function post(
   body: string,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  trustedCa?: string,
 ): Promise<{ statusCode: number; snippet: string }> {
   const pinned: LookupFunction = (_hostname, options, callback) => {
     if (options.all) callback(null, addresses);
@@ -106,6 +112,7 @@ function post(
         headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
         lookup: pinned,
         agent: false,
+        ...(trustedCa && url.protocol === "https:" ? { ca: trustedCa } : {}),
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -249,6 +256,8 @@ export async function deliver(deliveryId: string, ctx: DeliverContext): Promise<
   const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, row.endpointId));
   if (!endpoint || endpoint.removedAt) return cancel("endpoint_removed");
   if (endpoint.disabledAt) return cancel("endpoint_disabled");
+  // Rows written before decision 29 (or by hand) never send live patient data to a test endpoint.
+  if (row.source === "safety_event" && endpoint.mode !== "live") return cancel("endpoint_not_live");
   const payload = await loadPayload(db, row);
   if (!payload) return cancel("event_missing");
 
@@ -415,7 +424,7 @@ async function attemptOnce(
     "Service-Delivery-Attempt": String(attempt),
   };
   try {
-    const response = await post(url, addresses, headers, payload.body, timeoutMs, ctx.signal);
+    const response = await post(url, addresses, headers, payload.body, timeoutMs, ctx.signal, ctx.trustedCa);
     return {
       statusCode: response.statusCode,
       error:

@@ -36,14 +36,17 @@ export interface AddEndpointInput {
 }
 
 /**
- * Register an endpoint (ruling 20): live needs https; the URL must carry no credentials; every
+ * Register an endpoint (ruling 20): live needs https; organization endpoints are always live
+ * (decision 29); the URL must carry no credentials; every
  * address its name resolves to must be public, loopback being allowed for test mode and private
  * ranges with `allowPrivate` (operator only). The secret is returned this once.
  */
 export async function addWebhookEndpoint(db: Db, input: AddEndpointInput) {
   if (Boolean(input.accountId) === Boolean(input.orgId))
     throw new RepoError("invalid", "Give exactly one of --account and --org.");
-  const mode = input.mode ?? "test";
+  // Organization endpoints receive only MSE safety events, which carry live patient data: they
+  // are live endpoints, under the live URL rules (https; private addresses only when allowed).
+  const mode = input.mode ?? (input.orgId ? "live" : "test");
   if (mode !== "test" && mode !== "live") throw new RepoError("invalid", "--mode must be test or live.");
   const allowPrivate = input.allowPrivate ?? false;
   if (input.accountId) {
@@ -58,6 +61,11 @@ export async function addWebhookEndpoint(db: Db, input: AddEndpointInput) {
       .from(organizations)
       .where(eq(organizations.id, input.orgId as string));
     if (!org) throw new RepoError("not_found", `No organization ${input.orgId}.`);
+    if (mode !== "live")
+      throw new RepoError(
+        "invalid",
+        "Organization endpoints receive MSE safety events (live patient data) and must be live: https, public unless --allow-private.",
+      );
   }
   const checked = checkEndpointUrl(input.url, { mode, allowPrivate });
   if (!checked.ok) throw new RepoError("invalid", checked.reason);

@@ -1,4 +1,5 @@
-import { type Db, eq, recordEvent, recordSafetyEvent, webhookEndpoints } from "@svc/db";
+import { type Db, eq, recordEvent, recordSafetyEvent, webhookDeliveries, webhookEndpoints } from "@svc/db";
+import { newId } from "@svc/ids";
 import { captureLogger, createTestDatabase, requireEnv, Seeder, type TestDatabase } from "@svc/testkit";
 import { verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +17,7 @@ import {
   deliveryRow,
   type Receiver,
   removeEndpoint,
+  selfSignedLoopbackCert,
   sleep,
   startReceiver,
   uniquePrefix,
@@ -28,6 +30,7 @@ let seed: Seeder;
 let worker: WorkerHandle;
 let enqueuer: DeliveryEnqueuer;
 let receiver: Receiver;
+let tlsReceiver: Receiver;
 const logs = captureLogger("debug");
 
 beforeAll(async () => {
@@ -37,7 +40,10 @@ beforeAll(async () => {
   const prefix = uniquePrefix();
   const redisUrl = requireEnv("TEST_REDIS_URL");
   receiver = await startReceiver();
+  const tls = selfSignedLoopbackCert();
+  tlsReceiver = await startReceiver(() => ({ status: 200 }), tls);
   worker = await startWebhookWorker({
+    trustedCa: tls.cert,
     logger: logs.logger,
     db,
     redisUrl,
@@ -63,6 +69,7 @@ afterAll(async () => {
   await worker?.close();
   await enqueuer?.close();
   await receiver?.close();
+  await tlsReceiver?.close();
   await tdb?.drop();
 });
 
@@ -279,10 +286,17 @@ describe("webhook delivery", () => {
     expect(attempts[0]?.latencyMs).toBeGreaterThanOrEqual(900);
   });
 
-  it("delivers an MSE safety event to the organization's endpoint, signed in x-mse-signature", async () => {
+  it("delivers an MSE safety event to the organization's live https endpoint only, signed in x-mse-signature", async () => {
     const { org } = await seed.org();
     const path = `/${org.id}`;
-    const endpoint = await addEndpoint(db, { orgId: org.id, url: `${receiver.url}${path}` });
+    // Live endpoints need https; loopback is allowed to a live endpoint only with allowPrivate.
+    const endpoint = await addEndpoint(db, {
+      orgId: org.id,
+      url: `${tlsReceiver.url}${path}`,
+      allowPrivate: true,
+    });
+    // A test-mode endpoint of the same organization (written by hand, as before decision 29).
+    await addEndpoint(db, { orgId: org.id, url: `${receiver.url}${path}`, mode: "test" });
     const recorded = await db.transaction((tx) =>
       recordSafetyEvent(tx, {
         orgId: org.id,
@@ -292,6 +306,7 @@ describe("webhook delivery", () => {
         risk: { flag: true, level: "high", labels: ["suicidal_ideation"] },
       }),
     );
+    expect(recorded.deliveryIds).toHaveLength(1);
     await enqueuer.enqueue(recorded.deliveryIds);
     const deliveryId = recorded.deliveryIds[0] as string;
     await waitFor(
@@ -299,7 +314,8 @@ describe("webhook delivery", () => {
       10_000,
       "delivery",
     );
-    const request = receiver.requests.find((r) => r.path === path);
+    expect(receiver.requests.find((r) => r.path === path)).toBeUndefined();
+    const request = tlsReceiver.requests.find((r) => r.path === path);
     if (!request) throw new Error("no request");
     expect(request.headers["service-signature"]).toBeUndefined();
     expect(
@@ -311,6 +327,36 @@ describe("webhook delivery", () => {
     ).toBe(true);
     expect(JSON.parse(request.body)).toEqual(recorded.event);
     expect(request.headers["service-event-id"]).toBe(recorded.event.id);
+  });
+
+  it("never sends a safety event to a test-mode endpoint, even from a row written before the rule", async () => {
+    const { org } = await seed.org();
+    const path = `/legacy-${org.id}`;
+    const legacy = await addEndpoint(db, { orgId: org.id, url: `${receiver.url}${path}`, mode: "test" });
+    const recorded = await db.transaction((tx) =>
+      recordSafetyEvent(tx, {
+        orgId: org.id,
+        visitId: "visit-2",
+        patientId: "patient-2",
+        version: 1,
+        risk: { flag: true, level: "high", labels: ["suicidal_ideation"] },
+      }),
+    );
+    expect(recorded.deliveryIds).toEqual([]);
+    // A pending row to that endpoint, as an older version wrote them: cancelled, never posted.
+    const deliveryId = newId("whd");
+    await db.insert(webhookDeliveries).values({
+      id: deliveryId,
+      endpointId: legacy.id,
+      eventId: recorded.event.id,
+      source: "safety_event",
+      status: "pending",
+      nextAttemptAt: new Date(),
+    });
+    await enqueuer.enqueue([deliveryId]);
+    await waitFor(async () => (await deliveryRow(db, deliveryId))?.status === "cancelled", 10_000, "cancel");
+    expect((await deliveryRow(db, deliveryId))?.lastError).toBe("endpoint_not_live");
+    expect(receiver.requests.find((r) => r.path === path)).toBeUndefined();
   });
 
   it("cancels a pending delivery whose endpoint was removed before it ran", async () => {

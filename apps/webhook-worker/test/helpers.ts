@@ -1,6 +1,11 @@
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { type Db, eq, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@svc/db";
 import { newId } from "@svc/ids";
 import { newWebhookSecret } from "@svc/webhooks";
@@ -21,14 +26,55 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(reply: Receiver["reply"] = () => ({ status: 200 })): Promise<Receiver> {
+/** A self-signed certificate for 127.0.0.1 (openssl), for live-mode receivers on loopback. */
+export function selfSignedLoopbackCert(): { cert: string; key: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), "svc-receiver-tls-"));
+  try {
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+        "-keyout",
+        path.join(dir, "key.pem"),
+        "-out",
+        path.join(dir, "cert.pem"),
+      ],
+      { stdio: "ignore" },
+    );
+    return {
+      cert: readFileSync(path.join(dir, "cert.pem"), "utf8"),
+      key: readFileSync(path.join(dir, "key.pem"), "utf8"),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A webhook receiver on loopback whose answers the test scripts per request; with `tls`, an
+ * https one (live endpoints need https; the deliverer must be given the cert as `trustedCa`).
+ */
+export async function startReceiver(
+  reply: Receiver["reply"] = () => ({ status: 200 }),
+  tls?: { cert: string; key: string },
+): Promise<Receiver> {
   const receiver: Receiver = {
     url: "",
     requests: [],
     reply,
     close: async () => {},
   };
-  const server = http.createServer((req, res) => {
+  const handler: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -48,10 +94,11 @@ export async function startReceiver(reply: Receiver["reply"] = () => ({ status: 
       if (answer.delayMs) setTimeout(send, answer.delayMs);
       else send();
     });
-  });
+  };
+  const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  receiver.url = `http://127.0.0.1:${port}`;
+  receiver.url = `${tls ? "https" : "http"}://127.0.0.1:${port}`;
   receiver.close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
@@ -69,7 +116,8 @@ export async function addEndpoint(
     accountId: input.accountId ?? null,
     orgId: input.orgId ?? null,
     url: input.url,
-    mode: input.mode ?? "test",
+    // Organization endpoints are live, as the operator command makes them (decision 29).
+    mode: input.mode ?? (input.orgId ? ("live" as const) : ("test" as const)),
     secret: newWebhookSecret(),
     allowPrivate: input.allowPrivate ?? false,
   };

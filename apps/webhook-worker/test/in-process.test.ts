@@ -16,7 +16,15 @@ import { captureLogger, Seeder } from "@svc/testkit";
 import { verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type InProcessDelivery, startInProcessDelivery } from "../src/index.js";
-import { addEndpoint, attemptRows, deliveryRow, type Receiver, startReceiver, waitFor } from "./helpers.js";
+import {
+  addEndpoint,
+  attemptRows,
+  deliveryRow,
+  type Receiver,
+  selfSignedLoopbackCert,
+  startReceiver,
+  waitFor,
+} from "./helpers.js";
 
 /**
  * The embedded default's delivery path: no Redis, the outbox table read in-process, on the real
@@ -26,6 +34,8 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "svc-inprocess-"));
 let handle: DbHandle;
 let db: Db;
 let receiver: Receiver;
+let tlsReceiver: Receiver;
+const tls = selfSignedLoopbackCert();
 const logs = captureLogger("debug");
 const running: InProcessDelivery[] = [];
 
@@ -36,6 +46,7 @@ function start(options: { leaseMs?: number; deliveryTimeoutMs?: number } = {}): 
     timeScale: 0.001,
     pollIntervalMs: 50,
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? 2_000,
+    trustedCa: tls.cert,
     ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
   });
   running.push(delivery);
@@ -51,11 +62,13 @@ async function openDatabase(): Promise<void> {
 beforeAll(async () => {
   await openDatabase();
   receiver = await startReceiver();
+  tlsReceiver = await startReceiver(() => ({ status: 200 }), tls);
 });
 
 afterAll(async () => {
   for (const delivery of running) await delivery.close({ force: true });
   await receiver.close();
+  await tlsReceiver.close();
   await handle.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -105,11 +118,12 @@ describe("in-process delivery from the outbox (embedded default, no Redis)", () 
     ).toBe(true);
     expect(JSON.parse(request.body)).toMatchObject({ object: "event", type: "lab_order.status_changed" });
 
-    // A safety event goes to every active endpoint of the organization, with the MSE header.
+    // A safety event goes to every active live endpoint of the organization (https), with the
+    // MSE header.
     const org = await new Seeder(handle).org();
     const orgEndpoint = await addEndpoint(db, {
       orgId: org.org.id,
-      url: `${receiver.url}/safety`,
+      url: `${tlsReceiver.url}/safety`,
       allowPrivate: true,
     });
     const safety = await recordSafetyEvent(db, {
@@ -120,8 +134,8 @@ describe("in-process delivery from the outbox (embedded default, no Redis)", () 
       risk: { flag: true, level: "high", labels: ["Suicidal ideation with intent"] },
     });
     await delivery.enqueue(safety.deliveryIds);
-    await waitFor(() => receiver.requests.some((r) => r.path === "/safety"), 10_000, "safety event");
-    const safetyRequest = receiver.requests.find((r) => r.path === "/safety") as (typeof got)[number];
+    await waitFor(() => tlsReceiver.requests.some((r) => r.path === "/safety"), 10_000, "safety event");
+    const safetyRequest = tlsReceiver.requests.find((r) => r.path === "/safety") as (typeof got)[number];
     expect(
       verifySignature({
         secret: orgEndpoint.secret,

@@ -147,11 +147,27 @@ describe("pnpm svc webhooks", { timeout: 90_000 }, () => {
     expect(listed.endpoints).toEqual([expect.objectContaining({ mode: "live", allowPrivate: true })]);
   });
 
-  it("adds an organization endpoint for safety events", async () => {
+  it("adds an organization endpoint for safety events: always live, under the live URL rules", async () => {
     const { org } = await seed.org();
-    const added = ok("webhooks", "add", "--org", org.id, "--url", "http://localhost:9/safety");
+    expect(refused("webhooks", "add", "--org", org.id, "--url", "http://localhost:9/safety")).toMatch(
+      /https/,
+    );
+    expect(
+      refused("webhooks", "add", "--org", org.id, "--url", "https://localhost:9/safety", "--mode", "test"),
+    ).toMatch(/must be live/);
+    const added = ok(
+      "webhooks",
+      "add",
+      "--org",
+      org.id,
+      "--url",
+      "https://127.0.0.1:9/safety",
+      "--allow-private",
+    );
     expect(added.id).toMatch(/^we_/);
-    expect(ok("webhooks", "list", "--org", org.id).endpoints).toHaveLength(1);
+    expect(ok("webhooks", "list", "--org", org.id).endpoints).toEqual([
+      expect.objectContaining({ mode: "live", allowPrivate: true }),
+    ]);
   });
 
   it("lists deliveries, redelivers one, and removing the endpoint cancels its pending deliveries", async () => {

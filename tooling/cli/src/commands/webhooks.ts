@@ -9,8 +9,9 @@ import {
 } from "@svc/webhook-worker";
 import { CliError, type CommandTable, integer, text } from "../command.js";
 
-function mode(value: string | undefined): "test" | "live" {
-  if (value === undefined) return "test";
+/** The mode asked for; unset leaves the default to the endpoint's owner (organizations: live). */
+function mode(value: string | undefined): "test" | "live" | undefined {
+  if (value === undefined) return undefined;
   if (value !== "test" && value !== "live") throw new CliError("--mode must be test or live.");
   return value;
 }
