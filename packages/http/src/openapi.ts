@@ -89,10 +89,14 @@ function escapeHtml(text: string): string {
  * A self-contained API reference page rendered from the OpenAPI document (no CDN: this service
  * may run where the internet is not reachable).
  */
-export function renderReferencePage(doc: {
-  info?: { title?: string; description?: string };
-  paths?: Record<string, Record<string, unknown>>;
-}): string {
+export function renderReferencePage(
+  doc: {
+    info?: { title?: string; description?: string };
+    paths?: Record<string, Record<string, unknown>>;
+  },
+  /** The CSP nonce of this response, allowing the page's one style element. */
+  styleNonce?: string,
+): string {
   const ops: string[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, raw] of Object.entries(item)) {
@@ -122,7 +126,7 @@ export function renderReferencePage(doc: {
       `<tr id="error-${code}"><td><code>${code}</code></td><td>${escapeHtml(ERROR_DESCRIPTIONS[code])}</td></tr>`,
   ).join("");
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(doc.info?.title ?? "API")} reference</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1b1f23}code,pre{font-family:ui-monospace,monospace}pre{background:#f6f8fa;padding:.75rem;overflow:auto}.m{display:inline-block;min-width:4.5rem;color:#0b5cad}section{border-top:1px solid #ddd;padding:.5rem 0}table{border-collapse:collapse}td{border-top:1px solid #eee;padding:.25rem .5rem;vertical-align:top}</style></head>
+<style${styleNonce ? ` nonce="${styleNonce}"` : ""}>body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1b1f23}code,pre{font-family:ui-monospace,monospace}pre{background:#f6f8fa;padding:.75rem;overflow:auto}.m{display:inline-block;min-width:4.5rem;color:#0b5cad}section{border-top:1px solid #ddd;padding:.5rem 0}table{border-collapse:collapse}td{border-top:1px solid #eee;padding:.25rem .5rem;vertical-align:top}</style></head>
 <body><h1>${escapeHtml(doc.info?.title ?? "API")}</h1><p>${escapeHtml(doc.info?.description ?? "")}</p>
 <p>Machine-readable document: <a href="/v1/openapi.json">/v1/openapi.json</a> (OpenAPI 3.1).</p>
 <h2>Operations</h2>${ops.join("\n")}

@@ -1,6 +1,31 @@
+import { randomBytes } from "node:crypto";
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { ServiceApp } from "./app.js";
 import { healthzRoute, OPENAPI_INFO, readyzRoute, renderReferencePage } from "./openapi.js";
+
+/**
+ * The headers every HTML page we serve carries (issue 15): a Content-Security-Policy that allows
+ * only the page's own nonce-tagged style (no scripts, images, frames or foreign forms), framing
+ * refused twice over (frame-ancestors and X-Frame-Options for older browsers), no referrer, and
+ * no caching. Returns the nonce to put on the page's `<style>` element.
+ */
+export function setHtmlSecurityHeaders(
+  // biome-ignore lint/suspicious/noExplicitAny: any app env.
+  c: Context<any>,
+  options: { allowFormsToSelf?: boolean } = {},
+): string {
+  const nonce = randomBytes(16).toString("base64");
+  c.header(
+    "Content-Security-Policy",
+    `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'none'; form-action ${options.allowFormsToSelf ? "'self'" : "'none'"}; frame-ancestors 'none'; base-uri 'none'`,
+  );
+  c.header("X-Frame-Options", "DENY");
+  c.header("Referrer-Policy", "no-referrer");
+  c.header("Cross-Origin-Opener-Policy", "same-origin");
+  c.header("Cache-Control", "no-store");
+  return nonce;
+}
 
 /** /healthz, /readyz, /v1/openapi.json and /docs on a service app. */
 export function registerStandardRoutes(
@@ -28,7 +53,15 @@ export function registerStandardRoutes(
   );
   const document = options.documentSource ?? (() => openApiDocument(service.app, deps.publicBaseUrl));
   service.plain("GET", "/v1/openapi.json", (c) => c.json(document()), null);
-  service.plain("GET", "/docs", (c) => c.html(renderReferencePage(document())), null);
+  service.plain(
+    "GET",
+    "/docs",
+    (c) => {
+      const nonce = setHtmlSecurityHeaders(c);
+      return c.html(renderReferencePage(document(), nonce));
+    },
+    null,
+  );
 }
 
 export type OpenApiDoc = { paths?: Record<string, Record<string, unknown>>; [key: string]: unknown };

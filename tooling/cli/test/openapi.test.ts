@@ -38,4 +38,21 @@ describe("OpenAPI document", () => {
     expect(html).toContain("/v1/ping");
     expect(html).toContain('id="error-rate_limited"');
   });
+
+  it("/docs carries the HTML security headers, and its one style element carries the CSP nonce (issue 15, 10)", async () => {
+    const page = await fetch(`${svc.url}/docs`);
+    const csp = page.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("script-src");
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    const nonce = /style-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeDefined();
+    const html = await page.text();
+    expect(html).toContain(`<style nonce="${nonce}">`);
+    // A fresh nonce per response.
+    const again = (await fetch(`${svc.url}/docs`)).headers.get("content-security-policy");
+    expect(again).not.toBe(csp);
+  });
 });

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { eq, wearableConnections } from "@svc/db";
-import type { AppEnv, ServiceApp } from "@svc/http";
+import { type AppEnv, type ServiceApp, setHtmlSecurityHeaders } from "@svc/http";
 import type { Context } from "hono";
 import { CONNECT_TOKEN_PATTERN, completeConnection, WearableError } from "../wearables/connections.js";
 import { type ConnectStrings, connectStrings } from "../wearables/languages.js";
@@ -47,15 +47,7 @@ interface PageOptions {
 }
 
 function page(c: Context<AppEnv>, options: PageOptions): Response {
-  const nonce = randomBytes(16).toString("base64");
-  c.header(
-    "Content-Security-Policy",
-    `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-  );
-  c.header("Referrer-Policy", "no-referrer");
-  c.header("X-Frame-Options", "DENY");
-  c.header("Cross-Origin-Opener-Policy", "same-origin");
-  c.header("Cache-Control", "no-store");
+  const nonce = setHtmlSecurityHeaders(c, { allowFormsToSelf: true });
   if (options.cookie) {
     const secure = new URL(c.req.url).protocol === "https:" || c.req.header("x-forwarded-proto") === "https";
     c.header(
