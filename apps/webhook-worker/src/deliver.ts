@@ -78,6 +78,8 @@ interface AttemptResult {
   error: string | null;
   snippet: string | null;
   latencyMs: number;
+  /** When the attempt began (the attempt row's attemptedAt). */
+  startedAt: number;
 }
 
 class ShutdownAbort extends Error {}
@@ -92,10 +94,9 @@ function post(
   addresses: { address: string; family: number }[],
   headers: Record<string, string>,
   body: string,
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
-  trustedCa?: string,
+  options: { timeoutMs: number; signal?: AbortSignal | undefined; trustedCa?: string | undefined },
 ): Promise<{ statusCode: number; snippet: string }> {
+  const { timeoutMs, signal, trustedCa } = options;
   const pinned: LookupFunction = (_hostname, options, callback) => {
     if (options.all) callback(null, addresses);
     else {
@@ -207,21 +208,63 @@ async function loadPayload(
   };
 }
 
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
 /**
- * Deliver one delivery row: claim it, check the endpoint and its addresses, POST the signed
- * payload, record the attempt, and settle the row (delivered, retry at the next slot of the
- * schedule, failed, or cancelled). Safe to call twice for one id at once: only one claims it.
+ * One attempt as it moves through the steps: prepared (row claimed, endpoint and signed payload
+ * loaded), sent (the receiver's answer), classified (what happens next), recorded.
+ */
+interface AttemptContext {
+  ctx: DeliverContext;
+  deliveryId: string;
+  clock: () => number;
+  timeoutMs: number;
+  row: DeliveryRow;
+  endpoint: EndpointRow;
+  payload: { body: string; header: string };
+  /** This attempt's number (1-based) and when the retry window opened. */
+  attempt: number;
+  firstAttemptAt: Date;
+  /** Log fields: ids only, never payloads or receiver bodies. */
+  log: { deliveryId: string; endpointId: string; eventId: string };
+}
+
+/**
+ * Deliver one delivery row in named steps: claim it, prepare (endpoint and payload, or cancel),
+ * send (address checks, signed POST), classify the answer (delivered, retry at the next slot of
+ * the schedule, failed), record the attempt and settle the row, log. Safe to call twice for one
+ * id at once: only one claims it. The BullMQ worker and the in-process dispatcher both run this.
  */
 export async function deliver(deliveryId: string, ctx: DeliverContext): Promise<DeliverOutcome> {
-  const { db, logger } = ctx;
   const clock = ctx.now ?? Date.now;
+  const claimed = await claimDelivery(deliveryId, ctx, clock);
+  if (!("row" in claimed)) return claimed;
+  const prepared = await prepareAttempt(claimed.row, ctx, clock);
+  if (!("payload" in prepared)) return prepared;
+  let result: AttemptResult;
+  try {
+    result = await sendAttempt(prepared);
+  } catch (error) {
+    if (!(error instanceof ShutdownAbort)) throw error;
+    return releaseAtShutdown(prepared);
+  }
+  const outcome = await classifyResult(prepared, result);
+  await recordAttempt(prepared, result, outcome);
+  logOutcome(prepared, result, outcome);
+  return outcome;
+}
+
+/** Claim: push next_attempt_at past the attempt, so the sweeper and a duplicate job leave it. */
+async function claimDelivery(
+  deliveryId: string,
+  ctx: DeliverContext,
+  clock: () => number,
+): Promise<{ row: DeliveryRow } | DeliverOutcome> {
+  const { db } = ctx;
   const timeoutMs = ctx.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const leaseMs = ctx.leaseMs ?? timeoutMs + 30_000;
-  const schedule = ctx.schedule ?? scheduleFor();
-  const resolve = ctx.resolve ?? systemResolver;
   const now = clock();
-
-  // Claim: push next_attempt_at past the attempt, so the sweeper and a duplicate job leave it.
   const [row] = await db
     .update(webhookDeliveries)
     .set({ nextAttemptAt: new Date(now + leaseMs), updatedAt: new Date(now) })
@@ -233,26 +276,32 @@ export async function deliver(deliveryId: string, ctx: DeliverContext): Promise<
       ),
     )
     .returning();
-  if (!row) {
-    const [current] = await db
-      .select({ status: webhookDeliveries.status, nextAttemptAt: webhookDeliveries.nextAttemptAt })
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.id, deliveryId));
-    if (!current) return { kind: "skipped", reason: "not_found" };
-    if (current.status !== "pending") return { kind: "skipped", reason: "not_pending" };
-    return { kind: "skipped", reason: "not_due", nextAttemptAt: current.nextAttemptAt };
-  }
-  const log = { deliveryId, endpointId: row.endpointId, eventId: row.eventId };
+  if (row) return { row };
+  const [current] = await db
+    .select({ status: webhookDeliveries.status, nextAttemptAt: webhookDeliveries.nextAttemptAt })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.id, deliveryId));
+  if (!current) return { kind: "skipped", reason: "not_found" };
+  if (current.status !== "pending") return { kind: "skipped", reason: "not_pending" };
+  return { kind: "skipped", reason: "not_due", nextAttemptAt: current.nextAttemptAt };
+}
 
+/** The endpoint and signed payload of a claimed row, or the row cancelled with the reason why not. */
+async function prepareAttempt(
+  row: DeliveryRow,
+  ctx: DeliverContext,
+  clock: () => number,
+): Promise<AttemptContext | DeliverOutcome> {
+  const { db, logger } = ctx;
+  const log = { deliveryId: row.id, endpointId: row.endpointId, eventId: row.eventId };
   const cancel = async (reason: string): Promise<DeliverOutcome> => {
     await db
       .update(webhookDeliveries)
       .set({ status: "cancelled", lastError: reason, updatedAt: new Date(clock()) })
-      .where(eq(webhookDeliveries.id, deliveryId));
+      .where(eq(webhookDeliveries.id, row.id));
     logger.info({ ...log, reason }, "webhook delivery cancelled");
     return { kind: "cancelled", reason };
   };
-
   const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, row.endpointId));
   if (!endpoint || endpoint.removedAt) return cancel("endpoint_removed");
   if (endpoint.disabledAt) return cancel("endpoint_disabled");
@@ -260,70 +309,77 @@ export async function deliver(deliveryId: string, ctx: DeliverContext): Promise<
   if (row.source === "safety_event" && endpoint.mode !== "live") return cancel("endpoint_not_live");
   const payload = await loadPayload(db, row);
   if (!payload) return cancel("event_missing");
+  return {
+    ctx,
+    deliveryId: row.id,
+    clock,
+    timeoutMs: ctx.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    row,
+    endpoint,
+    payload,
+    attempt: row.attempts + 1,
+    firstAttemptAt: row.firstAttemptAt ?? new Date(clock()),
+    log,
+  };
+}
 
-  const attempt = row.attempts + 1;
-  const firstAttemptAt = row.firstAttemptAt ?? new Date(now);
-  const started = clock();
-  let result: AttemptResult;
-  try {
-    result = await attemptOnce(endpoint, payload, row.eventId, attempt, deliveryId, timeoutMs, resolve, ctx);
-  } catch (error) {
-    if (!(error instanceof ShutdownAbort)) throw error;
-    // Forced shutdown mid-attempt: nothing is recorded; the row is due again at once.
-    await db
-      .update(webhookDeliveries)
-      .set({ nextAttemptAt: new Date(clock()), enqueuedAt: null })
-      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, "pending")));
-    logger.warn(log, "webhook attempt dropped at shutdown; the delivery is due again");
-    return { kind: "released" };
-  }
-  const finishedAt = clock();
+/** Forced shutdown mid-attempt: nothing is recorded; the row is due again at once. */
+async function releaseAtShutdown(prepared: AttemptContext): Promise<DeliverOutcome> {
+  const { ctx, deliveryId, clock, log } = prepared;
+  await ctx.db
+    .update(webhookDeliveries)
+    .set({ nextAttemptAt: new Date(clock()), enqueuedAt: null })
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, "pending")));
+  ctx.logger.warn(log, "webhook attempt dropped at shutdown; the delivery is due again");
+  return { kind: "released" };
+}
 
-  let outcome: DeliverOutcome;
+/** Delivered on a 2xx; a 410 fails at once; anything else retries while the schedule allows. */
+async function classifyResult(prepared: AttemptContext, result: AttemptResult): Promise<DeliverOutcome> {
+  const { ctx, deliveryId, attempt, firstAttemptAt, clock } = prepared;
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  const error = ok ? null : (result.error ?? `http_${result.statusCode}`);
-  if (ok) {
-    outcome = { kind: "delivered", attempt, statusCode: result.statusCode as number };
-  } else if (result.statusCode === 410) {
-    outcome = { kind: "failed", attempt, error: "http_410" };
-  } else {
-    // Attempts made since the window opened (a redelivery opens a new window).
-    const [counted] = await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(webhookAttempts)
-      .where(
-        and(eq(webhookAttempts.deliveryId, deliveryId), gte(webhookAttempts.attemptedAt, firstAttemptAt)),
-      );
-    const made = (counted?.n ?? 0) + 1;
-    const delay = schedule.nextAttemptDelay(made, firstAttemptAt.getTime(), finishedAt);
-    outcome =
-      delay === null
-        ? { kind: "failed", attempt, error: error as string }
-        : {
-            kind: "retry",
-            attempt,
-            error: error as string,
-            delayMs: delay,
-            nextAttemptAt: new Date(finishedAt + delay),
-          };
-  }
+  if (ok) return { kind: "delivered", attempt, statusCode: result.statusCode as number };
+  const error = result.error ?? `http_${result.statusCode}`;
+  if (result.statusCode === 410) return { kind: "failed", attempt, error: "http_410" };
+  // Attempts made since the window opened (a redelivery opens a new window).
+  const [counted] = await ctx.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(webhookAttempts)
+    .where(and(eq(webhookAttempts.deliveryId, deliveryId), gte(webhookAttempts.attemptedAt, firstAttemptAt)));
+  const made = (counted?.n ?? 0) + 1;
+  const finishedAt = clock();
+  const schedule = ctx.schedule ?? scheduleFor();
+  const delay = schedule.nextAttemptDelay(made, firstAttemptAt.getTime(), finishedAt);
+  if (delay === null) return { kind: "failed", attempt, error };
+  return { kind: "retry", attempt, error, delayMs: delay, nextAttemptAt: new Date(finishedAt + delay) };
+}
 
-  await db.transaction(async (tx) => {
+/** The attempt row and the delivery's new state in one transaction; a 410 disables the endpoint. */
+async function recordAttempt(
+  prepared: AttemptContext,
+  result: AttemptResult,
+  outcome: DeliverOutcome,
+): Promise<void> {
+  const { ctx, deliveryId, attempt, firstAttemptAt, endpoint, clock } = prepared;
+  const finishedAt = clock();
+  const error = outcome.kind === "delivered" ? null : (result.error ?? `http_${result.statusCode}`);
+  const latencyMs = Math.max(0, Math.round(result.latencyMs));
+  await ctx.db.transaction(async (tx) => {
     await tx.insert(webhookAttempts).values({
       deliveryId,
       attempt,
       statusCode: result.statusCode,
-      latencyMs: Math.max(0, Math.round(result.latencyMs)),
+      latencyMs,
       error,
       responseSnippet: result.snippet,
       nextAttemptAt: outcome.kind === "retry" ? outcome.nextAttemptAt : null,
-      attemptedAt: new Date(started),
+      attemptedAt: new Date(result.startedAt),
     });
     const common = {
       attempts: attempt,
       firstAttemptAt,
       lastStatusCode: result.statusCode,
-      lastLatencyMs: Math.max(0, Math.round(result.latencyMs)),
+      lastLatencyMs: latencyMs,
       lastError: error,
       updatedAt: new Date(finishedAt),
     };
@@ -353,65 +409,81 @@ export async function deliver(deliveryId: string, ctx: DeliverContext): Promise<
         .where(eq(webhookEndpoints.id, endpoint.id));
     }
   });
+}
 
+function logOutcome(prepared: AttemptContext, result: AttemptResult, outcome: DeliverOutcome): void {
+  const { ctx, attempt, log } = prepared;
   const fields = {
     ...log,
     attempt,
     statusCode: result.statusCode,
     latencyMs: Math.round(result.latencyMs),
-    error,
+    error: outcome.kind === "delivered" ? null : (result.error ?? `http_${result.statusCode}`),
     outcome: outcome.kind,
     ...(outcome.kind === "retry" ? { nextAttemptAt: outcome.nextAttemptAt.toISOString() } : {}),
   };
-  if (outcome.kind === "delivered") logger.info(fields, "webhook delivered");
-  else logger.warn(fields, "webhook attempt failed");
-  if (result.statusCode === 410) logger.warn(log, "webhook endpoint disabled: it answered 410 Gone");
-  return outcome;
+  if (outcome.kind === "delivered") ctx.logger.info(fields, "webhook delivered");
+  else ctx.logger.warn(fields, "webhook attempt failed");
+  if (result.statusCode === 410) ctx.logger.warn(log, "webhook endpoint disabled: it answered 410 Gone");
 }
 
-async function attemptOnce(
-  endpoint: typeof webhookEndpoints.$inferSelect,
-  payload: { body: string; header: string },
-  eventId: string,
-  attempt: number,
-  deliveryId: string,
-  timeoutMs: number,
+/**
+ * The addresses a POST to this endpoint may use now, or the reason there are none: the URL rules
+ * first (no DNS lookup for a URL that is refused anyway), then every address the name has now
+ * (ruling 20, again at delivery: DNS rebinding).
+ */
+async function checkedAddresses(
+  endpoint: EndpointRow,
   resolve: Resolver,
-  ctx: DeliverContext,
-): Promise<AttemptResult> {
-  const clock = ctx.now ?? Date.now;
-  const started = clock();
-  const fail = (error: string): AttemptResult => ({
-    statusCode: null,
-    error,
-    snippet: null,
-    latencyMs: clock() - started,
-  });
+): Promise<{ url: URL; addresses: { address: string; family: number }[] } | { refused: string }> {
   const policy = addressPolicyFor(endpoint);
   const checked = checkEndpointUrl(endpoint.url, {
     mode: endpoint.mode,
     allowPrivate: endpoint.allowPrivate,
   });
-  let url: URL;
-  try {
-    url = new URL(endpoint.url);
-  } catch {
-    return fail("invalid_url");
-  }
+  if (!checked.ok) return { refused: refusedUrlReason(endpoint.url, policy) };
+  const url = checked.url;
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  // Ruling 20, again at delivery: every address the name has now must be allowed.
   let addresses: { address: string; family: number }[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
   else {
     try {
       addresses = await resolve(host);
     } catch (error) {
-      return fail(errorReason(error));
+      return { refused: errorReason(error) };
     }
   }
-  if (addresses.length === 0) return fail("dns_failure");
-  if (addresses.some((a) => !isAllowedAddress(a.address, policy))) return fail("forbidden_address");
-  if (!checked.ok) return fail("invalid_url");
+  if (addresses.length === 0) return { refused: "dns_failure" };
+  if (addresses.some((a) => !isAllowedAddress(a.address, policy))) return { refused: "forbidden_address" };
+  return { url, addresses };
+}
+
+/** Why a URL the rules refuse is refused: its literal address (or localhost), or the URL itself. */
+function refusedUrlReason(raw: string, policy: ReturnType<typeof addressPolicyFor>): string {
+  let host: string;
+  try {
+    host = new URL(raw).hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    return "invalid_url";
+  }
+  if (isIP(host)) return isAllowedAddress(host, policy) ? "invalid_url" : "forbidden_address";
+  const localhost = host === "localhost" || host.endsWith(".localhost");
+  return localhost && !policy.allowLoopback && !policy.allowPrivate ? "forbidden_address" : "invalid_url";
+}
+
+/** Check the addresses, sign afresh and POST once. Throws ShutdownAbort on a forced shutdown. */
+async function sendAttempt(prepared: AttemptContext): Promise<AttemptResult> {
+  const { ctx, clock, endpoint, payload, row, attempt, deliveryId, timeoutMs } = prepared;
+  const startedAt = clock();
+  const fail = (error: string): AttemptResult => ({
+    statusCode: null,
+    error,
+    snippet: null,
+    latencyMs: clock() - startedAt,
+    startedAt,
+  });
+  const target = await checkedAddresses(endpoint, ctx.resolve ?? systemResolver);
+  if ("refused" in target) return fail(target.refused);
 
   // Signed afresh on every attempt (a fresh timestamp); the event id stays the same.
   const timestamp = Math.floor(clock() / 1000);
@@ -419,22 +491,28 @@ async function attemptOnce(
     "Content-Type": "application/json",
     "User-Agent": USER_AGENT,
     [payload.header]: signPayload(endpoint.secret, payload.body, timestamp),
-    [EVENT_ID_HEADER]: eventId,
+    [EVENT_ID_HEADER]: row.eventId,
     "Service-Delivery-Id": deliveryId,
     "Service-Delivery-Attempt": String(attempt),
   };
   try {
-    const response = await post(url, addresses, headers, payload.body, timeoutMs, ctx.signal, ctx.trustedCa);
+    const response = await post(target.url, target.addresses, headers, payload.body, {
+      timeoutMs,
+      signal: ctx.signal,
+      trustedCa: ctx.trustedCa,
+    });
+    const code = response.statusCode;
     return {
-      statusCode: response.statusCode,
+      statusCode: code,
       error:
-        response.statusCode >= 300 && response.statusCode < 400
+        code >= 300 && code < 400
           ? "redirect_not_followed"
-          : response.statusCode >= 200 && response.statusCode < 300
+          : code >= 200 && code < 300
             ? null
-            : `http_${response.statusCode}`,
+            : `http_${code}`,
       snippet: response.snippet === "" ? null : response.snippet,
-      latencyMs: clock() - started,
+      latencyMs: clock() - startedAt,
+      startedAt,
     };
   } catch (error) {
     if (error instanceof ShutdownAbort) throw error;
