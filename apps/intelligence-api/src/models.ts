@@ -1,8 +1,5 @@
 import { activeModelVersions, type Db, type EngineKey } from "@svc/db";
 
-/** Published by `pnpm svc models promote`; see tooling/cli/src/commands/models.ts. */
-export const MODELS_CHANGED_CHANNEL = "svc:models:changed";
-
 export interface ActiveModel {
   version: number;
   params: unknown;

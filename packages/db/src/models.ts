@@ -3,6 +3,12 @@ import type { Db } from "./client.js";
 import { RepoError } from "./repo.js";
 import { modelVersions } from "./schema.js";
 
+/**
+ * Redis channel announcing a promotion (`pnpm svc models promote`): API replicas drop their cached
+ * active versions at once instead of waiting for the cache to expire.
+ */
+export const MODELS_CHANGED_CHANNEL = "svc:models:changed";
+
 export const ENGINES = ["dmse", "medication", "biomarker", "outcome", "relapse"] as const;
 export type EngineKey = (typeof ENGINES)[number];
 

@@ -1,42 +1,33 @@
 import { accessSync, constants } from "node:fs";
 import { z } from "@hono/zod-openapi";
 
-/** One schema for the environment of every app; all problems are reported at once. */
-export const ServiceEnvSchema = z
-  .object({
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().min(1).default("0.0.0.0"),
-    DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
-      .optional(),
-    /** Unset: `DEFAULT_REDIS_URL` for servers; the embedded default then delivers in-process. */
-    REDIS_URL: z
-      .string()
-      .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
-      .optional(),
-    SVC_DATA_DIR: z.string().min(1).default("./.data"),
-    PUBLIC_BASE_URL: z.string().url("must be an absolute URL such as https://api.example.com").optional(),
-    TLS_CERT_FILE: z.string().min(1).optional(),
-    TLS_KEY_FILE: z.string().min(1).optional(),
-    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-    /** OpenAI-compatible chat-completions endpoint for `explain: true`; the template narrator without it. */
-    MODEL_BASE_URL: z.string().url("must be an absolute URL such as https://api.openai.com/v1").optional(),
-    MODEL_API_KEY: z.string().min(1).optional(),
-    MODEL_NAME: z.string().min(1).max(200).optional(),
-  })
-  .superRefine((env, ctx) => {
-    if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["TLS_CERT_FILE"],
-        message: "set TLS_CERT_FILE and TLS_KEY_FILE together",
-      });
-    }
-    if (env.MODEL_BASE_URL && !env.MODEL_NAME) {
-      ctx.addIssue({ code: "custom", path: ["MODEL_NAME"], message: "set MODEL_NAME with MODEL_BASE_URL" });
-    }
-  });
+/**
+ * One schema for the environment of every app; all problems are reported at once. Rules that
+ * join two variables live in `parseEnv` (one place each), so they are reported even when another
+ * variable is also wrong.
+ */
+export const ServiceEnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  /** Unset: `DEFAULT_REDIS_URL` for servers; the embedded default then delivers in-process. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
+  SVC_DATA_DIR: z.string().min(1).default("./.data"),
+  PUBLIC_BASE_URL: z.string().url("must be an absolute URL such as https://api.example.com").optional(),
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** OpenAI-compatible chat-completions endpoint for `explain: true`; the template narrator without it. */
+  MODEL_BASE_URL: z.string().url("must be an absolute URL such as https://api.openai.com/v1").optional(),
+  MODEL_API_KEY: z.string().min(1).optional(),
+  MODEL_NAME: z.string().min(1).max(200).optional(),
+});
 export type ServiceEnv = z.infer<typeof ServiceEnvSchema>;
 
 export class EnvError extends Error {
@@ -57,6 +48,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   if (Boolean(cleaned.TLS_CERT_FILE) !== Boolean(cleaned.TLS_KEY_FILE)) {
     problems.push("TLS_CERT_FILE/TLS_KEY_FILE: set both, or neither (then put TLS on the load balancer)");
   }
+  if (cleaned.MODEL_BASE_URL && !cleaned.MODEL_NAME)
+    problems.push("MODEL_NAME: set MODEL_NAME with MODEL_BASE_URL");
   for (const name of ["TLS_CERT_FILE", "TLS_KEY_FILE"] as const) {
     const file = cleaned[name];
     if (!file) continue;

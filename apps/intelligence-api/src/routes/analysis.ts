@@ -1,9 +1,9 @@
-import { publishableOrigins } from "@svc/db";
+import { MODELS_CHANGED_CHANNEL, publishableOrigins } from "@svc/db";
 import { ApiError, type AppEnv, originAllowed, type ServiceApp } from "@svc/http";
 import { type Narrator, templateNarrator } from "@svc/intelligence";
 import type { Context, Next } from "hono";
 import type { AnalysisContext } from "../analysis/pipeline.js";
-import { ActiveModels, MODELS_CHANGED_CHANNEL } from "../models.js";
+import { ActiveModels } from "../models.js";
 import { registerBiomarkerAnalyze } from "./v1_biomarker_analyze.js";
 import { registerDmseAnalyze } from "./v1_dmse_analyze.js";
 import { registerMedicationAnalyze } from "./v1_medication_analyze.js";

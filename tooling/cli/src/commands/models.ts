@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { listModelVersions, promoteModelVersion, proposeModelVersion } from "@svc/db";
+import { listModelVersions, MODELS_CHANGED_CHANNEL, promoteModelVersion, proposeModelVersion } from "@svc/db";
 import {
   resolveBiomarkerParams,
   resolveDmseParams,
@@ -9,9 +9,6 @@ import {
 } from "@svc/engines";
 import { announce } from "../announce.js";
 import { CliError, type CommandTable, integer, text } from "../command.js";
-
-/** Channel the APIs listen on to drop their cached active model versions at once. */
-export const MODELS_CHANGED_CHANNEL = "svc:models:changed";
 
 /** Each engine's own parameter check: a candidate the engine cannot run is refused at proposal. */
 const PARAMETER_CHECKS: Record<string, (params: unknown) => unknown> = {
