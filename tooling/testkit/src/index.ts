@@ -236,3 +236,6 @@ export function compiledEntry(root: string, relativePath: string): { command: st
   if (!existsSync(file)) throw new Error(`${relativePath} is missing: run \`pnpm build\` first.`);
   return { command: process.execPath, args: ["--enable-source-maps", file] };
 }
+
+// Compiled app processes and nginx in front: the replica test and `pnpm bench:scale`.
+export * from "./topology.js";
