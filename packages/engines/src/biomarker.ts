@@ -5,7 +5,8 @@
  * LOINC sources: docs/engines/biomarker.md.
  */
 import { type AnalyteEntry, chooseLoinc, findAnalyte, findAnalyteByLoinc } from "./biomarker-map.js";
-import { mergeNumericParams } from "./shared.js";
+import { assertNoProblems, engineParams, mergeNumericParams } from "./params.js";
+import { confidenceLevel, slugOf } from "./shared.js";
 import type {
   Biomarker,
   ConfidenceLevel,
@@ -14,7 +15,6 @@ import type {
   EngineOptions,
   EngineRun,
   LabPanel,
-  ModelRef,
   ModuleSignal,
 } from "./types.js";
 
@@ -54,18 +54,6 @@ export interface BiomarkerParams {
 
 export const BIOMARKER_MODEL_KEY = "biomarker_interpretation";
 
-export const BIOMARKER_DEFAULT_PARAMS: Readonly<BiomarkerParams> = Object.freeze({
-  // House rule, the same evenly spaced points as the medication engine.
-  confidencePointsHigh: 0.9,
-  confidencePointsModerate: 0.6,
-  confidencePointsLow: 0.3,
-  confidenceHighMin: 0.75,
-  confidenceModerateMin: 0.45,
-  // House rule (no guideline fixes how old a result may be): about six months, the usual outer
-  // interval of routine psychotropic monitoring bloods.
-  staleAfterDays: 180,
-});
-
 /** Overall status, best to worst (facts.polarity). */
 export const BIOMARKER_STATUS_ORDER = ["no_flags", "watch", "elevated", "critical"] as const;
 export type BiomarkerStatus = (typeof BIOMARKER_STATUS_ORDER)[number];
@@ -79,24 +67,6 @@ export const BIOMARKER_INTERPRETATION_SCALE: Readonly<Record<BiomarkerStatus, st
 
 export const BIOMARKER_DISCLAIMER =
   "Decision support for clinician review only. Relevance is inferred from the laboratory's own flags and a fixed table; it does not interpret results against a patient's history, is not a diagnosis, and must not replace the laboratory's critical-result procedures.";
-
-/** Validates a calibrated parameter set and merges it over the defaults; throws a clear Error otherwise. */
-export function resolveBiomarkerParams(overrides: unknown): BiomarkerParams {
-  const merged = mergeNumericParams("biomarker", BIOMARKER_DEFAULT_PARAMS, overrides);
-  const problems: string[] = [];
-  for (const key of [
-    "confidencePointsHigh",
-    "confidencePointsModerate",
-    "confidencePointsLow",
-    "confidenceHighMin",
-    "confidenceModerateMin",
-  ] as const) {
-    if (merged[key] < 0 || merged[key] > 1) problems.push(`${key} must be in [0, 1]`);
-  }
-  if (merged.staleAfterDays <= 0) problems.push("staleAfterDays must be > 0");
-  if (problems.length > 0) throw new Error(`invalid biomarker parameters: ${problems.join("; ")}`);
-  return merged;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Value and range parsing
@@ -159,6 +129,34 @@ interface Candidate {
   flaggedCount: number;
 }
 
+/** The newest reading of an analyte that carried no high/low/critical flag. */
+interface Unflagged {
+  time: number | null;
+  order: number;
+  panel: LabPanel;
+}
+
+/** One pass over every reading of every panel. */
+interface Collected {
+  /** The newest flagged reading per analyte key, in first-seen order. */
+  chosen: Map<string, Candidate>;
+  /** The newest unflagged reading per analyte key, to say when a flag has since normalised. */
+  newestUnflagged: Map<string, Unflagged>;
+  readings: number;
+  explicitlyFlagged: number;
+}
+
+/** A signal with what the status, confidence and codes need to know about it. */
+interface Built {
+  signal: ModuleSignal;
+  tone: Tone;
+  order: number;
+  code: { code: string; display: string } | null;
+  mapped: boolean;
+  numeric: boolean;
+  stale: boolean;
+}
+
 const TONE_RANK: Record<Tone, number> = { critical: 3, elevated: 2, watch: 1 };
 const LEVELS: ConfidenceLevel[] = ["low", "moderate", "high"];
 const round = (value: number, digits = 4) => {
@@ -173,16 +171,6 @@ function parseTime(value: string | undefined): number | null {
   return Number.isFinite(t) ? t : null;
 }
 
-function slug(name: string): string {
-  const s = name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "");
-  return s === "" ? "unnamed" : s;
-}
-
 /** Newer first: a known date beats an unknown one; equal dates fall back to input order (later wins). */
 function isNewer(
   a: { time: number | null; order: number },
@@ -194,25 +182,14 @@ function isNewer(
   return a.order > b.order;
 }
 
-/** Runs the biomarker engine. Never throws on in-bound input. */
-export function analyzeBiomarkers(
-  input: BiomarkerInput,
-  options: EngineOptions<BiomarkerParams>,
-): EngineRun<BiomarkerData> {
-  const params: BiomarkerParams = options.model
-    ? { ...BIOMARKER_DEFAULT_PARAMS, ...options.model.params }
-    : BIOMARKER_DEFAULT_PARAMS;
-  const model: ModelRef = options.model
-    ? { key: BIOMARKER_MODEL_KEY, version: options.model.version, source: "calibrated" }
-    : { key: BIOMARKER_MODEL_KEY, version: null, source: "default" };
-  const now = options.now.getTime();
-  const nowIso = options.now.toISOString();
-  const labs = input.labs ?? [];
-
-  // One pass over every reading: keep the newest flagged reading per analyte key, count flags, and
-  // remember the newest unflagged reading per key to say when a flag has since normalised.
+/**
+ * One pass over every reading: keep the newest flagged reading per analyte key, count flags, and
+ * remember the newest unflagged reading per key to say when a flag has since normalised. The key
+ * is the mapped analyte (by LOINC code, then by name), else a slug of the name.
+ */
+function collectReadings(labs: readonly LabPanel[]): Collected {
   const chosen = new Map<string, Candidate>();
-  const newestUnflagged = new Map<string, { time: number | null; order: number; panel: LabPanel }>();
+  const newestUnflagged = new Map<string, Unflagged>();
   let readings = 0;
   let explicitlyFlagged = 0;
   let order = 0;
@@ -224,7 +201,7 @@ export function analyzeBiomarkers(
       if (reading.flag !== undefined) explicitlyFlagged += 1;
       const byLoinc = reading.loinc ? findAnalyteByLoinc(reading.loinc) : null;
       const entry = byLoinc ?? findAnalyte(reading.name);
-      const key = entry ? entry.key : slug(reading.name);
+      const key = entry ? entry.key : slugOf(reading.name);
       const flag = reading.flag;
       if (flag !== "high" && flag !== "low" && flag !== "critical") {
         const prev = newestUnflagged.get(key);
@@ -242,96 +219,158 @@ export function analyzeBiomarkers(
       }
     }
   }
+  return { chosen, newestUnflagged, readings, explicitlyFlagged };
+}
 
-  interface Built {
-    signal: ModuleSignal;
-    tone: Tone;
-    order: number;
-    code: { code: string; display: string } | null;
-    mapped: boolean;
-    numeric: boolean;
-    stale: boolean;
+// ---------------------------------------------------------------------------------------------
+// One signal per flagged analyte
+
+/** Direction of a reading: its flag, or for a critical flag the side of the reference range the value is on. */
+function readingDirection(flag: Flag, parsed: ParsedValue, range: ReturnType<typeof parseReferenceRange>) {
+  let direction: "high" | "low" | null = flag === "critical" ? null : flag;
+  if (flag === "critical" && parsed.value !== null && range) {
+    if (range.high !== null && parsed.value > range.high) direction = "high";
+    else if (range.low !== null && parsed.value < range.low) direction = "low";
   }
-  const built: Built[] = [];
-  for (const c of chosen.values()) {
-    const { entry, reading, flag } = c;
-    const parsed = parseBiomarkerValue(reading.value);
-    const range = parseReferenceRange(reading.referenceRange);
-    let direction: "high" | "low" | null = flag === "critical" ? null : flag;
-    if (flag === "critical" && parsed.value !== null && range) {
-      if (range.high !== null && parsed.value > range.high) direction = "high";
-      else if (range.low !== null && parsed.value < range.low) direction = "low";
-    }
-    const tone: Tone =
-      flag === "critical" ? "critical" : entry ? (flag === "high" ? entry.toneHigh : entry.toneLow) : "watch";
-    const name = entry ? entry.display : reading.name;
-    const relevance = entry
-      ? direction === "high"
-        ? entry.high
-        : direction === "low"
-          ? entry.low
-          : `Flagged critical; the direction could not be read from the value and reference range. High: ${entry.high} Low: ${entry.low}`
-      : `No psychiatric-relevance entry exists for "${reading.name}". It was flagged ${flag} by the laboratory; review it in clinical context.`;
-    const valueText =
-      parsed.value === null
-        ? `Value ${reading.value === null ? "missing" : JSON.stringify(reading.value)} is not numeric; metricValue is 0.`
-        : `Value ${parsed.comparator ?? ""}${parsed.value}${reading.unit ? ` ${reading.unit}` : ""}${reading.referenceRange ? ` (reference ${reading.referenceRange})` : ""}${parsed.comparator ? "; a censored result, metricValue is the bound" : ""}.`;
-    const staleDays = c.time === null ? null : (now - c.time) / 86_400_000;
-    const stale = staleDays !== null && staleDays > params.staleAfterDays;
-    let levelIndex = entry && parsed.value !== null ? 2 : entry || parsed.value !== null ? 1 : 0;
-    if (stale) levelIndex = Math.max(0, levelIndex - 1);
-    const confidence = LEVELS[levelIndex] as ConfidenceLevel;
-    const notes: string[] = [];
-    if (c.flaggedCount > 1)
-      notes.push(`Flagged in ${c.flaggedCount} readings across the panels; the newest is shown.`);
-    const later = newestUnflagged.get(c.key);
-    // Only a strictly later date counts; order within the same date says nothing about time.
-    if (later && later.time !== null && (c.time === null || later.time > c.time)) {
-      notes.push(
-        `A newer reading${later.panel.observedAt ? ` (${later.panel.observedAt})` : ""} in panel ${later.panel.id} was not flagged.`,
-      );
-    }
-    if (stale) notes.push(`The panel is older than ${params.staleAfterDays} days; confidence lowered.`);
-    if (c.time === null) notes.push("The panel has no observedAt date.");
-    const code = entry ? chooseLoinc(entry, reading.unit, reading.loinc) : null;
-    const flagWord = flag === "critical" ? "critical" : flag;
-    built.push({
-      signal: {
-        module: "biomarker",
-        signalKey: `bio_${c.key}`,
-        label: `${name} ${flagWord}`,
-        detail: [relevance, valueText, ...notes].join(" "),
-        tone,
-        // `+ 0` turns a -0 reading into 0 (JSON has no negative zero).
-        metricValue: (parsed.value ?? 0) + 0,
-        metricUnit: reading.unit ?? "",
-        confidence,
-        summaryLine: `${name} flagged ${flagWord} (${c.panel.labName}): ${tone === "critical" ? "prompt review" : tone === "elevated" ? "review soon" : "note"}.`,
-        sourceRef: c.panel.id,
-        observedAt: c.time === null ? nowIso : new Date(c.time).toISOString(),
-      },
+  return direction;
+}
+
+/** What the reading means psychiatrically, from the relevance map; unmapped analytes are referred to clinical context. */
+function relevanceText(c: Candidate, direction: "high" | "low" | null): string {
+  const { entry, reading, flag } = c;
+  return entry
+    ? direction === "high"
+      ? entry.high
+      : direction === "low"
+        ? entry.low
+        : `Flagged critical; the direction could not be read from the value and reference range. High: ${entry.high} Low: ${entry.low}`
+    : `No psychiatric-relevance entry exists for "${reading.name}". It was flagged ${flag} by the laboratory; review it in clinical context.`;
+}
+
+function valueText(reading: Biomarker, parsed: ParsedValue): string {
+  return parsed.value === null
+    ? `Value ${reading.value === null ? "missing" : JSON.stringify(reading.value)} is not numeric; metricValue is 0.`
+    : `Value ${parsed.comparator ?? ""}${parsed.value}${reading.unit ? ` ${reading.unit}` : ""}${reading.referenceRange ? ` (reference ${reading.referenceRange})` : ""}${parsed.comparator ? "; a censored result, metricValue is the bound" : ""}.`;
+}
+
+const STALENESS_DEFAULTS = {
+  // House rule (no guideline fixes how old a result may be): about six months, the usual outer
+  // interval of routine psychotropic monitoring bloods.
+  staleAfterDays: 180,
+} satisfies Partial<BiomarkerParams>;
+
+/** A panel older than `staleAfterDays` before `now` (an undated panel is not stale). */
+function isStale(time: number | null, now: number, params: BiomarkerParams): boolean {
+  const staleDays = time === null ? null : (now - time) / 86_400_000;
+  return staleDays !== null && staleDays > params.staleAfterDays;
+}
+
+/** High when the analyte is mapped and the value numeric, moderate with one of the two, low with neither; a stale panel lowers it one level. */
+function signalConfidence(mapped: boolean, numeric: boolean, stale: boolean): ConfidenceLevel {
+  let levelIndex = mapped && numeric ? 2 : mapped || numeric ? 1 : 0;
+  if (stale) levelIndex = Math.max(0, levelIndex - 1);
+  return LEVELS[levelIndex] as ConfidenceLevel;
+}
+
+/** Repeated flags, a newer unflagged reading, a stale or undated panel. */
+function signalNotes(
+  c: Candidate,
+  later: Unflagged | undefined,
+  stale: boolean,
+  params: BiomarkerParams,
+): string[] {
+  const notes: string[] = [];
+  if (c.flaggedCount > 1)
+    notes.push(`Flagged in ${c.flaggedCount} readings across the panels; the newest is shown.`);
+  // Only a strictly later date counts; order within the same date says nothing about time.
+  if (later && later.time !== null && (c.time === null || later.time > c.time)) {
+    notes.push(
+      `A newer reading${later.panel.observedAt ? ` (${later.panel.observedAt})` : ""} in panel ${later.panel.id} was not flagged.`,
+    );
+  }
+  if (stale) notes.push(`The panel is older than ${params.staleAfterDays} days; confidence lowered.`);
+  if (c.time === null) notes.push("The panel has no observedAt date.");
+  return notes;
+}
+
+function biomarkerSignal(
+  c: Candidate,
+  later: Unflagged | undefined,
+  params: BiomarkerParams,
+  now: number,
+  nowIso: string,
+): Built {
+  const { entry, reading, flag } = c;
+  const parsed = parseBiomarkerValue(reading.value);
+  const direction = readingDirection(flag, parsed, parseReferenceRange(reading.referenceRange));
+  const tone: Tone =
+    flag === "critical" ? "critical" : entry ? (flag === "high" ? entry.toneHigh : entry.toneLow) : "watch";
+  const name = entry ? entry.display : reading.name;
+  const stale = isStale(c.time, now, params);
+  const code = entry ? chooseLoinc(entry, reading.unit, reading.loinc) : null;
+  const flagWord = flag === "critical" ? "critical" : flag;
+  return {
+    signal: {
+      module: "biomarker",
+      signalKey: `bio_${c.key}`,
+      label: `${name} ${flagWord}`,
+      detail: [
+        relevanceText(c, direction),
+        valueText(reading, parsed),
+        ...signalNotes(c, later, stale, params),
+      ].join(" "),
       tone,
-      order: c.order,
-      code: code ? { code: code.code, display: code.display } : null,
-      mapped: entry !== null,
-      numeric: parsed.value !== null,
-      stale,
-    });
-  }
-  built.sort((a, b) => TONE_RANK[b.tone] - TONE_RANK[a.tone] || a.order - b.order);
-  const signals = built.map((b) => b.signal);
+      // `+ 0` turns a -0 reading into 0 (JSON has no negative zero).
+      metricValue: (parsed.value ?? 0) + 0,
+      metricUnit: reading.unit ?? "",
+      confidence: signalConfidence(entry !== null, parsed.value !== null, stale),
+      summaryLine: `${name} flagged ${flagWord} (${c.panel.labName}): ${tone === "critical" ? "prompt review" : tone === "elevated" ? "review soon" : "note"}.`,
+      sourceRef: c.panel.id,
+      observedAt: c.time === null ? nowIso : new Date(c.time).toISOString(),
+    },
+    tone,
+    order: c.order,
+    code: code ? { code: code.code, display: code.display } : null,
+    mapped: entry !== null,
+    numeric: parsed.value !== null,
+    stale,
+  };
+}
 
-  const status: BiomarkerStatus = built.length === 0 ? "no_flags" : (built[0] as Built).tone;
+// ---------------------------------------------------------------------------------------------
+// Summary, confidence, inputs and codes
+
+function biomarkerHeadline(built: readonly Built[], collected: Collected, panels: number): string {
+  const { readings, explicitlyFlagged } = collected;
   const counts = { critical: 0, elevated: 0, watch: 0 };
   for (const b of built) counts[b.tone] += 1;
   const unflagged = readings - explicitlyFlagged;
-  const headline =
-    built.length === 0
-      ? readings === 0
-        ? `No readings were sent in ${labs.length} panel(s); nothing was reviewed.`
-        : `No reading was flagged high, low or critical in ${readings} reading(s) across ${labs.length} panel(s)${unflagged > 0 ? `; ${unflagged} carried no flag at all, which is not evidence of a normal result` : ""}.`
-      : `${built.length} flagged result(s): ${counts.critical} critical, ${counts.elevated} elevated, ${counts.watch} watch. Worst: ${(built[0] as Built).signal.label}.`;
+  return built.length === 0
+    ? readings === 0
+      ? `No readings were sent in ${panels} panel(s); nothing was reviewed.`
+      : `No reading was flagged high, low or critical in ${readings} reading(s) across ${panels} panel(s)${unflagged > 0 ? `; ${unflagged} carried no flag at all, which is not evidence of a normal result` : ""}.`
+    : `${built.length} flagged result(s): ${counts.critical} critical, ${counts.elevated} elevated, ${counts.watch} watch. Worst: ${(built[0] as Built).signal.label}.`;
+}
 
+const CONFIDENCE_DEFAULTS = {
+  // House rule, the same evenly spaced points as the medication engine.
+  confidencePointsHigh: 0.9,
+  confidencePointsModerate: 0.6,
+  confidencePointsLow: 0.3,
+  confidenceHighMin: 0.75,
+  confidenceModerateMin: 0.45,
+} satisfies Partial<BiomarkerParams>;
+
+/**
+ * The mean of the signals' confidence points; without signals, how much of the input carried a
+ * flag at all (an unflagged reading is not evidence of a normal result).
+ */
+function biomarkerConfidence(
+  built: readonly Built[],
+  collected: Collected,
+  params: BiomarkerParams,
+): { level: ConfidenceLevel; score: number; reasons: string[] } {
+  const { readings, explicitlyFlagged } = collected;
   const pointsOf: Record<ConfidenceLevel, number> = {
     high: params.confidencePointsHigh,
     moderate: params.confidencePointsModerate,
@@ -359,15 +398,17 @@ export function analyzeBiomarkers(
     );
   }
   score = Math.min(1, Math.max(0, score));
-  const level: ConfidenceLevel =
-    score >= params.confidenceHighMin ? "high" : score >= params.confidenceModerateMin ? "moderate" : "low";
+  const level = confidenceLevel(score, params.confidenceHighMin, params.confidenceModerateMin);
+  return { level, score: round(score, 3), reasons };
+}
 
+function biomarkerInputs(labs: readonly LabPanel[], readings: number): EngineInput[] {
   let newest: number | null = null;
   for (const panel of labs) {
     const t = parseTime(panel.observedAt);
     if (t !== null && (newest === null || t > newest)) newest = t;
   }
-  const inputs: EngineInput[] = [
+  return [
     {
       name: "labs",
       value: labs.length,
@@ -376,7 +417,10 @@ export function analyzeBiomarkers(
       contributed: readings > 0,
     },
   ];
+}
 
+/** The LOINC code of each mapped signal, pointing at its place in `signals`. */
+function loincCodes(built: readonly Built[]): NonNullable<EngineFacts["codes"]> {
   const codes: NonNullable<EngineFacts["codes"]> = [];
   built.forEach((b, i) => {
     if (b.code)
@@ -387,20 +431,71 @@ export function analyzeBiomarkers(
         mapsTo: `signals.${i}`,
       });
   });
+  return codes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameter set
+
+/**
+ * Every default, composed from the groups above (each beside the code that reads it); sources in
+ * docs/engines/biomarker.md. The spread order fixes the key order.
+ */
+export const BIOMARKER_DEFAULT_PARAMS: Readonly<BiomarkerParams> = Object.freeze({
+  ...CONFIDENCE_DEFAULTS,
+  ...STALENESS_DEFAULTS,
+});
+
+/** Validates a calibrated parameter set and merges it over the defaults; throws a clear Error otherwise. */
+export function resolveBiomarkerParams(overrides: unknown): BiomarkerParams {
+  const merged = mergeNumericParams("biomarker", BIOMARKER_DEFAULT_PARAMS, overrides);
+  const problems: string[] = [];
+  for (const key of [
+    "confidencePointsHigh",
+    "confidencePointsModerate",
+    "confidencePointsLow",
+    "confidenceHighMin",
+    "confidenceModerateMin",
+  ] as const) {
+    if (merged[key] < 0 || merged[key] > 1) problems.push(`${key} must be in [0, 1]`);
+  }
+  if (merged.staleAfterDays <= 0) problems.push("staleAfterDays must be > 0");
+  assertNoProblems("biomarker", problems);
+  return merged;
+}
+
+/** Runs the biomarker engine. Never throws on in-bound input. */
+export function analyzeBiomarkers(
+  input: BiomarkerInput,
+  options: EngineOptions<BiomarkerParams>,
+): EngineRun<BiomarkerData> {
+  const { params, model } = engineParams(BIOMARKER_MODEL_KEY, BIOMARKER_DEFAULT_PARAMS, options);
+  const now = options.now.getTime();
+  const nowIso = options.now.toISOString();
+  const labs = input.labs ?? [];
+
+  const collected = collectReadings(labs);
+  const built: Built[] = [];
+  for (const c of collected.chosen.values())
+    built.push(biomarkerSignal(c, collected.newestUnflagged.get(c.key), params, now, nowIso));
+  // Worst tone first; ties in input order.
+  built.sort((a, b) => TONE_RANK[b.tone] - TONE_RANK[a.tone] || a.order - b.order);
+  const signals = built.map((b) => b.signal);
+  const status: BiomarkerStatus = built.length === 0 ? "no_flags" : (built[0] as Built).tone;
 
   const facts: EngineFacts = {
     summary: {
       status,
-      headline,
+      headline: biomarkerHeadline(built, collected, labs.length),
       flagged: signals.map((s) => s.label),
-      requiresClinicianReview: counts.critical + counts.elevated > 0,
+      requiresClinicianReview: built.some((b) => b.tone === "critical" || b.tone === "elevated"),
     },
-    confidence: { level, score: round(score, 3), reasons },
-    inputs,
+    confidence: biomarkerConfidence(built, collected, params),
+    inputs: biomarkerInputs(labs, collected.readings),
     current: { score: null, status },
     polarity: { kind: "status", order: BIOMARKER_STATUS_ORDER },
     interpretationScale: { ...BIOMARKER_INTERPRETATION_SCALE },
-    codes,
+    codes: loincCodes(built),
   };
 
   return {

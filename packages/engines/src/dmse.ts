@@ -8,25 +8,9 @@
  * reading or "normal" (docs/engines/dmse.md, Wording). Pure and deterministic: the clock comes
  * from `options.now`. Method, constants and sources: docs/engines/dmse.md.
  */
-import {
-  assertNoProblems,
-  clamp,
-  confidenceLevel,
-  fmt,
-  isFiniteNumber,
-  mean,
-  mergeNumericParams,
-  round,
-  sampleSd,
-} from "./shared.js";
-import type {
-  ConfidenceLevel,
-  EngineFacts,
-  EngineInput,
-  EngineOptions,
-  EngineRun,
-  ModelRef,
-} from "./types.js";
+import { assertNoProblems, engineParams, mergeNumericParams } from "./params.js";
+import { clamp, confidenceLevel, fmt, isFiniteNumber, mean, round, sampleSd } from "./shared.js";
+import type { ConfidenceLevel, EngineFacts, EngineInput, EngineOptions, EngineRun } from "./types.js";
 
 export type DmseSignalKey = "response_latency" | "psychomotor" | "speech_rate" | "sustained_attention";
 export type DmseInterpretation = "within_normal" | "subclinical" | "clinical_attention";
@@ -103,51 +87,6 @@ export interface DmseParams {
 
 export const DMSE_MODEL_KEY = "dmse_signals";
 
-export const DMSE_DEFAULT_PARAMS: Readonly<DmseParams> = Object.freeze({
-  // Contract (interface spec, dmse.analysis): under 1.8 s typical; 1.8 to 2.4 s subclinical;
-  // 2.5 s or more clinical attention. Longer response times in depression: Yamamoto et al. 2020
-  // (PLoS One 15:e0238726).
-  latencySubclinicalMinSeconds: 1.8,
-  latencyClinicalMinSeconds: 2.5,
-  // Conversational English is usually quoted at about 150 wpm (120-180); Amir 2016 (Ann Behav Sci)
-  // measured 154 wpm in broadcast interviews. No published clinical cut-off in wpm exists:
-  // operational default = roughly 150 wpm minus/plus a quarter (110-190) within normal; below
-  // 90 wpm (slowed, Yamamoto et al. 2020; Cannizzaro et al. 2004 Brain Cogn 56:30-35) or above
-  // 220 wpm (pressured) clinical attention.
-  speechNormalMinWpm: 110,
-  speechNormalMaxWpm: 190,
-  speechClinicalBelowWpm: 90,
-  speechClinicalAboveWpm: 220,
-  // No published norm for camera-counted fidget episodes: operational default. Counts are
-  // normalised to a 10-minute reference; 6 or more per 10 minutes (about one every 100 s) is
-  // subclinical, 12 or more (one every 50 s) clinical attention. Calibrate per site (ruling 16).
-  psychomotorReferenceSeconds: 600,
-  // House rule: sessions shorter than a minute are too short to turn a count into a rate (one
-  // episode in 5 s would read as 120 per 10 minutes); below 60 s the raw count is read instead.
-  psychomotorMinNormaliseSeconds: 60,
-  psychomotorSubclinicalMin: 6,
-  psychomotorClinicalMin: 12,
-  // No published norm for share of session gaze on screen: operational default. 80 % or more
-  // within normal; below 60 % (gaze off screen for more than two fifths of the session) clinical
-  // attention.
-  attentionNormalMinPct: 80,
-  attentionClinicalBelowPct: 60,
-  // Trend rule (ruling 13 values up/down/stable): the current value differs from the baseline mean
-  // by more than max(0.5 SD, 5 % of the mean). 0.5 SD is the common "medium" distribution-based
-  // minimal important difference (Norman, Sloan & Wyrwich 2003, Med Care 41:582-592); the 5 %
-  // floor is a house rule that stops tiny SDs from calling noise a trend.
-  trendSdMultiplier: 0.5,
-  trendRelativeMin: 0.05,
-  // Confidence = 0.6 x min(session / 600 s, 1) + 0.4 x min(history n / 5, 1). House rule: a
-  // 10-minute session and five prior values give full weight.
-  confidenceDurationFullSeconds: 600,
-  confidenceHistoryFull: 5,
-  confidenceDurationWeight: 0.6,
-  // Same cut-offs as the other engines.
-  confidenceHighMin: 0.75,
-  confidenceModerateMin: 0.45,
-});
-
 /** Fixed signal order: output order and tie-break of `flagged`. */
 export const DMSE_SIGNAL_ORDER: readonly DmseSignalKey[] = [
   "response_latency",
@@ -197,6 +136,515 @@ export const DMSE_NO_METRIC_HEADLINE = "No dmse metric was sent; nothing was mea
 
 export const DMSE_DISCLAIMER =
   "Decision support for clinician review only. Numbers measured on the caller's device are compared with operational thresholds (response latency: the service's thresholds; speech rate, fidget episodes and gaze share: expert-set, not validated norms). The signals are device measurements, not a clinical examination, not a diagnosis, not emotion or affect recognition and not a validated biometric measure.";
+
+// ---------------------------------------------------------------------------------------------
+// Readings: each metric against its thresholds
+
+const RANK: Record<DmseInterpretation, number> = { within_normal: 0, subclinical: 1, clinical_attention: 2 };
+
+/**
+ * How a reading is worded. The engine compares a device measurement with an operational threshold
+ * and says so; it never writes a clinician-observed finding ("was delayed", "was observed"), a
+ * causal reading ("consistent with", "can accompany") or "normal" (docs/engines/dmse.md, Wording).
+ */
+interface Reading {
+  interpretation: DmseInterpretation;
+  referenceRange: string;
+  /** The value against the threshold(s), e.g. "below the service's 1.8 s threshold". */
+  comparison: string;
+  /** Where the threshold comes from and what the measure is not, in parentheses, or "". */
+  caveat: string;
+}
+
+/** Suffix of every clinical_attention line. */
+const REVIEW_SUFFIX = "; device measurement for clinician review";
+
+/** Reading of the interpretation in `detail` (the enum value itself contains "normal"). */
+const DETAIL_READING: Record<DmseInterpretation, string> = {
+  within_normal: "read as inside the range used here",
+  subclinical: "read as mildly outside the range used here (subclinical)",
+  clinical_attention: "read as clearly outside the range used here (clinical attention)",
+};
+
+/**
+ * The value as text, with 2 decimals unless that would print it equal to a threshold it is not
+ * equal to ("1.8 s, below the 1.8 s threshold"); then with up to 6 decimals.
+ */
+export function dmseShownValue(v: number, thresholds: readonly number[]): string {
+  let digits = 2;
+  while (digits < 6 && thresholds.some((t) => v !== t && round(v, digits) === round(t, digits))) digits += 1;
+  return fmt(v, digits);
+}
+
+const LATENCY_DEFAULTS = {
+  // Contract (interface spec, dmse.analysis): under 1.8 s typical; 1.8 to 2.4 s subclinical;
+  // 2.5 s or more clinical attention. Longer response times in depression: Yamamoto et al. 2020
+  // (PLoS One 15:e0238726).
+  latencySubclinicalMinSeconds: 1.8,
+  latencyClinicalMinSeconds: 2.5,
+} satisfies Partial<DmseParams>;
+
+function readLatency(v: number, p: DmseParams): Reading {
+  const lo = p.latencySubclinicalMinSeconds;
+  const hi = p.latencyClinicalMinSeconds;
+  const referenceRange = `< ${fmt(lo)} s typical; ${fmt(lo)} to < ${fmt(hi)} s subclinical; >= ${fmt(hi)} s clinical attention`;
+  // The latency thresholds are the contract's own: no expert-set caveat.
+  if (v >= hi)
+    return {
+      interpretation: "clinical_attention",
+      referenceRange,
+      comparison: `at or above the service's ${fmt(hi)} s threshold`,
+      caveat: "",
+    };
+  if (v >= lo)
+    return {
+      interpretation: "subclinical",
+      referenceRange,
+      comparison: `at or above the service's ${fmt(lo)} s threshold and below its ${fmt(hi)} s threshold`,
+      caveat: "",
+    };
+  return {
+    interpretation: "within_normal",
+    referenceRange,
+    comparison: `below the service's ${fmt(lo)} s threshold`,
+    caveat: "",
+  };
+}
+
+const SPEECH_DEFAULTS = {
+  // Conversational English is usually quoted at about 150 wpm (120-180); Amir 2016 (Ann Behav Sci)
+  // measured 154 wpm in broadcast interviews. No published clinical cut-off in wpm exists:
+  // operational default = roughly 150 wpm minus/plus a quarter (110-190) within normal; below
+  // 90 wpm (slowed, Yamamoto et al. 2020; Cannizzaro et al. 2004 Brain Cogn 56:30-35) or above
+  // 220 wpm (pressured) clinical attention.
+  speechNormalMinWpm: 110,
+  speechNormalMaxWpm: 190,
+  speechClinicalBelowWpm: 90,
+  speechClinicalAboveWpm: 220,
+} satisfies Partial<DmseParams>;
+
+function readSpeech(v: number, p: DmseParams): Reading {
+  const referenceRange = `${fmt(p.speechNormalMinWpm)}-${fmt(p.speechNormalMaxWpm)} wpm typical; ${fmt(p.speechClinicalBelowWpm)} to < ${fmt(p.speechNormalMinWpm)} or > ${fmt(p.speechNormalMaxWpm)} to ${fmt(p.speechClinicalAboveWpm)} wpm subclinical; < ${fmt(p.speechClinicalBelowWpm)} or > ${fmt(p.speechClinicalAboveWpm)} wpm clinical attention`;
+  const band = `${fmt(p.speechNormalMinWpm)}-${fmt(p.speechNormalMaxWpm)} wpm range used here`;
+  const one = " (an expert-set threshold, not a validated norm)";
+  const two = " (expert-set thresholds, not validated norms)";
+  if (v < p.speechClinicalBelowWpm)
+    return {
+      interpretation: "clinical_attention",
+      referenceRange,
+      comparison: `below the ${fmt(p.speechClinicalBelowWpm)} wpm lower threshold used here`,
+      caveat: one,
+    };
+  if (v > p.speechClinicalAboveWpm)
+    return {
+      interpretation: "clinical_attention",
+      referenceRange,
+      comparison: `above the ${fmt(p.speechClinicalAboveWpm)} wpm upper threshold used here`,
+      caveat: one,
+    };
+  if (v < p.speechNormalMinWpm)
+    return {
+      interpretation: "subclinical",
+      referenceRange,
+      comparison: `below the ${band}, at or above its ${fmt(p.speechClinicalBelowWpm)} wpm lower threshold`,
+      caveat: two,
+    };
+  if (v > p.speechNormalMaxWpm)
+    return {
+      interpretation: "subclinical",
+      referenceRange,
+      comparison: `above the ${band}, at or below its ${fmt(p.speechClinicalAboveWpm)} wpm upper threshold`,
+      caveat: two,
+    };
+  return {
+    interpretation: "within_normal",
+    referenceRange,
+    comparison: `inside the ${band}`,
+    caveat: " (an expert-set range, not a validated norm)",
+  };
+}
+
+const PSYCHOMOTOR_DEFAULTS = {
+  // No published norm for camera-counted fidget episodes: operational default. Counts are
+  // normalised to a 10-minute reference; 6 or more per 10 minutes (about one every 100 s) is
+  // subclinical, 12 or more (one every 50 s) clinical attention. Calibrate per site (ruling 16).
+  psychomotorReferenceSeconds: 600,
+  // House rule: sessions shorter than a minute are too short to turn a count into a rate (one
+  // episode in 5 s would read as 120 per 10 minutes); below 60 s the raw count is read instead.
+  psychomotorMinNormaliseSeconds: 60,
+  psychomotorSubclinicalMin: 6,
+  psychomotorClinicalMin: 12,
+} satisfies Partial<DmseParams>;
+
+function readPsychomotor(v: number, unit: string, p: DmseParams): Reading {
+  const referenceRange = `< ${fmt(p.psychomotorSubclinicalMin)} ${unit} typical; ${fmt(p.psychomotorSubclinicalMin)} to < ${fmt(p.psychomotorClinicalMin)} subclinical; >= ${fmt(p.psychomotorClinicalMin)} clinical attention`;
+  const per = `per ${fmt(p.psychomotorReferenceSeconds / 60)} minutes`;
+  const notObserved = "a device count, not an observation of restlessness";
+  if (v >= p.psychomotorClinicalMin)
+    return {
+      interpretation: "clinical_attention",
+      referenceRange,
+      comparison: `at or above the threshold of ${fmt(p.psychomotorClinicalMin)} ${per} used here`,
+      caveat: ` (an expert-set threshold; ${notObserved})`,
+    };
+  if (v >= p.psychomotorSubclinicalMin)
+    return {
+      interpretation: "subclinical",
+      referenceRange,
+      comparison: `at or above the threshold of ${fmt(p.psychomotorSubclinicalMin)} and below the threshold of ${fmt(p.psychomotorClinicalMin)} ${per} used here`,
+      caveat: ` (expert-set thresholds; ${notObserved})`,
+    };
+  return {
+    interpretation: "within_normal",
+    referenceRange,
+    comparison: `below the threshold of ${fmt(p.psychomotorSubclinicalMin)} ${per} used here`,
+    caveat: ` (an expert-set threshold; ${notObserved})`,
+  };
+}
+
+const ATTENTION_DEFAULTS = {
+  // No published norm for share of session gaze on screen: operational default. 80 % or more
+  // within normal; below 60 % (gaze off screen for more than two fifths of the session) clinical
+  // attention.
+  attentionNormalMinPct: 80,
+  attentionClinicalBelowPct: 60,
+} satisfies Partial<DmseParams>;
+
+function readAttention(v: number, p: DmseParams): Reading {
+  const referenceRange = `>= ${fmt(p.attentionNormalMinPct)} % typical; ${fmt(p.attentionClinicalBelowPct)} to < ${fmt(p.attentionNormalMinPct)} % subclinical; < ${fmt(p.attentionClinicalBelowPct)} % clinical attention`;
+  const notAttention = "gaze share is a device measure, not a test of attention";
+  if (v < p.attentionClinicalBelowPct)
+    return {
+      interpretation: "clinical_attention",
+      referenceRange,
+      comparison: `below the ${fmt(p.attentionClinicalBelowPct)} % threshold used here`,
+      caveat: ` (an expert-set threshold; ${notAttention})`,
+    };
+  if (v < p.attentionNormalMinPct)
+    return {
+      interpretation: "subclinical",
+      referenceRange,
+      comparison: `below the ${fmt(p.attentionNormalMinPct)} % threshold and at or above the ${fmt(p.attentionClinicalBelowPct)} % threshold used here`,
+      caveat: ` (expert-set thresholds; ${notAttention})`,
+    };
+  return {
+    interpretation: "within_normal",
+    referenceRange,
+    comparison: `at or above the ${fmt(p.attentionNormalMinPct)} % threshold used here`,
+    caveat: ` (an expert-set threshold; ${notAttention})`,
+  };
+}
+
+const TREND_DEFAULTS = {
+  // Trend rule (ruling 13 values up/down/stable): the current value differs from the baseline mean
+  // by more than max(0.5 SD, 5 % of the mean). 0.5 SD is the common "medium" distribution-based
+  // minimal important difference (Norman, Sloan & Wyrwich 2003, Med Care 41:582-592); the 5 %
+  // floor is a house rule that stops tiny SDs from calling noise a trend.
+  trendSdMultiplier: 0.5,
+  trendRelativeMin: 0.05,
+} satisfies Partial<DmseParams>;
+
+/** Ruling 13: up/down/stable from the current value against the baseline (see TREND_DEFAULTS). */
+export function dmseTrend(
+  current: number,
+  baselineMean: number,
+  baselineSd: number,
+  p: DmseParams,
+): DmseTrendDir {
+  const diff = current - baselineMean;
+  const threshold = Math.max(p.trendSdMultiplier * baselineSd, p.trendRelativeMin * Math.abs(baselineMean));
+  if (diff > threshold) return "up";
+  if (diff < -threshold) return "down";
+  return "stable";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurements: the sent metric in the unit it is read in, with how the MSE line and `detail` state it
+
+interface Measurement {
+  /** The value compared with the thresholds (a fidget count may be turned into a rate). */
+  value: number;
+  unit: string;
+  reading: Reading;
+  /** The measurement as the MSE line states it. */
+  measured: string;
+  /** The measurement as `detail` states it (with how a fidget count was turned into a rate). */
+  measuredDetail: string;
+}
+
+function latencyMeasurement(v: number, p: DmseParams): Measurement {
+  const measured = `Mean response latency ${dmseShownValue(v, [p.latencySubclinicalMinSeconds, p.latencyClinicalMinSeconds])} s`;
+  return { value: v, unit: "s", reading: readLatency(v, p), measured, measuredDetail: measured };
+}
+
+/**
+ * Fidget episodes: a rate per reference period when the session is long enough to turn a count
+ * into one; otherwise the raw count, read as if it were that rate (and the line says why).
+ */
+function psychomotorMeasurement(raw: number, duration: number | null, p: DmseParams): Measurement {
+  const thresholds = [p.psychomotorSubclinicalMin, p.psychomotorClinicalMin];
+  const refMinutes = fmt(p.psychomotorReferenceSeconds / 60);
+  if (duration !== null && duration >= p.psychomotorMinNormaliseSeconds) {
+    const value = (raw / duration) * p.psychomotorReferenceSeconds;
+    const unit = `episodes/${refMinutes} min`;
+    const shown = dmseShownValue(value, thresholds);
+    return {
+      value,
+      unit,
+      reading: readPsychomotor(value, unit, p),
+      measured: `${shown} fidget episodes per ${refMinutes} minutes counted by the device`,
+      measuredDetail: `${fmt(raw)} fidget episode(s) counted by the device in ${fmt(duration)} s, ${shown} per ${refMinutes} minutes`,
+    };
+  }
+  const why =
+    duration === null
+      ? "no session duration was sent"
+      : `the ${fmt(duration)} s session is shorter than the ${fmt(p.psychomotorMinNormaliseSeconds)} s needed for a rate`;
+  const measured = `${dmseShownValue(raw, thresholds)} fidget episode(s) counted by the device, read as a count per ${refMinutes} minutes (${why})`;
+  return {
+    value: raw,
+    unit: "episodes",
+    reading: readPsychomotor(raw, "episodes", p),
+    measured,
+    measuredDetail: measured,
+  };
+}
+
+function speechMeasurement(v: number, p: DmseParams): Measurement {
+  const measured = `Speech rate ${dmseShownValue(v, [p.speechClinicalBelowWpm, p.speechNormalMinWpm, p.speechNormalMaxWpm, p.speechClinicalAboveWpm])} words per minute`;
+  return { value: v, unit: "wpm", reading: readSpeech(v, p), measured, measuredDetail: measured };
+}
+
+function attentionMeasurement(v: number, p: DmseParams): Measurement {
+  const measured = `Gaze on screen for ${dmseShownValue(v, [p.attentionClinicalBelowPct, p.attentionNormalMinPct])} % of the session`;
+  return { value: v, unit: "%", reading: readAttention(v, p), measured, measuredDetail: measured };
+}
+
+function metricOf(input: DmseInput, key: DmseSignalKey): number | undefined {
+  if (key === "response_latency") return input.responseLatencySeconds;
+  if (key === "psychomotor") return input.psychomotorFidgetEpisodes;
+  if (key === "speech_rate") return input.speechRateWpm;
+  return input.sustainedAttentionPct;
+}
+
+function measure(key: DmseSignalKey, raw: number, duration: number | null, p: DmseParams): Measurement {
+  if (key === "response_latency") return latencyMeasurement(raw, p);
+  if (key === "psychomotor") return psychomotorMeasurement(raw, duration, p);
+  if (key === "speech_rate") return speechMeasurement(raw, p);
+  return attentionMeasurement(raw, p);
+}
+
+// ---------------------------------------------------------------------------------------------
+// One signal per sent metric
+
+/** The patient's own baseline from prior values, and how the current value relates to it. */
+function baselineOf(
+  m: Measurement,
+  prior: readonly number[],
+  line: string,
+  p: DmseParams,
+): {
+  trendDir: DmseTrendDir;
+  baseline: NonNullable<DmseSignal["baseline"]>;
+  detail: string;
+  mseLine: string;
+} {
+  const mn = mean(prior);
+  const sd = sampleSd(prior);
+  const trendDir = dmseTrend(m.value, mn, sd, p);
+  const relation = trendDir === "up" ? "above" : trendDir === "down" ? "below" : "close to";
+  return {
+    trendDir,
+    baseline: { mean: round(mn), sd: round(sd), n: prior.length },
+    detail: ` Baseline from ${prior.length} prior value(s): mean ${fmt(mn)}, SD ${fmt(sd)}; the current value is ${relation} it (trend ${trendDir}: beyond max(${fmt(p.trendSdMultiplier)} SD, ${fmt(p.trendRelativeMin * 100)} % of the mean)).`,
+    mseLine:
+      trendDir === "stable"
+        ? line
+        : `${line} This is ${trendDir === "up" ? "higher" : "lower"} than the patient's baseline (mean ${fmt(mn)} ${m.unit} from ${prior.length} prior ${prior.length === 1 ? "value" : "values"}).`,
+  };
+}
+
+/** Confidence of one signal: session length blended with history depth. */
+function signalConfidenceScore(durationShare: number, depth: number, p: DmseParams): number {
+  return clamp(p.confidenceDurationWeight * durationShare + (1 - p.confidenceDurationWeight) * depth, 0, 1);
+}
+
+interface SignalRun {
+  signal: DmseSignal;
+  /** The signal's confidence score (0..1) and history depth (0..1). */
+  score: number;
+  depth: number;
+  hasBaseline: boolean;
+}
+
+function dmseSignal(
+  key: DmseSignalKey,
+  m: Measurement,
+  prior: readonly number[],
+  durationShare: number,
+  p: DmseParams,
+): SignalRun {
+  const { reading } = m;
+  const review = reading.interpretation === "clinical_attention" ? REVIEW_SUFFIX : "";
+  const line = `${m.measured}, ${reading.comparison}${reading.caveat}${review}.`;
+  const base = prior.length > 0 ? baselineOf(m, prior, line, p) : null;
+  const depth = Math.min(1, prior.length / p.confidenceHistoryFull);
+  const score = signalConfidenceScore(durationShare, depth, p);
+  const signal: DmseSignal = {
+    signalKey: key,
+    label: DMSE_SIGNAL_LABELS[key],
+    present: true,
+    metricValue: round(m.value),
+    metricUnit: m.unit,
+    interpretation: reading.interpretation,
+    referenceRange: reading.referenceRange,
+    detail: `${m.measuredDetail}: ${reading.comparison}${reading.caveat}; ${DETAIL_READING[reading.interpretation]}.${base ? base.detail : ""}`,
+    confidence: confidenceLevel(score, p.confidenceHighMin, p.confidenceModerateMin),
+    mseLine: base ? base.mseLine : line,
+  };
+  if (base) {
+    signal.trendDir = base.trendDir;
+    signal.baseline = base.baseline;
+  }
+  return { signal, score, depth, hasBaseline: base !== null };
+}
+
+/** One signal per sent metric, in the fixed signal order. */
+function measureSignals(input: DmseInput, duration: number | null, p: DmseParams): SignalRun[] {
+  const durationShare = duration === null ? 0 : Math.min(1, duration / p.confidenceDurationFullSeconds);
+  const history = input.history ?? {};
+  const runs: SignalRun[] = [];
+  for (const key of DMSE_SIGNAL_ORDER) {
+    const raw = metricOf(input, key);
+    if (!isFiniteNumber(raw)) continue;
+    const prior = (history[key] ?? []).filter(isFiniteNumber);
+    runs.push(dmseSignal(key, measure(key, raw, duration, p), prior, durationShare, p));
+  }
+  return runs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Summary, confidence and inputs
+
+/** Signals outside the range, worst interpretation first; ties in the fixed signal order (signals are in that order). */
+function rankedSignals(signals: readonly DmseSignal[]): DmseSignal[] {
+  return signals
+    .map((s, i) => ({ s, i }))
+    .filter(({ s }) => s.interpretation !== "within_normal")
+    .sort((a, b) => RANK[b.s.interpretation] - RANK[a.s.interpretation] || a.i - b.i)
+    .map(({ s }) => s);
+}
+
+/** The legend covers every status value shown: insufficient_data only when it is the status. */
+function dmseLegend(status: DmseSummaryStatus): Record<string, string> {
+  return status === "insufficient_data"
+    ? { ...DMSE_INTERPRETATION_SCALE, insufficient_data: DMSE_INSUFFICIENT_DATA_LEGEND }
+    : { ...DMSE_INTERPRETATION_SCALE };
+}
+
+function dmseHeadline(signals: readonly DmseSignal[], ranked: readonly DmseSignal[]): string {
+  const n = signals.length;
+  const missing = DMSE_SIGNAL_ORDER.filter((k) => !signals.some((s) => s.signalKey === k)).map(
+    (k) => DMSE_SIGNAL_LABELS[k],
+  );
+  const notMeasured = n > 0 && missing.length > 0 ? ` Not measured: ${missing.join(", ")}.` : "";
+  return n === 0
+    ? DMSE_NO_METRIC_HEADLINE
+    : ranked.length === 0
+      ? `All ${n} measured signal(s) fall inside the ranges used here; device measurements, not a clinical examination.${notMeasured}`
+      : `${ranked.length} of ${n} measured signal(s) outside the range used here: ${ranked.map((s) => `${s.label} (${s.interpretation === "clinical_attention" ? "clinical attention" : "subclinical"})`).join(", ")}.${notMeasured}`;
+}
+
+const CONFIDENCE_DEFAULTS = {
+  // Confidence = 0.6 x min(session / 600 s, 1) + 0.4 x min(history n / 5, 1). House rule: a
+  // 10-minute session and five prior values give full weight.
+  confidenceDurationFullSeconds: 600,
+  confidenceHistoryFull: 5,
+  confidenceDurationWeight: 0.6,
+  // Same cut-offs as the other engines.
+  confidenceHighMin: 0.75,
+  confidenceModerateMin: 0.45,
+} satisfies Partial<DmseParams>;
+
+/** Overall confidence: the mean of the signals' scores, with what limited it. */
+function dmseConfidence(
+  runs: readonly SignalRun[],
+  duration: number | null,
+  p: DmseParams,
+): { level: ConfidenceLevel; score: number; reasons: string[] } {
+  const n = runs.length;
+  const historyUsed = runs.filter((r) => r.hasBaseline).length;
+  let historyDepthSum = 0;
+  for (const r of runs) historyDepthSum += r.depth;
+  const score = round(n === 0 ? 0 : mean(runs.map((r) => r.score)), 3);
+  const reasons = [
+    ...(n === 0 ? ["No dmse metric was sent; nothing was measured."] : []),
+    duration === null
+      ? "No session duration was sent; session length adds nothing to confidence."
+      : `Session of ${fmt(duration)} s; ${fmt(p.confidenceDurationFullSeconds)} s or more gives full session weight.`,
+    historyUsed === 0
+      ? "No history was sent for the present signals; no baseline."
+      : `${historyUsed} of ${n} signal(s) have a baseline (mean history depth ${fmt((historyDepthSum / Math.max(1, n)) * 100, 0)} % of ${fmt(p.confidenceHistoryFull)} values).`,
+  ];
+  return { level: confidenceLevel(score, p.confidenceHighMin, p.confidenceModerateMin), score, reasons };
+}
+
+function dmseInputs(input: DmseInput, duration: number | null, runs: readonly SignalRun[]): EngineInput[] {
+  const metric = (v: unknown) => (isFiniteNumber(v) ? v : null);
+  const history = input.history ?? {};
+  const historyCounts: Record<string, number> = {};
+  let historySupplied = false;
+  for (const key of DMSE_SIGNAL_ORDER) {
+    const arr = history[key];
+    if (Array.isArray(arr)) {
+      historyCounts[key] = arr.length;
+      historySupplied = true;
+    }
+  }
+  const metricInput = (name: string, v: unknown): EngineInput => ({
+    name,
+    value: metric(v),
+    observedAt: null,
+    supplied: metric(v) !== null,
+    contributed: metric(v) !== null,
+  });
+  return [
+    metricInput("psychomotorFidgetEpisodes", input.psychomotorFidgetEpisodes),
+    metricInput("responseLatencySeconds", input.responseLatencySeconds),
+    metricInput("speechRateWpm", input.speechRateWpm),
+    metricInput("sustainedAttentionPct", input.sustainedAttentionPct),
+    {
+      name: "sessionDurationSeconds",
+      value: metric(input.sessionDurationSeconds),
+      observedAt: null,
+      supplied: metric(input.sessionDurationSeconds) !== null,
+      contributed: duration !== null && runs.length > 0,
+    },
+    {
+      name: "history",
+      value: historySupplied ? historyCounts : null,
+      observedAt: null,
+      supplied: historySupplied,
+      contributed: runs.some((r) => r.hasBaseline),
+    },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameter set
+
+/**
+ * Every default, composed from the groups above (each beside the code that reads it); sources in
+ * docs/engines/dmse.md. The spread order fixes the key order.
+ */
+export const DMSE_DEFAULT_PARAMS: Readonly<DmseParams> = Object.freeze({
+  ...LATENCY_DEFAULTS,
+  ...SPEECH_DEFAULTS,
+  ...PSYCHOMOTOR_DEFAULTS,
+  ...ATTENTION_DEFAULTS,
+  ...TREND_DEFAULTS,
+  ...CONFIDENCE_DEFAULTS,
+});
 
 /**
  * Validates a calibrated parameter set (every key known, every value a finite number, cut-offs
@@ -254,373 +702,32 @@ export function resolveDmseParams(overrides: unknown): DmseParams {
   return p;
 }
 
-// ---------------------------------------------------------------------------------------------
-
-const RANK: Record<DmseInterpretation, number> = { within_normal: 0, subclinical: 1, clinical_attention: 2 };
-
-/**
- * How a reading is worded. The engine compares a device measurement with an operational threshold
- * and says so; it never writes a clinician-observed finding ("was delayed", "was observed"), a
- * causal reading ("consistent with", "can accompany") or "normal" (docs/engines/dmse.md, Wording).
- */
-interface Reading {
-  interpretation: DmseInterpretation;
-  referenceRange: string;
-  /** The value against the threshold(s), e.g. "below the service's 1.8 s threshold". */
-  comparison: string;
-  /** Where the threshold comes from and what the measure is not, in parentheses, or "". */
-  caveat: string;
-}
-
-/** Suffix of every clinical_attention line. */
-const REVIEW_SUFFIX = "; device measurement for clinician review";
-
-/** Reading of the interpretation in `detail` (the enum value itself contains "normal"). */
-const DETAIL_READING: Record<DmseInterpretation, string> = {
-  within_normal: "read as inside the range used here",
-  subclinical: "read as mildly outside the range used here (subclinical)",
-  clinical_attention: "read as clearly outside the range used here (clinical attention)",
-};
-
-/**
- * The value as text, with 2 decimals unless that would print it equal to a threshold it is not
- * equal to ("1.8 s, below the 1.8 s threshold"); then with up to 6 decimals.
- */
-export function dmseShownValue(v: number, thresholds: readonly number[]): string {
-  let digits = 2;
-  while (digits < 6 && thresholds.some((t) => v !== t && round(v, digits) === round(t, digits))) digits += 1;
-  return fmt(v, digits);
-}
-
-function readLatency(v: number, p: DmseParams): Reading {
-  const lo = p.latencySubclinicalMinSeconds;
-  const hi = p.latencyClinicalMinSeconds;
-  const referenceRange = `< ${fmt(lo)} s typical; ${fmt(lo)} to < ${fmt(hi)} s subclinical; >= ${fmt(hi)} s clinical attention`;
-  // The latency thresholds are the contract's own: no expert-set caveat.
-  if (v >= hi)
-    return {
-      interpretation: "clinical_attention",
-      referenceRange,
-      comparison: `at or above the service's ${fmt(hi)} s threshold`,
-      caveat: "",
-    };
-  if (v >= lo)
-    return {
-      interpretation: "subclinical",
-      referenceRange,
-      comparison: `at or above the service's ${fmt(lo)} s threshold and below its ${fmt(hi)} s threshold`,
-      caveat: "",
-    };
-  return {
-    interpretation: "within_normal",
-    referenceRange,
-    comparison: `below the service's ${fmt(lo)} s threshold`,
-    caveat: "",
-  };
-}
-
-function readSpeech(v: number, p: DmseParams): Reading {
-  const referenceRange = `${fmt(p.speechNormalMinWpm)}-${fmt(p.speechNormalMaxWpm)} wpm typical; ${fmt(p.speechClinicalBelowWpm)} to < ${fmt(p.speechNormalMinWpm)} or > ${fmt(p.speechNormalMaxWpm)} to ${fmt(p.speechClinicalAboveWpm)} wpm subclinical; < ${fmt(p.speechClinicalBelowWpm)} or > ${fmt(p.speechClinicalAboveWpm)} wpm clinical attention`;
-  const band = `${fmt(p.speechNormalMinWpm)}-${fmt(p.speechNormalMaxWpm)} wpm range used here`;
-  const one = " (an expert-set threshold, not a validated norm)";
-  const two = " (expert-set thresholds, not validated norms)";
-  if (v < p.speechClinicalBelowWpm)
-    return {
-      interpretation: "clinical_attention",
-      referenceRange,
-      comparison: `below the ${fmt(p.speechClinicalBelowWpm)} wpm lower threshold used here`,
-      caveat: one,
-    };
-  if (v > p.speechClinicalAboveWpm)
-    return {
-      interpretation: "clinical_attention",
-      referenceRange,
-      comparison: `above the ${fmt(p.speechClinicalAboveWpm)} wpm upper threshold used here`,
-      caveat: one,
-    };
-  if (v < p.speechNormalMinWpm)
-    return {
-      interpretation: "subclinical",
-      referenceRange,
-      comparison: `below the ${band}, at or above its ${fmt(p.speechClinicalBelowWpm)} wpm lower threshold`,
-      caveat: two,
-    };
-  if (v > p.speechNormalMaxWpm)
-    return {
-      interpretation: "subclinical",
-      referenceRange,
-      comparison: `above the ${band}, at or below its ${fmt(p.speechClinicalAboveWpm)} wpm upper threshold`,
-      caveat: two,
-    };
-  return {
-    interpretation: "within_normal",
-    referenceRange,
-    comparison: `inside the ${band}`,
-    caveat: " (an expert-set range, not a validated norm)",
-  };
-}
-
-function readPsychomotor(v: number, unit: string, p: DmseParams): Reading {
-  const referenceRange = `< ${fmt(p.psychomotorSubclinicalMin)} ${unit} typical; ${fmt(p.psychomotorSubclinicalMin)} to < ${fmt(p.psychomotorClinicalMin)} subclinical; >= ${fmt(p.psychomotorClinicalMin)} clinical attention`;
-  const per = `per ${fmt(p.psychomotorReferenceSeconds / 60)} minutes`;
-  const notObserved = "a device count, not an observation of restlessness";
-  if (v >= p.psychomotorClinicalMin)
-    return {
-      interpretation: "clinical_attention",
-      referenceRange,
-      comparison: `at or above the threshold of ${fmt(p.psychomotorClinicalMin)} ${per} used here`,
-      caveat: ` (an expert-set threshold; ${notObserved})`,
-    };
-  if (v >= p.psychomotorSubclinicalMin)
-    return {
-      interpretation: "subclinical",
-      referenceRange,
-      comparison: `at or above the threshold of ${fmt(p.psychomotorSubclinicalMin)} and below the threshold of ${fmt(p.psychomotorClinicalMin)} ${per} used here`,
-      caveat: ` (expert-set thresholds; ${notObserved})`,
-    };
-  return {
-    interpretation: "within_normal",
-    referenceRange,
-    comparison: `below the threshold of ${fmt(p.psychomotorSubclinicalMin)} ${per} used here`,
-    caveat: ` (an expert-set threshold; ${notObserved})`,
-  };
-}
-
-function readAttention(v: number, p: DmseParams): Reading {
-  const referenceRange = `>= ${fmt(p.attentionNormalMinPct)} % typical; ${fmt(p.attentionClinicalBelowPct)} to < ${fmt(p.attentionNormalMinPct)} % subclinical; < ${fmt(p.attentionClinicalBelowPct)} % clinical attention`;
-  const notAttention = "gaze share is a device measure, not a test of attention";
-  if (v < p.attentionClinicalBelowPct)
-    return {
-      interpretation: "clinical_attention",
-      referenceRange,
-      comparison: `below the ${fmt(p.attentionClinicalBelowPct)} % threshold used here`,
-      caveat: ` (an expert-set threshold; ${notAttention})`,
-    };
-  if (v < p.attentionNormalMinPct)
-    return {
-      interpretation: "subclinical",
-      referenceRange,
-      comparison: `below the ${fmt(p.attentionNormalMinPct)} % threshold and at or above the ${fmt(p.attentionClinicalBelowPct)} % threshold used here`,
-      caveat: ` (expert-set thresholds; ${notAttention})`,
-    };
-  return {
-    interpretation: "within_normal",
-    referenceRange,
-    comparison: `at or above the ${fmt(p.attentionNormalMinPct)} % threshold used here`,
-    caveat: ` (an expert-set threshold; ${notAttention})`,
-  };
-}
-
-/** Ruling 13: up/down/stable from the current value against the baseline (see DMSE_DEFAULT_PARAMS). */
-export function dmseTrend(
-  current: number,
-  baselineMean: number,
-  baselineSd: number,
-  p: DmseParams,
-): DmseTrendDir {
-  const diff = current - baselineMean;
-  const threshold = Math.max(p.trendSdMultiplier * baselineSd, p.trendRelativeMin * Math.abs(baselineMean));
-  if (diff > threshold) return "up";
-  if (diff < -threshold) return "down";
-  return "stable";
-}
-
 /** Runs the dmse engine. Never throws on in-bound input. */
 export function analyzeDmse(input: DmseInput, options: EngineOptions<DmseParams>): EngineRun<DmseData> {
-  const p: DmseParams = options.model
-    ? { ...DMSE_DEFAULT_PARAMS, ...options.model.params }
-    : DMSE_DEFAULT_PARAMS;
-  const model: ModelRef = options.model
-    ? { key: DMSE_MODEL_KEY, version: options.model.version, source: "calibrated" }
-    : { key: DMSE_MODEL_KEY, version: null, source: "default" };
-  const nowIso = options.now.toISOString();
-
+  const { params: p, model } = engineParams(DMSE_MODEL_KEY, DMSE_DEFAULT_PARAMS, options);
   const durationRaw = input.sessionDurationSeconds;
   const duration = isFiniteNumber(durationRaw) && durationRaw > 0 ? durationRaw : null;
-  const durationShare = duration === null ? 0 : Math.min(1, duration / p.confidenceDurationFullSeconds);
-  const history = input.history ?? {};
+  const runs = measureSignals(input, duration, p);
+  const signals = runs.map((r) => r.signal);
 
-  const signals: DmseSignal[] = [];
-  const scores: number[] = [];
-  let historyUsed = 0;
-  let historyDepthSum = 0;
-
-  for (const key of DMSE_SIGNAL_ORDER) {
-    let raw: number | undefined;
-    if (key === "response_latency") raw = input.responseLatencySeconds;
-    else if (key === "psychomotor") raw = input.psychomotorFidgetEpisodes;
-    else if (key === "speech_rate") raw = input.speechRateWpm;
-    else raw = input.sustainedAttentionPct;
-    if (!isFiniteNumber(raw)) continue;
-
-    let value = raw;
-    let unit: string;
-    let reading: Reading;
-    /** The measurement as the MSE line states it. */
-    let measured: string;
-    /** The measurement as `detail` states it (with how a fidget count was turned into a rate). */
-    let measuredDetail: string;
-    if (key === "response_latency") {
-      unit = "s";
-      reading = readLatency(value, p);
-      measured = `Mean response latency ${dmseShownValue(value, [p.latencySubclinicalMinSeconds, p.latencyClinicalMinSeconds])} s`;
-      measuredDetail = measured;
-    } else if (key === "psychomotor") {
-      const thresholds = [p.psychomotorSubclinicalMin, p.psychomotorClinicalMin];
-      const refMinutes = fmt(p.psychomotorReferenceSeconds / 60);
-      if (duration !== null && duration >= p.psychomotorMinNormaliseSeconds) {
-        value = (raw / duration) * p.psychomotorReferenceSeconds;
-        unit = `episodes/${refMinutes} min`;
-        const shown = dmseShownValue(value, thresholds);
-        measured = `${shown} fidget episodes per ${refMinutes} minutes counted by the device`;
-        measuredDetail = `${fmt(raw)} fidget episode(s) counted by the device in ${fmt(duration)} s, ${shown} per ${refMinutes} minutes`;
-      } else {
-        unit = "episodes";
-        const why =
-          duration === null
-            ? "no session duration was sent"
-            : `the ${fmt(duration)} s session is shorter than the ${fmt(p.psychomotorMinNormaliseSeconds)} s needed for a rate`;
-        measured = `${dmseShownValue(raw, thresholds)} fidget episode(s) counted by the device, read as a count per ${refMinutes} minutes (${why})`;
-        measuredDetail = measured;
-      }
-      reading = readPsychomotor(value, unit, p);
-    } else if (key === "speech_rate") {
-      unit = "wpm";
-      reading = readSpeech(value, p);
-      measured = `Speech rate ${dmseShownValue(value, [p.speechClinicalBelowWpm, p.speechNormalMinWpm, p.speechNormalMaxWpm, p.speechClinicalAboveWpm])} words per minute`;
-      measuredDetail = measured;
-    } else {
-      unit = "%";
-      reading = readAttention(value, p);
-      measured = `Gaze on screen for ${dmseShownValue(value, [p.attentionClinicalBelowPct, p.attentionNormalMinPct])} % of the session`;
-      measuredDetail = measured;
-    }
-    const review = reading.interpretation === "clinical_attention" ? REVIEW_SUFFIX : "";
-    const line = `${measured}, ${reading.comparison}${reading.caveat}${review}.`;
-
-    const prior = (history[key] ?? []).filter(isFiniteNumber);
-    const signal: DmseSignal = {
-      signalKey: key,
-      label: DMSE_SIGNAL_LABELS[key],
-      present: true,
-      metricValue: round(value),
-      metricUnit: unit,
-      interpretation: reading.interpretation,
-      referenceRange: reading.referenceRange,
-      detail: "",
-      confidence: "low",
-      mseLine: line,
-    };
-    let detail = `${measuredDetail}: ${reading.comparison}${reading.caveat}; ${DETAIL_READING[reading.interpretation]}.`;
-    if (prior.length > 0) {
-      const m = mean(prior);
-      const sd = sampleSd(prior);
-      const trendDir = dmseTrend(value, m, sd, p);
-      signal.trendDir = trendDir;
-      signal.baseline = { mean: round(m), sd: round(sd), n: prior.length };
-      historyUsed += 1;
-      const relation = trendDir === "up" ? "above" : trendDir === "down" ? "below" : "close to";
-      detail += ` Baseline from ${prior.length} prior value(s): mean ${fmt(m)}, SD ${fmt(sd)}; the current value is ${relation} it (trend ${trendDir}: beyond max(${fmt(p.trendSdMultiplier)} SD, ${fmt(p.trendRelativeMin * 100)} % of the mean)).`;
-      if (trendDir !== "stable")
-        signal.mseLine = `${line} This is ${trendDir === "up" ? "higher" : "lower"} than the patient's baseline (mean ${fmt(m)} ${unit} from ${prior.length} prior ${prior.length === 1 ? "value" : "values"}).`;
-    }
-    const depth = Math.min(1, prior.length / p.confidenceHistoryFull);
-    historyDepthSum += depth;
-    const score = clamp(
-      p.confidenceDurationWeight * durationShare + (1 - p.confidenceDurationWeight) * depth,
-      0,
-      1,
-    );
-    scores.push(score);
-    signal.confidence = confidenceLevel(score, p.confidenceHighMin, p.confidenceModerateMin);
-    signal.detail = detail;
-    signals.push(signal);
-  }
-
-  // Worst interpretation first; ties in the fixed signal order (signals are in that order).
-  const ranked = signals
-    .map((s, i) => ({ s, i }))
-    .filter(({ s }) => s.interpretation !== "within_normal")
-    .sort((a, b) => RANK[b.s.interpretation] - RANK[a.s.interpretation] || a.i - b.i)
-    .map(({ s }) => s);
-  const n = signals.length;
+  const ranked = rankedSignals(signals);
   // Nothing measured is not "within range": it is insufficient_data (library callers only; the
   // HTTP layer answers 400 without a metric).
   const status: DmseSummaryStatus =
-    n === 0 ? "insufficient_data" : (ranked[0]?.interpretation ?? "within_normal");
+    signals.length === 0 ? "insufficient_data" : (ranked[0]?.interpretation ?? "within_normal");
   const flagged = ranked.map((s) => s.label);
-  const requiresClinicianReview = status === "clinical_attention";
-  const missing = DMSE_SIGNAL_ORDER.filter((k) => !signals.some((s) => s.signalKey === k)).map(
-    (k) => DMSE_SIGNAL_LABELS[k],
-  );
-  const notMeasured = n > 0 && missing.length > 0 ? ` Not measured: ${missing.join(", ")}.` : "";
-  const headline =
-    n === 0
-      ? DMSE_NO_METRIC_HEADLINE
-      : ranked.length === 0
-        ? `All ${n} measured signal(s) fall inside the ranges used here; device measurements, not a clinical examination.${notMeasured}`
-        : `${ranked.length} of ${n} measured signal(s) outside the range used here: ${ranked.map((s) => `${s.label} (${s.interpretation === "clinical_attention" ? "clinical attention" : "subclinical"})`).join(", ")}.${notMeasured}`;
-
-  const overallScore = round(scores.length === 0 ? 0 : mean(scores), 3);
-  const overallConfidence = confidenceLevel(overallScore, p.confidenceHighMin, p.confidenceModerateMin);
-  const reasons = [
-    ...(n === 0 ? ["No dmse metric was sent; nothing was measured."] : []),
-    duration === null
-      ? "No session duration was sent; session length adds nothing to confidence."
-      : `Session of ${fmt(duration)} s; ${fmt(p.confidenceDurationFullSeconds)} s or more gives full session weight.`,
-    historyUsed === 0
-      ? "No history was sent for the present signals; no baseline."
-      : `${historyUsed} of ${n} signal(s) have a baseline (mean history depth ${fmt((historyDepthSum / Math.max(1, n)) * 100, 0)} % of ${fmt(p.confidenceHistoryFull)} values).`,
-  ];
-
-  const metric = (v: unknown) => (isFiniteNumber(v) ? v : null);
-  const historyCounts: Record<string, number> = {};
-  let historySupplied = false;
-  for (const key of DMSE_SIGNAL_ORDER) {
-    const arr = history[key];
-    if (Array.isArray(arr)) {
-      historyCounts[key] = arr.length;
-      historySupplied = true;
-    }
-  }
-  const metricInput = (name: string, v: unknown): EngineInput => ({
-    name,
-    value: metric(v),
-    observedAt: null,
-    supplied: metric(v) !== null,
-    contributed: metric(v) !== null,
-  });
-  const inputs: EngineInput[] = [
-    metricInput("psychomotorFidgetEpisodes", input.psychomotorFidgetEpisodes),
-    metricInput("responseLatencySeconds", input.responseLatencySeconds),
-    metricInput("speechRateWpm", input.speechRateWpm),
-    metricInput("sustainedAttentionPct", input.sustainedAttentionPct),
-    {
-      name: "sessionDurationSeconds",
-      value: metric(durationRaw),
-      observedAt: null,
-      supplied: metric(durationRaw) !== null,
-      contributed: duration !== null && n > 0,
-    },
-    {
-      name: "history",
-      value: historySupplied ? historyCounts : null,
-      observedAt: null,
-      supplied: historySupplied,
-      contributed: historyUsed > 0,
-    },
-  ];
-
-  const summary = { status, headline, flagged, requiresClinicianReview };
-  // The legend covers every status value shown: insufficient_data only when it is the status.
-  const interpretationScale: Record<string, string> =
-    status === "insufficient_data"
-      ? { ...DMSE_INTERPRETATION_SCALE, insufficient_data: DMSE_INSUFFICIENT_DATA_LEGEND }
-      : { ...DMSE_INTERPRETATION_SCALE };
+  const summary = {
+    status,
+    headline: dmseHeadline(signals, ranked),
+    flagged,
+    requiresClinicianReview: status === "clinical_attention",
+  };
+  const confidence = dmseConfidence(runs, duration, p);
+  const interpretationScale = dmseLegend(status);
   const facts: EngineFacts = {
     summary: { ...summary, flagged: [...flagged] },
-    confidence: { level: overallConfidence, score: overallScore, reasons },
-    inputs,
+    confidence,
+    inputs: dmseInputs(input, duration, runs),
     current: { score: null, status },
     // insufficient_data is deliberately not in the order: the intelligence core reads a status
     // outside the order as "unchanged" (packages/intelligence/src/core.ts, changeBlock).
@@ -630,10 +737,10 @@ export function analyzeDmse(input: DmseInput, options: EngineOptions<DmseParams>
 
   return {
     data: {
-      generatedAt: nowIso,
+      generatedAt: options.now.toISOString(),
       summary,
-      signalsPresent: n,
-      overallConfidence,
+      signalsPresent: signals.length,
+      overallConfidence: confidence.level,
       signals,
       mseNarrative: signals.map((s) => s.mseLine),
       interpretationScale,

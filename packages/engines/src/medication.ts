@@ -8,12 +8,14 @@
 import {
   classifyScaleChange,
   INSTRUMENT_PROFILES,
+  type InstrumentProfile,
   type KnownInstrument,
   recogniseInstrument,
   type ScaleChange,
   severityBand,
 } from "./instruments.js";
-import { mergeNumericParams, parseTime as parseSharedTime } from "./shared.js";
+import { assertNoProblems, engineParams, mergeNumericParams } from "./params.js";
+import { confidenceLevel, parseTime as parseSharedTime, slugOf } from "./shared.js";
 import { PP_EPSILON, readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
 import type {
   Assessment,
@@ -22,7 +24,6 @@ import type {
   EngineInput,
   EngineOptions,
   EngineRun,
-  ModelRef,
   ModuleSignal,
   Prescription,
 } from "./types.js";
@@ -93,31 +94,6 @@ export interface MedicationParams {
 
 export const MEDICATION_MODEL_KEY = "medication_response";
 
-export const MEDICATION_DEFAULT_PARAMS: Readonly<MedicationParams> = Object.freeze({
-  // Expert-set (no published reliable change for an arbitrary scale): 15 points of 100, below the
-  // PHQ-9 (6/27 = 22 %) and GAD-7 (4/21 = 19 %) reliable changes, so an unknown scale is never
-  // held to a stricter standard. Used only for scales other than PHQ-9 and GAD-7.
-  improvementPctPoints: 15,
-  worseningPctPoints: 15,
-  // NHS Talking Therapies outcome definitions (Clark et al. 2018, Lancet 391:679-686): a change of
-  // 6 or more PHQ-9 points and 4 or more GAD-7 points is reliable (docs/engines/evidence.md).
-  phq9ReliableChangePoints: INSTRUMENT_PROFILES.phq9.reliableChangePoints,
-  gad7ReliableChangePoints: INSTRUMENT_PROFILES.gad7.reliableChangePoints,
-  // House rule: three points per side make a baseline and a trend distinguishable from one
-  // noisy administration; two points give a minimal comparison.
-  highConfidenceMinPerSide: 3,
-  moderateConfidenceMinPerSide: 2,
-  // House rule (no published minimal important change for this latency measure): 10 % either way.
-  latencyImprovementPct: 10,
-  latencyWorseningPct: 10,
-  // House rule: evenly spaced points for high / moderate / low, and the midpoints between them.
-  confidencePointsHigh: 0.9,
-  confidencePointsModerate: 0.6,
-  confidencePointsLow: 0.3,
-  confidenceHighMin: 0.75,
-  confidenceModerateMin: 0.45,
-});
-
 /** Overall status, best to worst (facts.polarity). */
 export const MEDICATION_STATUS_ORDER = [
   "no_active_prescriptions",
@@ -145,51 +121,12 @@ export const MEDICATION_DISCLAIMER =
   "Decision support for clinician review only. The engine compares symptom-scale scores before and after each active prescription's start date; it cannot show that a medication caused a change, and it is neither a diagnosis nor a prescribing recommendation.";
 
 /**
- * Validates a calibrated parameter set and merges it over the defaults. Throws an Error naming the
- * problem when a key is unknown, a value is not a finite number, or a value is out of its range.
- */
-export function resolveMedicationParams(overrides: unknown): MedicationParams {
-  const merged = mergeNumericParams("medication", MEDICATION_DEFAULT_PARAMS, overrides);
-  const problems: string[] = [];
-  const nonNegative: (keyof MedicationParams)[] = [
-    "improvementPctPoints",
-    "worseningPctPoints",
-    "latencyImprovementPct",
-    "latencyWorseningPct",
-  ];
-  for (const key of nonNegative) if (merged[key] < 0) problems.push(`${key} must be >= 0`);
-  for (const key of ["phq9ReliableChangePoints", "gad7ReliableChangePoints"] as const)
-    if (merged[key] <= 0) problems.push(`${key} must be > 0`);
-  if (merged.moderateConfidenceMinPerSide < 1) problems.push("moderateConfidenceMinPerSide must be >= 1");
-  if (merged.highConfidenceMinPerSide < merged.moderateConfidenceMinPerSide) {
-    problems.push("highConfidenceMinPerSide must be >= moderateConfidenceMinPerSide");
-  }
-  for (const key of [
-    "confidencePointsHigh",
-    "confidencePointsModerate",
-    "confidencePointsLow",
-    "confidenceHighMin",
-    "confidenceModerateMin",
-  ] as const) {
-    if (merged[key] < 0 || merged[key] > 1) problems.push(`${key} must be in [0, 1]`);
-  }
-  if (problems.length > 0) throw new Error(`invalid medication parameters: ${problems.join("; ")}`);
-  return merged;
-}
-
-/**
  * Signal-key suffix of a medication name: Unicode-decomposed, accents dropped, lower-cased, every
  * run of characters other than a-z and 0-9 turned into one "_", leading/trailing "_" removed
  * ("Sertraline HCl 50mg" -> "sertraline_hcl_50mg"); an empty result becomes "unnamed".
  */
 export function medicationSlug(name: string): string {
-  const slug = name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "");
-  return slug === "" ? "unnamed" : slug;
+  return slugOf(name);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -239,6 +176,15 @@ function anchorTime(prescribedAt: string | undefined): number | null {
 
 const dateOnly = (iso: string): string => iso.slice(0, 10);
 
+// ---------------------------------------------------------------------------------------------
+// The symptom series compared around each start date
+
+interface InstrumentGroup {
+  known: KnownInstrument | null;
+  display: string;
+  points: Point[];
+}
+
 function instrumentKey(a: Assessment): { key: string; known: KnownInstrument | null } {
   const known = recogniseInstrument(a.instrumentId, a.instrumentName);
   if (known) return { key: known, known };
@@ -248,15 +194,12 @@ function instrumentKey(a: Assessment): { key: string; known: KnownInstrument | n
   return { key: name === "" ? "unknown" : name, known: null };
 }
 
-/**
- * The instrument with the most administrations (with a valid createdAt). Ties: the one whose latest
- * administration is newest, then the alphabetically first key.
- */
-function selectSeries(
+/** Administrations with a valid createdAt and score, grouped by instrument key in first-seen order. */
+function groupByInstrument(
   assessments: readonly Assessment[],
   times: readonly (number | null)[],
-): { series: Series | null; instruments: number } {
-  const groups = new Map<string, { known: KnownInstrument | null; display: string; points: Point[] }>();
+): Map<string, InstrumentGroup> {
+  const groups = new Map<string, InstrumentGroup>();
   // Most calls repeat one or two instrument id/name pairs: recognise each pair once (keyed by id,
   // then name, so no string is built per assessment).
   const keyCache = new Map<string, Map<string, { key: string; known: KnownInstrument | null }>>();
@@ -288,6 +231,14 @@ function selectSeries(
       maxScore: a.maxScore,
     });
   }
+  return groups;
+}
+
+/**
+ * The instrument with the most administrations. Ties: the one whose latest administration is
+ * newest, then the alphabetically first key. Null when there is none.
+ */
+function mostAdministered(groups: ReadonlyMap<string, InstrumentGroup>): string | null {
   let bestKey: string | null = null;
   let bestCount = -1;
   let bestLatest = Number.NEGATIVE_INFINITY;
@@ -305,8 +256,11 @@ function selectSeries(
       bestLatest = latest;
     }
   }
-  if (bestKey === null) return { series: null, instruments: groups.size };
-  const group = groups.get(bestKey) as { known: KnownInstrument | null; display: string; points: Point[] };
+  return bestKey;
+}
+
+/** The group's points in time order, with the prefix sums the baseline means read. */
+function toSeries(key: string, group: InstrumentGroup): Series {
   // Array.prototype.sort is stable, so equal timestamps keep input order; sorted input is O(n).
   const points = group.points.sort((a, b) => a.time - b.time);
   const pctSums: number[] = [0];
@@ -325,18 +279,18 @@ function selectSeries(
     scoreSums.push(score);
     offScaleCounts.push(off);
   }
-  return {
-    series: {
-      key: bestKey,
-      display: group.display,
-      known: group.known,
-      points,
-      pctSums,
-      scoreSums,
-      offScaleCounts,
-    },
-    instruments: groups.size,
-  };
+  return { key, display: group.display, known: group.known, points, pctSums, scoreSums, offScaleCounts };
+}
+
+/** The series of the most administered instrument (with a valid createdAt), and how many instruments there were. */
+function selectSeries(
+  assessments: readonly Assessment[],
+  times: readonly (number | null)[],
+): { series: Series | null; instruments: number } {
+  const groups = groupByInstrument(assessments, times);
+  const bestKey = mostAdministered(groups);
+  if (bestKey === null) return { series: null, instruments: groups.size };
+  return { series: toSeries(bestKey, groups.get(bestKey) as InstrumentGroup), instruments: groups.size };
 }
 
 /** Number of points with time <= anchor (binary search over the sorted series). */
@@ -351,6 +305,9 @@ function countAtOrBefore(points: readonly Point[], anchor: number): number {
   return lo;
 }
 
+// ---------------------------------------------------------------------------------------------
+// One response signal per active prescription
+
 type Outcome = "responding" | "no_clear_change" | "worsening" | "insufficient_data";
 
 interface Evaluated {
@@ -360,11 +317,10 @@ interface Evaluated {
   after: number;
 }
 
-function confidenceFor(before: number, after: number, params: MedicationParams): ConfidenceLevel {
-  const least = Math.min(before, after);
-  if (least >= params.highConfidenceMinPerSide) return "high";
-  if (least >= params.moderateConfidenceMinPerSide) return "moderate";
-  return "low";
+/** The prescription a signal is about, and its signal key. */
+interface Subject {
+  rx: Prescription;
+  signalKey: string;
 }
 
 const TONE_OF: Record<Outcome, ModuleSignal["tone"]> = {
@@ -374,6 +330,197 @@ const TONE_OF: Record<Outcome, ModuleSignal["tone"]> = {
   worsening: "elevated",
 };
 
+const PER_SIDE_DEFAULTS = {
+  // House rule: three points per side make a baseline and a trend distinguishable from one
+  // noisy administration; two points give a minimal comparison.
+  highConfidenceMinPerSide: 3,
+  moderateConfidenceMinPerSide: 2,
+} satisfies Partial<MedicationParams>;
+
+function confidenceFor(before: number, after: number, params: MedicationParams): ConfidenceLevel {
+  const least = Math.min(before, after);
+  if (least >= params.highConfidenceMinPerSide) return "high";
+  if (least >= params.moderateConfidenceMinPerSide) return "moderate";
+  return "low";
+}
+
+/** Fields in the contract's order, so the JSON reads like the specification. */
+function responseSignal(
+  { rx, signalKey }: Subject,
+  body: Pick<ModuleSignal, "detail" | "tone" | "metricValue" | "confidence" | "summaryLine" | "observedAt">,
+): ModuleSignal {
+  return {
+    module: "medication",
+    signalKey,
+    label: `Response to ${rx.medicationName}`,
+    detail: body.detail,
+    tone: body.tone,
+    metricValue: body.metricValue,
+    metricUnit: "score",
+    confidence: body.confidence,
+    summaryLine: body.summaryLine,
+    sourceRef: rx.id,
+    observedAt: body.observedAt,
+  };
+}
+
+function insufficientData(
+  subject: Subject,
+  detail: string,
+  observedAt: string,
+  before: number,
+  after: number,
+): Evaluated {
+  return {
+    signal: responseSignal(subject, {
+      detail,
+      tone: TONE_OF.insufficient_data,
+      metricValue: 0,
+      confidence: "low",
+      summaryLine: `${subject.rx.medicationName}: not enough data to compare symptom scores around the start date.`,
+      observedAt,
+    }),
+    outcome: "insufficient_data",
+    before,
+    after,
+  };
+}
+
+const RELIABLE_CHANGE_DEFAULTS = {
+  // NHS Talking Therapies outcome definitions (Clark et al. 2018, Lancet 391:679-686): a change of
+  // 6 or more PHQ-9 points and 4 or more GAD-7 points is reliable (docs/engines/evidence.md).
+  phq9ReliableChangePoints: INSTRUMENT_PROFILES.phq9.reliableChangePoints,
+  gad7ReliableChangePoints: INSTRUMENT_PROFILES.gad7.reliableChangePoints,
+} satisfies Partial<MedicationParams>;
+
+/** PHQ-9 / GAD-7 on their published maximum: baseline mean vs latest score by the reliable-change definition. */
+function reliableChangeRule(
+  known: KnownInstrument,
+  baselineScore: number,
+  latestScore: number,
+  params: MedicationParams,
+): { outcome: Outcome; rule: string } {
+  const threshold = known === "phq9" ? params.phq9ReliableChangePoints : params.gad7ReliableChangePoints;
+  const verdict: ScaleChange = classifyScaleChange(known, baselineScore, latestScore, threshold);
+  const outcome: Outcome =
+    verdict.category === "reliable_improvement"
+      ? "responding"
+      : verdict.category === "reliable_deterioration"
+        ? "worsening"
+        : "no_clear_change";
+  const words = {
+    reliable_improvement: "Reliable improvement",
+    reliable_deterioration: "Reliable deterioration",
+    no_reliable_change: "Not a reliable change",
+  }[verdict.category];
+  const band = severityBand(known, latestScore);
+  const rule = `${words}: ${fmt(baselineScore, 2)} -> ${fmt(latestScore, 2)} points (${signed(verdict.change, 2)}); a change of ${fmt(threshold, 2)} points or more either way is reliable (NHS Talking Therapies definition). The latest score is in the ${band.label} band (${band.min}-${band.max}).${verdict.reliableRecovery ? " It moved from a clinical case to below the caseness cut-off with a reliable improvement (reliable recovery)." : ""}`;
+  return { outcome, rule };
+}
+
+const UNKNOWN_SCALE_DEFAULTS = {
+  // Expert-set (no published reliable change for an arbitrary scale): 15 points of 100, below the
+  // PHQ-9 (6/27 = 22 %) and GAD-7 (4/21 = 19 %) reliable changes, so an unknown scale is never
+  // held to a stricter standard. Used only for scales other than PHQ-9 and GAD-7.
+  improvementPctPoints: 15,
+  worseningPctPoints: 15,
+} satisfies Partial<MedicationParams>;
+
+/**
+ * Any other scale, or a known one on another maximum: the change in percentage points of the
+ * scale maximum against the expert-set thresholds.
+ */
+function percentPointRule(
+  change: number,
+  profile: InstrumentProfile | null,
+  offScale: number,
+  params: MedicationParams,
+): { outcome: Outcome; rule: string } {
+  const outcome: Outcome =
+    change <= -params.improvementPctPoints + PP_EPSILON
+      ? "responding"
+      : change >= params.worseningPctPoints - PP_EPSILON
+        ? "worsening"
+        : "no_clear_change";
+  const rule = profile
+    ? `Reliable change not assessed: ${offScale} administration(s) have a maxScore other than the published ${profile.maxScore}; thresholds of ${fmt(params.improvementPctPoints)} percentage points applied instead.`
+    : `Improvement is a fall of at least ${fmt(params.improvementPctPoints)} and worsening a rise of at least ${fmt(params.worseningPctPoints)} percentage points; no published reliability for this scale.`;
+  return { outcome, rule };
+}
+
+/** Why there is nothing on one side of the start date to compare. */
+function oneSidedSeries(
+  subject: Subject,
+  series: Series,
+  startText: string,
+  nBefore: number,
+  nAfter: number,
+): Evaluated {
+  const latest = series.points.at(-1) as Point;
+  const why =
+    nBefore === 0
+      ? `no ${series.display} administration on or before the start on ${startText} (${nAfter} after)`
+      : `no ${series.display} administration after the start on ${startText} (${nBefore} before)`;
+  return insufficientData(
+    subject,
+    `Cannot compare: ${why}. metricValue is 0 (no comparison).`,
+    isoOf(latest.time),
+    nBefore,
+    nAfter,
+  );
+}
+
+const VERB: Record<Outcome, string> = {
+  responding: "improved",
+  worsening: "worsened",
+  no_clear_change: "no clear change",
+  insufficient_data: "not assessed",
+};
+
+/** Mean of the administrations on or before the start against the latest one after it. */
+function compareAroundStart(
+  subject: Subject,
+  series: Series,
+  startText: string,
+  nBefore: number,
+  nAfter: number,
+  params: MedicationParams,
+): Evaluated {
+  const { points } = series;
+  const baselinePct = (series.pctSums[nBefore] as number) / nBefore;
+  const latest = points.at(-1) as Point;
+  const change = latest.pct - baselinePct;
+  const profile = series.known ? INSTRUMENT_PROFILES[series.known] : null;
+  const offScale = series.offScaleCounts[points.length] as number;
+  const { outcome, rule } =
+    profile && series.known && offScale === 0
+      ? reliableChangeRule(
+          series.known,
+          (series.scoreSums[nBefore] as number) / nBefore,
+          latest.score,
+          params,
+        )
+      : percentPointRule(change, profile, offScale, params);
+  const name = subject.rx.medicationName;
+  const summaryLine =
+    outcome === "no_clear_change"
+      ? `${name}: ${series.display} shows no clear change since the start (${signed(change)} points of 100).`
+      : `${name}: ${series.display} ${VERB[outcome]} by ${fmt(Math.abs(change))} points of 100 since the start.`;
+  return {
+    signal: responseSignal(subject, {
+      detail: `${series.display} (the most administered scale): mean of ${nBefore} administration(s) on or before the start on ${startText} was ${fmt(baselinePct)}% of the scale maximum; the latest of ${nAfter} after it (${dateOnly(isoOf(latest.time))}) was ${fmt(latest.pct)}%; change ${signed(change)} percentage points (higher scores are worse). ${rule}`,
+      tone: TONE_OF[outcome],
+      metricValue: round(change),
+      confidence: confidenceFor(nBefore, nAfter, params),
+      summaryLine,
+      observedAt: isoOf(latest.time),
+    }),
+    outcome,
+    before: nBefore,
+    after: nAfter,
+  };
+}
+
 function evaluatePrescription(
   rx: Prescription,
   signalKey: string,
@@ -381,44 +528,11 @@ function evaluatePrescription(
   params: MedicationParams,
   nowIso: string,
 ): Evaluated {
-  // Fields in the contract's order, so the JSON reads like the specification.
-  const make = (
-    detail: string,
-    tone: ModuleSignal["tone"],
-    metricValue: number,
-    confidence: ConfidenceLevel,
-    summaryLine: string,
-    observedAt: string,
-  ): ModuleSignal => ({
-    module: "medication",
-    signalKey,
-    label: `Response to ${rx.medicationName}`,
-    detail,
-    tone,
-    metricValue,
-    metricUnit: "score",
-    confidence,
-    summaryLine,
-    sourceRef: rx.id,
-    observedAt,
-  });
-  const insufficient = (detail: string, observedAt: string, before: number, after: number): Evaluated => ({
-    signal: make(
-      detail,
-      TONE_OF.insufficient_data,
-      0,
-      "low",
-      `${rx.medicationName}: not enough data to compare symptom scores around the start date.`,
-      observedAt,
-    ),
-    outcome: "insufficient_data",
-    before,
-    after,
-  });
-
+  const subject: Subject = { rx, signalKey };
   const anchor = anchorTime(rx.prescribedAt);
   if (anchor === null) {
-    return insufficient(
+    return insufficientData(
+      subject,
       rx.prescribedAt === undefined
         ? "No prescribedAt was sent, so there is no start date to compare symptom scores around. metricValue is 0 (no comparison)."
         : `prescribedAt "${rx.prescribedAt}" is not a readable date, so there is no start date to compare around. metricValue is 0 (no comparison).`,
@@ -429,87 +543,45 @@ function evaluatePrescription(
   }
   const startText = dateOnly(new Date(anchor).toISOString());
   if (series === null) {
-    return insufficient(
+    return insufficientData(
+      subject,
       `No symptom-scale administrations were sent, so the course since the start on ${startText} cannot be assessed. metricValue is 0 (no comparison).`,
       nowIso,
       0,
       0,
     );
   }
-  const { points } = series;
-  const nBefore = countAtOrBefore(points, anchor);
-  const nAfter = points.length - nBefore;
-  if (nBefore === 0 || nAfter === 0) {
-    const latest = points.at(-1) as Point;
-    const why =
-      nBefore === 0
-        ? `no ${series.display} administration on or before the start on ${startText} (${nAfter} after)`
-        : `no ${series.display} administration after the start on ${startText} (${nBefore} before)`;
-    return insufficient(
-      `Cannot compare: ${why}. metricValue is 0 (no comparison).`,
-      isoOf(latest.time),
-      nBefore,
-      nAfter,
-    );
-  }
-
-  const baselinePct = (series.pctSums[nBefore] as number) / nBefore;
-  const latest = points.at(-1) as Point;
-  const change = latest.pct - baselinePct;
-  const confidence = confidenceFor(nBefore, nAfter, params);
-
-  let outcome: Outcome;
-  let rule: string;
-  const profile = series.known ? INSTRUMENT_PROFILES[series.known] : null;
-  const offScale = series.offScaleCounts[points.length] as number;
-  if (profile && series.known && offScale === 0) {
-    const threshold =
-      series.known === "phq9" ? params.phq9ReliableChangePoints : params.gad7ReliableChangePoints;
-    const baselineScore = (series.scoreSums[nBefore] as number) / nBefore;
-    const verdict: ScaleChange = classifyScaleChange(series.known, baselineScore, latest.score, threshold);
-    outcome =
-      verdict.category === "reliable_improvement"
-        ? "responding"
-        : verdict.category === "reliable_deterioration"
-          ? "worsening"
-          : "no_clear_change";
-    const words = {
-      reliable_improvement: "Reliable improvement",
-      reliable_deterioration: "Reliable deterioration",
-      no_reliable_change: "Not a reliable change",
-    }[verdict.category];
-    const band = severityBand(series.known, latest.score);
-    rule = `${words}: ${fmt(baselineScore, 2)} -> ${fmt(latest.score, 2)} points (${signed(verdict.change, 2)}); a change of ${fmt(threshold, 2)} points or more either way is reliable (NHS Talking Therapies definition). The latest score is in the ${band.label} band (${band.min}-${band.max}).${verdict.reliableRecovery ? " It moved from a clinical case to below the caseness cut-off with a reliable improvement (reliable recovery)." : ""}`;
-  } else {
-    outcome =
-      change <= -params.improvementPctPoints + PP_EPSILON
-        ? "responding"
-        : change >= params.worseningPctPoints - PP_EPSILON
-          ? "worsening"
-          : "no_clear_change";
-    rule = profile
-      ? `Reliable change not assessed: ${offScale} administration(s) have a maxScore other than the published ${profile.maxScore}; thresholds of ${fmt(params.improvementPctPoints)} percentage points applied instead.`
-      : `Improvement is a fall of at least ${fmt(params.improvementPctPoints)} and worsening a rise of at least ${fmt(params.worseningPctPoints)} percentage points; no published reliability for this scale.`;
-  }
-
-  const detail = `${series.display} (the most administered scale): mean of ${nBefore} administration(s) on or before the start on ${startText} was ${fmt(baselinePct)}% of the scale maximum; the latest of ${nAfter} after it (${dateOnly(isoOf(latest.time))}) was ${fmt(latest.pct)}%; change ${signed(change)} percentage points (higher scores are worse). ${rule}`;
-  const verb: Record<Outcome, string> = {
-    responding: "improved",
-    worsening: "worsened",
-    no_clear_change: "no clear change",
-    insufficient_data: "not assessed",
-  };
-  const summaryLine =
-    outcome === "no_clear_change"
-      ? `${rx.medicationName}: ${series.display} shows no clear change since the start (${signed(change)} points of 100).`
-      : `${rx.medicationName}: ${series.display} ${verb[outcome]} by ${fmt(Math.abs(change))} points of 100 since the start.`;
-  return {
-    signal: make(detail, TONE_OF[outcome], round(change), confidence, summaryLine, isoOf(latest.time)),
-    outcome,
-    before: nBefore,
-    after: nAfter,
-  };
+  const nBefore = countAtOrBefore(series.points, anchor);
+  const nAfter = series.points.length - nBefore;
+  if (nBefore === 0 || nAfter === 0) return oneSidedSeries(subject, series, startText, nBefore, nAfter);
+  return compareAroundStart(subject, series, startText, nBefore, nAfter, params);
 }
+
+/** One evaluation per active prescription; repeated names get numbered signal keys (`_2`, `_3`, ...). */
+function evaluatePrescriptions(
+  active: readonly Prescription[],
+  series: Series | null,
+  params: MedicationParams,
+  nowIso: string,
+): Evaluated[] {
+  const usedKeys = new Map<string, number>();
+  return active.map((rx) => {
+    const slug = medicationSlug(rx.medicationName);
+    const seen = (usedKeys.get(slug) ?? 0) + 1;
+    usedKeys.set(slug, seen);
+    const key = `med_response_${slug}${seen > 1 ? `_${seen}` : ""}`;
+    return evaluatePrescription(rx, key, series, params, nowIso);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response-latency corroboration
+
+const LATENCY_DEFAULTS = {
+  // House rule (no published minimal important change for this latency measure): 10 % either way.
+  latencyImprovementPct: 10,
+  latencyWorseningPct: 10,
+} satisfies Partial<MedicationParams>;
 
 function corroborationSignal(pct: number, params: MedicationParams, nowIso: string): ModuleSignal {
   const tone: ModuleSignal["tone"] =
@@ -539,6 +611,9 @@ function corroborationSignal(pct: number, params: MedicationParams, nowIso: stri
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Status, flags, confidence and inputs
+
 const TONE_RANK: Record<ModuleSignal["tone"], number> = {
   critical: 4,
   elevated: 3,
@@ -547,49 +622,8 @@ const TONE_RANK: Record<ModuleSignal["tone"], number> = {
   positive: 0,
 };
 
-function newestIso(times: (number | null)[]): string | null {
-  let best: number | null = null;
-  for (const t of times) if (t !== null && (best === null || t > best)) best = t;
-  return best === null ? null : new Date(best).toISOString();
-}
-
-// ---------------------------------------------------------------------------------------------
-
-/** Runs the medication response engine. Never throws on in-bound input. */
-export function analyzeMedication(
-  input: MedicationInput,
-  options: EngineOptions<MedicationParams>,
-): EngineRun<MedicationData> {
-  const params: MedicationParams = options.model
-    ? { ...MEDICATION_DEFAULT_PARAMS, ...options.model.params }
-    : MEDICATION_DEFAULT_PARAMS;
-  const model: ModelRef = options.model
-    ? { key: MEDICATION_MODEL_KEY, version: options.model.version, source: "calibrated" }
-    : { key: MEDICATION_MODEL_KEY, version: null, source: "default" };
-  const nowIso = options.now.toISOString();
-  const prescriptions = input.prescriptions ?? [];
-  const assessments = input.assessments ?? [];
-
-  const active = prescriptions.filter((p) => p.status.trim().toLowerCase() === "active");
-  const assessmentTimes = assessments.map((a) => parseTime(a.createdAt));
-  const { series, instruments } =
-    active.length > 0 ? selectSeries(assessments, assessmentTimes) : { series: null, instruments: 0 };
-
-  const usedKeys = new Map<string, number>();
-  const evaluated: Evaluated[] = active.map((rx) => {
-    const slug = medicationSlug(rx.medicationName);
-    const seen = (usedKeys.get(slug) ?? 0) + 1;
-    usedKeys.set(slug, seen);
-    const key = `med_response_${slug}${seen > 1 ? `_${seen}` : ""}`;
-    return evaluatePrescription(rx, key, series, params, nowIso);
-  });
-
-  const signals = evaluated.map((e) => e.signal);
-  const latency = input.dmseLatencyPctChange;
-  const latencySupplied = typeof latency === "number" && Number.isFinite(latency);
-  if (latencySupplied) signals.push(corroborationSignal(latency, params, nowIso));
-
-  // Overall status: the worst outcome among the response signals.
+/** Overall status: the worst outcome among the response signals. */
+function overallStatus(evaluated: readonly Evaluated[]): MedicationStatus {
   let status: MedicationStatus = "no_active_prescriptions";
   for (const e of evaluated) {
     if (
@@ -599,11 +633,12 @@ export function analyzeMedication(
       status = e.outcome;
     }
   }
+  return status;
+}
 
-  // A severe score or a reliable deterioration on any scale is never hidden, whatever the
-  // prescriptions show (the same reading as the outcome and relapse engines).
-  const findings: SymptomFindings = readSymptomFindings(assessments, params.worseningPctPoints);
-  const flagged = [
+/** Symptom findings first, then signals of tone watch or worse, worst first (ties in signal order). */
+function flaggedLabels(findings: SymptomFindings, signals: readonly ModuleSignal[]): string[] {
+  return [
     ...findings.flags,
     ...signals
       .map((s, i) => ({ s, i }))
@@ -611,9 +646,13 @@ export function analyzeMedication(
       .sort((a, b) => TONE_RANK[b.s.tone] - TONE_RANK[a.s.tone] || a.i - b.i)
       .map(({ s }) => s.label),
   ];
-  const requiresClinicianReview =
-    findings.flags.length > 0 || signals.some((s) => TONE_RANK[s.tone] >= TONE_RANK.elevated);
+}
 
+function medicationHeadline(
+  evaluated: readonly Evaluated[],
+  status: MedicationStatus,
+  findings: SymptomFindings,
+): string {
   const counts: Record<Outcome, number> = {
     responding: 0,
     no_clear_change: 0,
@@ -632,60 +671,104 @@ export function analyzeMedication(
           worsening: `Symptom scores worsened after the start of ${counts.worsening} of ${total} active prescription(s).`,
           no_active_prescriptions: "No active prescriptions to assess.",
         }[status];
-  const headline =
-    findings.flags.length > 0
-      ? `${statusHeadline} Needs clinician review: ${findings.flags.join("; ")}.`
-      : statusHeadline;
+  return findings.flags.length > 0
+    ? `${statusHeadline} Needs clinician review: ${findings.flags.join("; ")}.`
+    : statusHeadline;
+}
 
-  // Confidence: the mean of the response signals' confidence points.
+const CONFIDENCE_DEFAULTS = {
+  // House rule: evenly spaced points for high / moderate / low, and the midpoints between them.
+  confidencePointsHigh: 0.9,
+  confidencePointsModerate: 0.6,
+  confidencePointsLow: 0.3,
+  confidenceHighMin: 0.75,
+  confidenceModerateMin: 0.45,
+} satisfies Partial<MedicationParams>;
+
+/** Which scale was compared and how many prescriptions reached each confidence level. */
+function comparisonReasons(
+  evaluated: readonly Evaluated[],
+  series: Series | null,
+  instruments: number,
+  params: MedicationParams,
+): string[] {
+  const reasons: string[] = [];
+  const byLevel = { high: 0, moderate: 0, low: 0 };
+  for (const e of evaluated) byLevel[e.signal.confidence] += 1;
+  if (series) {
+    reasons.push(
+      `${series.display} is the most administered of ${instruments} scale(s) (${series.points.length} administrations).`,
+    );
+  } else {
+    reasons.push("No usable symptom-scale administrations were sent.");
+  }
+  if (byLevel.high > 0)
+    reasons.push(
+      `${byLevel.high} prescription(s) compared with at least ${params.highConfidenceMinPerSide} administrations on each side of the start.`,
+    );
+  if (byLevel.moderate > 0)
+    reasons.push(
+      `${byLevel.moderate} prescription(s) compared with at least ${params.moderateConfidenceMinPerSide} administrations on each side.`,
+    );
+  if (byLevel.low > 0)
+    reasons.push(`${byLevel.low} prescription(s) had too few administrations on a side, or no start date.`);
+  return reasons;
+}
+
+/** Confidence: the mean of the response signals' confidence points. */
+function medicationConfidence(
+  evaluated: readonly Evaluated[],
+  prescriptions: readonly Prescription[],
+  selected: { series: Series | null; instruments: number },
+  latencySupplied: boolean,
+  params: MedicationParams,
+): { level: ConfidenceLevel; score: number; reasons: string[] } {
   const pointsOf: Record<ConfidenceLevel, number> = {
     high: params.confidencePointsHigh,
     moderate: params.confidencePointsModerate,
     low: params.confidencePointsLow,
   };
-  const reasons: string[] = [];
+  const total = evaluated.length;
+  let reasons: string[];
   let score: number;
   if (total === 0) {
     score = params.confidencePointsLow;
-    reasons.push(
+    reasons = [
       prescriptions.length === 0
         ? "No prescriptions were sent."
         : `None of the ${prescriptions.length} prescription(s) has status active.`,
-    );
+    ];
   } else {
     score = evaluated.reduce((sum, e) => sum + pointsOf[e.signal.confidence], 0) / total;
-    const byLevel = { high: 0, moderate: 0, low: 0 };
-    for (const e of evaluated) byLevel[e.signal.confidence] += 1;
-    if (series) {
-      reasons.push(
-        `${series.display} is the most administered of ${instruments} scale(s) (${series.points.length} administrations).`,
-      );
-    } else {
-      reasons.push("No usable symptom-scale administrations were sent.");
-    }
-    if (byLevel.high > 0)
-      reasons.push(
-        `${byLevel.high} prescription(s) compared with at least ${params.highConfidenceMinPerSide} administrations on each side of the start.`,
-      );
-    if (byLevel.moderate > 0)
-      reasons.push(
-        `${byLevel.moderate} prescription(s) compared with at least ${params.moderateConfidenceMinPerSide} administrations on each side.`,
-      );
-    if (byLevel.low > 0)
-      reasons.push(`${byLevel.low} prescription(s) had too few administrations on a side, or no start date.`);
+    reasons = comparisonReasons(evaluated, selected.series, selected.instruments, params);
   }
   if (latencySupplied) reasons.push("A response-latency change was sent as corroboration.");
   score = Math.min(1, Math.max(0, score));
-  const level: ConfidenceLevel =
-    score >= params.confidenceHighMin ? "high" : score >= params.confidenceModerateMin ? "moderate" : "low";
+  const level = confidenceLevel(score, params.confidenceHighMin, params.confidenceModerateMin);
+  return { level, score: Math.round(score * 1000) / 1000, reasons };
+}
 
-  const inputs: EngineInput[] = [
+function newestIso(times: (number | null)[]): string | null {
+  let best: number | null = null;
+  for (const t of times) if (t !== null && (best === null || t > best)) best = t;
+  return best === null ? null : new Date(best).toISOString();
+}
+
+function medicationInputs(
+  input: MedicationInput,
+  assessmentTimes: (number | null)[],
+  evaluated: readonly Evaluated[],
+  latencySupplied: boolean,
+): EngineInput[] {
+  const prescriptions = input.prescriptions ?? [];
+  const assessments = input.assessments ?? [];
+  return [
     {
       name: "prescriptions",
       value: prescriptions.length,
       observedAt: newestIso(prescriptions.map((p) => parseTime(p.prescribedAt))),
       supplied: prescriptions.length > 0,
-      contributed: total > 0,
+      contributed: evaluated.length > 0,
     },
     {
       name: "assessments",
@@ -696,17 +779,99 @@ export function analyzeMedication(
     },
     {
       name: "dmseLatencyPctChange",
-      value: latencySupplied ? latency : null,
+      value: latencySupplied ? input.dmseLatencyPctChange : null,
       observedAt: null,
       supplied: latencySupplied,
       contributed: latencySupplied,
     },
   ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameter set
+
+/**
+ * Every default, composed from the groups above (each beside the code that reads it); sources in
+ * docs/engines/medication.md. The spread order fixes the key order.
+ */
+export const MEDICATION_DEFAULT_PARAMS: Readonly<MedicationParams> = Object.freeze({
+  ...UNKNOWN_SCALE_DEFAULTS,
+  ...RELIABLE_CHANGE_DEFAULTS,
+  ...PER_SIDE_DEFAULTS,
+  ...LATENCY_DEFAULTS,
+  ...CONFIDENCE_DEFAULTS,
+});
+
+/**
+ * Validates a calibrated parameter set and merges it over the defaults. Throws an Error naming the
+ * problem when a key is unknown, a value is not a finite number, or a value is out of its range.
+ */
+export function resolveMedicationParams(overrides: unknown): MedicationParams {
+  const merged = mergeNumericParams("medication", MEDICATION_DEFAULT_PARAMS, overrides);
+  const problems: string[] = [];
+  const nonNegative: (keyof MedicationParams)[] = [
+    "improvementPctPoints",
+    "worseningPctPoints",
+    "latencyImprovementPct",
+    "latencyWorseningPct",
+  ];
+  for (const key of nonNegative) if (merged[key] < 0) problems.push(`${key} must be >= 0`);
+  for (const key of ["phq9ReliableChangePoints", "gad7ReliableChangePoints"] as const)
+    if (merged[key] <= 0) problems.push(`${key} must be > 0`);
+  if (merged.moderateConfidenceMinPerSide < 1) problems.push("moderateConfidenceMinPerSide must be >= 1");
+  if (merged.highConfidenceMinPerSide < merged.moderateConfidenceMinPerSide) {
+    problems.push("highConfidenceMinPerSide must be >= moderateConfidenceMinPerSide");
+  }
+  for (const key of [
+    "confidencePointsHigh",
+    "confidencePointsModerate",
+    "confidencePointsLow",
+    "confidenceHighMin",
+    "confidenceModerateMin",
+  ] as const) {
+    if (merged[key] < 0 || merged[key] > 1) problems.push(`${key} must be in [0, 1]`);
+  }
+  assertNoProblems("medication", problems);
+  return merged;
+}
+
+/** Runs the medication response engine. Never throws on in-bound input. */
+export function analyzeMedication(
+  input: MedicationInput,
+  options: EngineOptions<MedicationParams>,
+): EngineRun<MedicationData> {
+  const { params, model } = engineParams(MEDICATION_MODEL_KEY, MEDICATION_DEFAULT_PARAMS, options);
+  const nowIso = options.now.toISOString();
+  const prescriptions = input.prescriptions ?? [];
+  const assessments = input.assessments ?? [];
+
+  const active = prescriptions.filter((p) => p.status.trim().toLowerCase() === "active");
+  const assessmentTimes = assessments.map((a) => parseTime(a.createdAt));
+  const selected =
+    active.length > 0 ? selectSeries(assessments, assessmentTimes) : { series: null, instruments: 0 };
+  const evaluated = evaluatePrescriptions(active, selected.series, params, nowIso);
+
+  const signals = evaluated.map((e) => e.signal);
+  const latency = input.dmseLatencyPctChange;
+  const latencySupplied = typeof latency === "number" && Number.isFinite(latency);
+  if (latencySupplied) signals.push(corroborationSignal(latency, params, nowIso));
+
+  const status = overallStatus(evaluated);
+  // A severe score or a reliable deterioration on any scale is never hidden, whatever the
+  // prescriptions show (the same reading as the outcome and relapse engines).
+  const findings: SymptomFindings = readSymptomFindings(assessments, params.worseningPctPoints);
+  const requiresClinicianReview =
+    findings.flags.length > 0 || signals.some((s) => TONE_RANK[s.tone] >= TONE_RANK.elevated);
 
   const facts: EngineFacts = {
-    summary: { status, headline, flagged, requiresClinicianReview },
-    confidence: { level, score: Math.round(score * 1000) / 1000, reasons },
-    inputs,
+    summary: {
+      status,
+      headline: medicationHeadline(evaluated, status, findings),
+      flagged: flaggedLabels(findings, signals),
+      requiresClinicianReview,
+    },
+    confidence: medicationConfidence(evaluated, prescriptions, selected, latencySupplied, params),
+    inputs: medicationInputs(input, assessmentTimes, evaluated, latencySupplied),
     current: { score: null, status },
     polarity: { kind: "status", order: MEDICATION_STATUS_ORDER },
     interpretationScale: { ...MEDICATION_INTERPRETATION_SCALE },

@@ -7,14 +7,13 @@
  */
 
 import { recogniseInstrument } from "./instruments.js";
+import { assertNoProblems, engineParams, mergeNumericParams } from "./params.js";
 import {
-  assertNoProblems,
   clamp,
   dateOf,
   fmt,
   isFiniteNumber,
   isoOf,
-  mergeNumericParams,
   readTrajectory,
   round,
   signed,
@@ -28,7 +27,6 @@ import type {
   EngineInput,
   EngineOptions,
   EngineRun,
-  ModelRef,
 } from "./types.js";
 
 export interface OutcomeInput {
@@ -98,47 +96,6 @@ export interface OutcomeParams {
 
 export const OUTCOME_MODEL_KEY = "outcome_score";
 
-export const OUTCOME_DEFAULT_PARAMS: Readonly<OutcomeParams> = Object.freeze({
-  // Caps of each component (absolute value): expert-set operational default, summing to 100 so the
-  // contributions always add up to the score without clamping. Symptom scales carry the most
-  // weight: they are the validated measure of treatment response (Kroenke et al. 2001).
-  symptomsWeight: 45,
-  dmseWeight: 15,
-  medicationWeight: 5,
-  biomarkerWeight: 15,
-  sleepWeight: 20,
-  // Expert-set: full symptom contribution at a 30-point change in percent of the scale maximum,
-  // somewhat above the PHQ-9 reliable change (6 of 27 = 22 %, NHS Talking Therapies).
-  symptomsFullChangePp: 30,
-  // House rule: full latency contribution at a 30 % change (three times the 10 % the medication
-  // engine counts as a change; no published minimal important change for this measure).
-  dmseFullPct: 30,
-  // Masnoon et al. 2017 (BMC Geriatr 17:230): five or more medicines is the most common definition
-  // of polypharmacy.
-  polypharmacyMin: 5,
-  // House rule: each watch item takes a third of the biomarker cap; three or more take all of it.
-  biomarkerFullCount: 3,
-  // Watson et al. 2015 (J Clin Sleep Med 11:591-592): adults need at least 7 h; more than 9 h may
-  // suit some groups but its benefit is uncertain, so it adds nothing.
-  sleepRecommendedHours: 7,
-  sleepLongHours: 9,
-  // House rule: full negative sleep contribution at 5 h (two hours short of the recommendation).
-  sleepShortFullHours: 5,
-  // House rule: sleep within the recommendation adds half the sleep cap (supportive, not proof).
-  sleepAdequateShare: 0.5,
-  // House rule: |score| below 10 of 100 is read as stable.
-  directionThreshold: 10,
-  // Contract: confidence scales with the number of independent sources that agree in sign.
-  // House rule: three agreeing sources = high, two = moderate.
-  confidenceAgreeHigh: 3,
-  confidenceAgreeModerate: 2,
-  // facts.confidence.score = 0.5 x agreement + 0.3 x coverage + 0.2 x history depth (house rule);
-  // depth is full at six administrations (about six weeks of weekly scores).
-  confidenceAgreementWeight: 0.5,
-  confidenceCoverageWeight: 0.3,
-  confidenceDepthFullAdministrations: 6,
-});
-
 /** Fixed component order: output order and tie-break of `flagged` and the largest contribution. */
 export const OUTCOME_COMPONENT_ORDER: readonly OutcomeComponentKey[] = [
   "symptoms",
@@ -172,57 +129,8 @@ export function outcomeInterpretationScale(
   };
 }
 
-export const OUTCOME_INTERPRETATION_SCALE: Readonly<Record<OutcomeDirection, string>> =
-  outcomeInterpretationScale(OUTCOME_DEFAULT_PARAMS);
-
 export const OUTCOME_DISCLAIMER =
   "Decision support for clinician review only. The composite adds expert-set, capped contributions of up to five sources; it is not a validated outcome measure, cannot show what caused a change, and is neither a diagnosis nor a treatment recommendation.";
-
-/**
- * Validates a calibrated parameter set (every key known, every value a finite number, caps
- * non-negative and summing to at most 100, ranges coherent) and merges it over the defaults.
- * Throws an Error naming every problem otherwise.
- */
-export function resolveOutcomeParams(overrides: unknown): OutcomeParams {
-  const p = mergeNumericParams("outcome", OUTCOME_DEFAULT_PARAMS, overrides);
-  const problems: string[] = [];
-  const weights = [
-    "symptomsWeight",
-    "dmseWeight",
-    "medicationWeight",
-    "biomarkerWeight",
-    "sleepWeight",
-  ] as const;
-  let total = 0;
-  for (const key of weights) {
-    if (p[key] < 0) problems.push(`${key} must be >= 0`);
-    total += p[key];
-  }
-  if (total > 100 + 1e-9) problems.push(`component weights must sum to at most 100 (got ${total})`);
-  for (const key of ["symptomsFullChangePp", "dmseFullPct", "biomarkerFullCount"] as const)
-    if (p[key] <= 0) problems.push(`${key} must be > 0`);
-  if (p.polypharmacyMin < 1) problems.push("polypharmacyMin must be >= 1");
-  if (!(p.sleepShortFullHours < p.sleepRecommendedHours && p.sleepRecommendedHours <= p.sleepLongHours))
-    problems.push("sleep hours must satisfy sleepShortFullHours < sleepRecommendedHours <= sleepLongHours");
-  if (p.sleepAdequateShare < 0 || p.sleepAdequateShare > 1)
-    problems.push("sleepAdequateShare must be in [0, 1]");
-  if (p.directionThreshold < 0 || p.directionThreshold > 100)
-    problems.push("directionThreshold must be in [0, 100]");
-  if (!(p.confidenceAgreeModerate >= 1 && p.confidenceAgreeModerate <= p.confidenceAgreeHigh))
-    problems.push(
-      "confidence agreement counts must satisfy 1 <= confidenceAgreeModerate <= confidenceAgreeHigh",
-    );
-  if (
-    p.confidenceAgreementWeight < 0 ||
-    p.confidenceCoverageWeight < 0 ||
-    p.confidenceAgreementWeight + p.confidenceCoverageWeight > 1
-  )
-    problems.push("confidenceAgreementWeight and confidenceCoverageWeight must be >= 0 and sum to at most 1");
-  if (p.confidenceDepthFullAdministrations < 1)
-    problems.push("confidenceDepthFullAdministrations must be >= 1");
-  assertNoProblems("outcome", problems);
-  return p;
-}
 
 /** What the symptom scales alone say: the anchor every other source can only corroborate or temper. */
 type SymptomVerdict = Exclude<OutcomeDirection, "insufficient_data"> | null;
@@ -243,6 +151,11 @@ function symptomVerdict(findings: SymptomFindings, tr: Trajectory | null): Sympt
   const main = findings.instruments.find((f) => f.key === key);
   return main?.improved === true ? "improving" : "stable";
 }
+
+const DIRECTION_DEFAULTS = {
+  // House rule: |score| below 10 of 100 is read as stable.
+  directionThreshold: 10,
+} satisfies Partial<OutcomeParams>;
 
 /** The composite alone, by the direction threshold. */
 function compositeDirection(
@@ -277,39 +190,53 @@ function finalDirection(
   return tempered === "stable" && anySevere ? "severe_symptoms" : tempered;
 }
 
-interface ComponentBuilder {
-  components: OutcomeComponent[];
-  add(key: OutcomeComponentKey, available: boolean, raw: number, cap: number, detail: string): void;
-}
+// ---------------------------------------------------------------------------------------------
+// Components: each reads one source and returns its capped, signed contribution (0 without data).
 
-function componentBuilder(): ComponentBuilder {
-  const components: OutcomeComponent[] = [];
+const COMPONENT_CAPS = {
+  // Caps of each component (absolute value): expert-set operational default, summing to 100 so the
+  // contributions always add up to the score without clamping. Symptom scales carry the most
+  // weight: they are the validated measure of treatment response (Kroenke et al. 2001).
+  symptomsWeight: 45,
+  dmseWeight: 15,
+  medicationWeight: 5,
+  biomarkerWeight: 15,
+  sleepWeight: 20,
+} satisfies Partial<OutcomeParams>;
+
+function outcomeComponent(
+  key: OutcomeComponentKey,
+  available: boolean,
+  raw: number,
+  cap: number,
+  detail: string,
+): OutcomeComponent {
   return {
-    components,
-    add(key, available, raw, cap, detail) {
-      components.push({
-        key,
-        label: OUTCOME_COMPONENT_LABELS[key],
-        contribution: available ? round(clamp(raw, -cap, cap)) : 0,
-        detail,
-        available,
-      });
-    },
+    key,
+    label: OUTCOME_COMPONENT_LABELS[key],
+    contribution: available ? round(clamp(raw, -cap, cap)) : 0,
+    detail,
+    available,
   };
 }
 
 const CORROBORATION_ONLY =
   "not counted: a non-symptom source only corroborates a reliable symptom-scale improvement and never shows improvement on its own";
 
+const SYMPTOM_DEFAULTS = {
+  // Expert-set: full symptom contribution at a 30-point change in percent of the scale maximum,
+  // somewhat above the PHQ-9 reliable change (6 of 27 = 22 %, NHS Talking Therapies).
+  symptomsFullChangePp: 30,
+} satisfies Partial<OutcomeParams>;
+
 /** Symptoms: first vs last administration of the most administered scale; a fall is improvement. */
-function addSymptoms(
-  b: ComponentBuilder,
+function symptomsComponent(
   tr: Trajectory | null,
   assessments: readonly Assessment[],
   p: OutcomeParams,
-) {
-  if (tr === null) {
-    b.add(
+): OutcomeComponent {
+  if (tr === null)
+    return outcomeComponent(
       "symptoms",
       false,
       0,
@@ -318,40 +245,41 @@ function addSymptoms(
         ? "No symptom-scale administrations were sent."
         : "No administration had a readable date and score.",
     );
-  } else if (tr.lastAt === tr.firstAt) {
-    b.add(
+  if (tr.lastAt === tr.firstAt)
+    return outcomeComponent(
       "symptoms",
       false,
       0,
       p.symptomsWeight,
       `${tr.instrumentName} (the most administered scale) has ${tr.n} administration(s) at one point in time; a change needs two dates.`,
     );
-  } else {
-    const share = clamp(tr.change / p.symptomsFullChangePp, -1, 1);
-    b.add(
-      "symptoms",
-      true,
-      -p.symptomsWeight * share,
-      p.symptomsWeight,
-      `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): ${fmt(tr.firstPct)}% of the scale maximum on ${dateOf(tr.firstAt)} to ${fmt(tr.lastPct)}% on ${dateOf(tr.lastAt)}, ${signed(tr.change)} percentage points (higher is worse); full contribution at ${fmt(p.symptomsFullChangePp)} points.`,
-    );
-  }
+  const share = clamp(tr.change / p.symptomsFullChangePp, -1, 1);
+  return outcomeComponent(
+    "symptoms",
+    true,
+    -p.symptomsWeight * share,
+    p.symptomsWeight,
+    `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): ${fmt(tr.firstPct)}% of the scale maximum on ${dateOf(tr.firstAt)} to ${fmt(tr.lastPct)}% on ${dateOf(tr.lastAt)}, ${signed(tr.change)} percentage points (higher is worse); full contribution at ${fmt(p.symptomsFullChangePp)} points.`,
+  );
 }
 
+const LATENCY_DEFAULTS = {
+  // House rule: full latency contribution at a 30 % change (three times the 10 % the medication
+  // engine counts as a change; no published minimal important change for this measure).
+  dmseFullPct: 30,
+} satisfies Partial<OutcomeParams>;
+
 /** Latency: slower always counts against; faster only corroborates a symptom improvement. */
-function addLatency(
-  b: ComponentBuilder,
+function latencyComponent(
   latency: number | undefined,
   corroborate: boolean,
   p: OutcomeParams,
-) {
-  if (!isFiniteNumber(latency)) {
-    b.add("dmse", false, 0, p.dmseWeight, "dmseLatencyPctChange was not sent.");
-    return;
-  }
+): OutcomeComponent {
+  if (!isFiniteNumber(latency))
+    return outcomeComponent("dmse", false, 0, p.dmseWeight, "dmseLatencyPctChange was not sent.");
   const raw = -p.dmseWeight * clamp(latency / p.dmseFullPct, -1, 1);
   const counted = raw < 0 || corroborate;
-  b.add(
+  return outcomeComponent(
     "dmse",
     true,
     counted ? raw : 0,
@@ -360,14 +288,24 @@ function addLatency(
   );
 }
 
+const MEDICATION_DEFAULTS = {
+  // Masnoon et al. 2017 (BMC Geriatr 17:230): five or more medicines is the most common definition
+  // of polypharmacy.
+  polypharmacyMin: 5,
+} satisfies Partial<OutcomeParams>;
+
 /** Medication: being on treatment is context, not evidence of response; polypharmacy counts against. */
-function addMedication(b: ComponentBuilder, meds: number | undefined, p: OutcomeParams) {
-  if (!isFiniteNumber(meds) || meds <= 0) {
-    b.add("medication", false, 0, p.medicationWeight, "No active medications were reported.");
-    return;
-  }
+function medicationComponent(meds: number | undefined, p: OutcomeParams): OutcomeComponent {
+  if (!isFiniteNumber(meds) || meds <= 0)
+    return outcomeComponent(
+      "medication",
+      false,
+      0,
+      p.medicationWeight,
+      "No active medications were reported.",
+    );
   const poly = meds >= p.polypharmacyMin;
-  b.add(
+  return outcomeComponent(
     "medication",
     true,
     poly ? -p.medicationWeight : 0,
@@ -378,12 +316,22 @@ function addMedication(b: ComponentBuilder, meds: number | undefined, p: Outcome
   );
 }
 
-function addBiomarker(b: ComponentBuilder, watch: number | undefined, p: OutcomeParams) {
-  if (!isFiniteNumber(watch) || watch <= 0) {
-    b.add("biomarker", false, 0, p.biomarkerWeight, "No biomarker watch items were reported.");
-    return;
-  }
-  b.add(
+const BIOMARKER_DEFAULTS = {
+  // House rule: each watch item takes a third of the biomarker cap; three or more take all of it.
+  biomarkerFullCount: 3,
+} satisfies Partial<OutcomeParams>;
+
+/** Biomarker watch items: each counts against, up to the cap. */
+function biomarkerComponent(watch: number | undefined, p: OutcomeParams): OutcomeComponent {
+  if (!isFiniteNumber(watch) || watch <= 0)
+    return outcomeComponent(
+      "biomarker",
+      false,
+      0,
+      p.biomarkerWeight,
+      "No biomarker watch items were reported.",
+    );
+  return outcomeComponent(
     "biomarker",
     true,
     -p.biomarkerWeight * Math.min(1, watch / p.biomarkerFullCount),
@@ -392,12 +340,21 @@ function addBiomarker(b: ComponentBuilder, watch: number | undefined, p: Outcome
   );
 }
 
+const SLEEP_DEFAULTS = {
+  // Watson et al. 2015 (J Clin Sleep Med 11:591-592): adults need at least 7 h; more than 9 h may
+  // suit some groups but its benefit is uncertain, so it adds nothing.
+  sleepRecommendedHours: 7,
+  sleepLongHours: 9,
+  // House rule: full negative sleep contribution at 5 h (two hours short of the recommendation).
+  sleepShortFullHours: 5,
+  // House rule: sleep within the recommendation adds half the sleep cap (supportive, not proof).
+  sleepAdequateShare: 0.5,
+} satisfies Partial<OutcomeParams>;
+
 /** Sleep against the adult recommendation: short sleep counts against; adequate sleep only corroborates. */
-function addSleep(b: ComponentBuilder, sleep: number | undefined, corroborate: boolean, p: OutcomeParams) {
-  if (!isFiniteNumber(sleep)) {
-    b.add("sleep", false, 0, p.sleepWeight, "avgSleepHours was not sent.");
-    return;
-  }
+function sleepComponent(sleep: number | undefined, corroborate: boolean, p: OutcomeParams): OutcomeComponent {
+  if (!isFiniteNumber(sleep))
+    return outcomeComponent("sleep", false, 0, p.sleepWeight, "avgSleepHours was not sent.");
   let raw: number;
   let reading: string;
   if (sleep < p.sleepRecommendedHours) {
@@ -412,8 +369,48 @@ function addSleep(b: ComponentBuilder, sleep: number | undefined, corroborate: b
     raw = 0;
     reading = `above ${fmt(p.sleepLongHours)} h, where benefit is uncertain; no contribution`;
   }
-  b.add("sleep", true, raw, p.sleepWeight, `Average sleep ${fmt(sleep)} h, ${reading}.`);
+  return outcomeComponent("sleep", true, raw, p.sleepWeight, `Average sleep ${fmt(sleep)} h, ${reading}.`);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Score, confidence and wording
+
+function compositeScore(components: readonly OutcomeComponent[]): number {
+  let sum = 0;
+  for (const c of components) sum += c.contribution;
+  return round(clamp(sum, -100, 100));
+}
+
+/** A worsening or severe direction, or any severe score or reliable deterioration on a scale. */
+function needsClinicianReview(direction: OutcomeDirection, findings: SymptomFindings): boolean {
+  return (
+    direction === "worsening" ||
+    direction === "severe_symptoms" ||
+    findings.severe.length > 0 ||
+    findings.deteriorated.length > 0
+  );
+}
+
+/** Components that count against, most negative first; ties in the fixed component order. */
+function negativeDrivers(components: readonly OutcomeComponent[]): string[] {
+  return components
+    .map((c, i) => ({ c, i }))
+    .filter(({ c }) => c.contribution < 0)
+    .sort((x, y) => x.c.contribution - y.c.contribution || x.i - y.i)
+    .map(({ c }) => c.label);
+}
+
+const CONFIDENCE_DEFAULTS = {
+  // Contract: confidence scales with the number of independent sources that agree in sign.
+  // House rule: three agreeing sources = high, two = moderate.
+  confidenceAgreeHigh: 3,
+  confidenceAgreeModerate: 2,
+  // facts.confidence.score = 0.5 x agreement + 0.3 x coverage + 0.2 x history depth (house rule);
+  // depth is full at six administrations (about six weeks of weekly scores).
+  confidenceAgreementWeight: 0.5,
+  confidenceCoverageWeight: 0.3,
+  confidenceDepthFullAdministrations: 6,
+} satisfies Partial<OutcomeParams>;
 
 /** Confidence: agreeing sources, coverage and history depth; low whenever there is no symptom anchor. */
 function outcomeConfidence(
@@ -522,17 +519,79 @@ function outcomeLines(
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Parameter set
+
+/**
+ * Every default, composed from the groups above (each beside the code that reads it); sources in
+ * docs/engines/outcome.md. The spread order fixes the key order.
+ */
+export const OUTCOME_DEFAULT_PARAMS: Readonly<OutcomeParams> = Object.freeze({
+  ...COMPONENT_CAPS,
+  ...SYMPTOM_DEFAULTS,
+  ...LATENCY_DEFAULTS,
+  ...MEDICATION_DEFAULTS,
+  ...BIOMARKER_DEFAULTS,
+  ...SLEEP_DEFAULTS,
+  ...DIRECTION_DEFAULTS,
+  ...CONFIDENCE_DEFAULTS,
+});
+
+export const OUTCOME_INTERPRETATION_SCALE: Readonly<Record<OutcomeDirection, string>> =
+  outcomeInterpretationScale(OUTCOME_DEFAULT_PARAMS);
+
+/**
+ * Validates a calibrated parameter set (every key known, every value a finite number, caps
+ * non-negative and summing to at most 100, ranges coherent) and merges it over the defaults.
+ * Throws an Error naming every problem otherwise.
+ */
+export function resolveOutcomeParams(overrides: unknown): OutcomeParams {
+  const p = mergeNumericParams("outcome", OUTCOME_DEFAULT_PARAMS, overrides);
+  const problems: string[] = [];
+  const weights = [
+    "symptomsWeight",
+    "dmseWeight",
+    "medicationWeight",
+    "biomarkerWeight",
+    "sleepWeight",
+  ] as const;
+  let total = 0;
+  for (const key of weights) {
+    if (p[key] < 0) problems.push(`${key} must be >= 0`);
+    total += p[key];
+  }
+  if (total > 100 + 1e-9) problems.push(`component weights must sum to at most 100 (got ${total})`);
+  for (const key of ["symptomsFullChangePp", "dmseFullPct", "biomarkerFullCount"] as const)
+    if (p[key] <= 0) problems.push(`${key} must be > 0`);
+  if (p.polypharmacyMin < 1) problems.push("polypharmacyMin must be >= 1");
+  if (!(p.sleepShortFullHours < p.sleepRecommendedHours && p.sleepRecommendedHours <= p.sleepLongHours))
+    problems.push("sleep hours must satisfy sleepShortFullHours < sleepRecommendedHours <= sleepLongHours");
+  if (p.sleepAdequateShare < 0 || p.sleepAdequateShare > 1)
+    problems.push("sleepAdequateShare must be in [0, 1]");
+  if (p.directionThreshold < 0 || p.directionThreshold > 100)
+    problems.push("directionThreshold must be in [0, 100]");
+  if (!(p.confidenceAgreeModerate >= 1 && p.confidenceAgreeModerate <= p.confidenceAgreeHigh))
+    problems.push(
+      "confidence agreement counts must satisfy 1 <= confidenceAgreeModerate <= confidenceAgreeHigh",
+    );
+  if (
+    p.confidenceAgreementWeight < 0 ||
+    p.confidenceCoverageWeight < 0 ||
+    p.confidenceAgreementWeight + p.confidenceCoverageWeight > 1
+  )
+    problems.push("confidenceAgreementWeight and confidenceCoverageWeight must be >= 0 and sum to at most 1");
+  if (p.confidenceDepthFullAdministrations < 1)
+    problems.push("confidenceDepthFullAdministrations must be >= 1");
+  assertNoProblems("outcome", problems);
+  return p;
+}
+
 /** Runs the outcome composite. Never throws on in-bound input. */
 export function scoreOutcome(
   input: OutcomeInput,
   options: EngineOptions<OutcomeParams>,
 ): EngineRun<OutcomeData> {
-  const p: OutcomeParams = options.model
-    ? { ...OUTCOME_DEFAULT_PARAMS, ...options.model.params }
-    : OUTCOME_DEFAULT_PARAMS;
-  const model: ModelRef = options.model
-    ? { key: OUTCOME_MODEL_KEY, version: options.model.version, source: "calibrated" }
-    : { key: OUTCOME_MODEL_KEY, version: null, source: "default" };
+  const { params: p, model } = engineParams(OUTCOME_MODEL_KEY, OUTCOME_DEFAULT_PARAMS, options);
   const assessments = input.assessments ?? [];
 
   const findings = readSymptomFindings(assessments);
@@ -540,39 +599,26 @@ export function scoreOutcome(
   const anchor = symptomVerdict(findings, tr);
   const corroborate = anchor === "improving";
 
-  const b = componentBuilder();
-  addSymptoms(b, tr, assessments, p);
-  addLatency(b, input.dmseLatencyPctChange, corroborate, p);
-  addMedication(b, input.activeMedications, p);
-  addBiomarker(b, input.biomarkerWatchCount, p);
-  addSleep(b, input.avgSleepHours, corroborate, p);
-  const { components } = b;
+  const components: OutcomeComponent[] = [
+    symptomsComponent(tr, assessments, p),
+    latencyComponent(input.dmseLatencyPctChange, corroborate, p),
+    medicationComponent(input.activeMedications, p),
+    biomarkerComponent(input.biomarkerWatchCount, p),
+    sleepComponent(input.avgSleepHours, corroborate, p),
+  ];
 
-  let sum = 0;
-  for (const c of components) sum += c.contribution;
-  const score = round(clamp(sum, -100, 100));
+  const score = compositeScore(components);
   const sourceCount = components.filter((c) => c.available).length;
   const direction = finalDirection(anchor, score, sourceCount, findings.severe.length > 0, p);
   const confidence = outcomeConfidence(components, score, tr?.n ?? 0, anchor !== null, p);
   const { summaryLine, headline } = outcomeLines(direction, score, components, findings);
 
-  const negative = components
-    .map((c, i) => ({ c, i }))
-    .filter(({ c }) => c.contribution < 0)
-    .sort((x, y) => x.c.contribution - y.c.contribution || x.i - y.i)
-    .map(({ c }) => c.label);
-  const requiresClinicianReview =
-    direction === "worsening" ||
-    direction === "severe_symptoms" ||
-    findings.severe.length > 0 ||
-    findings.deteriorated.length > 0;
-
   const facts: EngineFacts = {
     summary: {
       status: direction,
       headline,
-      flagged: [...findings.flags, ...negative],
-      requiresClinicianReview,
+      flagged: [...findings.flags, ...negativeDrivers(components)],
+      requiresClinicianReview: needsClinicianReview(direction, findings),
     },
     confidence,
     inputs: outcomeInputs(input, components, tr === null ? null : tr.newestAt),

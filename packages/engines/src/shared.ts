@@ -1,8 +1,8 @@
 /**
- * Small pure helpers shared by the dmse, outcome and relapse engines: rounding, clamping, a fast
- * ISO 8601 timestamp reader, mean/SD, linear ramps, confidence levels, parameter validation and the
+ * Small pure helpers shared by the engines: rounding, clamping, a fast
+ * ISO 8601 timestamp reader, mean/SD, linear ramps, confidence levels, a signal-key slug and the
  * symptom-scale trajectory (percent of the scale maximum on the most administered instrument).
- * No clock, no I/O, no dependencies.
+ * No clock, no I/O, no dependencies. Parameter sets: params.ts.
  */
 import type { Assessment, ConfidenceLevel } from "./types.js";
 
@@ -246,36 +246,19 @@ export function dateOf(time: number): string {
   return new Date(time).toISOString().slice(0, 10);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Parameter validation
-
 /**
- * Merges a calibrated parameter object over the defaults. Throws an Error naming the engine and
- * the key when `overrides` is not a plain object, a key is unknown or a value is not a finite
- * number. `null`/`undefined` give a copy of the defaults. Range checks are the engine's.
+ * Signal-key suffix of a name: Unicode-decomposed, accents dropped, lower-cased, every run of
+ * characters other than a-z and 0-9 turned into one "_", leading/trailing "_" removed
+ * ("Sertraline HCl 50mg" -> "sertraline_hcl_50mg"); an empty result becomes "unnamed".
  */
-export function mergeNumericParams<T extends object>(
-  engine: string,
-  defaults: Readonly<T>,
-  overrides: unknown,
-): T {
-  const merged = { ...defaults } as T;
-  if (overrides === undefined || overrides === null) return merged;
-  if (typeof overrides !== "object" || Array.isArray(overrides)) {
-    throw new Error(`${engine} parameters must be an object of named numbers`);
-  }
-  const target = merged as Record<string, number>;
-  for (const [key, value] of Object.entries(overrides as Record<string, unknown>)) {
-    if (!Object.hasOwn(defaults, key)) throw new Error(`unknown ${engine} parameter "${key}"`);
-    if (!isFiniteNumber(value)) throw new Error(`${engine} parameter "${key}" must be a finite number`);
-    target[key] = value;
-  }
-  return merged;
-}
-
-/** Throws one Error listing every problem, or returns. */
-export function assertNoProblems(engine: string, problems: readonly string[]): void {
-  if (problems.length > 0) throw new Error(`invalid ${engine} parameters: ${problems.join("; ")}`);
+export function slugOf(name: string): string {
+  const slug = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+  return slug === "" ? "unnamed" : slug;
 }
 
 // ---------------------------------------------------------------------------------------------
