@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -116,6 +116,24 @@ describe("pnpm start with no DATABASE_URL and no REDIS_URL (compiled, embedded P
 
     // The operator endpoint's credential is readable by its owner only.
     expect(statSync(path.join(dataDir, "operator.json")).mode & 0o077).toBe(0);
+    // Its own credential: a wrong token is refused, and so is an oversized command.
+    const operator = JSON.parse(readFileSync(path.join(dataDir, "operator.json"), "utf8")) as {
+      url: string;
+      token: string;
+    };
+    const argv = { argv: ["orgs", "create", "--name", "Intruder"] };
+    const wrong = await fetch(`${operator.url}/command`, {
+      method: "POST",
+      headers: { authorization: "Bearer not-the-token" },
+      body: JSON.stringify(argv),
+    });
+    expect(wrong.status).toBe(401);
+    const oversized = await fetch(`${operator.url}/command`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${operator.token}` },
+      body: JSON.stringify({ argv: ["orgs", "create", "--name", "x".repeat(70_000)] }),
+    }).catch(() => null);
+    expect(oversized === null || oversized.status === 400).toBe(true);
 
     const exited = exitOf(first.child);
     first.child.kill("SIGTERM");
