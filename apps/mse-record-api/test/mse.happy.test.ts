@@ -193,7 +193,7 @@ describe("safety events", () => {
         mode: "live",
         secret: "whsec_x",
       },
-      // Live patient data never goes to a test-mode endpoint (decision 29).
+      // Live patient data never goes to a test-mode endpoint (decision 28).
       { id: testMode, orgId: seeded.org.id, url: "http://127.0.0.1:9/hook", mode: "test", secret: "whsec_t" },
       {
         id: disabled,

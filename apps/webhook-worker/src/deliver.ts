@@ -305,7 +305,7 @@ async function prepareAttempt(
   const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, row.endpointId));
   if (!endpoint || endpoint.removedAt) return cancel("endpoint_removed");
   if (endpoint.disabledAt) return cancel("endpoint_disabled");
-  // Rows written before decision 29 (or by hand) never send live patient data to a test endpoint.
+  // Rows written before decision 28 (or by hand) never send live patient data to a test endpoint.
   if (row.source === "safety_event" && endpoint.mode !== "live") return cancel("endpoint_not_live");
   const payload = await loadPayload(db, row);
   if (!payload) return cancel("event_missing");

@@ -295,7 +295,7 @@ describe("webhook delivery", () => {
       url: `${tlsReceiver.url}${path}`,
       allowPrivate: true,
     });
-    // A test-mode endpoint of the same organization (written by hand, as before decision 29).
+    // A test-mode endpoint of the same organization (written by hand, as before decision 28).
     await addEndpoint(db, { orgId: org.id, url: `${receiver.url}${path}`, mode: "test" });
     const recorded = await db.transaction((tx) =>
       recordSafetyEvent(tx, {

@@ -116,7 +116,7 @@ export async function addEndpoint(
     accountId: input.accountId ?? null,
     orgId: input.orgId ?? null,
     url: input.url,
-    // Organization endpoints are live, as the operator command makes them (decision 29).
+    // Organization endpoints are live, as the operator command makes them (decision 28).
     mode: input.mode ?? (input.orgId ? ("live" as const) : ("test" as const)),
     secret: newWebhookSecret(),
     allowPrivate: input.allowPrivate ?? false,

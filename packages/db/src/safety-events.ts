@@ -38,7 +38,7 @@ export interface RecordedSafetyEvent {
  * Write a durable MSE safety event and one pending delivery (source `safety_event`) per active
  * webhook endpoint of the organization, inside the caller's transaction (the outbox). The payload
  * carries a real patientId, so only live endpoints (https, the live address rules) that are
- * neither disabled nor removed get one; test-mode endpoints never do (decision 29). After
+ * neither disabled nor removed get one; test-mode endpoints never do (decision 28). After
  * commit, hand `deliveryIds` to the delivery queue; if that fails, the sweeper finds the pending
  * rows by state.
  */
@@ -87,7 +87,7 @@ export async function recordSafetyEvent(
     .where(
       and(
         eq(webhookEndpoints.orgId, input.orgId),
-        // Live patient data goes to live endpoints only (decision 29).
+        // Live patient data goes to live endpoints only (decision 28).
         eq(webhookEndpoints.mode, "live"),
         isNull(webhookEndpoints.disabledAt),
         isNull(webhookEndpoints.removedAt),
