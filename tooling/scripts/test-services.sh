@@ -65,6 +65,7 @@ if [ -z "${TEST_DATABASE_URL:-}" ]; then
     "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $work/pgsock -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400" \
     start >/dev/null
   pg_started=1
+  export TEST_PG_LOG="$work/pg/server.log"
   export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/postgres"
   log "PostgreSQL on port $PG_PORT"
 fi

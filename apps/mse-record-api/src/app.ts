@@ -5,6 +5,7 @@ import {
   registerStandardRoutes,
   type ServiceApp,
 } from "@svc/http";
+import { selectionFindings } from "./routes/common.js";
 import { registerMseAudit } from "./routes/v1_mse_audit.js";
 import { registerMseDomains } from "./routes/v1_mse_domains.js";
 import { registerMseGet } from "./routes/v1_mse_get.js";
@@ -19,7 +20,9 @@ export function buildMseRecordApi(
   deps: AppDeps,
   options: { documentSource?: () => OpenApiDoc } = {},
 ): ServiceApp {
-  const service = createServiceApp("mse", deps);
+  // Clinical records: a duplicate key is refused, never resolved by whichever one a parser keeps;
+  // hygiene findings inside a selection are selection problems (422).
+  const service = createServiceApp("mse", deps, { uniqueKeys: true, bodyError: selectionFindings });
   registerStandardRoutes(service, options);
   // Fixed paths first: they would otherwise match /v1/mse/{visitId} (those ids are also reserved).
   registerMseDomains(service);

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { decimalInteger } from "@svc/http";
 import {
   CONFIDENCE_VALUES,
   CSSRS_ITEM_IDS,
@@ -34,14 +35,11 @@ export const VisitIdParamSchema = z.object({
 });
 
 /**
- * PostgreSQL text and jsonb cannot hold NUL, and a lone UTF-16 surrogate would not survive the
- * round trip (so a stored hash would no longer recompute): such strings are refused up front.
+ * Free text. NUL, other control characters and unpaired surrogates (PostgreSQL cannot store them,
+ * and a stored hash would no longer recompute) never reach these schemas: the input hygiene
+ * screen of @svc/http refuses them in every body string first (decision 29).
  */
-export function isStorableText(value: string): boolean {
-  return !value.includes("\u0000") && !/[\uD800-\uDFFF]/u.test(value);
-}
-const STORABLE = "Must not contain NUL characters or unpaired surrogates.";
-const text = (min: number, max: number) => z.string().min(min).max(max).refine(isStorableText, STORABLE);
+const text = (min: number, max: number) => z.string().min(min).max(max);
 
 const PatientId = text(1, 128).openapi({ description: "Your patient identifier." });
 const ClinicianId = text(1, 128).openapi({ description: "Who recorded this version." });
@@ -224,13 +222,10 @@ export const SignRequestSchema = z
 export type SignRequest = z.infer<typeof SignRequestSchema>;
 
 export const SafetyEventsQuerySchema = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(200)
-    .default(50)
-    .openapi({ param: { name: "limit", in: "query" }, description: "1-200, default 50." }),
+  limit: decimalInteger({ min: 1, max: 200, fallback: 50 }).openapi({
+    param: { name: "limit", in: "query" },
+    description: "1-200, default 50.",
+  }),
   cursor: z
     .string()
     .max(200)

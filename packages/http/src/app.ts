@@ -15,6 +15,7 @@ import {
   toAuthContext,
 } from "./auth.js";
 import { ApiError, type ErrorCode, type Issue, zodIssues } from "./errors.js";
+import { type HygieneOptions, inputHygiene } from "./hygiene.js";
 import type { KeyCache } from "./key-cache.js";
 import type { LimitDecision, RateLimiter } from "./rate-limit.js";
 
@@ -101,7 +102,7 @@ export interface ServiceApp {
 
 const DEFAULT_POLICY: RoutePolicy = { keys: ["secret"] };
 
-export function createServiceApp(flavor: ApiFlavor, deps: AppDeps): ServiceApp {
+export function createServiceApp(flavor: ApiFlavor, deps: AppDeps, hygiene: HygieneOptions = {}): ServiceApp {
   const routes: RegisteredRoute[] = [];
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
@@ -217,6 +218,7 @@ export function createServiceApp(flavor: ApiFlavor, deps: AppDeps): ServiceApp {
       throw new ApiError("invalid_request", "The request body is larger than 1 MB.", { status: 413 });
     },
   });
+  const screen = inputHygiene(hygiene);
   // Route lookups by method and path, bounded (paths carry ids, so the set is open-ended).
   const routeCache = new Map<string, { matched: RegisteredRoute | undefined }>();
   const lookupRoute = (method: string, path: string) => {
@@ -278,9 +280,18 @@ export function createServiceApp(flavor: ApiFlavor, deps: AppDeps): ServiceApp {
         });
       }
     }
-    // Chunked bodies are counted while streaming; the route runs inside that check.
-    if (chunked) await limitBody(c, next);
-    else await next();
+    // Input hygiene (decision 29) before any handler. It reads the body, so a chunked one is
+    // read inside the size check that counts it; a request without a body costs no promise hop.
+    if (chunked) {
+      await limitBody(c, async () => {
+        await screen(c, matched?.pattern);
+        await next();
+      });
+      return;
+    }
+    const reading = screen(c, matched?.pattern);
+    if (reading) await reading;
+    await next();
   };
 
   app.use("*", async (c, next) => {

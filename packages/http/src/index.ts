@@ -2,6 +2,7 @@ export * from "./app.js";
 export * from "./auth.js";
 export * from "./env.js";
 export * from "./errors.js";
+export * from "./hygiene.js";
 export * from "./idempotency.js";
 export * from "./key-cache.js";
 export * from "./logger.js";

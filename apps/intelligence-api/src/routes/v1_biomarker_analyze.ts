@@ -4,14 +4,16 @@ import type { ServiceApp } from "@svc/http";
 import { engineCodes } from "@svc/intelligence";
 import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
-import { AnalysisCommonFields, LabPanelSchema } from "../schemas/common.js";
+import { analysisFields, LabPanelSchema } from "../schemas/common.js";
 import { ModuleSignalSchema } from "../schemas/intelligence.js";
 
+/** The analysis inputs (also the shape of `previous.inputs`). */
+const BiomarkerInputFields = {
+  labs: z.array(LabPanelSchema).min(1).max(100),
+};
+
 export const BiomarkerAnalyzeRequestSchema = z
-  .object({
-    labs: z.array(LabPanelSchema).min(1).max(100),
-    ...AnalysisCommonFields,
-  })
+  .object({ ...BiomarkerInputFields, ...analysisFields(BiomarkerInputFields, "BiomarkerAnalyze") })
   .openapi("BiomarkerAnalyzeRequest");
 
 const BiomarkerDataSchema = z.object({

@@ -4,35 +4,37 @@ import type { ServiceApp } from "@svc/http";
 import { engineCodes } from "@svc/intelligence";
 import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
-import { AnalysisCommonFields } from "../schemas/common.js";
+import { analysisFields } from "../schemas/common.js";
 import { ConfidenceLevelSchema, SummarySchema } from "../schemas/intelligence.js";
 
 /** Ruling 12: each history array holds at most 100 prior values, each within its metric's bounds. */
 const history = (max: number) => z.array(z.number().min(0).max(max)).max(100).optional();
 
+/** The analysis inputs (also the shape of `previous.inputs`). */
+const DmseInputFields = {
+  psychomotorFidgetEpisodes: z.number().min(0).max(1000).optional(),
+  responseLatencySeconds: z.number().min(0).max(120).optional(),
+  speechRateWpm: z.number().min(0).max(600).optional(),
+  sustainedAttentionPct: z
+    .number()
+    .min(0)
+    .max(100)
+    .optional()
+    .openapi({ description: "Share of the session with gaze on screen." }),
+  sessionDurationSeconds: z.number().min(0).max(14_400).optional(),
+  history: z
+    .object({
+      psychomotor: history(1000),
+      response_latency: history(120),
+      speech_rate: history(600),
+      sustained_attention: history(100),
+    })
+    .optional()
+    .openapi({ description: "Prior values per signal; gives baseline and trend." }),
+};
+
 export const DmseAnalyzeRequestSchema = z
-  .object({
-    psychomotorFidgetEpisodes: z.number().min(0).max(1000).optional(),
-    responseLatencySeconds: z.number().min(0).max(120).optional(),
-    speechRateWpm: z.number().min(0).max(600).optional(),
-    sustainedAttentionPct: z
-      .number()
-      .min(0)
-      .max(100)
-      .optional()
-      .openapi({ description: "Share of the session with gaze on screen." }),
-    sessionDurationSeconds: z.number().min(0).max(14_400).optional(),
-    history: z
-      .object({
-        psychomotor: history(1000),
-        response_latency: history(120),
-        speech_rate: history(600),
-        sustained_attention: history(100),
-      })
-      .optional()
-      .openapi({ description: "Prior values per signal; gives baseline and trend." }),
-    ...AnalysisCommonFields,
-  })
+  .object({ ...DmseInputFields, ...analysisFields(DmseInputFields, "DmseAnalyze") })
   .superRefine((body, ctx) => {
     const metrics = [
       body.psychomotorFidgetEpisodes,

@@ -1,19 +1,20 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { and, desc, eq, labOrders, lt, or, type SQL } from "@svc/db";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, decimalInteger, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { decodeCursor, encodeCursor } from "../labs/cursor.js";
 import { LabOrderSchema, toLabOrder } from "./v1_labs_schemas.js";
 
 export const LIST_LIMIT_MAX = 200;
 export const LIST_LIMIT_DEFAULT = 50;
 
-export const LimitQuery = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(LIST_LIMIT_MAX)
-  .default(LIST_LIMIT_DEFAULT)
-  .openapi({ param: { name: "limit", in: "query" }, description: "1-200, default 50.", type: "integer" });
+export const LimitQuery = decimalInteger({
+  min: 1,
+  max: LIST_LIMIT_MAX,
+  fallback: LIST_LIMIT_DEFAULT,
+}).openapi({
+  param: { name: "limit", in: "query" },
+  description: "1-200, default 50.",
+});
 
 const QuerySchema = z.object({
   patientRef: z

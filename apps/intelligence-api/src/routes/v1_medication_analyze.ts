@@ -4,16 +4,18 @@ import type { ServiceApp } from "@svc/http";
 import { engineCodes, instrumentCodes, medicationCodes } from "@svc/intelligence";
 import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
-import { AnalysisCommonFields, AssessmentSchema, PrescriptionSchema } from "../schemas/common.js";
+import { AssessmentSchema, analysisFields, PrescriptionSchema } from "../schemas/common.js";
 import { ModuleSignalSchema } from "../schemas/intelligence.js";
 
+/** The analysis inputs (also the shape of `previous.inputs`). */
+const MedicationInputFields = {
+  prescriptions: z.array(PrescriptionSchema).max(100),
+  assessments: z.array(AssessmentSchema).max(500),
+  dmseLatencyPctChange: z.number().min(-100).max(1000).optional(),
+};
+
 export const MedicationAnalyzeRequestSchema = z
-  .object({
-    prescriptions: z.array(PrescriptionSchema).max(100),
-    assessments: z.array(AssessmentSchema).max(500),
-    dmseLatencyPctChange: z.number().min(-100).max(1000).optional(),
-    ...AnalysisCommonFields,
-  })
+  .object({ ...MedicationInputFields, ...analysisFields(MedicationInputFields, "MedicationAnalyze") })
   .openapi("MedicationAnalyzeRequest");
 
 const MedicationDataSchema = z.object({

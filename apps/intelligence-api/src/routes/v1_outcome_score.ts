@@ -4,18 +4,20 @@ import type { ServiceApp } from "@svc/http";
 import { engineCodes, instrumentCodes } from "@svc/intelligence";
 import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
-import { AnalysisCommonFields, AssessmentSchema } from "../schemas/common.js";
+import { AssessmentSchema, analysisFields } from "../schemas/common.js";
 import { ConfidenceLevelSchema } from "../schemas/intelligence.js";
 
+/** The analysis inputs (also the shape of `previous.inputs`). */
+const OutcomeInputFields = {
+  assessments: z.array(AssessmentSchema).max(500),
+  dmseLatencyPctChange: z.number().min(-100).max(1000).optional(),
+  activeMedications: z.number().int().min(0).max(100).default(0),
+  biomarkerWatchCount: z.number().int().min(0).max(100).default(0),
+  avgSleepHours: z.number().min(0).max(24).optional(),
+};
+
 export const OutcomeScoreRequestSchema = z
-  .object({
-    assessments: z.array(AssessmentSchema).max(500),
-    dmseLatencyPctChange: z.number().min(-100).max(1000).optional(),
-    activeMedications: z.number().int().min(0).max(100).default(0),
-    biomarkerWatchCount: z.number().int().min(0).max(100).default(0),
-    avgSleepHours: z.number().min(0).max(24).optional(),
-    ...AnalysisCommonFields,
-  })
+  .object({ ...OutcomeInputFields, ...analysisFields(OutcomeInputFields, "OutcomeScore") })
   .openapi("OutcomeScoreRequest");
 
 const OutcomeDataSchema = z.object({

@@ -4,19 +4,21 @@ import type { ServiceApp } from "@svc/http";
 import { engineCodes, instrumentCodes } from "@svc/intelligence";
 import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
-import { AnalysisCommonFields, AssessmentSchema } from "../schemas/common.js";
+import { AssessmentSchema, analysisFields } from "../schemas/common.js";
 import { ConfidenceLevelSchema } from "../schemas/intelligence.js";
 
+/** The analysis inputs (also the shape of `previous.inputs`). */
+const RelapseInputFields = {
+  assessments: z.array(AssessmentSchema).max(500),
+  dmseLatencyPctChange: z.number().min(-100).max(1000).optional(),
+  avgSleepHours: z.number().min(0).max(24).optional(),
+  daysSinceMedChange: z.number().int().min(0).max(3650).optional(),
+  hasActiveMedication: z.boolean().default(false),
+  daysSinceLastVisit: z.number().int().min(0).max(3650).optional(),
+};
+
 export const RelapsePredictRequestSchema = z
-  .object({
-    assessments: z.array(AssessmentSchema).max(500),
-    dmseLatencyPctChange: z.number().min(-100).max(1000).optional(),
-    avgSleepHours: z.number().min(0).max(24).optional(),
-    daysSinceMedChange: z.number().int().min(0).max(3650).optional(),
-    hasActiveMedication: z.boolean().default(false),
-    daysSinceLastVisit: z.number().int().min(0).max(3650).optional(),
-    ...AnalysisCommonFields,
-  })
+  .object({ ...RelapseInputFields, ...analysisFields(RelapseInputFields, "RelapsePredict") })
   .openapi("RelapsePredictRequest");
 
 const RelapseDataSchema = z.object({

@@ -1,23 +1,23 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { and, asc, eq, gte, wearableConnections, wearableDailyMetrics } from "@svc/db";
-import { ApiError, type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import {
+  ApiError,
+  type AppEnv,
+  decimalInteger,
+  errorResponses,
+  rateLimitHeaders,
+  type ServiceApp,
+} from "@svc/http";
 import { lastDays } from "../wearables/providers.js";
 import { ConnectionIdParams } from "./v1_wearables_schemas.js";
 
 export const METRICS_DAYS_MAX = 90;
 
 const QuerySchema = z.object({
-  days: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(METRICS_DAYS_MAX)
-    .default(30)
-    .openapi({
-      param: { name: "days", in: "query" },
-      description: "1-90, default 30 (UTC days ending today).",
-      type: "integer",
-    }),
+  days: decimalInteger({ min: 1, max: METRICS_DAYS_MAX, fallback: 30 }).openapi({
+    param: { name: "days", in: "query" },
+    description: "1-90, default 30 (UTC days ending today).",
+  }),
 });
 
 const DailySchema = z.object({

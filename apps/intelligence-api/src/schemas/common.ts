@@ -59,22 +59,34 @@ export const LabPanelSchema = z
   })
   .openapi("LabPanel");
 
-/** `previous`: what the caller got last time; enables `intelligence.change`. */
-export const PreviousSchema = z
-  .object({
-    score: z.number().min(-1000).max(1000).optional(),
-    status: z.string().max(64).optional(),
-    computedAt: IsoDate.optional(),
-    inputs: z.record(z.string().max(64), z.unknown()).optional(),
-  })
-  .openapi("Previous");
+/**
+ * `previous`: what the caller got last time; enables `intelligence.change`. `inputs` (the prior
+ * inputs keyed by field name) is checked with the endpoint's own input fields, each optional and
+ * with the same bounds, and any other key refused: the change explanations then only ever name
+ * the endpoint's fields, and nothing in `previous` is larger than the request it mirrors.
+ */
+export function previousSchema<S extends z.ZodRawShape>(inputFields: S, name: string) {
+  return z
+    .object({
+      score: z.number().min(-1000).max(1000).optional(),
+      status: z.string().max(64).optional(),
+      computedAt: IsoDate.optional(),
+      inputs: z.object(inputFields).partial().strict().optional().openapi({
+        description:
+          "The prior request's inputs keyed by field name: this endpoint's own fields, each optional, with the same bounds; any other key is refused.",
+      }),
+    })
+    .openapi(name);
+}
 
-/** Fields every analysis endpoint accepts. */
-export const AnalysisCommonFields = {
-  explain: z
-    .boolean()
-    .optional()
-    .openapi({ description: "true adds intelligence.reasoning (adds latency)." }),
-  previous: PreviousSchema.optional(),
-  sessionRef: z.string().max(128).optional().openapi({ description: "Echoed; never stored or logged." }),
-};
+/** Fields every analysis endpoint accepts, with `previous.inputs` mirroring `inputFields`. */
+export function analysisFields<S extends z.ZodRawShape>(inputFields: S, name: string) {
+  return {
+    explain: z
+      .boolean()
+      .optional()
+      .openapi({ description: "true adds intelligence.reasoning (adds latency)." }),
+    previous: previousSchema(inputFields, `${name}Previous`).optional(),
+    sessionRef: z.string().max(128).optional().openapi({ description: "Echoed; never stored or logged." }),
+  };
+}

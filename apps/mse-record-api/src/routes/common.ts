@@ -1,7 +1,6 @@
-import { ApiError, type AppEnv, type RoutePolicy, type ServiceApp } from "@svc/http";
+import { ApiError, type AppEnv, type HygieneIssue, type RoutePolicy, type ServiceApp } from "@svc/http";
 import type { SelectionError } from "@svc/mse-catalog";
 import type { Context } from "hono";
-import { isStorableText } from "../schemas.js";
 import { StoreError } from "../store.js";
 
 /** Organization keys only, with the operation's scope (contract: Authentication, table). */
@@ -45,23 +44,24 @@ export function toApiError(error: unknown): unknown {
 }
 
 /**
- * Notes are the only free text of a selection; PostgreSQL cannot store NUL, and a lone surrogate
- * would not survive the round trip. Reported like any other selection problem (422).
+ * Input hygiene findings (decision 29) inside a selection are selection problems, reported like
+ * every other one (422, ruling 11; the contract answers unknown domains and options with 422):
+ * NUL, other control characters or an unpaired surrogate in a note, a reserved or unprintable
+ * key. Everything else (other fields, nesting, size, duplicate keys) keeps the 400.
  */
-export function unstorableNotes(selection: Record<string, unknown>): SelectionError[] {
-  const errors: SelectionError[] = [];
-  for (const [domain, entry] of Object.entries(selection)) {
-    if (typeof entry !== "object" || entry === null) continue;
-    const note = (entry as { text?: unknown }).text;
-    if (typeof note === "string" && !isStorableText(note)) {
-      errors.push({
-        domain,
-        value: "text",
-        message: "The note must not contain NUL characters or unpaired surrogates.",
-      });
-    }
-  }
-  return errors;
+export function selectionFindings(issues: HygieneIssue[]): ApiError | undefined {
+  const inSelection = (i: HygieneIssue) =>
+    i.kind !== "structure" && i.at[0] === "selection" && i.at.length > 1;
+  if (!issues.every(inSelection)) return undefined;
+  return invalidSelection(
+    issues.map((issue) => {
+      const domain = String(issue.at[1]);
+      // A refused key where a domain belongs is an unknown domain, as the catalog would say.
+      if (issue.at.length === 2 && issue.kind === "key") return { domain, message: "Unknown domain." };
+      const field = issue.at[2];
+      return { domain, ...(field === undefined ? {} : { value: String(field) }), message: issue.message };
+    }),
+  );
 }
 
 /**

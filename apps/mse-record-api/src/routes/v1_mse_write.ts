@@ -8,15 +8,7 @@ import {
   WriteResponseSchema,
 } from "../schemas.js";
 import { appendVersion } from "../store.js";
-import {
-  caller,
-  enqueueDeliveries,
-  invalidSelection,
-  TAG,
-  toApiError,
-  unstorableNotes,
-  WRITE,
-} from "./common.js";
+import { caller, enqueueDeliveries, invalidSelection, TAG, toApiError, WRITE } from "./common.js";
 
 const route = createRoute({
   method: "post",
@@ -43,8 +35,6 @@ export function registerMseWrite(service: ServiceApp): void {
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const { visitId } = c.req.valid("param");
     const body = c.req.valid("json");
-    const notes = unstorableNotes(body.selection);
-    if (notes.length > 0) throw invalidSelection(notes);
     const checked = validateSelection(body.selection);
     if (!checked.ok) throw invalidSelection(checked.errors);
     const { orgId, keyId } = caller(c);
