@@ -5,7 +5,7 @@
  * LOINC sources: docs/engines/biomarker.md.
  */
 import { type AnalyteEntry, chooseLoinc, findAnalyte, findAnalyteByLoinc } from "./biomarker-map.js";
-import { assertNoProblems, engineParams, mergeNumericParams } from "./params.js";
+import { assertNoProblems, confidenceFractionProblems, engineParams, mergeNumericParams } from "./params.js";
 import { confidenceLevel, slugOf } from "./shared.js";
 import type {
   Biomarker,
@@ -450,15 +450,7 @@ export const BIOMARKER_DEFAULT_PARAMS: Readonly<BiomarkerParams> = Object.freeze
 export function resolveBiomarkerParams(overrides: unknown): BiomarkerParams {
   const merged = mergeNumericParams("biomarker", BIOMARKER_DEFAULT_PARAMS, overrides);
   const problems: string[] = [];
-  for (const key of [
-    "confidencePointsHigh",
-    "confidencePointsModerate",
-    "confidencePointsLow",
-    "confidenceHighMin",
-    "confidenceModerateMin",
-  ] as const) {
-    if (merged[key] < 0 || merged[key] > 1) problems.push(`${key} must be in [0, 1]`);
-  }
+  problems.push(...confidenceFractionProblems(merged));
   if (merged.staleAfterDays <= 0) problems.push("staleAfterDays must be > 0");
   assertNoProblems("biomarker", problems);
   return merged;

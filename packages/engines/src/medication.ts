@@ -14,7 +14,7 @@ import {
   type ScaleChange,
   severityBand,
 } from "./instruments.js";
-import { assertNoProblems, engineParams, mergeNumericParams } from "./params.js";
+import { assertNoProblems, confidenceFractionProblems, engineParams, mergeNumericParams } from "./params.js";
 import { confidenceLevel, parseTime as parseSharedTime, slugOf } from "./shared.js";
 import { PP_EPSILON, readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
 import type {
@@ -822,15 +822,7 @@ export function resolveMedicationParams(overrides: unknown): MedicationParams {
   if (merged.highConfidenceMinPerSide < merged.moderateConfidenceMinPerSide) {
     problems.push("highConfidenceMinPerSide must be >= moderateConfidenceMinPerSide");
   }
-  for (const key of [
-    "confidencePointsHigh",
-    "confidencePointsModerate",
-    "confidencePointsLow",
-    "confidenceHighMin",
-    "confidenceModerateMin",
-  ] as const) {
-    if (merged[key] < 0 || merged[key] > 1) problems.push(`${key} must be in [0, 1]`);
-  }
+  problems.push(...confidenceFractionProblems(merged));
   assertNoProblems("medication", problems);
   return merged;
 }

@@ -51,3 +51,21 @@ export function mergeNumericParams<T extends object>(
 export function assertNoProblems(engine: string, problems: readonly string[]): void {
   if (problems.length > 0) throw new Error(`invalid ${engine} parameters: ${problems.join("; ")}`);
 }
+
+/** The confidence cut-offs the biomarker and medication engines share, each a fraction. */
+const CONFIDENCE_FRACTION_KEYS = [
+  "confidencePointsHigh",
+  "confidencePointsModerate",
+  "confidencePointsLow",
+  "confidenceHighMin",
+  "confidenceModerateMin",
+] as const;
+
+/** A problem line for each shared confidence cut-off outside [0, 1]. */
+export function confidenceFractionProblems(
+  params: Readonly<Record<(typeof CONFIDENCE_FRACTION_KEYS)[number], number>>,
+): string[] {
+  return CONFIDENCE_FRACTION_KEYS.filter((key) => params[key] < 0 || params[key] > 1).map(
+    (key) => `${key} must be in [0, 1]`,
+  );
+}
