@@ -1,6 +1,13 @@
 import { type Db, eq, recordEvent, recordSafetyEvent, webhookDeliveries, webhookEndpoints } from "@svc/db";
 import { newId } from "@svc/ids";
-import { captureLogger, createTestDatabase, requireEnv, Seeder, type TestDatabase } from "@svc/testkit";
+import {
+  captureLogger,
+  createTestDatabase,
+  requireEnv,
+  Seeder,
+  selfSignedLoopbackCert,
+  type TestDatabase,
+} from "@svc/testkit";
 import { verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -17,7 +24,6 @@ import {
   deliveryRow,
   type Receiver,
   removeEndpoint,
-  selfSignedLoopbackCert,
   sleep,
   startReceiver,
   uniquePrefix,

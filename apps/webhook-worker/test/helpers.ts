@@ -1,11 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { type Db, eq, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@svc/db";
 import { newId } from "@svc/ids";
 import { newWebhookSecret } from "@svc/webhooks";
@@ -24,40 +20,6 @@ export interface Receiver {
   requests: ReceivedRequest[];
   reply: (request: ReceivedRequest, index: number) => Reply;
   close(): Promise<void>;
-}
-
-/** A self-signed certificate for 127.0.0.1 (openssl), for live-mode receivers on loopback. */
-export function selfSignedLoopbackCert(): { cert: string; key: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), "svc-receiver-tls-"));
-  try {
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=127.0.0.1",
-        "-addext",
-        "subjectAltName=IP:127.0.0.1",
-        "-keyout",
-        path.join(dir, "key.pem"),
-        "-out",
-        path.join(dir, "cert.pem"),
-      ],
-      { stdio: "ignore" },
-    );
-    return {
-      cert: readFileSync(path.join(dir, "cert.pem"), "utf8"),
-      key: readFileSync(path.join(dir, "key.pem"), "utf8"),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /**

@@ -12,19 +12,11 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from "@svc/db";
-import { captureLogger, Seeder } from "@svc/testkit";
+import { captureLogger, Seeder, selfSignedLoopbackCert } from "@svc/testkit";
 import { verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type InProcessDelivery, startInProcessDelivery } from "../src/index.js";
-import {
-  addEndpoint,
-  attemptRows,
-  deliveryRow,
-  type Receiver,
-  selfSignedLoopbackCert,
-  startReceiver,
-  waitFor,
-} from "./helpers.js";
+import { addEndpoint, attemptRows, deliveryRow, type Receiver, startReceiver, waitFor } from "./helpers.js";
 
 /**
  * The embedded default's delivery path: no Redis, the outbox table read in-process, on the real

@@ -1,10 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { connect } from "node:tls";
 import { type RunningServer, startServer } from "@svc/http";
+import { writeSelfSignedCert } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 let dir: string;
@@ -12,31 +12,13 @@ let server: RunningServer;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "svc-tls-"));
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=localhost",
-      "-keyout",
-      path.join(dir, "key.pem"),
-      "-out",
-      path.join(dir, "cert.pem"),
-    ],
-    { stdio: "ignore" },
-  );
+  const { certFile, keyFile } = writeSelfSignedCert(dir);
   server = await startServer({
     fetch: () =>
       new Response(JSON.stringify({ ok: true }), { headers: { "content-type": "application/json" } }),
     port: 0,
     hostname: "127.0.0.1",
-    tls: { certFile: path.join(dir, "cert.pem"), keyFile: path.join(dir, "key.pem") },
+    tls: { certFile, keyFile },
   });
 });
 afterAll(async () => {

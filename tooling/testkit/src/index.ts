@@ -237,5 +237,6 @@ export function compiledEntry(root: string, relativePath: string): { command: st
   return { command: process.execPath, args: ["--enable-source-maps", file] };
 }
 
+export * from "./tls.js";
 // Compiled app processes and nginx in front: the replica test and `pnpm bench:scale`.
 export * from "./topology.js";
