@@ -71,6 +71,13 @@ export function redisUrlOf(env: ServiceEnv): string {
   return env.REDIS_URL ?? DEFAULT_REDIS_URL;
 }
 
+/** The certificate and key to serve HTTPS with, when both are set (parseEnv refuses one alone). */
+export function tlsFilesOf(env: ServiceEnv): { certFile: string; keyFile: string } | undefined {
+  return env.TLS_CERT_FILE && env.TLS_KEY_FILE
+    ? { certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE }
+    : undefined;
+}
+
 export function publicBaseUrl(env: ServiceEnv): string {
   return (env.PUBLIC_BASE_URL ?? `${env.TLS_CERT_FILE ? "https" : "http"}://localhost:${env.PORT}`).replace(
     /\/$/,

@@ -1,5 +1,5 @@
 import type { AppDeps, ServiceApp } from "./app.js";
-import type { ServiceEnv } from "./env.js";
+import { type ServiceEnv, tlsFilesOf } from "./env.js";
 import { createRuntime } from "./runtime.js";
 import { startServer } from "./server.js";
 import { exitOnStartupFailure, loadEnvOrExit, msSinceProcessStart } from "./startup.js";
@@ -21,10 +21,7 @@ export async function runStandalone(
     fetch: service.app.fetch,
     port: env.PORT,
     hostname: env.HOST,
-    tls:
-      env.TLS_CERT_FILE && env.TLS_KEY_FILE
-        ? { certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE }
-        : undefined,
+    tls: tlsFilesOf(env),
   }).catch((error: unknown) => exitOnStartupFailure(error, env));
   const startedInMs = msSinceProcessStart();
   process.stdout.write(

@@ -9,6 +9,7 @@ import {
   redisUrlOf,
   type ServiceEnv,
   startServer,
+  tlsFilesOf,
 } from "@svc/http";
 import {
   createDeliveryEnqueuer,
@@ -99,10 +100,7 @@ async function main(): Promise<void> {
     fetch: combined.fetch,
     port: env.PORT,
     hostname: env.HOST,
-    tls:
-      env.TLS_CERT_FILE && env.TLS_KEY_FILE
-        ? { certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE }
-        : undefined,
+    tls: tlsFilesOf(env),
   }).catch((error: unknown) => exitOnStartupFailure(error, env));
   let operator: OperatorEndpoint | undefined;
   if (runtime.embedded)
