@@ -9,9 +9,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createAccount, createApiKey, createOrganization } from "@svc/db";
+import { createApiKey, createOrganization } from "@svc/db";
 import { createTestDatabase, requireEnv } from "@svc/testkit";
 import autocannon from "autocannon";
+import { unlimitedBenchCaller } from "./caller.js";
 import { renderChart } from "./chart.js";
 import { type DeliveryBenchResult, runDeliveryBench } from "./delivery.js";
 import { type EventsBenchRow, runEventsBench } from "./events.js";
@@ -124,13 +125,7 @@ const median = (values: number[]) => {
 
 async function main() {
   const db = await createTestDatabase();
-  const account = await createAccount(db.handle.db, {
-    name: "Bench",
-    plan: "enterprise",
-    ratePerSecond: 1_000_000,
-    burst: 1_000_000,
-  });
-  const { key } = await createApiKey(db.handle.db, { kind: "secret_test", accountId: account.id });
+  const { accountId, key } = await unlimitedBenchCaller(db.handle.db, "Bench");
   const redisUrl = requireEnv("TEST_REDIS_URL");
   const api = await startChild("api", { DATABASE_URL: db.url, REDIS_URL: redisUrl });
   // The baseline answers with the API's own bodies, so both send the same bytes back.
@@ -220,7 +215,7 @@ async function main() {
       try {
         delivery = await runDeliveryBench({
           db: db.handle.db,
-          accountId: account.id,
+          accountId,
           redisUrl,
           rate: DELIVERY_RATE,
           seconds: DURATION,
@@ -238,7 +233,7 @@ async function main() {
         eventPages = await runEventsBench({
           apiUrl: api.url,
           key,
-          accountId: account.id,
+          accountId,
           databaseUrl: db.url,
           count: EVENTS,
           rate: 100,

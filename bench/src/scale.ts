@@ -13,7 +13,6 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createAccount, createApiKey } from "@svc/db";
 import {
   createTestDatabase,
   flushRedisDatabase,
@@ -25,6 +24,7 @@ import {
   type Topology,
 } from "@svc/testkit";
 import autocannon from "autocannon";
+import { unlimitedBenchCaller } from "./caller.js";
 import { type Scenario, scenarios } from "./scenarios.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -157,13 +157,7 @@ async function main() {
   const db = await createTestDatabase();
   const redisUrl = redisDatabaseUrl(requireEnv("TEST_REDIS_URL"), REDIS_DB);
   await flushRedisDatabase(redisUrl);
-  const account = await createAccount(db.handle.db, {
-    name: "Scale bench",
-    plan: "enterprise",
-    ratePerSecond: 1_000_000,
-    burst: 1_000_000,
-  });
-  const { key } = await createApiKey(db.handle.db, { kind: "secret_test", accountId: account.id });
+  const { key } = await unlimitedBenchCaller(db.handle.db, "Scale bench");
   const loadBefore = os.loadavg().map(round2);
   const chosen = scenarios.filter((s) => SCENARIOS.includes(s.name));
   if (chosen.length === 0) throw new Error(`BENCH_ONLY leaves none of ${SCENARIOS.join(", ")} to run`);
