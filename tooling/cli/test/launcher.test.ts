@@ -134,6 +134,14 @@ describe("pnpm start with no DATABASE_URL and no REDIS_URL (compiled, embedded P
       body: JSON.stringify({ argv: ["orgs", "create", "--name", "x".repeat(70_000)] }),
     }).catch(() => null);
     expect(oversized === null || oversized.status === 400).toBe(true);
+    for (const body of ["not json", JSON.stringify({ argv: "orgs create" }), JSON.stringify({ argv: [1] })]) {
+      const malformed = await fetch(`${operator.url}/command`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${operator.token}` },
+        body,
+      });
+      expect(malformed.status).toBe(400);
+    }
 
     const exited = exitOf(first.child);
     first.child.kill("SIGTERM");
