@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install and run every check: `bash tooling/scripts/test-all.sh` (what .ci/run calls).
-# Lint (biome), types (tsc), package builds (tsup), then every test against a throwaway
+# Lint (biome), types (tsc), the OpenAPI drift check, package builds (tsup), then every test against a throwaway
 # PostgreSQL and Redis (tooling/scripts/test-services.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,6 +18,9 @@ pnpm exec biome check .
 
 step "typecheck (tsc --noEmit, every package)"
 pnpm exec turbo run typecheck --output-logs=errors-only
+
+step "OpenAPI document matches the route schemas (no database needed)"
+pnpm openapi:check
 
 step "build (tsup)"
 pnpm exec turbo run build --output-logs=errors-only

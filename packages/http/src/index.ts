@@ -1,5 +1,7 @@
 export * from "./app.js";
 export * from "./auth.js";
+export * from "./cursor.js";
+export * from "./deliveries.js";
 export * from "./env.js";
 export * from "./errors.js";
 export * from "./hygiene.js";
