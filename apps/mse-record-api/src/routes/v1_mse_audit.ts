@@ -1,10 +1,11 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import type { RiskLevel } from "@svc/mse-catalog";
+import { fullRecord } from "../data/records.js";
+import { noRecord } from "../errors.js";
 import { type AuditResponse, AuditResponseSchema, VisitIdParamSchema } from "../schemas.js";
-import { fullRecord } from "../store.js";
-import { caller, noRecord, READ, TAG } from "./common.js";
-import { signatureView } from "./v1_mse_get.js";
+import { signatureView } from "../signature-view.js";
+import { caller, READ, TAG } from "./common.js";
 
 const route = createRoute({
   method: "get",

@@ -1,15 +1,12 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { assessRisk, type Line, type RiskLevel } from "@svc/mse-catalog";
-import {
-  GetQuerySchema,
-  type GetResponse,
-  GetResponseSchema,
-  type Signature,
-  VisitIdParamSchema,
-} from "../schemas.js";
-import { latestVersion, type SignatureRow, storedSelection } from "../store.js";
-import { caller, noRecord, READ, TAG } from "./common.js";
+import { latestVersion } from "../data/records.js";
+import { noRecord } from "../errors.js";
+import { GetQuerySchema, type GetResponse, GetResponseSchema, VisitIdParamSchema } from "../schemas.js";
+import { signatureView } from "../signature-view.js";
+import { storedSelection } from "../stored-selection.js";
+import { caller, READ, TAG } from "./common.js";
 
 const route = createRoute({
   method: "get",
@@ -28,24 +25,6 @@ const route = createRoute({
     ...flatErrorResponses(400, 404),
   },
 });
-
-/** A stored signature as the API shows it. */
-export function signatureView(row: SignatureRow): Signature {
-  return {
-    id: row.id,
-    version: row.version,
-    contentHash: row.contentHash,
-    signedByName: row.signedByName,
-    credential: row.credential,
-    license: row.license,
-    organization: row.organization,
-    timezone: row.timezone,
-    signedAt: row.signedAt.toISOString(),
-    signedAtLocal: row.signedAtLocal,
-    attestation: row.attestation,
-    keyId: row.keyId,
-  };
-}
 
 export function registerMseGet(service: ServiceApp): void {
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {

@@ -1,9 +1,10 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import type { Line } from "@svc/mse-catalog";
+import { fullRecord } from "../data/records.js";
+import { noRecord } from "../errors.js";
 import { type HistoryResponse, HistoryResponseSchema, VisitIdParamSchema } from "../schemas.js";
-import { fullRecord } from "../store.js";
-import { caller, noRecord, READ, TAG } from "./common.js";
+import { caller, READ, TAG } from "./common.js";
 
 const route = createRoute({
   method: "get",

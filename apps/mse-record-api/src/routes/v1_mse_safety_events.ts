@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { ApiError, type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { listSafetyEvents, safetyEventPosition } from "../data/safety-events.js";
 import { type SafetyEventList, SafetyEventListSchema, SafetyEventsQuerySchema } from "../schemas.js";
-import { decodeCursor, listSafetyEvents } from "../store.js";
 import { caller, READ, TAG } from "./common.js";
 
 const route = createRoute({
@@ -26,16 +26,10 @@ export function registerMseSafetyEvents(service: ServiceApp): void {
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const query = c.req.valid("query");
     const { orgId } = caller(c);
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    if (query.cursor !== undefined && !after) {
-      throw new ApiError("invalid_request", "The cursor is not valid; pass nextCursor as it was returned.", {
-        issues: [{ path: "cursor", message: "Unknown cursor." }],
-      });
-    }
     const page = await listSafetyEvents(service.deps.db, {
       orgId,
       limit: query.limit,
-      ...(after ? { after } : {}),
+      ...(query.cursor === undefined ? {} : { after: safetyEventPosition(query.cursor) }),
       ...(query.visitId ? { visitId: query.visitId } : {}),
     });
     const response: SafetyEventList = {

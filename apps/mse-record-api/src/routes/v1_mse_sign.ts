@@ -1,8 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { signLatest } from "../data/signatures.js";
 import { SignRequestSchema, type SignResponse, SignResponseSchema, VisitIdParamSchema } from "../schemas.js";
-import { signLatest } from "../store.js";
-import { caller, SIGN, TAG, toApiError } from "./common.js";
+import { caller, SIGN, TAG } from "./common.js";
 
 const route = createRoute({
   method: "post",
@@ -30,11 +30,7 @@ export function registerMseSign(service: ServiceApp): void {
     const { visitId } = c.req.valid("param");
     const body = c.req.valid("json");
     const { orgId, keyId } = caller(c);
-    const signature = await signLatest(service.deps.db, { orgId, keyId, visitId, ...body }).catch(
-      (error: unknown) => {
-        throw toApiError(error);
-      },
-    );
+    const signature = await signLatest(service.deps.db, { orgId, keyId, visitId, ...body });
     const response: SignResponse = {
       ok: true,
       signatureId: signature.id,

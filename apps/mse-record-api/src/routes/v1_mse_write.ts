@@ -1,14 +1,21 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import {
+  type AppEnv,
+  flatErrorResponses,
+  handOffDeliveries,
+  rateLimitHeaders,
+  type ServiceApp,
+} from "@svc/http";
 import { validateSelection } from "@svc/mse-catalog";
+import { appendVersion } from "../data/records.js";
+import { invalidSelection } from "../errors.js";
 import {
   VisitIdParamSchema,
   WriteRequestSchema,
   type WriteResponse,
   WriteResponseSchema,
 } from "../schemas.js";
-import { appendVersion } from "../store.js";
-import { caller, enqueueDeliveries, invalidSelection, TAG, toApiError, WRITE } from "./common.js";
+import { caller, TAG, WRITE } from "./common.js";
 
 const route = createRoute({
   method: "post",
@@ -42,10 +49,8 @@ export function registerMseWrite(service: ServiceApp): void {
       service.deps.db,
       { orgId, keyId, visitId, patientId: body.patientId, clinicianId: body.clinicianId },
       { kind: "write", selection: checked.selection },
-    ).catch((error: unknown) => {
-      throw toApiError(error);
-    });
-    await enqueueDeliveries(service, c, result.deliveryIds);
+    );
+    await handOffDeliveries(service.deps, result.deliveryIds, c.get("requestId"));
     const response: WriteResponse = {
       ok: true,
       version: result.version,

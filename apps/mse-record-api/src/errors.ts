@@ -1,0 +1,29 @@
+import { ApiError } from "@svc/http";
+import type { SelectionError } from "@svc/mse-catalog";
+
+/**
+ * The MSE Record API's own refusals, built in one place so the routes and the data-access
+ * module answer each case with the same status, code and message.
+ */
+
+/** 422 with the validator's per-problem list (ruling 11). */
+export function invalidSelection(errors: SelectionError[]): ApiError {
+  return new ApiError("invalid_selection", "The selection failed catalog validation; see errors.", {
+    extra: { errors },
+  });
+}
+
+/** 404: the visit has no MSE in the caller's organization (or a PATCH found nothing to amend). */
+export function noRecord(): ApiError {
+  return new ApiError("not_found", "This visit has no MSE.");
+}
+
+/** 409: signing needs a recorded version. */
+export function nothingToSign(): ApiError {
+  return new ApiError("conflict", "This visit has no MSE to sign.");
+}
+
+/** 409: a visit belongs to one patient; a write or signature naming another is refused. */
+export function recordedForAnotherPatient(): ApiError {
+  return new ApiError("conflict", "This visit is recorded for a different patientId.");
+}
