@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { seededRandom } from "../seeded-random.js";
 
 /**
  * Sandbox lab results: deterministic, plausible readings per panel, seeded by the order id, in
@@ -420,18 +420,6 @@ export const PANEL_ANALYTES: Record<string, readonly Analyte[]> = {
   renal_function: [A.creatinine, A.egfr, A.urea, A.sodium, A.potassium],
   pregnancy_test: [q("hCG (serum, qualitative)")],
 };
-
-/** A small deterministic generator (mulberry32) seeded from a string. */
-export function seededRandom(seed: string): () => number {
-  let state = createHash("sha256").update(seed).digest().readUInt32BE(0);
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function rangeText(a: NumericAnalyte): string | undefined {
   if (a.low !== null && a.high !== null) return `${a.low}-${a.high} ${a.unit}`;

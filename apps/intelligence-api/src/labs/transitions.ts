@@ -1,9 +1,9 @@
-import { and, type Db, type DbOrTx, eq, labOrders, recordEvent } from "@svc/db";
-import { type LabResults, sandboxResults } from "./results.js";
+import { ApiError } from "@svc/http";
 
 /**
- * The lab order lifecycle (ruling 5), one table and one function that every move goes through:
- * the API's test helpers, the cancel endpoint and the operator CLI.
+ * The lab order lifecycle (ruling 5): the states and every legal move, checked by the one
+ * function every move goes through (`transitionLabOrder` in store.ts: the API's test helpers, the
+ * cancel endpoint and the operator CLI).
  *
  *   requested -> authorized -> scheduled -> collected -> in_transit -> processing -> resulted -> completed
  *   collected -> resulted (results reported without a tracked transit)
@@ -50,31 +50,36 @@ export function isLabOrderStatus(value: string): value is LabOrderStatus {
   return (LAB_ORDER_STATUSES as readonly string[]).includes(value);
 }
 
-export class LabOrderError extends Error {
+/**
+ * A refused lab order move, as the API error the routes return: 404 `not_found`, 409
+ * `invalid_transition`, or 400 `invalid_request` naming `to` for an unknown status. A class of
+ * its own so the operator CLI, which moves orders through the same function, can recognise it.
+ */
+export class LabOrderError extends ApiError {
   constructor(
-    readonly code: "not_found" | "invalid_transition" | "results_required" | "invalid_status",
+    code: "not_found" | "invalid_transition" | "invalid_request",
     message: string,
-    readonly from?: string,
-    readonly to?: string,
+    options: ConstructorParameters<typeof ApiError>[2] = {},
   ) {
-    super(message);
+    super(code, message, options);
     this.name = "LabOrderError";
   }
 }
 
+export function labOrderNotFound(): LabOrderError {
+  return new LabOrderError("not_found", "No lab order with this id exists for this account.");
+}
+
 /** Refuse an illegal move with a message naming both states. */
 export function assertTransition(from: string, to: string): asserts to is LabOrderStatus {
-  if (!isLabOrderStatus(to))
-    throw new LabOrderError("invalid_status", `"${to}" is not a lab order status.`, from, to);
+  if (!isLabOrderStatus(to)) {
+    const message = `"${to}" is not a lab order status.`;
+    throw new LabOrderError("invalid_request", message, { issues: [{ path: "to", message }] });
+  }
   const allowed = isLabOrderStatus(from) ? ALLOWED_TRANSITIONS[from] : [];
   if (!allowed.includes(to)) {
     const options = allowed.length ? `; from ${from} it can move to ${allowed.join(" or ")}` : "";
-    throw new LabOrderError(
-      "invalid_transition",
-      `A lab order cannot move from ${from} to ${to}${options}.`,
-      from,
-      to,
-    );
+    throw new LabOrderError("invalid_transition", `A lab order cannot move from ${from} to ${to}${options}.`);
   }
 }
 
@@ -85,112 +90,7 @@ export function nextStatus(from: string): LabOrderStatus {
     throw new LabOrderError(
       "invalid_transition",
       `A lab order in ${from} cannot advance; ${from} is a final state.`,
-      from,
     );
   }
   return next;
-}
-
-export type LabOrderRow = typeof labOrders.$inferSelect;
-
-export interface TransitionOutcome {
-  order: LabOrderRow;
-  from: LabOrderStatus;
-  eventIds: string[];
-  deliveryIds: string[];
-}
-
-export interface TransitionInput {
-  id: string;
-  /** Scope (the API always passes both; the operator CLI acts on any order by id). */
-  accountId?: string;
-  mode?: "test" | "live";
-  /** Target state; the next state on the main path when absent. */
-  to?: string;
-  /** Only moves from this state (e.g. the authorize helper: requested only). */
-  expectFrom?: LabOrderStatus;
-  /** Results to attach when entering `resulted`; test orders get sandbox results otherwise. */
-  results?: LabResults;
-  now?: Date;
-}
-
-/**
- * Apply one move inside a transaction: lock the order, check the move, update it, and write
- * `lab_order.status_changed` (plus `lab_order.results_ready` on entering `resulted`) with their
- * pending deliveries. After commit, hand `deliveryIds` to the delivery queue.
- */
-export async function transitionLabOrder(db: Db, input: TransitionInput): Promise<TransitionOutcome> {
-  return db.transaction((tx) => transitionInTx(tx, input));
-}
-
-async function transitionInTx(tx: DbOrTx, input: TransitionInput): Promise<TransitionOutcome> {
-  const now = input.now ?? new Date();
-  const conditions = [eq(labOrders.id, input.id)];
-  if (input.accountId) conditions.push(eq(labOrders.accountId, input.accountId));
-  if (input.mode) conditions.push(eq(labOrders.mode, input.mode));
-  const [row] = await tx
-    .select()
-    .from(labOrders)
-    .where(and(...conditions))
-    .for("update");
-  if (!row) throw new LabOrderError("not_found", "No lab order with this id exists for this account.");
-  const from = row.status as LabOrderStatus;
-  if (input.expectFrom && from !== input.expectFrom) {
-    const to = input.to ?? nextStatus(input.expectFrom);
-    throw new LabOrderError(
-      "invalid_transition",
-      `A lab order cannot move from ${from} to ${to}; only a ${input.expectFrom} order can.`,
-      from,
-      to,
-    );
-  }
-  const to = input.to ?? nextStatus(from);
-  assertTransition(from, to);
-
-  let results: LabResults | null = (row.results as LabResults | null) ?? null;
-  if (to === "resulted") {
-    if (input.results) results = input.results;
-    else if (row.mode === "test") results = sandboxResults(row.id, row.panelId, now);
-    else
-      throw new LabOrderError(
-        "results_required",
-        "A live lab order moves to resulted only with the laboratory's results attached.",
-        from,
-        to,
-      );
-  }
-  const [order] = await tx
-    .update(labOrders)
-    .set({ status: to, updatedAt: now, results })
-    .where(eq(labOrders.id, row.id))
-    .returning();
-  if (!order) throw new LabOrderError("not_found", "No lab order with this id exists for this account.");
-
-  const data = { object: "lab_order", id: order.id, status: to, patientRef: order.patientRef };
-  const recorded = [
-    await recordEvent(tx, {
-      accountId: order.accountId,
-      mode: order.mode,
-      type: "lab_order.status_changed",
-      data,
-      now,
-    }),
-  ];
-  if (to === "resulted") {
-    recorded.push(
-      await recordEvent(tx, {
-        accountId: order.accountId,
-        mode: order.mode,
-        type: "lab_order.results_ready",
-        data,
-        now,
-      }),
-    );
-  }
-  return {
-    order,
-    from,
-    eventIds: recorded.map((r) => r.event.id),
-    deliveryIds: recorded.flatMap((r) => r.deliveryIds),
-  };
 }

@@ -1,11 +1,10 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { eq, wearableConnections } from "@svc/db";
-import { type AppEnv, type ServiceApp, setHtmlSecurityHeaders } from "@svc/http";
+import { ApiError, type AppEnv, handOffDeliveries, type ServiceApp, setHtmlSecurityHeaders } from "@svc/http";
 import type { Context } from "hono";
-import { CONNECT_TOKEN_PATTERN, completeConnection, WearableError } from "../wearables/connections.js";
+import { CONNECT_TOKEN_PATTERN } from "../wearables/connect-token.js";
 import { type ConnectStrings, connectStrings } from "../wearables/languages.js";
 import { findProvider } from "../wearables/providers.js";
-import { enqueueDeliveries } from "./v1_labs_schemas.js";
+import { completeConnection, findConnectionByToken } from "../wearables/store.js";
 
 /**
  * The hosted connect page (ruling 7): GET /connect/{token} lists the connection's providers as
@@ -87,10 +86,7 @@ function notFound(c: Context<AppEnv>): Response {
 async function findByToken(c: Context<AppEnv>, service: ServiceApp) {
   const token = c.req.param("token") ?? "";
   if (!CONNECT_TOKEN_PATTERN.test(token)) return null;
-  const [row] = await service.deps.db
-    .select()
-    .from(wearableConnections)
-    .where(eq(wearableConnections.connectToken, token));
+  const row = await findConnectionByToken(service.deps.db, token);
   return row ? { token, row } : null;
 }
 
@@ -152,25 +148,52 @@ function equalSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export function registerConnectPage(service: ServiceApp): void {
-  service.plain(
-    "GET",
-    "/connect/:token",
-    async (c) => {
-      const found = await findByToken(c, service);
-      if (!found) return notFound(c);
-      const { token, row } = found;
-      const { lang, strings } = connectStrings(row.language);
-      if (row.status !== "pending") return statePage(c, lang, strings, row.status, row.provider);
-      const csrf = randomBytes(24).toString("base64url");
-      const buttons = row.providers
-        .map((code) => {
-          const provider = findProvider(code);
-          const label = fill(strings.connectWith, provider?.displayName ?? code);
-          return `<li><button type="submit" name="provider" value="${escapeHtml(code)}">${label}</button></li>`;
-        })
-        .join("\n");
-      const body = `<p>${escapeHtml(strings.intro)}</p>
+/** The posted form once it passes the origin, size, type and CSRF checks; else the status to refuse with. */
+async function checkedForm(c: Context<AppEnv>, publicBaseUrl: string): Promise<URLSearchParams | 403 | 413> {
+  if (!sameOrigin(c, publicBaseUrl)) return 403;
+  const length = Number(c.req.header("content-length") ?? "NaN");
+  if (!Number.isFinite(length) || length > FORM_MAX_BYTES) return 413;
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return 403;
+  const form = new URLSearchParams(await c.req.text());
+  const sent = form.get("csrf") ?? "";
+  const cookie = cookieValue(c);
+  if (!cookie || !sent || !equalSecret(cookie, sent)) return 403;
+  return form;
+}
+
+interface PageView {
+  token: string;
+  lang: string;
+  strings: ConnectStrings;
+}
+
+function alertPage(
+  c: Context<AppEnv>,
+  view: PageView,
+  text: string,
+  status: PageOptions["status"],
+): Response {
+  const body = `<p role="alert">${escapeHtml(text)}</p>`;
+  return page(c, { lang: view.lang, title: view.strings.title, body, status });
+}
+
+/** GET: the provider buttons of a pending connection, or the state it is already in. */
+async function showConnectPage(c: Context<AppEnv>, service: ServiceApp): Promise<Response> {
+  const found = await findByToken(c, service);
+  if (!found) return notFound(c);
+  const { token, row } = found;
+  const { lang, strings } = connectStrings(row.language);
+  if (row.status !== "pending") return statePage(c, lang, strings, row.status, row.provider);
+  const csrf = randomBytes(24).toString("base64url");
+  const buttons = row.providers
+    .map((code) => {
+      const provider = findProvider(code);
+      const label = fill(strings.connectWith, provider?.displayName ?? code);
+      return `<li><button type="submit" name="provider" value="${escapeHtml(code)}">${label}</button></li>`;
+    })
+    .join("\n");
+  const body = `<p>${escapeHtml(strings.intro)}</p>
 <form method="post" action="/connect/${escapeHtml(token)}">
 <input type="hidden" name="csrf" value="${csrf}">
 <ul>
@@ -178,86 +201,56 @@ ${buttons}
 </ul>
 </form>
 <p class="note">${escapeHtml(strings.privacy)}</p>`;
-      return page(c, { lang, title: strings.title, body, status: 200, cookie: { token, value: csrf } });
-    },
-    null,
-  );
+  return page(c, { lang, title: strings.title, body, status: 200, cookie: { token, value: csrf } });
+}
 
-  service.plain(
-    "POST",
-    "/connect/:token",
-    async (c) => {
-      const found = await findByToken(c, service);
-      if (!found) return notFound(c);
-      const { token, row } = found;
-      const { lang, strings } = connectStrings(row.language);
-      const expired = () =>
-        page(c, {
-          lang,
-          title: strings.title,
-          body: `<p role="alert">${escapeHtml(strings.expired)}</p>`,
-          status: 403,
-        });
-      if (!sameOrigin(c, service.deps.publicBaseUrl)) return expired();
-      const length = Number(c.req.header("content-length") ?? "NaN");
-      if (!Number.isFinite(length) || length > FORM_MAX_BYTES) {
-        return page(c, {
-          lang,
-          title: strings.title,
-          body: `<p role="alert">${escapeHtml(strings.expired)}</p>`,
-          status: 413,
-        });
-      }
-      const type = c.req.header("content-type") ?? "";
-      if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return expired();
-      const form = new URLSearchParams(await c.req.text());
-      const sent = form.get("csrf") ?? "";
-      const cookie = cookieValue(c);
-      if (!cookie || !sent || !equalSecret(cookie, sent)) return expired();
-      if (row.status !== "pending") return statePage(c, lang, strings, row.status, row.provider);
-      const providerCode = form.get("provider") ?? "";
-      if (row.mode !== "test") {
-        // Real provider authorization (OAuth) is not wired yet: never mark a live connection connected.
-        return page(c, {
-          lang,
-          title: strings.title,
-          body: `<p role="alert">${escapeHtml(strings.unavailable)}</p>`,
-          status: 503,
-        });
-      }
-      try {
-        const outcome = await completeConnection(service.deps.db, { token }, providerCode);
-        await enqueueDeliveries(service.deps, outcome.deliveryIds);
-        const name = findProvider(outcome.connection.provider ?? "")?.displayName ?? providerCode;
-        c.header(
-          "Set-Cookie",
-          `${CSRF_COOKIE}=; Path=/connect/${token}; HttpOnly; SameSite=Strict; Max-Age=0`,
-        );
-        return page(c, {
-          lang,
-          title: strings.connectedTitle,
-          body: `<p role="status">${fill(strings.connectedBody, name)}</p>`,
-          status: 200,
-        });
-      } catch (error) {
-        if (error instanceof WearableError && error.code === "invalid_transition") {
-          const [fresh] = await service.deps.db
-            .select()
-            .from(wearableConnections)
-            .where(eq(wearableConnections.connectToken, token));
-          return statePage(c, lang, strings, fresh?.status ?? "disconnected", fresh?.provider ?? null);
-        }
-        if (error instanceof WearableError && error.code === "provider_not_offered") {
-          return page(c, {
-            lang,
-            title: strings.title,
-            body: `<p role="alert">${escapeHtml(strings.expired)}</p>`,
-            status: 400,
-          });
-        }
-        throw error;
-      }
-    },
-    null,
-  );
+/** POST: the patient chose a provider; connect it after the form checks. */
+async function submitConnectPage(c: Context<AppEnv>, service: ServiceApp): Promise<Response> {
+  const found = await findByToken(c, service);
+  if (!found) return notFound(c);
+  const { token, row } = found;
+  const view: PageView = { token, ...connectStrings(row.language) };
+  const form = await checkedForm(c, service.deps.publicBaseUrl);
+  if (typeof form === "number") return alertPage(c, view, view.strings.expired, form);
+  if (row.status !== "pending") return statePage(c, view.lang, view.strings, row.status, row.provider);
+  // Real provider authorization (OAuth) is not wired yet: never mark a live connection connected.
+  if (row.mode !== "test") return alertPage(c, view, view.strings.unavailable, 503);
+  return connectSandboxProvider(c, service, view, form.get("provider") ?? "");
+}
+
+async function connectSandboxProvider(
+  c: Context<AppEnv>,
+  service: ServiceApp,
+  view: PageView,
+  providerCode: string,
+): Promise<Response> {
+  const { token, lang, strings } = view;
+  try {
+    const outcome = await completeConnection(service.deps.db, { token }, providerCode);
+    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
+    const name = findProvider(outcome.connection.provider ?? "")?.displayName ?? providerCode;
+    c.header("Set-Cookie", `${CSRF_COOKIE}=; Path=/connect/${token}; HttpOnly; SameSite=Strict; Max-Age=0`);
+    return page(c, {
+      lang,
+      title: strings.connectedTitle,
+      body: `<p role="status">${fill(strings.connectedBody, name)}</p>`,
+      status: 200,
+    });
+  } catch (error) {
+    // Someone else moved it first: show the state it is in now.
+    if (error instanceof ApiError && error.code === "invalid_transition") {
+      const fresh = await findConnectionByToken(service.deps.db, token);
+      return statePage(c, lang, strings, fresh?.status ?? "disconnected", fresh?.provider ?? null);
+    }
+    // A provider the connection does not offer (a tampered form).
+    if (error instanceof ApiError && error.code === "invalid_request") {
+      return alertPage(c, view, strings.expired, 400);
+    }
+    throw error;
+  }
+}
+
+export function registerConnectPage(service: ServiceApp): void {
+  service.plain("GET", "/connect/:token", (c) => showConnectPage(c, service), null);
+  service.plain("POST", "/connect/:token", (c) => submitConnectPage(c, service), null);
 }

@@ -1,14 +1,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
-import { transitionLabOrder } from "../labs/transitions.js";
-import {
-  enqueueDeliveries,
-  type LabOrderBody,
-  LabOrderResponseSchema,
-  labApiError,
-  OrderIdParams,
-  toLabOrder,
-} from "./v1_labs_schemas.js";
+import { type AppEnv, errorResponses, handOffDeliveries, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { toLabOrder } from "../labs/body.js";
+import { transitionLabOrder } from "../labs/store.js";
+import { type LabOrderResponse, LabOrderResponseSchema, OrderIdParams } from "../schemas/labs.js";
+import { scopeOf } from "../scope.js";
 
 const route = createRoute({
   method: "post",
@@ -31,17 +26,9 @@ const route = createRoute({
 export function registerLabOrdersCancel(service: ServiceApp): void {
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const { id } = c.req.valid("param");
-    const auth = c.get("auth");
-    const outcome = await transitionLabOrder(service.deps.db, {
-      id,
-      accountId: auth.accountId as string,
-      mode: auth.mode,
-      to: "cancelled",
-    }).catch((error: unknown) => {
-      throw labApiError(error);
-    });
-    await enqueueDeliveries(service.deps, outcome.deliveryIds);
-    const body: { ok: true; data: LabOrderBody } = { ok: true, data: toLabOrder(outcome.order) };
+    const outcome = await transitionLabOrder(service.deps.db, { id, ...scopeOf(c), to: "cancelled" });
+    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
+    const body: LabOrderResponse = { ok: true, data: toLabOrder(outcome.order) };
     return c.json(body, 200);
   };
   service.openapi(route, handler);

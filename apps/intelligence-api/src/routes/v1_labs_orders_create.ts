@@ -1,44 +1,15 @@
-import { randomInt } from "node:crypto";
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { labOrders } from "@svc/db";
-import {
-  ApiError,
-  type AppEnv,
-  errorResponses,
-  rateLimitHeaders,
-  runIdempotent,
-  type ServiceApp,
-} from "@svc/http";
-import { newId } from "@svc/ids";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { ApiError, type AppEnv, errorResponses, runIdempotent, type ServiceApp } from "@svc/http";
+import { toLabOrder } from "../labs/body.js";
 import { findPanel } from "../labs/catalog.js";
-import { MetadataSchema, PatientRefSchema } from "../labs/metadata.js";
-import { type LabOrderBody, LabOrderResponseSchema, toLabOrder } from "./v1_labs_schemas.js";
-
-export const LAB_ORDER_NOTE_MAX = 500;
-
-export const CreateLabOrderRequestSchema = z
-  .object({
-    patientRef: PatientRefSchema,
-    panelId: z.string().min(1).max(64).openapi({ description: "A panelId from GET /v1/labs/panels." }),
-    note: z
-      .string()
-      .max(LAB_ORDER_NOTE_MAX)
-      .optional()
-      .openapi({ description: "Up to 500 characters, free of patient health information." }),
-    metadata: MetadataSchema.optional(),
-  })
-  .openapi("CreateLabOrderRequest");
-
-export const IdempotencyHeaderSchema = z.object({
-  "idempotency-key": z
-    .string()
-    .optional()
-    .openapi({
-      param: { name: "idempotency-key", in: "header" },
-      description:
-        "1-255 printable characters; the first response is replayed for 24 h (`Idempotent-Replayed: true`).",
-    }),
-});
+import { insertLabOrder } from "../labs/store.js";
+import {
+  CreateLabOrderRequestSchema,
+  type LabOrderResponse,
+  LabOrderResponseSchema,
+} from "../schemas/labs.js";
+import { IdempotencyHeaderSchema, idempotentResponseHeaders } from "../schemas/resources.js";
+import { scopeOf } from "../scope.js";
 
 const route = createRoute({
   method: "post",
@@ -54,27 +25,12 @@ const route = createRoute({
   responses: {
     201: {
       description: "The order, in `requested`",
-      headers: {
-        ...rateLimitHeaders,
-        "Idempotent-Replayed": {
-          schema: { type: "string" as const },
-          description: "`true` when this is the stored response of an earlier request with the same key.",
-        },
-      },
+      headers: idempotentResponseHeaders,
       content: { "application/json": { schema: LabOrderResponseSchema } },
     },
     ...errorResponses(400, 402, 409, 413, 422),
   },
 });
-
-const REQUISITION_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789";
-
-/** A human-friendly requisition number, e.g. `REQ-7KQM-2XTP`. */
-export function newRequisitionNumber(): string {
-  const part = () =>
-    Array.from({ length: 4 }, () => REQUISITION_ALPHABET[randomInt(REQUISITION_ALPHABET.length)]).join("");
-  return `REQ-${part()}-${part()}-${part()}`;
-}
 
 export function registerLabOrdersCreate(service: ServiceApp): void {
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
@@ -85,30 +41,16 @@ export function registerLabOrdersCreate(service: ServiceApp): void {
         issues: [{ path: "panelId", message: "not a panelId in the lab catalog" }],
       });
     }
-    const auth = c.get("auth");
-    const outcome = await runIdempotent<{ ok: true; data: LabOrderBody }>(c, service.deps.db, async (tx) => {
-      const now = new Date();
-      const [row] = await tx
-        .insert(labOrders)
-        .values({
-          id: newId("labord"),
-          accountId: auth.accountId as string,
-          mode: auth.mode,
-          patientRef: input.patientRef,
-          panelId: panel.panelId,
-          panelName: panel.name,
-          category: panel.category,
-          priceCents: panel.priceCents,
-          status: "requested",
-          note: input.note ?? "",
-          requisitionNumber: newRequisitionNumber(),
-          metadata: input.metadata ?? {},
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      if (!row) throw new Error("lab order insert returned no row");
-      return { status: 201, body: { ok: true as const, data: toLabOrder(row) } };
+    const scope = scopeOf(c);
+    const outcome = await runIdempotent<LabOrderResponse>(c, service.deps.db, async (tx) => {
+      const row = await insertLabOrder(tx, {
+        scope,
+        panel,
+        patientRef: input.patientRef,
+        note: input.note,
+        metadata: input.metadata,
+      });
+      return { status: 201, body: { ok: true, data: toLabOrder(row) } };
     });
     return c.json(outcome.body, outcome.status as 201);
   };

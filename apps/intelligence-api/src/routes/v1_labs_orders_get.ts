@@ -1,7 +1,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { and, eq, labOrders } from "@svc/db";
-import { ApiError, type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
-import { type LabOrderBody, LabOrderResponseSchema, OrderIdParams, toLabOrder } from "./v1_labs_schemas.js";
+import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { toLabOrder } from "../labs/body.js";
+import { getLabOrder } from "../labs/store.js";
+import { type LabOrderResponse, LabOrderResponseSchema, OrderIdParams } from "../schemas/labs.js";
+import { scopeOf } from "../scope.js";
 
 const route = createRoute({
   method: "get",
@@ -23,19 +25,8 @@ const route = createRoute({
 export function registerLabOrdersGet(service: ServiceApp): void {
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const { id } = c.req.valid("param");
-    const auth = c.get("auth");
-    const [row] = await service.deps.db
-      .select()
-      .from(labOrders)
-      .where(
-        and(
-          eq(labOrders.id, id),
-          eq(labOrders.accountId, auth.accountId as string),
-          eq(labOrders.mode, auth.mode),
-        ),
-      );
-    if (!row) throw new ApiError("not_found", "No lab order with this id exists for this account.");
-    const body: { ok: true; data: LabOrderBody } = { ok: true, data: toLabOrder(row) };
+    const row = await getLabOrder(service.deps.db, scopeOf(c), id);
+    const body: LabOrderResponse = { ok: true, data: toLabOrder(row) };
     return c.json(body, 200);
   };
   service.openapi(route, handler);

@@ -1,20 +1,10 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { and, desc, eq, labOrders, lt, or, type SQL } from "@svc/db";
-import { type AppEnv, decimalInteger, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
-import { decodeCursor, encodeCursor } from "../labs/cursor.js";
-import { LabOrderSchema, toLabOrder } from "./v1_labs_schemas.js";
-
-export const LIST_LIMIT_MAX = 200;
-export const LIST_LIMIT_DEFAULT = 50;
-
-export const LimitQuery = decimalInteger({
-  min: 1,
-  max: LIST_LIMIT_MAX,
-  fallback: LIST_LIMIT_DEFAULT,
-}).openapi({
-  param: { name: "limit", in: "query" },
-  description: "1-200, default 50.",
-});
+import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { toLabOrder } from "../labs/body.js";
+import { labOrderCursor, labOrderPosition, listLabOrders } from "../labs/store.js";
+import { type LabOrderListResponse, LabOrderListResponseSchema } from "../schemas/labs.js";
+import { LimitQuery } from "../schemas/resources.js";
+import { scopeOf } from "../scope.js";
 
 const QuerySchema = z.object({
   patientRef: z
@@ -34,21 +24,6 @@ const QuerySchema = z.object({
     }),
 });
 
-export const LabOrderListResponseSchema = z
-  .object({
-    ok: z.literal(true),
-    data: z.object({
-      object: z.literal("list"),
-      resource: z.literal("lab_order"),
-      count: z.number().int(),
-      orders: z.array(LabOrderSchema),
-      hasMore: z.boolean(),
-      nextCursor: z.string().nullable().openapi({ description: "Pass as `cursor` for the next page." }),
-    }),
-  })
-  .openapi("LabOrderList");
-export type LabOrderListResponse = z.infer<typeof LabOrderListResponseSchema>;
-
 const route = createRoute({
   method: "get",
   path: "/v1/labs/orders",
@@ -66,43 +41,25 @@ const route = createRoute({
   },
 });
 
-/** `<createdAt ms>:<id>` of the last order on a page. */
-const CURSOR = /^(\d{1,15}):(labord_[0-9a-z]{26})$/;
-
 export function registerLabOrdersList(service: ServiceApp): void {
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const query = c.req.valid("query");
-    const auth = c.get("auth");
-    const conditions: (SQL | undefined)[] = [
-      eq(labOrders.accountId, auth.accountId as string),
-      eq(labOrders.mode, auth.mode),
-    ];
-    if (query.patientRef !== undefined) conditions.push(eq(labOrders.patientRef, query.patientRef));
-    if (query.cursor !== undefined) {
-      const [, ms, id] = decodeCursor(query.cursor, CURSOR);
-      const at = new Date(Number(ms));
-      conditions.push(
-        or(lt(labOrders.createdAt, at), and(eq(labOrders.createdAt, at), lt(labOrders.id, id as string))),
-      );
-    }
-    const rows = await service.deps.db
-      .select()
-      .from(labOrders)
-      .where(and(...conditions))
-      .orderBy(desc(labOrders.createdAt), desc(labOrders.id))
-      .limit(query.limit + 1);
-    const hasMore = rows.length > query.limit;
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
+    const { rows, hasMore } = await listLabOrders(service.deps.db, {
+      scope: scopeOf(c),
+      patientRef: query.patientRef,
+      after: query.cursor === undefined ? undefined : labOrderPosition(query.cursor),
+      limit: query.limit,
+    });
+    const last = rows.at(-1);
     const body: LabOrderListResponse = {
       ok: true,
       data: {
         object: "list",
         resource: "lab_order",
-        count: page.length,
-        orders: page.map(toLabOrder),
+        count: rows.length,
+        orders: rows.map(toLabOrder),
         hasMore,
-        nextCursor: hasMore && last ? encodeCursor([String(last.createdAt.getTime()), last.id]) : null,
+        nextCursor: hasMore && last ? labOrderCursor(last) : null,
       },
     };
     return c.json(body, 200);

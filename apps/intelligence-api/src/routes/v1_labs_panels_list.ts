@@ -1,8 +1,7 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
-import type { Context } from "hono";
 import { LAB_CATEGORIES, listPanels } from "../labs/catalog.js";
-import { LabCatalogPanelSchema } from "./v1_labs_schemas.js";
+import { type LabPanelListResponse, LabPanelListResponseSchema } from "../schemas/labs.js";
 
 const QuerySchema = z.object({
   category: z
@@ -10,19 +9,6 @@ const QuerySchema = z.object({
     .optional()
     .openapi({ param: { name: "category", in: "query" }, description: "Only panels of this category." }),
 });
-
-export const LabPanelListResponseSchema = z
-  .object({
-    ok: z.literal(true),
-    data: z.object({
-      object: z.literal("list"),
-      resource: z.literal("lab_panel"),
-      count: z.number().int(),
-      panels: z.array(LabCatalogPanelSchema),
-    }),
-  })
-  .openapi("LabPanelList");
-export type LabPanelListResponse = z.infer<typeof LabPanelListResponseSchema>;
 
 const route = createRoute({
   method: "get",
@@ -42,15 +28,14 @@ const route = createRoute({
 });
 
 export function registerLabPanelsList(service: ServiceApp): void {
-  service.openapi(route, (c: Context<AppEnv>) => {
-    const { category } = (c.req as unknown as { valid(t: "query"): z.infer<typeof QuerySchema> }).valid(
-      "query",
-    );
+  const handler: RouteHandler<typeof route, AppEnv> = (c) => {
+    const { category } = c.req.valid("query");
     const panels = listPanels(category);
     const body: LabPanelListResponse = {
       ok: true,
       data: { object: "list", resource: "lab_panel", count: panels.length, panels },
     };
     return c.json(body, 200);
-  });
+  };
+  service.openapi(route, handler);
 }

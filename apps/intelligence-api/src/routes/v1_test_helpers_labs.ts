@@ -1,31 +1,15 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { ApiError, type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
-import type { Context } from "hono";
-import { LAB_ORDER_STATUSES, transitionLabOrder } from "../labs/transitions.js";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type AppEnv, errorResponses, handOffDeliveries, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { toLabOrder } from "../labs/body.js";
+import { transitionLabOrder } from "../labs/store.js";
 import {
-  enqueueDeliveries,
-  type LabOrderBody,
+  type LabOrderAdvanceRequest,
+  LabOrderAdvanceRequestSchema,
+  type LabOrderResponse,
   LabOrderResponseSchema,
-  labApiError,
   OrderIdParams,
-  toLabOrder,
-} from "./v1_labs_schemas.js";
-
-/** Test helpers act on test-mode data only: a live key is 403 `forbidden`. */
-export function requireTestMode(c: Context<AppEnv>): void {
-  if (c.get("auth").mode !== "test") {
-    throw new ApiError("forbidden", "Test helpers accept test keys only (svc_sk_test_...).");
-  }
-}
-
-const AdvanceBodySchema = z
-  .object({
-    to: z
-      .enum(LAB_ORDER_STATUSES)
-      .optional()
-      .openapi({ description: "Target state; the next state on the main path when absent." }),
-  })
-  .openapi("LabOrderAdvanceRequest");
+} from "../schemas/labs.js";
+import { requireTestMode, scopeOf } from "../scope.js";
 
 const advanceRoute = createRoute({
   method: "post",
@@ -36,7 +20,7 @@ const advanceRoute = createRoute({
     "Sandbox only (test keys). Moves along requested -> authorized -> scheduled -> collected -> in_transit -> processing -> resulted -> completed, or to `to` when it is a legal move (e.g. collected -> resulted). Entering `resulted` attaches sandbox results. An illegal move is 409 `invalid_transition`.",
   request: {
     params: OrderIdParams,
-    body: { required: false, content: { "application/json": { schema: AdvanceBodySchema } } },
+    body: { required: false, content: { "application/json": { schema: LabOrderAdvanceRequestSchema } } },
   },
   responses: {
     200: {
@@ -71,18 +55,10 @@ export function registerTestHelperLabs(service: ServiceApp): void {
     requireTestMode(c);
     const { id } = c.req.valid("param");
     // The body is optional: without one the validator leaves nothing behind.
-    const input = (c.req.valid("json") as z.infer<typeof AdvanceBodySchema> | undefined) ?? {};
-    const auth = c.get("auth");
-    const outcome = await transitionLabOrder(service.deps.db, {
-      id,
-      accountId: auth.accountId as string,
-      mode: auth.mode,
-      to: input.to,
-    }).catch((error: unknown) => {
-      throw labApiError(error);
-    });
-    await enqueueDeliveries(service.deps, outcome.deliveryIds);
-    const body: { ok: true; data: LabOrderBody } = { ok: true, data: toLabOrder(outcome.order) };
+    const input = (c.req.valid("json") as LabOrderAdvanceRequest | undefined) ?? {};
+    const outcome = await transitionLabOrder(service.deps.db, { id, ...scopeOf(c), to: input.to });
+    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
+    const body: LabOrderResponse = { ok: true, data: toLabOrder(outcome.order) };
     return c.json(body, 200);
   };
   service.openapi(advanceRoute, advance);
@@ -90,18 +66,14 @@ export function registerTestHelperLabs(service: ServiceApp): void {
   const authorize: RouteHandler<typeof authorizeRoute, AppEnv> = async (c) => {
     requireTestMode(c);
     const { id } = c.req.valid("param");
-    const auth = c.get("auth");
     const outcome = await transitionLabOrder(service.deps.db, {
       id,
-      accountId: auth.accountId as string,
-      mode: auth.mode,
+      ...scopeOf(c),
       to: "authorized",
       expectFrom: "requested",
-    }).catch((error: unknown) => {
-      throw labApiError(error);
     });
-    await enqueueDeliveries(service.deps, outcome.deliveryIds);
-    const body: { ok: true; data: LabOrderBody } = { ok: true, data: toLabOrder(outcome.order) };
+    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
+    const body: LabOrderResponse = { ok: true, data: toLabOrder(outcome.order) };
     return c.json(body, 200);
   };
   service.openapi(authorizeRoute, authorize);

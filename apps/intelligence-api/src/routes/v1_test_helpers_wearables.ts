@@ -1,20 +1,14 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
-import { completeConnection } from "../wearables/connections.js";
-import { PROVIDER_CODES } from "../wearables/providers.js";
-import { enqueueDeliveries } from "./v1_labs_schemas.js";
-import { requireTestMode } from "./v1_test_helpers_labs.js";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type AppEnv, errorResponses, handOffDeliveries, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import {
   ConnectionIdParams,
-  toConnection,
-  type WearableConnectionBody,
+  WearableCompleteRequestSchema,
+  type WearableConnectionResponse,
   WearableConnectionResponseSchema,
-  wearableApiError,
-} from "./v1_wearables_schemas.js";
-
-const CompleteBodySchema = z
-  .object({ provider: z.enum(PROVIDER_CODES).openapi({ description: "One of the connection's providers." }) })
-  .openapi("WearableCompleteRequest");
+} from "../schemas/wearables.js";
+import { requireTestMode, scopeOf } from "../scope.js";
+import { toConnection } from "../wearables/body.js";
+import { completeConnection } from "../wearables/store.js";
 
 const route = createRoute({
   method: "post",
@@ -25,7 +19,7 @@ const route = createRoute({
     "Sandbox only (test keys). pending -> connected with `provider` (one the connection offers); emits `wearable.connected`. Any other state is 409 `invalid_transition`.",
   request: {
     params: ConnectionIdParams,
-    body: { required: true, content: { "application/json": { schema: CompleteBodySchema } } },
+    body: { required: true, content: { "application/json": { schema: WearableCompleteRequestSchema } } },
   },
   responses: {
     200: {
@@ -42,16 +36,9 @@ export function registerTestHelperWearables(service: ServiceApp): void {
     requireTestMode(c);
     const { id } = c.req.valid("param");
     const { provider } = c.req.valid("json");
-    const auth = c.get("auth");
-    const outcome = await completeConnection(
-      service.deps.db,
-      { id, scope: { accountId: auth.accountId as string, mode: auth.mode } },
-      provider,
-    ).catch((error: unknown) => {
-      throw wearableApiError(error);
-    });
-    await enqueueDeliveries(service.deps, outcome.deliveryIds);
-    const body: { ok: true; data: WearableConnectionBody } = {
+    const outcome = await completeConnection(service.deps.db, { id, scope: scopeOf(c) }, provider);
+    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
+    const body: WearableConnectionResponse = {
       ok: true,
       data: toConnection(outcome.connection, service.deps.publicBaseUrl),
     };

@@ -1,14 +1,13 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
-import { disconnectConnection } from "../wearables/connections.js";
-import { enqueueDeliveries } from "./v1_labs_schemas.js";
+import { type AppEnv, errorResponses, handOffDeliveries, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import {
   ConnectionIdParams,
-  toConnection,
-  type WearableConnectionBody,
+  type WearableConnectionResponse,
   WearableConnectionResponseSchema,
-  wearableApiError,
-} from "./v1_wearables_schemas.js";
+} from "../schemas/wearables.js";
+import { scopeOf } from "../scope.js";
+import { toConnection } from "../wearables/body.js";
+import { disconnectConnection } from "../wearables/store.js";
 
 const route = createRoute({
   method: "post",
@@ -31,15 +30,9 @@ const route = createRoute({
 export function registerWearableConnectionsDisconnect(service: ServiceApp): void {
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const { id } = c.req.valid("param");
-    const auth = c.get("auth");
-    const outcome = await disconnectConnection(service.deps.db, {
-      id,
-      scope: { accountId: auth.accountId as string, mode: auth.mode },
-    }).catch((error: unknown) => {
-      throw wearableApiError(error);
-    });
-    await enqueueDeliveries(service.deps, outcome.deliveryIds);
-    const body: { ok: true; data: WearableConnectionBody } = {
+    const outcome = await disconnectConnection(service.deps.db, { id, scope: scopeOf(c) });
+    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
+    const body: WearableConnectionResponse = {
       ok: true,
       data: toConnection(outcome.connection, service.deps.publicBaseUrl),
     };

@@ -1,12 +1,13 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { and, eq, wearableConnections } from "@svc/db";
-import { ApiError, type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import {
   ConnectionIdParams,
-  toConnection,
-  type WearableConnectionBody,
+  type WearableConnectionResponse,
   WearableConnectionResponseSchema,
-} from "./v1_wearables_schemas.js";
+} from "../schemas/wearables.js";
+import { scopeOf } from "../scope.js";
+import { toConnection } from "../wearables/body.js";
+import { getConnection } from "../wearables/store.js";
 
 const route = createRoute({
   method: "get",
@@ -28,19 +29,8 @@ const route = createRoute({
 export function registerWearableConnectionsGet(service: ServiceApp): void {
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const { id } = c.req.valid("param");
-    const auth = c.get("auth");
-    const [row] = await service.deps.db
-      .select()
-      .from(wearableConnections)
-      .where(
-        and(
-          eq(wearableConnections.id, id),
-          eq(wearableConnections.accountId, auth.accountId as string),
-          eq(wearableConnections.mode, auth.mode),
-        ),
-      );
-    if (!row) throw new ApiError("not_found", "No wearable connection with this id exists for this account.");
-    const body: { ok: true; data: WearableConnectionBody } = {
+    const row = await getConnection(service.deps.db, scopeOf(c), id);
+    const body: WearableConnectionResponse = {
       ok: true,
       data: toConnection(row, service.deps.publicBaseUrl),
     };

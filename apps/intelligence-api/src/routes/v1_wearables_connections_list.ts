@@ -1,8 +1,10 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { and, desc, eq, wearableConnections } from "@svc/db";
 import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
-import { LimitQuery } from "./v1_labs_orders_list.js";
-import { toConnection, WearableConnectionSchema } from "./v1_wearables_schemas.js";
+import { LimitQuery } from "../schemas/resources.js";
+import { type WearableConnectionList, WearableConnectionListSchema } from "../schemas/wearables.js";
+import { scopeOf } from "../scope.js";
+import { toConnection } from "../wearables/body.js";
+import { listConnections } from "../wearables/store.js";
 
 const QuerySchema = z.object({
   patientRef: z
@@ -12,21 +14,6 @@ const QuerySchema = z.object({
     .openapi({ param: { name: "patientRef", in: "query", required: true }, description: "Required." }),
   limit: LimitQuery,
 });
-
-export const WearableConnectionListSchema = z
-  .object({
-    ok: z.literal(true),
-    data: z.object({
-      object: z.literal("list"),
-      resource: z.literal("wearable_connection"),
-      count: z.number().int(),
-      patientRef: z.string(),
-      connections: z.array(WearableConnectionSchema),
-      hasMore: z.boolean().openapi({ description: "More connections exist beyond `limit` (additive)." }),
-    }),
-  })
-  .openapi("WearableConnectionList");
-export type WearableConnectionList = z.infer<typeof WearableConnectionListSchema>;
 
 const route = createRoute({
   method: "get",
@@ -47,30 +34,21 @@ const route = createRoute({
 
 export function registerWearableConnectionsList(service: ServiceApp): void {
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-    const query = c.req.valid("query");
-    const auth = c.get("auth");
-    const rows = await service.deps.db
-      .select()
-      .from(wearableConnections)
-      .where(
-        and(
-          eq(wearableConnections.accountId, auth.accountId as string),
-          eq(wearableConnections.mode, auth.mode),
-          eq(wearableConnections.patientRef, query.patientRef),
-        ),
-      )
-      .orderBy(desc(wearableConnections.createdAt), desc(wearableConnections.id))
-      .limit(query.limit + 1);
-    const page = rows.slice(0, query.limit);
+    const { patientRef, limit } = c.req.valid("query");
+    const { rows, hasMore } = await listConnections(service.deps.db, {
+      scope: scopeOf(c),
+      patientRef,
+      limit,
+    });
     const body: WearableConnectionList = {
       ok: true,
       data: {
         object: "list",
         resource: "wearable_connection",
-        count: page.length,
-        patientRef: query.patientRef,
-        connections: page.map((row) => toConnection(row, service.deps.publicBaseUrl)),
-        hasMore: rows.length > query.limit,
+        count: rows.length,
+        patientRef,
+        connections: rows.map((row) => toConnection(row, service.deps.publicBaseUrl)),
+        hasMore,
       },
     };
     return c.json(body, 200);

@@ -1,26 +1,13 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
-import { SYNC_DAYS, syncConnection } from "../wearables/connections.js";
-import { enqueueDeliveries } from "./v1_labs_schemas.js";
-import { requireTestMode } from "./v1_test_helpers_labs.js";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type AppEnv, errorResponses, handOffDeliveries, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import {
   ConnectionIdParams,
-  toConnection,
-  WearableConnectionSchema,
-  wearableApiError,
-} from "./v1_wearables_schemas.js";
-
-export const WearableSyncResponseSchema = z
-  .object({
-    ok: z.literal(true),
-    data: WearableConnectionSchema.extend({
-      sync: z.object({
-        days: z.number().int().openapi({ description: "Days of metrics stored by this sync." }),
-      }),
-    }),
-  })
-  .openapi("WearableSyncResponse");
-export type WearableSyncResponse = z.infer<typeof WearableSyncResponseSchema>;
+  type WearableSyncResponse,
+  WearableSyncResponseSchema,
+} from "../schemas/wearables.js";
+import { requireTestMode, scopeOf } from "../scope.js";
+import { toConnection } from "../wearables/body.js";
+import { SYNC_DAYS, syncConnection } from "../wearables/store.js";
 
 const route = createRoute({
   method: "post",
@@ -43,14 +30,8 @@ export function registerWearableConnectionsSync(service: ServiceApp): void {
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     requireTestMode(c);
     const { id } = c.req.valid("param");
-    const auth = c.get("auth");
-    const outcome = await syncConnection(service.deps.db, id, {
-      accountId: auth.accountId as string,
-      mode: auth.mode,
-    }).catch((error: unknown) => {
-      throw wearableApiError(error);
-    });
-    await enqueueDeliveries(service.deps, outcome.deliveryIds);
+    const outcome = await syncConnection(service.deps.db, id, scopeOf(c));
+    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
     const body: WearableSyncResponse = {
       ok: true,
       data: { ...toConnection(outcome.connection, service.deps.publicBaseUrl), sync: { days: outcome.days } },

@@ -1,24 +1,7 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
-import { PROVIDERS, WEARABLE_METRICS } from "../wearables/providers.js";
-
-export const WearableProviderListSchema = z
-  .object({
-    ok: z.literal(true),
-    data: z.object({
-      object: z.literal("list"),
-      resource: z.literal("wearable_provider"),
-      count: z.number().int(),
-      providers: z
-        .array(z.string())
-        .openapi({ description: "Uppercase provider codes accepted by connect." }),
-      details: z.array(
-        z.object({ code: z.string(), displayName: z.string(), metrics: z.array(z.enum(WEARABLE_METRICS)) }),
-      ),
-    }),
-  })
-  .openapi("WearableProviderList");
-export type WearableProviderList = z.infer<typeof WearableProviderListSchema>;
+import { type WearableProviderList, WearableProviderListSchema } from "../schemas/wearables.js";
+import { PROVIDERS } from "../wearables/providers.js";
 
 const route = createRoute({
   method: "get",

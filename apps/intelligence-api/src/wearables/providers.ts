@@ -1,4 +1,4 @@
-import { seededRandom } from "../labs/results.js";
+import { seededRandom } from "../seeded-random.js";
 
 /**
  * Wearable providers as adapters. Each provider declares the daily metrics it can supply; an

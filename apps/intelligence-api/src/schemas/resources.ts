@@ -1,4 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { decimalInteger, rateLimitHeaders } from "@svc/http";
+
+/** Shapes shared by the resource endpoints (lab orders, wearable connections, events). */
 
 /**
  * `metadata` on lab orders and wearable connections: the caller's own flat key-value pairs,
@@ -34,3 +37,37 @@ export const PatientRefSchema = z
   .min(1)
   .max(128)
   .openapi({ description: "Your own reference for the patient, 1-128 characters.", example: "pt_4821" });
+
+export const LIST_LIMIT_MAX = 200;
+export const LIST_LIMIT_DEFAULT = 50;
+
+/** `limit` of every resource list. */
+export const LimitQuery = decimalInteger({
+  min: 1,
+  max: LIST_LIMIT_MAX,
+  fallback: LIST_LIMIT_DEFAULT,
+}).openapi({
+  param: { name: "limit", in: "query" },
+  description: "1-200, default 50.",
+});
+
+/** The `Idempotency-Key` request header of the create endpoints. */
+export const IdempotencyHeaderSchema = z.object({
+  "idempotency-key": z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: "idempotency-key", in: "header" },
+      description:
+        "1-255 printable characters; the first response is replayed for 24 h (`Idempotent-Replayed: true`).",
+    }),
+});
+
+/** Response headers of the create endpoints: the rate limit and `Idempotent-Replayed`. */
+export const idempotentResponseHeaders = {
+  ...rateLimitHeaders,
+  "Idempotent-Replayed": {
+    schema: { type: "string" as const },
+    description: "`true` when this is the stored response of an earlier request with the same key.",
+  },
+};

@@ -1,0 +1,14 @@
+import type { EventBody } from "../schemas/events.js";
+import type { EventRow } from "./store.js";
+
+/** A stored event as the list returns it (the same shape webhooks deliver). */
+export function toEvent(row: EventRow): EventBody {
+  return {
+    id: row.id,
+    object: "event",
+    type: row.type,
+    apiVersion: row.apiVersion,
+    createdAt: row.createdAt.toISOString(),
+    data: row.data as EventBody["data"],
+  };
+}
