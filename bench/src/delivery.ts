@@ -7,8 +7,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { type Db, recordEvent } from "@svc/db";
+import { addWebhookEndpoint, createDeliveryEnqueuer, startWebhookWorker } from "@svc/delivery";
 import { createLogger } from "@svc/http";
-import { addWebhookEndpoint, createDeliveryEnqueuer, startWebhookWorker } from "@svc/webhook-worker";
 import { type SteadyMeasure, steady } from "./mse.js";
 
 export interface DeliveryBenchResult {

@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { eq, events, webhookDeliveries } from "@svc/db";
+import { addWebhookEndpoint } from "@svc/delivery";
 import {
   call,
   compiledEntry,
@@ -25,7 +26,6 @@ import {
   type TestDatabase,
   type Topology,
 } from "@svc/testkit";
-import { addWebhookEndpoint } from "@svc/webhook-worker";
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -1,4 +1,5 @@
 import { createDb } from "@svc/db";
+import { startWebhookWorker } from "@svc/delivery";
 import {
   createLogger,
   exitOnStartupFailure,
@@ -9,7 +10,6 @@ import {
   startServer,
 } from "@svc/http";
 import { healthHandler } from "./health.js";
-import { startWebhookWorker } from "./worker.js";
 
 /**
  * The standalone worker (`pnpm --filter @svc/webhook-worker start`): needs DATABASE_URL (the

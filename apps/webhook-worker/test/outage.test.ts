@@ -5,10 +5,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { recordEvent } from "@svc/db";
+import { createDeliveryEnqueuer } from "@svc/delivery";
 import { createTestDatabase, Seeder, type TestDatabase } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDeliveryEnqueuer } from "../src/index.js";
-import { addEndpoint, type Receiver, startReceiver, waitFor } from "./helpers.js";
+import {
+  addEndpoint,
+  type Receiver,
+  startReceiver,
+  waitFor,
+} from "../../../packages/delivery/test/helpers.js";
 
 /**
  * Real outages: a Redis server of this test's own, stopped during a burst of state changes and

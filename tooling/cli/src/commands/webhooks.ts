@@ -1,4 +1,3 @@
-import { DEFAULT_REDIS_URL } from "@svc/http";
 import {
   addWebhookEndpoint,
   enqueueOnce,
@@ -6,7 +5,8 @@ import {
   listWebhookEndpoints,
   redeliverWebhook,
   removeWebhookEndpoint,
-} from "@svc/webhook-worker";
+} from "@svc/delivery";
+import { DEFAULT_REDIS_URL } from "@svc/http";
 import { CliError, type CommandTable, integer, text } from "../command.js";
 
 /** The mode asked for; unset leaves the default to the endpoint's owner (organizations: live). */

@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { Db } from "@svc/db";
-import type { Logger } from "@svc/http";
 import { scheduleFor } from "@svc/webhooks";
+import type { Logger } from "pino";
 import type { DeliverContext, DeliverOutcome, Resolver } from "./deliver.js";
 
 /** What every delivery runner (the BullMQ worker, the in-process dispatcher) is configured with. */

@@ -15,7 +15,6 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from "@svc/db";
-import type { Logger } from "@svc/http";
 import {
   addressPolicyFor,
   checkEndpointUrl,
@@ -30,6 +29,7 @@ import {
   serializeSafetyEvent,
   signPayload,
 } from "@svc/webhooks";
+import type { Logger } from "pino";
 
 /** Ruling 20: a receiver gets 10 s. */
 export const DELIVERY_TIMEOUT_MS = 10_000;

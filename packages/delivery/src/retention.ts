@@ -1,5 +1,5 @@
 import { type Db, purgeExpiredEvents } from "@svc/db";
-import type { Logger } from "@svc/http";
+import type { Logger } from "pino";
 
 /**
  * Retention (contract: events are queryable for 30 days): purge now and then every interval
