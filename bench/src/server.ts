@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { buildCombinedApp } from "@svc/cli/combined";
 import { createRuntime, parseEnv, startServer } from "@svc/http";
+import { modelNarratorFromEnv } from "@svc/model";
 import { baselineHandlers } from "./baseline.js";
 
 const send = (message: object) => process.send?.(message);
@@ -27,7 +28,7 @@ async function api(): Promise<void> {
       return original(command);
     }) as typeof redis.sendCommand;
   }
-  const combined = buildCombinedApp(runtime.deps);
+  const combined = buildCombinedApp(runtime.deps, { narrator: modelNarratorFromEnv(env) });
   const server = await startServer({ fetch: combined.fetch, port: 0, hostname: "127.0.0.1" });
   process.on("message", (message: { type: string }) => {
     if (message.type === "counters")

@@ -1,10 +1,12 @@
 import {
   type AppDeps,
   createServiceApp,
+  envelopeErrorBody,
   type OpenApiDoc,
   registerStandardRoutes,
   type ServiceApp,
 } from "@svc/http";
+import type { Narrator } from "@svc/intelligence";
 import { registerAnalysisRoutes } from "./routes/analysis.js";
 import { registerConnectPage } from "./routes/connect_page.js";
 import { registerEventsList } from "./routes/v1_events_list.js";
@@ -24,15 +26,24 @@ import { registerWearableConnectionsMetrics } from "./routes/v1_wearables_connec
 import { registerWearableConnectionsSync } from "./routes/v1_wearables_connections_sync.js";
 import { registerWearableProviders } from "./routes/v1_wearables_providers.js";
 
-/** The Intelligence API: every route registered in one place. */
-export function buildIntelligenceApi(
-  deps: AppDeps,
-  options: { documentSource?: () => OpenApiDoc } = {},
-): ServiceApp {
-  const service = createServiceApp("intelligence", deps);
-  registerStandardRoutes(service, options);
+export interface IntelligenceApiOptions {
+  /** The published document (both APIs when served together); this API's own otherwise. */
+  documentSource?: () => OpenApiDoc;
+  /** Writes `intelligence.reasoning` for `explain: true`; the template narrator when absent. */
+  narrator?: Narrator;
+  /** Upper bound on narration; past it `reasoning` is null (default 3 s). */
+  reasoningTimeoutMs?: number;
+}
+
+/** The Intelligence API (secret and publishable keys, enveloped errors): every route in one place. */
+export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOptions = {}): ServiceApp {
+  const service = createServiceApp(deps, { errorBody: envelopeErrorBody(deps.publicBaseUrl) });
+  registerStandardRoutes(service, { documentSource: options.documentSource });
   registerPing(service);
-  registerAnalysisRoutes(service);
+  registerAnalysisRoutes(service, {
+    narrator: options.narrator,
+    reasoningTimeoutMs: options.reasoningTimeoutMs,
+  });
   registerLabPanelsList(service);
   registerLabOrdersCreate(service);
   registerLabOrdersList(service);

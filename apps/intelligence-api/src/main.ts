@@ -1,16 +1,22 @@
+import { createDeliveryEnqueuer } from "@svc/delivery";
 import { redisUrlOf, runStandalone } from "@svc/http";
-import { createDeliveryEnqueuer } from "@svc/webhook-worker";
+import { modelNarratorFromEnv } from "@svc/model";
 import { buildIntelligenceApi } from "./app.js";
 
+// `explain: true` narrates through the model MODEL_BASE_URL names, else the template narrator.
 // After commit, delivery ids go to the queue; the worker's sweeper covers a Redis outage.
-await runStandalone("intelligence-api", (deps) => buildIntelligenceApi(deps), {
-  prepare: (deps, env) => {
-    const enqueuer = createDeliveryEnqueuer({
-      redis: redisUrlOf(env),
-      db: deps.db,
-      onError: () => deps.logger.warn("delivery queue unreachable; the outbox sweeper will deliver"),
-    });
-    deps.deliveries = enqueuer;
-    return enqueuer;
+await runStandalone(
+  "intelligence-api",
+  (deps, env) => buildIntelligenceApi(deps, { narrator: modelNarratorFromEnv(env) }),
+  {
+    prepare: (deps, env) => {
+      const enqueuer = createDeliveryEnqueuer({
+        redis: redisUrlOf(env),
+        db: deps.db,
+        onError: () => deps.logger.warn("delivery queue unreachable; the outbox sweeper will deliver"),
+      });
+      deps.deliveries = enqueuer;
+      return enqueuer;
+    },
   },
-});
+);

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createModelNarrator } from "@svc/http";
+import { createModelNarrator } from "@svc/model";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -1,6 +1,7 @@
 import {
   type AppDeps,
   createServiceApp,
+  flatErrorBody,
   type OpenApiDoc,
   registerStandardRoutes,
   type ServiceApp,
@@ -22,7 +23,11 @@ export function buildMseRecordApi(
 ): ServiceApp {
   // Clinical records: a duplicate key is refused, never resolved by whichever one a parser keeps;
   // hygiene findings inside a selection are selection problems (422).
-  const service = createServiceApp("mse", deps, { uniqueKeys: true, bodyError: selectionFindings });
+  const service = createServiceApp(deps, {
+    errorBody: flatErrorBody,
+    responseHeaders: { "x-mse-api-version": "1" },
+    hygiene: { uniqueKeys: true, bodyError: selectionFindings },
+  });
   registerStandardRoutes(service, options);
   // Fixed paths first: they would otherwise match /v1/mse/{visitId} (those ids are also reserved).
   registerMseDomains(service);

@@ -1,5 +1,5 @@
+import { createDeliveryEnqueuer } from "@svc/delivery";
 import { redisUrlOf, runStandalone } from "@svc/http";
-import { createDeliveryEnqueuer } from "@svc/webhook-worker";
 import { buildMseRecordApi } from "./app.js";
 
 // After commit, delivery ids go to the queue; the worker's sweeper covers a Redis outage.

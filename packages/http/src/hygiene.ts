@@ -484,7 +484,7 @@ async function screenBody(c: Context, options: HygieneOptions): Promise<void> {
 }
 
 /**
- * The screen createServiceApp runs for every /v1 request after authentication: path and query
+ * The screen the request guard runs for every /v1 request after authentication: path and query
  * (synchronously; throws ApiError), then, for a matched route with a body, a promise that
  * rejects with ApiError unless the body is clean. Undefined when there is no body to read.
  */

@@ -4,7 +4,6 @@ import type { AppDeps } from "./app.js";
 import { publicBaseUrl, redisUrlOf, type ServiceEnv } from "./env.js";
 import { KEYS_CHANGED_CHANNEL, KeyCache } from "./key-cache.js";
 import { createLogger, type Logger } from "./logger.js";
-import { createModelNarrator } from "./model-narrator.js";
 import { FallbackRateLimiter, MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from "./rate-limit.js";
 
 /** The shared state one process holds: database, Redis, limiter, logger. */
@@ -99,13 +98,6 @@ export async function createRuntime(
   const deps: AppDeps = {
     subscribe,
     keyCache,
-    narrator: env.MODEL_BASE_URL
-      ? createModelNarrator({
-          baseUrl: env.MODEL_BASE_URL,
-          apiKey: env.MODEL_API_KEY,
-          model: env.MODEL_NAME as string,
-        })
-      : undefined,
     db: dbHandle.db,
     limiter,
     logger,

@@ -62,22 +62,24 @@ export function startServer(options: ServeOptions): Promise<RunningServer> {
           close: (graceMs = 10_000) =>
             new Promise<void>((done) => {
               const force = setTimeout(() => {
-                (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+                if ("closeAllConnections" in server) server.closeAllConnections();
               }, graceMs);
               server.close(() => {
                 clearTimeout(force);
                 done();
               });
               // Idle keep-alive sockets would hold close() open; in-flight ones finish first.
-              (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+              if ("closeIdleConnections" in server) server.closeIdleConnections();
             }),
         });
       },
     );
     const timeout = options.requestTimeoutMs ?? 30_000;
-    const raw = server as unknown as { requestTimeout: number; headersTimeout: number };
-    raw.requestTimeout = timeout;
-    raw.headersTimeout = Math.min(timeout, 20_000);
+    // An HTTP/1.1 server (node:http or node:https) is what `serve` builds here.
+    if ("requestTimeout" in server) {
+      server.requestTimeout = timeout;
+      server.headersTimeout = Math.min(timeout, 20_000);
+    }
     server.once("error", reject);
   });
 }

@@ -7,7 +7,8 @@ import { exitOnStartupFailure, loadEnvOrExit, msSinceProcessStart } from "./star
 /** Start one app alone (scale-out): validate env, open the database, serve, drain on SIGTERM. */
 export async function runStandalone(
   name: string,
-  build: (deps: AppDeps) => ServiceApp,
+  /** Builds the app from the runtime and the environment (e.g. its model narrator). */
+  build: (deps: AppDeps, env: ServiceEnv) => ServiceApp,
   options: {
     /** Wires what the app needs beyond the runtime (e.g. the delivery queue); returns its closer. */
     prepare?: (deps: AppDeps, env: ServiceEnv) => { close(): Promise<void> } | undefined;
@@ -16,7 +17,7 @@ export async function runStandalone(
   const env = loadEnvOrExit();
   const runtime = await createRuntime(env, name).catch((error: unknown) => exitOnStartupFailure(error, env));
   const extra = options.prepare?.(runtime.deps, env);
-  const service = build(runtime.deps);
+  const service = build(runtime.deps, env);
   const server = await startServer({
     fetch: service.app.fetch,
     port: env.PORT,

@@ -33,14 +33,10 @@ export function registerStandardRoutes(
   options: { documentSource?: () => OpenApiDoc } = {},
 ): void {
   const { deps } = service;
-  service.openapi(
-    healthzRoute,
-    (c: { json: (b: unknown, s?: number) => Response }) => c.json({ ok: true, status: "alive" }),
-    null,
-  );
+  service.openapi(healthzRoute, (c) => c.json({ ok: true, status: "alive" }, 200), null);
   service.openapi(
     readyzRoute,
-    async (c: { json: (b: unknown, s?: number) => Response }) => {
+    async (c) => {
       const redis = deps.redisState?.() ?? "disabled";
       try {
         await deps.db.execute("select 1");

@@ -20,11 +20,17 @@ export function mergeDocuments(intelligence: OpenApiDoc, mse: OpenApiDoc): OpenA
   return { ...intelligence, paths: sortedPaths, components: merged };
 }
 
+/** The Intelligence API's own options (its narrator for `explain: true`); the document is shared. */
+export type IntelligenceOptions = Omit<
+  NonNullable<Parameters<typeof buildIntelligenceApi>[1]>,
+  "documentSource"
+>;
+
 /**
  * Both APIs behind one listener (the launcher, and tests): /v1/mse/* goes to the MSE Record API,
  * everything else to the Intelligence API. The published document covers both.
  */
-export function buildCombinedApp(deps: AppDeps) {
+export function buildCombinedApp(deps: AppDeps, intelligenceOptions: IntelligenceOptions = {}) {
   let cached: OpenApiDoc | undefined;
   const documentSource = () => {
     cached ??= mergeDocuments(
@@ -33,7 +39,7 @@ export function buildCombinedApp(deps: AppDeps) {
     );
     return cached;
   };
-  const intelligence = buildIntelligenceApi(deps, { documentSource });
+  const intelligence = buildIntelligenceApi(deps, { ...intelligenceOptions, documentSource });
   const mse = buildMseRecordApi(deps, { documentSource });
   const fetch = (request: Request): Response | Promise<Response> => {
     const { pathname } = new URL(request.url);

@@ -1,5 +1,11 @@
 import { countAccounts, createAccount, createApiKey, type Db } from "@svc/db";
 import {
+  createDeliveryEnqueuer,
+  type DeliveryEnqueuer,
+  startInProcessDelivery,
+  startWebhookWorker,
+} from "@svc/delivery";
+import {
   createRuntime,
   exitOnStartupFailure,
   installShutdown,
@@ -11,12 +17,7 @@ import {
   startServer,
   tlsFilesOf,
 } from "@svc/http";
-import {
-  createDeliveryEnqueuer,
-  type DeliveryEnqueuer,
-  startInProcessDelivery,
-  startWebhookWorker,
-} from "@svc/webhook-worker";
+import { modelNarratorFromEnv } from "@svc/model";
 import { buildCombinedApp } from "./combined.js";
 import { type OperatorEndpoint, startOperatorEndpoint } from "./operator.js";
 
@@ -95,7 +96,8 @@ async function main(): Promise<void> {
 
   const delivery = await startDeliveries(env, db, logger);
   runtime.deps.deliveries = delivery.deliveries;
-  const combined = buildCombinedApp(runtime.deps);
+  // `explain: true` narrates through the model MODEL_BASE_URL names, else the template narrator.
+  const combined = buildCombinedApp(runtime.deps, { narrator: modelNarratorFromEnv(env) });
   const server = await startServer({
     fetch: combined.fetch,
     port: env.PORT,

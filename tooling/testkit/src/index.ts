@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { Writable } from "node:stream";
-import { buildCombinedApp } from "@svc/cli/combined";
+import { buildCombinedApp, type IntelligenceOptions } from "@svc/cli/combined";
 import {
   createAccount,
   createApiKey,
@@ -99,8 +99,8 @@ export interface StartOptions {
   limiter?: "redis" | "memory";
   requestTimeoutMs?: number;
   /** Narrator for `explain: true` (the template narrator when absent) and its time limit. */
-  narrator?: AppDeps["narrator"];
-  reasoningTimeoutMs?: number;
+  narrator?: IntelligenceOptions["narrator"];
+  reasoningTimeoutMs?: IntelligenceOptions["reasoningTimeoutMs"];
   /** Extra routes before the server starts (e.g. a deliberately slow one). */
   extend?: (combined: ReturnType<typeof buildCombinedApp>) => void;
 }
@@ -122,12 +122,13 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
     limiter,
     logger,
     publicBaseUrl: "http://localhost:3000",
-    narrator: options.narrator,
-    reasoningTimeoutMs: options.reasoningTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs,
     redisState: () => (redis.status === "ready" ? "ready" : "down"),
   };
-  const combined = buildCombinedApp(deps);
+  const combined = buildCombinedApp(deps, {
+    narrator: options.narrator,
+    reasoningTimeoutMs: options.reasoningTimeoutMs,
+  });
   options.extend?.(combined);
   const server = await startServer({ fetch: combined.fetch, port: 0, hostname: "127.0.0.1" });
   const ownsDb = !options.db;

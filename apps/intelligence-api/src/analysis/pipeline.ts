@@ -1,6 +1,6 @@
 import type { EngineKey } from "@svc/db";
 import type { EngineOptions, EngineRun } from "@svc/engines";
-import type { AppEnv, Logger } from "@svc/http";
+import type { Logger } from "@svc/http";
 import {
   attachReasoning,
   buildEngineIntelligence,
@@ -9,7 +9,6 @@ import {
   type PreviousResult,
   type TerminologyCode,
 } from "@svc/intelligence";
-import type { Context } from "hono";
 import type { ActiveModels } from "../models.js";
 
 /** What the five analysis endpoints share: the common request fields. */
@@ -20,18 +19,16 @@ export interface AnalysisCommon {
 }
 
 /** One analysis endpoint: its engine, how to run it, and what the block builder needs from it. */
-export interface AnalysisSpec<TInput, TData, TParams> {
+export interface AnalysisSpec<TInput, TData, TParams, TObject extends string> {
   engine: EngineKey;
   /** `data.object` of the response. */
-  object: string;
+  object: TObject;
   run(input: TInput, options: EngineOptions<TParams>): EngineRun<TData>;
   /** Validates a calibrated parameter row and merges it over the defaults (throws when invalid). */
   resolveParams(overrides: unknown): TParams;
   codes(input: TInput, run: EngineRun<TData>): TerminologyCode[];
   /** A few engine lines a narrator may mention. */
   highlights(data: TData): string[];
-  /** The dmse analysis also carries `requestId` in the body (contract: Response envelopes). */
-  bodyRequestId?: boolean;
 }
 
 export interface AnalysisContext {
@@ -41,18 +38,28 @@ export interface AnalysisContext {
   reasoningTimeoutMs?: number;
 }
 
+/** `data` of an analysis response: the engine's own fields with `object`, `sessionRef`, `model`, `intelligence`. */
+export type AnalysisData<TObject extends string, TData> = { object: TObject; sessionRef?: string } & TData & {
+    model: EngineRun<TData>["model"];
+    intelligence: IntelligenceBlock;
+  };
+
+/** The request's own inputs (compared with `previous.inputs`): the body without the shared fields. */
+function currentInputsOf(body: AnalysisCommon): Record<string, unknown> {
+  const { explain: _explain, previous: _previous, sessionRef: _sessionRef, ...inputs } = body;
+  return inputs;
+}
+
 /**
- * The handler every analysis route uses: run the engine with the active calibrated version (or
- * the shipped defaults), build the intelligence block, optionally narrate, and answer. Nothing is
- * stored; `sessionRef` is echoed and never logged.
+ * The calibrated parameters of the engine's active model version, or undefined for the shipped
+ * defaults. Resolved sets are kept by version, so a calibrated model costs nothing per request.
  */
-export function analysisHandler<TInput, TData extends object, TParams>(
-  spec: AnalysisSpec<TInput, TData, TParams>,
+function calibratedModel<TParams>(
+  spec: Pick<AnalysisSpec<unknown, unknown, TParams, string>, "engine" | "resolveParams">,
   context: AnalysisContext,
-): (c: Context<AppEnv>) => Promise<Response> {
-  // Resolved parameter sets by version, so a calibrated model costs nothing per request.
+): () => Promise<{ version: number; params: TParams } | undefined> {
   const resolved = new Map<number, TParams | null>();
-  const calibrated = async (): Promise<{ version: number; params: TParams } | undefined> => {
+  return async () => {
     const active = await context.models.get(spec.engine);
     if (!active) return undefined;
     let params = resolved.get(active.version);
@@ -71,38 +78,43 @@ export function analysisHandler<TInput, TData extends object, TParams>(
     }
     return params === null ? undefined : { version: active.version, params };
   };
+}
 
-  return async (c: Context<AppEnv>): Promise<Response> => {
-    const body = (c.req as unknown as { valid(target: "json"): TInput & AnalysisCommon }).valid("json");
-    const { explain, previous, sessionRef, ...rest } = body;
-    const input = rest as unknown as TInput;
+/**
+ * What every analysis route does with its validated body: run the engine with the active
+ * calibrated version (or the shipped defaults), build the intelligence block, optionally
+ * narrate, and return the response `data`. Nothing is stored; `sessionRef` is echoed and never
+ * logged. The engine reads only its own fields of the body; the shared ones pass by unread.
+ */
+export function analysisPipeline<TInput, TData extends object, TParams, TObject extends string>(
+  spec: AnalysisSpec<TInput, TData, TParams, TObject>,
+  context: AnalysisContext,
+): (body: TInput & AnalysisCommon) => Promise<AnalysisData<TObject, TData>> {
+  const calibrated = calibratedModel(spec, context);
+  return async (body) => {
     const now = new Date();
-    const run = spec.run(input, { now, model: await calibrated() });
+    const run = spec.run(body, { now, model: await calibrated() });
     let intelligence: IntelligenceBlock = buildEngineIntelligence({
       engine: spec.engine,
       facts: run.facts,
       model: run.model,
       now,
-      codes: spec.codes(input, run),
-      previous,
-      currentInputs: rest as Record<string, unknown>,
+      codes: spec.codes(body, run),
+      previous: body.previous,
+      currentInputs: currentInputsOf(body),
     });
-    if (explain) {
+    if (body.explain) {
       intelligence = await attachReasoning(intelligence, context.narrator, {
         highlights: spec.highlights(run.data),
         timeoutMs: context.reasoningTimeoutMs,
       });
     }
-    const data = {
+    return {
       object: spec.object,
-      ...(sessionRef === undefined ? {} : { sessionRef }),
+      ...(body.sessionRef === undefined ? {} : { sessionRef: body.sessionRef }),
       ...run.data,
       model: run.model,
       intelligence,
     };
-    return c.json(
-      spec.bodyRequestId ? { ok: true, requestId: c.get("requestId"), data } : { ok: true, data },
-      200,
-    );
   };
 }

@@ -7,15 +7,19 @@ import { IntelligenceSchema, ModelSchema } from "../schemas/intelligence.js";
  * `{ ok, [requestId], data }` response whose `data` adds `object`, `sessionRef`, `model` and
  * `intelligence` to the engine's own fields.
  */
-export function analysisRoute<TRequest extends z.ZodType, TData extends z.ZodObject>(options: {
+export function analysisRoute<
+  TRequest extends z.ZodType,
+  TShape extends z.ZodRawShape,
+  TObject extends string,
+>(options: {
   path: string;
   tag: string;
   summary: string;
   description: string;
   name: string;
-  object: string;
+  object: TObject;
   request: TRequest;
-  data: TData;
+  data: z.ZodObject<TShape>;
   bodyRequestId?: boolean;
 }) {
   const data = options.data

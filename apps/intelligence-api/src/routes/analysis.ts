@@ -59,9 +59,9 @@ export function registerAnalysisRoutes(
   service.deps.subscribe?.(MODELS_CHANGED_CHANNEL, () => models.invalidate());
   const context: AnalysisContext = {
     models,
-    narrator: options.narrator ?? service.deps.narrator ?? templateNarrator,
+    narrator: options.narrator ?? templateNarrator,
     logger: service.deps.logger,
-    reasoningTimeoutMs: options.reasoningTimeoutMs ?? service.deps.reasoningTimeoutMs,
+    reasoningTimeoutMs: options.reasoningTimeoutMs,
   };
   registerDmseCors(service);
   registerDmseAnalyze(service, context);

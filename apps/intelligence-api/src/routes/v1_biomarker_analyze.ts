@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { analyzeBiomarkers, resolveBiomarkerParams } from "@svc/engines";
 import type { ServiceApp } from "@svc/http";
 import { engineCodes } from "@svc/intelligence";
-import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
+import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
 import { analysisFields, LabPanelSchema } from "../schemas/common.js";
 import { ModuleSignalSchema } from "../schemas/intelligence.js";
@@ -36,7 +36,7 @@ const route = analysisRoute({
 });
 
 export function registerBiomarkerAnalyze(service: ServiceApp, context: AnalysisContext): void {
-  const handler = analysisHandler(
+  const analyze = analysisPipeline(
     {
       engine: "biomarker",
       object: "biomarker.analysis",
@@ -47,5 +47,5 @@ export function registerBiomarkerAnalyze(service: ServiceApp, context: AnalysisC
     },
     context,
   );
-  service.openapi(route, handler);
+  service.openapi(route, async (c) => c.json({ ok: true, data: await analyze(c.req.valid("json")) }, 200));
 }

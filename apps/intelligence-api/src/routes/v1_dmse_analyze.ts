@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { analyzeDmse, type DmseInput, resolveDmseParams } from "@svc/engines";
 import type { ServiceApp } from "@svc/http";
 import { engineCodes } from "@svc/intelligence";
-import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
+import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
 import { analysisFields } from "../schemas/common.js";
 import { ConfidenceLevelSchema, SummarySchema } from "../schemas/intelligence.js";
@@ -94,7 +94,7 @@ const route = analysisRoute({
 });
 
 export function registerDmseAnalyze(service: ServiceApp, context: AnalysisContext): void {
-  const handler = analysisHandler(
+  const analyze = analysisPipeline(
     {
       engine: "dmse",
       object: "dmse.analysis",
@@ -103,9 +103,13 @@ export function registerDmseAnalyze(service: ServiceApp, context: AnalysisContex
       codes: (_input: DmseInput, run) => engineCodes(run.facts),
       highlights: (data) =>
         data.signals.filter((s) => s.interpretation !== "within_normal").map((s) => s.mseLine),
-      bodyRequestId: true,
     },
     context,
   );
-  service.openapi(route, handler, { keys: ["secret", "publishable"] });
+  service.openapi(
+    route,
+    async (c) =>
+      c.json({ ok: true, requestId: c.get("requestId"), data: await analyze(c.req.valid("json")) }, 200),
+    { keys: ["secret", "publishable"] },
+  );
 }

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { analyzeMedication, type MedicationInput, resolveMedicationParams } from "@svc/engines";
 import type { ServiceApp } from "@svc/http";
 import { engineCodes, instrumentCodes, medicationCodes } from "@svc/intelligence";
-import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
+import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
 import { AssessmentSchema, analysisFields, PrescriptionSchema } from "../schemas/common.js";
 import { ModuleSignalSchema } from "../schemas/intelligence.js";
@@ -38,7 +38,7 @@ const route = analysisRoute({
 });
 
 export function registerMedicationAnalyze(service: ServiceApp, context: AnalysisContext): void {
-  const handler = analysisHandler(
+  const analyze = analysisPipeline(
     {
       engine: "medication",
       object: "medication.analysis",
@@ -53,5 +53,5 @@ export function registerMedicationAnalyze(service: ServiceApp, context: Analysis
     },
     context,
   );
-  service.openapi(route, handler);
+  service.openapi(route, async (c) => c.json({ ok: true, data: await analyze(c.req.valid("json")) }, 200));
 }

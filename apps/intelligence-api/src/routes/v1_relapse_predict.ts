@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { predictRelapse, type RelapseInput, resolveRelapseParams } from "@svc/engines";
 import type { ServiceApp } from "@svc/http";
 import { engineCodes, instrumentCodes } from "@svc/intelligence";
-import { type AnalysisContext, analysisHandler } from "../analysis/pipeline.js";
+import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
 import { AssessmentSchema, analysisFields } from "../schemas/common.js";
 import { ConfidenceLevelSchema } from "../schemas/intelligence.js";
@@ -58,7 +58,7 @@ const route = analysisRoute({
 });
 
 export function registerRelapsePredict(service: ServiceApp, context: AnalysisContext): void {
-  const handler = analysisHandler(
+  const analyze = analysisPipeline(
     {
       engine: "relapse",
       object: "relapse.prediction",
@@ -75,5 +75,5 @@ export function registerRelapsePredict(service: ServiceApp, context: AnalysisCon
     },
     context,
   );
-  service.openapi(route, handler);
+  service.openapi(route, async (c) => c.json({ ok: true, data: await analyze(c.req.valid("json")) }, 200));
 }

@@ -48,3 +48,23 @@ export function createModelNarrator(options: ModelNarratorOptions): Narrator {
     },
   };
 }
+
+/** The MODEL_* settings of the service environment (parseEnv requires MODEL_NAME with MODEL_BASE_URL). */
+export interface ModelEnv {
+  MODEL_BASE_URL?: string;
+  MODEL_API_KEY?: string;
+  MODEL_NAME?: string;
+}
+
+/**
+ * The model narrator the environment configures, or undefined when MODEL_BASE_URL is unset (the
+ * Intelligence API then narrates with the template narrator).
+ */
+export function modelNarratorFromEnv(env: ModelEnv): Narrator | undefined {
+  if (!env.MODEL_BASE_URL || !env.MODEL_NAME) return undefined;
+  return createModelNarrator({
+    baseUrl: env.MODEL_BASE_URL,
+    apiKey: env.MODEL_API_KEY,
+    model: env.MODEL_NAME,
+  });
+}

@@ -1,0 +1,52 @@
+import type { ErrorHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { Logger } from "pino";
+import type { AppEnv } from "./app.js";
+import { BODY_TOO_LARGE_MESSAGE } from "./body-checks.js";
+import type { ErrorReply, ErrorSender } from "./error-body.js";
+import { ApiError } from "./errors.js";
+
+const SERVER_ERROR: ErrorReply = {
+  code: "server_error",
+  status: 500,
+  message: "Something went wrong on our side. Retry with backoff and quote the requestId.",
+};
+
+/** What Hono itself throws (an unreadable or oversized body) in the error vocabulary; else undefined. */
+function honoFailure(err: HTTPException): ErrorReply | undefined {
+  if (err.status === 413) return { code: "invalid_request", status: 413, message: BODY_TOO_LARGE_MESSAGE };
+  if (err.status === 400) {
+    const message = /json/i.test(err.message)
+      ? "The body is not valid JSON."
+      : "The request could not be read.";
+    return { code: "invalid_request", status: 400, message, issues: [{ path: "", message }] };
+  }
+  return undefined;
+}
+
+/**
+ * app.onError: an ApiError as itself, Hono's body errors as invalid_request, anything else as a
+ * logged 500 that never echoes the internal message.
+ */
+export function errorHandler(send: ErrorSender, logger: Logger): ErrorHandler<AppEnv> {
+  return (err, c) => {
+    if (err instanceof ApiError) {
+      // The rest of an oversized body is never read: tell the client not to reuse the socket.
+      if (err.status === 413) c.header("Connection", "close");
+      const { issues, headers, extra } = err.options;
+      return send(c, { code: err.code, status: err.status, message: err.message, issues, headers, extra });
+    }
+    const known = err instanceof HTTPException ? honoFailure(err) : undefined;
+    if (known) return send(c, known);
+    // Never echo or log an internal message: it may hold SQL text or input values.
+    logger.error(
+      {
+        requestId: c.get("requestId"),
+        errName: (err as Error)?.name,
+        errCode: (err as { code?: unknown })?.code,
+      },
+      "unhandled error",
+    );
+    return send(c, SERVER_ERROR);
+  };
+}

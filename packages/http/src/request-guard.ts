@@ -1,0 +1,105 @@
+import type { Context, MiddlewareHandler, Next } from "hono";
+import type { AppDeps, AppEnv } from "./app.js";
+import {
+  type AuthContext,
+  authenticateKey,
+  authorize,
+  bearerToken,
+  type RoutePolicy,
+  toAuthContext,
+} from "./auth.js";
+import { checkBodyHeaders, chunkedBodyLimit, DEFAULT_BODY_LIMIT } from "./body-checks.js";
+import { ApiError } from "./errors.js";
+import { type HygieneOptions, inputHygiene } from "./hygiene.js";
+import type { LimitDecision } from "./rate-limit.js";
+import { ANY_KEY_POLICY, type EndpointRegistry } from "./route-policy.js";
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+function rateLimitHeaderValues(decision: LimitDecision): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(decision.limit),
+    "X-RateLimit-Remaining": String(decision.remaining),
+    "X-RateLimit-Reset": String(decision.resetAt),
+  };
+}
+
+function rateLimitMessage(auth: AuthContext): string {
+  if (auth.limit.kind === "daily") return "The sandbox daily quota is used up; it resets at 00:00 UTC.";
+  return "Too many requests per second; retry after the number of seconds in Retry-After.";
+}
+
+/** Authentication, authorization and the rate limit of one request under a route's policy. */
+async function admitCaller(c: Context<AppEnv>, deps: AppDeps, policy: RoutePolicy): Promise<void> {
+  const row = await authenticateKey(deps.db, bearerToken(c.req.header("authorization")), deps.keyCache);
+  const auth = toAuthContext(row);
+  c.set("auth", auth);
+  authorize(row, policy, c.req.header("origin"));
+  const decision = await deps.limiter.consume(auth.limit);
+  for (const [name, value] of Object.entries(rateLimitHeaderValues(decision))) c.header(name, value);
+  if (!decision.allowed) {
+    throw new ApiError("rate_limited", rateLimitMessage(auth), {
+      headers: { "Retry-After": String(decision.retryAfter), ...rateLimitHeaderValues(decision) },
+    });
+  }
+}
+
+/** Runs `work` and fails with 503 service_unavailable once `timeoutMs` passes. */
+async function withinTimeLimit(work: Promise<void>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new ApiError(
+            "service_unavailable",
+            `The request did not finish within ${Math.round(timeoutMs / 1000)} s.`,
+          ),
+        ),
+      timeoutMs,
+    );
+  });
+  try {
+    await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * One middleware for the hard time limit, the body checks, authentication and input hygiene:
+ * every extra middleware layer costs promise hops on every request. For /v1 paths, in order: the
+ * body's declared type and size, the caller (unless the operation is public), then the hygiene
+ * screen (decision 29) before any handler. The operation comes from the router's own match.
+ */
+export function requestGuard(
+  deps: AppDeps,
+  endpoints: EndpointRegistry,
+  hygiene: HygieneOptions = {},
+): MiddlewareHandler<AppEnv> {
+  const timeoutMs = deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const limitBytes = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
+  const limitChunkedBody = chunkedBodyLimit(limitBytes);
+  const screen = inputHygiene(hygiene);
+
+  const guard = async (c: Context<AppEnv>, next: Next): Promise<void> => {
+    const chunked = checkBodyHeaders(c, limitBytes);
+    const endpoint = endpoints.endpointOf(c);
+    if (endpoint) c.set("routePattern", endpoint.pattern);
+    if (endpoint?.policy !== null) await admitCaller(c, deps, endpoint?.policy ?? ANY_KEY_POLICY);
+    // The screen reads the body, so a chunked one is read inside the size check that counts it;
+    // a request without a body costs no promise hop.
+    if (chunked) {
+      await limitChunkedBody(c, async () => {
+        await screen(c, endpoint?.pattern);
+        await next();
+      });
+      return;
+    }
+    const reading = screen(c, endpoint?.pattern);
+    if (reading) await reading;
+    await next();
+  };
+
+  return (c, next) => withinTimeLimit(c.req.path.startsWith("/v1/") ? guard(c, next) : next(), timeoutMs);
+}

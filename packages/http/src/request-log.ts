@@ -1,0 +1,44 @@
+import { newId } from "@svc/ids";
+import type { MiddlewareHandler } from "hono";
+import type { Logger } from "pino";
+import type { AppEnv } from "./app.js";
+
+/**
+ * The outermost middleware: a request id, the fixed response headers (`X-Request-Id`, then the
+ * app's own, then nosniff and no-store) and one log line per request (ids only, never input).
+ * Headers are set before the handler runs so they join the response as it is built (setting
+ * them afterwards would copy the whole Response object on every request).
+ */
+export function requestLog(
+  logger: Logger,
+  appHeaders: Readonly<Record<string, string>> = {},
+): MiddlewareHandler<AppEnv> {
+  const fixedHeaders = [
+    ...Object.entries(appHeaders),
+    ["X-Content-Type-Options", "nosniff"],
+    ["Cache-Control", "no-store"],
+  ] as const;
+  return async (c, next) => {
+    const started = performance.now();
+    const requestId = newId("req");
+    c.set("requestId", requestId);
+    c.header("X-Request-Id", requestId);
+    for (const [name, value] of fixedHeaders) c.header(name, value);
+    try {
+      await next();
+    } finally {
+      logger.info(
+        {
+          requestId,
+          callerRequestId: c.req.header("x-request-id")?.slice(0, 128),
+          method: c.req.method,
+          route: c.get("routePattern") ?? "unmatched",
+          status: c.res.status,
+          durationMs: Math.round((performance.now() - started) * 100) / 100,
+          keyId: c.get("auth")?.keyId,
+        },
+        "request",
+      );
+    }
+  };
+}
