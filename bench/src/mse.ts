@@ -88,7 +88,7 @@ export interface MseBenchRow {
   baseline: SteadyMeasure;
 }
 
-/** One organization with its key; the bench spreads load so no org passes its 20 req/s (ruling 15). */
+/** One organization with its key; the bench spreads load so no org passes its 20 req/s (decision 43). */
 export interface BenchOrg {
   orgId: string;
   key: string;

@@ -184,7 +184,7 @@ async function main() {
       console.log(`fixed ${FIXED_RATE} req/s ${scenario.name}: p50 ${measure.p50} ms p99 ${measure.p99} ms`);
     }
 
-    // Ruling 15 limits each organization to 20 req/s: spread the steady rate over enough of them.
+    // Decision 43 limits each organization to 20 req/s: spread the steady rate over enough of them.
     const orgs = [];
     for (let i = 0; i < Math.max(1, Math.ceil(MSE_RATE / 15)); i++) {
       const org = await createOrganization(db.handle.db, { name: `Bench clinic ${i}` });

@@ -66,7 +66,7 @@ describe("401 invalid_token: unknown, mistyped or revoked keys", () => {
 });
 
 describe("403 forbidden: valid key, wrong resource", () => {
-  it("refuses a publishable key on GET /v1/ping (ruling 2)", async () => {
+  it("refuses a publishable key on GET /v1/ping (decision 31)", async () => {
     const account = await svc.seed.account();
     const pk = await svc.seed.key("publishable", account.id);
     expectEnvelope(
@@ -107,7 +107,7 @@ describe("402 payment_required: live keys", () => {
   });
 });
 
-describe("GET /v1/ping (ruling 3)", () => {
+describe("GET /v1/ping (decision 32)", () => {
   it("confirms key, plan and account in the success envelope", async () => {
     const { key, account } = await svc.seed.caller("launch");
     const res = await call(svc.url, "/v1/ping", { key });

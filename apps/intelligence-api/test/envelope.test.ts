@@ -143,7 +143,7 @@ describe("500 and timeouts never leak internals", () => {
   });
 });
 
-describe("request ids and logs (ruling 22)", () => {
+describe("request ids and logs (decision 49)", () => {
   it("generates our own id even when the caller sends one, and logs theirs", async () => {
     const res = await call(svc.url, "/v1/ping", { key, headers: { "x-request-id": "caller-123" } });
     const ours = res.headers.get("x-request-id") as string;

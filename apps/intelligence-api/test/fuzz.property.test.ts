@@ -14,7 +14,7 @@ import { HOSTILE_PG_ERRORS, pgLogMark } from "./pg-log.js";
  * fast-check prints the seed and the smallest failing request.
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
-/** Organization keys are limited to 20 req/s each (ruling 15): MSE requests rotate over several. */
+/** Organization keys are limited to 20 req/s each (decision 43): MSE requests rotate over several. */
 const ORGS = 6;
 
 let svc: TestService;

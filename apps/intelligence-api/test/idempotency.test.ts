@@ -2,7 +2,7 @@ import { and, eq, idempotencyKeys, labOrders, sql } from "@svc/db";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-/** Idempotency-Key on POST /v1/labs/orders and POST /v1/wearables/connect (ruling 19). */
+/** Idempotency-Key on POST /v1/labs/orders and POST /v1/wearables/connect (decision 47). */
 let svc: TestService;
 let key: string;
 let accountId: string;

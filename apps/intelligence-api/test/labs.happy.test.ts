@@ -141,7 +141,7 @@ describe("lifecycle", () => {
     const final = await call(svc.url, `/v1/labs/orders/${id}`, { key });
     expect(final.json.data.status).toBe("completed");
 
-    // Results go straight into the biomarker engine (ruling 6).
+    // Results go straight into the biomarker engine (decision 35).
     const analysis = await call(svc.url, "/v1/biomarker/analyze", {
       key,
       body: { labs: [{ id, labName: final.json.data.panelName, ...{ results: final.json.data.results } }] },

@@ -18,7 +18,7 @@ async function burst(url: string, key: string, n: number) {
   return Promise.all(Array.from({ length: n }, () => call(url, "/v1/ping", { key })));
 }
 
-describe("sandbox quota (rulings 1 and 18)", () => {
+describe("sandbox quota (decisions 30 and 46)", () => {
   it("counts down X-RateLimit-Remaining from 100 per key and resets at 00:00 UTC", async () => {
     const { key } = await svc.seed.caller();
     const first = await call(svc.url, "/v1/ping", { key });

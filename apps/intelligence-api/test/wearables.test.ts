@@ -35,7 +35,7 @@ async function eventsOf(id: string, expected: number) {
 }
 
 describe("GET /v1/wearables/providers", () => {
-  it("returns the uppercase codes plus details (ruling 23)", async () => {
+  it("returns the uppercase codes plus details (decision 50)", async () => {
     const res = await call(svc.url, "/v1/wearables/providers", { key });
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ object: "list", resource: "wearable_provider", count: 6 });

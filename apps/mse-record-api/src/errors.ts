@@ -6,7 +6,7 @@ import type { SelectionError } from "@svc/mse-catalog";
  * module answer each case with the same status, code and message.
  */
 
-/** 422 with the validator's per-problem list (ruling 11). */
+/** 422 with the validator's per-problem list (decision 39). */
 export function invalidSelection(errors: SelectionError[]): ApiError {
   return new ApiError("invalid_selection", "The selection failed catalog validation; see errors.", {
     extra: { errors },

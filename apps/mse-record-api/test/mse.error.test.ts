@@ -10,7 +10,7 @@ let api: ReturnType<typeof mse>;
 beforeAll(async () => {
   svc = await startTestService();
 });
-// A fresh organization per test: the per-organization rate limit (ruling 15) stays out of the way.
+// A fresh organization per test: the per-organization rate limit (decision 43) stays out of the way.
 beforeEach(async () => {
   key = (await svc.seed.org()).key;
   api = mse(svc.url, key);
@@ -120,7 +120,7 @@ describe("400 invalid_request", () => {
   });
 });
 
-describe("422 invalid_selection (ruling 11)", () => {
+describe("422 invalid_selection (decision 39)", () => {
   const cases: [string, Record<string, unknown>, { domain: string; value?: string; message: RegExp }][] = [
     [
       "unknown domain",

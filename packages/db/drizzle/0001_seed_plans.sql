@@ -1,4 +1,4 @@
--- Plans are data (rulings 1 and 18). Limits from the contract's "Rate limits by plan" table;
+-- Plans are data (decisions 30 and 46). Limits from the contract's "Rate limits by plan" table;
 -- enterprise rate/burst are defaults that `accounts create --rate --burst` overrides per account.
 INSERT INTO "plans" ("id", "display_name", "paid", "daily_key_quota", "daily_account_quota", "rate_per_second", "burst", "monthly_allowance") VALUES
   ('sandbox', 'Sandbox', false, 100, 500, NULL, NULL, NULL),

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { KeyKind } from "./schema.js";
 
 /**
- * API key format (ruling 21): `<prefix><32 base62 chars><6-char base62 CRC32>`. The checksum lets
+ * API key format (decision 12): `<prefix><32 base62 chars><6-char base62 CRC32>`. The checksum lets
  * us reject a mistyped or truncated key without a database lookup, and lets secret scanners
  * recognise a leaked key by its shape.
  */

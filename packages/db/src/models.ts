@@ -19,7 +19,7 @@ function checkEngine(engine: string): EngineKey {
   return engine as EngineKey;
 }
 
-/** Calibration proposes candidates; they stay inactive until a reviewer promotes one (ruling 16). */
+/** Calibration proposes candidates; they stay inactive until a reviewer promotes one (decision 44). */
 export async function proposeModelVersion(db: Db, input: { engine: string; params: unknown; note?: string }) {
   const engine = checkEngine(input.engine);
   if (typeof input.params !== "object" || input.params === null || Array.isArray(input.params)) {

@@ -21,7 +21,7 @@ export const MSE_SCOPES = ["mse:read", "mse:write", "mse:sign"] as const;
 export type MseScope = (typeof MSE_SCOPES)[number];
 export const ACCOUNT_KEY_KINDS = ["secret_test", "secret_live", "publishable"] as const;
 
-/** Today's date, the event `apiVersion` pinned on a new account (ruling 9). */
+/** Today's date, the event `apiVersion` pinned on a new account (decision 37). */
 export function apiVersionFor(now: Date): string {
   return now.toISOString().slice(0, 10);
 }

@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { DbOrTx } from "./events.js";
 import { mseSafetyEvents, webhookDeliveries, webhookEndpoints } from "./schema.js";
 
-/** Type of every MSE safety event (DESIGN ruling 10). */
+/** Type of every MSE safety event (decision 38). */
 export const MSE_SAFETY_EVENT_TYPE = "mse.risk_flagged" as const;
 
 export interface SafetyEventRisk {
@@ -13,7 +13,7 @@ export interface SafetyEventRisk {
 }
 
 /**
- * The stored and delivered payload of an MSE safety event (ruling 10). It carries ids, the
+ * The stored and delivered payload of an MSE safety event (decision 38). It carries ids, the
  * version and the catalog-derived risk only: no free text from the record.
  */
 export interface MseSafetyEventPayload {

@@ -17,7 +17,7 @@ import {
 } from "drizzle-orm/pg-core";
 
 /**
- * The one schema of the service. Plans and their limits are data (ruling 1, 18): the rate
+ * The one schema of the service. Plans and their limits are data (decisions 30 and 46): the rate
  * limiter reads them from here, never from code branches.
  */
 export const plans = pgTable("plans", {
@@ -43,10 +43,10 @@ export const accounts = pgTable("accounts", {
     .notNull()
     .references(() => plans.id),
   productionApproved: boolean("production_approved").notNull().default(false),
-  /** Enterprise per-account limits (ruling 18); null falls back to the plan's. */
+  /** Enterprise per-account limits (decision 46); null falls back to the plan's. */
   ratePerSecond: integer("rate_per_second"),
   burst: integer("burst"),
-  /** Event `apiVersion`, pinned when the account is created (ruling 9). */
+  /** Event `apiVersion`, pinned when the account is created (decision 37). */
   apiVersion: text("api_version").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
@@ -62,7 +62,7 @@ export type KeyKind = (typeof KEY_KINDS)[number];
 
 /**
  * API keys of accounts and of organizations. Only the SHA-256 of a key is stored, plus a short
- * visible prefix to recognise it in listings (ruling 14).
+ * visible prefix to recognise it in listings (decision 42).
  */
 export const apiKeys = pgTable(
   "api_keys",
@@ -97,7 +97,7 @@ export const apiKeys = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Model versions (ruling 16): calibrated parameter sets per engine; exactly one active per engine
+// Model versions (decision 44): calibrated parameter sets per engine; exactly one active per engine
 // (partial unique index). No active row = the engine's shipped `default` model.
 
 export const modelVersions = pgTable(
@@ -219,7 +219,7 @@ export const webhookAttempts = pgTable(
     latencyMs: integer("latency_ms").notNull(),
     /** Short machine reason (timeout, connection_refused, forbidden_address, http_500...). */
     error: text("error"),
-    /** At most the first 1 kB of the receiver's body (ruling 20). */
+    /** At most the first 1 kB of the receiver's body (decision 48). */
     responseSnippet: text("response_snippet"),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
     attemptedAt: timestamp("attempted_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
@@ -301,7 +301,7 @@ export const wearableDailyMetrics = pgTable(
   (t) => [primaryKey({ columns: [t.connectionId, t.day] })],
 );
 
-// Idempotency-Key records (ruling 19): scoped to the account, kept 24 h.
+// Idempotency-Key records (decision 47): scoped to the account, kept 24 h.
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {

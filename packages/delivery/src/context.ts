@@ -13,7 +13,7 @@ export interface DeliveryRunOptions {
   timeScale?: number;
   /** How often expired events (30 days) are purged (default hourly). */
   purgeIntervalMs?: number;
-  /** Per-attempt timeout (default 10 s, ruling 20). */
+  /** Per-attempt timeout (default 10 s, decision 48). */
   deliveryTimeoutMs?: number;
   /** Reservation of a row while it is posted (default timeout + 30 s). */
   leaseMs?: number;

@@ -31,9 +31,9 @@ import {
 } from "@svc/webhooks";
 import type { Logger } from "pino";
 
-/** Ruling 20: a receiver gets 10 s. */
+/** Decision 48: a receiver gets 10 s. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-/** Ruling 20: at most the first 1 kB of a receiver's body is kept (never logged). */
+/** Decision 48: at most the first 1 kB of a receiver's body is kept (never logged). */
 export const RESPONSE_SNIPPET_BYTES = 1024;
 export const USER_AGENT = "ClinicalIntelligenceService-Webhooks/1";
 
@@ -430,7 +430,7 @@ function logOutcome(prepared: AttemptContext, result: AttemptResult, outcome: De
 /**
  * The addresses a POST to this endpoint may use now, or the reason there are none: the URL rules
  * first (no DNS lookup for a URL that is refused anyway), then every address the name has now
- * (ruling 20, again at delivery: DNS rebinding).
+ * (decision 48, again at delivery: DNS rebinding).
  */
 async function checkedAddresses(
   endpoint: EndpointRow,

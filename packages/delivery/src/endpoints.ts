@@ -36,7 +36,7 @@ export interface AddEndpointInput {
 }
 
 /**
- * Register an endpoint (ruling 20): live needs https; organization endpoints are always live
+ * Register an endpoint (decision 48): live needs https; organization endpoints are always live
  * (decision 28); the URL must carry no credentials; every
  * address its name resolves to must be public, loopback being allowed for test mode and private
  * ranges with `allowPrivate` (operator only). The secret is returned this once.

@@ -18,7 +18,7 @@ export interface InProcessDelivery extends DeliveryEnqueuer {
 }
 
 /**
- * Deliveries without Redis, for the embedded default (one process, DESIGN "Runtime parts"): the
+ * Deliveries without Redis, for the embedded default (one process, decision 27): the
  * outbox table is the queue. Every poll starts the due pending rows (first attempts and retries
  * whose time has come) through the same `deliver()` as the BullMQ worker, so signing, the retry
  * schedule, 410 handling, address checks and attempt records are the same. `enqueue()` (what the

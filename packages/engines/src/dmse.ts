@@ -24,9 +24,9 @@ export interface DmseInput {
   speechRateWpm?: number;
   /** Share of the session with gaze on screen, 0-100. */
   sustainedAttentionPct?: number;
-  /** 0-14400 (ruling 12); longer sessions raise confidence and normalise fidget episodes. */
+  /** 0-14400 (decision 40); longer sessions raise confidence and normalise fidget episodes. */
   sessionDurationSeconds?: number;
-  /** Prior values per signal, each array up to 100 numbers (ruling 12), in the signal's metric unit. */
+  /** Prior values per signal, each array up to 100 numbers (decision 40), in the signal's metric unit. */
   history?: Partial<Record<DmseSignalKey, number[]>>;
 }
 
@@ -267,7 +267,7 @@ function readSpeech(v: number, p: DmseParams): Reading {
 const PSYCHOMOTOR_DEFAULTS = {
   // No published norm for camera-counted fidget episodes: operational default. Counts are
   // normalised to a 10-minute reference; 6 or more per 10 minutes (about one every 100 s) is
-  // subclinical, 12 or more (one every 50 s) clinical attention. Calibrate per site (ruling 16).
+  // subclinical, 12 or more (one every 50 s) clinical attention. Calibrate per site (decision 44).
   psychomotorReferenceSeconds: 600,
   // House rule: sessions shorter than a minute are too short to turn a count into a rate (one
   // episode in 5 s would read as 120 per 10 minutes); below 60 s the raw count is read instead.
@@ -336,7 +336,7 @@ function readAttention(v: number, p: DmseParams): Reading {
 }
 
 const TREND_DEFAULTS = {
-  // Trend rule (ruling 13 values up/down/stable): the current value differs from the baseline mean
+  // Trend rule (decision 41 values up/down/stable): the current value differs from the baseline mean
   // by more than max(0.5 SD, 5 % of the mean). 0.5 SD is the common "medium" distribution-based
   // minimal important difference (Norman, Sloan & Wyrwich 2003, Med Care 41:582-592); the 5 %
   // floor is a house rule that stops tiny SDs from calling noise a trend.
@@ -344,7 +344,7 @@ const TREND_DEFAULTS = {
   trendRelativeMin: 0.05,
 } satisfies Partial<DmseParams>;
 
-/** Ruling 13: up/down/stable from the current value against the baseline (see TREND_DEFAULTS). */
+/** Decision 41: up/down/stable from the current value against the baseline (see TREND_DEFAULTS). */
 export function dmseTrend(
   current: number,
   baselineMean: number,

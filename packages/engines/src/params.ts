@@ -1,5 +1,5 @@
 /**
- * Engine parameter sets (ruling 16): which set a run uses, and the validation of a calibrated set
+ * Engine parameter sets (decision 44): which set a run uses, and the validation of a calibrated set
  * before it is stored. Each engine keeps its own defaults and range checks; this module holds
  * what all five do the same way.
  */

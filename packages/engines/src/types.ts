@@ -49,7 +49,7 @@ export interface LabPanel {
 
 export type ConfidenceLevel = "high" | "moderate" | "low";
 
-/** Which parameter set ran: the shipped constants or a calibrated database row (ruling 16). */
+/** Which parameter set ran: the shipped constants or a calibrated database row (decision 44). */
 export interface ModelRef {
   key: string;
   version: number | null;

@@ -3,7 +3,7 @@ import fc from "fast-check";
 
 const historyArb = (max: number) => fc.array(fc.double({ min: 0, max, noNaN: true }), { maxLength: 100 });
 
-/** POST /v1/dmse/analyze's whole input space: each metric absent or any in-bound value (ruling 12). */
+/** POST /v1/dmse/analyze's whole input space: each metric absent or any in-bound value (decision 40). */
 export const dmseInputArb = fc.record(
   {
     psychomotorFidgetEpisodes: fc.double({ min: 0, max: 1000, noNaN: true }),

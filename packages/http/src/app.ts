@@ -25,7 +25,7 @@ export interface AppDeps {
   publicBaseUrl: string;
   /** Hard limit per request (contract: 30 s). */
   requestTimeoutMs?: number;
-  /** Body limit in bytes (ruling 12: 1 MB). */
+  /** Body limit in bytes (decision 40: 1 MB). */
   bodyLimitBytes?: number;
   /**
    * Hands committed webhook deliveries to the delivery queue right away (best effort: the outbox

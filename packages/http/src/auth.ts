@@ -32,7 +32,7 @@ export interface RoutePolicy {
   scope?: string;
 }
 
-/** MSE Record API per-organization limit (ruling 15). */
+/** MSE Record API per-organization limit (decision 43). */
 export const MSE_ORG_RATE = { ratePerSecond: 20, burst: 40 } as const;
 
 const BEARER = /^Bearer ([^\s]+)$/;
@@ -48,7 +48,7 @@ export function bearerToken(header: string | undefined): string {
 
 /** Look the key up (one query) and refuse unknown, mistyped or revoked keys with 401 invalid_token. */
 export async function authenticateKey(db: Db, token: string, cache?: KeyCache): Promise<AuthKeyRow> {
-  // Shape and checksum first: a mistyped key never costs a database lookup (ruling 21).
+  // Shape and checksum first: a mistyped key never costs a database lookup (decision 12).
   if (!parseKey(token)) throw new ApiError("invalid_token", "The API key is not valid.");
   const hash = hashKey(token);
   let row = cache?.get(hash);

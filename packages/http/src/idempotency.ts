@@ -5,7 +5,7 @@ import type { AppEnv } from "./app.js";
 import { ApiError } from "./errors.js";
 
 /**
- * Idempotency-Key support (ruling 19) for creation endpoints.
+ * Idempotency-Key support (decision 47) for creation endpoints.
  *
  * 1. The key (1-255 printable ASCII characters) is scoped to the account and kept 24 h.
  * 2. The request's fingerprint is method + route path + key mode + SHA-256 of the raw body.
@@ -22,7 +22,7 @@ import { ApiError } from "./errors.js";
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const IDEMPOTENCY_REPLAYED_HEADER = "Idempotent-Replayed";
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
-/** How long a key is remembered (ruling 19). */
+/** How long a key is remembered (decision 47). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * An `in_progress` row older than this belongs to a request that died (a crash between the insert

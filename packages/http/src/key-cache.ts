@@ -7,7 +7,7 @@ export const KEYS_CHANGED_CHANNEL = "svc:keys:changed";
  * In-process cache of key lookups, so the hot path costs no database query. It is used only
  * while this process is subscribed to KEYS_CHANGED_CHANNEL: a revocation announced there drops the
  * cache at once, and while the subscription is down every request reads the database, so a
- * revocation is never missed (ruling 21). Entries also expire after `ttlMs` as a second net.
+ * revocation is never missed (decision 12). Entries also expire after `ttlMs` as a second net.
  */
 export class KeyCache {
   private readonly entries = new Map<string, { row: AuthKeyRow | null; at: number }>();

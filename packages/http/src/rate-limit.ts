@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 
 /**
- * Rate limits (rulings 1, 15, 18). Two shapes:
+ * Rate limits (decisions 30, 43 and 46). Two shapes:
  * - `daily`: the sandbox quota, per key and per account, both enforced (the stricter wins), reset
  *   at 00:00 UTC;
  * - `bucket`: a token bucket, refilled at `ratePerSecond` up to `burst` tokens, shared by every
@@ -230,8 +230,8 @@ export class MemoryRateLimiter implements RateLimiter {
 }
 
 /**
- * Redis first; while Redis is unreachable, decide in process (the API keeps answering, per
- * DESIGN.md) and warn at most once a minute.
+ * Redis first; while Redis is unreachable, decide in process (the API keeps answering,
+ * decision 8) and warn at most once a minute.
  */
 export class FallbackRateLimiter implements RateLimiter {
   private readonly memory = new MemoryRateLimiter();

@@ -7,7 +7,7 @@ export interface ServeOptions {
   fetch: (request: Request) => Response | Promise<Response>;
   port: number;
   hostname?: string;
-  /** Serve HTTPS with TLS 1.3 only (ruling 24). */
+  /** Serve HTTPS with TLS 1.3 only (decision 51). */
   tls?: { certFile: string; keyFile: string };
   /** Node's own limit on receiving a whole request (contract: 30 s). */
   requestTimeoutMs?: number;

@@ -3,7 +3,7 @@
  * the narrative lines built from a selection and the risk assessment.
  */
 
-/** The 17 domain keys in catalog order (DESIGN ruling 17). */
+/** The 17 domain keys in catalog order (decision 45). */
 export const DOMAIN_KEYS = [
   "appearance",
   "behavior",
@@ -143,7 +143,7 @@ export type Selection = Partial<Record<DomainKey, SelectionEntry>>;
 /** A partial amendment (PATCH): a domain set to null is removed from the stored selection. */
 export type SelectionPatch = Partial<Record<DomainKey, SelectionEntry | null>>;
 
-/** One validation problem (item of the 422 `errors` array, DESIGN ruling 11). */
+/** One validation problem (item of the 422 `errors` array, decision 39). */
 export interface SelectionError {
   /** Domain key as sent, or "selection" for a problem with the selection as a whole. */
   domain: string;

@@ -17,7 +17,7 @@ import {
   type ValidationResult,
 } from "./types.js";
 
-/** Maximum length of a domain note (DESIGN ruling 12). */
+/** Maximum length of a domain note (decision 40). */
 export const MAX_TEXT_LENGTH = 2000;
 
 /** Errors reported per call; the rest are summarised in one closing entry. */

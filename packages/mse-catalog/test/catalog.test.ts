@@ -44,7 +44,7 @@ function verhoeffValid(id: string): boolean {
 }
 
 describe("catalog shape", () => {
-  it("is version 1 with 17 domains in the order of ruling 17", () => {
+  it("is version 1 with 17 domains in the order of decision 45", () => {
     expect(CATALOG.version).toBe("1");
     expect(CATALOG.domains).toHaveLength(17);
     expect(CATALOG.domains.map((d) => d.key)).toEqual([

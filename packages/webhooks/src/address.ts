@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 
 /**
- * Where a webhook may be delivered (ruling 20): never to loopback, private, link-local, metadata
+ * Where a webhook may be delivered (decision 48): never to loopback, private, link-local, metadata
  * or other non-public addresses, unless the endpoint is allowed private addresses (test mode,
  * operator's `--allow-private`). Pure checks: the caller resolves names and passes addresses in,
  * at registration and again at each delivery (DNS rebinding).
@@ -117,7 +117,7 @@ export interface AddressPolicy {
   allowLoopback?: boolean;
 }
 
-/** The policy of an endpoint (ruling 20): test mode may use loopback, `allowPrivate` more. */
+/** The policy of an endpoint (decision 48): test mode may use loopback, `allowPrivate` more. */
 export function addressPolicyFor(endpoint: { mode: "test" | "live"; allowPrivate: boolean }): AddressPolicy {
   return { allowPrivate: endpoint.allowPrivate, allowLoopback: endpoint.mode === "test" };
 }
@@ -138,7 +138,7 @@ export function isAllowedAddress(ip: string, options: AddressPolicy): boolean {
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 /**
- * Syntactic checks of an endpoint URL: live endpoints need https (ruling 20); no credentials in
+ * Syntactic checks of an endpoint URL: live endpoints need https (decision 48); no credentials in
  * the URL; a host is required; a literal IP must pass the endpoint's address policy. Names are
  * resolved by the caller, which checks every address with `isAllowedAddress`.
  */

@@ -1,4 +1,4 @@
-/** Event types delivered by webhook (contract, Events 2) and the MSE safety event (ruling 10). */
+/** Event types delivered by webhook (contract, Events 2) and the MSE safety event (decision 38). */
 export const EVENT_TYPES = [
   "lab_order.results_ready",
   "lab_order.status_changed",

@@ -3,13 +3,13 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 /**
  * Webhook signatures (contract, Events 4): header `t=<unix seconds>,v1=<hex>`, where the hex is
  * HMAC-SHA256 over `<timestamp>.<raw payload>` with the endpoint's `whsec_` secret. The same
- * scheme signs MSE safety events in `x-mse-signature` (ruling 10).
+ * scheme signs MSE safety events in `x-mse-signature` (decision 38).
  */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /** Header carrying the signature of account events (contract, Events 4). */
 export const SIGNATURE_HEADER = "Service-Signature";
-/** Header carrying the signature of MSE safety events (ruling 10); same scheme. */
+/** Header carrying the signature of MSE safety events (decision 38); same scheme. */
 export const SAFETY_SIGNATURE_HEADER = "x-mse-signature";
 /** The event id of a delivery, the same on every attempt: receivers deduplicate with it. */
 export const EVENT_ID_HEADER = "Service-Event-Id";

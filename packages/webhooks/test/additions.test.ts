@@ -160,7 +160,7 @@ describe("event types and safety payload", () => {
     expect(isEventType("wearable.connected")).toBe(true);
     expect(isEventType(SAFETY_EVENT_TYPE)).toBe(false);
   });
-  it("serialises the safety event in ruling 10's field order, with nothing extra", () => {
+  it("serialises the safety event in decision 38's field order, with nothing extra", () => {
     const payload = {
       createdAt: "2026-11-01T00:00:00.000Z",
       risk: { flag: true, level: "high", labels: ["si_plan"] },

@@ -139,7 +139,7 @@ describe("retry schedule", () => {
   });
 });
 
-describe("addresses (ruling 20)", () => {
+describe("addresses (decision 48)", () => {
   it.each([
     ["127.0.0.1", "loopback"],
     ["10.0.0.1", "private"],

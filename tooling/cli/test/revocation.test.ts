@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCombinedApp } from "../src/combined.js";
 
 /**
- * Ruling 21: a revoked key fails on the very next request on every replica. Replicas cache key
+ * Decision 12: a revoked key fails on the very next request on every replica. Replicas cache key
  * lookups only while subscribed to the revocation channel; these tests run real replicas (the
  * production runtime, real PostgreSQL and Redis) and revoke through the operator CLI.
  */

@@ -26,7 +26,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("TLS 1.3 only (ruling 24)", () => {
+describe("TLS 1.3 only (decision 51)", () => {
   it("refuses a TLS 1.2 client", async () => {
     const outcome = await new Promise<string>((resolve) => {
       const socket = connect({

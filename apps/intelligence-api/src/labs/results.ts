@@ -2,7 +2,7 @@ import { seededRandom } from "../seeded-random.js";
 
 /**
  * Sandbox lab results: deterministic, plausible readings per panel, seeded by the order id, in
- * the Biomarker input shape of POST /v1/biomarker/analyze (ruling 6). Live orders never get
+ * the Biomarker input shape of POST /v1/biomarker/analyze (decision 35). Live orders never get
  * generated results: an operator attaches the laboratory's own.
  */
 

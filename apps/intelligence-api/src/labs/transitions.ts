@@ -1,7 +1,7 @@
 import { ApiError } from "@svc/http";
 
 /**
- * The lab order lifecycle (ruling 5): the states and every legal move, checked by the one
+ * The lab order lifecycle (decision 34): the states and every legal move, checked by the one
  * function every move goes through (`transitionLabOrder` in store.ts: the API's test helpers, the
  * cancel endpoint and the operator CLI).
  *

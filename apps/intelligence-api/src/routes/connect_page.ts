@@ -7,7 +7,7 @@ import { findProvider } from "../wearables/providers.js";
 import { completeConnection, findConnectionByToken } from "../wearables/store.js";
 
 /**
- * The hosted connect page (ruling 7): GET /connect/{token} lists the connection's providers as
+ * The hosted connect page (decision 36): GET /connect/{token} lists the connection's providers as
  * buttons; choosing one posts the form back to the same address, which connects the sandbox
  * provider and shows a confirmation. No key: the 256-bit token in the path is the credential.
  *

@@ -7,7 +7,7 @@ import { analysisRoute } from "../analysis/route.js";
 import { analysisFields } from "../schemas/common.js";
 import { ConfidenceLevelSchema, SummarySchema } from "../schemas/intelligence.js";
 
-/** Ruling 12: each history array holds at most 100 prior values, each within its metric's bounds. */
+/** Decision 40: each history array holds at most 100 prior values, each within its metric's bounds. */
 const history = (max: number) => z.array(z.number().min(0).max(max)).max(100).optional();
 
 /** The analysis inputs (also the shape of `previous.inputs`). */

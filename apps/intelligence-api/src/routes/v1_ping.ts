@@ -22,7 +22,7 @@ const route = createRoute({
   path: "/v1/ping",
   tags: ["Health"],
   summary: "Confirm the key, its plan and connectivity",
-  description: "Secret keys only; publishable keys get 403 (ruling 2).",
+  description: "Secret keys only; publishable keys get 403.",
   responses: {
     200: {
       description: "The key works",

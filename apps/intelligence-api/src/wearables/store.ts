@@ -20,7 +20,7 @@ import { adapterFor, type DailyMetrics, findProvider, lastDays, type ProviderCod
 
 /**
  * Every query and write of wearable connections and their daily metrics. Connection states
- * (contract + ruling 7):
+ * (contract + decision 36):
  *   pending -> connected (patient completes the connect page, or the test helper) -> disconnected
  *   pending -> disconnected (the caller withdraws an unused link)
  * `disconnected` is terminal: reconnecting creates a new connection. A refused move is an

@@ -18,7 +18,7 @@ export function caller(c: Context<AppEnv>): { orgId: string; keyId: string } {
 
 /**
  * Input hygiene findings (decision 29) inside a selection are selection problems, reported like
- * every other one (422, ruling 11; the contract answers unknown domains and options with 422):
+ * every other one (422, decision 39; the contract answers unknown domains and options with 422):
  * NUL, other control characters or an unpaired surrogate in a note, a reserved or unprintable
  * key. Everything else (other fields, nesting, size, duplicate keys) keeps the 400.
  */

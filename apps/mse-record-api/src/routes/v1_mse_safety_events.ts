@@ -10,7 +10,7 @@ const route = createRoute({
   tags: [TAG],
   summary: "The organization's MSE safety events, newest first (additive)",
   description:
-    "Every safety event written for a risk-bearing version, as delivered to webhooks (ruling 10). Keyset paging: pass `nextCursor` as `cursor`. Optional `visitId` filter. Scope `mse:read`.",
+    "Every safety event written for a risk-bearing version, as delivered to webhooks. Keyset paging: pass `nextCursor` as `cursor`. Optional `visitId` filter. Scope `mse:read`.",
   request: { query: SafetyEventsQuerySchema },
   responses: {
     200: {

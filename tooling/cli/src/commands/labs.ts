@@ -10,7 +10,7 @@ import type { ParsedArgs } from "../args.js";
 import { CliError, type CommandTable, text } from "../command.js";
 
 /**
- * Operator lab commands (ruling 5): provider authorization and the later moves of a lab order, in
+ * Operator lab commands (decision 34): provider authorization and the later moves of a lab order, in
  * any mode, through the same transition function and events as the API. A live order enters
  * `resulted` only with the laboratory's results (`--results-file`); test orders get sandbox
  * results. Webhook deliveries written here are picked up by the outbox sweeper.

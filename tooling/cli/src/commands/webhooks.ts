@@ -16,7 +16,7 @@ function mode(value: string | undefined): "test" | "live" | undefined {
   return value;
 }
 
-/** Webhook endpoints and deliveries (DESIGN, operator CLI contract; ruling 20). */
+/** Webhook endpoints and deliveries (operator commands in the README; decision 48). */
 export const webhookCommands: CommandTable = {
   "webhooks add": async (args, { db }) =>
     addWebhookEndpoint(db, {
