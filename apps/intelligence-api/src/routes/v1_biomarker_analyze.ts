@@ -23,6 +23,9 @@ const BiomarkerDataSchema = z.object({
   disclaimer: z.string(),
 });
 
+/** `data.object` of this endpoint's response (the route schema and the pipeline share it). */
+const RESPONSE_OBJECT = "biomarker.analysis" as const;
+
 const route = analysisRoute({
   path: "/v1/biomarker/analyze",
   tag: "Analysis",
@@ -30,7 +33,7 @@ const route = analysisRoute({
   description:
     "Emits a signal only for readings flagged high, low or critical; normal readings are ignored. Results are not stored.",
   name: "BiomarkerAnalysis",
-  object: "biomarker.analysis",
+  object: RESPONSE_OBJECT,
   request: BiomarkerAnalyzeRequestSchema,
   data: BiomarkerDataSchema,
 });
@@ -39,7 +42,7 @@ export function registerBiomarkerAnalyze(service: ServiceApp, context: AnalysisC
   const analyze = analysisPipeline(
     {
       engine: "biomarker",
-      object: "biomarker.analysis",
+      object: RESPONSE_OBJECT,
       run: analyzeBiomarkers,
       resolveParams: resolveBiomarkerParams,
       codes: (_input, run) => engineCodes(run.facts),

@@ -80,6 +80,9 @@ const DmseDataSchema = z.object({
   disclaimer: z.string(),
 });
 
+/** `data.object` of this endpoint's response (the route schema and the pipeline share it). */
+const RESPONSE_OBJECT = "dmse.analysis" as const;
+
 const route = analysisRoute({
   path: "/v1/dmse/analyze",
   tag: "Analysis",
@@ -87,7 +90,7 @@ const route = analysisRoute({
   description:
     "Derived timing numbers only (never audio or video). Publishable keys may call this endpoint from an allow-listed Origin. Results are not stored.",
   name: "DmseAnalysis",
-  object: "dmse.analysis",
+  object: RESPONSE_OBJECT,
   request: DmseAnalyzeRequestSchema,
   data: DmseDataSchema,
   bodyRequestId: true,
@@ -97,7 +100,7 @@ export function registerDmseAnalyze(service: ServiceApp, context: AnalysisContex
   const analyze = analysisPipeline(
     {
       engine: "dmse",
-      object: "dmse.analysis",
+      object: RESPONSE_OBJECT,
       run: analyzeDmse,
       resolveParams: resolveDmseParams,
       codes: (_input: DmseInput, run) => engineCodes(run.facts),

@@ -25,6 +25,9 @@ const MedicationDataSchema = z.object({
   disclaimer: z.string(),
 });
 
+/** `data.object` of this endpoint's response (the route schema and the pipeline share it). */
+const RESPONSE_OBJECT = "medication.analysis" as const;
+
 const route = analysisRoute({
   path: "/v1/medication/analyze",
   tag: "Analysis",
@@ -32,7 +35,7 @@ const route = analysisRoute({
   description:
     "Compares the instrument with the most administrations before and after each active prescription's start date; optional latency corroboration. Results are not stored.",
   name: "MedicationAnalysis",
-  object: "medication.analysis",
+  object: RESPONSE_OBJECT,
   request: MedicationAnalyzeRequestSchema,
   data: MedicationDataSchema,
 });
@@ -41,7 +44,7 @@ export function registerMedicationAnalyze(service: ServiceApp, context: Analysis
   const analyze = analysisPipeline(
     {
       engine: "medication",
-      object: "medication.analysis",
+      object: RESPONSE_OBJECT,
       run: analyzeMedication,
       resolveParams: resolveMedicationParams,
       codes: (input: MedicationInput, run) => [

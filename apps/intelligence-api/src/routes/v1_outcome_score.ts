@@ -39,6 +39,9 @@ const OutcomeDataSchema = z.object({
   disclaimer: z.string(),
 });
 
+/** `data.object` of this endpoint's response (the route schema and the pipeline share it). */
+const RESPONSE_OBJECT = "outcome.score" as const;
+
 const route = analysisRoute({
   path: "/v1/outcome/score",
   tag: "Analysis",
@@ -46,7 +49,7 @@ const route = analysisRoute({
   description:
     "Fuses symptoms, dmse latency, medication, biomarker and sleep sources into one signed composite. Results are not stored.",
   name: "OutcomeScore",
-  object: "outcome.score",
+  object: RESPONSE_OBJECT,
   request: OutcomeScoreRequestSchema,
   data: OutcomeDataSchema,
 });
@@ -55,7 +58,7 @@ export function registerOutcomeScore(service: ServiceApp, context: AnalysisConte
   const analyze = analysisPipeline(
     {
       engine: "outcome",
-      object: "outcome.score",
+      object: RESPONSE_OBJECT,
       run: scoreOutcome,
       resolveParams: resolveOutcomeParams,
       codes: (input: OutcomeInput, run) => {

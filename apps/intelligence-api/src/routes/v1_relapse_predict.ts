@@ -45,6 +45,9 @@ const RelapseDataSchema = z.object({
   disclaimer: z.string(),
 });
 
+/** `data.object` of this endpoint's response (the route schema and the pipeline share it). */
+const RESPONSE_OBJECT = "relapse.prediction" as const;
+
 const route = analysisRoute({
   path: "/v1/relapse/predict",
   tag: "Analysis",
@@ -52,7 +55,7 @@ const route = analysisRoute({
   description:
     "Every factor with its points and a conservative recommendation; nothing is auto-actioned and nothing is stored.",
   name: "RelapsePrediction",
-  object: "relapse.prediction",
+  object: RESPONSE_OBJECT,
   request: RelapsePredictRequestSchema,
   data: RelapseDataSchema,
 });
@@ -61,7 +64,7 @@ export function registerRelapsePredict(service: ServiceApp, context: AnalysisCon
   const analyze = analysisPipeline(
     {
       engine: "relapse",
-      object: "relapse.prediction",
+      object: RESPONSE_OBJECT,
       run: predictRelapse,
       resolveParams: resolveRelapseParams,
       codes: (input: RelapseInput, run) => {
