@@ -1,0 +1,163 @@
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import {
+  AISDKError,
+  APICallError,
+  generateText,
+  InvalidToolInputError,
+  isStepCount,
+  NoSuchToolError,
+  type StepResult,
+  type Tool,
+  type ToolSet,
+  tool,
+} from "ai";
+import {
+  type ChatModel,
+  type ChatTool,
+  ModelUnavailableError,
+  type ModelUnavailableReason,
+  type ToolCallRecord,
+  type ToolLoopRequest,
+  type ToolLoopResult,
+} from "./chat-model.js";
+import type { ModelEnv } from "./model-narrator.js";
+
+/**
+ * The chat-model port over any OpenAI-compatible chat-completions endpoint, with the AI SDK's
+ * tool loop (`generateText` with tools and a step-count stop condition) rather than our own:
+ * it validates tool input against the schemas, reports failed calls back to the model and keeps
+ * the message history. We add the bounds (no retries, a time limit per model call and per loop)
+ * and turn every model failure into a ModelUnavailableError.
+ */
+export interface OpenAiCompatibleChatModelOptions {
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+}
+
+export function createOpenAiCompatibleChatModel(options: OpenAiCompatibleChatModelOptions): ChatModel {
+  return {
+    async runToolLoop(request: ToolLoopRequest): Promise<ToolLoopResult> {
+      const provider = createOpenAICompatible({
+        name: "model",
+        baseURL: options.baseUrl.replace(/\/$/, ""),
+        apiKey: options.apiKey,
+        fetch: fetchWithTimeLimit(request.callTimeoutMs),
+      });
+      try {
+        const result = await generateText({
+          model: provider.chatModel(options.model),
+          system: request.system,
+          prompt: request.prompt,
+          tools: toSdkTools(request.tools),
+          stopWhen: isStepCount(request.maxSteps),
+          // A failing model is reported at once; the caller answers 503 rather than waiting.
+          maxRetries: 0,
+          timeout: { totalMs: request.totalTimeoutMs },
+          abortSignal: request.signal,
+          temperature: 0,
+        });
+        return toToolLoopResult(result, request.maxSteps);
+      } catch (error) {
+        throw toModelUnavailableError(error, request.signal);
+      }
+    },
+  };
+}
+
+/**
+ * The chat model the environment configures (MODEL_BASE_URL, MODEL_API_KEY, MODEL_NAME), or
+ * undefined when MODEL_BASE_URL is unset (the agents then answer 503 service_unavailable).
+ */
+export function chatModelFromEnv(env: ModelEnv): ChatModel | undefined {
+  if (!env.MODEL_BASE_URL || !env.MODEL_NAME) return undefined;
+  return createOpenAiCompatibleChatModel({
+    baseUrl: env.MODEL_BASE_URL,
+    apiKey: env.MODEL_API_KEY,
+    model: env.MODEL_NAME,
+  });
+}
+
+/** fetch bounded per model call: the call's own signal (loop limit, caller) or the call limit. */
+function fetchWithTimeLimit(callTimeoutMs: number): typeof fetch {
+  return (input, init) => {
+    const callLimit = AbortSignal.timeout(callTimeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, callLimit]) : callLimit;
+    return fetch(input, { ...init, signal, redirect: "error" });
+  };
+}
+
+function toSdkTools(tools: readonly ChatTool[]): ToolSet {
+  const sdkTools: Record<string, Tool> = {};
+  for (const chatTool of tools) {
+    if (chatTool.name in sdkTools) throw new Error(`duplicate tool name ${chatTool.name}`);
+    sdkTools[chatTool.name] = tool({
+      description: chatTool.description,
+      inputSchema: chatTool.inputSchema,
+      execute: async (input: unknown) => chatTool.execute(input),
+    });
+  }
+  return sdkTools;
+}
+
+function toToolLoopResult(
+  result: { text: string; steps: readonly StepResult<ToolSet>[] },
+  maxSteps: number,
+): ToolLoopResult {
+  const lastStep = result.steps.at(-1);
+  return {
+    text: result.text,
+    toolCalls: result.steps.flatMap(toolCallRecordsOf),
+    steps: result.steps.length,
+    // The model asked for more tools in the last allowed step: the bound, not the model, ended it.
+    stoppedAtStepBound: result.steps.length >= maxSteps && lastStep?.finishReason === "tool-calls",
+  };
+}
+
+/** The step's tool calls in the order the model made them, each with its output or error. */
+function toolCallRecordsOf(step: StepResult<ToolSet>): ToolCallRecord[] {
+  return step.toolCalls.map((call): ToolCallRecord => {
+    const outcome = step.content.find(
+      (part) =>
+        (part.type === "tool-result" || part.type === "tool-error") && part.toolCallId === call.toolCallId,
+    );
+    if (outcome?.type === "tool-result") {
+      return { name: call.toolName, ok: true, input: call.input, output: outcome.output };
+    }
+    // An invalid call (bad JSON, failing schema, unknown tool) keeps the typed error on the call;
+    // its tool-error part only holds the text the model was sent.
+    const error = call.invalid || outcome?.type !== "tool-error" ? call.error : outcome.error;
+    return { name: call.toolName, ok: false, input: call.input, error: describeToolError(error) };
+  });
+}
+
+/** A short reason for a failed tool call, without echoing the model's input back. */
+function describeToolError(error: unknown): string {
+  if (InvalidToolInputError.isInstance(error)) return "input does not match the tool's schema";
+  if (NoSuchToolError.isInstance(error)) return "no such tool";
+  if (error instanceof Error) return error.message;
+  return "tool call failed";
+}
+
+/** Any failure of the model becomes a ModelUnavailableError; the caller's own abort passes through. */
+function toModelUnavailableError(error: unknown, callerSignal: AbortSignal | undefined): unknown {
+  if (callerSignal?.aborted) return callerSignal.reason;
+  const reason = unavailableReasonOf(error);
+  if (!reason) return error;
+  const status = APICallError.isInstance(error) ? error.statusCode : undefined;
+  const detail = status === undefined ? reason.replace("_", " ") : `answered ${status}`;
+  return new ModelUnavailableError(reason, `model unavailable: ${detail}`, { cause: error });
+}
+
+function unavailableReasonOf(error: unknown): ModelUnavailableReason | undefined {
+  if (isTimeLimit(error)) return "timed_out";
+  if (APICallError.isInstance(error)) return error.statusCode === undefined ? "unreachable" : "failed";
+  if (AISDKError.isInstance(error)) return "failed";
+  return undefined;
+}
+
+function isTimeLimit(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === "TimeoutError" || error.name === "AbortError") return true;
+  return error.cause !== error && isTimeLimit(error.cause);
+}
