@@ -1,4 +1,4 @@
-import { createDeliveryEnqueuer } from "@svc/delivery";
+import { apiDeliveryEnqueuer } from "@svc/delivery";
 import { redisUrlOf, runStandalone } from "@svc/http";
 import { modelNarratorFromEnv } from "@svc/model";
 import { buildIntelligenceApi } from "./app.js";
@@ -10,11 +10,7 @@ await runStandalone(
   (deps, env) => buildIntelligenceApi(deps, { narrator: modelNarratorFromEnv(env) }),
   {
     prepare: (deps, env) => {
-      const enqueuer = createDeliveryEnqueuer({
-        redis: redisUrlOf(env),
-        db: deps.db,
-        onError: () => deps.logger.warn("delivery queue unreachable; the outbox sweeper will deliver"),
-      });
+      const enqueuer = apiDeliveryEnqueuer({ redisUrl: redisUrlOf(env), db: deps.db, logger: deps.logger });
       deps.deliveries = enqueuer;
       return enqueuer;
     },

@@ -23,6 +23,7 @@ export {
   startInProcessDelivery,
 } from "./in-process.js";
 export {
+  apiDeliveryEnqueuer,
   createDeliveryEnqueuer,
   createDeliveryQueue,
   DELIVERY_QUEUE_NAME,

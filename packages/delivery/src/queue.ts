@@ -1,6 +1,7 @@
 import { type Db, inArray, webhookDeliveries } from "@svc/db";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
+import type { Logger } from "pino";
 
 /** The one queue of webhook deliveries. Jobs carry only `{ deliveryId }`. */
 export const DELIVERY_QUEUE_NAME = "webhook-deliveries";
@@ -168,6 +169,18 @@ export function createDeliveryEnqueuer(options: {
     },
     close: () => queue.close(),
   };
+}
+
+/**
+ * The enqueuer an API process uses with Redis: it warns (ids only, never payloads) when the queue
+ * is unreachable, since the outbox sweeper will deliver those rows anyway.
+ */
+export function apiDeliveryEnqueuer(options: { redisUrl: string; db: Db; logger: Logger }): DeliveryEnqueuer {
+  return createDeliveryEnqueuer({
+    redis: options.redisUrl,
+    db: options.db,
+    onError: () => options.logger.warn("delivery queue unreachable; the outbox sweeper will deliver"),
+  });
 }
 
 /**

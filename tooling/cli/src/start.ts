@@ -1,6 +1,6 @@
 import { countAccounts, createAccount, createApiKey, type Db } from "@svc/db";
 import {
-  createDeliveryEnqueuer,
+  apiDeliveryEnqueuer,
   type DeliveryEnqueuer,
   startInProcessDelivery,
   startWebhookWorker,
@@ -66,11 +66,7 @@ async function startDeliveries(env: ServiceEnv, db: Db, logger: Logger): Promise
     };
   }
   const redisUrl = redisUrlOf(env);
-  const enqueuer = createDeliveryEnqueuer({
-    redis: redisUrl,
-    db,
-    onError: () => logger.warn("delivery queue unreachable; the outbox sweeper will deliver"),
-  });
+  const enqueuer = apiDeliveryEnqueuer({ redisUrl, db, logger });
   const worker = await startWebhookWorker({ logger, db, redisUrl });
   return {
     deliveries: enqueuer,
