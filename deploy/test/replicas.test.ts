@@ -13,6 +13,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { eq, events, webhookDeliveries } from "@svc/db";
 import { addWebhookEndpoint } from "@svc/delivery";
+import type { ErrorEnvelope } from "@svc/http";
 import {
   call,
   compiledEntry,
@@ -28,6 +29,11 @@ import {
 } from "@svc/testkit";
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** The part of a lab order body this file reads (deploy/ does not depend on the API packages). */
+interface LabOrderBody {
+  data: { id: string };
+}
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 /** Logical Redis database of this file (the others use database 0 with key prefixes). */
@@ -152,11 +158,11 @@ describe("replicas behind nginx", () => {
     expect(JSON.parse(revoked)).toMatchObject({ id: caller.keyId });
 
     for (const target of targets) {
-      const res = await call(target.url, "/v1/ping", { key: caller.key });
+      const res = await call<ErrorEnvelope>(target.url, "/v1/ping", { key: caller.key });
       expect(res.status, target.name).toBe(401);
       expect(res.json.error.code).toBe("invalid_token");
     }
-    const after = await pool(4, 1, () => call(nginxUrl(), "/v1/ping", { key: caller.key }));
+    const after = await pool(4, 1, () => call<ErrorEnvelope>(nginxUrl(), "/v1/ping", { key: caller.key }));
     expect(after.map((r) => r.status)).toEqual([401, 401, 401, 401]);
     // Round robin: the four went to both replicas.
     expect(new Set(after.map((r) => answeredBy(r.headers))).size).toBe(2);
@@ -325,16 +331,20 @@ describe("replicas behind nginx", () => {
 
     // Events the way clients make them: lab orders moved through the test helpers, via nginx.
     const statuses = await pool(ORDERS, 20, async (i) => {
-      const created = await call(nginxUrl(), "/v1/labs/orders", {
+      const created = await call<LabOrderBody>(nginxUrl(), "/v1/labs/orders", {
         key: caller.key,
         body: { patientRef: `pt_${i}`, panelId: "cbc_diff" },
       });
       const seen = [created.status];
       for (let move = 0; move < MOVES; move++) {
-        const res = await call(nginxUrl(), `/v1/test_helpers/labs/orders/${created.json?.data?.id}/advance`, {
-          key: caller.key,
-          method: "POST",
-        });
+        const res = await call<LabOrderBody>(
+          nginxUrl(),
+          `/v1/test_helpers/labs/orders/${created.json?.data?.id}/advance`,
+          {
+            key: caller.key,
+            method: "POST",
+          },
+        );
         seen.push(res.status);
       }
       return seen;

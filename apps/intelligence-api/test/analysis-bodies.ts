@@ -1,3 +1,19 @@
+import type {
+  BiomarkerAnalysisResponse,
+  DmseAnalysisResponse,
+  MedicationAnalysisResponse,
+  OutcomeScoreResponse,
+  RelapsePredictionResponse,
+} from "../src/index.js";
+
+/** Any of the five analysis responses: what a test looping over `bodies` reads. */
+export type AnalysisResponse =
+  | BiomarkerAnalysisResponse
+  | DmseAnalysisResponse
+  | MedicationAnalysisResponse
+  | OutcomeScoreResponse
+  | RelapsePredictionResponse;
+
 /** A valid request body for each of the five analysis endpoints (shared by the analysis tests). */
 
 const assessments = (scores: number[], start = "2026-06-01") =>

@@ -1,5 +1,7 @@
+import type { ErrorEnvelope } from "@svc/http";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OutcomeScoreResponse, RelapsePredictionResponse } from "../src/index.js";
 
 /** Every bound of the analysis endpoints, just inside (200) and just outside (400 naming the path). */
 let svc: TestService;
@@ -293,23 +295,26 @@ const cases: BoundCase[] = [
 
 describe.each(cases)("$path $field", (c) => {
   it("accepts the value just inside the bound", async () => {
-    const res = await call(svc.url, c.path, { key, body: { ...c.base, ...c.inside } });
+    const res = await call<Partial<ErrorEnvelope>>(svc.url, c.path, {
+      key,
+      body: { ...c.base, ...c.inside },
+    });
     expect(res.status, JSON.stringify(res.json?.error)).toBe(200);
   });
   it("refuses the value just outside with 400 naming the path", async () => {
-    const res = await call(svc.url, c.path, { key, body: { ...c.base, ...c.outside } });
+    const res = await call<ErrorEnvelope>(svc.url, c.path, { key, body: { ...c.base, ...c.outside } });
     expect(res.status).toBe(400);
     expect(res.json.ok).toBe(false);
     expect(res.json.error.code).toBe("invalid_request");
-    expect(res.json.error.issues.map((i: { path: string }) => i.path)).toContain(c.issue);
+    expect(res.json.error.issues?.map((i: { path: string }) => i.path)).toContain(c.issue);
   });
 });
 
 describe("required inputs", () => {
   it("dmse needs at least one of the four metrics", async () => {
-    const res = await call(svc.url, DMSE, { key, body: { sessionDurationSeconds: 60 } });
+    const res = await call<ErrorEnvelope>(svc.url, DMSE, { key, body: { sessionDurationSeconds: 60 } });
     expect(res.status).toBe(400);
-    expect(res.json.error.issues[0].message).toMatch(/at least one of/);
+    expect(res.json.error.issues?.[0]?.message).toMatch(/at least one of/);
   });
   it.each([
     [MED, { assessments: [] }, "prescriptions"],
@@ -318,21 +323,21 @@ describe("required inputs", () => {
     [OUT, {}, "assessments"],
     [REL, {}, "assessments"],
   ])("%s without %j is refused", async (path, body, issue) => {
-    const res = await call(svc.url, path, { key, body });
+    const res = await call<ErrorEnvelope>(svc.url, path, { key, body });
     expect(res.status).toBe(400);
-    expect(res.json.error.issues.map((i: { path: string }) => i.path)).toContain(issue);
+    expect(res.json.error.issues?.map((i: { path: string }) => i.path)).toContain(issue);
   });
   it("applies the contract's defaults (activeMedications 0, hasActiveMedication false)", async () => {
-    const outcome = await call(svc.url, OUT, { key, body: { assessments: [] } });
+    const outcome = await call<OutcomeScoreResponse>(svc.url, OUT, { key, body: { assessments: [] } });
     expect(outcome.status).toBe(200);
     const inputs = outcome.json.data.intelligence.provenance.inputs.map((i: { name: string }) => i.name);
     expect(inputs).not.toContain("avgSleepHours");
-    const relapse = await call(svc.url, REL, { key, body: { assessments: [] } });
+    const relapse = await call<RelapsePredictionResponse>(svc.url, REL, { key, body: { assessments: [] } });
     expect(relapse.status).toBe(200);
     expect(relapse.json.data.score).toBeGreaterThanOrEqual(0);
   });
   it("refuses a body that is not an object", async () => {
-    const res = await call(svc.url, OUT, { key, rawBody: "[1,2]" });
+    const res = await call<ErrorEnvelope>(svc.url, OUT, { key, rawBody: "[1,2]" });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe("invalid_request");
   });

@@ -1,7 +1,8 @@
 import { promoteModelVersion, proposeModelVersion } from "@svc/db";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodies } from "./analysis-bodies.js";
+import type { RelapsePredictionResponse } from "../src/index.js";
+import { type AnalysisResponse, bodies } from "./analysis-bodies.js";
 
 /**
  * The five analysis endpoints over real HTTP: envelopes, the intelligence and model blocks,
@@ -18,6 +19,9 @@ afterAll(async () => {
   await svc.close();
 });
 
+/** Any analysis response, its `data` read with the `score` two of the five carry. */
+type ScoredAnalysis = AnalysisResponse & { data: { score?: number } };
+
 /** Resolve a dotted `mapsTo` pointer inside `data`. */
 function resolvePointer(data: unknown, pointer: string): unknown {
   let at: unknown = data;
@@ -30,7 +34,10 @@ function resolvePointer(data: unknown, pointer: string): unknown {
 
 describe.each(Object.entries(bodies))("%s", (engine, spec) => {
   it("answers 200 with the envelope, the intelligence block and the model block", async () => {
-    const res = await call(svc.url, spec.path, { key, body: { ...spec.body, sessionRef: "visit-42" } });
+    const res = await call<ScoredAnalysis>(svc.url, spec.path, {
+      key,
+      body: { ...spec.body, sessionRef: "visit-42" },
+    });
     expect(res.status).toBe(200);
     expect(res.json.ok).toBe(true);
     expect(res.headers.get("x-request-id")).toMatch(/^req_/);
@@ -63,7 +70,7 @@ describe.each(Object.entries(bodies))("%s", (engine, spec) => {
   });
 
   it("explains the change against `previous` and narrates when `explain` is true", async () => {
-    const first = await call(svc.url, spec.path, { key, body: spec.body });
+    const first = await call<ScoredAnalysis>(svc.url, spec.path, { key, body: spec.body });
     // The previous inputs lacked the body's first field: the change names it (only the
     // endpoint's own fields are accepted in previous.inputs, so no caller key is ever echoed).
     const [added, ...kept] = Object.keys(spec.body) as [string, ...string[]];
@@ -73,24 +80,27 @@ describe.each(Object.entries(bodies))("%s", (engine, spec) => {
       inputs: Object.fromEntries(kept.map((k) => [k, (spec.body as Record<string, unknown>)[k]])),
       ...(typeof first.json.data.score === "number" ? { score: first.json.data.score - 5 } : {}),
     };
-    const res = await call(svc.url, spec.path, { key, body: { ...spec.body, previous, explain: true } });
+    const res = await call<ScoredAnalysis>(svc.url, spec.path, {
+      key,
+      body: { ...spec.body, previous, explain: true },
+    });
     expect(res.status).toBe(200);
     const change = res.json.data.intelligence.change;
     expect(change).not.toBeNull();
-    expect(change.previousStatus).toBe(previous.status);
-    expect(change.currentStatus).toBe(res.json.data.intelligence.summary.status);
-    expect(change.previousComputedAt).toBe(previous.computedAt);
-    expect(change.explanations.some((e: string) => e.startsWith(`${added} is now supplied`))).toBe(true);
-    if (typeof res.json.data.score === "number") expect(change.delta).toBe(5);
+    expect(change?.previousStatus).toBe(previous.status);
+    expect(change?.currentStatus).toBe(res.json.data.intelligence.summary.status);
+    expect(change?.previousComputedAt).toBe(previous.computedAt);
+    expect(change?.explanations.some((e: string) => e.startsWith(`${added} is now supplied`))).toBe(true);
+    if (typeof res.json.data.score === "number") expect(change?.delta).toBe(5);
     const reasoning = res.json.data.intelligence.reasoning;
-    expect(reasoning.narrative.split(/(?<=\.)\s/).length).toBeGreaterThanOrEqual(2);
-    expect(reasoning.narrator).toBe("template");
-    expect(reasoning.narrative).not.toContain("visit-42");
+    expect(reasoning?.narrative.split(/(?<=\.)\s/).length).toBeGreaterThanOrEqual(2);
+    expect(reasoning?.narrator).toBe("template");
+    expect(reasoning?.narrative).not.toContain("visit-42");
   });
 
   it("is deterministic apart from the clock", async () => {
-    const a = await call(svc.url, spec.path, { key, body: spec.body });
-    const b = await call(svc.url, spec.path, { key, body: spec.body });
+    const a = await call<ScoredAnalysis>(svc.url, spec.path, { key, body: spec.body });
+    const b = await call<ScoredAnalysis>(svc.url, spec.path, { key, body: spec.body });
     const strip = (d: Record<string, unknown>) =>
       JSON.parse(JSON.stringify(d).replace(/"20\d\d-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z"/g, '"T"'));
     expect(strip(a.json.data)).toEqual(strip(b.json.data));
@@ -100,7 +110,10 @@ describe.each(Object.entries(bodies))("%s", (engine, spec) => {
 describe("calibrated model versions", () => {
   it("a promoted version runs at once and shows in model and provenance; nothing is stored per request", async () => {
     const db = svc.db.handle.db;
-    const before = await call(svc.url, bodies.relapse.path, { key, body: bodies.relapse.body });
+    const before = await call<RelapsePredictionResponse>(svc.url, bodies.relapse.path, {
+      key,
+      body: bodies.relapse.body,
+    });
     expect(before.json.data.model.source).toBe("default");
     const proposed = await proposeModelVersion(db, {
       engine: "relapse",
@@ -113,7 +126,10 @@ describe("calibrated model versions", () => {
     let after = before;
     for (let i = 0; i < 40 && after.json.data.model.source === "default"; i++) {
       await new Promise((r) => setTimeout(r, 250));
-      after = await call(svc.url, bodies.relapse.path, { key, body: bodies.relapse.body });
+      after = await call<RelapsePredictionResponse>(svc.url, bodies.relapse.path, {
+        key,
+        body: bodies.relapse.body,
+      });
     }
     expect(after.json.data.model).toEqual({
       key: "relapse_risk",

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createModelNarrator } from "@svc/model";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RelapsePredictionResponse, RelapsePredictRequest } from "../src/index.js";
 
 /**
  * `explain: true` through the model port's real adapter against a scripted OpenAI-compatible
@@ -55,7 +56,7 @@ afterAll(async () => {
   await new Promise((resolve) => model.close(resolve));
 });
 
-const body = {
+const body: RelapsePredictRequest = {
   assessments: [
     { instrumentId: "phq9", instrumentName: "PHQ-9", score: 8, maxScore: 27, createdAt: "2026-06-01" },
     { instrumentId: "phq9", instrumentName: "PHQ-9", score: 15, maxScore: 27, createdAt: "2026-06-21" },
@@ -68,7 +69,10 @@ const body = {
 describe("reasoning through an OpenAI-compatible model", () => {
   it("adds the model's narrative and says a model wrote it; sends no identifiers", async () => {
     behaviour = "ok";
-    const res = await call(svc.url, "/v1/relapse/predict", { key, body });
+    const res = await call<RelapsePredictionResponse, RelapsePredictRequest>(svc.url, "/v1/relapse/predict", {
+      key,
+      body,
+    });
     expect(res.status).toBe(200);
     expect(res.json.data.intelligence.reasoning).toEqual({
       narrative: "The relapse early-warning score is moderate. Sleep and symptom velocity drive it.",
@@ -86,7 +90,11 @@ describe("reasoning through an OpenAI-compatible model", () => {
     async (mode) => {
       behaviour = mode;
       const started = Date.now();
-      const res = await call(svc.url, "/v1/relapse/predict", { key, body });
+      const res = await call<RelapsePredictionResponse, RelapsePredictRequest>(
+        svc.url,
+        "/v1/relapse/predict",
+        { key, body },
+      );
       expect(res.status).toBe(200);
       expect(res.json.data.intelligence.reasoning).toBeNull();
       expect(typeof res.json.data.score).toBe("number");
@@ -99,7 +107,10 @@ describe("reasoning through an OpenAI-compatible model", () => {
   it("without explain the model is never called", async () => {
     behaviour = "ok";
     const before = received.length;
-    const res = await call(svc.url, "/v1/relapse/predict", { key, body: { ...body, explain: false } });
+    const res = await call<RelapsePredictionResponse, RelapsePredictRequest>(svc.url, "/v1/relapse/predict", {
+      key,
+      body: { ...body, explain: false },
+    });
     expect(res.json.data.intelligence.reasoning).toBeNull();
     expect(received.length).toBe(before);
   });

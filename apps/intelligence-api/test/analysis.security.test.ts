@@ -1,5 +1,8 @@
+import type { ErrorEnvelope } from "@svc/http";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DmseAnalysisResponse } from "../src/index.js";
+import type { AnalysisResponse } from "./analysis-bodies.js";
 
 /** Who may call the analysis endpoints, and the browser (CORS) path of POST /v1/dmse/analyze. */
 let svc: TestService;
@@ -29,7 +32,7 @@ const others: [string, unknown][] = [
 
 describe("publishable keys", () => {
   it("may call POST /v1/dmse/analyze from an allow-listed origin, with CORS headers on the answer", async () => {
-    const res = await call(svc.url, "/v1/dmse/analyze", {
+    const res = await call<DmseAnalysisResponse>(svc.url, "/v1/dmse/analyze", {
       key: publishable,
       body: dmse,
       headers: { origin: ORIGIN },
@@ -40,14 +43,22 @@ describe("publishable keys", () => {
   });
   it("are refused from another origin or without one", async () => {
     for (const headers of [{ origin: "https://evil.example.com" }, {}] as Record<string, string>[]) {
-      const res = await call(svc.url, "/v1/dmse/analyze", { key: publishable, body: dmse, headers });
+      const res = await call<ErrorEnvelope>(svc.url, "/v1/dmse/analyze", {
+        key: publishable,
+        body: dmse,
+        headers,
+      });
       expect(res.status).toBe(403);
       expect(res.json.error.code).toBe("forbidden");
       expect(res.headers.get("access-control-allow-origin")).toBeNull();
     }
   });
   it.each(others)("are refused on %s", async (path, body) => {
-    const res = await call(svc.url, path, { key: publishable, body, headers: { origin: ORIGIN } });
+    const res = await call<ErrorEnvelope>(svc.url, path, {
+      key: publishable,
+      body,
+      headers: { origin: ORIGIN },
+    });
     expect(res.status).toBe(403);
     expect(res.json.error.code).toBe("forbidden");
   });
@@ -80,28 +91,33 @@ describe("CORS preflight on /v1/dmse/analyze", () => {
 
 describe("other key kinds", () => {
   it.each([["/v1/dmse/analyze", dmse], ...others])("secret keys may call %s", async (path, body) => {
-    const res = await call(svc.url, path, { key: secret, body });
+    const res = await call<AnalysisResponse>(svc.url, path, { key: secret, body });
     expect(res.status).toBe(200);
   });
   it.each([["/v1/dmse/analyze", dmse], ...others])(
     "organization keys are refused on %s",
     async (path, body) => {
-      const res = await call(svc.url, path, { key: organization, body });
+      const res = await call<ErrorEnvelope>(svc.url, path, { key: organization, body });
       expect(res.status).toBe(403);
     },
   );
   it("no key is 401 unauthorized, an unknown key 401 invalid_token", async () => {
-    expect((await call(svc.url, "/v1/relapse/predict", { body: { assessments: [] } })).json.error.code).toBe(
-      "unauthorized",
-    );
+    expect(
+      (await call<ErrorEnvelope>(svc.url, "/v1/relapse/predict", { body: { assessments: [] } })).json.error
+        .code,
+    ).toBe("unauthorized");
     const forged = `svc_sk_test_${"A".repeat(38)}`;
     expect(
-      (await call(svc.url, "/v1/relapse/predict", { key: forged, body: { assessments: [] } })).status,
+      (await call<ErrorEnvelope>(svc.url, "/v1/relapse/predict", { key: forged, body: { assessments: [] } }))
+        .status,
     ).toBe(401);
   });
   it("never logs sessionRef or body values", async () => {
     const marker = "SESSION-MARKER-91c2";
-    await call(svc.url, "/v1/dmse/analyze", { key: secret, body: { ...dmse, sessionRef: marker } });
+    await call<DmseAnalysisResponse>(svc.url, "/v1/dmse/analyze", {
+      key: secret,
+      body: { ...dmse, sessionRef: marker },
+    });
     expect(svc.logs.join("\n")).not.toContain(marker);
   });
 });

@@ -1,6 +1,7 @@
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EventListResponse, WearableConnectionResponse } from "../src/index.js";
 
 /**
  * The hosted connect page in headless Chromium (Debian's /usr/bin/chromium driven by
@@ -38,7 +39,7 @@ function local(url: string): string {
 }
 
 async function newConnection(body: Record<string, unknown> = {}) {
-  const res = await call(svc.url, "/v1/wearables/connect", {
+  const res = await call<WearableConnectionResponse>(svc.url, "/v1/wearables/connect", {
     key,
     body: { patientRef: "pt_browser", providers: ["FITBIT", "OURA", "GARMIN"], ...body },
   });
@@ -71,7 +72,11 @@ describe("hosted connect page in Chromium", () => {
     expect(failed).toEqual([]);
     expect(violations).toEqual([]);
 
-    const api = await call(svc.url, `/v1/wearables/connections/${connection.id}`, { key });
+    const api = await call<WearableConnectionResponse>(
+      svc.url,
+      `/v1/wearables/connections/${connection.id}`,
+      { key },
+    );
     expect(api.json.data).toMatchObject({
       status: "connected",
       provider: "OURA",
@@ -80,7 +85,7 @@ describe("hosted connect page in Chromium", () => {
     const deadline = Date.now() + 10_000;
     let types: string[] = [];
     while (Date.now() < deadline) {
-      const events = await call(svc.url, "/v1/events?type=wearable.connected", { key });
+      const events = await call<EventListResponse>(svc.url, "/v1/events?type=wearable.connected", { key });
       types = events.json.data.events
         .filter((e: { data: { id: string } }) => e.data.id === connection.id)
         .map((e: { type: string }) => e.type);
@@ -174,18 +179,29 @@ describe("connect page over HTTP", () => {
     expect(
       (await form(`csrf=${csrf}&provider=FITBIT`, { cookie, "sec-fetch-site": "cross-site" })).status,
     ).toBe(403);
-    const still = await call(svc.url, `/v1/wearables/connections/${connection.id}`, { key });
+    const still = await call<WearableConnectionResponse>(
+      svc.url,
+      `/v1/wearables/connections/${connection.id}`,
+      { key },
+    );
     expect(still.json.data.status).toBe("pending");
     // The same post from the page itself goes through.
     const ok = await form(`csrf=${csrf}&provider=GARMIN`, { cookie, origin: svc.url });
     expect(ok.status).toBe(200);
-    const after = await call(svc.url, `/v1/wearables/connections/${connection.id}`, { key });
+    const after = await call<WearableConnectionResponse>(
+      svc.url,
+      `/v1/wearables/connections/${connection.id}`,
+      { key },
+    );
     expect(after.json.data).toMatchObject({ status: "connected", provider: "GARMIN" });
   });
 
   it("shows a clear page for a disconnected connection", async () => {
     const connection = await newConnection();
-    await call(svc.url, `/v1/wearables/connections/${connection.id}/disconnect`, { key, method: "POST" });
+    await call<WearableConnectionResponse>(svc.url, `/v1/wearables/connections/${connection.id}/disconnect`, {
+      key,
+      method: "POST",
+    });
     const res = await fetch(local(connection.connect.url));
     expect(res.status).toBe(409);
     expect(await res.text()).toContain("disconnected");

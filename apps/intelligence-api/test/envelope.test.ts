@@ -1,8 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { ErrorEnvelope, FlatErrorBody, HealthSchema } from "@svc/http";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PingResponse } from "../src/index.js";
 
 const MARKER = "PATIENT-MARKER-7f3a";
+
+/** The body of the test-only echo route below. */
+interface EchoResponse {
+  ok: true;
+  data: { object: "echo"; n: number };
+}
+/** The body of /healthz and /readyz. */
+type HealthBody = z.infer<typeof HealthSchema>;
 
 let svc: TestService;
 let key: string;
@@ -27,8 +37,7 @@ beforeAll(async () => {
           },
           responses: { 200: { description: "echo" } },
         }),
-        // biome-ignore lint/suspicious/noExplicitAny: test route
-        (c: any) => c.json({ ok: true, data: { object: "echo", n: c.req.valid("json").n } }),
+        (c) => c.json({ ok: true, data: { object: "echo", n: c.req.valid("json").n } }),
       );
       intelligence.plain("GET", "/v1/test/boom", () => {
         throw new Error(`select * from api_keys where note = '${MARKER}'`);
@@ -47,20 +56,20 @@ afterAll(async () => {
 
 describe("400 invalid_request", () => {
   it("names the offending paths of a schema failure", async () => {
-    const res = await call(svc.url, "/v1/test/echo", { key, body: { n: 11, note: 5 } });
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/test/echo", { key, body: { n: 11, note: 5 } });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe("invalid_request");
-    const paths = res.json.error.issues.map((i: { path: string }) => i.path).sort();
+    const paths = res.json.error.issues?.map((i: { path: string }) => i.path).sort();
     expect(paths).toEqual(["n", "note"]);
   });
   it("refuses malformed JSON", async () => {
-    const res = await call(svc.url, "/v1/test/echo", { key, rawBody: '{"n": 1,' });
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/test/echo", { key, rawBody: '{"n": 1,' });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ code: "invalid_request", message: "The body is not valid JSON." });
     expect(res.json.error.issues).toEqual([{ path: "", message: "The body is not valid JSON." }]);
   });
   it("refuses a body that is not sent as JSON", async () => {
-    const res = await call(svc.url, "/v1/test/echo", {
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/test/echo", {
       key,
       rawBody: "n=1",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -69,7 +78,7 @@ describe("400 invalid_request", () => {
     expect(res.json.error.code).toBe("invalid_request");
   });
   it("accepts the valid body", async () => {
-    const res = await call(svc.url, "/v1/test/echo", { key, body: { n: 3 } });
+    const res = await call<EchoResponse>(svc.url, "/v1/test/echo", { key, body: { n: 3 } });
     expect(res.status).toBe(200);
     expect(res.json.data.n).toBe(3);
   });
@@ -77,7 +86,7 @@ describe("400 invalid_request", () => {
 
 describe("413: body over 1 MB", () => {
   it("refuses by Content-Length before reading the body", async () => {
-    const res = await call(svc.url, "/v1/test/echo", {
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/test/echo", {
       key,
       rawBody: JSON.stringify({ n: 1, note: "x".repeat(1_100_000) }),
     });
@@ -106,19 +115,19 @@ describe("413: body over 1 MB", () => {
 
 describe("404 and 405", () => {
   it("404 not_found for an unknown route", async () => {
-    const res = await call(svc.url, "/v1/nothing-here", { key });
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/nothing-here", { key });
     expect(res.status).toBe(404);
     expect(res.json.error.code).toBe("not_found");
   });
   it("405 method_not_allowed with Allow for a known route", async () => {
-    const res = await call(svc.url, "/v1/ping", { key, method: "DELETE" });
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/ping", { key, method: "DELETE" });
     expect(res.status).toBe(405);
     expect(res.json.error.code).toBe("method_not_allowed");
     expect(res.headers.get("allow")).toContain("GET");
   });
   it("a trailing slash is 404, never a 405 that names the route's own method (issue 15, 7)", async () => {
     for (const path of ["/v1/ping/", "/v1/labs/orders/", "/v1/labs/orders/labord_x/", "/v1/events/"]) {
-      const res = await call(svc.url, path, { key });
+      const res = await call<ErrorEnvelope>(svc.url, path, { key });
       expect(res.status, path).toBe(404);
       expect(res.json.error.code).toBe("not_found");
       expect(res.headers.get("allow")).toBeNull();
@@ -128,7 +137,7 @@ describe("404 and 405", () => {
 
 describe("500 and timeouts never leak internals", () => {
   it("answers server_error without the internal message, and logs no SQL", async () => {
-    const res = await call(svc.url, "/v1/test/boom", { key });
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/test/boom", { key });
     expect(res.status).toBe(500);
     expect(res.json.error.code).toBe("server_error");
     expect(res.text).not.toContain(MARKER);
@@ -137,7 +146,7 @@ describe("500 and timeouts never leak internals", () => {
     expect(svc.logs.join("\n")).not.toMatch(/\bat .*\.ts:\d+/); // no stack frames
   });
   it("ends a request at the time limit with 503", async () => {
-    const res = await call(svc.url, "/v1/test/slow", { key });
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/test/slow", { key });
     expect(res.status).toBe(503);
     expect(res.json.error.code).toBe("service_unavailable");
   });
@@ -145,7 +154,10 @@ describe("500 and timeouts never leak internals", () => {
 
 describe("request ids and logs (decision 49)", () => {
   it("generates our own id even when the caller sends one, and logs theirs", async () => {
-    const res = await call(svc.url, "/v1/ping", { key, headers: { "x-request-id": "caller-123" } });
+    const res = await call<PingResponse>(svc.url, "/v1/ping", {
+      key,
+      headers: { "x-request-id": "caller-123" },
+    });
     const ours = res.headers.get("x-request-id") as string;
     expect(ours).toMatch(/^req_/);
     expect(ours).not.toBe("caller-123");
@@ -160,17 +172,17 @@ describe("request ids and logs (decision 49)", () => {
     expect(typeof line.durationMs).toBe("number");
   });
   it("never logs a request body", async () => {
-    await call(svc.url, "/v1/test/echo", { key, body: { n: 2, note: MARKER } });
-    await call(svc.url, "/v1/test/echo", { key, body: { n: 99, note: MARKER } });
+    await call<EchoResponse>(svc.url, "/v1/test/echo", { key, body: { n: 2, note: MARKER } });
+    await call<ErrorEnvelope>(svc.url, "/v1/test/echo", { key, body: { n: 99, note: MARKER } });
     expect(svc.logs.join("\n")).not.toContain(MARKER);
   });
 });
 
 describe("health", () => {
   it("GET /healthz and /readyz need no key", async () => {
-    const live = await call(svc.url, "/healthz");
+    const live = await call<HealthBody>(svc.url, "/healthz");
     expect(live.json).toEqual({ ok: true, status: "alive" });
-    const ready = await call(svc.url, "/readyz");
+    const ready = await call<HealthBody>(svc.url, "/readyz");
     expect(ready.status).toBe(200);
     expect(ready.json).toEqual({ ok: true, status: "ready", database: "ready", redis: "ready" });
   });
@@ -178,7 +190,7 @@ describe("health", () => {
 
 describe("MSE Record API envelope", () => {
   it("answers flat errors with x-mse-api-version: 1", async () => {
-    const res = await call(svc.url, "/v1/mse/visit-1/nothing");
+    const res = await call<FlatErrorBody>(svc.url, "/v1/mse/visit-1/nothing");
     expect(res.status).toBe(401);
     expect(res.headers.get("x-mse-api-version")).toBe("1");
     expect(res.json).toEqual({

@@ -11,9 +11,11 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from "@svc/db";
+import type { ErrorEnvelope } from "@svc/http";
 import { newId } from "@svc/ids";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EventListResponse } from "../src/index.js";
 
 /** GET /v1/events: keyset paging that never loses a late commit, filters, bounds, retention. */
 let svc: TestService;
@@ -36,7 +38,7 @@ afterAll(async () => {
 type Listed = { id: string; type: string; createdAt: string; data: { id: string; status: string } };
 
 async function page(k: string, query: string) {
-  const res = await call(svc.url, `/v1/events${query}`, { key: k });
+  const res = await call<EventListResponse>(svc.url, `/v1/events${query}`, { key: k });
   expect(res.status).toBe(200);
   return res.json.data as { events: Listed[]; nextCursor: string | null; hasMore: boolean; count: number };
 }
@@ -177,7 +179,7 @@ describe("GET /v1/events filters and bounds", () => {
     ["cursor=Zm9vOmJhcg", 400],
     [`cursor=${Buffer.from("99999999999999999999:1").toString("base64url")}`, 400],
   ])("%s -> %i", async (query, status) => {
-    const res = await call(svc.url, `/v1/events?${query}`, { key });
+    const res = await call<ErrorEnvelope>(svc.url, `/v1/events?${query}`, { key });
     expect(res.status).toBe(status);
     if (status === 400) expect(res.json.error.code).toBe("invalid_request");
   });

@@ -2,6 +2,7 @@ import { sql } from "@svc/db";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LabOrderResponse, PingResponse, WearableConnectionResponse } from "../src/index.js";
 import { bodies } from "./analysis-bodies.js";
 import { HOSTILE_PG_ERRORS, pgLogMark } from "./pg-log.js";
 
@@ -24,6 +25,14 @@ let orderId: string;
 let connectionId: string;
 let pgLog: ReturnType<typeof pgLogMark>;
 const VISIT = "fuzz-visit";
+
+/** The part of the service's OpenAPI document the fuzzer reads: each route's parameters and body. */
+interface OpenApiPaths {
+  paths: Record<
+    string,
+    Record<string, { parameters?: { name: string; in: string }[]; requestBody?: unknown }>
+  >;
+}
 
 interface Operation {
   method: string;
@@ -77,16 +86,19 @@ beforeAll(async () => {
     });
     expect(res.status).toBe(200);
   }
-  orderId = (await call(svc.url, "/v1/labs/orders", { key, body: validBodies["POST /v1/labs/orders"] })).json
-    .data.id;
-  connectionId = (await call(svc.url, "/v1/wearables/connect", { key, body: { patientRef: "pt_fuzz" } })).json
-    .data.id;
-  const doc = (await call(svc.url, "/v1/openapi.json")).json as {
-    paths: Record<
-      string,
-      Record<string, { parameters?: { name: string; in: string }[]; requestBody?: unknown }>
-    >;
-  };
+  orderId = (
+    await call<LabOrderResponse>(svc.url, "/v1/labs/orders", {
+      key,
+      body: validBodies["POST /v1/labs/orders"],
+    })
+  ).json.data.id;
+  connectionId = (
+    await call<WearableConnectionResponse>(svc.url, "/v1/wearables/connect", {
+      key,
+      body: { patientRef: "pt_fuzz" },
+    })
+  ).json.data.id;
+  const doc = (await call<OpenApiPaths>(svc.url, "/v1/openapi.json")).json;
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       if (!["get", "post", "patch", "put", "delete"].includes(method)) continue;
@@ -351,7 +363,7 @@ describe("fuzz: every route of both APIs", () => {
 
   it("the service still answers, logged no unhandled error, and PostgreSQL saw none of it", async (ctx) => {
     expect((await call(svc.url, "/healthz")).status).toBe(200);
-    expect((await call(svc.url, "/v1/ping", { key })).status).toBe(200);
+    expect((await call<PingResponse>(svc.url, "/v1/ping", { key })).status).toBe(200);
     expect(svc.logs.filter((l) => l.includes("unhandled error"))).toEqual([]);
     if (!pgLog.available) {
       ctx.skip();

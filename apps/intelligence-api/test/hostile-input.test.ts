@@ -1,8 +1,16 @@
 import { type events, type idempotencyKeys, labOrders, sql, wearableConnections } from "@svc/db";
-import { MAX_JSON_DEPTH, MAX_OBJECT_KEYS } from "@svc/http";
-import { call, startTestService, type TestService } from "@svc/testkit";
+import { type ErrorEnvelope, MAX_JSON_DEPTH, MAX_OBJECT_KEYS } from "@svc/http";
+import { type CallResult, call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodies } from "./analysis-bodies.js";
+import type {
+  EventListResponse,
+  LabOrderListResponse,
+  LabOrderResponse,
+  WearableConnectionList,
+  WearableConnectionResponse,
+  WearableMetricsResponse,
+} from "../src/index.js";
+import { type AnalysisResponse, bodies } from "./analysis-bodies.js";
 import { HOSTILE_PG_ERRORS, pgLogMark } from "./pg-log.js";
 
 /**
@@ -28,14 +36,12 @@ afterAll(async () => {
   await svc.close();
 });
 
-type Res = Awaited<ReturnType<typeof call>>;
-
 /** 400 invalid_request whose issues name `path` (exactly, or a path below it). */
-function expectRefused(res: Res, path: string) {
+function expectRefused(res: CallResult<ErrorEnvelope>, path: string) {
   expect(res.status, res.text).toBe(400);
   expect(res.json.ok).toBe(false);
   expect(res.json.error.code).toBe("invalid_request");
-  const paths: string[] = res.json.error.issues.map((i: { path: string }) => i.path);
+  const paths: string[] = res.json.error.issues?.map((i: { path: string }) => i.path) ?? [];
   expect(
     paths.some((p) => p === path || p.startsWith(`${path}.`)),
     paths.join(", "),
@@ -50,9 +56,11 @@ async function count(
   return Number(row?.n ?? 0);
 }
 
-const createOrder = (body: unknown, headers?: Record<string, string>) =>
-  call(svc.url, "/v1/labs/orders", { key, body, headers });
-const connect = (body: unknown) => call(svc.url, "/v1/wearables/connect", { key, body });
+// The body read is the error envelope unless the test expects the created resource.
+const createOrder = <Res = ErrorEnvelope>(body: unknown, headers?: Record<string, string>) =>
+  call<Res>(svc.url, "/v1/labs/orders", { key, body, headers });
+const connect = <Res = ErrorEnvelope>(body: unknown) =>
+  call<Res>(svc.url, "/v1/wearables/connect", { key, body });
 const order = { patientRef: `pt_${MARKER}`, panelId: "cbc_diff" };
 
 describe("finding 1: NUL", () => {
@@ -71,11 +79,11 @@ describe("finding 1: NUL", () => {
   it("the key of a refused key is escaped in the issue path", async () => {
     const res = await createOrder({ ...order, metadata: { "a\u0000b": "v" } });
     expectRefused(res, "metadata");
-    expect(res.json.error.issues[0].path).toBe("metadata.a\\u0000b");
+    expect(res.json.error.issues?.[0]?.path).toBe("metadata.a\\u0000b");
   });
 
   it("tab, line feed and carriage return stay allowed in free text", async () => {
-    const res = await createOrder({ ...order, note: "line one\r\nline two\tend" });
+    const res = await createOrder<LabOrderResponse>({ ...order, note: "line one\r\nline two\tend" });
     expect(res.status).toBe(201);
     expect(res.json.data.note).toBe("line one\r\nline two\tend");
   });
@@ -98,11 +106,11 @@ describe("finding 1: NUL", () => {
     ["POST", "/v1/wearables/connections/wear_%00/disconnect"],
     ["GET", "/v1/wearables/connections/wear_%01x"],
   ])("%s %s: 400 naming the id", async (method, path) => {
-    expectRefused(await call(svc.url, path, { method, key }), "id");
+    expectRefused(await call<ErrorEnvelope>(svc.url, path, { method, key }), "id");
   });
 
   it("an id escape that is not UTF-8 is refused the same way", async () => {
-    expectRefused(await call(svc.url, "/v1/labs/orders/labord_%FF", { key }), "id");
+    expectRefused(await call<ErrorEnvelope>(svc.url, "/v1/labs/orders/labord_%FF", { key }), "id");
   });
 
   it.each([
@@ -110,7 +118,7 @@ describe("finding 1: NUL", () => {
     "/v1/wearables/connections?patientRef=a%00b",
     "/v1/wearables/connections?patientRef=a%ED%A0%80b",
   ])("GET %s: 400 naming patientRef", async (path) => {
-    expectRefused(await call(svc.url, path, { key }), "patientRef");
+    expectRefused(await call<ErrorEnvelope>(svc.url, path, { key }), "patientRef");
   });
 
   it("a body that is not valid UTF-8 is refused, not stored as U+FFFD", async () => {
@@ -175,7 +183,7 @@ describe("finding 2: unpaired surrogates", () => {
   });
 
   it("a paired surrogate (an emoji) is fine", async () => {
-    const res = await createOrder({
+    const res = await createOrder<LabOrderResponse>({
       ...order,
       note: "ok \ud83d\ude00",
       metadata: { "\ud83d\udc4d": "\ud83d\udc4d" },
@@ -203,14 +211,14 @@ describe("finding 3: deep nesting", () => {
     async (_n, spec) => {
       const rawBody = deepPrevious(spec.body, 5_000);
       expect(rawBody.length).toBeLessThan(12_000);
-      const res = await call(svc.url, spec.path, { key, rawBody });
+      const res = await call<ErrorEnvelope>(svc.url, spec.path, { key, rawBody });
       expectRefused(res, "previous.inputs.x");
-      expect(res.json.error.issues[0].message).toMatch(new RegExp(`deeper than ${MAX_JSON_DEPTH}`));
+      expect(res.json.error.issues?.[0]?.message).toMatch(new RegExp(`deeper than ${MAX_JSON_DEPTH}`));
     },
   );
 
   it("through a publishable key too", async () => {
-    const res = await call(svc.url, bodies.dmse.path, {
+    const res = await call<ErrorEnvelope>(svc.url, bodies.dmse.path, {
       key: publishable,
       rawBody: deepPrevious(bodies.dmse.body, 5_000),
       headers: { origin: "http://localhost:5173" },
@@ -221,7 +229,7 @@ describe("finding 3: deep nesting", () => {
   it("a 1 MB body of brackets is refused at once", async () => {
     const depth = 500_000;
     const started = performance.now();
-    const res = await call(svc.url, bodies.dmse.path, {
+    const res = await call<ErrorEnvelope>(svc.url, bodies.dmse.path, {
       key,
       rawBody: `${"[".repeat(depth)}${"]".repeat(depth)}`,
     });
@@ -232,38 +240,38 @@ describe("finding 3: deep nesting", () => {
   it(`nesting of exactly ${MAX_JSON_DEPTH} levels is accepted by the screen`, async () => {
     // Level 1 is the body; metadata is 2; 30 more arrays make 32: the schema (flat metadata) then refuses it.
     const rawBody = `{"patientRef":"p","panelId":"cbc_diff","metadata":{"k":${"[".repeat(30)}${"]".repeat(30)}}}`;
-    const res = await call(svc.url, "/v1/labs/orders", { key, rawBody });
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/labs/orders", { key, rawBody });
     expect(res.status).toBe(400);
-    expect(res.json.error.issues[0].message).not.toMatch(/deeper/);
+    expect(res.json.error.issues?.[0]?.message).not.toMatch(/deeper/);
   });
 });
 
 describe("finding 4: previous.inputs is bounded like the request", () => {
   it("50,000 keys in previous.inputs: 400, no echo", async () => {
     const inputs = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, i]));
-    const res = await call(svc.url, bodies.dmse.path, {
+    const res = await call<ErrorEnvelope>(svc.url, bodies.dmse.path, {
       key,
       body: { ...bodies.dmse.body, previous: { inputs } },
     });
     expectRefused(res, "previous.inputs");
-    expect(res.json.error.issues[0].message).toMatch(new RegExp(`more than ${MAX_OBJECT_KEYS}`));
+    expect(res.json.error.issues?.[0]?.message).toMatch(new RegExp(`more than ${MAX_OBJECT_KEYS}`));
     expect(res.text.length).toBeLessThan(2_000);
   });
 
   it.each(Object.entries(bodies))("%s: an unknown key in previous.inputs is refused", async (_n, spec) => {
-    const res = await call(svc.url, spec.path, {
+    const res = await call<ErrorEnvelope>(svc.url, spec.path, {
       key,
       body: { ...spec.body, previous: { inputs: { ...spec.body, [`<b>${MARKER}</b>`]: 1 } } },
     });
     expectRefused(res, "previous.inputs");
-    expect(res.json.error.issues[0].message).toMatch(/Unrecognized key/);
+    expect(res.json.error.issues?.[0]?.message).toMatch(/Unrecognized key/);
   });
 
   it.each(Object.entries(bodies))(
     "%s: previous.inputs values have the request's own bounds",
     async (_n, spec) => {
       const [field] = Object.keys(spec.body) as [string];
-      const res = await call(svc.url, spec.path, {
+      const res = await call<ErrorEnvelope>(svc.url, spec.path, {
         key,
         body: { ...spec.body, previous: { inputs: { [field]: "x".repeat(10_000) } } },
       });
@@ -278,12 +286,12 @@ describe("finding 4: previous.inputs is bounded like the request", () => {
       const previousInputs = Object.fromEntries(
         rest.map((k) => [k, (spec.body as Record<string, unknown>)[k]]),
       );
-      const res = await call(svc.url, spec.path, {
+      const res = await call<AnalysisResponse>(svc.url, spec.path, {
         key,
         body: { ...spec.body, previous: { inputs: previousInputs } },
       });
       expect(res.status).toBe(200);
-      const explanations: string[] = res.json.data.intelligence.change.explanations;
+      const explanations: string[] = res.json.data.intelligence.change?.explanations ?? [];
       expect(explanations.some((e) => e.startsWith(`${first} is now supplied`))).toBe(true);
       const fields = [
         ...Object.keys(spec.body),
@@ -305,46 +313,57 @@ describe("finding 5: prototype keys", () => {
     async (name) => {
       const before = await count(labOrders);
       const rawBody = `{"patientRef":"p${MARKER}","panelId":"cbc_diff","metadata":{"${name}":{"polluted":true}}}`;
-      const res = await call(svc.url, "/v1/labs/orders", { key, rawBody });
+      const res = await call<ErrorEnvelope>(svc.url, "/v1/labs/orders", { key, rawBody });
       expectRefused(res, `metadata.${name}`);
-      expect(res.json.error.issues[0].path).toBe(`metadata.${name}`);
+      expect(res.json.error.issues?.[0]?.path).toBe(`metadata.${name}`);
       expect(await count(labOrders)).toBe(before);
     },
   );
 
   it("at any depth and on every API body (analysis, wearables)", async () => {
     const analysis = `{"responseLatencySeconds":2,"history":{"psychomotor":[],"__proto__":{"x":1}}}`;
-    expectRefused(await call(svc.url, bodies.dmse.path, { key, rawBody: analysis }), "history.__proto__");
+    expectRefused(
+      await call<ErrorEnvelope>(svc.url, bodies.dmse.path, { key, rawBody: analysis }),
+      "history.__proto__",
+    );
     const wear = `{"patientRef":"p","metadata":{"a":1},"__proto__":null}`;
-    expectRefused(await call(svc.url, "/v1/wearables/connect", { key, rawBody: wear }), "__proto__");
+    expectRefused(
+      await call<ErrorEnvelope>(svc.url, "/v1/wearables/connect", { key, rawBody: wear }),
+      "__proto__",
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
 
 describe("finding 6: query integers are decimal digits", () => {
   const routes = ["/v1/labs/orders", "/v1/events", `/v1/wearables/connections?patientRef=p&x=1`];
+  type ListResponse = LabOrderListResponse | EventListResponse | WearableConnectionList;
   const join = (route: string, query: string) => `${route}${route.includes("?") ? "&" : "?"}${query}`;
   it.each(routes)("%s: limit 0x10, 1e2, ' 5', +5, 5.0, -1, '' are 400", async (route) => {
     for (const limit of ["0x10", "1e2", "%205", "5%20", "%2B5", "5.0", "-1", "", "0b1", "Infinity", "1_0"]) {
-      expectRefused(await call(svc.url, join(route, `limit=${limit}`), { key }), "limit");
+      expectRefused(await call<ErrorEnvelope>(svc.url, join(route, `limit=${limit}`), { key }), "limit");
     }
-    expect((await call(svc.url, join(route, "limit=5"), { key })).status).toBe(200);
-    expect((await call(svc.url, join(route, "limit=007"), { key })).status).toBe(200);
-    expect((await call(svc.url, route, { key })).status).toBe(200);
+    expect((await call<ListResponse>(svc.url, join(route, "limit=5"), { key })).status).toBe(200);
+    expect((await call<ListResponse>(svc.url, join(route, "limit=007"), { key })).status).toBe(200);
+    expect((await call<ListResponse>(svc.url, route, { key })).status).toBe(200);
   });
 
   it("metrics: days=0x10 is 400", async () => {
-    const created = await connect({ patientRef: "pt_days" });
+    const created = await connect<WearableConnectionResponse>({ patientRef: "pt_days" });
     const id = created.json.data.id;
     for (const days of ["0x10", "1e1", "%2010", "10.0"]) {
       expectRefused(
-        await call(svc.url, `/v1/wearables/connections/${id}/metrics?days=${days}`, { key }),
+        await call<ErrorEnvelope>(svc.url, `/v1/wearables/connections/${id}/metrics?days=${days}`, { key }),
         "days",
       );
     }
-    expect((await call(svc.url, `/v1/wearables/connections/${id}/metrics?days=10`, { key })).status).toBe(
-      200,
-    );
+    expect(
+      (
+        await call<WearableMetricsResponse>(svc.url, `/v1/wearables/connections/${id}/metrics?days=10`, {
+          key,
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 

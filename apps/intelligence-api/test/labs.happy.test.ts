@@ -1,5 +1,12 @@
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type {
+  BiomarkerAnalysisResponse,
+  EventListResponse,
+  LabOrderListResponse,
+  LabOrderResponse,
+  LabPanelListResponse,
+} from "../src/index.js";
 import { LAB_PANELS } from "../src/labs/catalog.js";
 import { PANEL_ANALYTES, sandboxResults } from "../src/labs/results.js";
 
@@ -16,7 +23,7 @@ afterAll(async () => {
 });
 
 const order = (body: Record<string, unknown> = {}) =>
-  call(svc.url, "/v1/labs/orders", {
+  call<LabOrderResponse>(svc.url, "/v1/labs/orders", {
     key,
     body: { patientRef: "pt_1001", panelId: "lithium_monitoring", ...body },
   });
@@ -29,7 +36,7 @@ async function eventsOf(id: string, expected: number) {
     let cursor: string | null = null;
     for (;;) {
       const q: string = cursor ? `&cursor=${cursor}` : "";
-      const res = await call(svc.url, `/v1/events?limit=200${q}`, { key });
+      const res = await call<EventListResponse>(svc.url, `/v1/events?limit=200${q}`, { key });
       expect(res.status).toBe(200);
       all.push(...res.json.data.events);
       cursor = res.json.data.nextCursor;
@@ -43,7 +50,7 @@ async function eventsOf(id: string, expected: number) {
 
 describe("GET /v1/labs/panels", () => {
   it("lists at least 15 panels with the catalog fields", async () => {
-    const res = await call(svc.url, "/v1/labs/panels", { key });
+    const res = await call<LabPanelListResponse>(svc.url, "/v1/labs/panels", { key });
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ object: "list", resource: "lab_panel" });
     expect(res.json.data.count).toBeGreaterThanOrEqual(15);
@@ -66,7 +73,11 @@ describe("GET /v1/labs/panels", () => {
   });
 
   it("filters by category", async () => {
-    const res = await call(svc.url, "/v1/labs/panels?category=therapeutic_drug_monitoring", { key });
+    const res = await call<LabPanelListResponse>(
+      svc.url,
+      "/v1/labs/panels?category=therapeutic_drug_monitoring",
+      { key },
+    );
     expect(res.status).toBe(200);
     expect(res.json.data.count).toBeGreaterThanOrEqual(4);
     for (const panel of res.json.data.panels) expect(panel.category).toBe("therapeutic_drug_monitoring");
@@ -108,7 +119,7 @@ describe("POST /v1/labs/orders", () => {
       notice: expect.stringMatching(/authoriz/i),
     });
     expect(data.results).toBeUndefined();
-    const again = await call(svc.url, `/v1/labs/orders/${data.id}`, { key });
+    const again = await call<LabOrderResponse>(svc.url, `/v1/labs/orders/${data.id}`, { key });
     expect(again.status).toBe(200);
     expect(again.json.data).toEqual(data);
   });
@@ -118,31 +129,37 @@ describe("lifecycle", () => {
   it("walks requested -> ... -> completed, attaches results at resulted, and emits events in causal order", async () => {
     const created = await order({ panelId: "thyroid_panel", patientRef: "pt_walk" });
     const id = created.json.data.id as string;
-    const auth = await call(svc.url, `/v1/test_helpers/labs/orders/${id}/authorize`, { key, method: "POST" });
+    const auth = await call<LabOrderResponse>(svc.url, `/v1/test_helpers/labs/orders/${id}/authorize`, {
+      key,
+      method: "POST",
+    });
     expect(auth.status).toBe(200);
     expect(auth.json.data.status).toBe("authorized");
     const seen = ["authorized"];
     for (const expected of ["scheduled", "collected", "in_transit", "processing", "resulted", "completed"]) {
-      const res = await call(svc.url, `/v1/test_helpers/labs/orders/${id}/advance`, { key, method: "POST" });
+      const res = await call<LabOrderResponse>(svc.url, `/v1/test_helpers/labs/orders/${id}/advance`, {
+        key,
+        method: "POST",
+      });
       expect(res.status).toBe(200);
       expect(res.json.data.status).toBe(expected);
       seen.push(expected);
       if (expected === "resulted" || expected === "completed") {
-        expect(res.json.data.results.biomarkers.map((b: { name: string }) => b.name)).toEqual([
+        expect(res.json.data.results?.biomarkers.map((b: { name: string }) => b.name)).toEqual([
           "TSH",
           "Free T4",
           "Free T3",
         ]);
-        expect(Date.parse(res.json.data.results.observedAt)).not.toBeNaN();
+        expect(Date.parse(res.json.data.results?.observedAt as string)).not.toBeNaN();
       } else {
         expect(res.json.data.results).toBeUndefined();
       }
     }
-    const final = await call(svc.url, `/v1/labs/orders/${id}`, { key });
+    const final = await call<LabOrderResponse>(svc.url, `/v1/labs/orders/${id}`, { key });
     expect(final.json.data.status).toBe("completed");
 
     // Results go straight into the biomarker engine (decision 35).
-    const analysis = await call(svc.url, "/v1/biomarker/analyze", {
+    const analysis = await call<BiomarkerAnalysisResponse>(svc.url, "/v1/biomarker/analyze", {
       key,
       body: { labs: [{ id, labName: final.json.data.panelName, ...{ results: final.json.data.results } }] },
     });
@@ -171,23 +188,32 @@ describe("lifecycle", () => {
   it("allows collected -> resulted directly", async () => {
     const id = (await order()).json.data.id as string;
     for (let i = 0; i < 3; i++) {
-      await call(svc.url, `/v1/test_helpers/labs/orders/${id}/advance`, { key, method: "POST" });
+      await call<LabOrderResponse>(svc.url, `/v1/test_helpers/labs/orders/${id}/advance`, {
+        key,
+        method: "POST",
+      });
     }
-    const res = await call(svc.url, `/v1/test_helpers/labs/orders/${id}/advance`, {
+    const res = await call<LabOrderResponse>(svc.url, `/v1/test_helpers/labs/orders/${id}/advance`, {
       key,
       body: { to: "resulted" },
     });
     expect(res.status).toBe(200);
     expect(res.json.data.status).toBe("resulted");
-    expect(res.json.data.results.biomarkers.length).toBe(6);
+    expect(res.json.data.results?.biomarkers.length).toBe(6);
   });
 
   it.each([0, 1, 2])("cancels from the %i-th state (requested, authorized, scheduled)", async (moves) => {
     const id = (await order()).json.data.id as string;
     for (let i = 0; i < moves; i++) {
-      await call(svc.url, `/v1/test_helpers/labs/orders/${id}/advance`, { key, method: "POST" });
+      await call<LabOrderResponse>(svc.url, `/v1/test_helpers/labs/orders/${id}/advance`, {
+        key,
+        method: "POST",
+      });
     }
-    const res = await call(svc.url, `/v1/labs/orders/${id}/cancel`, { key, method: "POST" });
+    const res = await call<LabOrderResponse>(svc.url, `/v1/labs/orders/${id}/cancel`, {
+      key,
+      method: "POST",
+    });
     expect(res.status).toBe(200);
     expect(res.json.data.status).toBe("cancelled");
     const events = await eventsOf(id, moves + 1);
@@ -199,25 +225,31 @@ describe("GET /v1/labs/orders", () => {
   it("lists newest first, filters by patientRef and pages with cursor", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await order({ patientRef: "pt_pager" })).json.data.id);
-    const first = await call(svc.url, "/v1/labs/orders?patientRef=pt_pager&limit=2", { key });
+    const first = await call<LabOrderListResponse>(svc.url, "/v1/labs/orders?patientRef=pt_pager&limit=2", {
+      key,
+    });
     expect(first.status).toBe(200);
     expect(first.json.data).toMatchObject({ object: "list", resource: "lab_order", count: 2, hasMore: true });
     const got = first.json.data.orders.map((o: { id: string }) => o.id);
     let cursor = first.json.data.nextCursor as string;
     for (;;) {
-      const next = await call(svc.url, `/v1/labs/orders?patientRef=pt_pager&limit=2&cursor=${cursor}`, {
-        key,
-      });
+      const next = await call<LabOrderListResponse>(
+        svc.url,
+        `/v1/labs/orders?patientRef=pt_pager&limit=2&cursor=${cursor}`,
+        {
+          key,
+        },
+      );
       expect(next.status).toBe(200);
       got.push(...next.json.data.orders.map((o: { id: string }) => o.id));
       if (!next.json.data.hasMore) {
         expect(next.json.data.nextCursor).toBeNull();
         break;
       }
-      cursor = next.json.data.nextCursor;
+      cursor = next.json.data.nextCursor as string;
     }
     expect(got).toEqual([...ids].reverse());
-    const all = await call(svc.url, "/v1/labs/orders", { key });
+    const all = await call<LabOrderListResponse>(svc.url, "/v1/labs/orders", { key });
     expect(all.json.data.count).toBeGreaterThan(5);
     expect(all.json.data.count).toBeLessThanOrEqual(50);
     for (const o of all.json.data.orders) expect(o.object).toBe("lab_order");

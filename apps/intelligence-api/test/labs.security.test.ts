@@ -1,5 +1,12 @@
+import type { ErrorEnvelope } from "@svc/http";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type {
+  LabOrderListResponse,
+  LabOrderResponse,
+  WearableConnectionList,
+  WearableConnectionResponse,
+} from "../src/index.js";
 
 /**
  * Who may call the lab, wearable, event and test-helper routes: secret keys only, live keys not
@@ -24,10 +31,17 @@ beforeAll(async () => {
   organization = (await svc.seed.org()).key;
   stranger = (await svc.seed.caller("enterprise")).key;
   orderId = (
-    await call(svc.url, "/v1/labs/orders", { key: secret, body: { patientRef: "pt_s", panelId: "cmp" } })
+    await call<LabOrderResponse>(svc.url, "/v1/labs/orders", {
+      key: secret,
+      body: { patientRef: "pt_s", panelId: "cmp" },
+    })
   ).json.data.id;
-  connectionId = (await call(svc.url, "/v1/wearables/connect", { key: secret, body: { patientRef: "pt_s" } }))
-    .json.data.id;
+  connectionId = (
+    await call<WearableConnectionResponse>(svc.url, "/v1/wearables/connect", {
+      key: secret,
+      body: { patientRef: "pt_s" },
+    })
+  ).json.data.id;
 });
 afterAll(async () => {
   await svc.close();
@@ -52,8 +66,14 @@ const routes = (): [string, string, unknown][] => [
   ["POST", `/v1/test_helpers/wearables/connections/${connectionId}/complete`, { provider: "FITBIT" }],
 ];
 
-const send = (key: string | undefined, method: string, path: string, body: unknown, headers = {}) =>
-  call(svc.url, path, { key, method, headers, ...(body === undefined ? {} : { body }) });
+/** One request; the body read is the error envelope unless the test names the route's response. */
+const send = <Res = ErrorEnvelope>(
+  key: string | undefined,
+  method: string,
+  path: string,
+  body: unknown,
+  headers = {},
+) => call<Res>(svc.url, path, { key, method, headers, ...(body === undefined ? {} : { body }) });
 
 describe("authentication and key kinds", () => {
   it("every route needs a key (401)", async () => {
@@ -77,10 +97,12 @@ describe("authentication and key kinds", () => {
     }
   });
   it("live keys get 403 on every test helper and on sandbox sync", async () => {
-    const liveOrder = (await send(live, "POST", "/v1/labs/orders", { patientRef: "pt_live", panelId: "cmp" }))
-      .json.data.id;
-    const liveConn = (await send(live, "POST", "/v1/wearables/connect", { patientRef: "pt_live" })).json.data
-      .id;
+    const liveOrder = (
+      await send<LabOrderResponse>(live, "POST", "/v1/labs/orders", { patientRef: "pt_live", panelId: "cmp" })
+    ).json.data.id;
+    const liveConn = (
+      await send<WearableConnectionResponse>(live, "POST", "/v1/wearables/connect", { patientRef: "pt_live" })
+    ).json.data.id;
     for (const [path, body] of [
       [`/v1/test_helpers/labs/orders/${liveOrder}/advance`, undefined],
       [`/v1/test_helpers/labs/orders/${liveOrder}/authorize`, undefined],
@@ -91,7 +113,7 @@ describe("authentication and key kinds", () => {
       expect(res.status, path).toBe(403);
       expect(res.json.error.code).toBe("forbidden");
     }
-    const still = await send(live, "GET", `/v1/labs/orders/${liveOrder}`, undefined);
+    const still = await send<LabOrderResponse>(live, "GET", `/v1/labs/orders/${liveOrder}`, undefined);
     expect(still.json.data.status).toBe("requested");
   });
 });
@@ -105,37 +127,50 @@ describe("tenancy", () => {
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.json.error.code).toBe("not_found");
     }
-    const orders = await send(stranger, "GET", "/v1/labs/orders?patientRef=pt_s", undefined);
+    const orders = await send<LabOrderListResponse>(
+      stranger,
+      "GET",
+      "/v1/labs/orders?patientRef=pt_s",
+      undefined,
+    );
     expect(orders.json.data.count).toBe(0);
-    const conns = await send(stranger, "GET", "/v1/wearables/connections?patientRef=pt_s", undefined);
+    const conns = await send<WearableConnectionList>(
+      stranger,
+      "GET",
+      "/v1/wearables/connections?patientRef=pt_s",
+      undefined,
+    );
     expect(conns.json.data.count).toBe(0);
-    const mine = await send(secret, "GET", `/v1/labs/orders/${orderId}`, undefined);
+    const mine = await send<LabOrderResponse>(secret, "GET", `/v1/labs/orders/${orderId}`, undefined);
     expect(mine.json.data.status).toBe("requested");
   });
 
   it("test and live data are separate: a test key cannot see live records and vice versa", async () => {
-    const liveOrder = (await send(live, "POST", "/v1/labs/orders", { patientRef: "pt_mode", panelId: "cmp" }))
-      .json.data.id;
+    const liveOrder = (
+      await send<LabOrderResponse>(live, "POST", "/v1/labs/orders", { patientRef: "pt_mode", panelId: "cmp" })
+    ).json.data.id;
     expect((await send(secret, "GET", `/v1/labs/orders/${liveOrder}`, undefined)).status).toBe(404);
     expect((await send(live, "GET", `/v1/labs/orders/${orderId}`, undefined)).status).toBe(404);
-    expect((await send(secret, "GET", "/v1/labs/orders?patientRef=pt_mode", undefined)).json.data.count).toBe(
-      0,
-    );
-    expect((await send(live, "GET", "/v1/labs/orders?patientRef=pt_mode", undefined)).json.data.count).toBe(
-      1,
-    );
+    expect(
+      (await send<LabOrderListResponse>(secret, "GET", "/v1/labs/orders?patientRef=pt_mode", undefined)).json
+        .data.count,
+    ).toBe(0);
+    expect(
+      (await send<LabOrderListResponse>(live, "GET", "/v1/labs/orders?patientRef=pt_mode", undefined)).json
+        .data.count,
+    ).toBe(1);
     expect((await send(live, "GET", `/v1/wearables/connections/${connectionId}`, undefined)).status).toBe(
       404,
     );
   });
 
   it("request logs carry neither bodies nor patientRef", async () => {
-    await send(secret, "POST", "/v1/labs/orders", {
+    await send<LabOrderResponse>(secret, "POST", "/v1/labs/orders", {
       patientRef: "pt_secret_marker",
       panelId: "cmp",
       note: "note_marker",
     });
-    await send(secret, "GET", "/v1/labs/orders?patientRef=pt_secret_marker", undefined);
+    await send<LabOrderListResponse>(secret, "GET", "/v1/labs/orders?patientRef=pt_secret_marker", undefined);
     const logs = svc.logs.join("\n");
     expect(logs).not.toContain("pt_secret_marker");
     expect(logs).not.toContain("note_marker");

@@ -1,5 +1,7 @@
+import type { ErrorEnvelope } from "@svc/http";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PingResponse } from "../src/index.js";
 
 let svc: TestService;
 beforeAll(async () => {
@@ -14,18 +16,19 @@ function nextUtcMidnight(): number {
   return Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) / 1000);
 }
 
+/** `n` pings at once: the tests count statuses and read only the bodies of the 429 refusals. */
 async function burst(url: string, key: string, n: number) {
-  return Promise.all(Array.from({ length: n }, () => call(url, "/v1/ping", { key })));
+  return Promise.all(Array.from({ length: n }, () => call<ErrorEnvelope>(url, "/v1/ping", { key })));
 }
 
 describe("sandbox quota (decisions 30 and 46)", () => {
   it("counts down X-RateLimit-Remaining from 100 per key and resets at 00:00 UTC", async () => {
     const { key } = await svc.seed.caller();
-    const first = await call(svc.url, "/v1/ping", { key });
+    const first = await call<PingResponse>(svc.url, "/v1/ping", { key });
     expect(first.headers.get("x-ratelimit-limit")).toBe("100");
     expect(first.headers.get("x-ratelimit-remaining")).toBe("99");
     expect(Number(first.headers.get("x-ratelimit-reset"))).toBe(nextUtcMidnight());
-    const second = await call(svc.url, "/v1/ping", { key });
+    const second = await call<PingResponse>(svc.url, "/v1/ping", { key });
     expect(second.headers.get("x-ratelimit-remaining")).toBe("98");
   });
 
@@ -34,7 +37,7 @@ describe("sandbox quota (decisions 30 and 46)", () => {
     const results = [];
     for (let i = 0; i < 10; i++) results.push(...(await burst(svc.url, key, 10)));
     expect(results.every((r) => r.status === 200)).toBe(true);
-    const refused = await call(svc.url, "/v1/ping", { key });
+    const refused = await call<ErrorEnvelope>(svc.url, "/v1/ping", { key });
     expect(refused.status).toBe(429);
     expect(refused.json.error.code).toBe("rate_limited");
     expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
@@ -42,7 +45,7 @@ describe("sandbox quota (decisions 30 and 46)", () => {
     const expected = nextUtcMidnight() - Math.floor(Date.now() / 1000);
     expect(Math.abs(retryAfter - expected)).toBeLessThanOrEqual(2);
     // A refused request does not consume: the count stays at the limit.
-    const again = await call(svc.url, "/v1/ping", { key });
+    const again = await call<ErrorEnvelope>(svc.url, "/v1/ping", { key });
     expect(again.status).toBe(429);
   });
 
@@ -55,12 +58,12 @@ describe("sandbox quota (decisions 30 and 46)", () => {
         expect(batch.every((r) => r.status === 200)).toBe(true);
       }
     }
-    const sixth = await call(svc.url, "/v1/ping", { key: (keys[5] as { key: string }).key });
+    const sixth = await call<ErrorEnvelope>(svc.url, "/v1/ping", { key: (keys[5] as { key: string }).key });
     expect(sixth.status).toBe(429);
     expect(sixth.headers.get("x-ratelimit-limit")).toBe("500");
     // another account is untouched (isolation)
     const other = await svc.seed.caller();
-    expect((await call(svc.url, "/v1/ping", { key: other.key })).status).toBe(200);
+    expect((await call<PingResponse>(svc.url, "/v1/ping", { key: other.key })).status).toBe(200);
   });
 });
 
@@ -106,7 +109,7 @@ describe("Redis down", () => {
     try {
       replica.redis.disconnect();
       const { key } = await svc.seed.caller();
-      const res = await call(replica.url, "/v1/ping", { key });
+      const res = await call<PingResponse>(replica.url, "/v1/ping", { key });
       expect(res.status).toBe(200);
       expect(res.headers.get("x-ratelimit-remaining")).toBe("99");
       expect(replica.logs.some((l) => l.includes("Redis unreachable"))).toBe(true);

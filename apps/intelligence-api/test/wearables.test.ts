@@ -1,5 +1,14 @@
-import { call, startTestService, type TestService } from "@svc/testkit";
+import type { ErrorEnvelope } from "@svc/http";
+import { type CallResult, call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type {
+  EventListResponse,
+  WearableConnectionList,
+  WearableConnectionResponse,
+  WearableMetricsResponse,
+  WearableProviderList,
+  WearableSyncResponse,
+} from "../src/index.js";
 import { ISO_639_1 } from "../src/wearables/languages.js";
 
 /** Wearable connections: providers, connect, lifecycle, sync and metrics, and every 4xx. */
@@ -14,20 +23,21 @@ afterAll(async () => {
   await svc.close();
 });
 
-const connect = (body: Record<string, unknown>) =>
-  call(svc.url, "/v1/wearables/connect", { key, body: { patientRef: "pt_w1", ...body } });
+/** POST /v1/wearables/connect; the body read is the connection unless the test expects an error. */
+const connect = <Res = WearableConnectionResponse>(body: Record<string, unknown>) =>
+  call<Res>(svc.url, "/v1/wearables/connect", { key, body: { patientRef: "pt_w1", ...body } });
 
-function expectInvalid(res: Awaited<ReturnType<typeof call>>, path: string) {
+function expectInvalid(res: CallResult<ErrorEnvelope>, path: string) {
   expect(res.status).toBe(400);
   expect(res.json.error.code).toBe("invalid_request");
-  const paths: string[] = res.json.error.issues.map((i: { path: string }) => i.path);
+  const paths: string[] = res.json.error.issues?.map((i: { path: string }) => i.path) ?? [];
   expect(paths.some((p) => p === path || p.startsWith(`${path}.`))).toBe(true);
 }
 
 async function eventsOf(id: string, expected: number) {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const res = await call(svc.url, "/v1/events?limit=200", { key });
+    const res = await call<EventListResponse>(svc.url, "/v1/events?limit=200", { key });
     const mine = res.json.data.events.filter((e: { data: { id: string } }) => e.data.id === id);
     if (mine.length >= expected || Date.now() > deadline) return mine;
     await new Promise((r) => setTimeout(r, 100));
@@ -36,7 +46,7 @@ async function eventsOf(id: string, expected: number) {
 
 describe("GET /v1/wearables/providers", () => {
   it("returns the uppercase codes plus details (decision 50)", async () => {
-    const res = await call(svc.url, "/v1/wearables/providers", { key });
+    const res = await call<WearableProviderList>(svc.url, "/v1/wearables/providers", { key });
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ object: "list", resource: "wearable_provider", count: 6 });
     expect(res.json.data.providers).toEqual([
@@ -95,14 +105,14 @@ describe("POST /v1/wearables/connect", () => {
   });
 
   it("refuses unknown provider codes with the index in the issue path", async () => {
-    expectInvalid(await connect({ providers: ["FITBIT", "POLAR"] }), "providers.1");
-    expectInvalid(await connect({ providers: ["fitbit"] }), "providers.0");
-    expectInvalid(await connect({ providers: [] }), "providers");
-    expectInvalid(await connect({ providers: "FITBIT" }), "providers");
+    expectInvalid(await connect<ErrorEnvelope>({ providers: ["FITBIT", "POLAR"] }), "providers.1");
+    expectInvalid(await connect<ErrorEnvelope>({ providers: ["fitbit"] }), "providers.0");
+    expectInvalid(await connect<ErrorEnvelope>({ providers: [] }), "providers");
+    expectInvalid(await connect<ErrorEnvelope>({ providers: "FITBIT" }), "providers");
   });
 
   it.each(["EN", "eng", "e", "xx", "zz", "en-US", "", "1a"])("refuses language %j", async (language) => {
-    expectInvalid(await connect({ language }), "language");
+    expectInvalid(await connect<ErrorEnvelope>({ language }), "language");
   });
 
   it("accepts every real ISO 639-1 code", async () => {
@@ -114,10 +124,12 @@ describe("POST /v1/wearables/connect", () => {
 
   it("patientRef 128 accepted, 129 refused; metadata bounded", async () => {
     expect((await connect({ patientRef: "p".repeat(128) })).status).toBe(201);
-    expectInvalid(await connect({ patientRef: "p".repeat(129) }), "patientRef");
-    expectInvalid(await connect({ patientRef: "" }), "patientRef");
+    expectInvalid(await connect<ErrorEnvelope>({ patientRef: "p".repeat(129) }), "patientRef");
+    expectInvalid(await connect<ErrorEnvelope>({ patientRef: "" }), "patientRef");
     expectInvalid(
-      await connect({ metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 1])) }),
+      await connect<ErrorEnvelope>({
+        metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 1])),
+      }),
       "metadata",
     );
   });
@@ -128,20 +140,31 @@ describe("lifecycle, sync and metrics", () => {
     const id = (await connect({ patientRef: "pt_life", providers: ["FITBIT", "WITHINGS"] })).json.data
       .id as string;
 
-    const notOffered = await call(svc.url, `/v1/test_helpers/wearables/connections/${id}/complete`, {
-      key,
-      body: { provider: "OURA" },
-    });
+    const notOffered = await call<ErrorEnvelope>(
+      svc.url,
+      `/v1/test_helpers/wearables/connections/${id}/complete`,
+      {
+        key,
+        body: { provider: "OURA" },
+      },
+    );
     expectInvalid(notOffered, "provider");
 
-    const early = await call(svc.url, `/v1/wearables/connections/${id}/sync`, { key, method: "POST" });
+    const early = await call<ErrorEnvelope>(svc.url, `/v1/wearables/connections/${id}/sync`, {
+      key,
+      method: "POST",
+    });
     expect(early.status).toBe(409);
     expect(early.json.error.code).toBe("conflict");
 
-    const done = await call(svc.url, `/v1/test_helpers/wearables/connections/${id}/complete`, {
-      key,
-      body: { provider: "WITHINGS" },
-    });
+    const done = await call<WearableConnectionResponse>(
+      svc.url,
+      `/v1/test_helpers/wearables/connections/${id}/complete`,
+      {
+        key,
+        body: { provider: "WITHINGS" },
+      },
+    );
     expect(done.status).toBe(200);
     expect(done.json.data).toMatchObject({
       status: "connected",
@@ -149,22 +172,35 @@ describe("lifecycle, sync and metrics", () => {
       providerDisplayName: "Withings",
       connectedAt: expect.any(String),
     });
-    const twice = await call(svc.url, `/v1/test_helpers/wearables/connections/${id}/complete`, {
-      key,
-      body: { provider: "FITBIT" },
-    });
+    const twice = await call<ErrorEnvelope>(
+      svc.url,
+      `/v1/test_helpers/wearables/connections/${id}/complete`,
+      {
+        key,
+        body: { provider: "FITBIT" },
+      },
+    );
     expect(twice.status).toBe(409);
     expect(twice.json.error.code).toBe("invalid_transition");
 
-    const empty = await call(svc.url, `/v1/wearables/connections/${id}/metrics`, { key });
+    const empty = await call<WearableMetricsResponse>(svc.url, `/v1/wearables/connections/${id}/metrics`, {
+      key,
+    });
     expect(empty.json.data).toMatchObject({ count: 0, avgSleepHours: null, days: 30 });
 
-    const sync = await call(svc.url, `/v1/wearables/connections/${id}/sync`, { key, method: "POST" });
+    const sync = await call<WearableSyncResponse>(svc.url, `/v1/wearables/connections/${id}/sync`, {
+      key,
+      method: "POST",
+    });
     expect(sync.status).toBe(200);
     expect(sync.json.data.sync).toEqual({ days: 7 });
     expect(sync.json.data.lastSyncAt).toEqual(expect.any(String));
 
-    const metrics = await call(svc.url, `/v1/wearables/connections/${id}/metrics?days=7`, { key });
+    const metrics = await call<WearableMetricsResponse>(
+      svc.url,
+      `/v1/wearables/connections/${id}/metrics?days=7`,
+      { key },
+    );
     expect(metrics.status).toBe(200);
     const data = metrics.json.data;
     expect(data).toMatchObject({
@@ -181,30 +217,49 @@ describe("lifecycle, sync and metrics", () => {
       expect(day.restingHeartRate).toBeGreaterThan(40);
       expect(day.hrvMs).toBeNull(); // Withings supplies no HRV
     }
-    const mean = data.daily.reduce((a: number, d: { sleepHours: number }) => a + d.sleepHours, 0) / 7;
+    const mean = data.daily.reduce((a, d) => a + (d.sleepHours as number), 0) / 7;
     expect(data.avgSleepHours).toBeCloseTo(mean, 2);
-    const one = await call(svc.url, `/v1/wearables/connections/${id}/metrics?days=1`, { key });
+    const one = await call<WearableMetricsResponse>(
+      svc.url,
+      `/v1/wearables/connections/${id}/metrics?days=1`,
+      { key },
+    );
     expect(one.json.data.count).toBe(1);
 
     // Deterministic: a second sync stores the same numbers.
-    await call(svc.url, `/v1/wearables/connections/${id}/sync`, { key, method: "POST" });
-    const again = await call(svc.url, `/v1/wearables/connections/${id}/metrics?days=7`, { key });
+    await call<WearableSyncResponse>(svc.url, `/v1/wearables/connections/${id}/sync`, {
+      key,
+      method: "POST",
+    });
+    const again = await call<WearableMetricsResponse>(
+      svc.url,
+      `/v1/wearables/connections/${id}/metrics?days=7`,
+      { key },
+    );
     expect(again.json.data.daily).toEqual(data.daily);
 
-    const off = await call(svc.url, `/v1/wearables/connections/${id}/disconnect`, { key, method: "POST" });
+    const off = await call<WearableConnectionResponse>(
+      svc.url,
+      `/v1/wearables/connections/${id}/disconnect`,
+      { key, method: "POST" },
+    );
     expect(off.status).toBe(200);
     expect(off.json.data.status).toBe("disconnected");
     expect(off.json.data.disconnectedAt).toEqual(expect.any(String));
-    const offAgain = await call(svc.url, `/v1/wearables/connections/${id}/disconnect`, {
+    const offAgain = await call<ErrorEnvelope>(svc.url, `/v1/wearables/connections/${id}/disconnect`, {
       key,
       method: "POST",
     });
     expect(offAgain.status).toBe(409);
     expect(offAgain.json.error.code).toBe("invalid_transition");
-    const complete = await call(svc.url, `/v1/test_helpers/wearables/connections/${id}/complete`, {
-      key,
-      body: { provider: "FITBIT" },
-    });
+    const complete = await call<ErrorEnvelope>(
+      svc.url,
+      `/v1/test_helpers/wearables/connections/${id}/complete`,
+      {
+        key,
+        body: { provider: "FITBIT" },
+      },
+    );
     expect(complete.status).toBe(409);
 
     const events = await eventsOf(id, 4);
@@ -214,28 +269,34 @@ describe("lifecycle, sync and metrics", () => {
       "wearable.sync_completed",
       "wearable.disconnected",
     ]);
-    expect(events[0].data).toEqual({
+    expect(events[0]?.data).toEqual({
       object: "wearable_connection",
       id,
       status: "connected",
       patientRef: "pt_life",
       provider: "WITHINGS",
     });
-    expect(events[3].data.status).toBe("disconnected");
+    expect(events[3]?.data.status).toBe("disconnected");
 
-    const list = await call(svc.url, "/v1/wearables/connections?patientRef=pt_life", { key });
+    const list = await call<WearableConnectionList>(svc.url, "/v1/wearables/connections?patientRef=pt_life", {
+      key,
+    });
     expect(list.json.data).toMatchObject({
       object: "list",
       resource: "wearable_connection",
       count: 1,
       patientRef: "pt_life",
     });
-    expect(list.json.data.connections[0].lastSyncAt).toEqual(expect.any(String));
+    expect(list.json.data.connections[0]?.lastSyncAt).toEqual(expect.any(String));
   });
 
   it("a pending connection can be withdrawn (disconnected)", async () => {
     const id = (await connect({})).json.data.id as string;
-    const off = await call(svc.url, `/v1/wearables/connections/${id}/disconnect`, { key, method: "POST" });
+    const off = await call<WearableConnectionResponse>(
+      svc.url,
+      `/v1/wearables/connections/${id}/disconnect`,
+      { key, method: "POST" },
+    );
     expect(off.json.data).toMatchObject({ status: "disconnected", provider: null });
   });
 
@@ -247,23 +308,35 @@ describe("lifecycle, sync and metrics", () => {
     ["x", 400],
   ])("metrics days=%s -> %i", async (days, status) => {
     const id = (await connect({})).json.data.id as string;
-    const res = await call(svc.url, `/v1/wearables/connections/${id}/metrics?days=${days}`, { key });
+    const res = await call<WearableMetricsResponse | ErrorEnvelope>(
+      svc.url,
+      `/v1/wearables/connections/${id}/metrics?days=${days}`,
+      { key },
+    );
     expect(res.status).toBe(status);
   });
 
   it("the list needs patientRef and lists newest first", async () => {
-    expectInvalid(await call(svc.url, "/v1/wearables/connections", { key }), "patientRef");
+    expectInvalid(await call<ErrorEnvelope>(svc.url, "/v1/wearables/connections", { key }), "patientRef");
     const a = (await connect({ patientRef: "pt_order" })).json.data.id;
     const b = (await connect({ patientRef: "pt_order" })).json.data.id;
-    const res = await call(svc.url, "/v1/wearables/connections?patientRef=pt_order", { key });
+    const res = await call<WearableConnectionList>(svc.url, "/v1/wearables/connections?patientRef=pt_order", {
+      key,
+    });
     expect(res.json.data.connections.map((c: { id: string }) => c.id)).toEqual([b, a]);
-    const limited = await call(svc.url, "/v1/wearables/connections?patientRef=pt_order&limit=1", { key });
+    const limited = await call<WearableConnectionList>(
+      svc.url,
+      "/v1/wearables/connections?patientRef=pt_order&limit=1",
+      { key },
+    );
     expect(limited.json.data).toMatchObject({ count: 1, hasMore: true });
     expect(
-      (await call(svc.url, "/v1/wearables/connections?patientRef=pt_order&limit=0", { key })).status,
+      (await call<ErrorEnvelope>(svc.url, "/v1/wearables/connections?patientRef=pt_order&limit=0", { key }))
+        .status,
     ).toBe(400);
     expect(
-      (await call(svc.url, "/v1/wearables/connections?patientRef=pt_order&limit=201", { key })).status,
+      (await call<ErrorEnvelope>(svc.url, "/v1/wearables/connections?patientRef=pt_order&limit=201", { key }))
+        .status,
     ).toBe(400);
   });
 
@@ -273,7 +346,7 @@ describe("lifecycle, sync and metrics", () => {
     ["POST", "/v1/wearables/connections/wear_00000000000000000000000000/disconnect"],
     ["POST", "/v1/wearables/connections/wear_00000000000000000000000000/sync"],
   ])("%s %s -> 404", async (method, path) => {
-    const res = await call(svc.url, path, { key, method });
+    const res = await call<ErrorEnvelope>(svc.url, path, { key, method });
     expect(res.status).toBe(404);
     expect(res.json.error.code).toBe("not_found");
   });

@@ -1,4 +1,14 @@
 import { call } from "@svc/testkit";
+import type {
+  MseAuditResponse,
+  MseCatalog,
+  MseHistoryResponse,
+  MsePatchResponse,
+  MseRecordResponse,
+  MseSafetyEventList,
+  MseSignResponse,
+  MseWriteResponse,
+} from "../src/index.js";
 
 /** Small helpers shared by the MSE Record API tests. */
 
@@ -22,18 +32,25 @@ export function visit(prefix = "v"): string {
   return `${prefix}-${Date.now().toString(36)}-${counter}`;
 }
 
+/**
+ * The MSE Record API routes for one organization key. Each call reads the route's 200 body by
+ * default; a test expecting a failure names the error body (`api.write<FlatErrorBody>(...)`).
+ */
 export function mse(base: string, key: string) {
   return {
-    write: (visitId: string, body: unknown) =>
-      call(base, `/v1/mse/${visitId}`, { method: "POST", key, body }),
-    patch: (visitId: string, body: unknown) =>
-      call(base, `/v1/mse/${visitId}`, { method: "PATCH", key, body }),
-    get: (visitId: string, query = "") => call(base, `/v1/mse/${visitId}${query}`, { key }),
-    history: (visitId: string) => call(base, `/v1/mse/${visitId}/history`, { key }),
-    audit: (visitId: string) => call(base, `/v1/mse/${visitId}/audit`, { key }),
-    sign: (visitId: string, body: unknown) =>
-      call(base, `/v1/mse/${visitId}/sign`, { method: "POST", key, body }),
-    domains: () => call(base, "/v1/mse/domains", { key }),
-    safetyEvents: (query = "") => call(base, `/v1/mse/safety_events${query}`, { key }),
+    write: <Res = MseWriteResponse>(visitId: string, body: unknown) =>
+      call<Res>(base, `/v1/mse/${visitId}`, { method: "POST", key, body }),
+    patch: <Res = MsePatchResponse>(visitId: string, body: unknown) =>
+      call<Res>(base, `/v1/mse/${visitId}`, { method: "PATCH", key, body }),
+    get: <Res = MseRecordResponse>(visitId: string, query = "") =>
+      call<Res>(base, `/v1/mse/${visitId}${query}`, { key }),
+    history: <Res = MseHistoryResponse>(visitId: string) =>
+      call<Res>(base, `/v1/mse/${visitId}/history`, { key }),
+    audit: <Res = MseAuditResponse>(visitId: string) => call<Res>(base, `/v1/mse/${visitId}/audit`, { key }),
+    sign: <Res = MseSignResponse>(visitId: string, body: unknown) =>
+      call<Res>(base, `/v1/mse/${visitId}/sign`, { method: "POST", key, body }),
+    domains: <Res = MseCatalog>() => call<Res>(base, "/v1/mse/domains", { key }),
+    safetyEvents: <Res = MseSafetyEventList>(query = "") =>
+      call<Res>(base, `/v1/mse/safety_events${query}`, { key }),
   };
 }

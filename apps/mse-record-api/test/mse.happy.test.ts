@@ -1,4 +1,5 @@
 import { eq, mseSafetyEvents, mseVersions, webhookDeliveries, webhookEndpoints } from "@svc/db";
+import type { FlatErrorBody } from "@svc/http";
 import { newId } from "@svc/ids";
 import { buildLines, DOMAIN_KEYS, objectiveBlock } from "@svc/mse-catalog";
 import { startTestService, type TestService } from "@svc/testkit";
@@ -80,7 +81,7 @@ describe("POST then GET /v1/mse/{visitId}", () => {
     // Stored selection: the validated copy, domains in catalog order.
     expect(Object.keys(record.selection)).toEqual(["speech", "mood", "affect", "risk", "insight"]);
     expect(record.selection.mood).toEqual(baseSelection.mood);
-    expect(new Date(record.savedAt).toISOString()).toBe(record.savedAt);
+    expect(new Date(record.savedAt as string).toISOString()).toBe(record.savedAt);
     expect(record.contentHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -93,15 +94,15 @@ describe("POST then GET /v1/mse/{visitId}", () => {
     expect(Object.keys(got.json.mse.selection)).toEqual(["mood"]);
     const history = await api.history(id);
     expect(history.json.versions.map((v: { version: number }) => v.version)).toEqual([2, 1]);
-    expect(history.json.versions[1].superseded).toBe(true);
-    expect(history.json.versions[0].superseded).toBe(false);
+    expect(history.json.versions[1]?.superseded).toBe(true);
+    expect(history.json.versions[0]?.superseded).toBe(false);
   });
 
   it("GET with the matching patientId works; a different one is 404", async () => {
     const id = visit();
     await api.write(id, { patientId: "pat-3", selection: baseSelection });
     expect((await api.get(id, "?patientId=pat-3")).status).toBe(200);
-    const other = await api.get(id, "?patientId=someone-else");
+    const other = await api.get<FlatErrorBody>(id, "?patientId=someone-else");
     expect(other.status).toBe(404);
     expect(other.json.code).toBe("not_found");
   });
@@ -132,7 +133,7 @@ describe("PATCH /v1/mse/{visitId}", () => {
       clinicianId: "dr-b",
     });
     expect(history.json.versions[1]).toMatchObject({ version: 1, operation: "write", clinicianId: null });
-    expect(history.json.versions[1].patchedDomains).toBeUndefined();
+    expect(history.json.versions[1]?.patchedDomains).toBeUndefined();
   });
 
   it("recomputes risk over the merged record: removing the risk option clears the flag", async () => {
@@ -167,7 +168,7 @@ describe("PATCH /v1/mse/{visitId}", () => {
     const [row] = await svc.db.handle.db
       .select()
       .from(mseSafetyEvents)
-      .where(eq(mseSafetyEvents.id, res.json.risk.safetyEventId));
+      .where(eq(mseSafetyEvents.id, res.json.risk.safetyEventId as string));
     expect(row).toMatchObject({ orgId, visitId: id, patientId: "pat-c", version: 2 });
     // Untouched domains survive the patch.
     const record = (await api.get(id)).json.mse;
@@ -216,7 +217,7 @@ describe("safety events", () => {
     const before = enqueued.length;
     const res = await other.write(id, { patientId: "pat-s", selection: riskySelection });
     expect(res.status).toBe(200);
-    const sevId: string = res.json.risk.safetyEventId;
+    const sevId = res.json.risk.safetyEventId as string;
     expect(sevId).toMatch(/^sev_/);
     expect(res.json.risk).toMatchObject({ flag: true, level: "moderate" });
 
@@ -265,7 +266,7 @@ describe("safety events", () => {
         selection: riskySelection,
       });
       expect(res.status).toBe(200);
-      const sevId = res.json.risk.safetyEventId;
+      const sevId = res.json.risk.safetyEventId as string;
       const rows = await svc.db.handle.db
         .select()
         .from(webhookDeliveries)
@@ -283,7 +284,7 @@ describe("safety events", () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const res = await other.write(visit("list"), { patientId: `p${i}`, selection: riskySelection });
-      ids.push(res.json.risk.safetyEventId);
+      ids.push(res.json.risk.safetyEventId as string);
     }
     await other.write(visit("list"), { patientId: "calm", selection: baseSelection });
     const first = await other.safetyEvents("?limit=2");
@@ -308,7 +309,7 @@ describe("safety events", () => {
     expect(all.json.hasMore).toBe(false);
     expect(all.json.nextCursor).toBeNull();
     expect(all.json.events[0]).toMatchObject({ object: "mse.safety_event", type: "mse.risk_flagged" });
-    const byVisit = await other.safetyEvents(`?visitId=${all.json.events[0].visitId}`);
+    const byVisit = await other.safetyEvents(`?visitId=${all.json.events[0]?.visitId}`);
     expect(byVisit.json.count).toBe(1);
   });
 });
@@ -351,8 +352,10 @@ describe("POST /v1/mse/{visitId}/sign", () => {
       keyId,
     });
     // Local time in the signer's zone: same instant, +05:30 offset.
-    expect(record.signature.signedAtLocal).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+05:30$/);
-    expect(new Date(record.signature.signedAtLocal).getTime()).toBe(new Date(signed.json.signedAt).getTime());
+    expect(record.signature?.signedAtLocal).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+05:30$/);
+    expect(new Date(record.signature?.signedAtLocal as string).getTime()).toBe(
+      new Date(signed.json.signedAt).getTime(),
+    );
 
     const later = await api.patch(id, { patientId: "pat-g", selection: { judgment: { values: ["fair"] } } });
     expect(later.json.version).toBe(3);
@@ -365,8 +368,8 @@ describe("POST /v1/mse/{visitId}/sign", () => {
       [2, true],
       [1, false],
     ]);
-    expect(history.versions[1].signatureIds).toEqual([signed.json.signatureId]);
-    expect(history.versions[0].signatureIds).toBeUndefined();
+    expect(history.versions[1]?.signatureIds).toEqual([signed.json.signatureId]);
+    expect(history.versions[0]?.signatureIds).toBeUndefined();
     expect(history.chainValid).toBe(true);
   });
 
@@ -398,8 +401,8 @@ describe("history and audit", () => {
     expect(res.json.chainValid).toBe(true);
     expect(res.json.versions).toHaveLength(2);
     const [v2, v1] = res.json.versions;
-    expect(v2.lines).toContain("Mood: euthymic.");
-    expect(v1.lines).toContain("Mood: depressed and anxious. Worse in the mornings.");
+    expect(v2?.lines).toContain("Mood: euthymic.");
+    expect(v1?.lines).toContain("Mood: depressed and anxious. Worse in the mornings.");
     expect(v1).toMatchObject({ superseded: true, signed: false, operation: "write", clinicianId: "dr-a" });
   });
 
@@ -418,17 +421,17 @@ describe("history and audit", () => {
       operation: "patch",
       patchedDomains: ["risk"],
       keyId,
-      prevHash: v1.chainHash,
+      prevHash: v1?.chainHash,
       riskFlag: true,
       riskLevel: "low",
       hashValid: true,
     });
-    expect(v2.safetyEventId).toMatch(/^sev_/);
+    expect(v2?.safetyEventId).toMatch(/^sev_/);
     expect(res.json.signatures).toEqual([
       expect.objectContaining({
         id: sig.json.signatureId,
         version: 2,
-        contentHash: v2.contentHash,
+        contentHash: v2?.contentHash,
         hashValid: true,
       }),
     ]);

@@ -1,6 +1,6 @@
 import { mseSafetyEvents, mseVersions, sql } from "@svc/db";
-import { MAX_JSON_DEPTH } from "@svc/http";
-import { call, startTestService, type TestService } from "@svc/testkit";
+import { type FlatErrorBody, MAX_JSON_DEPTH } from "@svc/http";
+import { type CallResult, call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { baseSelection, mse, visit } from "./helpers.js";
 
@@ -25,16 +25,16 @@ afterAll(async () => {
   await svc.close();
 });
 
-type Res = Awaited<ReturnType<typeof call>>;
-
 /** The flat 400 whose issues name `path`. */
-function expectRefused(res: Res, path: string) {
+function expectRefused(res: CallResult<FlatErrorBody>, path: string) {
+  // Read as a plain object too: `ok` belongs to Intelligence bodies and must be absent here.
+  const body: Record<string, unknown> = res.json;
   expect(res.status, res.text).toBe(400);
   expect(res.headers.get("x-mse-api-version")).toBe("1");
   expect(res.json.code).toBe("invalid_request");
   expect(res.json.error).toMatch(/^[A-Z].*\.$/);
-  expect(res.json.ok).toBeUndefined();
-  const paths: string[] = res.json.issues.map((i: { path: string }) => i.path);
+  expect(body.ok).toBeUndefined();
+  const paths: string[] = res.json.issues?.map((i: { path: string }) => i.path) ?? [];
   expect(paths, paths.join(", ")).toContain(path);
 }
 
@@ -44,7 +44,7 @@ async function rows(table: typeof mseVersions | typeof mseSafetyEvents): Promise
 }
 
 const write = (visitId: string, rawBody: string, method = "POST") =>
-  call(svc.url, `/v1/mse/${visitId}`, { method, key, rawBody });
+  call<FlatErrorBody>(svc.url, `/v1/mse/${visitId}`, { method, key, rawBody });
 
 describe("finding 8: duplicate keys are refused, never last-wins", () => {
   const riskTwice = JSON.stringify({
@@ -61,7 +61,7 @@ describe("finding 8: duplicate keys are refused, never last-wins", () => {
     const [versions, events] = [await rows(mseVersions), await rows(mseSafetyEvents)];
     const res = await write(id, riskTwice);
     expectRefused(res, "selection.risk");
-    expect(res.json.issues[0].message).toMatch(/more than once/);
+    expect(res.json.issues?.[0]?.message).toMatch(/more than once/);
     expect((await api.get(id)).status).toBe(404);
     expect((await api.safetyEvents()).json.events).toEqual([]);
     expect(await rows(mseVersions)).toBe(versions);
@@ -106,7 +106,7 @@ describe("finding 8: duplicate keys are refused, never last-wins", () => {
   it("sign refuses duplicates too", async () => {
     const id = visit("dup");
     await api.write(id, { patientId: "p", selection: baseSelection });
-    const res = await call(svc.url, `/v1/mse/${id}/sign`, {
+    const res = await call<FlatErrorBody>(svc.url, `/v1/mse/${id}/sign`, {
       method: "POST",
       key,
       rawBody: '{"patientId":"p","signedByName":"Dr. A","signedByName":"Dr. B"}',
@@ -126,16 +126,19 @@ describe("finding 8: duplicate keys are refused, never last-wins", () => {
 
 describe("finding 1 on the MSE API: NUL and controls", () => {
   it("GET /v1/mse/safety_events?visitId=%00: 400 naming visitId", async () => {
-    expectRefused(await api.safetyEvents("?visitId=%00"), "visitId");
-    expectRefused(await api.safetyEvents("?visitId=a%ED%A0%80"), "visitId");
+    expectRefused(await api.safetyEvents<FlatErrorBody>("?visitId=%00"), "visitId");
+    expectRefused(await api.safetyEvents<FlatErrorBody>("?visitId=a%ED%A0%80"), "visitId");
   });
   it("GET /v1/mse/{visitId}?patientId=%00: 400 naming patientId", async () => {
-    expectRefused(await api.get(visit(), "?patientId=a%00"), "patientId");
+    expectRefused(await api.get<FlatErrorBody>(visit(), "?patientId=a%00"), "patientId");
   });
   it("a control character in a field is the flat 400; in a note it is 422 like NUL (documented)", async () => {
     const id = visit();
-    expectRefused(await api.write(id, { patientId: "p\u0007", selection: baseSelection }), "patientId");
-    const note = await api.write(id, {
+    expectRefused(
+      await api.write<FlatErrorBody>(id, { patientId: "p\u0007", selection: baseSelection }),
+      "patientId",
+    );
+    const note = await api.write<FlatErrorBody>(id, {
       patientId: "p",
       selection: { mood: { values: [], text: "a\u001bb" } },
     });
@@ -149,7 +152,7 @@ describe("finding 1 on the MSE API: NUL and controls", () => {
   it("a lone surrogate in sign fields is the flat 400", async () => {
     const id = visit();
     await api.write(id, { patientId: "p", selection: baseSelection });
-    const res = await api.sign(id, { patientId: "p", signedByName: "Dr. \ud800" });
+    const res = await api.sign<FlatErrorBody>(id, { patientId: "p", signedByName: "Dr. \ud800" });
     expectRefused(res, "signedByName");
     expect((await api.get(id)).json.mse.signed).toBe(false);
   });
@@ -184,7 +187,7 @@ describe("finding 6 on the MSE API: query integers", () => {
   it.each(["0x10", "1e2", "%205", "%2B5", "5.0", "-5", ""])(
     "safety_events?limit=%s is 400",
     async (limit) => {
-      expectRefused(await api.safetyEvents(`?limit=${limit}`), "limit");
+      expectRefused(await api.safetyEvents<FlatErrorBody>(`?limit=${limit}`), "limit");
     },
   );
 });

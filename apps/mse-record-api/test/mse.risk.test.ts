@@ -142,11 +142,11 @@ describe("an incomplete C-SSRS screen", () => {
     const record = (await api.get(id)).json.mse;
     expect(record.riskLevel).toBe("low");
     expect(record.riskLabels).toContain("C-SSRS screen incomplete: items 3, 4 and 5 not answered");
-    expect(record.lines.find((l: { key: string }) => l.key === "risk").line).toBe(
+    expect(record.lines.find((l: { key: string }) => l.key === "risk")?.line).toBe(
       "Risk: C-SSRS screener incomplete: yes to item 2; not answered: items 3, 4 and 5; answered no to items 1 and 6; triage level low until completed.",
     );
     const [v2] = (await api.history(id)).json.versions;
-    expect(v2.lines).toContain(record.lines[1].line);
+    expect(v2?.lines).toContain(record.lines[1]?.line);
   });
 
   it("names a missing item 6 recency and keeps the conservative high level", async () => {

@@ -1,4 +1,5 @@
 import { generateKey, revokeApiKey } from "@svc/db";
+import type { FlatErrorBody } from "@svc/http";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseSelection, mse, riskySelection, visit } from "./helpers.js";
@@ -39,7 +40,7 @@ const OPS: Op[] = [
 ];
 
 const send = (op: Op, visitId: string, headers: Record<string, string>) =>
-  call(svc.url, op.path(visitId), { method: op.method, body: op.body, headers });
+  call<FlatErrorBody>(svc.url, op.path(visitId), { method: op.method, body: op.body, headers });
 
 describe("authentication", () => {
   it.each(OPS)("$name: no Authorization header is 401 unauthorized", async (op) => {
@@ -110,13 +111,22 @@ describe("organization isolation", () => {
 
     const unknownId = visit("nobody");
     for (const [res, unknown] of [
-      [await apiB.get(id), await apiB.get(unknownId)],
-      [await apiB.get(id, "?patientId=alice"), await apiB.get(unknownId, "?patientId=alice")],
-      [await apiB.history(id), await apiB.history(unknownId)],
-      [await apiB.audit(id), await apiB.audit(unknownId)],
+      [await apiB.get<FlatErrorBody>(id), await apiB.get<FlatErrorBody>(unknownId)],
       [
-        await apiB.patch(id, { patientId: "alice", selection: { mood: { values: ["euthymic"] } } }),
-        await apiB.patch(unknownId, { patientId: "alice", selection: { mood: { values: ["euthymic"] } } }),
+        await apiB.get<FlatErrorBody>(id, "?patientId=alice"),
+        await apiB.get<FlatErrorBody>(unknownId, "?patientId=alice"),
+      ],
+      [await apiB.history<FlatErrorBody>(id), await apiB.history<FlatErrorBody>(unknownId)],
+      [await apiB.audit<FlatErrorBody>(id), await apiB.audit<FlatErrorBody>(unknownId)],
+      [
+        await apiB.patch<FlatErrorBody>(id, {
+          patientId: "alice",
+          selection: { mood: { values: ["euthymic"] } },
+        }),
+        await apiB.patch<FlatErrorBody>(unknownId, {
+          patientId: "alice",
+          selection: { mood: { values: ["euthymic"] } },
+        }),
       ],
     ] as const) {
       expect(res.status).toBe(404);
@@ -124,8 +134,11 @@ describe("organization isolation", () => {
       // Indistinguishable from a visit that does not exist anywhere.
       expect({ ...res.json, requestId: "" }).toEqual({ ...unknown.json, requestId: "" });
     }
-    const sign = await apiB.sign(id, { patientId: "alice", signedByName: "Dr. B" });
-    const signUnknown = await apiB.sign(unknownId, { patientId: "alice", signedByName: "Dr. B" });
+    const sign = await apiB.sign<FlatErrorBody>(id, { patientId: "alice", signedByName: "Dr. B" });
+    const signUnknown = await apiB.sign<FlatErrorBody>(unknownId, {
+      patientId: "alice",
+      signedByName: "Dr. B",
+    });
     expect(sign.status).toBe(409);
     expect({ ...sign.json, requestId: "" }).toEqual({ ...signUnknown.json, requestId: "" });
 
@@ -141,7 +154,7 @@ describe("organization isolation", () => {
     const eventsA = (await apiA.safetyEvents()).json;
     const eventsB = (await apiB.safetyEvents()).json;
     expect(eventsA.count).toBe(1);
-    expect(eventsA.events[0].organizationId).toBe(a.org.id);
+    expect(eventsA.events[0]?.organizationId).toBe(a.org.id);
     expect(eventsB.count).toBe(0);
   });
 });

@@ -6,14 +6,16 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { recordEvent } from "@svc/db";
 import { createDeliveryEnqueuer } from "@svc/delivery";
-import { createTestDatabase, Seeder, type TestDatabase } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addEndpoint,
+  createTestDatabase,
   type Receiver,
+  Seeder,
   startReceiver,
+  type TestDatabase,
   waitFor,
-} from "../../../packages/delivery/test/helpers.js";
+} from "@svc/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
  * Real outages: a Redis server of this test's own, stopped during a burst of state changes and

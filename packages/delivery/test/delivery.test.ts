@@ -1,12 +1,16 @@
 import { type Db, eq, recordEvent, recordSafetyEvent, webhookDeliveries, webhookEndpoints } from "@svc/db";
 import { newId } from "@svc/ids";
 import {
+  addEndpoint,
   captureLogger,
   createTestDatabase,
+  type Receiver,
   requireEnv,
   Seeder,
   selfSignedLoopbackCert,
+  startReceiver,
   type TestDatabase,
+  waitFor,
 } from "@svc/testkit";
 import { verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,17 +22,7 @@ import {
   systemResolver,
   type WorkerHandle,
 } from "../src/index.js";
-import {
-  addEndpoint,
-  attemptRows,
-  deliveryRow,
-  type Receiver,
-  removeEndpoint,
-  sleep,
-  startReceiver,
-  uniquePrefix,
-  waitFor,
-} from "./helpers.js";
+import { attemptRows, deliveryRow, removeEndpoint, sleep, uniquePrefix } from "./helpers.js";
 
 let tdb: TestDatabase;
 let db: Db;

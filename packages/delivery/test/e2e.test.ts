@@ -1,4 +1,13 @@
-import { call, captureLogger, requireEnv, startTestService, type TestService } from "@svc/testkit";
+import {
+  call,
+  captureLogger,
+  type Receiver,
+  requireEnv,
+  startReceiver,
+  startTestService,
+  type TestService,
+  waitFor,
+} from "@svc/testkit";
 import { verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -7,7 +16,12 @@ import {
   startWebhookWorker,
   type WorkerHandle,
 } from "../src/index.js";
-import { type Receiver, startReceiver, uniquePrefix, waitFor } from "./helpers.js";
+import { uniquePrefix } from "./helpers.js";
+
+/** The part of a lab order body this test reads (@svc/delivery cannot depend on the API package). */
+interface LabOrderBody {
+  data: { id: string; status: string };
+}
 
 /**
  * End to end over real HTTP, PostgreSQL, Redis and BullMQ: a lab order created through the API
@@ -54,20 +68,23 @@ afterAll(async () => {
 
 describe("lab order events delivered end to end", () => {
   it("every state change arrives signed, once or more, in causal order", async () => {
-    const created = await call(svc.url, "/v1/labs/orders", {
+    const created = await call<LabOrderBody>(svc.url, "/v1/labs/orders", {
       key,
       body: { patientRef: "patient-e2e", panelId: "lithium_monitoring" },
     });
     expect(created.status, JSON.stringify(created.json)).toBe(201);
     const id = created.json.data.id as string;
     const statuses: string[] = [];
-    const authorized = await call(svc.url, `/v1/test_helpers/labs/orders/${id}/authorize`, {
+    const authorized = await call<LabOrderBody>(svc.url, `/v1/test_helpers/labs/orders/${id}/authorize`, {
       key,
       method: "POST",
     });
     statuses.push(authorized.json.data.status);
     for (;;) {
-      const res = await call(svc.url, `/v1/test_helpers/labs/orders/${id}/advance`, { key, method: "POST" });
+      const res = await call<LabOrderBody>(svc.url, `/v1/test_helpers/labs/orders/${id}/advance`, {
+        key,
+        method: "POST",
+      });
       if (res.status !== 200) break;
       statuses.push(res.json.data.status);
       if (res.json.data.status === "completed") break;

@@ -12,11 +12,19 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from "@svc/db";
-import { captureLogger, Seeder, selfSignedLoopbackCert } from "@svc/testkit";
+import {
+  addEndpoint,
+  captureLogger,
+  type Receiver,
+  Seeder,
+  selfSignedLoopbackCert,
+  startReceiver,
+  waitFor,
+} from "@svc/testkit";
 import { verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type InProcessDelivery, startInProcessDelivery } from "../src/index.js";
-import { addEndpoint, attemptRows, deliveryRow, type Receiver, startReceiver, waitFor } from "./helpers.js";
+import { attemptRows, deliveryRow } from "./helpers.js";
 
 /**
  * The embedded default's delivery path: no Redis, the outbox table read in-process, on the real

@@ -1,5 +1,15 @@
 import { type Db, eq, events, recordEvent } from "@svc/db";
-import { captureLogger, createTestDatabase, requireEnv, Seeder, type TestDatabase } from "@svc/testkit";
+import {
+  addEndpoint,
+  captureLogger,
+  createTestDatabase,
+  type Receiver,
+  requireEnv,
+  Seeder,
+  startReceiver,
+  type TestDatabase,
+  waitFor,
+} from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createDeliveryEnqueuer,
@@ -7,16 +17,7 @@ import {
   type WebhookWorkerOptions,
   type WorkerHandle,
 } from "../src/index.js";
-import {
-  addEndpoint,
-  attemptRows,
-  deliveryRow,
-  type Receiver,
-  sleep,
-  startReceiver,
-  uniquePrefix,
-  waitFor,
-} from "./helpers.js";
+import { attemptRows, deliveryRow, sleep, uniquePrefix } from "./helpers.js";
 
 let tdb: TestDatabase;
 let db: Db;

@@ -1,8 +1,9 @@
+import type { z } from "@hono/zod-openapi";
 import { newId } from "@svc/ids";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./app.js";
-import type { ErrorCode, Issue } from "./errors.js";
+import type { ErrorCode, ErrorEnvelopeSchema, FlatErrorSchema, Issue } from "./errors.js";
 
 /** One failure, before an API gives it its own body shape. */
 export interface ErrorDetails {
@@ -30,6 +31,9 @@ export function envelopeErrorBody(publicBaseUrl: string): ErrorBodyRenderer {
   };
 }
 
+/** An Intelligence API error body as a client reads it (what envelopeErrorBody writes). */
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+
 /** The MSE Record API flat body `{ error, code, requestId, issues? }` (FlatErrorSchema). */
 export const flatErrorBody: ErrorBodyRenderer = ({ code, message, requestId, issues, extra }) => ({
   error: message,
@@ -38,6 +42,9 @@ export const flatErrorBody: ErrorBodyRenderer = ({ code, message, requestId, iss
   ...(issues ? { issues } : {}),
   ...(extra ?? {}),
 });
+
+/** An MSE Record API error body as a client reads it (what flatErrorBody writes, with `errors` on 422). */
+export type FlatErrorBody = z.infer<typeof FlatErrorSchema>;
 
 /** A failure to answer: the code, status and message, plus what the body or headers add. */
 export interface ErrorReply {

@@ -1,5 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import type { ErrorEnvelope } from "@svc/http";
+import type { PingResponse } from "@svc/intelligence-api";
 import {
   call,
   createTestDatabase,
@@ -62,7 +64,7 @@ describe("pnpm svc (operator CLI contract)", () => {
       prefix: secret.key.slice(0, 16),
       accountId: account.id,
     });
-    const ping = await call(svc.url, "/v1/ping", { key: secret.key });
+    const ping = await call<PingResponse>(svc.url, "/v1/ping", { key: secret.key });
     expect(ping.json.data).toMatchObject({ plan: "launch", accountId: account.id });
 
     const pk = json(
@@ -104,7 +106,9 @@ describe("pnpm svc (operator CLI contract)", () => {
 
     const revoked = json(svcCli("keys", "revoke", "--id", secret.id, "--json").stdout);
     expect(revoked).toEqual({ id: secret.id, revokedAt: expect.any(String) });
-    expect((await call(svc.url, "/v1/ping", { key: secret.key })).json.error.code).toBe("invalid_token");
+    expect((await call<ErrorEnvelope>(svc.url, "/v1/ping", { key: secret.key })).json.error.code).toBe(
+      "invalid_token",
+    );
   });
 
   it("creates a production enterprise account with its own limits", () => {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { and, eq, events } from "@svc/db";
+import type { LabOrderResponse } from "@svc/intelligence-api";
 import {
   call,
   createTestDatabase,
@@ -65,7 +66,7 @@ function json(out: string) {
 }
 
 async function order(k: string) {
-  const res = await call(svc.url, "/v1/labs/orders", {
+  const res = await call<LabOrderResponse>(svc.url, "/v1/labs/orders", {
     key: k,
     body: { patientRef: "pt_cli", panelId: "b12_folate" },
   });
@@ -95,9 +96,9 @@ describe("pnpm svc labs", () => {
     expect(resulted).toMatchObject({ from: "collected", status: "resulted", hasResults: true });
     expect(resulted.events).toHaveLength(2);
 
-    const api = await call(svc.url, `/v1/labs/orders/${id}`, { key });
+    const api = await call<LabOrderResponse>(svc.url, `/v1/labs/orders/${id}`, { key });
     expect(api.json.data.status).toBe("resulted");
-    expect(api.json.data.results.biomarkers.map((b: { name: string }) => b.name)).toEqual([
+    expect(api.json.data.results?.biomarkers.map((b: { name: string }) => b.name)).toEqual([
       "Vitamin B12",
       "Folate",
     ]);
@@ -126,7 +127,7 @@ describe("pnpm svc labs", () => {
     expect(bad.code).toBe(1);
     const missing = await svcCli("labs", "advance", "--json");
     expect(JSON.parse(missing.stderr.trim()).error).toMatch(/--id/);
-    const api = await call(svc.url, `/v1/labs/orders/${id}`, { key });
+    const api = await call<LabOrderResponse>(svc.url, `/v1/labs/orders/${id}`, { key });
     expect(api.json.data.status).toBe("authorized");
   });
 
@@ -168,7 +169,7 @@ describe("pnpm svc labs", () => {
     );
     expect(ok.code).toBe(0);
     expect(json(ok.stdout)).toMatchObject({ mode: "live", status: "resulted", hasResults: true });
-    const api = await call(svc.url, `/v1/labs/orders/${id}`, { key: liveKey });
+    const api = await call<LabOrderResponse>(svc.url, `/v1/labs/orders/${id}`, { key: liveKey });
     expect(api.json.data.results).toEqual(results);
   });
 });

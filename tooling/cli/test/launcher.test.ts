@@ -5,6 +5,7 @@ import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { LabOrderResponse, PingResponse } from "@svc/intelligence-api";
 import { call, compiledEntry } from "@svc/testkit";
 import { verifySignature } from "@svc/webhooks";
 import { afterAll, describe, expect, it } from "vitest";
@@ -100,7 +101,7 @@ describe("pnpm start with no DATABASE_URL and no REDIS_URL (compiled, embedded P
     expect(first.output()).toMatch(/webhooks delivered in-process from the outbox/);
     expect(first.output()).toMatch(/rate limits in this process/);
 
-    const ping = await call(`http://127.0.0.1:${port}`, "/v1/ping", { key: secret as string });
+    const ping = await call<PingResponse>(`http://127.0.0.1:${port}`, "/v1/ping", { key: secret as string });
     expect(ping.status).toBe(200);
     expect(ping.json.data).toMatchObject({ object: "ping", mode: "test", plan: "sandbox" });
 
@@ -150,7 +151,9 @@ describe("pnpm start with no DATABASE_URL and no REDIS_URL (compiled, embedded P
     // Next start: same database, no new keys printed, the old key still works.
     const again = await launch(port, dataDir);
     expect(again.output()).not.toMatch(/^svc_sk_test_/m);
-    expect((await call(`http://127.0.0.1:${port}`, "/v1/ping", { key: secret as string })).status).toBe(200);
+    expect(
+      (await call<PingResponse>(`http://127.0.0.1:${port}`, "/v1/ping", { key: secret as string })).status,
+    ).toBe(200);
     const exited2 = exitOf(again.child);
     again.child.kill("SIGTERM");
     expect(await exited2).toBe(0);
@@ -179,7 +182,8 @@ describe("pnpm start with no DATABASE_URL and no REDIS_URL (compiled, embedded P
         .split("\n")
         .find((l) => /^svc_sk_test_/.test(l)) as string;
       const base = `http://127.0.0.1:${port}`;
-      const accountId = (await call(base, "/v1/ping", { key: secret })).json.data.accountId as string;
+      const accountId = (await call<PingResponse>(base, "/v1/ping", { key: secret })).json.data
+        .accountId as string;
 
       // The CLI goes through the running server; a bad command is refused the same way as locally.
       const added = svc(
@@ -202,7 +206,7 @@ describe("pnpm start with no DATABASE_URL and no REDIS_URL (compiled, embedded P
       expect(refused.status).toBe(1);
       expect(JSON.parse(refused.stderr.trim()).error).toMatch(/Unknown plan "gold"/);
 
-      const order = await call(base, "/v1/labs/orders", {
+      const order = await call<LabOrderResponse>(base, "/v1/labs/orders", {
         key: secret,
         body: { patientRef: "pt_walk_1", panelId: "prolactin" },
       });
@@ -211,13 +215,13 @@ describe("pnpm start with no DATABASE_URL and no REDIS_URL (compiled, embedded P
       const authorized = svc(port, dataDir, "labs", "authorize", "--id", orderId, "--json");
       expect(authorized.status).toBe(0);
       for (let i = 0; i < 6; i++) {
-        const step = await call(base, `/v1/test_helpers/labs/orders/${orderId}/advance`, {
+        const step = await call<LabOrderResponse>(base, `/v1/test_helpers/labs/orders/${orderId}/advance`, {
           method: "POST",
           key: secret,
         });
         expect(step.status).toBe(200);
       }
-      const final = await call(base, `/v1/labs/orders/${orderId}`, { key: secret });
+      const final = await call<LabOrderResponse>(base, `/v1/labs/orders/${orderId}`, { key: secret });
       expect(final.json.data.status).toBe("completed");
 
       // requested->authorized->scheduled->collected->in_transit->processing->resulted->completed:

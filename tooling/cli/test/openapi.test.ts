@@ -3,6 +3,12 @@ import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishedDocument } from "../src/combined.js";
 
+/** The parts of the served OpenAPI document this test reads. */
+interface PublishedDocument {
+  openapi: string;
+  paths: Record<string, unknown>;
+}
+
 let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
@@ -20,7 +26,7 @@ describe("OpenAPI document", () => {
   });
 
   it("is served at GET /v1/openapi.json with a reference page at /docs, without a key", async () => {
-    const res = await call(svc.url, "/v1/openapi.json");
+    const res = await call<PublishedDocument>(svc.url, "/v1/openapi.json");
     expect(res.status).toBe(200);
     expect(res.json.openapi).toBe("3.1.0");
     expect(Object.keys(res.json.paths)).toContain("/v1/ping");

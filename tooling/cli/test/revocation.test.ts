@@ -1,7 +1,15 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { revokeApiKey } from "@svc/db";
-import { createRuntime, parseEnv, type RunningServer, type Runtime, startServer } from "@svc/http";
+import {
+  createRuntime,
+  type ErrorEnvelope,
+  parseEnv,
+  type RunningServer,
+  type Runtime,
+  startServer,
+} from "@svc/http";
+import type { PingResponse } from "@svc/intelligence-api";
 import { call, createTestDatabase, requireEnv, Seeder, type TestDatabase } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCombinedApp } from "../src/combined.js";
@@ -63,7 +71,7 @@ describe("key revocation with cached key lookups", () => {
     // Warm both caches: the second request on each replica is served from the cache.
     for (const replica of [a, b]) {
       for (let i = 0; i < 2; i++) {
-        const res = await call(replica.server.url, "/v1/ping", { key: caller.key });
+        const res = await call<PingResponse>(replica.server.url, "/v1/ping", { key: caller.key });
         expect(res.status).toBe(200);
       }
     }
@@ -78,7 +86,7 @@ describe("key revocation with cached key lookups", () => {
     expect(JSON.parse(out.stdout)).toMatchObject({ id: caller.keyId });
 
     for (const replica of [a, b]) {
-      const res = await call(replica.server.url, "/v1/ping", { key: caller.key });
+      const res = await call<ErrorEnvelope>(replica.server.url, "/v1/ping", { key: caller.key });
       expect(res.status).toBe(401);
       expect(res.json.error.code).toBe("invalid_token");
     }
@@ -89,12 +97,12 @@ describe("key revocation with cached key lookups", () => {
     const replica = await startReplica("redis://127.0.0.1:1");
     expect(replica.runtime.deps.keyCache?.isLive ?? false).toBe(false);
     const caller = await new Seeder(db.handle).caller();
-    expect((await call(replica.server.url, "/v1/ping", { key: caller.key })).status).toBe(200);
-    expect((await call(replica.server.url, "/v1/ping", { key: caller.key })).status).toBe(200);
+    expect((await call<PingResponse>(replica.server.url, "/v1/ping", { key: caller.key })).status).toBe(200);
+    expect((await call<PingResponse>(replica.server.url, "/v1/ping", { key: caller.key })).status).toBe(200);
 
     // Revoked straight in the database: no announcement reaches anyone.
     await revokeApiKey(db.handle.db, caller.keyId);
-    const res = await call(replica.server.url, "/v1/ping", { key: caller.key });
+    const res = await call<ErrorEnvelope>(replica.server.url, "/v1/ping", { key: caller.key });
     expect(res.status).toBe(401);
     expect(res.json.error.code).toBe("invalid_token");
   });

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import type { z } from "@hono/zod-openapi";
+import type { FlatErrorBody, HealthSchema } from "@svc/http";
+import type { PingResponse } from "@svc/intelligence-api";
 import { call, compiledEntry, createTestDatabase, requireEnv, Seeder, type TestDatabase } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -8,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * `pnpm --filter <app> start` runs), says how long it took, serves, and drains on SIGTERM.
  */
 const root = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** The body of /healthz and /readyz. */
+type HealthBody = z.infer<typeof HealthSchema>;
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -60,8 +66,8 @@ describe("each app starts alone with DATABASE_URL", () => {
     const caller = await new Seeder(db.handle).caller();
     const app = start("apps/intelligence-api/dist/main.js");
     const url = `http://127.0.0.1:${await app.port}`;
-    expect((await call(url, "/healthz")).status).toBe(200);
-    const ping = await call(url, "/v1/ping", { key: caller.key });
+    expect((await call<HealthBody>(url, "/healthz")).status).toBe(200);
+    const ping = await call<PingResponse>(url, "/v1/ping", { key: caller.key });
     expect(ping.status).toBe(200);
     expect(ping.json.data.accountId).toBe(caller.account.id);
     const done = exited(app.child);
@@ -72,9 +78,9 @@ describe("each app starts alone with DATABASE_URL", () => {
   it("the MSE Record API answers with its own envelope and drains on SIGTERM", async () => {
     const app = start("apps/mse-record-api/dist/main.js");
     const url = `http://127.0.0.1:${await app.port}`;
-    const ready = await call(url, "/readyz");
+    const ready = await call<HealthBody>(url, "/readyz");
     expect(ready.status).toBe(200);
-    const res = await call(url, "/v1/mse/domains");
+    const res = await call<FlatErrorBody>(url, "/v1/mse/domains");
     expect(res.status).toBe(401);
     expect(res.headers.get("x-mse-api-version")).toBe("1");
     expect(res.json.code).toBe("unauthorized");
@@ -86,8 +92,8 @@ describe("each app starts alone with DATABASE_URL", () => {
   it("the webhook worker answers its probes and drains on SIGTERM", async () => {
     const worker = start("apps/webhook-worker/dist/main.js");
     const url = `http://127.0.0.1:${await worker.port}`;
-    expect((await call(url, "/healthz")).json).toEqual({ ok: true, status: "alive" });
-    const ready = await call(url, "/readyz");
+    expect((await call<HealthBody>(url, "/healthz")).json).toEqual({ ok: true, status: "alive" });
+    const ready = await call<HealthBody>(url, "/readyz");
     expect(ready.status).toBe(200);
     expect(ready.json).toMatchObject({ ok: true, database: "ready" });
     expect((await call(url, "/v1/ping")).status).toBe(404);

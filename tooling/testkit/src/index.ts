@@ -190,19 +190,34 @@ export class Seeder {
   }
 }
 
-/** fetch with a key and JSON helpers. */
-export async function call(
+/** What `call` answers: the status, headers, raw text and the body parsed as the caller expects. */
+export interface CallResult<Res> {
+  status: number;
+  headers: Headers;
+  /** The parsed body, typed as the test expects it (undefined when the body is not JSON). */
+  json: Res;
+  text: string;
+}
+
+/** What `call` sends: the method, the key, and a JSON body (`body`) or raw text (`rawBody`). */
+export interface CallInit<Req> {
+  method?: string;
+  key?: string;
+  body?: Req;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * fetch with a key and JSON helpers. `Res` is the body the test expects (a route's response type,
+ * `ErrorEnvelope` / `FlatErrorBody`, or a local shape); `Req` types `body` when the test sends a
+ * valid request, and stays `unknown` for deliberately malformed ones.
+ */
+export async function call<Res = unknown, Req = unknown>(
   base: string,
   path: string,
-  init: {
-    method?: string;
-    key?: string;
-    body?: unknown;
-    rawBody?: string;
-    headers?: Record<string, string>;
-  } = {},
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON.
-): Promise<{ status: number; headers: globalThis.Headers; json: any; text: string }> {
+  init: CallInit<Req> = {},
+): Promise<CallResult<Res>> {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   if (init.key) headers.authorization = `Bearer ${init.key}`;
   let body: string | undefined;
@@ -217,14 +232,22 @@ export async function call(
     body,
   });
   const text = await response.text();
-  let json: unknown;
+  return { status: response.status, headers: response.headers, json: parseBody<Res>(text), text };
+}
+
+/**
+ * The response text as JSON, or undefined when it is not JSON. The parse result is unknown; the
+ * test states what it expects (`Res`) and its assertions check it, as every typed client trusts
+ * the server it calls.
+ */
+function parseBody<Res>(text: string): Res {
+  let parsed: unknown;
   try {
-    json = JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
-    json = undefined;
+    parsed = undefined;
   }
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON.
-  return { status: response.status, headers: response.headers, json: json as any, text };
+  return parsed as Res;
 }
 
 /**
@@ -241,3 +264,5 @@ export function compiledEntry(root: string, relativePath: string): { command: st
 export * from "./tls.js";
 // Compiled app processes and nginx in front: the replica test and `pnpm bench:scale`.
 export * from "./topology.js";
+// A loopback webhook receiver and endpoint rows: the delivery package's and the worker's tests.
+export * from "./webhook-receiver.js";

@@ -38,6 +38,13 @@ const route = analysisRoute({
   data: BiomarkerDataSchema,
 });
 
+/** The body a client sends to POST /v1/biomarker/analyze (before defaults apply). */
+export type BiomarkerAnalyzeRequest = z.input<typeof BiomarkerAnalyzeRequestSchema>;
+/** The 200 body of POST /v1/biomarker/analyze, as the route's response schema declares it. */
+export type BiomarkerAnalysisResponse = z.infer<
+  (typeof route.responses)[200]["content"]["application/json"]["schema"]
+>;
+
 export function registerBiomarkerAnalyze(service: ServiceApp, context: AnalysisContext): void {
   const analyze = analysisPipeline(
     {

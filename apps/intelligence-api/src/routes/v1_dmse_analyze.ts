@@ -96,6 +96,17 @@ const route = analysisRoute({
   bodyRequestId: true,
 });
 
+/** The body a client sends to POST /v1/dmse/analyze (before defaults apply). */
+export type DmseAnalyzeRequest = z.input<typeof DmseAnalyzeRequestSchema>;
+/**
+ * The 200 body of POST /v1/dmse/analyze, as the route's response schema declares it; this endpoint
+ * always carries `requestId` (`bodyRequestId`), which the shared route builder types only loosely.
+ */
+export type DmseAnalysisResponse = Omit<
+  z.infer<(typeof route.responses)[200]["content"]["application/json"]["schema"]>,
+  "requestId"
+> & { requestId: string };
+
 export function registerDmseAnalyze(service: ServiceApp, context: AnalysisContext): void {
   const analyze = analysisPipeline(
     {

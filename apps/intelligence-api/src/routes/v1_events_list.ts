@@ -22,6 +22,9 @@ const QuerySchema = z.object({
     .openapi({ param: { name: "type", in: "query" }, description: "Only events of this type." }),
 });
 
+// The body types of this route, for clients and tests (from the schemas it declares).
+export type { EventListResponse };
+
 const route = createRoute({
   method: "get",
   path: "/v1/events",

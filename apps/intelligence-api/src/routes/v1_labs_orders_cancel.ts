@@ -5,6 +5,9 @@ import { transitionLabOrder } from "../labs/store.js";
 import { type LabOrderResponse, LabOrderResponseSchema, OrderIdParams } from "../schemas/labs.js";
 import { scopeOf } from "../scope.js";
 
+// The body types of this route, for clients and tests (from the schemas it declares).
+export type { LabOrderResponse };
+
 const route = createRoute({
   method: "post",
   path: "/v1/labs/orders/{id}/cancel",

@@ -1,4 +1,4 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { ApiError, type AppEnv, errorResponses, runIdempotent, type ServiceApp } from "@svc/http";
 import { toLabOrder } from "../labs/body.js";
 import { findPanel } from "../labs/catalog.js";
@@ -10,6 +10,11 @@ import {
 } from "../schemas/labs.js";
 import { IdempotencyHeaderSchema, idempotentResponseHeaders } from "../schemas/resources.js";
 import { scopeOf } from "../scope.js";
+
+// The body types of this route, for clients and tests (from the schemas it declares).
+export type { LabOrderResponse };
+/** The body a client sends to POST /v1/labs/orders (before defaults apply). */
+export type CreateLabOrderRequest = z.input<typeof CreateLabOrderRequestSchema>;
 
 const route = createRoute({
   method: "post",

@@ -24,6 +24,9 @@ const QuerySchema = z.object({
     }),
 });
 
+// The body types of this route, for clients and tests (from the schemas it declares).
+export type { LabOrderListResponse };
+
 const route = createRoute({
   method: "get",
   path: "/v1/labs/orders",

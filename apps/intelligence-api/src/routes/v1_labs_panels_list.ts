@@ -10,6 +10,9 @@ const QuerySchema = z.object({
     .openapi({ param: { name: "category", in: "query" }, description: "Only panels of this category." }),
 });
 
+// The body types of this route, for clients and tests (from the schemas it declares).
+export type { LabPanelListResponse };
+
 const route = createRoute({
   method: "get",
   path: "/v1/labs/panels",

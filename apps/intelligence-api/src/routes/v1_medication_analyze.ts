@@ -40,6 +40,13 @@ const route = analysisRoute({
   data: MedicationDataSchema,
 });
 
+/** The body a client sends to POST /v1/medication/analyze (before defaults apply). */
+export type MedicationAnalyzeRequest = z.input<typeof MedicationAnalyzeRequestSchema>;
+/** The 200 body of POST /v1/medication/analyze, as the route's response schema declares it. */
+export type MedicationAnalysisResponse = z.infer<
+  (typeof route.responses)[200]["content"]["application/json"]["schema"]
+>;
+
 export function registerMedicationAnalyze(service: ServiceApp, context: AnalysisContext): void {
   const analyze = analysisPipeline(
     {

@@ -54,6 +54,13 @@ const route = analysisRoute({
   data: OutcomeDataSchema,
 });
 
+/** The body a client sends to POST /v1/outcome/score (before defaults apply). */
+export type OutcomeScoreRequest = z.input<typeof OutcomeScoreRequestSchema>;
+/** The 200 body of POST /v1/outcome/score, as the route's response schema declares it. */
+export type OutcomeScoreResponse = z.infer<
+  (typeof route.responses)[200]["content"]["application/json"]["schema"]
+>;
+
 export function registerOutcomeScore(service: ServiceApp, context: AnalysisContext): void {
   const analyze = analysisPipeline(
     {

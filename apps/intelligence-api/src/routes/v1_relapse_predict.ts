@@ -60,6 +60,13 @@ const route = analysisRoute({
   data: RelapseDataSchema,
 });
 
+/** The body a client sends to POST /v1/relapse/predict (before defaults apply). */
+export type RelapsePredictRequest = z.input<typeof RelapsePredictRequestSchema>;
+/** The 200 body of POST /v1/relapse/predict, as the route's response schema declares it. */
+export type RelapsePredictionResponse = z.infer<
+  (typeof route.responses)[200]["content"]["application/json"]["schema"]
+>;
+
 export function registerRelapsePredict(service: ServiceApp, context: AnalysisContext): void {
   const analyze = analysisPipeline(
     {

@@ -11,6 +11,9 @@ import {
 } from "../schemas/labs.js";
 import { requireTestMode, scopeOf } from "../scope.js";
 
+// The body types of this route, for clients and tests (from the schemas it declares).
+export type { LabOrderAdvanceRequest, LabOrderResponse };
+
 const advanceRoute = createRoute({
   method: "post",
   path: "/v1/test_helpers/labs/orders/{id}/advance",

@@ -1,4 +1,4 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, errorResponses, handOffDeliveries, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import {
   ConnectionIdParams,
@@ -9,6 +9,11 @@ import {
 import { requireTestMode, scopeOf } from "../scope.js";
 import { toConnection } from "../wearables/body.js";
 import { completeConnection } from "../wearables/store.js";
+
+// The body types of this route, for clients and tests (from the schemas it declares).
+export type { WearableConnectionResponse };
+/** The body a client sends to complete a sandbox connection. */
+export type WearableCompleteRequest = z.input<typeof WearableCompleteRequestSchema>;
 
 const route = createRoute({
   method: "post",

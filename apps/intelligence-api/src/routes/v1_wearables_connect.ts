@@ -1,4 +1,4 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, errorResponses, runIdempotent, type ServiceApp } from "@svc/http";
 import { IdempotencyHeaderSchema, idempotentResponseHeaders } from "../schemas/resources.js";
 import {
@@ -10,6 +10,11 @@ import { scopeOf } from "../scope.js";
 import { toConnection } from "../wearables/body.js";
 import { PROVIDER_CODES } from "../wearables/providers.js";
 import { insertConnection } from "../wearables/store.js";
+
+// The body types of this route, for clients and tests (from the schemas it declares).
+export type { WearableConnectionResponse };
+/** The body a client sends to POST /v1/wearables/connect (before defaults apply). */
+export type WearableConnectRequest = z.input<typeof ConnectRequestSchema>;
 
 const route = createRoute({
   method: "post",

@@ -9,6 +9,9 @@ import { scopeOf } from "../scope.js";
 import { toConnection } from "../wearables/body.js";
 import { disconnectConnection } from "../wearables/store.js";
 
+// The body types of this route, for clients and tests (from the schemas it declares).
+export type { WearableConnectionResponse };
+
 const route = createRoute({
   method: "post",
   path: "/v1/wearables/connections/{id}/disconnect",

@@ -15,6 +15,9 @@ const QuerySchema = z.object({
   limit: LimitQuery,
 });
 
+// The body types of this route, for clients and tests (from the schemas it declares).
+export type { WearableConnectionList };
+
 const route = createRoute({
   method: "get",
   path: "/v1/wearables/connections",

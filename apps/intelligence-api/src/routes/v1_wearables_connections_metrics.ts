@@ -19,6 +19,9 @@ const QuerySchema = z.object({
   }),
 });
 
+// The body types of this route, for clients and tests (from the schemas it declares).
+export type { WearableMetricsResponse };
+
 const route = createRoute({
   method: "get",
   path: "/v1/wearables/connections/{id}/metrics",

@@ -3,6 +3,9 @@ import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "
 import { type WearableProviderList, WearableProviderListSchema } from "../schemas/wearables.js";
 import { PROVIDERS } from "../wearables/providers.js";
 
+// The body types of this route, for clients and tests (from the schemas it declares).
+export type { WearableProviderList };
+
 const route = createRoute({
   method: "get",
   path: "/v1/wearables/providers",

@@ -1,4 +1,4 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import type { RiskLevel } from "@svc/mse-catalog";
 import { fullRecord } from "../data/records.js";
@@ -6,6 +6,9 @@ import { noRecord } from "../errors.js";
 import { type AuditResponse, AuditResponseSchema, VisitIdParamSchema } from "../schemas.js";
 import { signatureView } from "../signature-view.js";
 import { caller, READ, TAG } from "./common.js";
+
+/** The 200 body of GET /v1/mse/{visitId}/audit. */
+export type MseAuditResponse = z.infer<typeof AuditResponseSchema>;
 
 const route = createRoute({
   method: "get",

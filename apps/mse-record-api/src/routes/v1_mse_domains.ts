@@ -1,9 +1,12 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, type z } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { getCatalog } from "@svc/mse-catalog";
 import type { Context } from "hono";
 import { CatalogSchema } from "../schemas.js";
 import { READ, TAG } from "./common.js";
+
+/** The 200 body of GET /v1/mse/domains. */
+export type MseCatalog = z.infer<typeof CatalogSchema>;
 
 const route = createRoute({
   method: "get",

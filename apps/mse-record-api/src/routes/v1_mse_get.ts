@@ -1,4 +1,4 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { assessRisk, type Line, type RiskLevel } from "@svc/mse-catalog";
 import { latestVersion } from "../data/records.js";
@@ -7,6 +7,9 @@ import { GetQuerySchema, type GetResponse, GetResponseSchema, VisitIdParamSchema
 import { signatureView } from "../signature-view.js";
 import { storedSelection } from "../stored-selection.js";
 import { caller, READ, TAG } from "./common.js";
+
+/** The 200 body of GET /v1/mse/{visitId}. */
+export type MseRecordResponse = z.infer<typeof GetResponseSchema>;
 
 const route = createRoute({
   method: "get",

@@ -1,10 +1,13 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import type { Line } from "@svc/mse-catalog";
 import { fullRecord } from "../data/records.js";
 import { noRecord } from "../errors.js";
 import { type HistoryResponse, HistoryResponseSchema, VisitIdParamSchema } from "../schemas.js";
 import { caller, READ, TAG } from "./common.js";
+
+/** The 200 body of GET /v1/mse/{visitId}/history. */
+export type MseHistoryResponse = z.infer<typeof HistoryResponseSchema>;
 
 const route = createRoute({
   method: "get",

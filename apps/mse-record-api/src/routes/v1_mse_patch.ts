@@ -1,4 +1,4 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import {
   type AppEnv,
   flatErrorResponses,
@@ -16,6 +16,11 @@ import {
   VisitIdParamSchema,
 } from "../schemas.js";
 import { caller, TAG, WRITE } from "./common.js";
+
+/** The body a client sends to PATCH /v1/mse/{visitId}. */
+export type MsePatchRequest = z.input<typeof PatchRequestSchema>;
+/** The 200 body of PATCH /v1/mse/{visitId}. */
+export type MsePatchResponse = z.infer<typeof PatchResponseSchema>;
 
 const route = createRoute({
   method: "patch",

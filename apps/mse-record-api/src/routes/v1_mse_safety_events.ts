@@ -1,8 +1,11 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { listSafetyEvents, safetyEventPosition } from "../data/safety-events.js";
 import { type SafetyEventList, SafetyEventListSchema, SafetyEventsQuerySchema } from "../schemas.js";
 import { caller, READ, TAG } from "./common.js";
+
+/** The 200 body of GET /v1/mse/safety_events. */
+export type MseSafetyEventList = z.infer<typeof SafetyEventListSchema>;
 
 const route = createRoute({
   method: "get",

@@ -1,8 +1,13 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { signLatest } from "../data/signatures.js";
 import { SignRequestSchema, type SignResponse, SignResponseSchema, VisitIdParamSchema } from "../schemas.js";
 import { caller, SIGN, TAG } from "./common.js";
+
+/** The body a client sends to POST /v1/mse/{visitId}/sign. */
+export type MseSignRequest = z.input<typeof SignRequestSchema>;
+/** The 200 body of POST /v1/mse/{visitId}/sign. */
+export type MseSignResponse = z.infer<typeof SignResponseSchema>;
 
 const route = createRoute({
   method: "post",

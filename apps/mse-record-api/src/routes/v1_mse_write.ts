@@ -1,4 +1,4 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import {
   type AppEnv,
   flatErrorResponses,
@@ -16,6 +16,11 @@ import {
   WriteResponseSchema,
 } from "../schemas.js";
 import { caller, TAG, WRITE } from "./common.js";
+
+/** The body a client sends to POST /v1/mse/{visitId}. */
+export type MseWriteRequest = z.input<typeof WriteRequestSchema>;
+/** The 200 body of POST /v1/mse/{visitId}. */
+export type MseWriteResponse = z.infer<typeof WriteResponseSchema>;
 
 const route = createRoute({
   method: "post",
