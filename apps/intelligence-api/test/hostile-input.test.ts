@@ -337,6 +337,7 @@ describe("finding 5: prototype keys", () => {
 
 describe("finding 6: query integers are decimal digits", () => {
   const routes = ["/v1/labs/orders", "/v1/events", `/v1/wearables/connections?patientRef=p&x=1`];
+  /** The 200 body of one of these list routes. */
   type ListResponse = LabOrderListResponse | EventListResponse | WearableConnectionList;
   const join = (route: string, query: string) => `${route}${route.includes("?") ? "&" : "?"}${query}`;
   it.each(routes)("%s: limit 0x10, 1e2, ' 5', +5, 5.0, -1, '' are 400", async (route) => {
