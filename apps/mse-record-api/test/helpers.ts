@@ -1,4 +1,5 @@
-import { call } from "@svc/testkit";
+import { call, startTestService, type TestService } from "@svc/testkit";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import type {
   MseAuditResponse,
   MseCatalog,
@@ -53,4 +54,23 @@ export function mse(base: string, key: string) {
     safetyEvents: <Res = MseSafetyEventList>(query = "") =>
       call<Res>(base, `/v1/mse/safety_events${query}`, { key }),
   };
+}
+
+/**
+ * One running service for the file and a fresh organization per test (its own key, rate limit
+ * and safety event list). Read the fields inside tests: hooks fill them.
+ */
+export function serviceWithOrgPerTest(): { svc: TestService; key: string; api: ReturnType<typeof mse> } {
+  const t = {} as { svc: TestService; key: string; api: ReturnType<typeof mse> };
+  beforeAll(async () => {
+    t.svc = await startTestService();
+  });
+  beforeEach(async () => {
+    t.key = (await t.svc.seed.org()).key;
+    t.api = mse(t.svc.url, t.key);
+  });
+  afterAll(async () => {
+    await t.svc.close();
+  });
+  return t;
 }

@@ -1,24 +1,11 @@
 import type { FlatErrorBody } from "@svc/http";
-import { type CallResult, call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { baseSelection, mse, visit } from "./helpers.js";
+import { type CallResult, call } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
+import { baseSelection, serviceWithOrgPerTest, visit } from "./helpers.js";
 
 /** Every 4xx of the MSE Record API, each with a flat body and `x-mse-api-version: 1`. */
-let svc: TestService;
-let key: string;
-let api: ReturnType<typeof mse>;
-
-beforeAll(async () => {
-  svc = await startTestService();
-});
 // A fresh organization per test: the per-organization rate limit (decision 43) stays out of the way.
-beforeEach(async () => {
-  key = (await svc.seed.org()).key;
-  api = mse(svc.url, key);
-});
-afterAll(async () => {
-  await svc.close();
-});
+const t = serviceWithOrgPerTest();
 
 /** A flat error: `error` sentence, `code`, `requestId`, and the version header. */
 function expectFlat(res: CallResult<FlatErrorBody>, status: number, code: string) {
@@ -35,17 +22,17 @@ function expectFlat(res: CallResult<FlatErrorBody>, status: number, code: string
 
 describe("400 invalid_request", () => {
   it("malformed JSON", async () => {
-    const res = await call<FlatErrorBody>(svc.url, `/v1/mse/${visit()}`, {
+    const res = await call<FlatErrorBody>(t.svc.url, `/v1/mse/${visit()}`, {
       method: "POST",
-      key,
+      key: t.key,
       rawBody: "{not json",
     });
     expectFlat(res, 400, "invalid_request");
   });
   it("a body that is not JSON (content type)", async () => {
-    const res = await call<FlatErrorBody>(svc.url, `/v1/mse/${visit()}`, {
+    const res = await call<FlatErrorBody>(t.svc.url, `/v1/mse/${visit()}`, {
       method: "POST",
-      key,
+      key: t.key,
       rawBody: "patientId=p",
       headers: { "content-type": "application/x-www-form-urlencoded" },
     });
@@ -67,13 +54,13 @@ describe("400 invalid_request", () => {
     ],
   ])("POST with %s", async (_name, body, path) => {
     const id = visit();
-    const res = await api.write<FlatErrorBody>(id, body);
+    const res = await t.api.write<FlatErrorBody>(id, body);
     expectFlat(res, 400, "invalid_request");
     expect(res.json.issues?.map((i: { path: string }) => i.path)).toContain(path);
-    expect((await api.get(id)).status).toBe(404);
+    expect((await t.api.get(id)).status).toBe(404);
   });
   it("the same checks apply to PATCH", async () => {
-    const res = await api.patch<FlatErrorBody>(visit(), { selection: { mood: { values: ["euthymic"] } } });
+    const res = await t.api.patch<FlatErrorBody>(visit(), { selection: { mood: { values: ["euthymic"] } } });
     expectFlat(res, 400, "invalid_request");
   });
   it.each([
@@ -83,16 +70,16 @@ describe("400 invalid_request", () => {
     ["reserved: domains (POST)", "domains"],
     ["reserved: safety_events (POST)", "safety_events"],
   ])("visitId %s", async (_name, visitId) => {
-    const res = await api.write<FlatErrorBody>(visitId, { patientId: "p", selection: baseSelection });
+    const res = await t.api.write<FlatErrorBody>(visitId, { patientId: "p", selection: baseSelection });
     expectFlat(res, 400, "invalid_request");
   });
   it("a visitId of exactly 128 allowed characters is fine", async () => {
-    const res = await api.write(`A-z_0.9:${"x".repeat(120)}`, { patientId: "p", selection: baseSelection });
+    const res = await t.api.write(`A-z_0.9:${"x".repeat(120)}`, { patientId: "p", selection: baseSelection });
     expect(res.status).toBe(200);
   });
   it("sign: signedByName is required, blank is refused, timezone must be IANA, attestation at most 2000", async () => {
     const id = visit();
-    await api.write(id, { patientId: "p", selection: baseSelection });
+    await t.api.write(id, { patientId: "p", selection: baseSelection });
     for (const body of [
       { patientId: "p" },
       { signedByName: "Dr. A" },
@@ -102,20 +89,20 @@ describe("400 invalid_request", () => {
       { patientId: "p", signedByName: "Dr. A", timezone: "" },
       { patientId: "p", signedByName: "Dr. A", attestation: "a".repeat(2001) },
     ]) {
-      const res = await api.sign<FlatErrorBody>(id, body);
+      const res = await t.api.sign<FlatErrorBody>(id, body);
       expectFlat(res, 400, "invalid_request");
     }
-    expect((await api.get(id)).json.mse.signed).toBe(false);
+    expect((await t.api.get(id)).json.mse.signed).toBe(false);
   });
   it("safety_events: limit out of 1-200 and an unknown cursor", async () => {
     for (const q of ["?limit=0", "?limit=201", "?limit=abc", "?cursor=nonsense"]) {
-      expectFlat(await api.safetyEvents<FlatErrorBody>(q), 400, "invalid_request");
+      expectFlat(await t.api.safetyEvents<FlatErrorBody>(q), 400, "invalid_request");
     }
-    expect((await api.safetyEvents("?limit=200")).status).toBe(200);
-    expect((await api.safetyEvents("?limit=1")).status).toBe(200);
+    expect((await t.api.safetyEvents("?limit=200")).status).toBe(200);
+    expect((await t.api.safetyEvents("?limit=1")).status).toBe(200);
   });
   it("a body over 1 MB is 413 invalid_request", async () => {
-    const res = await api.write<FlatErrorBody>(visit(), {
+    const res = await t.api.write<FlatErrorBody>(visit(), {
       patientId: "p",
       selection: { mood: { values: ["euthymic"], text: "x".repeat(1_100_000) } },
     });
@@ -209,7 +196,7 @@ describe("422 invalid_selection (decision 39)", () => {
   ];
   it.each(cases)("POST: %s", async (_name, selection, expected) => {
     const id = visit();
-    const res = await api.write<FlatErrorBody>(id, { patientId: "p", selection });
+    const res = await t.api.write<FlatErrorBody>(id, { patientId: "p", selection });
     expectFlat(res, 422, "invalid_selection");
     expect(res.json.errors).toEqual(
       expect.arrayContaining([
@@ -217,10 +204,10 @@ describe("422 invalid_selection (decision 39)", () => {
       ]),
     );
     // Nothing was stored.
-    expect((await api.get(id)).status).toBe(404);
+    expect((await t.api.get(id)).status).toBe(404);
   });
   it("lists several problems at once", async () => {
-    const res = await api.write<FlatErrorBody>(visit(), {
+    const res = await t.api.write<FlatErrorBody>(visit(), {
       patientId: "p",
       selection: { aura: {}, mood: { values: ["ecstatic"] }, insight: { values: ["good", "poor"] } },
     });
@@ -229,29 +216,29 @@ describe("422 invalid_selection (decision 39)", () => {
   });
   it("PATCH validates the patch the same way and leaves the record unchanged", async () => {
     const id = visit();
-    await api.write(id, { patientId: "p", selection: baseSelection });
-    const res = await api.patch<FlatErrorBody>(id, {
+    await t.api.write(id, { patientId: "p", selection: baseSelection });
+    const res = await t.api.patch<FlatErrorBody>(id, {
       patientId: "p",
       selection: { insight: { values: ["good", "poor"] } },
     });
     expectFlat(res, 422, "invalid_selection");
-    expect((await api.get(id)).json.mse.version).toBe(1);
+    expect((await t.api.get(id)).json.mse.version).toBe(1);
     // The refused patch did not use up a version number.
-    const next = await api.patch(id, { patientId: "p", selection: { insight: { values: ["good"] } } });
+    const next = await t.api.patch(id, { patientId: "p", selection: { insight: { values: ["good"] } } });
     expect(next.json.version).toBe(2);
   });
   it("PATCH with no domain, or removing every domain, is 422", async () => {
     const id = visit();
-    await api.write(id, { patientId: "p", selection: { mood: { values: ["euthymic"] } } });
-    const empty = await api.patch<FlatErrorBody>(id, { patientId: "p", selection: {} });
+    await t.api.write(id, { patientId: "p", selection: { mood: { values: ["euthymic"] } } });
+    const empty = await t.api.patch<FlatErrorBody>(id, { patientId: "p", selection: {} });
     expectFlat(empty, 422, "invalid_selection");
-    const wipe = await api.patch<FlatErrorBody>(id, { patientId: "p", selection: { mood: null } });
+    const wipe = await t.api.patch<FlatErrorBody>(id, { patientId: "p", selection: { mood: null } });
     expectFlat(wipe, 422, "invalid_selection");
     expect(wipe.json.errors?.[0]).toMatchObject({ domain: "selection" });
-    expect((await api.get(id)).json.mse.version).toBe(1);
+    expect((await t.api.get(id)).json.mse.version).toBe(1);
   });
   it("POST does not accept null domains (PATCH only)", async () => {
-    const res = await api.write<FlatErrorBody>(visit(), { patientId: "p", selection: { mood: null } });
+    const res = await t.api.write<FlatErrorBody>(visit(), { patientId: "p", selection: { mood: null } });
     expectFlat(res, 422, "invalid_selection");
   });
 });
@@ -259,74 +246,77 @@ describe("422 invalid_selection (decision 39)", () => {
 describe("404 not_found", () => {
   it("GET, history and audit of a visit with no MSE", async () => {
     const id = visit();
-    expectFlat(await api.get<FlatErrorBody>(id), 404, "not_found");
-    expectFlat(await api.history<FlatErrorBody>(id), 404, "not_found");
-    expectFlat(await api.audit<FlatErrorBody>(id), 404, "not_found");
+    expectFlat(await t.api.get<FlatErrorBody>(id), 404, "not_found");
+    expectFlat(await t.api.history<FlatErrorBody>(id), 404, "not_found");
+    expectFlat(await t.api.audit<FlatErrorBody>(id), 404, "not_found");
   });
   it("PATCH before any write", async () => {
     const id = visit();
     expectFlat(
-      await api.patch<FlatErrorBody>(id, { patientId: "p", selection: { mood: { values: ["euthymic"] } } }),
+      await t.api.patch<FlatErrorBody>(id, { patientId: "p", selection: { mood: { values: ["euthymic"] } } }),
       404,
       "not_found",
     );
     // And it created nothing: the first POST is still version 1.
-    expect((await api.write(id, { patientId: "p", selection: baseSelection })).json.version).toBe(1);
+    expect((await t.api.write(id, { patientId: "p", selection: baseSelection })).json.version).toBe(1);
   });
   it("an unknown route under /v1/mse", async () => {
-    const res = await call<FlatErrorBody>(svc.url, "/v1/mse/a/b/c", { key });
+    const res = await call<FlatErrorBody>(t.svc.url, "/v1/mse/a/b/c", { key: t.key });
     expectFlat(res, 404, "not_found");
   });
 });
 
 describe("409 conflict", () => {
   it("signing a visit with no MSE", async () => {
-    const res = await api.sign<FlatErrorBody>(visit(), { patientId: "p", signedByName: "Dr. A" });
+    const res = await t.api.sign<FlatErrorBody>(visit(), { patientId: "p", signedByName: "Dr. A" });
     expectFlat(res, 409, "conflict");
     expect(res.json.error).toBe("This visit has no MSE to sign.");
   });
   it("a write, patch or signature naming another patient than the visit's", async () => {
     const id = visit();
-    await api.write(id, { patientId: "alice", selection: baseSelection });
+    await t.api.write(id, { patientId: "alice", selection: baseSelection });
     expectFlat(
-      await api.write<FlatErrorBody>(id, { patientId: "bob", selection: baseSelection }),
+      await t.api.write<FlatErrorBody>(id, { patientId: "bob", selection: baseSelection }),
       409,
       "conflict",
     );
     expectFlat(
-      await api.patch<FlatErrorBody>(id, { patientId: "bob", selection: { mood: { values: ["euthymic"] } } }),
+      await t.api.patch<FlatErrorBody>(id, {
+        patientId: "bob",
+        selection: { mood: { values: ["euthymic"] } },
+      }),
       409,
       "conflict",
     );
     expectFlat(
-      await api.sign<FlatErrorBody>(id, { patientId: "bob", signedByName: "Dr. A" }),
+      await t.api.sign<FlatErrorBody>(id, { patientId: "bob", signedByName: "Dr. A" }),
       409,
       "conflict",
     );
-    const record = (await api.get(id)).json.mse;
+    const record = (await t.api.get(id)).json.mse;
     expect(record).toMatchObject({ version: 1, patientId: "alice", signed: false });
     // The refused writes did not use up version numbers.
-    expect((await api.write(id, { patientId: "alice", selection: baseSelection })).json.version).toBe(2);
+    expect((await t.api.write(id, { patientId: "alice", selection: baseSelection })).json.version).toBe(2);
   });
 });
 
 describe("405 method_not_allowed", () => {
   it("DELETE on a record route", async () => {
-    const res = await call<FlatErrorBody>(svc.url, `/v1/mse/${visit()}`, { method: "DELETE", key });
+    const res = await call<FlatErrorBody>(t.svc.url, `/v1/mse/${visit()}`, { method: "DELETE", key: t.key });
     expectFlat(res, 405, "method_not_allowed");
     expect(res.headers.get("allow")).toContain("PATCH");
   });
   it("a trailing slash is 404, not the methods of /v1/mse/{visitId} (issue 15, 7)", async () => {
     for (const path of ["/v1/mse/domains/", `/v1/mse/${visit()}/`, `/v1/mse/${visit()}/sign/`]) {
-      const res = await call<FlatErrorBody>(svc.url, path, { key });
+      const res = await call<FlatErrorBody>(t.svc.url, path, { key: t.key });
       expectFlat(res, 404, "not_found");
       expect(res.headers.get("allow")).toBeNull();
     }
   });
   it("PUT on the sign route", async () => {
-    const res = await call<FlatErrorBody>(svc.url, `/v1/mse/${visit()}/sign`, {
+    const res = await call<FlatErrorBody>(t.svc.url, `/v1/mse/${visit()}/sign`, {
       method: "PUT",
-      key,
+      key: t.key,
       body: {},
     });
     expectFlat(res, 405, "method_not_allowed");

@@ -1,29 +1,16 @@
 import { mseSafetyEvents, mseVersions, sql } from "@svc/db";
 import { type FlatErrorBody, MAX_JSON_DEPTH } from "@svc/http";
-import { type CallResult, call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { baseSelection, mse, visit } from "./helpers.js";
+import { type CallResult, call } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
+import { baseSelection, serviceWithOrgPerTest, visit } from "./helpers.js";
 
 /**
  * Issue 15 ("Hostile input") on the MSE Record API: the shared input hygiene answers with the
  * flat 400 (422 `invalid_selection` inside a selection, as documented), duplicate keys are
  * refused rather than resolved last-wins, and nothing is stored.
  */
-let svc: TestService;
-let key: string;
-let api: ReturnType<typeof mse>;
-
-beforeAll(async () => {
-  svc = await startTestService();
-});
 // A fresh organization per test: its safety event list starts empty.
-beforeEach(async () => {
-  key = (await svc.seed.org()).key;
-  api = mse(svc.url, key);
-});
-afterAll(async () => {
-  await svc.close();
-});
+const t = serviceWithOrgPerTest();
 
 /** The flat 400 whose issues name `path`. */
 function expectRefused(res: CallResult<FlatErrorBody>, path: string) {
@@ -39,12 +26,12 @@ function expectRefused(res: CallResult<FlatErrorBody>, path: string) {
 }
 
 async function rows(table: typeof mseVersions | typeof mseSafetyEvents): Promise<number> {
-  const [row] = await svc.db.handle.db.select({ n: sql<number>`count(*)::int` }).from(table);
+  const [row] = await t.svc.db.handle.db.select({ n: sql<number>`count(*)::int` }).from(table);
   return Number(row?.n ?? 0);
 }
 
 const write = (visitId: string, rawBody: string, method = "POST") =>
-  call<FlatErrorBody>(svc.url, `/v1/mse/${visitId}`, { method, key, rawBody });
+  call<FlatErrorBody>(t.svc.url, `/v1/mse/${visitId}`, { method, key: t.key, rawBody });
 
 describe("finding 8: duplicate keys are refused, never last-wins", () => {
   const riskTwice = JSON.stringify({
@@ -62,18 +49,18 @@ describe("finding 8: duplicate keys are refused, never last-wins", () => {
     const res = await write(id, riskTwice);
     expectRefused(res, "selection.risk");
     expect(res.json.issues?.[0]?.message).toMatch(/more than once/);
-    expect((await api.get(id)).status).toBe(404);
-    expect((await api.safetyEvents()).json.events).toEqual([]);
+    expect((await t.api.get(id)).status).toBe(404);
+    expect((await t.api.safetyEvents()).json.events).toEqual([]);
     expect(await rows(mseVersions)).toBe(versions);
     expect(await rows(mseSafetyEvents)).toBe(events);
   });
 
   it("PATCH refuses it the same way and the record is unchanged", async () => {
     const id = visit("dup");
-    expect((await api.write(id, { patientId: "p", selection: baseSelection })).status).toBe(200);
+    expect((await t.api.write(id, { patientId: "p", selection: baseSelection })).status).toBe(200);
     const res = await write(id, riskTwice, "PATCH");
     expectRefused(res, "selection.risk");
-    expect((await api.get(id)).json.mse.version).toBe(1);
+    expect((await t.api.get(id)).json.mse.version).toBe(1);
   });
 
   it.each([
@@ -100,19 +87,19 @@ describe("finding 8: duplicate keys are refused, never last-wins", () => {
   ])("%s: 400 naming the path", async (_name, rawBody, path) => {
     const id = visit("dup");
     expectRefused(await write(id, rawBody), path);
-    expect((await api.get(id)).status).toBe(404);
+    expect((await t.api.get(id)).status).toBe(404);
   });
 
   it("sign refuses duplicates too", async () => {
     const id = visit("dup");
-    await api.write(id, { patientId: "p", selection: baseSelection });
-    const res = await call<FlatErrorBody>(svc.url, `/v1/mse/${id}/sign`, {
+    await t.api.write(id, { patientId: "p", selection: baseSelection });
+    const res = await call<FlatErrorBody>(t.svc.url, `/v1/mse/${id}/sign`, {
       method: "POST",
-      key,
+      key: t.key,
       rawBody: '{"patientId":"p","signedByName":"Dr. A","signedByName":"Dr. B"}',
     });
     expectRefused(res, "signedByName");
-    expect((await api.get(id)).json.mse.signed).toBe(false);
+    expect((await t.api.get(id)).json.mse.signed).toBe(false);
   });
 
   it("the same keys in different objects are fine", async () => {
@@ -126,19 +113,19 @@ describe("finding 8: duplicate keys are refused, never last-wins", () => {
 
 describe("finding 1 on the MSE API: NUL and controls", () => {
   it("GET /v1/mse/safety_events?visitId=%00: 400 naming visitId", async () => {
-    expectRefused(await api.safetyEvents<FlatErrorBody>("?visitId=%00"), "visitId");
-    expectRefused(await api.safetyEvents<FlatErrorBody>("?visitId=a%ED%A0%80"), "visitId");
+    expectRefused(await t.api.safetyEvents<FlatErrorBody>("?visitId=%00"), "visitId");
+    expectRefused(await t.api.safetyEvents<FlatErrorBody>("?visitId=a%ED%A0%80"), "visitId");
   });
   it("GET /v1/mse/{visitId}?patientId=%00: 400 naming patientId", async () => {
-    expectRefused(await api.get<FlatErrorBody>(visit(), "?patientId=a%00"), "patientId");
+    expectRefused(await t.api.get<FlatErrorBody>(visit(), "?patientId=a%00"), "patientId");
   });
   it("a control character in a field is the flat 400; in a note it is 422 like NUL (documented)", async () => {
     const id = visit();
     expectRefused(
-      await api.write<FlatErrorBody>(id, { patientId: "p\u0007", selection: baseSelection }),
+      await t.api.write<FlatErrorBody>(id, { patientId: "p\u0007", selection: baseSelection }),
       "patientId",
     );
-    const note = await api.write<FlatErrorBody>(id, {
+    const note = await t.api.write<FlatErrorBody>(id, {
       patientId: "p",
       selection: { mood: { values: [], text: "a\u001bb" } },
     });
@@ -147,14 +134,14 @@ describe("finding 1 on the MSE API: NUL and controls", () => {
     expect(note.json.errors).toEqual([
       { domain: "mood", value: "text", message: expect.stringMatching(/NUL/) },
     ]);
-    expect((await api.get(id)).status).toBe(404);
+    expect((await t.api.get(id)).status).toBe(404);
   });
   it("a lone surrogate in sign fields is the flat 400", async () => {
     const id = visit();
-    await api.write(id, { patientId: "p", selection: baseSelection });
-    const res = await api.sign<FlatErrorBody>(id, { patientId: "p", signedByName: "Dr. \ud800" });
+    await t.api.write(id, { patientId: "p", selection: baseSelection });
+    const res = await t.api.sign<FlatErrorBody>(id, { patientId: "p", signedByName: "Dr. \ud800" });
     expectRefused(res, "signedByName");
-    expect((await api.get(id)).json.mse.signed).toBe(false);
+    expect((await t.api.get(id)).json.mse.signed).toBe(false);
   });
 });
 
@@ -179,7 +166,7 @@ describe("finding 3 and 5 on the MSE API: depth and prototype keys", () => {
     expect(res.json.errors).toEqual([
       { domain: "mood", value: "constructor", message: expect.stringMatching(/reserved/) },
     ]);
-    expect((await api.get(id)).status).toBe(404);
+    expect((await t.api.get(id)).status).toBe(404);
   });
 });
 
@@ -187,7 +174,7 @@ describe("finding 6 on the MSE API: query integers", () => {
   it.each(["0x10", "1e2", "%205", "%2B5", "5.0", "-5", ""])(
     "safety_events?limit=%s is 400",
     async (limit) => {
-      expectRefused(await api.safetyEvents<FlatErrorBody>(`?limit=${limit}`), "limit");
+      expectRefused(await t.api.safetyEvents<FlatErrorBody>(`?limit=${limit}`), "limit");
     },
   );
 });
