@@ -1,0 +1,450 @@
+/**
+ * `scoreInstruments`: the outcome agent's deterministic tool. It checks each submitted
+ * questionnaire against its definition (instrument-catalog.ts), totals it, bands it, compares it
+ * with a prior total, and assigns risk. The engine alone assigns every band, flag and level; the
+ * risk policy below is expert-set and explained in docs/engines/instruments.md.
+ */
+
+import { findInstrument, type InstrumentDefinition, type InstrumentId } from "./instrument-catalog.js";
+import {
+  type AgentRisk,
+  type AgentRiskLevel,
+  combineRisks,
+  ToolInputError,
+  type ToolInputIssue,
+} from "./types.js";
+
+export interface InstrumentSubmission {
+  instrument: string;
+  responses?: readonly number[];
+  total?: number;
+  priorTotal?: number;
+}
+
+export type InstrumentTrajectory = "improved" | "worsened" | "unchanged" | "no_prior";
+
+/** A risk item answered above 0 (1-based item number, its score, what it asks about). */
+export interface InstrumentItemFlag {
+  item: number;
+  value: number;
+  label: string;
+}
+
+export interface InstrumentResult {
+  /** Display name, e.g. "PHQ-9". */
+  instrument: string;
+  instrumentId: InstrumentId;
+  total: number;
+  /** Band label, e.g. "moderately severe". */
+  severity: string;
+  severityKey: string;
+  trajectory: InstrumentTrajectory;
+  priorTotal?: number;
+  /** total - priorTotal. */
+  change?: number;
+  /** Present only when a prior total was given and the instrument has sourced reliable-change points. */
+  reliableChange?: boolean;
+  reliableChangePoints: number | null;
+  /** Whether the total was summed from item responses or given as a total. */
+  source: "responses" | "total";
+  itemFlags: InstrumentItemFlag[];
+}
+
+export interface InstrumentObservation {
+  instrument: string;
+  note: string;
+}
+
+export interface InstrumentScoring {
+  results: InstrumentResult[];
+  /** Instrument names that are not in the catalog; they were not scored. */
+  unrecognized: string[];
+  observations: InstrumentObservation[];
+  risk: AgentRisk;
+  warnings: string[];
+}
+
+// --- Risk policy (expert-set; reasons in docs/engines/instruments.md) -------------------------
+
+/** A risk item (PHQ-9 item 9, EPDS item 10) answered 1: at least moderate. */
+export const RISK_ITEM_ANY_LEVEL: AgentRiskLevel = "moderate";
+/** Answered this or more ("more than half the days" / "sometimes" and above): high. */
+export const RISK_ITEM_HIGH_FROM_VALUE = 2;
+export const RISK_ITEM_HIGH_LEVEL: AgentRiskLevel = "high";
+/** A risk item that could not be checked (total only): never none, as an incomplete C-SSRS screen. */
+export const RISK_ITEM_NOT_AVAILABLE_LEVEL: AgentRiskLevel = "low";
+/** A reliable change for the worse. */
+export const RELIABLE_DETERIORATION_LEVEL: AgentRiskLevel = "low";
+
+/** The band of each instrument that always raises risk, and to what level. */
+export const ALERT_BANDS: Readonly<Record<InstrumentId, { bandKey: string; level: AgentRiskLevel }>> = {
+  // Top band of the main depression measure: prompt treatment review (expert-set, as the relapse
+  // engine's floor for a severe latest score).
+  phq9: { bandKey: "severe", level: "moderate" },
+  gad7: { bandKey: "severe", level: "low" },
+  // Positive provisional screen; needs a diagnostic interview (NCPTSD), not an acute risk.
+  pcl5: { bandKey: "probable_ptsd", level: "low" },
+  // Zone IV: specialist diagnostic evaluation for dependence (Babor et al. 2001); withdrawal risk.
+  audit: { bandKey: "zone_4", level: "moderate" },
+  who5: { bandKey: "likely_depression", level: "low" },
+  epds: { bandKey: "probable_depression", level: "low" },
+};
+
+// --- Public entry point ------------------------------------------------------------------------
+
+/**
+ * Scores each recognised submission. Throws ToolInputError (one issue per problem, path relative
+ * to the submissions array) for wrong item counts, answers outside an item's range, totals or
+ * prior totals outside the instrument's range, or a total that disagrees with its responses.
+ * Unknown instrument names are listed in `unrecognized` with a warning, not thrown.
+ */
+export function scoreInstruments(submissions: readonly InstrumentSubmission[]): InstrumentScoring {
+  if (submissions.length === 0) {
+    return emptyScoring(["No instruments were submitted: nothing was scored."]);
+  }
+  const recognised = submissions.map((submission) => findInstrument(submission.instrument));
+  const issues = submissions.flatMap((submission, index) => {
+    const definition = recognised[index];
+    return definition ? submissionIssues(submission, index, definition) : [];
+  });
+  if (issues.length > 0) throw new ToolInputError(issues);
+
+  const scoring = emptyScoring([]);
+  const risks: AgentRisk[] = [];
+  submissions.forEach((submission, index) => {
+    const definition = recognised[index];
+    if (!definition) {
+      recordUnrecognised(scoring, submission.instrument);
+      return;
+    }
+    const scored = scoreOne(submission, definition);
+    scoring.results.push(scored.result);
+    scoring.observations.push(...scored.observations);
+    scoring.warnings.push(...scored.warnings);
+    risks.push(...scored.risks);
+  });
+  scoring.risk = combineRisks(risks);
+  return scoring;
+}
+
+function emptyScoring(warnings: string[]): InstrumentScoring {
+  return { results: [], unrecognized: [], observations: [], risk: combineRisks([]), warnings };
+}
+
+function recordUnrecognised(scoring: InstrumentScoring, name: string): void {
+  if (scoring.unrecognized.includes(name)) return;
+  scoring.unrecognized.push(name);
+  scoring.warnings.push(
+    `Instrument "${name}" is not recognised: it was not scored and its risk was not assessed.`,
+  );
+}
+
+// --- Input checks ------------------------------------------------------------------------------
+
+function submissionIssues(
+  submission: InstrumentSubmission,
+  index: number,
+  definition: InstrumentDefinition,
+): ToolInputIssue[] {
+  const name = definition.display;
+  if (submission.responses === undefined && submission.total === undefined) {
+    return [{ path: [index], message: `${name} needs responses or a total` }];
+  }
+  const issues: ToolInputIssue[] = [];
+  if (submission.responses !== undefined)
+    issues.push(...responseIssues(submission.responses, index, definition));
+  if (submission.total !== undefined) {
+    issues.push(...totalIssues(submission.total, [index, "total"], `${name} total`, definition));
+  }
+  if (submission.priorTotal !== undefined) {
+    issues.push(
+      ...totalIssues(submission.priorTotal, [index, "priorTotal"], `${name} prior total`, definition),
+    );
+  }
+  if (issues.length === 0) issues.push(...totalMismatchIssues(submission, index, definition));
+  return issues;
+}
+
+function responseIssues(
+  responses: readonly number[],
+  index: number,
+  definition: InstrumentDefinition,
+): ToolInputIssue[] {
+  const issues: ToolInputIssue[] = [];
+  if (responses.length !== definition.itemCount) {
+    issues.push({
+      path: [index, "responses"],
+      message: `${definition.display} needs ${definition.itemCount} responses, got ${responses.length}`,
+    });
+  }
+  responses.forEach((value, position) => {
+    const item = position + 1;
+    if (item > definition.itemCount || isAllowedItemValue(definition, item, value)) return;
+    issues.push({
+      path: [index, "responses", position],
+      message: `${definition.display} item ${item} must be ${allowedItemText(definition, item)}, got ${value}`,
+    });
+  });
+  return issues;
+}
+
+function isAllowedItemValue(definition: InstrumentDefinition, item: number, value: number): boolean {
+  const listed = definition.allowedItemValues?.[item];
+  if (listed) return listed.includes(value);
+  return Number.isInteger(value) && value >= definition.itemMin && value <= definition.itemMax;
+}
+
+function allowedItemText(definition: InstrumentDefinition, item: number): string {
+  const listed = definition.allowedItemValues?.[item];
+  if (!listed) return `${definition.itemMin}-${definition.itemMax}`;
+  return `${listed.slice(0, -1).join(", ")} or ${listed[listed.length - 1]}`;
+}
+
+function totalIssues(
+  value: number,
+  path: (string | number)[],
+  what: string,
+  definition: InstrumentDefinition,
+): ToolInputIssue[] {
+  if (Number.isFinite(value) && value >= definition.totalMin && value <= definition.totalMax) return [];
+  return [{ path, message: `${what} must be ${definition.totalMin}-${definition.totalMax}, got ${value}` }];
+}
+
+function totalMismatchIssues(
+  submission: InstrumentSubmission,
+  index: number,
+  definition: InstrumentDefinition,
+): ToolInputIssue[] {
+  if (submission.responses === undefined || submission.total === undefined) return [];
+  const summed = sum(submission.responses);
+  if (summed === submission.total) return [];
+  return [
+    {
+      path: [index, "total"],
+      message: `${definition.display} total ${submission.total} does not match its responses, which sum to ${summed}`,
+    },
+  ];
+}
+
+// --- Scoring one instrument --------------------------------------------------------------------
+
+interface ScoredInstrument {
+  result: InstrumentResult;
+  observations: InstrumentObservation[];
+  warnings: string[];
+  risks: AgentRisk[];
+}
+
+function scoreOne(submission: InstrumentSubmission, definition: InstrumentDefinition): ScoredInstrument {
+  const fromResponses = submission.responses !== undefined;
+  const total = submission.responses !== undefined ? sum(submission.responses) : (submission.total ?? 0);
+  const band = bandOf(definition, total);
+  const comparison = compareWithPrior(definition, total, submission.priorTotal);
+  const riskItems = readRiskItems(definition, submission.responses, total);
+  const alert = ALERT_BANDS[definition.id];
+
+  const result: InstrumentResult = {
+    instrument: definition.display,
+    instrumentId: definition.id,
+    total,
+    severity: band.label,
+    severityKey: band.key,
+    trajectory: comparison.trajectory,
+    ...(submission.priorTotal !== undefined ? { priorTotal: submission.priorTotal } : {}),
+    ...(comparison.change !== undefined ? { change: comparison.change } : {}),
+    ...(comparison.reliableChange !== undefined ? { reliableChange: comparison.reliableChange } : {}),
+    reliableChangePoints: definition.reliableChangePoints,
+    source: fromResponses ? "responses" : "total",
+    itemFlags: riskItems.itemFlags,
+  };
+  const risks = [...riskItems.risks];
+  if (band.key === alert.bandKey) {
+    risks.push(riskOf(alert.level, `${definition.display} total ${total}: ${band.label}`));
+  }
+  if (comparison.reliableDeterioration) {
+    risks.push(
+      riskOf(RELIABLE_DETERIORATION_LEVEL, deteriorationLabel(definition, submission.priorTotal, total)),
+    );
+  }
+  return {
+    result,
+    observations: [
+      { instrument: definition.display, note: totalNote(definition, total, band.label) },
+      ...(comparison.note ? [{ instrument: definition.display, note: comparison.note }] : []),
+      ...riskItems.notes.map((note) => ({ instrument: definition.display, note })),
+    ],
+    warnings: riskItems.warnings,
+    risks,
+  };
+}
+
+/** The highest band whose lower cut-point the total has reached (the rule of `severityBand`). */
+function bandOf(definition: InstrumentDefinition, total: number): InstrumentDefinition["bands"][number] {
+  const [lowest, ...rest] = definition.bands;
+  if (!lowest) throw new Error(`${definition.display} has no bands`);
+  let found = lowest;
+  for (const band of rest) if (total >= band.min) found = band;
+  return found;
+}
+
+function totalNote(definition: InstrumentDefinition, total: number, bandLabel: string): string {
+  const percent =
+    definition.percentPerPoint === undefined ? "" : ` (${total * definition.percentPerPoint} %)`;
+  return `${definition.display} total ${total} of ${definition.totalMax}${percent}: ${bandLabel}.`;
+}
+
+// --- Change against a prior total --------------------------------------------------------------
+
+interface PriorComparison {
+  trajectory: InstrumentTrajectory;
+  change?: number;
+  reliableChange?: boolean;
+  reliableDeterioration: boolean;
+  note?: string;
+}
+
+/**
+ * Direction respects `higherIsWorse` (a rise on the WHO-5 is an improvement). Reliable when the
+ * change reaches the instrument's reliable-change points; without sourced points, direction only.
+ */
+function compareWithPrior(
+  definition: InstrumentDefinition,
+  total: number,
+  priorTotal: number | undefined,
+): PriorComparison {
+  if (priorTotal === undefined) return { trajectory: "no_prior", reliableDeterioration: false };
+  const change = roundToHundredths(total - priorTotal);
+  const trajectory = trajectoryOf(definition, change);
+  const threshold = definition.reliableChangePoints;
+  const reliableChange = threshold === null ? undefined : Math.abs(change) >= threshold;
+  return {
+    trajectory,
+    change,
+    ...(reliableChange !== undefined ? { reliableChange } : {}),
+    reliableDeterioration: reliableChange === true && trajectory === "worsened",
+    note: changeNote(definition, priorTotal, total, change, trajectory, reliableChange),
+  };
+}
+
+function trajectoryOf(definition: InstrumentDefinition, change: number): InstrumentTrajectory {
+  if (change === 0) return "unchanged";
+  const rose = change > 0;
+  return rose === definition.higherIsWorse ? "worsened" : "improved";
+}
+
+function changeNote(
+  definition: InstrumentDefinition,
+  priorTotal: number,
+  total: number,
+  change: number,
+  trajectory: InstrumentTrajectory,
+  reliableChange: boolean | undefined,
+): string {
+  const name = definition.display;
+  if (trajectory === "unchanged") return `${name} unchanged at ${total}.`;
+  const moved = `${name} ${trajectory} from ${priorTotal} to ${total} (${signed(change)} points)`;
+  const threshold = definition.reliableChangePoints;
+  if (threshold === null || reliableChange === undefined) {
+    return `${moved}; no sourced reliable-change threshold, so whether the change exceeds measurement error is not judged.`;
+  }
+  if (reliableChange) return `${moved}: a reliable change (threshold ${threshold} points).`;
+  return `${moved}: below the reliable-change threshold of ${threshold} points, so it may be measurement error.`;
+}
+
+function deteriorationLabel(
+  definition: InstrumentDefinition,
+  priorTotal: number | undefined,
+  total: number,
+): string {
+  const change = roundToHundredths(total - (priorTotal ?? total));
+  return `${definition.display} reliable deterioration: ${priorTotal} to ${total} (${signed(change)} points; threshold ${definition.reliableChangePoints})`;
+}
+
+// --- Risk items (PHQ-9 item 9, EPDS item 10) ---------------------------------------------------
+
+interface RiskItemReading {
+  itemFlags: InstrumentItemFlag[];
+  risks: AgentRisk[];
+  notes: string[];
+  warnings: string[];
+}
+
+/**
+ * With responses: every risk item above 0 is flagged and raises risk, whatever the total. With a
+ * total only: the item cannot be read, which is never "no risk" (low, with a warning), unless the
+ * total settles it: 0 means every item is 0, and a total above what the other items can reach
+ * means the risk item is at least the difference.
+ */
+function readRiskItems(
+  definition: InstrumentDefinition,
+  responses: readonly number[] | undefined,
+  total: number,
+): RiskItemReading {
+  const reading: RiskItemReading = { itemFlags: [], risks: [], notes: [], warnings: [] };
+  for (const riskItem of definition.riskItems) {
+    const name = `${definition.display} item ${riskItem.item}`;
+    if (responses !== undefined) {
+      const value = responses[riskItem.item - 1] ?? 0;
+      if (value <= 0) continue;
+      reading.itemFlags.push({ item: riskItem.item, value, label: riskItem.label });
+      reading.risks.push(riskOf(riskItemLevel(value), `${name} (${riskItem.label}) = ${value}`));
+      reading.notes.push(
+        `${name} (${riskItem.label}) scored ${value} of ${definition.itemMax}: assess ${riskItem.screens} whatever the total.`,
+      );
+      continue;
+    }
+    if (total === 0) continue;
+    reading.risks.push(
+      riskOf(RISK_ITEM_NOT_AVAILABLE_LEVEL, `${name} not available: ${riskItem.screens} not screened`),
+    );
+    const unscreened = `${definition.display} was given as a total only: ${name} (${riskItem.label}) could not be checked, so ${riskItem.screens} was not screened by this score.`;
+    reading.warnings.push(unscreened);
+    reading.notes.push(unscreened);
+    const impliedMinimum = impliedItemMinimum(definition, riskItem.item, total);
+    if (impliedMinimum > 0) {
+      reading.risks.push(
+        riskOf(
+          riskItemLevel(impliedMinimum),
+          `${name} (${riskItem.label}) at least ${impliedMinimum}, implied by total ${total}`,
+        ),
+      );
+    }
+  }
+  return reading;
+}
+
+function riskItemLevel(value: number): AgentRiskLevel {
+  return value >= RISK_ITEM_HIGH_FROM_VALUE ? RISK_ITEM_HIGH_LEVEL : RISK_ITEM_ANY_LEVEL;
+}
+
+/** The lowest score an item can have given the total: what the other items cannot account for. */
+function impliedItemMinimum(definition: InstrumentDefinition, item: number, total: number): number {
+  let othersMaximum = 0;
+  for (let other = 1; other <= definition.itemCount; other += 1) {
+    if (other !== item) othersMaximum += itemMaximum(definition, other);
+  }
+  return Math.max(0, Math.ceil(total - othersMaximum));
+}
+
+function itemMaximum(definition: InstrumentDefinition, item: number): number {
+  const listed = definition.allowedItemValues?.[item];
+  return listed ? Math.max(...listed) : definition.itemMax;
+}
+
+// --- Small helpers -----------------------------------------------------------------------------
+
+function riskOf(level: AgentRiskLevel, label: string): AgentRisk {
+  return { flag: level !== "none", level, labels: [label] };
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+function roundToHundredths(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+function signed(value: number): string {
+  return value > 0 ? `+${value}` : `${value}`;
+}
