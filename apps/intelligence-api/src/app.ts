@@ -1,3 +1,4 @@
+import type { ToolLoopLimits } from "@svc/agents";
 import {
   type AppDeps,
   createServiceApp,
@@ -7,14 +8,17 @@ import {
   type ServiceApp,
 } from "@svc/http";
 import type { Narrator } from "@svc/intelligence";
+import type { ChatModel } from "@svc/model";
 import { registerAnalysisRoutes } from "./routes/analysis.js";
 import { registerConnectPage } from "./routes/connect_page.js";
+import { registerRecordAgents } from "./routes/v1_agents.js";
 import { registerEventsList } from "./routes/v1_events_list.js";
 import { registerLabOrdersCancel } from "./routes/v1_labs_orders_cancel.js";
 import { registerLabOrdersCreate } from "./routes/v1_labs_orders_create.js";
 import { registerLabOrdersGet } from "./routes/v1_labs_orders_get.js";
 import { registerLabOrdersList } from "./routes/v1_labs_orders_list.js";
 import { registerLabPanelsList } from "./routes/v1_labs_panels_list.js";
+import { registerMcpServer } from "./routes/v1_mcp.js";
 import { registerPing } from "./routes/v1_ping.js";
 import { registerTestHelperLabs } from "./routes/v1_test_helpers_labs.js";
 import { registerTestHelperWearables } from "./routes/v1_test_helpers_wearables.js";
@@ -33,6 +37,10 @@ export interface IntelligenceApiOptions {
   narrator?: Narrator;
   /** Upper bound on narration; past it `reasoning` is null (default 3 s). */
   reasoningTimeoutMs?: number;
+  /** The agents' chat model; absent: each agent runs its deterministic tool plan. */
+  chatModel?: ChatModel;
+  /** Bounds on an agent's model loop (steps, time per call and per request). */
+  agentLimits?: ToolLoopLimits;
 }
 
 /** The Intelligence API (secret and publishable keys, enveloped errors): every route in one place. */
@@ -44,6 +52,8 @@ export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOpti
     narrator: options.narrator,
     reasoningTimeoutMs: options.reasoningTimeoutMs,
   });
+  registerRecordAgents(service, { chatModel: options.chatModel, limits: options.agentLimits });
+  registerMcpServer(service);
   registerLabPanelsList(service);
   registerLabOrdersCreate(service);
   registerLabOrdersList(service);

@@ -2,6 +2,16 @@ export { buildIntelligenceApi } from "./app.js";
 export { transitionLabOrder } from "./labs/store.js";
 export { LAB_ORDER_STATUSES, LabOrderError } from "./labs/transitions.js";
 // Request and response body types of each route, for clients and tests.
+export type {
+  BiomarkerAgentRequest,
+  BiomarkerAgentResponse,
+  MedicationAgentRequest,
+  MedicationAgentResponse,
+  OutcomeAgentRequest,
+  OutcomeAgentResponse,
+  RelapseAgentRequest,
+  RelapseAgentResponse,
+} from "./routes/v1_agents.js";
 export type { BiomarkerAnalysisResponse, BiomarkerAnalyzeRequest } from "./routes/v1_biomarker_analyze.js";
 export { BiomarkerAnalyzeRequestSchema } from "./routes/v1_biomarker_analyze.js";
 export type { DmseAnalysisResponse, DmseAnalyzeRequest } from "./routes/v1_dmse_analyze.js";

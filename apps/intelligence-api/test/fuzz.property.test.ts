@@ -55,6 +55,11 @@ const validBodies: Record<string, unknown> = {
   },
   "PATCH /v1/mse/{visitId}": { patientId: "p", selection: { mood: { values: ["euthymic"] } } },
   "POST /v1/mse/{visitId}/sign": { patientId: "p", signedByName: "Dr. A" },
+  "POST /v1/mse/{visitId}/agent": { patientId: "p", transcript: "t", telemetry: { speechRateWpm: 80 } },
+  "POST /v1/medication/{patientId}/agent": { medications: ["sertraline 50 mg", "tramadol"], context: "c" },
+  "POST /v1/biomarker/{patientId}/agent": { panel: [{ analyte: "lithium", value: 0.8 }] },
+  "POST /v1/outcome/{patientId}/agent": { instruments: [{ instrument: "PHQ-9", total: 12, priorTotal: 15 }] },
+  "POST /v1/relapse/{patientId}/agent": { signals: [{ indicator: "sleep_disruption", severity: 0.5 }] },
 };
 
 const TABLES = [

@@ -1,5 +1,6 @@
 export { buildMseRecordApi } from "./app.js";
 // Request and response body types of each route, for clients and tests.
+export type { MseAgentRequestBody, MseAgentResponse } from "./routes/v1_mse_agent.js";
 export type { MseAuditResponse } from "./routes/v1_mse_audit.js";
 export type { MseCatalog } from "./routes/v1_mse_domains.js";
 export type { MseRecordResponse } from "./routes/v1_mse_get.js";

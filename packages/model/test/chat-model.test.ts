@@ -1,4 +1,10 @@
 import { createServer } from "node:net";
+import {
+  type ScriptedModelServer,
+  startScriptedModelServer,
+  textAnswer,
+  toolCallsAnswer,
+} from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -8,12 +14,6 @@ import {
   ModelUnavailableError,
   type ToolLoopRequest,
 } from "../src/index.js";
-import {
-  type ScriptedModelServer,
-  startScriptedModelServer,
-  textAnswer,
-  toolCallsAnswer,
-} from "./scripted-model-server.js";
 
 /**
  * The chat-model port's OpenAI-compatible adapter against a scripted model on loopback: the tool

@@ -40,7 +40,11 @@ export function buildCombinedApp(deps: AppDeps, intelligenceOptions: Intelligenc
     return cached;
   };
   const intelligence = buildIntelligenceApi(deps, { ...intelligenceOptions, documentSource });
-  const mse = buildMseRecordApi(deps, { documentSource });
+  const mse = buildMseRecordApi(deps, {
+    documentSource,
+    chatModel: intelligenceOptions.chatModel,
+    agentLimits: intelligenceOptions.agentLimits,
+  });
   const fetch = (request: Request): Response | Promise<Response> => {
     const { pathname } = new URL(request.url);
     if (pathname === "/v1/mse" || pathname.startsWith("/v1/mse/")) return mse.app.fetch(request);

@@ -17,7 +17,7 @@ import {
   startServer,
   tlsFilesOf,
 } from "@svc/http";
-import { modelNarratorFromEnv } from "@svc/model";
+import { chatModelFromEnv, modelNarratorFromEnv } from "@svc/model";
 import { buildCombinedApp } from "./combined.js";
 import { type OperatorEndpoint, startOperatorEndpoint } from "./operator.js";
 
@@ -93,7 +93,10 @@ async function main(): Promise<void> {
   const delivery = await startDeliveries(env, db, logger);
   runtime.deps.deliveries = delivery.deliveries;
   // `explain: true` narrates through the model MODEL_BASE_URL names, else the template narrator.
-  const combined = buildCombinedApp(runtime.deps, { narrator: modelNarratorFromEnv(env) });
+  const combined = buildCombinedApp(runtime.deps, {
+    narrator: modelNarratorFromEnv(env),
+    chatModel: chatModelFromEnv(env),
+  });
   const server = await startServer({
     fetch: combined.fetch,
     port: env.PORT,

@@ -101,6 +101,9 @@ export interface StartOptions {
   /** Narrator for `explain: true` (the template narrator when absent) and its time limit. */
   narrator?: IntelligenceOptions["narrator"];
   reasoningTimeoutMs?: IntelligenceOptions["reasoningTimeoutMs"];
+  /** The agents' chat model (the deterministic tool plan when absent) and its loop limits. */
+  chatModel?: IntelligenceOptions["chatModel"];
+  agentLimits?: IntelligenceOptions["agentLimits"];
   /** Extra routes before the server starts (e.g. a deliberately slow one). */
   extend?: (combined: ReturnType<typeof buildCombinedApp>) => void;
 }
@@ -128,6 +131,8 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
   const combined = buildCombinedApp(deps, {
     narrator: options.narrator,
     reasoningTimeoutMs: options.reasoningTimeoutMs,
+    chatModel: options.chatModel,
+    agentLimits: options.agentLimits,
   });
   options.extend?.(combined);
   const server = await startServer({ fetch: combined.fetch, port: 0, hostname: "127.0.0.1" });
@@ -261,6 +266,7 @@ export function compiledEntry(root: string, relativePath: string): { command: st
   return { command: process.execPath, args: ["--enable-source-maps", file] };
 }
 
+export * from "./scripted-model-server.js";
 export * from "./tls.js";
 // Compiled app processes and nginx in front: the replica test and `pnpm bench:scale`.
 export * from "./topology.js";

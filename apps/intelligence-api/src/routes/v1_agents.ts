@@ -1,0 +1,211 @@
+import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
+import {
+  biomarkerAgent,
+  medicationAgent,
+  outcomeAgent,
+  type RecordAgentDefinition,
+  type RecordAgentProduct,
+  relapseAgent,
+  runRecordAgent,
+  type ToolLoopLimits,
+} from "@svc/agents";
+import { ToolInputError } from "@svc/engines";
+import { ApiError, type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type ChatModel, ModelUnavailableError } from "@svc/model";
+import {
+  AgentPatientIdParamSchema,
+  type BiomarkerAgentRequest,
+  BiomarkerAgentRequestSchema,
+  type BiomarkerAgentResponse,
+  BiomarkerAgentResponseSchema,
+  type MedicationAgentRequest,
+  MedicationAgentRequestSchema,
+  type MedicationAgentResponse,
+  MedicationAgentResponseSchema,
+  type OutcomeAgentRequest,
+  OutcomeAgentRequestSchema,
+  type OutcomeAgentResponse,
+  OutcomeAgentResponseSchema,
+  type RelapseAgentRequest,
+  RelapseAgentRequestSchema,
+  type RelapseAgentResponse,
+  RelapseAgentResponseSchema,
+} from "../schemas/agents.js";
+
+// The body types of these routes, for clients and tests (from the schemas they declare).
+export type {
+  BiomarkerAgentRequest,
+  BiomarkerAgentResponse,
+  MedicationAgentRequest,
+  MedicationAgentResponse,
+  OutcomeAgentRequest,
+  OutcomeAgentResponse,
+  RelapseAgentRequest,
+  RelapseAgentResponse,
+};
+
+export interface RecordAgentRouteOptions {
+  chatModel?: ChatModel;
+  limits?: ToolLoopLimits;
+}
+
+const DESCRIPTION =
+  "Runs the product's deterministic tools over the submitted data, with a language model's tool loop when one is configured (else the fixed tool plan and a template narrative; `runner` says which ran). The engine, not the model, assigns every flag, score, band and severity; observations naming anything no tool returned are dropped into `warnings`. Advisory only: nothing is stored. 503 `service_unavailable` when the configured model cannot be reached or runs past its time limit. Secret keys only.";
+
+function agentRoute<P extends RecordAgentProduct, Req extends z.ZodType, Res extends z.ZodType>(
+  product: P,
+  summary: string,
+  requestSchema: Req,
+  responseSchema: Res,
+) {
+  return createRoute({
+    method: "post",
+    path: `/v1/${product}/{patientId}/agent` as `/v1/${P}/{patientId}/agent`,
+    tags: ["Agents"],
+    summary,
+    description: DESCRIPTION,
+    request: {
+      params: AgentPatientIdParamSchema,
+      body: { required: true, content: { "application/json": { schema: requestSchema } } },
+    },
+    responses: {
+      200: {
+        description: `The ${product} agent's advisory assessment`,
+        headers: rateLimitHeaders,
+        content: { "application/json": { schema: responseSchema } },
+      },
+      ...errorResponses(400, 402, 503),
+    },
+  });
+}
+
+const medicationRoute = agentRoute(
+  "medication",
+  "Medication agent: interactions",
+  MedicationAgentRequestSchema,
+  MedicationAgentResponseSchema,
+);
+const biomarkerRoute = agentRoute(
+  "biomarker",
+  "Biomarker agent: reference ranges and critical values",
+  BiomarkerAgentRequestSchema,
+  BiomarkerAgentResponseSchema,
+);
+const outcomeRoute = agentRoute(
+  "outcome",
+  "Outcome agent: instrument scoring",
+  OutcomeAgentRequestSchema,
+  OutcomeAgentResponseSchema,
+);
+const relapseRoute = agentRoute(
+  "relapse",
+  "Relapse agent: early-warning signals",
+  RelapseAgentRequestSchema,
+  RelapseAgentResponseSchema,
+);
+
+/** The record-level agents: POST /v1/{medication,biomarker,outcome,relapse}/{patientId}/agent. */
+export function registerRecordAgents(service: ServiceApp, options: RecordAgentRouteOptions): void {
+  const medication: RouteHandler<typeof medicationRoute, AppEnv> = async (c) => {
+    const body = c.req.valid("json");
+    const data = await runAgent(
+      medicationAgent,
+      "medications",
+      c.req.valid("param").patientId,
+      body,
+      body.context,
+      {
+        ...options,
+        signal: c.req.raw.signal,
+      },
+    );
+    return c.json({ ok: true as const, data }, 200);
+  };
+  const biomarker: RouteHandler<typeof biomarkerRoute, AppEnv> = async (c) => {
+    const body = c.req.valid("json");
+    const data = await runAgent(biomarkerAgent, "panel", c.req.valid("param").patientId, body, body.context, {
+      ...options,
+      signal: c.req.raw.signal,
+    });
+    return c.json({ ok: true as const, data }, 200);
+  };
+  const outcome: RouteHandler<typeof outcomeRoute, AppEnv> = async (c) => {
+    const body = c.req.valid("json");
+    const data = await runAgent(
+      outcomeAgent,
+      "instruments",
+      c.req.valid("param").patientId,
+      body,
+      body.context,
+      {
+        ...options,
+        signal: c.req.raw.signal,
+      },
+    );
+    return c.json({ ok: true as const, data }, 200);
+  };
+  const relapse: RouteHandler<typeof relapseRoute, AppEnv> = async (c) => {
+    const body = c.req.valid("json");
+    const data = await runAgent(relapseAgent, "signals", c.req.valid("param").patientId, body, body.context, {
+      ...options,
+      signal: c.req.raw.signal,
+    });
+    return c.json({ ok: true as const, data }, 200);
+  };
+  service.openapi(medicationRoute, medication);
+  service.openapi(biomarkerRoute, biomarker);
+  service.openapi(outcomeRoute, outcome);
+  service.openapi(relapseRoute, relapse);
+}
+
+/**
+ * One agent request: the agent's run, with its own failures as the contract's errors (400 for
+ * input the engine cannot score, the issue path under the body field it read; 503 for the model).
+ */
+async function runAgent<Body, Output, Assessment>(
+  agent: RecordAgentDefinition<Body, Output, Assessment>,
+  inputField: string,
+  patientId: string,
+  body: Body,
+  context: string | undefined,
+  options: RecordAgentRouteOptions & { signal: AbortSignal },
+) {
+  return runAgentRequest(agent.product, inputField, () =>
+    runRecordAgent(
+      agent,
+      { patientId, body, context },
+      { model: options.chatModel, limits: options.limits, signal: options.signal },
+    ),
+  );
+}
+
+/** The agent's own failures as the contract's errors: 400 for input it cannot score, 503 for the model. */
+async function runAgentRequest<T>(
+  product: RecordAgentProduct,
+  inputField: string,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ToolInputError) {
+      throw new ApiError(
+        "invalid_request",
+        `The ${product} agent cannot score this input: ${error.message}`,
+        {
+          issues: error.issues.map((issue) => ({
+            path: [inputField, ...issue.path].join("."),
+            message: issue.message,
+          })),
+        },
+      );
+    }
+    if (error instanceof ModelUnavailableError) {
+      throw new ApiError(
+        "service_unavailable",
+        "The agent's model is temporarily unavailable; nothing was stored. Retry later.",
+      );
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,211 @@
+import { z } from "@hono/zod-openapi";
+import {
+  instrumentSubmissionsSchema,
+  AGENT_INPUT_LIMITS as LIMITS,
+  medicationListSchema,
+  panelReadingsSchema,
+  relapseSignalsSchema,
+} from "@svc/agents";
+
+/**
+ * Request and response shapes of the record-level agents (interface spec, "Agent endpoints" and
+ * "Agent response envelope"). The bounds come from AGENT_INPUT_LIMITS, the one definition the
+ * tool schemas and the MCP server also read.
+ */
+
+export const AgentPatientIdParamSchema = z.object({
+  patientId: z
+    .string()
+    .min(1)
+    .max(128)
+    .openapi({
+      param: { name: "patientId", in: "path" },
+      description: "Your own patient id, echoed back.",
+      example: "pt_4821",
+    }),
+});
+
+const ContextSchema = z.string().max(LIMITS.contextMaxChars).optional().openapi({
+  description: "Free-text context for the model (up to 2000 characters); data, never instructions.",
+});
+
+export const MedicationAgentRequestSchema = z
+  .object({
+    medications: medicationListSchema().openapi({
+      description: "1-50 medication names, each with an optional dose.",
+      example: ["sertraline 100 mg", "tramadol 50 mg"],
+    }),
+    context: ContextSchema,
+  })
+  .openapi("MedicationAgentRequest");
+
+export const BiomarkerAgentRequestSchema = z
+  .object({
+    panel: panelReadingsSchema().openapi({
+      description:
+        "1-50 readings, each value in the unit the getPanels tool gives for the analyte (SI where usual).",
+      example: [{ analyte: "lithium", value: 1.6 }],
+    }),
+    context: ContextSchema,
+  })
+  .openapi("BiomarkerAgentRequest");
+
+export const OutcomeAgentRequestSchema = z
+  .object({
+    instruments: instrumentSubmissionsSchema().openapi({
+      description:
+        "1-20 instruments, each with `responses` (item answers in order, each 0-10, up to 30) or `total` (0-200), and an optional `priorTotal`.",
+      example: [{ instrument: "PHQ-9", responses: [2, 2, 1, 2, 1, 1, 1, 1, 1], priorTotal: 18 }],
+    }),
+    context: ContextSchema,
+  })
+  .openapi("OutcomeAgentRequest");
+
+export const RelapseAgentRequestSchema = z
+  .object({
+    signals: relapseSignalsSchema().openapi({
+      description: "1-30 signals, each an indicator name and a severity from 0 to 1.",
+      example: [{ indicator: "sleep_disruption", severity: 0.7 }],
+    }),
+    context: ContextSchema,
+  })
+  .openapi("RelapseAgentRequest");
+
+const RiskSchema = z
+  .object({
+    flag: z.boolean(),
+    level: z.enum(["none", "low", "moderate", "high"]),
+    labels: z.array(z.string()),
+  })
+  .openapi("AgentRisk");
+
+const ReasoningSchema = z
+  .object({
+    narrative: z.string(),
+    generatedAt: z.string(),
+    narrator: z.enum(["model", "template"]).openapi({ description: "Additive: who wrote the narrative." }),
+  })
+  .nullable();
+
+const ObservationSource = z.enum(["engine", "model"]);
+
+const MedicationAssessmentSchema = z.looseObject({
+  interactions: z.array(
+    z.looseObject({
+      a: z.string(),
+      b: z.string(),
+      severity: z.enum(["high", "moderate", "low"]),
+      mechanism: z.string(),
+      recommendation: z.string(),
+      source: z.string().openapi({ description: "Additive: where the interaction is documented." }),
+    }),
+  ),
+  recognized: z.array(z.string()),
+  unrecognized: z.array(z.string()),
+  observations: z.array(
+    z.looseObject({ medication: z.string(), note: z.string(), source: ObservationSource }),
+  ),
+});
+
+const BiomarkerAssessmentSchema = z.looseObject({
+  results: z.array(
+    z.looseObject({
+      analyte: z.string(),
+      value: z.number(),
+      unit: z.string(),
+      flag: z.enum(["low", "normal", "high", "critical_low", "critical_high"]),
+      range: z.string(),
+    }),
+  ),
+  unrecognized: z.array(z.string()),
+  observations: z.array(z.looseObject({ analyte: z.string(), note: z.string(), source: ObservationSource })),
+});
+
+const OutcomeAssessmentSchema = z.looseObject({
+  results: z.array(
+    z.looseObject({
+      instrument: z.string(),
+      total: z.number(),
+      severity: z.string(),
+      trajectory: z.enum(["improved", "worsened", "unchanged", "no_prior"]),
+      change: z.number().optional(),
+      reliableChange: z.boolean().optional(),
+    }),
+  ),
+  unrecognized: z.array(z.string()),
+  observations: z.array(
+    z.looseObject({ instrument: z.string(), note: z.string(), source: ObservationSource }),
+  ),
+});
+
+const RelapseAssessmentSchema = z.looseObject({
+  compositeScore: z.number().min(0).max(100),
+  band: z.enum(["low", "moderate", "elevated", "high"]),
+  contributing: z.array(
+    z.looseObject({
+      indicator: z.string(),
+      label: z.string(),
+      severity: z.number(),
+      contribution: z.number(),
+    }),
+  ),
+  unrecognized: z.array(z.string()),
+  observations: z.array(
+    z.looseObject({ indicator: z.string(), note: z.string(), source: ObservationSource }),
+  ),
+});
+
+function agentEnvelope<A extends z.ZodType>(object: string, assessment: A, name: string) {
+  return z
+    .object({
+      ok: z.literal(true),
+      data: z.object({
+        object: z.literal(object),
+        patientId: z.string(),
+        mode: z.literal("advisory"),
+        ok: z.boolean().openapi({ description: "False: a partial draft; see warnings." }),
+        assessment: assessment.nullable(),
+        risk: RiskSchema,
+        reasoning: ReasoningSchema,
+        citations: z.array(z.string()),
+        toolCalls: z.array(z.string()),
+        steps: z.number().int(),
+        warnings: z.array(z.string()),
+        runner: z
+          .enum(["model", "deterministic"])
+          .openapi({ description: "Additive: a model's tool loop, or the fixed deterministic tool plan." }),
+        disclaimer: z.string(),
+      }),
+    })
+    .openapi(name);
+}
+
+export const MedicationAgentResponseSchema = agentEnvelope(
+  "medication.agent.assessment",
+  MedicationAssessmentSchema,
+  "MedicationAgentResponse",
+);
+export const BiomarkerAgentResponseSchema = agentEnvelope(
+  "biomarker.agent.assessment",
+  BiomarkerAssessmentSchema,
+  "BiomarkerAgentResponse",
+);
+export const OutcomeAgentResponseSchema = agentEnvelope(
+  "outcome.agent.assessment",
+  OutcomeAssessmentSchema,
+  "OutcomeAgentResponse",
+);
+export const RelapseAgentResponseSchema = agentEnvelope(
+  "relapse.agent.assessment",
+  RelapseAssessmentSchema,
+  "RelapseAgentResponse",
+);
+
+export type MedicationAgentRequest = z.input<typeof MedicationAgentRequestSchema>;
+export type BiomarkerAgentRequest = z.input<typeof BiomarkerAgentRequestSchema>;
+export type OutcomeAgentRequest = z.input<typeof OutcomeAgentRequestSchema>;
+export type RelapseAgentRequest = z.input<typeof RelapseAgentRequestSchema>;
+export type MedicationAgentResponse = z.infer<typeof MedicationAgentResponseSchema>;
+export type BiomarkerAgentResponse = z.infer<typeof BiomarkerAgentResponseSchema>;
+export type OutcomeAgentResponse = z.infer<typeof OutcomeAgentResponseSchema>;
+export type RelapseAgentResponse = z.infer<typeof RelapseAgentResponseSchema>;

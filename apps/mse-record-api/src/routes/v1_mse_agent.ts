@@ -1,0 +1,67 @@
+import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
+import { type MseAgentProposal, runMseAgent, type ToolLoopLimits } from "@svc/agents";
+import { ApiError, type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type ChatModel, ModelUnavailableError } from "@svc/model";
+import { VisitIdParamSchema } from "../schemas.js";
+import { MseAgentProposalSchema, MseAgentRequestSchema } from "../schemas-agent.js";
+import { TAG, WRITE } from "./common.js";
+
+/** The body a client sends to POST /v1/mse/{visitId}/agent. */
+export type MseAgentRequestBody = z.input<typeof MseAgentRequestSchema>;
+/** The 200 body of POST /v1/mse/{visitId}/agent. */
+export type MseAgentResponse = z.infer<typeof MseAgentProposalSchema>;
+
+const route = createRoute({
+  method: "post",
+  path: "/v1/mse/{visitId}/agent",
+  tags: [TAG],
+  summary: "MSE agent: propose a selection from a transcript and/or telemetry",
+  description:
+    "Proposes an MSE selection: telemetry signals outside the dmse engine's range become digital_mse findings; with a language model configured, findings from the transcript are added (else the transcript is not read; `runner` says which ran). The proposal is re-validated by the write endpoint's validator; the agent never proposes an absence of risk (no `denies_si_hi`, no C-SSRS 'no'). Nothing is written: POST `commit.body` to `commit.path` to record it. Neither transcript nor telemetry: 400. 503 `service_unavailable` when the model cannot be reached or runs past its time limit. Organization key with scope `mse:write` (the agent is write-equivalent).",
+  request: {
+    params: VisitIdParamSchema,
+    body: { required: true, content: { "application/json": { schema: MseAgentRequestSchema } } },
+  },
+  responses: {
+    200: {
+      description: "The proposal (nothing stored)",
+      headers: rateLimitHeaders,
+      content: { "application/json": { schema: MseAgentProposalSchema } },
+    },
+    ...flatErrorResponses(400, 503),
+  },
+});
+
+export function registerMseAgent(
+  service: ServiceApp,
+  options: { chatModel?: ChatModel; limits?: ToolLoopLimits },
+): void {
+  // No database access here: the agent only proposes (the write endpoint records).
+  const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+    const { visitId } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const proposal = await unlessModelUnavailable(() =>
+      runMseAgent(
+        { visitId, ...body },
+        { model: options.chatModel, limits: options.limits, signal: c.req.raw.signal },
+      ),
+    );
+    return c.json(proposal, 200);
+  };
+  service.openapi(route, handler, WRITE);
+}
+
+/** A model that cannot serve the request is the contract's 503; nothing was stored. */
+async function unlessModelUnavailable(run: () => Promise<MseAgentProposal>): Promise<MseAgentProposal> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ModelUnavailableError) {
+      throw new ApiError(
+        "service_unavailable",
+        "The MSE agent's model is temporarily unavailable; nothing was stored. Retry later.",
+      );
+    }
+    throw error;
+  }
+}

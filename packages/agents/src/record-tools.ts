@@ -1,0 +1,140 @@
+import {
+  checkInteractions,
+  evaluatePanel,
+  getInstruments,
+  getPanels,
+  getSignalModel,
+  scoreInstruments,
+  scoreRelapse,
+} from "@svc/engines";
+import type { ChatTool } from "@svc/model";
+import { z } from "zod";
+import { AGENT_INPUT_LIMITS as LIMITS } from "./limits.js";
+
+/**
+ * The record-level agents' deterministic tools as model-callable tools: each one a zod input
+ * schema (the same field names as the agent's request body) around a pure engine function. The
+ * agents, and the MCP server, expose exactly these; the engine output they return is what every
+ * flag, score, band and severity of a response comes from.
+ */
+
+/*
+ * The input schemas are factories: a schema is built when asked for, so an app that loads
+ * @hono/zod-openapi first gets schemas it can annotate with `.openapi()` (zod v4 attaches that
+ * method when a schema is created, not afterwards).
+ */
+const entityName = () => z.string().trim().min(1).max(LIMITS.nameMaxChars);
+
+export const medicationListSchema = () =>
+  z
+    .array(z.string().trim().min(1).max(LIMITS.medicationMaxChars))
+    .min(LIMITS.medications.min)
+    .max(LIMITS.medications.max);
+
+export const panelReadingsSchema = () =>
+  z
+    .array(z.object({ analyte: entityName(), value: z.number() }))
+    .min(LIMITS.panelReadings.min)
+    .max(LIMITS.panelReadings.max);
+
+export const instrumentSubmissionsSchema = () =>
+  z
+    .array(
+      z
+        .object({
+          instrument: entityName(),
+          responses: z
+            .array(z.number().min(LIMITS.instrumentResponses.itemMin).max(LIMITS.instrumentResponses.itemMax))
+            .max(LIMITS.instrumentResponses.max)
+            .optional(),
+          total: z.number().min(LIMITS.instrumentTotal.min).max(LIMITS.instrumentTotal.max).optional(),
+          priorTotal: z.number().min(LIMITS.instrumentTotal.min).max(LIMITS.instrumentTotal.max).optional(),
+        })
+        .refine((entry) => entry.responses !== undefined || entry.total !== undefined, {
+          message: "needs responses or total",
+        }),
+    )
+    .min(LIMITS.instruments.min)
+    .max(LIMITS.instruments.max);
+
+export const relapseSignalsSchema = () =>
+  z
+    .array(
+      z.object({
+        indicator: entityName(),
+        severity: z.number().min(LIMITS.signalSeverity.min).max(LIMITS.signalSeverity.max),
+      }),
+    )
+    .min(LIMITS.signals.min)
+    .max(LIMITS.signals.max);
+
+const NoInput = z.object({});
+
+export const checkInteractionsTool: ChatTool<{ medications: string[] }> = {
+  name: "checkInteractions",
+  description:
+    "Checks a medication list (names with optional dose) against the service's interaction knowledge base. Returns each interaction with severity, mechanism, recommendation and source, plus recognized and unrecognized names.",
+  inputSchema: z.object({ medications: medicationListSchema() }),
+  execute: ({ medications }) => checkInteractions(medications),
+};
+
+export const getPanelsTool: ChatTool<Record<string, never>> = {
+  name: "getPanels",
+  description:
+    "Lists the lab panels the service evaluates: each analyte with the unit values are read in, its reference or therapeutic range, critical limits and source.",
+  inputSchema: NoInput,
+  execute: () => getPanels(),
+};
+
+export const evaluatePanelTool: ChatTool<{ panel: { analyte: string; value: number }[] }> = {
+  name: "evaluatePanel",
+  description:
+    "Evaluates lab readings (analyte and value, in the unit getPanels gives) against the reference ranges and critical limits. Returns a flag per reading, unrecognized analytes and the risk the engine assigns.",
+  inputSchema: z.object({ panel: panelReadingsSchema() }),
+  execute: ({ panel }) => evaluatePanel(panel),
+};
+
+export const getInstrumentsTool: ChatTool<Record<string, never>> = {
+  name: "getInstruments",
+  description:
+    "Lists the rating instruments the service scores (PHQ-9, GAD-7, PCL-5, AUDIT, WHO-5, EPDS): item count and range, severity bands, reliable-change points and risk items.",
+  inputSchema: NoInput,
+  execute: () => getInstruments(),
+};
+
+export const scoreInstrumentsTool: ChatTool<{
+  instruments: z.infer<ReturnType<typeof instrumentSubmissionsSchema>>;
+}> = {
+  name: "scoreInstruments",
+  description:
+    "Scores instruments from item responses or totals: total, severity band, trajectory against a prior total, reliable change, and risk items such as PHQ-9 item 9.",
+  inputSchema: z.object({ instruments: instrumentSubmissionsSchema() }),
+  execute: ({ instruments }) => scoreInstruments(instruments),
+};
+
+export const getSignalModelTool: ChatTool<Record<string, never>> = {
+  name: "getSignalModel",
+  description:
+    "Describes the relapse early-warning signal model: each indicator with its weight and source, the bands of the 0-100 composite and the method.",
+  inputSchema: NoInput,
+  execute: () => getSignalModel(),
+};
+
+export const scoreRelapseTool: ChatTool<{ signals: { indicator: string; severity: number }[] }> = {
+  name: "scoreRelapse",
+  description:
+    "Scores relapse early-warning signals (indicator and severity 0-1) into a 0-100 composite and band, with each indicator's contribution and the unrecognized indicators.",
+  inputSchema: z.object({ signals: relapseSignalsSchema() }),
+  execute: ({ signals }) => scoreRelapse(signals),
+};
+
+/** Every record-level tool, in the order products list them. */
+export const RECORD_AGENT_TOOLS: readonly ChatTool[] = [
+  checkInteractionsTool,
+  getPanelsTool,
+  evaluatePanelTool,
+  getInstrumentsTool,
+  scoreInstrumentsTool,
+  getSignalModelTool,
+  scoreRelapseTool,
+];
