@@ -107,49 +107,47 @@ const relapseRoute = agentRoute(
 /** The record-level agents: POST /v1/{medication,biomarker,outcome,relapse}/{patientId}/agent. */
 export function registerRecordAgents(service: ServiceApp, options: RecordAgentRouteOptions): void {
   const medication: RouteHandler<typeof medicationRoute, AppEnv> = async (c) => {
-    const body = c.req.valid("json");
     const data = await runAgent(
       medicationAgent,
       "medications",
-      c.req.valid("param").patientId,
-      body,
-      body.context,
-      {
-        ...options,
-        signal: c.req.raw.signal,
-      },
+      c.req.valid("param"),
+      c.req.valid("json"),
+      options,
+      c,
     );
     return c.json({ ok: true as const, data }, 200);
   };
   const biomarker: RouteHandler<typeof biomarkerRoute, AppEnv> = async (c) => {
-    const body = c.req.valid("json");
-    const data = await runAgent(biomarkerAgent, "panel", c.req.valid("param").patientId, body, body.context, {
-      ...options,
-      signal: c.req.raw.signal,
-    });
+    const data = await runAgent(
+      biomarkerAgent,
+      "panel",
+      c.req.valid("param"),
+      c.req.valid("json"),
+      options,
+      c,
+    );
     return c.json({ ok: true as const, data }, 200);
   };
   const outcome: RouteHandler<typeof outcomeRoute, AppEnv> = async (c) => {
-    const body = c.req.valid("json");
     const data = await runAgent(
       outcomeAgent,
       "instruments",
-      c.req.valid("param").patientId,
-      body,
-      body.context,
-      {
-        ...options,
-        signal: c.req.raw.signal,
-      },
+      c.req.valid("param"),
+      c.req.valid("json"),
+      options,
+      c,
     );
     return c.json({ ok: true as const, data }, 200);
   };
   const relapse: RouteHandler<typeof relapseRoute, AppEnv> = async (c) => {
-    const body = c.req.valid("json");
-    const data = await runAgent(relapseAgent, "signals", c.req.valid("param").patientId, body, body.context, {
-      ...options,
-      signal: c.req.raw.signal,
-    });
+    const data = await runAgent(
+      relapseAgent,
+      "signals",
+      c.req.valid("param"),
+      c.req.valid("json"),
+      options,
+      c,
+    );
     return c.json({ ok: true as const, data }, 200);
   };
   service.openapi(medicationRoute, medication);
@@ -159,22 +157,23 @@ export function registerRecordAgents(service: ServiceApp, options: RecordAgentRo
 }
 
 /**
- * One agent request: the agent's run, with its own failures as the contract's errors (400 for
- * input the engine cannot score, the issue path under the body field it read; 503 for the model).
+ * One agent request: the agent's run (stopped if the caller goes away), with its own failures
+ * as the contract's errors (400 for input the engine cannot score, the issue path under the body
+ * field it read; 503 for the model).
  */
 async function runAgent<Body, Output, Assessment>(
   agent: RecordAgentDefinition<Body, Output, Assessment>,
   inputField: string,
-  patientId: string,
-  body: Body,
-  context: string | undefined,
-  options: RecordAgentRouteOptions & { signal: AbortSignal },
+  { patientId }: { patientId: string },
+  body: Body & { context?: string },
+  options: RecordAgentRouteOptions,
+  c: { req: { raw: Request } },
 ) {
   return runAgentRequest(agent.product, inputField, () =>
     runRecordAgent(
       agent,
-      { patientId, body, context },
-      { model: options.chatModel, limits: options.limits, signal: options.signal },
+      { patientId, body, context: body.context },
+      { model: options.chatModel, limits: options.limits, signal: c.req.raw.signal },
     ),
   );
 }
