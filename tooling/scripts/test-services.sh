@@ -85,6 +85,10 @@ fi
 # downloaded browser); install it when missing and we are root.
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ]; then apt_install chromium; fi
 
+# The capture library's browser test feeds Chromium's fake microphone with speech that espeak-ng
+# synthesizes at known rates; install it the same way.
+if ! command -v espeak-ng >/dev/null && [ "$(id -u)" = "0" ]; then apt_install espeak-ng; fi
+
 # The replica test and `pnpm bench:scale` put Debian's nginx in front of the API processes; each
 # starts its own nginx from a config in a temp dir, so only the binary is needed here.
 if [ ! -x /usr/sbin/nginx ] && [ "$(id -u)" = "0" ]; then apt_install nginx; fi

@@ -10,6 +10,7 @@ import {
 import type { Narrator } from "@svc/intelligence";
 import type { ChatModel } from "@svc/model";
 import { registerAnalysisRoutes } from "./routes/analysis.js";
+import { registerCaptureDemo } from "./routes/capture_demo.js";
 import { registerConnectPage } from "./routes/connect_page.js";
 import { registerRecordAgents } from "./routes/v1_agents.js";
 import { registerEventsList } from "./routes/v1_events_list.js";
@@ -70,5 +71,6 @@ export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOpti
   registerWearableConnectionsMetrics(service);
   registerTestHelperWearables(service);
   registerConnectPage(service);
+  registerCaptureDemo(service);
   return service;
 }
