@@ -1,10 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import {
-  hasTelemetryMetric,
-  AGENT_INPUT_LIMITS as LIMITS,
-  mseTelemetryFields,
-  TELEMETRY_METRIC_REQUIRED,
-} from "@svc/agents";
+import { AGENT_INPUT_LIMITS as LIMITS, mseTelemetryFields } from "@svc/agents";
+import { DMSE_METRIC_REQUIRED_MESSAGE, hasDmseMetric } from "@svc/engines";
 import { CssrsStatusSchema, LineSchema, RiskLevelSchema, SelectionSchema } from "./schemas.js";
 
 /**
@@ -34,7 +30,7 @@ export const MseAgentRequestSchema = z
       }),
     telemetry: z
       .object(mseTelemetryFields())
-      .refine(hasTelemetryMetric, { message: TELEMETRY_METRIC_REQUIRED })
+      .refine(hasDmseMetric, { message: DMSE_METRIC_REQUIRED_MESSAGE })
       .optional()
       .openapi({
         description:

@@ -1,3 +1,4 @@
+import { DMSE_METRIC_REQUIRED_MESSAGE, hasDmseMetric, DMSE_METRIC_MAX as MAX } from "@svc/engines";
 import type { ChatTool } from "@svc/model";
 import {
   assessRisk,
@@ -20,37 +21,23 @@ import { analyzeTelemetryFindings, type MseTelemetry, type TelemetryAnalysis } f
  */
 
 /**
- * The dmse metrics with the bounds of the dmse analysis request (apps/intelligence-api/src/routes/
- * v1_dmse_analyze.ts, `DmseInputFields`, restated: an app's route module is not importable from a
- * domain package). A function, so that an HTTP schema builds its own instances after
- * @hono/zod-openapi has extended zod (instances made before that have no `.openapi`).
+ * The dmse metrics with the dmse analysis request's bounds (DMSE_METRIC_MAX). A function, so that
+ * an HTTP schema builds its own instances after @hono/zod-openapi has extended zod (instances
+ * made before that have no `.openapi`).
  */
 export function mseTelemetryFields() {
   return {
-    psychomotorFidgetEpisodes: z.number().min(0).max(1000).optional(),
-    responseLatencySeconds: z.number().min(0).max(120).optional(),
-    speechRateWpm: z.number().min(0).max(600).optional(),
-    sustainedAttentionPct: z.number().min(0).max(100).optional(),
-    sessionDurationSeconds: z.number().min(0).max(14_400).optional(),
+    psychomotorFidgetEpisodes: z.number().min(0).max(MAX.psychomotorFidgetEpisodes).optional(),
+    responseLatencySeconds: z.number().min(0).max(MAX.responseLatencySeconds).optional(),
+    speechRateWpm: z.number().min(0).max(MAX.speechRateWpm).optional(),
+    sustainedAttentionPct: z.number().min(0).max(MAX.sustainedAttentionPct).optional(),
+    sessionDurationSeconds: z.number().min(0).max(MAX.sessionDurationSeconds).optional(),
   };
-}
-
-export const TELEMETRY_METRIC_REQUIRED =
-  "Send at least one of psychomotorFidgetEpisodes, responseLatencySeconds, speechRateWpm, sustainedAttentionPct.";
-
-/** At least one metric, as the dmse analysis requires: a session duration alone measures nothing. */
-export function hasTelemetryMetric(telemetry: MseTelemetry): boolean {
-  return (
-    telemetry.psychomotorFidgetEpisodes !== undefined ||
-    telemetry.responseLatencySeconds !== undefined ||
-    telemetry.speechRateWpm !== undefined ||
-    telemetry.sustainedAttentionPct !== undefined
-  );
 }
 
 export const MseTelemetrySchema = z
   .object(mseTelemetryFields())
-  .refine(hasTelemetryMetric, { message: TELEMETRY_METRIC_REQUIRED });
+  .refine(hasDmseMetric, { message: DMSE_METRIC_REQUIRED_MESSAGE });
 
 /** A selection as the model proposes it: any object keyed by domain; the validator judges it. */
 const ProposedSelectionSchema = z.record(z.string(), z.unknown());

@@ -87,6 +87,32 @@ export interface DmseParams {
 
 export const DMSE_MODEL_KEY = "dmse_signals";
 
+/**
+ * Upper bounds of the dmse metrics a request may send (lower bound 0): one definition for the
+ * dmse analysis request, its `history` arrays, and the MSE agent's telemetry.
+ */
+export const DMSE_METRIC_MAX = Object.freeze({
+  psychomotorFidgetEpisodes: 1000,
+  responseLatencySeconds: 120,
+  speechRateWpm: 600,
+  sustainedAttentionPct: 100,
+  /** Decision 40: sessions up to 4 hours. */
+  sessionDurationSeconds: 14_400,
+});
+
+export const DMSE_METRIC_REQUIRED_MESSAGE =
+  "Send at least one of psychomotorFidgetEpisodes, responseLatencySeconds, speechRateWpm, sustainedAttentionPct.";
+
+/** At least one metric was sent: a session duration alone measures nothing. */
+export function hasDmseMetric(input: DmseInput): boolean {
+  return (
+    input.psychomotorFidgetEpisodes !== undefined ||
+    input.responseLatencySeconds !== undefined ||
+    input.speechRateWpm !== undefined ||
+    input.sustainedAttentionPct !== undefined
+  );
+}
+
 /** Fixed signal order: output order and tie-break of `flagged`. */
 export const DMSE_SIGNAL_ORDER: readonly DmseSignalKey[] = [
   "response_latency",

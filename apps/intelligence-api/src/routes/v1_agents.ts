@@ -158,8 +158,8 @@ export function registerRecordAgents(service: ServiceApp, options: RecordAgentRo
 
 /**
  * One agent request: the agent's run (stopped if the caller goes away), with its own failures
- * as the contract's errors (400 for input the engine cannot score, the issue path under the body
- * field it read; 503 for the model).
+ * as the contract's errors: 400 for input the engine cannot score (the issue path under the body
+ * field it read), 503 for a model that cannot serve.
  */
 async function runAgent<Body, Output, Assessment>(
   agent: RecordAgentDefinition<Body, Output, Assessment>,
@@ -169,28 +169,17 @@ async function runAgent<Body, Output, Assessment>(
   options: RecordAgentRouteOptions,
   c: { req: { raw: Request } },
 ) {
-  return runAgentRequest(agent.product, inputField, () =>
-    runRecordAgent(
+  try {
+    return await runRecordAgent(
       agent,
       { patientId, body, context: body.context },
       { model: options.chatModel, limits: options.limits, signal: c.req.raw.signal },
-    ),
-  );
-}
-
-/** The agent's own failures as the contract's errors: 400 for input it cannot score, 503 for the model. */
-async function runAgentRequest<T>(
-  product: RecordAgentProduct,
-  inputField: string,
-  run: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await run();
+    );
   } catch (error) {
     if (error instanceof ToolInputError) {
       throw new ApiError(
         "invalid_request",
-        `The ${product} agent cannot score this input: ${error.message}`,
+        `The ${agent.product} agent cannot score this input: ${error.message}`,
         {
           issues: error.issues.map((issue) => ({
             path: [inputField, ...issue.path].join("."),

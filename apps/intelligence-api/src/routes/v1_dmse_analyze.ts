@@ -1,5 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { analyzeDmse, type DmseInput, resolveDmseParams } from "@svc/engines";
+import {
+  analyzeDmse,
+  DMSE_METRIC_REQUIRED_MESSAGE,
+  type DmseInput,
+  hasDmseMetric,
+  DMSE_METRIC_MAX as MAX,
+  resolveDmseParams,
+} from "@svc/engines";
 import type { ServiceApp } from "@svc/http";
 import { engineCodes } from "@svc/intelligence";
 import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
@@ -12,22 +19,22 @@ const history = (max: number) => z.array(z.number().min(0).max(max)).max(100).op
 
 /** The analysis inputs (also the shape of `previous.inputs`). */
 const DmseInputFields = {
-  psychomotorFidgetEpisodes: z.number().min(0).max(1000).optional(),
-  responseLatencySeconds: z.number().min(0).max(120).optional(),
-  speechRateWpm: z.number().min(0).max(600).optional(),
+  psychomotorFidgetEpisodes: z.number().min(0).max(MAX.psychomotorFidgetEpisodes).optional(),
+  responseLatencySeconds: z.number().min(0).max(MAX.responseLatencySeconds).optional(),
+  speechRateWpm: z.number().min(0).max(MAX.speechRateWpm).optional(),
   sustainedAttentionPct: z
     .number()
     .min(0)
-    .max(100)
+    .max(MAX.sustainedAttentionPct)
     .optional()
     .openapi({ description: "Share of the session with gaze on screen." }),
-  sessionDurationSeconds: z.number().min(0).max(14_400).optional(),
+  sessionDurationSeconds: z.number().min(0).max(MAX.sessionDurationSeconds).optional(),
   history: z
     .object({
-      psychomotor: history(1000),
-      response_latency: history(120),
-      speech_rate: history(600),
-      sustained_attention: history(100),
+      psychomotor: history(MAX.psychomotorFidgetEpisodes),
+      response_latency: history(MAX.responseLatencySeconds),
+      speech_rate: history(MAX.speechRateWpm),
+      sustained_attention: history(MAX.sustainedAttentionPct),
     })
     .optional()
     .openapi({ description: "Prior values per signal; gives baseline and trend." }),
@@ -36,19 +43,8 @@ const DmseInputFields = {
 export const DmseAnalyzeRequestSchema = z
   .object({ ...DmseInputFields, ...analysisFields(DmseInputFields, "DmseAnalyze") })
   .superRefine((body, ctx) => {
-    const metrics = [
-      body.psychomotorFidgetEpisodes,
-      body.responseLatencySeconds,
-      body.speechRateWpm,
-      body.sustainedAttentionPct,
-    ];
-    if (metrics.every((m) => m === undefined))
-      ctx.addIssue({
-        code: "custom",
-        path: [],
-        message:
-          "Send at least one of psychomotorFidgetEpisodes, responseLatencySeconds, speechRateWpm, sustainedAttentionPct.",
-      });
+    if (!hasDmseMetric(body))
+      ctx.addIssue({ code: "custom", path: [], message: DMSE_METRIC_REQUIRED_MESSAGE });
   })
   .openapi("DmseAnalyzeRequest");
 
