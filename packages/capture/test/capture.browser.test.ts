@@ -179,15 +179,16 @@ describe("speech rate and response latency in Chromium", () => {
 
   beforeAll(async () => {
     const files = await Promise.all(RATES.map((r) => speechFile(dir, r)));
-    measured = await Promise.all(
-      files.map(async (file) => {
-        const browser = await launch({ file: file.path });
-        const { page, requests } = await openTestPage(browser, allowedOrigin);
-        // Stop before the fake microphone loops the file: inside its trailing second of silence.
-        const outcome = await runSession(page, svc.url, file.totalSeconds - 0.4);
-        return { file, outcome, requests };
-      }),
-    );
+    // One browser at a time: three Chromium audio pipelines side by side on 2 busy cores starved
+    // the fake microphone in CI and delayed speech onset by 0.21 s on the audio clock.
+    measured = [];
+    for (const file of files) {
+      const browser = await launch({ file: file.path });
+      const { page, requests } = await openTestPage(browser, allowedOrigin);
+      // Stop before the fake microphone loops the file: inside its trailing second of silence.
+      const outcome = await runSession(page, svc.url, file.totalSeconds - 0.4);
+      measured.push({ file, outcome, requests });
+    }
     for (const { file, outcome } of measured) {
       console.log(
         `capture: espeak -s ${file.nominalWpm}: known ${file.knownRateWpm.toFixed(1)} wpm, measured ${outcome.metrics?.speechRateWpm?.toFixed(1)} wpm; ` +
@@ -195,7 +196,7 @@ describe("speech rate and response latency in Chromium", () => {
           (outcome.error ? ` error ${JSON.stringify(outcome.error)}` : ""),
       );
     }
-  }, 60_000);
+  }, 120_000);
 
   it("measures the speech rate within 20 % of the known rate, for each file (the issue's 15 % is missed, see RATE_TOLERANCE)", () => {
     for (const { file, outcome } of measured) {
