@@ -9,7 +9,7 @@ import {
 } from "@svc/http";
 import type { Narrator } from "@svc/intelligence";
 import type { ChatModel } from "@svc/model";
-import { registerAnalysisRoutes } from "./routes/analysis.js";
+import { dmseBrowserCors, registerAnalysisRoutes } from "./routes/analysis.js";
 import { registerCaptureDemo } from "./routes/capture_demo.js";
 import { registerConnectPage } from "./routes/connect_page.js";
 import { registerRecordAgents } from "./routes/v1_agents.js";
@@ -46,7 +46,10 @@ export interface IntelligenceApiOptions {
 
 /** The Intelligence API (secret and publishable keys, enveloped errors): every route in one place. */
 export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOptions = {}): ServiceApp {
-  const service = createServiceApp(deps, { errorBody: envelopeErrorBody(deps.publicBaseUrl) });
+  const service = createServiceApp(deps, {
+    errorBody: envelopeErrorBody(deps.publicBaseUrl),
+    aroundGuard: [dmseBrowserCors(deps.db)],
+  });
   registerStandardRoutes(service, { documentSource: options.documentSource });
   registerPing(service);
   registerAnalysisRoutes(service, {

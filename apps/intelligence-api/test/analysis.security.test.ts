@@ -64,6 +64,75 @@ describe("publishable keys", () => {
   });
 });
 
+describe("refusals a browser page can read (decision 20)", () => {
+  const OTHER_ORIGIN = "https://other-clinic.example.com";
+
+  it("a publishable key used from an origin that another key allows: 403 with CORS headers, so the page reads the code", async () => {
+    const other = await svc.seed.account({ plan: "enterprise" });
+    await svc.seed.key("publishable", other.id, [OTHER_ORIGIN]);
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/dmse/analyze", {
+      key: publishable,
+      body: dmse,
+      headers: { origin: OTHER_ORIGIN },
+    });
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe("forbidden");
+    expect(res.headers.get("access-control-allow-origin")).toBe(OTHER_ORIGIN);
+    expect(res.headers.get("access-control-expose-headers")).toContain("X-Request-Id");
+    expect(res.headers.get("vary")).toContain("Origin");
+  });
+
+  it("an unknown or mistyped key from an allowed origin: 401 readable by the page", async () => {
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/dmse/analyze", {
+      key: `${publishable.slice(0, -1)}x`,
+      body: dmse,
+      headers: { origin: ORIGIN },
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+  });
+
+  it("a rate-limited browser call: 429 readable by the page, Retry-After exposed", async () => {
+    const tight = await svc.seed.caller("enterprise", { ratePerSecond: 1, burst: 1 });
+    const key = (await svc.seed.key("publishable", tight.account.id, [ORIGIN])).key;
+    const statuses: number[] = [];
+    let limited: Headers | undefined;
+    for (let i = 0; i < 5 && !limited; i++) {
+      const res = await call<ErrorEnvelope>(svc.url, "/v1/dmse/analyze", {
+        key,
+        body: dmse,
+        headers: { origin: ORIGIN },
+      });
+      statuses.push(res.status);
+      if (res.status === 429) limited = res.headers;
+    }
+    expect(statuses).toContain(429);
+    expect(limited?.get("access-control-allow-origin")).toBe(ORIGIN);
+    expect(limited?.get("access-control-expose-headers")).toContain("Retry-After");
+    expect(limited?.get("retry-after")).toMatch(/^\d+$/);
+  });
+
+  it("a bad body from an allowed origin: 400 readable by the page", async () => {
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/dmse/analyze", {
+      key: publishable,
+      body: { responseLatencySeconds: -1 },
+      headers: { origin: ORIGIN },
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+  });
+
+  it("an origin no key allows gets no CORS headers on the refusal (the page cannot read it)", async () => {
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/dmse/analyze", {
+      key: publishable,
+      body: dmse,
+      headers: { origin: "https://nobody-allows-this.example.com" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
+
 describe("CORS preflight on /v1/dmse/analyze", () => {
   it("answers an allow-listed origin", async () => {
     const res = await fetch(`${svc.url}/v1/dmse/analyze`, {

@@ -12,8 +12,11 @@ export const SYLLABLE_NUCLEI = {
   silenceDb: -25,
   /** Minimum dip between two peaks (their default; 2-4 dB recommended). */
   minDipDb: 2,
-  /** A peak counts only when voiced: normalized autocorrelation at least this (Praat's voicing threshold is 0.45). */
-  voicingThreshold: 0.45,
+  /**
+   * A peak counts only when voiced: normalized autocorrelation at least this. de Jong & Wempe's
+   * script asks Praat's autocorrelation pitch for a value at the peak with voicing threshold 0.25.
+   */
+  voicingThreshold: 0.25,
 } as const;
 
 /** A stretch of the session's timeline in seconds on the audio clock. */

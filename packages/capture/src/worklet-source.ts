@@ -1,7 +1,13 @@
-import { windowFeatures } from "./features.js";
+import { kaiserWindow, windowFeatures } from "./features.js";
 
-/** Analysis window (64 ms: Praat's intensity window for a 50 Hz pitch floor) and hop. */
-export const WINDOW_SECONDS = 0.064;
+/**
+ * The analysis windows, after Praat's "Sound: To Intensity" for a 50 Hz pitch floor (the floor de
+ * Jong & Wempe 2009 use): a Kaiser-20 window of 6.4 / 50 Hz = 128 ms, whose effective length is
+ * 3.2 / 50 Hz = 64 ms. The voicing score uses the central 64 ms. One hop every 10 ms.
+ */
+export const INTENSITY_WINDOW_SECONDS = 0.128;
+export const EFFECTIVE_WINDOW_SECONDS = 0.064;
+export const KAISER_BETA = 20;
 export const HOP_SECONDS = 0.01;
 export const PROCESSOR_NAME = "svc-capture-features";
 
@@ -12,12 +18,15 @@ export const PROCESSOR_NAME = "svc-capture-features";
  * nothing to its output, and stops when the main thread posts any message.
  */
 export function workletSource(): string {
-  return `const windowFeatures = ${windowFeatures.toString()};
+  return `const kaiserWindow = ${kaiserWindow.toString()};
+const windowFeatures = ${windowFeatures.toString()};
 class CaptureFeatures extends AudioWorkletProcessor {
   constructor() {
     super();
-    this.size = Math.round(sampleRate * ${WINDOW_SECONDS});
+    this.size = Math.round(sampleRate * ${INTENSITY_WINDOW_SECONDS});
+    this.voicingSize = Math.round(sampleRate * ${EFFECTIVE_WINDOW_SECONDS});
     this.hop = Math.round(sampleRate * ${HOP_SECONDS});
+    this.weights = kaiserWindow(this.size, ${KAISER_BETA});
     this.ring = new Float32Array(this.size);
     this.window = new Float32Array(this.size);
     this.write = 0;
@@ -34,7 +43,7 @@ class CaptureFeatures extends AudioWorkletProcessor {
       this.seen++;
       if (this.seen >= this.size && this.seen % this.hop === 0) {
         for (let k = 0; k < this.size; k++) this.window[k] = this.ring[(this.write + k) % this.size];
-        const features = windowFeatures(this.window, sampleRate);
+        const features = windowFeatures(this.window, sampleRate, this.weights, this.voicingSize);
         const centre = (currentFrame + i + 1 - this.size / 2) / sampleRate;
         this.port.postMessage([centre, features[0], features[1]]);
       }

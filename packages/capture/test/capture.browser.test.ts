@@ -34,21 +34,22 @@ const RATES = [
   { wpm: 145, leadSilenceSeconds: 2.0 },
 ];
 
-/**
- * The issue asks for 15 %. Measured on these espeak-ng files the estimator reads 15-18 % high: it
- * finds 48-51 syllable nuclei where the passage has 41 syllables (synthetic speech has extra
- * intensity peaks in sonorant consonants). The constants were not tuned to these files (decision
- * 56, docs/capture.md); the bound asserted is the measured error, rounded up, and the miss is reported.
- */
-const RATE_TOLERANCE = 0.2;
+/** The issue's bound on the speech rate (measured values and the estimator's known error: docs/capture.md). */
+const RATE_TOLERANCE = 0.15;
 /** The issue's bound on latency. */
 const LATENCY_TOLERANCE_SECONDS = 0.15;
 
 let svc: TestService;
 let dir: string;
 let key: string;
-/** The page's origin allowed by the key (localhost) and the API's own (127.0.0.1), which it is not. */
+/** The page's origin allowed by the key (localhost). */
 let allowedOrigin: string;
+/**
+ * Two foreign origins (resolved to loopback by Chromium, and treated as secure so the microphone
+ * may open there): one that another account's publishable key allows, one that no key allows.
+ */
+let otherClinicOrigin: string;
+let unknownOrigin: string;
 const browsers: Browser[] = [];
 
 beforeAll(async () => {
@@ -67,8 +68,12 @@ beforeAll(async () => {
     },
   });
   allowedOrigin = svc.url.replace("127.0.0.1", "localhost");
+  otherClinicOrigin = svc.url.replace("127.0.0.1", "other-clinic.test");
+  unknownOrigin = svc.url.replace("127.0.0.1", "unknown.test");
   const account = await svc.seed.account({ plan: "enterprise" });
   key = (await svc.seed.key("publishable", account.id, [allowedOrigin])).key;
+  const otherAccount = await svc.seed.account({ plan: "enterprise" });
+  await svc.seed.key("publishable", otherAccount.id, [otherClinicOrigin]);
   dir = await mkdtemp(path.join(tmpdir(), "capture-"));
 }, 60_000);
 
@@ -79,11 +84,16 @@ afterAll(async () => {
 });
 
 async function launch(microphone: { file: string } | "denied"): Promise<Browser> {
+  const foreignOrigins = [
+    "--host-resolver-rules=MAP *.test 127.0.0.1",
+    `--unsafely-treat-insecure-origin-as-secure=${otherClinicOrigin},${unknownOrigin}`,
+  ];
   const args =
     microphone === "denied"
       ? [...BASE_ARGS, "--use-fake-device-for-media-stream", "--deny-permission-prompts"]
       : [
           ...BASE_ARGS,
+          ...foreignOrigins,
           "--use-fake-ui-for-media-stream",
           "--use-fake-device-for-media-stream",
           `--use-file-for-fake-audio-capture=${microphone.file}`,
@@ -129,11 +139,23 @@ interface SessionOutcome {
     turns: { responseLatencySeconds: number | null }[];
   };
   analysis?: { object: string; signals: { signalKey: string; metricValue: number }[] };
-  error?: { name: string; code: string; status?: number; serviceCode?: string; requestId?: string };
+  error?: {
+    name: string;
+    code: string;
+    status?: number;
+    serviceCode?: string;
+    requestId?: string;
+    retryAfterSeconds?: number;
+  };
 }
 
 /** In the page: start, mark the prompt's end at once, listen for `seconds`, then finish. */
-function runSession(page: Page, apiBaseUrl: string, seconds: number): Promise<SessionOutcome> {
+function runSession(
+  page: Page,
+  apiBaseUrl: string,
+  seconds: number,
+  publishableKey = key,
+): Promise<SessionOutcome> {
   return page.evaluate(
     async ({ apiBaseUrl, key, seconds }) => {
       const lib = (window as unknown as { captureLib: typeof import("../src/index.js") }).captureLib;
@@ -152,6 +174,7 @@ function runSession(page: Page, apiBaseUrl: string, seconds: number): Promise<Se
           status?: number;
           serviceCode?: string;
           requestId?: string;
+          retryAfterSeconds?: number;
         };
         return {
           error: {
@@ -160,11 +183,12 @@ function runSession(page: Page, apiBaseUrl: string, seconds: number): Promise<Se
             status: e.status,
             serviceCode: e.serviceCode,
             requestId: e.requestId,
+            retryAfterSeconds: e.retryAfterSeconds,
           },
         };
       }
     },
-    { apiBaseUrl, key, seconds },
+    { apiBaseUrl, key: publishableKey, seconds },
   );
 }
 
@@ -198,7 +222,7 @@ describe("speech rate and response latency in Chromium", () => {
     }
   }, 120_000);
 
-  it("measures the speech rate within 20 % of the known rate, for each file (the issue's 15 % is missed, see RATE_TOLERANCE)", () => {
+  it("measures the speech rate within 15 % of the known rate, for each file", () => {
     for (const { file, outcome } of measured) {
       expect(outcome.error).toBeUndefined();
       const rate = outcome.metrics?.speechRateWpm ?? Number.NaN;
@@ -242,11 +266,10 @@ describe("speech rate and response latency in Chromium", () => {
 });
 
 describe("the demo page and refusals", () => {
-  it("a page on an origin the key does not allow gets 403 forbidden, with the requestId, as a typed error", async () => {
+  it("a page on another clinic's origin (allowed by that clinic's key, not by ours) gets a typed 403 forbidden with the requestId", async () => {
     const file = await speechFile(dir, { wpm: 145, leadSilenceSeconds: 0.5 });
     const browser = await launch({ file: file.path });
-    // The API's own origin: same-origin, so the page can read the 403 body; not in the key's allow-list.
-    const { page } = await openTestPage(browser, svc.url);
+    const { page } = await openTestPage(browser, otherClinicOrigin);
     const outcome = await runSession(page, svc.url, 2);
     expect(outcome.error).toMatchObject({
       name: "CaptureError",
@@ -254,6 +277,43 @@ describe("the demo page and refusals", () => {
       status: 403,
       serviceCode: "forbidden",
     });
+    expect(outcome.error?.requestId).toMatch(/^req_/);
+  });
+
+  it("a page on an origin no key allows is refused at the preflight: a typed network_error, nothing analysed", async () => {
+    const file = await speechFile(dir, { wpm: 145, leadSilenceSeconds: 0.5 });
+    const browser = await launch({ file: file.path });
+    const { page } = await openTestPage(browser, unknownOrigin);
+    const outcome = await runSession(page, svc.url, 2);
+    expect(outcome.error).toMatchObject({ name: "CaptureError", code: "network_error" });
+    expect(outcome.analysis).toBeUndefined();
+  });
+
+  it("a key over its quota gives a typed rate_limited error with Retry-After and the requestId", async () => {
+    const sandbox = await svc.seed.account({ plan: "sandbox" });
+    const limitedKey = (await svc.seed.key("publishable", sandbox.id, [allowedOrigin])).key;
+    // Use up the sandbox quota (decision 1) from outside the page.
+    let status = 200;
+    for (let i = 0; i < 200 && status !== 429; i++) {
+      const res = await fetch(`${svc.url}/v1/dmse/analyze`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${limitedKey}`,
+          "content-type": "application/json",
+          origin: allowedOrigin,
+        },
+        body: JSON.stringify({ responseLatencySeconds: 1 }),
+      });
+      status = res.status;
+      await res.arrayBuffer();
+    }
+    expect(status).toBe(429);
+    const file = await speechFile(dir, { wpm: 145, leadSilenceSeconds: 0.5 });
+    const browser = await launch({ file: file.path });
+    const { page } = await openTestPage(browser, allowedOrigin);
+    const outcome = await runSession(page, svc.url, 2, limitedKey);
+    expect(outcome.error).toMatchObject({ name: "CaptureError", code: "rate_limited", status: 429 });
+    expect(outcome.error?.retryAfterSeconds).toBeGreaterThan(0);
     expect(outcome.error?.requestId).toMatch(/^req_/);
   });
 

@@ -56,6 +56,11 @@ export interface ServiceAppOptions {
   responseHeaders?: Readonly<Record<string, string>>;
   /** Input hygiene options (duplicate keys, how body findings are reported). */
   hygiene?: HygieneOptions;
+  /**
+   * Middleware that wraps the guard for one path, so what it does after `next()` also sees the
+   * guard's refusals (401, 403, 429), e.g. CORS headers a browser needs to read them.
+   */
+  aroundGuard?: ReadonlyArray<{ path: string; middleware: MiddlewareHandler<AppEnv> }>;
 }
 
 export interface ServiceApp {
@@ -99,6 +104,7 @@ export function createServiceApp(deps: AppDeps, options: ServiceAppOptions): Ser
   const sendError = errorSender(options.errorBody);
   app.onError(errorHandler(sendError, deps.logger));
   app.use("*", requestLog(deps.logger, options.responseHeaders));
+  for (const { path, middleware } of options.aroundGuard ?? []) app.use(path, middleware);
   app.use("*", requestGuard(deps, endpoints, options.hygiene));
   app.notFound(notFoundHandler(app.router, endpoints, sendError));
   return {

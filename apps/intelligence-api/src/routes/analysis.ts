@@ -1,7 +1,6 @@
-import { MODELS_CHANGED_CHANNEL, publishableOrigins } from "@svc/db";
-import { ApiError, type AppEnv, originAllowed, type ServiceApp } from "@svc/http";
+import { type Db, MODELS_CHANGED_CHANNEL, publishableOrigins } from "@svc/db";
+import { ApiError, type AppMiddleware, originAllowed, type ServiceApp } from "@svc/http";
 import { type Narrator, templateNarrator } from "@svc/intelligence";
-import type { Context, Next } from "hono";
 import type { AnalysisContext } from "../analysis/pipeline.js";
 import { ActiveModels } from "../models.js";
 import { registerBiomarkerAnalyze } from "./v1_biomarker_analyze.js";
@@ -20,7 +19,7 @@ const EXPOSED_HEADERS =
  * is answered for an origin that some active publishable key allows; the real request is then
  * checked against its own key's allow-list (403 otherwise, see @svc/http authorize).
  */
-function registerDmseCors(service: ServiceApp): void {
+function registerDmsePreflight(service: ServiceApp): void {
   service.plain(
     "OPTIONS",
     DMSE_PATH,
@@ -38,16 +37,30 @@ function registerDmseCors(service: ServiceApp): void {
     },
     null,
   );
-  // Runs after authentication: a publishable key here has already passed its origin check.
-  service.app.use(DMSE_PATH, async (c: Context<AppEnv>, next: Next) => {
+}
+
+/**
+ * The CORS headers of the real POST, around the guard so refusals get them too (decision 20): an
+ * answer to a publishable key is readable by its (already checked) origin; a refusal (401, 403,
+ * 429, 400) is readable by an origin that passes the preflight, so a page whose preflight was
+ * answered can tell its key's 403 or 429 from a network failure. The database is asked only for
+ * refusals of browser requests.
+ */
+export function dmseBrowserCors(db: Db): { path: string; middleware: AppMiddleware } {
+  const middleware: AppMiddleware = async (c, next) => {
     const origin = c.req.header("origin");
-    if (origin && c.req.method === "POST" && c.get("auth")?.kind === "publishable") {
-      c.header("Access-Control-Allow-Origin", origin);
-      c.header("Access-Control-Expose-Headers", EXPOSED_HEADERS);
-      c.header("Vary", "Origin");
-    }
+    if (!origin || c.req.method !== "POST") return next();
     await next();
-  });
+    const readable =
+      c.get("auth")?.kind === "publishable" && c.res.ok
+        ? true
+        : c.res.status >= 400 && originAllowed(origin, await publishableOrigins(db));
+    c.res.headers.append("Vary", "Origin");
+    if (!readable) return;
+    c.res.headers.set("Access-Control-Allow-Origin", origin);
+    c.res.headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+  };
+  return { path: DMSE_PATH, middleware };
 }
 
 /** The five analysis endpoints, the active-model cache they share, and the dmse CORS policy. */
@@ -63,7 +76,7 @@ export function registerAnalysisRoutes(
     logger: service.deps.logger,
     reasoningTimeoutMs: options.reasoningTimeoutMs,
   };
-  registerDmseCors(service);
+  registerDmsePreflight(service);
   registerDmseAnalyze(service, context);
   registerMedicationAnalyze(service, context);
   registerBiomarkerAnalyze(service, context);
