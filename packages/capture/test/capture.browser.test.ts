@@ -4,7 +4,7 @@ import path from "node:path";
 import { startTestService, type TestService } from "@svc/testkit";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SpeechFile, speechFile } from "./speech-wav.js";
+import { type SpeechFile, silentFile, speechFile } from "./speech-wav.js";
 
 /**
  * The built library (dist/capture.js) in headless Debian Chromium, fed by Chromium's fake
@@ -83,7 +83,8 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function launch(microphone: { file: string } | "denied"): Promise<Browser> {
+/** A fake microphone playing `file`; one the user refuses; or a machine with no microphone at all. */
+async function launch(microphone: { file: string } | "denied" | "absent"): Promise<Browser> {
   const foreignOrigins = [
     "--host-resolver-rules=MAP *.test 127.0.0.1",
     `--unsafely-treat-insecure-origin-as-secure=${otherClinicOrigin},${unknownOrigin}`,
@@ -91,13 +92,15 @@ async function launch(microphone: { file: string } | "denied"): Promise<Browser>
   const args =
     microphone === "denied"
       ? [...BASE_ARGS, "--use-fake-device-for-media-stream", "--deny-permission-prompts"]
-      : [
-          ...BASE_ARGS,
-          ...foreignOrigins,
-          "--use-fake-ui-for-media-stream",
-          "--use-fake-device-for-media-stream",
-          `--use-file-for-fake-audio-capture=${microphone.file}`,
-        ];
+      : microphone === "absent"
+        ? [...BASE_ARGS, "--use-fake-ui-for-media-stream"]
+        : [
+            ...BASE_ARGS,
+            ...foreignOrigins,
+            "--use-fake-ui-for-media-stream",
+            "--use-fake-device-for-media-stream",
+            `--use-file-for-fake-audio-capture=${microphone.file}`,
+          ];
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args });
   browsers.push(browser);
   return browser;
@@ -345,6 +348,23 @@ describe("the demo page and refusals", () => {
     const { page, requests } = await openTestPage(browser, allowedOrigin);
     const outcome = await runSession(page, svc.url, 1);
     expect(outcome.error).toMatchObject({ name: "CaptureError", code: "microphone_denied" });
+    expect(requests.filter((r) => r.url.includes("/v1/"))).toEqual([]);
+  });
+
+  it("a machine without a microphone is a typed no_audio_input error and nothing is sent", async () => {
+    const browser = await launch("absent");
+    const { page, requests } = await openTestPage(browser, allowedOrigin);
+    const outcome = await runSession(page, svc.url, 1);
+    expect(outcome.error).toMatchObject({ name: "CaptureError", code: "no_audio_input" });
+    expect(requests.filter((r) => r.url.includes("/v1/"))).toEqual([]);
+  });
+
+  it("a session with no speech is a typed session_too_short error and nothing is sent", async () => {
+    const file = await silentFile(dir, 3);
+    const browser = await launch({ file });
+    const { page, requests } = await openTestPage(browser, allowedOrigin);
+    const outcome = await runSession(page, svc.url, 2);
+    expect(outcome.error).toMatchObject({ name: "CaptureError", code: "session_too_short" });
     expect(requests.filter((r) => r.url.includes("/v1/"))).toEqual([]);
   });
 });

@@ -117,3 +117,11 @@ export async function speechFile(
     totalSeconds: samples.length / wav.sampleRate,
   };
 }
+
+/** `seconds` of exact digital silence at 22.05 kHz (espeak-ng's rate): a microphone nobody speaks into. */
+export async function silentFile(dir: string, seconds: number): Promise<string> {
+  const sampleRate = 22_050;
+  const file = path.join(dir, `silence-${seconds}.wav`);
+  await writeFile(file, encodeWav({ sampleRate, samples: new Int16Array(Math.round(seconds * sampleRate)) }));
+  return file;
+}
