@@ -343,28 +343,15 @@ describe("the demo page and refusals", () => {
     expect(violations).toEqual([]);
   });
 
-  it("a denied microphone is a typed microphone_denied error and nothing is sent", async () => {
-    const browser = await launch("denied");
-    const { page, requests } = await openTestPage(browser, allowedOrigin);
-    const outcome = await runSession(page, svc.url, 1);
-    expect(outcome.error).toMatchObject({ name: "CaptureError", code: "microphone_denied" });
-    expect(requests.filter((r) => r.url.includes("/v1/"))).toEqual([]);
-  });
-
-  it("a machine without a microphone is a typed no_audio_input error and nothing is sent", async () => {
-    const browser = await launch("absent");
-    const { page, requests } = await openTestPage(browser, allowedOrigin);
-    const outcome = await runSession(page, svc.url, 1);
-    expect(outcome.error).toMatchObject({ name: "CaptureError", code: "no_audio_input" });
-    expect(requests.filter((r) => r.url.includes("/v1/"))).toEqual([]);
-  });
-
-  it("a session with no speech is a typed session_too_short error and nothing is sent", async () => {
-    const file = await silentFile(dir, 3);
-    const browser = await launch({ file });
+  it.each([
+    ["a denied microphone", "microphone_denied", "denied"],
+    ["a machine without a microphone", "no_audio_input", "absent"],
+    ["a microphone nobody speaks into", "session_too_short", "silent"],
+  ] as const)("%s is a typed %s error and nothing is sent", async (_, code, microphone) => {
+    const browser = await launch(microphone === "silent" ? { file: await silentFile(dir, 3) } : microphone);
     const { page, requests } = await openTestPage(browser, allowedOrigin);
     const outcome = await runSession(page, svc.url, 2);
-    expect(outcome.error).toMatchObject({ name: "CaptureError", code: "session_too_short" });
+    expect(outcome.error).toMatchObject({ name: "CaptureError", code });
     expect(requests.filter((r) => r.url.includes("/v1/"))).toEqual([]);
   });
 });
