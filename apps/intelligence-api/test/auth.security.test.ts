@@ -17,7 +17,7 @@ function expectEnvelope(res: CallResult<ErrorEnvelope>, status: number, code: st
   expect(res.json.ok).toBe(false);
   expect(res.json.error.code).toBe(code);
   expect(typeof res.json.error.message).toBe("string");
-  expect(res.json.error.docs).toMatch(/^http:\/\/localhost:3000\/docs#error-/);
+  expect(res.json.error.docs).toMatch(/^http:\/\/localhost:3000\/docs\/errors#error-/);
   expect(res.json.requestId).toMatch(/^req_[0-9a-z]{26}$/);
   expect(res.headers.get("x-request-id")).toBe(res.json.requestId);
 }

@@ -4,6 +4,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./app.js";
 import type { ErrorCode, ErrorEnvelopeSchema, FlatErrorSchema, Issue } from "./errors.js";
+import { ERROR_CODES_PATH } from "./reference-page.js";
 
 /** One failure, before an API gives it its own body shape. */
 export interface ErrorDetails {
@@ -20,10 +21,10 @@ export type ErrorBodyRenderer = (error: ErrorDetails) => Record<string, unknown>
 
 /**
  * The Intelligence API envelope `{ ok: false, requestId, error: { code, message, docs, issues? } }`
- * (ErrorEnvelopeSchema), `docs` linking to the code on the hosted reference page.
+ * (ErrorEnvelopeSchema), `docs` linking to the code on the hosted error-codes page.
  */
 export function envelopeErrorBody(publicBaseUrl: string): ErrorBodyRenderer {
-  const docsBase = `${publicBaseUrl.replace(/\/$/, "")}/docs`;
+  const docsBase = `${publicBaseUrl.replace(/\/$/, "")}${ERROR_CODES_PATH}`;
   return ({ code, message, requestId, issues, extra }) => {
     const error: Record<string, unknown> = { code, message, docs: `${docsBase}#error-${code}` };
     if (issues) error.issues = issues;

@@ -2,7 +2,17 @@ import { randomBytes } from "node:crypto";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ServiceApp } from "./app.js";
-import { healthzRoute, OPENAPI_INFO, readyzRoute, renderReferencePage } from "./openapi.js";
+import { healthzRoute, OPENAPI_INFO, readyzRoute } from "./openapi.js";
+import {
+  ERROR_CODES_PATH,
+  REFERENCE_PATH,
+  referencePage,
+  renderErrorCodesPage,
+  STARTER_PATH,
+  scalarAsset,
+  scalarAssetPath,
+  starterAsset,
+} from "./reference-page.js";
 
 /**
  * The headers every HTML page we serve carries (issue 15): a Content-Security-Policy that allows
@@ -27,7 +37,7 @@ export function setHtmlSecurityHeaders(
   return nonce;
 }
 
-/** /healthz, /readyz, /v1/openapi.json and /docs on a service app. */
+/** /healthz, /readyz, /v1/openapi.json, the reference at /docs and the error codes at /docs/errors. */
 export function registerStandardRoutes(
   service: ServiceApp,
   options: { documentSource?: () => OpenApiDoc } = {},
@@ -49,13 +59,14 @@ export function registerStandardRoutes(
   );
   const document = options.documentSource ?? (() => openApiDocument(service.app, deps.publicBaseUrl));
   service.plain("GET", "/v1/openapi.json", (c) => c.json(document()), null);
+  const title = OPENAPI_INFO.info.title;
+  service.plain("GET", REFERENCE_PATH, (c) => referencePage(c, title), null);
+  service.plain("GET", scalarAssetPath(), scalarAsset, null);
+  service.plain("GET", STARTER_PATH, starterAsset, null);
   service.plain(
     "GET",
-    "/docs",
-    (c) => {
-      const nonce = setHtmlSecurityHeaders(c);
-      return c.html(renderReferencePage(document(), nonce));
-    },
+    ERROR_CODES_PATH,
+    (c) => c.html(renderErrorCodesPage(title, setHtmlSecurityHeaders(c))),
     null,
   );
 }
