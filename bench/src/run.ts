@@ -31,14 +31,24 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const DELIVERY_RATE = Number(process.env.BENCH_DELIVERY_RATE ?? 100);
 const DELIVERY_BACKLOG = Number(process.env.BENCH_DELIVERY_BACKLOG ?? 2000);
 
+interface Counters {
+  queries: number;
+  redisCommands: number;
+  keyCacheLive: boolean;
+  rssBytes: number;
+}
+
 interface Server {
   child: ChildProcess;
   url: string;
-  counters(): Promise<{ queries: number; redisCommands: number; keyCacheLive: boolean }>;
+  counters(): Promise<Counters>;
   stop(): void;
 }
 
-function startChild(target: "api" | "baseline", env: Record<string, string>): Promise<Server> {
+/** The API, the zod baseline and the hand-checked baseline (server.ts). */
+type Side = "api" | "baseline" | "hand";
+
+function startChild(target: Side, env: Record<string, string>): Promise<Server> {
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the API process (node --cpu-prof) on exit.
   const profile =
     target === "api" && process.env.BENCH_CPU_PROF
@@ -68,9 +78,7 @@ function startChild(target: "api" | "baseline", env: Record<string, string>): Pr
         url: `http://127.0.0.1:${message.port}`,
         counters: () =>
           new Promise((done) => {
-            child.once("message", (m: { queries: number; redisCommands: number; keyCacheLive: boolean }) =>
-              done(m),
-            );
+            child.once("message", (m: Counters) => done(m));
             child.send({ type: "counters" });
           }),
         // SIGTERM lets a profiling child write its profile; SIGKILL only if it lingers.
@@ -142,20 +150,24 @@ async function main() {
   const answersFile = path.join(tmpdir(), `bench-answers-${process.pid}.json`);
   writeFileSync(answersFile, JSON.stringify(answers));
   const baseline = await startChild("baseline", { BENCH_ANSWERS: answersFile });
-  const total = ROUNDS * scenarios.length * 2;
+  const hand = await startChild("hand", { BENCH_ANSWERS: answersFile });
+  const sides: Side[] = ["hand", "baseline", "api"];
+  const total = ROUNDS * scenarios.length * sides.length;
   let done = 0;
-  const samples = new Map<string, { api: Measure[]; baseline: Measure[] }>();
+  const samples = new Map<string, Record<Side, Measure[]>>();
   const perRequest = new Map<string, { redis: number[]; queries: number[] }>();
+  /** The API process's resident memory after each scenario of each round. */
+  const rssMb: number[] = [];
   console.log(
     `bench: ${scenarios.length} scenarios x ${ROUNDS} rounds x ${DURATION}s, ${CONNECTIONS} connections`,
   );
   try {
     for (let round = 1; round <= ROUNDS; round++) {
       for (const scenario of scenarios) {
-        const entry = samples.get(scenario.name) ?? { api: [], baseline: [] };
+        const entry = samples.get(scenario.name) ?? { api: [], baseline: [], hand: [] };
         samples.set(scenario.name, entry);
-        // Alternate which side goes first so drift on a noisy machine hits both alike.
-        const order: ("api" | "baseline")[] = round % 2 ? ["baseline", "api"] : ["api", "baseline"];
+        // Rotate which side goes first so drift on a noisy machine hits every side alike.
+        const order = sides.map((_, i) => sides[(i + round) % sides.length] as Side);
         for (const side of order) {
           if (side === "api") {
             const before = await api.counters();
@@ -165,12 +177,14 @@ async function main() {
             counts.redis.push((after.redisCommands - before.redisCommands) / Math.max(1, measure.requests));
             counts.queries.push((after.queries - before.queries) / Math.max(1, measure.requests));
             perRequest.set(scenario.name, counts);
+            rssMb.push(Math.round(after.rssBytes / 1e5) / 10);
             entry.api.push(measure);
           } else {
-            entry.baseline.push(await load(baseline.url, scenario, null));
+            const server = side === "hand" ? hand : baseline;
+            entry[side].push(await load(server.url, scenario, key));
           }
           done++;
-          const last = side === "api" ? entry.api.at(-1) : entry.baseline.at(-1);
+          const last = entry[side].at(-1);
           console.log(
             `[${done}/${total}] round ${round} ${scenario.name} ${side}: ${Math.round(last?.rps ?? 0)} req/s p99 ${last?.p99} ms${last?.non2xx ? ` (${last.non2xx} non-2xx!)` : ""}`,
           );
@@ -245,43 +259,56 @@ async function main() {
       }
     }
 
+    const summary = (measures: Measure[]) => ({
+      rps: Math.round(median(measures.map((m) => m.rps))),
+      p50: median(measures.map((m) => m.p50)),
+      p99: median(measures.map((m) => m.p99)),
+    });
+    const ratio = (a: number, b: number) => Math.round((a / Math.max(b, 1)) * 100) / 100;
     const rows = scenarios.map((scenario) => {
-      const s = samples.get(scenario.name) as { api: Measure[]; baseline: Measure[] };
+      const s = samples.get(scenario.name) as Record<Side, Measure[]>;
       const counts = perRequest.get(scenario.name) as { redis: number[]; queries: number[] };
-      const apiRps = median(s.api.map((m) => m.rps));
-      const baseRps = median(s.baseline.map((m) => m.rps));
-      const apiP99 = median(s.api.map((m) => m.p99));
-      const baseP99 = median(s.baseline.map((m) => m.p99));
+      const apiSide = summary(s.api);
+      const zodSide = summary(s.baseline);
+      const handSide = summary(s.hand);
       const fixedRun = fixed.get(scenario.name) as Measure;
       return {
         scenario: scenario.name,
-        api: { rps: Math.round(apiRps), p50: median(s.api.map((m) => m.p50)), p99: apiP99 },
-        baseline: { rps: Math.round(baseRps), p50: median(s.baseline.map((m) => m.p50)), p99: baseP99 },
-        rpsRatio: Math.round((apiRps / baseRps) * 100) / 100,
-        p99Ratio: Math.round((apiP99 / Math.max(baseP99, 1)) * 100) / 100,
+        api: apiSide,
+        baseline: zodSide,
+        handBaseline: handSide,
+        rpsRatio: ratio(apiSide.rps, zodSide.rps),
+        p99Ratio: ratio(apiSide.p99, zodSide.p99),
+        rpsRatioHand: ratio(apiSide.rps, handSide.rps),
+        p99RatioHand: ratio(apiSide.p99, handSide.p99),
         fixedRate: { rate: FIXED_RATE, p50: fixedRun.p50, p99: fixedRun.p99 },
         redisCommandsPerRequest: Math.round(median(counts.redis) * 100) / 100,
         dbQueriesPerRequest: Math.round(median(counts.queries) * 100) / 100,
         non2xx: s.api.reduce((n, m) => n + m.non2xx, 0),
         targets: {
-          rpsRatioAtLeast: 0.6,
-          p99RatioAtMost: 3,
+          rpsRatioHandAtLeast: 0.5,
+          p99RatioHandAtMost: 2.5,
           fixedRateP99UnderMs: 10,
           redisCommandsAtMost: 2,
           dbQueriesAtMost: 1,
         },
       };
     });
-    console.log("");
+    console.log(
+      `\nAPI process RSS: first ${rssMb[0]} MB, last ${rssMb.at(-1)} MB, max ${Math.max(...rssMb)} MB over ${rssMb.length} runs`,
+    );
     console.table(
       rows.map((r) => ({
         scenario: r.scenario,
         "api req/s": r.api.rps,
-        "base req/s": r.baseline.rps,
-        ratio: r.rpsRatio,
+        "hand req/s": r.handBaseline.rps,
+        "zod req/s": r.baseline.rps,
+        "x hand": r.rpsRatioHand,
+        "x zod": r.rpsRatio,
         "api p99": r.api.p99,
-        "base p99": r.baseline.p99,
-        "p99 ratio": r.p99Ratio,
+        "hand p99": r.handBaseline.p99,
+        "p99 x hand": r.p99RatioHand,
+        "p99 x zod": r.p99Ratio,
         "p99 @1k/s": r.fixedRate.p99,
         "redis/req": r.redisCommandsPerRequest,
         "db/req": r.dbQueriesPerRequest,
@@ -309,6 +336,7 @@ async function main() {
       rounds: ROUNDS,
       seconds: DURATION,
       connections: CONNECTIONS,
+      apiRssMb: { perScenarioRound: rssMb, max: Math.max(...rssMb), first: rssMb[0], last: rssMb.at(-1) },
       rows,
       mse,
       eventPages,
@@ -320,6 +348,7 @@ async function main() {
   } finally {
     api.stop();
     baseline.stop();
+    hand.stop();
     await db.drop();
   }
 }

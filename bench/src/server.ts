@@ -2,15 +2,16 @@
  * A server under test, run in its own process so that it does not share an event loop with the
  * load generator. BENCH_TARGET=api: the real service wired exactly as `pnpm start` wires it with
  * DATABASE_URL and REDIS_URL (auth with its key cache, Redis rate limiting, validation, engines).
- * BENCH_TARGET=baseline: a bare node:http server that parses, validates and answers a JSON body —
- * the physical floor the API is compared with.
+ * BENCH_TARGET=baseline: a bare node:http server that parses, validates with the API's zod schemas
+ * and answers a JSON body. BENCH_TARGET=hand: the same server checking the Authorization header
+ * and a few fields by hand instead of zod — the physical floor the API is compared with.
  */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { buildCombinedApp } from "@svc/cli/combined";
 import { createRuntime, parseEnv, startServer } from "@svc/http";
 import { modelNarratorFromEnv } from "@svc/model";
-import { baselineHandlers } from "./baseline.js";
+import { baselineHandlers, handCheckedHandlers } from "./baseline.js";
 
 const send = (message: object) => process.send?.(message);
 
@@ -37,13 +38,15 @@ async function api(): Promise<void> {
         queries,
         redisCommands,
         keyCacheLive: runtime.deps.keyCache?.isLive ?? false,
+        rssBytes: process.memoryUsage().rss,
       });
   });
   send({ type: "ready", port: server.port });
 }
 
-function baseline(): void {
-  const handlers = baselineHandlers(JSON.parse(readFileSync(process.env.BENCH_ANSWERS as string, "utf8")));
+function baseline(kind: "zod" | "hand"): void {
+  const answers = JSON.parse(readFileSync(process.env.BENCH_ANSWERS as string, "utf8"));
+  const handlers = kind === "hand" ? handCheckedHandlers(answers) : baselineHandlers(answers);
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -58,7 +61,7 @@ function baseline(): void {
           status = 404;
           body = { ok: false };
         } else {
-          const result = handler(parsed);
+          const result = handler(parsed, req.headers.authorization);
           status = result.status;
           body = result.body;
         }
@@ -82,5 +85,6 @@ function baseline(): void {
 // A clean exit on SIGTERM, so that `--cpu-prof` writes its profile.
 process.on("SIGTERM", () => process.exit(0));
 
-if (process.env.BENCH_TARGET === "baseline") baseline();
+if (process.env.BENCH_TARGET === "baseline") baseline("zod");
+else if (process.env.BENCH_TARGET === "hand") baseline("hand");
 else await api();

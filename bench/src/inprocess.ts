@@ -1,0 +1,92 @@
+/**
+ * `pnpm bench:inprocess`: the service's own cost per request, without sockets or HTTP parsing.
+ * The combined app (real auth with its key cache, Redis rate limiting, validation, engines, the
+ * intelligence block, serialisation) answers Request objects, 50 in flight, next to what a
+ * hand-written server must do anyway for the same exchange (JSON.parse of the body,
+ * JSON.stringify of the same answer). Prints this process's CPU microseconds per request (user +
+ * system, so Redis waits do not count) per scenario and the difference, which is the budget the
+ * issue's throughput ratios are about. BENCH_CPU_PROF=dir
+ * profiles this process. BENCH_ITERATIONS sets the loop (default 20,000 per scenario).
+ */
+import { buildCombinedApp } from "@svc/cli/combined";
+import { createRuntime, parseEnv } from "@svc/http";
+import { createTestDatabase, requireEnv } from "@svc/testkit";
+import { unlimitedBenchCaller } from "./caller.js";
+import { scenarios } from "./scenarios.js";
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 20_000);
+const WARMUP = Math.min(5_000, ITERATIONS);
+const CONCURRENCY = 50;
+
+async function main(): Promise<void> {
+  const db = await createTestDatabase();
+  const env = parseEnv({
+    ...process.env,
+    DATABASE_URL: db.url,
+    REDIS_URL: requireEnv("TEST_REDIS_URL"),
+    LOG_LEVEL: "silent",
+    PORT: "0",
+  });
+  const runtime = await createRuntime(env, "bench-inprocess");
+  const { key } = await unlimitedBenchCaller(runtime.deps.db, "Bench in-process");
+  const app = buildCombinedApp(runtime.deps);
+  const rows: Record<string, string | number>[] = [];
+  try {
+    for (const scenario of scenarios) {
+      const text = scenario.body === undefined ? undefined : JSON.stringify(scenario.body);
+      const request = () =>
+        new Request(`http://127.0.0.1${scenario.path}`, {
+          method: scenario.method,
+          headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+          body: text,
+        });
+      const once = async () => {
+        const res = await app.fetch(request());
+        return res.text();
+      };
+      // CONCURRENCY requests in flight, as a loaded server has: the Redis round trip overlaps
+      // other requests' work, so CPU time per request is what is left.
+      const inFlight = async (count: number) => {
+        const worker = async () => {
+          for (let i = 0; i < count / CONCURRENCY; i++) await once();
+        };
+        await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      };
+      const answer = await once();
+      await inFlight(WARMUP);
+      const cpuBefore = process.cpuUsage();
+      const started = process.hrtime.bigint();
+      await inFlight(ITERATIONS);
+      const wallUs = Number(process.hrtime.bigint() - started) / 1_000 / ITERATIONS;
+      const cpu = process.cpuUsage(cpuBefore);
+      const serviceUs = (cpu.user + cpu.system) / ITERATIONS;
+
+      // The floor: parse the body and serialise the same answer, per request.
+      const parsedAnswer = JSON.parse(answer);
+      const floorStarted = process.hrtime.bigint();
+      let sink = 0;
+      for (let i = 0; i < ITERATIONS; i++) {
+        if (text) sink += Object.keys(JSON.parse(text)).length;
+        sink += JSON.stringify(parsedAnswer).length;
+      }
+      const floorUs = Number(process.hrtime.bigint() - floorStarted) / 1_000 / ITERATIONS;
+      rows.push({
+        scenario: scenario.name,
+        "service CPU µs/req": Math.round(serviceUs * 10) / 10,
+        "wall µs/req": Math.round(wallUs * 10) / 10,
+        "parse+stringify µs/req": Math.round(floorUs * 10) / 10,
+        "our overhead µs/req": Math.round((serviceUs - floorUs) * 10) / 10,
+        "answer bytes": answer.length,
+        sink: sink > 0 ? "" : "!",
+      });
+      console.log(`${scenario.name}: ${serviceUs.toFixed(1)} µs/req (floor ${floorUs.toFixed(1)})`);
+    }
+    console.table(rows);
+  } finally {
+    await runtime.close();
+    await db.drop();
+  }
+}
+
+await main();
+process.exit(0);
