@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { kaiserWindow, windowFeatures } from "../src/features.js";
 import { SYLLABLES_PER_WORD } from "../src/session-metrics.js";
 import { countNucleiInSpan, nucleusThresholdDb } from "../src/syllable-nuclei.js";
-import { VoiceActivityDetector } from "../src/voice-activity.js";
+import { type Hop, VoiceActivityDetector } from "../src/voice-activity.js";
 import { offlineHops, offlineMetrics } from "./offline-pipeline.js";
 
 /**
@@ -160,6 +160,70 @@ describe("voice activity", () => {
       ]),
     );
     expect(segments).toHaveLength(2);
+  });
+});
+
+/** Hops along straight lines through (time in hops, dB) corners, voiced throughout. */
+function contour(corners: [number, number][]): Hop[] {
+  const hops: Hop[] = [];
+  for (let k = 0; k + 1 < corners.length; k++) {
+    const [fromHop, fromDb] = corners[k] as [number, number];
+    const [toHop, toDb] = corners[k + 1] as [number, number];
+    for (let i = fromHop; i < toHop; i++) {
+      hops.push({
+        time: i / 100,
+        intensityDb: fromDb + ((toDb - fromDb) * (i - fromHop)) / (toHop - fromHop),
+        voicing: 0.9,
+      });
+    }
+  }
+  return hops;
+}
+
+describe("the dip-peak-dip rule", () => {
+  const count = (hops: Hop[]) => countNucleiInSpan(hops, { start: 0, end: 10 }, -40);
+
+  it("counts a peak only when it rises more than 2 dB from the dip before it and falls more than 2 dB after", () => {
+    // Syllable at -10 dB, dip to -13, a bump that rises only 1.5 dB (to -11.5), dip to -14, syllable at -10.
+    const hops = contour([
+      [0, -50],
+      [20, -10],
+      [30, -13],
+      [40, -11.5],
+      [50, -14],
+      [60, -10],
+      [80, -50],
+      [81, -50],
+    ]);
+    expect(count(hops)).toBe(2);
+  });
+
+  it("counts one nucleus for a syllable with a shoulder (dips under 2 dB inside it)", () => {
+    const hops = contour([
+      [0, -50],
+      [15, -12],
+      [20, -13],
+      [30, -10],
+      [35, -11],
+      [40, -10.5],
+      [60, -50],
+      [61, -50],
+    ]);
+    expect(count(hops)).toBe(1);
+  });
+
+  it("counts peaks separated by dips of more than 2 dB on both sides", () => {
+    const hops = contour([
+      [0, -50],
+      [10, -10],
+      [20, -12.5],
+      [30, -10],
+      [40, -12.5],
+      [50, -10],
+      [70, -50],
+      [71, -50],
+    ]);
+    expect(count(hops)).toBe(3);
   });
 });
 
