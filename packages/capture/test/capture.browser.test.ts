@@ -25,7 +25,12 @@ const BASE_ARGS = [
   "--autoplay-policy=no-user-gesture-required",
 ];
 const TEST_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>capture test</title></head>
-<body><script type="module">import * as capture from "/capture-test/capture.js"; window.captureLib = capture; document.title = "ready";</script></body></html>`;
+<body><script type="module">
+const streams = []; window.microphoneStreams = streams;
+const open = navigator.mediaDevices?.getUserMedia?.bind(navigator.mediaDevices);
+if (open) navigator.mediaDevices.getUserMedia = async (c) => { const s = await open(c); streams.push(s); return s; };
+import("/capture-test/capture.js").then((capture) => { window.captureLib = capture; document.title = "ready"; });
+</script></body></html>`;
 
 /** espeak-ng's nominal -s values chosen so the measured rates land near 100, 140 and 180 wpm. */
 const RATES = [
@@ -152,6 +157,15 @@ interface SessionOutcome {
   };
 }
 
+/** In the page: whether every microphone track the library opened has been stopped. */
+function microphoneReleased(page: Page): Promise<boolean> {
+  return page.evaluate(() =>
+    (window as unknown as { microphoneStreams: MediaStream[] }).microphoneStreams.every((s) =>
+      s.getTracks().every((t) => t.readyState === "ended"),
+    ),
+  );
+}
+
 /** In the page: start, mark the prompt's end at once, listen for `seconds`, then finish. */
 function runSession(
   page: Page,
@@ -199,6 +213,8 @@ interface Measured {
   file: SpeechFile;
   outcome: SessionOutcome;
   requests: RecordedRequest[];
+  /** Every microphone track stopped after finish. */
+  released: boolean;
 }
 
 describe("speech rate and response latency in Chromium", () => {
@@ -214,7 +230,7 @@ describe("speech rate and response latency in Chromium", () => {
       const { page, requests } = await openTestPage(browser, allowedOrigin);
       // Stop before the fake microphone loops the file: inside its trailing second of silence.
       const outcome = await runSession(page, svc.url, file.totalSeconds - 0.4);
-      measured.push({ file, outcome, requests });
+      measured.push({ file, outcome, requests, released: await microphoneReleased(page) });
     }
     for (const { file, outcome } of measured) {
       console.log(
@@ -239,6 +255,10 @@ describe("speech rate and response latency in Chromium", () => {
       expect(Math.abs(latency - file.leadSilenceSeconds)).toBeLessThanOrEqual(LATENCY_TOLERANCE_SECONDS);
       expect(outcome.metrics?.turns).toHaveLength(1);
     }
+  });
+
+  it("releases the microphone when the session finishes", () => {
+    for (const { released } of measured) expect(released).toBe(true);
   });
 
   it("posts the derived numbers with the publishable key from an allowed origin and returns the analysis", () => {
@@ -352,6 +372,31 @@ describe("the demo page and refusals", () => {
     const { page, requests } = await openTestPage(browser, allowedOrigin);
     const outcome = await runSession(page, svc.url, 2);
     expect(outcome.error).toMatchObject({ name: "CaptureError", code });
+    expect(requests.filter((r) => r.url.includes("/v1/"))).toEqual([]);
+  });
+
+  it("abort releases the microphone and sends nothing", async () => {
+    const file = await speechFile(dir, { wpm: 145, leadSilenceSeconds: 0.5 });
+    const browser = await launch({ file: file.path });
+    const { page, requests } = await openTestPage(browser, allowedOrigin);
+    const outcome = await page.evaluate(
+      async ({ apiBaseUrl, key }) => {
+        const lib = (window as unknown as { captureLib: typeof import("../src/index.js") }).captureLib;
+        const session = await lib.createCapture({ baseUrl: apiBaseUrl, publishableKey: key }).start();
+        session.promptEnded();
+        while ((session.metrics().sessionDurationSeconds ?? 0) < 1.5)
+          await new Promise((r) => setTimeout(r, 100));
+        await session.abort();
+        const after = await session.finish().then(
+          () => "finished",
+          (e: { code: string }) => e.code,
+        );
+        return { after };
+      },
+      { apiBaseUrl: svc.url, key },
+    );
+    expect(outcome.after).toBe("session_closed");
+    expect(await microphoneReleased(page)).toBe(true);
     expect(requests.filter((r) => r.url.includes("/v1/"))).toEqual([]);
   });
 });
