@@ -24,7 +24,8 @@ async function main(): Promise<void> {
     ...process.env,
     DATABASE_URL: db.url,
     REDIS_URL: requireEnv("TEST_REDIS_URL"),
-    LOG_LEVEL: "silent",
+    // BENCH_LOG_LEVEL=info measures the request log too (pino to stdout: redirect it, results go to stderr).
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "silent",
     PORT: "0",
   });
   const runtime = await createRuntime(env, "bench-inprocess");
@@ -79,9 +80,9 @@ async function main(): Promise<void> {
         "answer bytes": answer.length,
         sink: sink > 0 ? "" : "!",
       });
-      console.log(`${scenario.name}: ${serviceUs.toFixed(1)} µs/req (floor ${floorUs.toFixed(1)})`);
+      console.error(`${scenario.name}: ${serviceUs.toFixed(1)} µs/req (floor ${floorUs.toFixed(1)})`);
     }
-    console.table(rows);
+    console.error(rows);
   } finally {
     await runtime.close();
     await db.drop();

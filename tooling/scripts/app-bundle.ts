@@ -20,9 +20,9 @@ export function appBundle(entry: Record<string, string>): Options {
     clean: true,
     splitting: false,
     dts: false,
-    noExternal: [/^@svc\//],
-    // Anything that is neither relative nor one of ours stays an import.
-    external: [/^(?!@svc\/)[^./]/],
+    noExternal: [/^@svc\//, /^drizzle-orm(\/|$)/],
+    // Anything that is neither relative, one of ours nor drizzle-orm stays an import.
+    external: [/^(?!@svc\/|drizzle-orm(\/|$))[^./]/],
     async onSuccess() {
       cpSync(migrations, path.resolve("dist/drizzle"), { recursive: true });
     },
