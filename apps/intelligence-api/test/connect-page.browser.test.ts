@@ -1,5 +1,5 @@
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { type Browser, chromium } from "playwright-core";
+import { call, launchChromium, startTestService, type TestService } from "@svc/testkit";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventListResponse, WearableConnectionResponse } from "../src/index.js";
 
@@ -14,18 +14,7 @@ let browser: Browser;
 beforeAll(async () => {
   svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

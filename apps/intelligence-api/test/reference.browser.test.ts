@@ -1,6 +1,6 @@
 import { ERROR_CODES } from "@svc/http";
-import { startTestService, type TestService } from "@svc/testkit";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { launchChromium, startTestService, type TestService } from "@svc/testkit";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
@@ -17,18 +17,7 @@ interface OpenApiDocument {
 
 beforeAll(async () => {
   svc = await startTestService();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startTestService, type TestService } from "@svc/testkit";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { launchChromium, startTestService, type TestService } from "@svc/testkit";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SpeechFile, silentFile, speechFile } from "./speech-wav.js";
 
@@ -14,16 +14,7 @@ import { type SpeechFile, silentFile, speechFile } from "./speech-wav.js";
  */
 
 const BUNDLE = path.resolve(import.meta.dirname, "../dist/capture.js");
-const BASE_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--autoplay-policy=no-user-gesture-required",
-];
+const BASE_ARGS = ["--autoplay-policy=no-user-gesture-required"];
 const TEST_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>capture test</title></head>
 <body><script type="module">
 const streams = []; window.microphoneStreams = streams;
@@ -106,7 +97,7 @@ async function launch(microphone: { file: string } | "denied" | "absent"): Promi
             "--use-fake-device-for-media-stream",
             `--use-file-for-fake-audio-capture=${microphone.file}`,
           ];
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args });
+  const browser = await launchChromium(args);
   browsers.push(browser);
   return browser;
 }
@@ -185,14 +176,7 @@ function runSession(
         const { metrics, analysis } = await session.finish({ sessionRef: "browser-test" });
         return { metrics, analysis };
       } catch (error) {
-        const e = error as {
-          name: string;
-          code: string;
-          status?: number;
-          serviceCode?: string;
-          requestId?: string;
-          retryAfterSeconds?: number;
-        };
+        const e = error as NonNullable<SessionOutcome["error"]>;
         return {
           error: {
             name: e.name,

@@ -266,6 +266,7 @@ export function compiledEntry(root: string, relativePath: string): { command: st
   return { command: process.execPath, args: ["--enable-source-maps", file] };
 }
 
+export * from "./browser.js";
 export * from "./scripted-model-server.js";
 export * from "./tls.js";
 // Compiled app processes and nginx in front: the replica test and `pnpm bench:scale`.
