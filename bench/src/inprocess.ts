@@ -13,10 +13,10 @@ import { createRuntime, parseEnv } from "@svc/http";
 import { createTestDatabase, requireEnv } from "@svc/testkit";
 import { unlimitedBenchCaller } from "./caller.js";
 import { scenarios } from "./scenarios.js";
+import { serviceCpuPerRequest } from "./service-cpu.js";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 20_000);
 const WARMUP = Math.min(5_000, ITERATIONS);
-const CONCURRENCY = 50;
 
 async function main(): Promise<void> {
   const db = await createTestDatabase();
@@ -35,32 +35,15 @@ async function main(): Promise<void> {
   try {
     for (const scenario of scenarios) {
       const text = scenario.body === undefined ? undefined : JSON.stringify(scenario.body);
-      const request = () =>
-        new Request(`http://127.0.0.1${scenario.path}`, {
-          method: scenario.method,
-          headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-          body: text,
-        });
-      const once = async () => {
-        const res = await app.fetch(request());
-        return res.text();
-      };
-      // CONCURRENCY requests in flight, as a loaded server has: the Redis round trip overlaps
-      // other requests' work, so CPU time per request is what is left.
-      const inFlight = async (count: number) => {
-        const worker = async () => {
-          for (let i = 0; i < count / CONCURRENCY; i++) await once();
-        };
-        await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-      };
-      const answer = await once();
-      await inFlight(WARMUP);
-      const cpuBefore = process.cpuUsage();
-      const started = process.hrtime.bigint();
-      await inFlight(ITERATIONS);
-      const wallUs = Number(process.hrtime.bigint() - started) / 1_000 / ITERATIONS;
-      const cpu = process.cpuUsage(cpuBefore);
-      const serviceUs = (cpu.user + cpu.system) / ITERATIONS;
+      const measured = await serviceCpuPerRequest(
+        app.fetch,
+        { method: scenario.method, path: scenario.path, key, body: text },
+        ITERATIONS,
+        WARMUP,
+      );
+      const { answer } = measured;
+      const serviceUs = measured.cpuUs;
+      const wallUs = measured.wallUs;
 
       // The floor: parse the body and serialise the same answer, per request.
       const parsedAnswer = JSON.parse(answer);

@@ -106,11 +106,28 @@ const GAD7_NAMES = new Set([
   "gad7total",
 ]);
 
-function recogniseOne(text: string): KnownInstrument | null {
+function recogniseUncached(text: string): KnownInstrument | null {
   const key = normaliseInstrumentText(text);
   if (PHQ9_NAMES.has(key)) return "phq9";
   if (GAD7_NAMES.has(key)) return "gad7";
   return null;
+}
+
+/**
+ * Answers by text. A request repeats the same few instrument ids and names hundreds of times, and
+ * the Unicode normalisation costs more than the rest of an assessment's reading; the answer
+ * depends on the text alone, so it is kept (bounded: cleared when full).
+ */
+const recognised = new Map<string, KnownInstrument | null>();
+const RECOGNISED_MAX = 1_024;
+
+function recogniseOne(text: string): KnownInstrument | null {
+  const known = recognised.get(text);
+  if (known !== undefined) return known;
+  const answer = recogniseUncached(text);
+  if (recognised.size >= RECOGNISED_MAX) recognised.clear();
+  recognised.set(text, answer);
+  return answer;
 }
 
 /**

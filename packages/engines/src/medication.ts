@@ -15,7 +15,7 @@ import {
   severityBand,
 } from "./instruments.js";
 import { assertNoProblems, confidenceFractionProblems, engineParams, mergeNumericParams } from "./params.js";
-import { confidenceLevel, parseTime as parseSharedTime, slugOf } from "./shared.js";
+import { assessmentTimes, confidenceLevel, parseTime as parseSharedTime, slugOf } from "./shared.js";
 import { PP_EPSILON, readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
 import type {
   Assessment,
@@ -756,7 +756,7 @@ function newestIso(times: (number | null)[]): string | null {
 
 function medicationInputs(
   input: MedicationInput,
-  assessmentTimes: (number | null)[],
+  times: (number | null)[],
   evaluated: readonly Evaluated[],
   latencySupplied: boolean,
 ): EngineInput[] {
@@ -773,7 +773,7 @@ function medicationInputs(
     {
       name: "assessments",
       value: assessments.length,
-      observedAt: newestIso(assessmentTimes),
+      observedAt: newestIso(times),
       supplied: assessments.length > 0,
       contributed: evaluated.some((e) => e.before + e.after > 0),
     },
@@ -838,9 +838,8 @@ export function analyzeMedication(
   const assessments = input.assessments ?? [];
 
   const active = prescriptions.filter((p) => p.status.trim().toLowerCase() === "active");
-  const assessmentTimes = assessments.map((a) => parseTime(a.createdAt));
-  const selected =
-    active.length > 0 ? selectSeries(assessments, assessmentTimes) : { series: null, instruments: 0 };
+  const times = assessmentTimes(assessments);
+  const selected = active.length > 0 ? selectSeries(assessments, times) : { series: null, instruments: 0 };
   const evaluated = evaluatePrescriptions(active, selected.series, params, nowIso);
 
   const signals = evaluated.map((e) => e.signal);
@@ -851,7 +850,7 @@ export function analyzeMedication(
   const status = overallStatus(evaluated);
   // A severe score or a reliable deterioration on any scale is never hidden, whatever the
   // prescriptions show (the same reading as the outcome and relapse engines).
-  const findings: SymptomFindings = readSymptomFindings(assessments, params.worseningPctPoints);
+  const findings: SymptomFindings = readSymptomFindings(assessments, params.worseningPctPoints, times);
   const requiresClinicianReview =
     findings.flags.length > 0 || signals.some((s) => TONE_RANK[s.tone] >= TONE_RANK.elevated);
 
@@ -863,7 +862,7 @@ export function analyzeMedication(
       requiresClinicianReview,
     },
     confidence: medicationConfidence(evaluated, prescriptions, selected, latencySupplied, params),
-    inputs: medicationInputs(input, assessmentTimes, evaluated, latencySupplied),
+    inputs: medicationInputs(input, times, evaluated, latencySupplied),
     current: { score: null, status },
     polarity: { kind: "status", order: MEDICATION_STATUS_ORDER },
     interpretationScale: { ...MEDICATION_INTERPRETATION_SCALE },

@@ -9,6 +9,7 @@
 import { recogniseInstrument } from "./instruments.js";
 import { assertNoProblems, engineParams, mergeNumericParams } from "./params.js";
 import {
+  assessmentTimes,
   clamp,
   dateOf,
   fmt,
@@ -594,8 +595,9 @@ export function scoreOutcome(
   const { params: p, model } = engineParams(OUTCOME_MODEL_KEY, OUTCOME_DEFAULT_PARAMS, options);
   const assessments = input.assessments ?? [];
 
-  const findings = readSymptomFindings(assessments);
-  const tr = readTrajectory(assessments)?.trajectory ?? null;
+  const times = assessmentTimes(assessments);
+  const findings = readSymptomFindings(assessments, undefined, times);
+  const tr = readTrajectory(assessments, times)?.trajectory ?? null;
   const anchor = symptomVerdict(findings, tr);
   const corroborate = anchor === "improving";
 

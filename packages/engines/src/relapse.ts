@@ -8,6 +8,7 @@
  */
 import { assertNoProblems, engineParams, mergeNumericParams } from "./params.js";
 import {
+  assessmentTimes,
   clamp,
   confidenceLevel,
   daysBetween,
@@ -712,8 +713,9 @@ export function predictRelapse(
   const assessments = input.assessments ?? [];
   const active = typeof input.hasActiveMedication === "boolean" ? input.hasActiveMedication : null;
 
-  const findings = readSymptomFindings(assessments);
-  const read = readTrajectory(assessments);
+  const times = assessmentTimes(assessments);
+  const findings = readSymptomFindings(assessments, undefined, times);
+  const read = readTrajectory(assessments, times);
   const symptoms = symptomFactor(assessments, read, findings, nowMs, p);
   const factors: RelapseFactor[] = [
     symptoms.factor,

@@ -103,6 +103,14 @@ export function parseTime(text: string | undefined | null): number | null {
   return Number.isFinite(t) ? t : null;
 }
 
+/**
+ * Each assessment's createdAt in milliseconds (null when unreadable), in input order: an engine
+ * parses the times once and hands them to each reader of the same assessments.
+ */
+export function assessmentTimes(assessments: readonly Assessment[]): (number | null)[] {
+  return assessments.map((a) => parseTime(a.createdAt));
+}
+
 /** Cumulative days before each month (index 1-12) in a common year. */
 const DAYS_BEFORE_MONTH = [0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
 
@@ -326,6 +334,8 @@ export function pctOfMax(score: number, maxScore: number): number {
  */
 export function readTrajectory(
   assessments: readonly Assessment[] | undefined,
+  /** Each assessment's parsed createdAt (assessmentTimes), when the caller has them already. */
+  times?: readonly (number | null)[],
 ): { trajectory: Trajectory; times: number[]; pcts: number[] } | null {
   if (!assessments || assessments.length === 0) return null;
   const groups = new Map<string, Group>();
@@ -337,7 +347,7 @@ export function readTrajectory(
   let readable = 0;
   for (let i = 0; i < assessments.length; i++) {
     const a = assessments[i] as Assessment;
-    const t = parseTime(a.createdAt);
+    const t = times ? (times[i] ?? null) : parseTime(a.createdAt);
     if (t === null || !Number.isFinite(a.score) || !Number.isFinite(a.maxScore) || a.maxScore <= 0) continue;
     readable += 1;
     if (t > newestAt) newestAt = t;

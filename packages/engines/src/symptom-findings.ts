@@ -97,10 +97,14 @@ interface Group {
   items: Administration[];
 }
 
-function groupAdministrations(assessments: readonly Assessment[]): Group[] {
+function groupAdministrations(
+  assessments: readonly Assessment[],
+  times: readonly (number | null)[] | undefined,
+): Group[] {
   const groups = new Map<string, Group>();
-  for (const a of assessments) {
-    const at = parseTime(a.createdAt);
+  for (let i = 0; i < assessments.length; i++) {
+    const a = assessments[i] as Assessment;
+    const at = times ? (times[i] ?? null) : parseTime(a.createdAt);
     if (at === null || !Number.isFinite(a.score) || !Number.isFinite(a.maxScore) || a.maxScore <= 0) continue;
     const known = recogniseInstrument(a.instrumentId, a.instrumentName);
     const key = known ?? instrumentKeyOf(a);
@@ -199,9 +203,11 @@ function readGroup(g: Group, unknownPp: number): InstrumentFinding {
 export function readSymptomFindings(
   assessments: readonly Assessment[] | undefined,
   unknownScaleChangePp: number = UNKNOWN_SCALE_CHANGE_PP,
+  /** Each assessment's parsed createdAt (assessmentTimes), when the caller has them already. */
+  times?: readonly (number | null)[],
 ): SymptomFindings {
   const instruments = assessments?.length
-    ? groupAdministrations(assessments).map((g) => readGroup(g, unknownScaleChangePp))
+    ? groupAdministrations(assessments, times).map((g) => readGroup(g, unknownScaleChangePp))
     : [];
   const severe = instruments.filter((f) => f.severe);
   const deteriorated = instruments.filter((f) => f.deteriorated);
