@@ -1,15 +1,19 @@
 import { z } from "@hono/zod-openapi";
+import { parseTime } from "@svc/engines";
 
-/** ISO 8601 timestamp or date (the contract's "date" inputs accept both). */
+const ISO_DATE_SHAPE = /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * ISO 8601 timestamp or date (the contract's "date" inputs accept both): the shape, then a real
+ * date. Read with the engines' parser (equal to Date.parse, a fraction of its cost), since a
+ * request can carry 500 of them.
+ */
 export const IsoDate = z
   .string()
   .max(40)
-  .refine(
-    (v) => /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)),
-    {
-      message: "must be an ISO 8601 date or timestamp",
-    },
-  )
+  .refine((v) => ISO_DATE_SHAPE.test(v) && parseTime(v) !== null, {
+    message: "must be an ISO 8601 date or timestamp",
+  })
   .openapi({ example: "2026-10-01T09:30:00Z" });
 
 export const AssessmentSchema = z
