@@ -158,10 +158,10 @@ function marginal(points: Point[], key: "engineUs" | "serviceCpuUs"): number[] {
 }
 
 function renderCurves(results: { name: string; unit: string; points: Point[] }[]): string {
-  const width = 760;
+  const width = 860;
   const panelHeight = 260;
   const left = 70;
-  const plotWidth = width - left - 200;
+  const plotWidth = width - left - 300;
   const colors = ["#1565c0", "#2e7d32", "#c62828", "#6a1b9a"];
   const logX = (n: number) => left + (Math.log10(n) / Math.log10(500)) * plotWidth;
   const panels = (["engineUs", "serviceCpuUs"] as const).map((key, panelIndex) => {
@@ -176,11 +176,29 @@ function renderCurves(results: { name: string; unit: string; points: Point[] }[]
         const d = r.points
           .map((p, j) => `${j ? "L" : "M"}${logX(p.size).toFixed(1)},${y(p[key]).toFixed(1)}`)
           .join(" ");
-        const last = r.points.at(-1) as Point;
-        return `<path d="${d}" fill="none" stroke="${colors[i]}" stroke-width="2"/>
-<text x="${logX(last.size) + 6}" y="${y(last[key]) + 4}" font-size="11" fill="${colors[i]}">${r.name} ${last[key].toFixed(0)} µs</text>`;
+        return `<path d="${d}" fill="none" stroke="${colors[i]}" stroke-width="2"/>`;
       })
       .join("\n");
+    // Labels at the right edge, in the order of their lines' ends, at least 14 px apart.
+    const ends = results
+      .map((r, i) => ({ r, i, at: y((r.points.at(-1) as Point)[key]) }))
+      .sort((a, b) => a.at - b.at);
+    let previous = Number.NEGATIVE_INFINITY;
+    const labels = ends
+      .map(({ r, i, at }) => {
+        const placed = Math.max(at + 4, previous + 14);
+        previous = placed;
+        const last = r.points.at(-1) as Point;
+        return `<text x="${left + plotWidth + 8}" y="${placed.toFixed(1)}" font-size="11" fill="${colors[i]}">${r.name}: ${last[key].toFixed(0)} µs at ${last.size}</text>`;
+      })
+      .join("\n");
+    const yTicks = [1, 10, 100, 1000, 10000]
+      .filter((v) => Math.log10(v) >= lo && Math.log10(v) <= hi)
+      .map(
+        (v) =>
+          `<line x1="${left}" x2="${left + plotWidth}" y1="${y(v)}" y2="${y(v)}" stroke="#eee"/><text x="${left - 6}" y="${y(v) + 4}" font-size="11" text-anchor="end">${v}</text>`,
+      )
+      .join("");
     const ticks = [1, 10, 100, 500]
       .map(
         (n) =>
@@ -190,7 +208,8 @@ function renderCurves(results: { name: string; unit: string; points: Point[] }[]
     const title = key === "engineUs" ? "engine time per call (µs, log)" : "service CPU per request (µs, log)";
     return `<text x="${left}" y="${top - 10}" font-size="13" font-weight="bold">${title}</text>
 <rect x="${left}" y="${top}" width="${plotWidth}" height="${panelHeight}" fill="none" stroke="#ccc"/>
-${ticks}${lines}`;
+${yTicks}${ticks}${lines}
+${labels}`;
   });
   const height = 40 + 2 * (panelHeight + 40) + 20;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">
