@@ -13,6 +13,7 @@ import type { RateLimiter } from "./rate-limit.js";
 import { requestGuard } from "./request-guard.js";
 import { requestLog } from "./request-log.js";
 import { EndpointRegistry } from "./route-policy.js";
+import { preferSyncRequestParsing } from "./sync-validation.js";
 
 export { DEFAULT_BODY_LIMIT } from "./body-checks.js";
 export { DEFAULT_REQUEST_TIMEOUT_MS } from "./request-guard.js";
@@ -111,6 +112,7 @@ export function createServiceApp(deps: AppDeps, options: ServiceAppOptions): Ser
     app,
     deps,
     openapi(route, handler, policy) {
+      preferSyncRequestParsing(route);
       app.openapi(route, handler);
       endpoints.add(app.routes, route.path, policy);
     },
