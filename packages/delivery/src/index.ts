@@ -12,10 +12,14 @@ export {
 export {
   type AddEndpointInput,
   addWebhookEndpoint,
+  listDeliveryAttempts,
   listWebhookDeliveries,
   listWebhookEndpoints,
   redeliverWebhook,
   removeWebhookEndpoint,
+  sendTestEvent,
+  setWebhookEndpointDisabled,
+  TEST_EVENT_TYPE,
 } from "./endpoints.js";
 export {
   type InProcessDelivery,
