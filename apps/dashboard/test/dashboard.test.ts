@@ -1,0 +1,308 @@
+import { apiKeys, eq, webhookDeliveries } from "@svc/db";
+import { startInProcessDelivery } from "@svc/delivery";
+import { call, type Receiver, startReceiver, startTestService, type TestService } from "@svc/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createInvite, listAudit } from "../src/index.js";
+import { DashboardClient, PASSWORD } from "./session-client.js";
+
+/**
+ * The dashboard over real HTTP against real PostgreSQL and Redis: sign-in through one-time links,
+ * cookies, CSRF and Origin checks, roles, other accounts' resources, and the audit log.
+ */
+let service: TestService;
+let receiver: Receiver;
+let delivery: ReturnType<typeof startInProcessDelivery>;
+let accountA: string;
+let accountB: string;
+const secretKeyOf = (text: string) => /svc_sk_test_[0-9A-Za-z]+/.exec(text)?.[0];
+const idInPath = (text: string, prefix: string) =>
+  new RegExp(`/dashboard/${prefix}/((?:key|we|whd)_[0-9a-z]+)/`).exec(text)?.[1];
+
+beforeAll(async () => {
+  service = await startTestService();
+  receiver = await startReceiver(() => ({ status: 200, body: "thanks" }));
+  delivery = startInProcessDelivery({
+    db: service.db.handle.db,
+    logger: service.deps.logger,
+    pollIntervalMs: 100,
+  });
+  service.deps.deliveries = delivery;
+  accountA = (await service.seed.account({ name: "A" })).id;
+  accountB = (await service.seed.account({ name: "B" })).id;
+});
+afterAll(async () => {
+  await delivery?.close({ force: true });
+  await receiver?.close();
+  await service?.close();
+});
+
+async function signedIn(accountId: string, email: string, role: "owner" | "developer" | "viewer") {
+  const invite = await createInvite(service.db.handle.db, { accountId, email, role }, service.url);
+  const client = new DashboardClient(service.url);
+  const accepted = await client.acceptInvite(invite.url, PASSWORD);
+  expect(accepted.status).toBe(303);
+  return { client, invite };
+}
+
+async function keyCount(accountId: string) {
+  return (await service.db.handle.db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId))).length;
+}
+
+describe("sign-in", () => {
+  it("a one-time link sets the password once and signs in with a strict, HttpOnly, expiring cookie", async () => {
+    const invite = await createInvite(
+      service.db.handle.db,
+      { accountId: accountA, role: "owner" },
+      service.url,
+    );
+    const client = new DashboardClient(service.url);
+    expect((await client.get(new URL(invite.url).pathname)).status).toBe(200);
+    const short = await client.acceptInvite(invite.url, "short", "first@example.com");
+    expect(short.status).toBe(400);
+    const accepted = await client.acceptInvite(invite.url, PASSWORD, "First@Example.com");
+    expect(accepted.status).toBe(303);
+    const cookie = client.lastSetCookies.find((line) => line.startsWith("svc_dashboard.session_token="));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Strict/i);
+    expect(cookie).toMatch(/Max-Age=\d+/i);
+    expect((await client.get("/dashboard/keys")).status).toBe(200);
+    // The link is spent.
+    expect((await new DashboardClient(service.url).get(new URL(invite.url).pathname)).status).toBe(410);
+    expect(
+      (await new DashboardClient(service.url).acceptInvite(invite.url, PASSWORD, "x@example.com")).status,
+    ).toBe(410);
+    // Email and password sign in again; signing out ends the session.
+    const again = new DashboardClient(service.url);
+    expect(
+      (await again.post("/dashboard/sign-in", { email: "first@example.com", password: PASSWORD })).status,
+    ).toBe(303);
+    const csrf = await again.csrf();
+    expect((await again.post("/dashboard/sign-out", { _csrf: csrf })).status).toBe(303);
+    expect((await again.get("/dashboard/keys")).location).toBe("/dashboard/sign-in");
+  });
+
+  it("refuses wrong passwords, then limits attempts per email", async () => {
+    await signedIn(accountA, "limited@example.com", "developer");
+    const client = new DashboardClient(service.url);
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++)
+      statuses.push(
+        (
+          await client.post("/dashboard/sign-in", {
+            email: "limited@example.com",
+            password: "wrong password!",
+          })
+        ).status,
+      );
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it("sends pages to the sign-in form and refuses changes without a session", async () => {
+    const anonymous = new DashboardClient(service.url);
+    expect((await anonymous.get("/dashboard/keys")).location).toBe("/dashboard/sign-in");
+    expect((await anonymous.post("/dashboard/keys", { kind: "secret_test", origins: "" })).status).toBe(403);
+  });
+});
+
+describe("changes", () => {
+  it("need the session's CSRF token and our Origin; nothing changes otherwise", async () => {
+    const { client } = await signedIn(accountA, "csrf@example.com", "owner");
+    const before = await keyCount(accountA);
+    expect((await client.post("/dashboard/keys", { kind: "secret_test", origins: "" })).status).toBe(403);
+    expect(
+      (await client.post("/dashboard/keys", { kind: "secret_test", origins: "", _csrf: "forged" })).status,
+    ).toBe(403);
+    const csrf = await client.csrf();
+    const foreign = new DashboardClient(service.url, "https://evil.example");
+    for (const [k, v] of client.cookies) foreign.cookies.set(k, v);
+    expect(
+      (await foreign.post("/dashboard/keys", { kind: "secret_test", origins: "", _csrf: csrf })).status,
+    ).toBe(403);
+    const noOrigin = new DashboardClient(service.url, null);
+    for (const [k, v] of client.cookies) noOrigin.cookies.set(k, v);
+    expect(
+      (await noOrigin.post("/dashboard/keys", { kind: "secret_test", origins: "", _csrf: csrf })).status,
+    ).toBe(403);
+    expect(await keyCount(accountA)).toBe(before);
+  });
+
+  it("keys: a created key works once shown, origins are validated and honoured, a revoked key is refused", async () => {
+    const { client } = await signedIn(accountA, "keys@example.com", "developer");
+    const csrf = await client.csrf();
+    const created = await client.post("/dashboard/keys", { kind: "secret_test", origins: "", _csrf: csrf });
+    expect(created.status).toBe(200);
+    const key = secretKeyOf(created.text) as string;
+    expect((await call(service.url, "/v1/ping", { key })).status).toBe(200);
+    // The list shows the prefix, never the key again.
+    const list = await client.get("/dashboard/keys");
+    expect(list.text).toContain(key.slice(0, 16));
+    expect(list.text).not.toContain(key);
+
+    const bad = await client.post("/dashboard/keys", {
+      kind: "publishable",
+      origins: "https://*.example.com",
+      _csrf: csrf,
+    });
+    expect(bad.status).toBe(400);
+    const pk = await client.post("/dashboard/keys", {
+      kind: "publishable",
+      origins: "https://one.example",
+      _csrf: csrf,
+    });
+    const publishable = /svc_pk_[0-9A-Za-z]+/.exec(pk.text)?.[0] as string;
+    const keysPage = (await client.get("/dashboard/keys")).text;
+    const pkId = idInPath(keysPage.slice(keysPage.indexOf(publishable.slice(0, 11))), "keys") as string;
+    expect(pkId).toMatch(/^key_/);
+    expect(
+      (await client.post(`/dashboard/keys/${pkId}/origins`, { origins: "ftp://x", _csrf: csrf })).status,
+    ).toBe(400);
+    const saved = await client.post(`/dashboard/keys/${pkId}/origins`, {
+      origins: "https://two.example",
+      _csrf: csrf,
+    });
+    expect(saved.status).toBe(303);
+    const analyze = (origin: string) =>
+      fetch(`${service.url}/v1/dmse/analyze`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${publishable}`, "content-type": "application/json", origin },
+        body: JSON.stringify({
+          responseLatencySeconds: 2.6,
+          speechRateWpm: 120,
+          sessionDurationSeconds: 600,
+        }),
+      });
+    expect((await analyze("https://two.example")).status).toBe(200);
+    expect((await analyze("https://one.example")).status).toBe(403);
+
+    const secretId = (
+      await service.db.handle.db
+        .select()
+        .from(apiKeys)
+        .where(eq(apiKeys.displayPrefix, key.slice(0, 16)))
+    )[0]?.id as string;
+    expect((await client.post(`/dashboard/keys/${secretId}/revoke`, { _csrf: csrf })).status).toBe(303);
+    expect((await call(service.url, "/v1/ping", { key })).status).toBe(401);
+    const actions = (await listAudit(service.db.handle.db, accountA)).map((row) => row.action);
+    expect(actions).toEqual(
+      expect.arrayContaining(["key.created", "key.origins_changed", "key.revoked", "user.password_set"]),
+    );
+  });
+
+  it("webhooks: an endpoint on loopback gets the test event, the log shows the attempt, redelivery sends it again", async () => {
+    const { client } = await signedIn(accountA, "hooks@example.com", "owner");
+    const csrf = await client.csrf();
+    const refused = await client.post("/dashboard/webhooks", {
+      url: receiver.url,
+      mode: "live",
+      _csrf: csrf,
+    });
+    expect(refused.status).toBe(400);
+    const added = await client.post("/dashboard/webhooks", {
+      url: `${receiver.url}/hook`,
+      mode: "test",
+      _csrf: csrf,
+    });
+    expect(added.status).toBe(200);
+    expect(added.text).toMatch(/whsec_/);
+    const endpointId = /\/dashboard\/webhooks\/(we_[0-9a-z]+)/.exec(added.text)?.[1] as string;
+    expect((await client.post(`/dashboard/webhooks/${endpointId}/test`, { _csrf: csrf })).status).toBe(303);
+    await expect.poll(() => receiver.requests.length, { timeout: 10_000 }).toBe(1);
+    expect(receiver.requests[0]?.headers["service-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    await expect
+      .poll(async () => (await client.get(`/dashboard/webhooks/${endpointId}`)).text, { timeout: 10_000 })
+      .toMatch(/delivered[\s\S]*#1 [^<]*: 200/);
+    const [delivery] = await service.db.handle.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, endpointId));
+    expect(
+      (await client.post(`/dashboard/deliveries/${delivery?.id}/redeliver`, { _csrf: csrf })).status,
+    ).toBe(303);
+    await expect.poll(() => receiver.requests.length, { timeout: 10_000 }).toBe(2);
+    await expect
+      .poll(async () => (await client.get(`/dashboard/webhooks/${endpointId}`)).text, { timeout: 10_000 })
+      .toMatch(/#2 [^<]*: 200/);
+    // Disabled endpoints take no test event.
+    expect((await client.post(`/dashboard/webhooks/${endpointId}/disable`, { _csrf: csrf })).status).toBe(
+      303,
+    );
+    expect((await client.post(`/dashboard/webhooks/${endpointId}/test`, { _csrf: csrf })).status).toBe(400);
+    expect((await client.post(`/dashboard/webhooks/${endpointId}/enable`, { _csrf: csrf })).status).toBe(303);
+    const events = await client.get("/dashboard/events?mode=test&type=webhook_endpoint.test");
+    expect(events.text).toContain(endpointId);
+    expect((await client.get("/dashboard/events?mode=staging")).status).toBe(400);
+  });
+});
+
+describe("roles and accounts", () => {
+  it("a viewer sees the pages but every change is refused with 403 and nothing changes", async () => {
+    const { client } = await signedIn(accountA, "viewer@example.com", "viewer");
+    expect((await client.get("/dashboard/keys")).status).toBe(200);
+    expect((await client.get("/dashboard/audit")).status).toBe(200);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(
+      (await client.get("/dashboard/keys")).text,
+    )?.[1] as string;
+    const before = await keyCount(accountA);
+    expect(
+      (await client.post("/dashboard/keys", { kind: "secret_test", origins: "", _csrf: csrf })).status,
+    ).toBe(403);
+    expect(
+      (await client.post("/dashboard/webhooks", { url: `${receiver.url}/v`, mode: "test", _csrf: csrf }))
+        .status,
+    ).toBe(403);
+    expect(await keyCount(accountA)).toBe(before);
+  });
+
+  it("another account's keys, endpoints and deliveries are 404, not 403", async () => {
+    const owner = await signedIn(accountA, "owner-a@example.com", "owner");
+    const csrfA = await owner.client.csrf();
+    const created = await owner.client.post("/dashboard/keys", {
+      kind: "secret_test",
+      origins: "",
+      _csrf: csrfA,
+    });
+    const key = secretKeyOf(created.text) as string;
+    const keyId = (
+      await service.db.handle.db
+        .select()
+        .from(apiKeys)
+        .where(eq(apiKeys.displayPrefix, key.slice(0, 16)))
+    )[0]?.id as string;
+    const added = await owner.client.post("/dashboard/webhooks", {
+      url: `${receiver.url}/a`,
+      mode: "test",
+      _csrf: csrfA,
+    });
+    const endpointId = /\/dashboard\/webhooks\/(we_[0-9a-z]+)/.exec(added.text)?.[1] as string;
+
+    const other = await signedIn(accountB, "owner-b@example.com", "owner");
+    const csrfB = await other.client.csrf();
+    expect((await other.client.get("/dashboard/keys")).text).not.toContain(key.slice(0, 16));
+    expect((await other.client.post(`/dashboard/keys/${keyId}/revoke`, { _csrf: csrfB })).status).toBe(404);
+    expect(
+      (
+        await other.client.post(`/dashboard/keys/${keyId}/origins`, {
+          origins: "https://x.example",
+          _csrf: csrfB,
+        })
+      ).status,
+    ).toBe(404);
+    expect((await other.client.get(`/dashboard/webhooks/${endpointId}`)).status).toBe(404);
+    expect((await other.client.post(`/dashboard/webhooks/${endpointId}/test`, { _csrf: csrfB })).status).toBe(
+      404,
+    );
+    expect(
+      (await other.client.post(`/dashboard/webhooks/${endpointId}/disable`, { _csrf: csrfB })).status,
+    ).toBe(404);
+    expect((await call(service.url, "/v1/ping", { key })).status).toBe(200);
+    // An email of one account cannot be invited into another.
+    await expect(
+      createInvite(
+        service.db.handle.db,
+        { accountId: accountB, email: "owner-a@example.com", role: "viewer" },
+        service.url,
+      ),
+    ).rejects.toThrow(/another account/);
+  });
+});
