@@ -142,7 +142,9 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
     await next();
     c.header("Content-Security-Policy", CSP);
     c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "no-referrer");
+    // same-origin, not no-referrer: under no-referrer Chromium sends `Origin: null` on form
+    // posts, which the Origin check must refuse; other origins still never see our URLs.
+    c.header("Referrer-Policy", "same-origin");
     c.header("Cache-Control", "no-store");
   });
   // Every state change, signed in or not, must come from our own pages.

@@ -12,7 +12,9 @@ function OriginsForm(props: { viewer: Viewer; row: KeyRow }) {
   return (
     <form method="post" action={`/dashboard/keys/${props.row.id}/origins`}>
       <Csrf viewer={props.viewer} />
-      <label for={id}>Allowed origins (one per line; * only as the port)</label>
+      <label for={id}>
+        Allowed origins of <code>{props.row.prefix}…</code> (one per line; * only as the port)
+      </label>
       <textarea id={id} name="origins" rows={3}>
         {props.row.origins.join("\n")}
       </textarea>
@@ -45,20 +47,15 @@ function KeyTable(props: { viewer: Viewer; rows: KeyRow[]; caption: string }) {
             </td>
             <td>{when(row.createdAt)}</td>
             <td>{row.revokedAt ? `revoked ${when(row.revokedAt)}` : "active"}</td>
-            <td>
-              {row.kind === "publishable" && !row.revokedAt && canChange ? (
-                <OriginsForm viewer={props.viewer} row={row} />
-              ) : (
-                row.origins.join(", ")
-              )}
-            </td>
+            <td class="origins">{row.origins.join(", ")}</td>
             {canChange ? (
               <td>
                 {row.revokedAt ? null : (
                   <ActionButton
                     viewer={props.viewer}
                     action={`/dashboard/keys/${row.id}/revoke`}
-                    label={`Revoke ${row.prefix}…`}
+                    label="Revoke"
+                    target={`${row.prefix}…`}
                   />
                 )}
               </td>
@@ -96,7 +93,7 @@ export function KeysPage(props: { viewer: Viewer; rows: KeyRow[]; notice?: strin
   return (
     <Page title="API keys" viewer={props.viewer} section="keys">
       <Notice text={props.notice} />
-      <div class="modes">
+      <div class="modes stacked">
         <section aria-labelledby="test-keys">
           <h2 id="test-keys">Test mode</h2>
           <KeyTable viewer={props.viewer} rows={ofMode("test")} caption="Test and publishable keys" />
@@ -106,7 +103,17 @@ export function KeysPage(props: { viewer: Viewer; rows: KeyRow[]; notice?: strin
           <KeyTable viewer={props.viewer} rows={ofMode("live")} caption="Live keys" />
         </section>
       </div>
-      {props.viewer.role !== "viewer" ? <CreateKeyForm viewer={props.viewer} /> : null}
+      {props.viewer.role !== "viewer" ? (
+        <>
+          <h2>Publishable key origins</h2>
+          {props.rows
+            .filter((r) => r.kind === "publishable" && !r.revokedAt)
+            .map((row) => (
+              <OriginsForm viewer={props.viewer} row={row} />
+            ))}
+          <CreateKeyForm viewer={props.viewer} />
+        </>
+      ) : null}
     </Page>
   );
 }

@@ -74,12 +74,18 @@ export function Csrf(props: { viewer: Viewer }) {
   return <input type="hidden" name="_csrf" value={props.viewer.csrf} />;
 }
 
-/** A one-line form that posts to `action` (revoke, redeliver, disable...). */
-export function ActionButton(props: { viewer: Viewer; action: string; label: string }) {
+/**
+ * A one-line form that posts to `action` (revoke, redeliver, disable...); `target` names what it
+ * acts on for screen readers when the row around it is not enough.
+ */
+export function ActionButton(props: { viewer: Viewer; action: string; label: string; target?: string }) {
   return (
     <form method="post" action={props.action} class="inline">
       <Csrf viewer={props.viewer} />
-      <button type="submit">{props.label}</button>
+      <button type="submit">
+        {props.label}
+        {props.target ? <span class="sr-only"> {props.target}</span> : null}
+      </button>
     </form>
   );
 }

@@ -19,7 +19,11 @@ pre { white-space: pre-wrap; word-break: break-all; background: #f3f3f3; padding
 .notice { background: #e2f4e4; border-left: 4px solid #1e7a2e; padding: .5rem; }
 .problem { background: #fde7e7; border-left: 4px solid #b00020; padding: .5rem; }
 .inline { display: inline; }
-.modes { display: grid; grid-template-columns: repeat(auto-fit, minmax(30rem, 1fr)); gap: 1.5rem; }
+.modes { display: grid; grid-template-columns: repeat(auto-fit, minmax(34rem, 1fr)); gap: 1.5rem; }
+.modes > section { min-width: 0; overflow-x: auto; }
+.modes.stacked { grid-template-columns: 1fr; }
+.origins { overflow-wrap: anywhere; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 label { display: block; margin: .5rem 0 .2rem; font-weight: 600; }
 input[type="text"], input[type="email"], input[type="password"], input[type="url"], textarea, select { font: inherit; padding: .3rem; min-width: 20rem; }
 button { font: inherit; padding: .3rem .8rem; cursor: pointer; }
