@@ -10,6 +10,7 @@ import {
   listAccountKeys,
   RepoError,
   revokeApiKey,
+  rollApiKey,
   setPublishableOrigins,
   webhookDeliveries,
   webhookEndpoints,
@@ -20,6 +21,7 @@ import {
   listWebhookDeliveries,
   listWebhookEndpoints,
   redeliverWebhook,
+  rollWebhookSecret,
   sendTestEvent,
   setWebhookEndpointDisabled,
 } from "@svc/delivery";
@@ -378,6 +380,30 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
     await audit(c, "key.revoked", key.id);
     return c.redirect("/dashboard/keys?done=revoked", 303);
   });
+  app.post("/keys/:id/roll", async (c) => {
+    const viewer = c.get("viewer");
+    try {
+      const rolled = await rollApiKey(db, { accountId: viewer.accountId, keyId: c.req.param("id") });
+      await options.onKeysChanged?.(rolled.replaced);
+      await audit(c, "key.rolled", rolled.replaced, {
+        kind: rolled.kind,
+        newKeyId: rolled.id,
+        prefix: rolled.prefix,
+      });
+      return c.html(
+        <SecretOncePage
+          viewer={viewer}
+          section="keys"
+          title="Key rolled"
+          label={`The new ${rolled.kind} key; the old one is revoked.`}
+          secret={rolled.key}
+          back="/dashboard/keys"
+        />,
+      );
+    } catch (error) {
+      return refusal(c, error, "/dashboard/keys");
+    }
+  });
   app.post("/keys/:id/origins", async (c) => {
     const viewer = c.get("viewer");
     const parsed = OriginsSchema.safeParse(await formOf(c));
@@ -468,6 +494,30 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
     } catch (error) {
       return refusal(c, error, back);
     }
+  });
+  app.post("/webhooks/:id/roll-secret", async (c) => {
+    const viewer = c.get("viewer");
+    const endpoint = await endpointOfAccount(viewer.accountId, c.req.param("id"));
+    if (!endpoint)
+      return problem(
+        c,
+        404,
+        "Not found",
+        "There is no such endpoint in this account.",
+        "/dashboard/webhooks",
+      );
+    const rolled = await rollWebhookSecret(db, endpoint.id);
+    await audit(c, "webhook_endpoint.secret_rolled", endpoint.id);
+    return c.html(
+      <SecretOncePage
+        viewer={viewer}
+        section="webhooks"
+        title="Signing secret rolled"
+        label={`The new signing secret of ${rolled.url}; deliveries are signed with it from now on.`}
+        secret={rolled.secret}
+        back={`/dashboard/webhooks/${endpoint.id}`}
+      />,
+    );
   });
   for (const [verb, disabled] of [
     ["disable", true],

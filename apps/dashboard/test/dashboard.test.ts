@@ -1,6 +1,7 @@
 import { apiKeys, eq, webhookDeliveries } from "@svc/db";
 import { startInProcessDelivery } from "@svc/delivery";
 import { call, type Receiver, startReceiver, startTestService, type TestService } from "@svc/testkit";
+import { verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInvite, listAudit } from "../src/index.js";
 import { DashboardClient, PASSWORD } from "./session-client.js";
@@ -232,6 +233,93 @@ describe("changes", () => {
     const events = await client.get("/dashboard/events?mode=test&type=webhook_endpoint.test");
     expect(events.text).toContain(endpointId);
     expect((await client.get("/dashboard/events?mode=staging")).status).toBe(400);
+  });
+});
+
+describe("rolling", () => {
+  it("a key: the new one works, the old one is refused at once; another account's key is 404", async () => {
+    const { client } = await signedIn(accountA, "roll@example.com", "developer");
+    const csrf = await client.csrf();
+    const old = secretKeyOf(
+      (await client.post("/dashboard/keys", { kind: "secret_test", origins: "", _csrf: csrf })).text,
+    ) as string;
+    const oldId = (
+      await service.db.handle.db
+        .select()
+        .from(apiKeys)
+        .where(eq(apiKeys.displayPrefix, old.slice(0, 16)))
+    )[0]?.id as string;
+    const rolled = await client.post(`/dashboard/keys/${oldId}/roll`, { _csrf: csrf });
+    expect(rolled.status).toBe(200);
+    const fresh = secretKeyOf(rolled.text) as string;
+    expect(fresh).not.toBe(old);
+    expect((await call(service.url, "/v1/ping", { key: fresh })).status).toBe(200);
+    expect((await call(service.url, "/v1/ping", { key: old })).status).toBe(401);
+    expect((await client.post(`/dashboard/keys/${oldId}/roll`, { _csrf: csrf })).status).toBe(404);
+    const other = await signedIn(accountB, "roll-b@example.com", "owner");
+    const freshId = (
+      await service.db.handle.db
+        .select()
+        .from(apiKeys)
+        .where(eq(apiKeys.displayPrefix, fresh.slice(0, 16)))
+    )[0]?.id as string;
+    expect(
+      (await other.client.post(`/dashboard/keys/${freshId}/roll`, { _csrf: await other.client.csrf() }))
+        .status,
+    ).toBe(404);
+    expect((await call(service.url, "/v1/ping", { key: fresh })).status).toBe(200);
+  });
+
+  it("a signing secret: deliveries from then on verify with the new secret only", async () => {
+    const { client } = await signedIn(accountA, "roll-secret@example.com", "owner");
+    const csrf = await client.csrf();
+    const added = await client.post("/dashboard/webhooks", {
+      url: `${receiver.url}/rolled`,
+      mode: "test",
+      _csrf: csrf,
+    });
+    const oldSecret = /whsec_[0-9A-Za-z]+/.exec(added.text)?.[0] as string;
+    const endpointId = /\/dashboard\/webhooks\/(we_[0-9a-z]+)/.exec(added.text)?.[1] as string;
+    const rolled = await client.post(`/dashboard/webhooks/${endpointId}/roll-secret`, { _csrf: csrf });
+    expect(rolled.status).toBe(200);
+    const newSecret = /whsec_[0-9A-Za-z]+/.exec(rolled.text)?.[0] as string;
+    expect(newSecret).not.toBe(oldSecret);
+    const before = receiver.requests.length;
+    expect((await client.post(`/dashboard/webhooks/${endpointId}/test`, { _csrf: csrf })).status).toBe(303);
+    await expect
+      .poll(() => receiver.requests.filter((r) => r.path === "/rolled").length, { timeout: 10_000 })
+      .toBe(1);
+    const request = receiver.requests.slice(before).find((r) => r.path === "/rolled");
+    const header = request?.headers["service-signature"] as string;
+    expect(verifySignature({ secret: newSecret, payload: request?.body ?? "", header }).ok).toBe(true);
+    expect(verifySignature({ secret: oldSecret, payload: request?.body ?? "", header }).ok).toBe(false);
+  });
+});
+
+describe("behind a TLS balancer (PUBLIC_BASE_URL https)", () => {
+  it("sets Secure cookies and accepts changes whose Origin is the public one", async () => {
+    const tls = await startTestService();
+    tls.deps.publicBaseUrl = "https://dashboard.example";
+    try {
+      const accountId = (await tls.seed.account()).id;
+      const invite = await createInvite(
+        tls.db.handle.db,
+        { accountId, email: "tls@example.com", role: "owner" },
+        tls.deps.publicBaseUrl,
+      );
+      expect(invite.url.startsWith("https://dashboard.example/dashboard/invite/")).toBe(true);
+      const client = new DashboardClient(tls.url, "https://dashboard.example");
+      expect((await client.acceptInvite(invite.url, PASSWORD)).status).toBe(303);
+      const cookie = client.lastSetCookies.find((line) => line.includes("session_token="));
+      expect(cookie).toMatch(/;\s*Secure/i);
+      expect(cookie).toMatch(/SameSite=Strict/i);
+      const csrf = await client.csrf();
+      expect(
+        (await client.post("/dashboard/keys", { kind: "secret_test", origins: "", _csrf: csrf })).status,
+      ).toBe(200);
+    } finally {
+      await tls.close();
+    }
   });
 });
 

@@ -282,3 +282,26 @@ export async function setPublishableOrigins(
   if (!updated) throw new RepoError("not_found", `No active publishable key with id "${input.keyId}".`);
   return updated;
 }
+
+/**
+ * Roll an account key: a new key of the same kind (and origins) is created and the old one is
+ * revoked in the same transaction, so there is never a moment with neither or both.
+ */
+export async function rollApiKey(db: Db, input: { accountId: string; keyId: string }, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const [old] = await tx
+      .select({ id: apiKeys.id, kind: apiKeys.kind, origins: apiKeys.origins })
+      .from(apiKeys)
+      .where(
+        and(eq(apiKeys.id, input.keyId), eq(apiKeys.accountId, input.accountId), isNull(apiKeys.revokedAt)),
+      );
+    if (!old) throw new RepoError("not_found", `No active key with id "${input.keyId}".`);
+    const created = await createApiKey(tx, {
+      kind: old.kind,
+      accountId: input.accountId,
+      origins: old.kind === "publishable" ? old.origins : undefined,
+    });
+    await tx.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, old.id));
+    return { ...created, replaced: old.id };
+  });
+}

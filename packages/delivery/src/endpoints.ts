@@ -285,3 +285,18 @@ export async function setWebhookEndpointDisabled(
   if (!updated) throw new RepoError("not_found", `No webhook endpoint ${input.id}.`);
   return updated;
 }
+
+/**
+ * A new signing secret for an endpoint, returned this once; deliveries from now on are signed
+ * with it (there is no overlap: receivers must switch when they roll).
+ */
+export async function rollWebhookSecret(db: Db, id: string) {
+  const secret = newWebhookSecret();
+  const [updated] = await db
+    .update(webhookEndpoints)
+    .set({ secret })
+    .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.removedAt)))
+    .returning({ id: webhookEndpoints.id, url: webhookEndpoints.url });
+  if (!updated) throw new RepoError("not_found", `No webhook endpoint ${id}.`);
+  return { ...updated, secret };
+}

@@ -17,6 +17,7 @@ export {
   listWebhookEndpoints,
   redeliverWebhook,
   removeWebhookEndpoint,
+  rollWebhookSecret,
   sendTestEvent,
   setWebhookEndpointDisabled,
   TEST_EVENT_TYPE,

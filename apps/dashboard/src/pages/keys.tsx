@@ -51,12 +51,20 @@ function KeyTable(props: { viewer: Viewer; rows: KeyRow[]; caption: string }) {
             {canChange ? (
               <td>
                 {row.revokedAt ? null : (
-                  <ActionButton
-                    viewer={props.viewer}
-                    action={`/dashboard/keys/${row.id}/revoke`}
-                    label="Revoke"
-                    target={`${row.prefix}…`}
-                  />
+                  <>
+                    <ActionButton
+                      viewer={props.viewer}
+                      action={`/dashboard/keys/${row.id}/roll`}
+                      label="Roll"
+                      target={`${row.prefix}…`}
+                    />{" "}
+                    <ActionButton
+                      viewer={props.viewer}
+                      action={`/dashboard/keys/${row.id}/revoke`}
+                      label="Revoke"
+                      target={`${row.prefix}…`}
+                    />
+                  </>
                 )}
               </td>
             ) : null}

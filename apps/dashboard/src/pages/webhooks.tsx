@@ -115,6 +115,11 @@ export function EndpointPage(props: {
           />{" "}
           <ActionButton
             viewer={viewer}
+            action={`/dashboard/webhooks/${endpoint.id}/roll-secret`}
+            label="Roll signing secret"
+          />{" "}
+          <ActionButton
+            viewer={viewer}
             action={`/dashboard/webhooks/${endpoint.id}/${endpoint.disabledAt ? "enable" : "disable"}`}
             label={endpoint.disabledAt ? "Enable" : "Disable"}
           />
