@@ -323,6 +323,45 @@ describe("behind a TLS balancer (PUBLIC_BASE_URL https)", () => {
   });
 });
 
+describe("hostile input", () => {
+  it("markup is escaped, malformed links, filters, ids and oversized fields are refused without a change", async () => {
+    const { client } = await signedIn(accountA, "hostile@example.com", "owner");
+    const csrf = await client.csrf();
+    const script = "<script>alert(1)</script>";
+    const added = await client.post("/dashboard/webhooks", {
+      url: `${receiver.url}/x?q=${script}`,
+      mode: "test",
+      _csrf: csrf,
+    });
+    expect(added.status).toBe(200);
+    const list = await client.get("/dashboard/webhooks");
+    expect(list.text).not.toContain(script);
+    expect(list.text).toContain("&lt;script&gt;");
+    expect((await client.get("/dashboard/events?type=x'%3Bdrop")).status).toBe(400);
+    expect((await client.get("/dashboard/events?after=garbage")).status).toBe(400);
+    expect((await client.get("/dashboard/webhooks/we_doesnotexist")).status).toBe(404);
+    expect((await client.post("/dashboard/keys/..%2F..%2Fv1%2Fping/revoke", { _csrf: csrf })).status).toBe(404);
+    const before = await keyCount(accountA);
+    const huge = await client.post("/dashboard/keys", {
+      kind: "publishable",
+      origins: "https://a.example\n".repeat(400),
+      _csrf: csrf,
+    });
+    expect(huge.status).toBe(400);
+    expect(
+      (await client.post("/dashboard/keys", { kind: "organization", origins: "", _csrf: csrf })).status,
+    ).toBe(400);
+    expect(await keyCount(accountA)).toBe(before);
+    for (const token of ["short", "a".repeat(43), `${"a".repeat(42)}%00`])
+      expect((await new DashboardClient(service.url).get(`/dashboard/invite/${token}`)).status).toBe(410);
+    const page = await client.get("/dashboard/keys");
+    expect(page.text.length).toBeGreaterThan(0);
+    const headers = await fetch(`${service.url}/dashboard/sign-in`);
+    expect(headers.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(headers.headers.get("cache-control")).toBe("no-store");
+  });
+});
+
 describe("roles and accounts", () => {
   it("a viewer sees the pages but every change is refused with 403 and nothing changes", async () => {
     const { client } = await signedIn(accountA, "viewer@example.com", "viewer");
