@@ -37,13 +37,21 @@ import {
   MAX_PASSWORD_LENGTH,
   MIN_PASSWORD_LENGTH,
 } from "./auth.js";
-import { claimInvite, findOpenInvite } from "./invites.js";
+import {
+  changeMember,
+  claimInvite,
+  createInvite,
+  findOpenInvite,
+  InviteInputSchema,
+  listAccountUsers,
+} from "./invites.js";
 import { AuditPage } from "./pages/audit.js";
 import { EventsPage } from "./pages/events.js";
 import { KeysPage, SecretOncePage } from "./pages/keys.js";
 import type { Viewer } from "./pages/layout.js";
 import { ProblemPage, SetPasswordPage, SignInPage } from "./pages/sign-in.js";
 import { DASHBOARD_CSS } from "./pages/style.js";
+import { UsersPage } from "./pages/users.js";
 import { EndpointPage, WebhooksPage } from "./pages/webhooks.js";
 import { csrfMatches, sameOrigin, viewerOf } from "./session.js";
 
@@ -303,6 +311,8 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
       const isSignOut = c.req.path === "/dashboard/sign-out";
       if (viewer.role === "viewer" && !isSignOut)
         return problem(c, 403, "Refused", "Viewers can look but not change anything.", "/dashboard/keys");
+      if (viewer.role !== "owner" && c.req.path.startsWith("/dashboard/users"))
+        return problem(c, 403, "Refused", "Only owners invite users and change roles.", "/dashboard/users");
     }
     c.set("viewer", viewer);
     return next();
@@ -335,6 +345,8 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
     redelivered: "Delivery queued again.",
     disabled: "Endpoint disabled.",
     enabled: "Endpoint enabled.",
+    role: "Role changed.",
+    removed: "User removed; their sessions ended.",
   };
   app.get("/keys", async (c) => {
     const viewer = c.get("viewer");
@@ -607,6 +619,78 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
     const viewer = c.get("viewer");
     return c.html(<AuditPage viewer={viewer} rows={await listAudit(db, viewer.accountId)} />);
   });
+
+  // --- Users (owners change; everyone signed in sees) -----------------------------------------
+  app.get("/users", async (c) => {
+    const viewer = c.get("viewer");
+    const users = await listAccountUsers(db, viewer.accountId);
+    return c.html(<UsersPage viewer={viewer} users={users} notice={NOTICES[c.req.query("done") ?? ""]} />);
+  });
+  app.post("/users", async (c) => {
+    const viewer = c.get("viewer");
+    const form = await formOf(c);
+    const parsed = InviteInputSchema.safeParse({
+      accountId: viewer.accountId,
+      email: form.email,
+      role: form.role,
+    });
+    if (!parsed.success || !parsed.data.email)
+      return problem(c, 400, "Not changed", "Give an email and a role.", "/dashboard/users");
+    try {
+      const invite = await createInvite(db, parsed.data, deps.publicBaseUrl, {
+        actor: { userId: viewer.userId, email: viewer.email },
+      });
+      return c.html(
+        <SecretOncePage
+          viewer={viewer}
+          section="users"
+          title="Invitation created"
+          label={`Give this one-time link to ${invite.email} (${invite.role}); it works once, for 72 hours.`}
+          secret={invite.url}
+          back="/dashboard/users"
+        />,
+      );
+    } catch (error) {
+      return refusal(c, error, "/dashboard/users");
+    }
+  });
+  const MemberChangeSchema = z.object({ role: z.enum(["owner", "developer", "viewer", "removed"]) });
+  const changeMemberRoute =
+    (fromForm: (form: Record<string, string>) => unknown) => async (c: Context<Env>) => {
+      const viewer = c.get("viewer");
+      const parsed = MemberChangeSchema.safeParse({ role: fromForm(await formOf(c)) });
+      if (!parsed.success) return problem(c, 400, "Not changed", "Choose a role.", "/dashboard/users");
+      try {
+        const changed = await changeMember(db, {
+          accountId: viewer.accountId,
+          userId: c.req.param("id") as string,
+          role: parsed.data.role,
+        });
+        await audit(
+          c,
+          parsed.data.role === "removed" ? "user.removed" : "user.role_changed",
+          changed.userId,
+          {
+            from: changed.previousRole,
+            to: changed.role,
+          },
+        );
+        return c.redirect(
+          `/dashboard/users?done=${parsed.data.role === "removed" ? "removed" : "role"}`,
+          303,
+        );
+      } catch (error) {
+        return refusal(c, error, "/dashboard/users");
+      }
+    };
+  app.post(
+    "/users/:id/role",
+    changeMemberRoute((form) => form.role),
+  );
+  app.post(
+    "/users/:id/remove",
+    changeMemberRoute(() => "removed"),
+  );
 
   app.notFound((c) => problem(c, 404, "Not found", "There is no such page.", "/dashboard/keys"));
   return app;

@@ -39,7 +39,13 @@ export function inviteUrl(publicBaseUrl: string, token: string): string {
  * the owner's link on first start, which has no email yet). Only the token's hash is stored.
  * An email already used in another account is refused: a user belongs to one account.
  */
-export async function createInvite(db: Db, input: InviteInput, publicBaseUrl: string, now = new Date()) {
+export async function createInvite(
+  db: Db,
+  input: InviteInput,
+  publicBaseUrl: string,
+  options: { now?: Date; actor?: { userId: string; email: string } } = {},
+) {
+  const now = options.now ?? new Date();
   const parsed = InviteInputSchema.safeParse(input);
   if (!parsed.success)
     throw new RepoError("invalid", `Invalid invitation: ${parsed.error.issues[0]?.message ?? "bad input"}.`);
@@ -69,6 +75,8 @@ export async function createInvite(db: Db, input: InviteInput, publicBaseUrl: st
   });
   await recordAudit(db, {
     accountId,
+    userId: options.actor?.userId ?? null,
+    actorEmail: options.actor?.email ?? null,
     action: "user.invited",
     targetId: id,
     detail: { email: email ?? null, role },
@@ -119,4 +127,65 @@ export async function claimInvite(db: Db, id: string, now = new Date()): Promise
     .where(and(eq(dashboardInvites.id, id), isNull(dashboardInvites.usedAt)))
     .returning({ id: dashboardInvites.id });
   return claimed.length === 1;
+}
+
+/** The account's dashboard users and its invitations not yet used, for the owner's users page. */
+export async function listAccountUsers(db: Db, accountId: string, now = new Date()) {
+  const users = await db
+    .select({
+      userId: dashboardUsers.id,
+      email: dashboardUsers.email,
+      role: dashboardMembers.role,
+      createdAt: dashboardMembers.createdAt,
+    })
+    .from(dashboardMembers)
+    .innerJoin(dashboardUsers, eq(dashboardUsers.id, dashboardMembers.userId))
+    .where(eq(dashboardMembers.accountId, accountId))
+    .orderBy(dashboardUsers.email);
+  const invites = await db
+    .select({
+      id: dashboardInvites.id,
+      email: dashboardInvites.email,
+      role: dashboardInvites.role,
+      expiresAt: dashboardInvites.expiresAt,
+    })
+    .from(dashboardInvites)
+    .where(
+      and(
+        eq(dashboardInvites.accountId, accountId),
+        isNull(dashboardInvites.usedAt),
+        gt(dashboardInvites.expiresAt, now),
+      ),
+    )
+    .orderBy(dashboardInvites.createdAt);
+  return { users, invites };
+}
+
+/**
+ * Change a member's role, or remove them (their user, credentials and sessions go with it). The
+ * account must keep an owner; another account's user is not found.
+ */
+export async function changeMember(
+  db: Db,
+  input: { accountId: string; userId: string; role: DashboardRole | "removed" },
+) {
+  return db.transaction(async (tx) => {
+    const members = await tx
+      .select({ userId: dashboardMembers.userId, role: dashboardMembers.role })
+      .from(dashboardMembers)
+      .where(eq(dashboardMembers.accountId, input.accountId))
+      .for("update");
+    const member = members.find((m) => m.userId === input.userId);
+    if (!member) throw new RepoError("not_found", "No such user in this account.");
+    const owners = members.filter((m) => m.role === "owner").length;
+    if (member.role === "owner" && input.role !== "owner" && owners === 1)
+      throw new RepoError("invalid", "The account must keep an owner: make someone else owner first.");
+    if (input.role === "removed") await tx.delete(dashboardUsers).where(eq(dashboardUsers.id, input.userId));
+    else
+      await tx
+        .update(dashboardMembers)
+        .set({ role: input.role })
+        .where(eq(dashboardMembers.userId, input.userId));
+    return { userId: input.userId, previousRole: member.role, role: input.role };
+  });
 }

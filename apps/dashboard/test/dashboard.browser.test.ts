@@ -202,6 +202,9 @@ describe("the dashboard in Chromium", () => {
       ]),
     );
     await checkPage(page, "audit");
+    await page.getByRole("link", { name: "Users" }).click();
+    await expect.poll(() => page.locator("main").textContent()).toContain("owner@clinic.example");
+    await checkPage(page, "users");
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL("**/dashboard/sign-in");
     await checkPage(page, "sign-in");

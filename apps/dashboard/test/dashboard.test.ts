@@ -323,6 +323,72 @@ describe("behind a TLS balancer (PUBLIC_BASE_URL https)", () => {
   });
 });
 
+describe("users", () => {
+  it("an owner invites, changes roles and removes users; the last owner stays; others are refused", async () => {
+    const accountId = (await service.seed.account({ name: "Users" })).id;
+    const owner = await signedIn(accountId, "boss@example.com", "owner");
+    const csrf = await owner.client.csrf();
+    const invited = await owner.client.post("/dashboard/users", {
+      email: "Dev@Example.com",
+      role: "developer",
+      _csrf: csrf,
+    });
+    expect(invited.status).toBe(200);
+    const link = /https?:\/\/[^<"\s]+\/dashboard\/invite\/[A-Za-z0-9_-]{43}/.exec(
+      invited.text,
+    )?.[0] as string;
+    const developer = new DashboardClient(service.url);
+    expect((await developer.acceptInvite(link, PASSWORD)).status).toBe(303);
+    const devCsrf = await developer.csrf();
+    // A developer changes keys but not users.
+    expect(
+      (await developer.post("/dashboard/users", { email: "x@example.com", role: "owner", _csrf: devCsrf }))
+        .status,
+    ).toBe(403);
+
+    const users = await owner.client.get("/dashboard/users");
+    const ids = [...users.text.matchAll(/\/dashboard\/users\/([^/"]+)\/role/g)].map((m) => m[1] as string);
+    expect(ids).toHaveLength(2);
+    const bossId = (await listAudit(service.db.handle.db, accountId)).find(
+      (r) => r.actorEmail === "boss@example.com",
+    )?.userId as string;
+    const developerId = ids.find((id) => id !== bossId) as string;
+    expect(
+      (await owner.client.post(`/dashboard/users/${developerId}/role`, { role: "viewer", _csrf: csrf }))
+        .status,
+    ).toBe(303);
+    expect(
+      (await developer.post("/dashboard/keys", { kind: "secret_test", origins: "", _csrf: devCsrf })).status,
+    ).toBe(403);
+    expect(
+      (await owner.client.post(`/dashboard/users/${bossId}/role`, { role: "viewer", _csrf: csrf })).status,
+    ).toBe(400);
+    expect(
+      (await owner.client.post(`/dashboard/users/${developerId}/role`, { role: "admin", _csrf: csrf }))
+        .status,
+    ).toBe(400);
+    const stranger = await signedIn(accountB, "stranger@example.com", "owner");
+    const strangerCsrf = await stranger.client.csrf();
+    expect(
+      (await stranger.client.post(`/dashboard/users/${developerId}/remove`, { _csrf: strangerCsrf })).status,
+    ).toBe(404);
+    expect((await owner.client.post(`/dashboard/users/${developerId}/remove`, { _csrf: csrf })).status).toBe(
+      303,
+    );
+    expect((await developer.get("/dashboard/keys")).location).toBe("/dashboard/sign-in");
+    const actions = (await listAudit(service.db.handle.db, accountId)).map(
+      (r) => `${r.action}:${r.actorEmail}`,
+    );
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        "user.invited:boss@example.com",
+        "user.role_changed:boss@example.com",
+        "user.removed:boss@example.com",
+      ]),
+    );
+  });
+});
+
 describe("hostile input", () => {
   it("markup is escaped, malformed links, filters, ids and oversized fields are refused without a change", async () => {
     const { client } = await signedIn(accountA, "hostile@example.com", "owner");
@@ -340,7 +406,9 @@ describe("hostile input", () => {
     expect((await client.get("/dashboard/events?type=x'%3Bdrop")).status).toBe(400);
     expect((await client.get("/dashboard/events?after=garbage")).status).toBe(400);
     expect((await client.get("/dashboard/webhooks/we_doesnotexist")).status).toBe(404);
-    expect((await client.post("/dashboard/keys/..%2F..%2Fv1%2Fping/revoke", { _csrf: csrf })).status).toBe(404);
+    expect((await client.post("/dashboard/keys/..%2F..%2Fv1%2Fping/revoke", { _csrf: csrf })).status).toBe(
+      404,
+    );
     const before = await keyCount(accountA);
     const huge = await client.post("/dashboard/keys", {
       kind: "publishable",

@@ -129,7 +129,7 @@ export function KeysPage(props: { viewer: Viewer; rows: KeyRow[]; notice?: strin
 /** The one time a secret is shown: a new key or a webhook signing secret. */
 export function SecretOncePage(props: {
   viewer: Viewer;
-  section: "keys" | "webhooks";
+  section: "keys" | "webhooks" | "users";
   title: string;
   label: string;
   secret: string;

@@ -14,6 +14,7 @@ const NAV = [
   ["webhooks", "Webhooks"],
   ["events", "Events"],
   ["audit", "Audit log"],
+  ["users", "Users"],
 ] as const;
 
 export type Section = (typeof NAV)[number][0];
