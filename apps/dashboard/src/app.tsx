@@ -26,7 +26,14 @@ import {
   setWebhookEndpointDisabled,
 } from "@svc/delivery";
 import type { AppDeps } from "@svc/http";
-import { eventCursor, eventPosition, listEvents } from "@svc/intelligence-api";
+import {
+  eventCursor,
+  eventPosition,
+  LabOrderError,
+  listEvents,
+  listLabOrders,
+  transitionLabOrder,
+} from "@svc/intelligence-api";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { listAudit, recordAudit } from "./audit.js";
@@ -48,6 +55,7 @@ import {
 import { AuditPage } from "./pages/audit.js";
 import { EventsPage } from "./pages/events.js";
 import { KeysPage, SecretOncePage } from "./pages/keys.js";
+import { LabsPage } from "./pages/labs.js";
 import type { Viewer } from "./pages/layout.js";
 import { ProblemPage, SetPasswordPage, SignInPage } from "./pages/sign-in.js";
 import { DASHBOARD_CSS } from "./pages/style.js";
@@ -345,6 +353,7 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
     redelivered: "Delivery queued again.",
     disabled: "Endpoint disabled.",
     enabled: "Endpoint enabled.",
+    moved: "Order moved; its events and webhooks are on their way.",
     role: "Role changed.",
     removed: "User removed; their sessions ended.",
   };
@@ -619,6 +628,51 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
     const viewer = c.get("viewer");
     return c.html(<AuditPage viewer={viewer} rows={await listAudit(db, viewer.accountId)} />);
   });
+
+  // --- Lab orders and their sandbox helpers -------------------------------------------------
+  app.get("/labs", async (c) => {
+    const viewer = c.get("viewer");
+    const page = (mode: "test" | "live") =>
+      listLabOrders(db, { scope: { accountId: viewer.accountId, mode }, limit: 100 }).then((p) => p.rows);
+    const [test, live] = await Promise.all([page("test"), page("live")]);
+    return c.html(
+      <LabsPage viewer={viewer} test={test} live={live} notice={NOTICES[c.req.query("done") ?? ""]} />,
+    );
+  });
+  // The same moves as the test-helper endpoints, on test-mode orders of this account only.
+  for (const [helper, move] of [
+    ["authorize", { to: "authorized", expectFrom: "requested" }],
+    ["advance", {}],
+  ] as const) {
+    app.post(`/labs/:id/${helper}`, async (c) => {
+      const viewer = c.get("viewer");
+      try {
+        const outcome = await transitionLabOrder(db, {
+          id: c.req.param("id"),
+          accountId: viewer.accountId,
+          mode: "test",
+          ...move,
+        });
+        await deps.deliveries?.enqueue(outcome.deliveryIds);
+        await audit(c, `lab_order.${helper}d`, outcome.order.id, {
+          from: outcome.from,
+          to: outcome.order.status,
+        });
+        return c.redirect("/dashboard/labs?done=moved", 303);
+      } catch (error) {
+        if (!(error instanceof LabOrderError)) throw error;
+        return error.code === "not_found"
+          ? problem(
+              c,
+              404,
+              "Not found",
+              "There is no such test lab order in this account.",
+              "/dashboard/labs",
+            )
+          : problem(c, 400, "Not changed", error.message, "/dashboard/labs");
+      }
+    });
+  }
 
   // --- Users (owners change; everyone signed in sees) -----------------------------------------
   app.get("/users", async (c) => {

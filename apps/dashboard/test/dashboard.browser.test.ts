@@ -183,6 +183,18 @@ describe("the dashboard in Chromium", () => {
     await expect.poll(() => page.locator("main").textContent()).toContain("webhook_endpoint.test");
     await checkPage(page, "events");
 
+    // A lab order made with the key, authorized with the sandbox helper button.
+    const order = await call<{ data: { id: string } }>(service.url, "/v1/labs/orders", {
+      method: "POST",
+      key,
+      body: { patientRef: "pt_browser_1", panelId: "lithium_monitoring" },
+    });
+    expect(order.status).toBe(201);
+    await page.getByRole("link", { name: "Lab orders" }).click();
+    await page.getByRole("button", { name: `Authorize ${order.json.data.id}` }).click();
+    await expect.poll(() => page.getByTestId("lab-status").first().textContent()).toBe("authorized");
+    await checkPage(page, "labs");
+
     // Revoking the secret key: the API refuses it at once.
     await page.getByRole("link", { name: "API keys" }).click();
     await page.getByRole("button", { name: `Revoke ${key.slice(0, 16)}…` }).click();

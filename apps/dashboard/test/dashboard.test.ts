@@ -389,6 +389,47 @@ describe("users", () => {
   });
 });
 
+describe("lab orders", () => {
+  it("test-mode orders move through the sandbox helpers; bad moves, viewers and other accounts change nothing", async () => {
+    const accountId = (await service.seed.account({ name: "Labs" })).id;
+    const key = (await service.seed.key("secret_test", accountId)).key;
+    const created = await call<{ data: { id: string } }>(service.url, "/v1/labs/orders", {
+      method: "POST",
+      key,
+      body: { patientRef: "pt_dash_1", panelId: "lithium_monitoring" },
+    });
+    expect(created.status).toBe(201);
+    const orderId = created.json.data.id;
+    const status = async () =>
+      (await call<{ data: { status: string } }>(service.url, `/v1/labs/orders/${orderId}`, { key })).json.data
+        .status;
+
+    const { client } = await signedIn(accountId, "labs@example.com", "developer");
+    const csrf = await client.csrf();
+    expect((await client.get("/dashboard/labs")).text).toContain(orderId);
+    expect((await client.post(`/dashboard/labs/${orderId}/authorize`, { _csrf: csrf })).status).toBe(303);
+    expect(await status()).toBe("authorized");
+    expect((await client.post(`/dashboard/labs/${orderId}/authorize`, { _csrf: csrf })).status).toBe(400);
+    expect((await client.post(`/dashboard/labs/${orderId}/advance`, { _csrf: csrf })).status).toBe(303);
+    expect(await status()).toBe("scheduled");
+
+    const viewer = await signedIn(accountId, "labs-viewer@example.com", "viewer");
+    expect(
+      (await viewer.client.post(`/dashboard/labs/${orderId}/advance`, { _csrf: await viewer.client.csrf() }))
+        .status,
+    ).toBe(403);
+    const other = await signedIn(accountB, "labs-other@example.com", "owner");
+    expect((await other.client.get("/dashboard/labs")).text).not.toContain(orderId);
+    expect(
+      (await other.client.post(`/dashboard/labs/${orderId}/advance`, { _csrf: await other.client.csrf() }))
+        .status,
+    ).toBe(404);
+    expect(await status()).toBe("scheduled");
+    const actions = (await listAudit(service.db.handle.db, accountId)).map((r) => r.action);
+    expect(actions).toEqual(expect.arrayContaining(["lab_order.authorized", "lab_order.advanced"]));
+  });
+});
+
 describe("hostile input", () => {
   it("markup is escaped, malformed links, filters, ids and oversized fields are refused without a change", async () => {
     const { client } = await signedIn(accountA, "hostile@example.com", "owner");

@@ -13,6 +13,7 @@ const NAV = [
   ["keys", "API keys"],
   ["webhooks", "Webhooks"],
   ["events", "Events"],
+  ["labs", "Lab orders"],
   ["audit", "Audit log"],
   ["users", "Users"],
 ] as const;
