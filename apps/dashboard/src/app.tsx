@@ -35,6 +35,7 @@ import {
   transitionLabOrder,
 } from "@svc/intelligence-api";
 import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { listAudit, recordAudit } from "./audit.js";
 import {
@@ -75,6 +76,9 @@ interface Env {
 
 const CSP =
   "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** The largest form the dashboard reads (an origin list of 4,000 characters fits many times). */
+const FORM_LIMIT_BYTES = 64 * 1024;
 
 /** Sign-in attempts per email: 5 at once, then one every 12 s (shared by replicas via Redis). */
 const SIGN_IN_LIMIT = { burst: 5, ratePerSecond: 1 / 12 };
@@ -140,7 +144,7 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
 
   const problem = (
     c: Context,
-    status: 400 | 403 | 404 | 410 | 429,
+    status: 400 | 403 | 404 | 410 | 413 | 429,
     title: string,
     text: string,
     back?: string,
@@ -165,6 +169,14 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
     c.header("Referrer-Policy", "same-origin");
     c.header("Cache-Control", "no-store");
   });
+  // Forms are small: a larger body is refused before it is read (the API's guard is not in front).
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: FORM_LIMIT_BYTES,
+      onError: (c) => problem(c, 413, "Refused", "That form is larger than the dashboard accepts."),
+    }),
+  );
   // Every state change, signed in or not, must come from our own pages.
   app.use("*", async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD" && !sameOrigin(c, deps.publicBaseUrl))

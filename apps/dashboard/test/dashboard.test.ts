@@ -460,6 +460,12 @@ describe("hostile input", () => {
     expect(
       (await client.post("/dashboard/keys", { kind: "organization", origins: "", _csrf: csrf })).status,
     ).toBe(400);
+    const oversized = await client.post("/dashboard/keys", {
+      kind: "secret_test",
+      origins: "x".repeat(100_000),
+      _csrf: csrf,
+    });
+    expect(oversized.status).toBe(413);
     expect(await keyCount(accountA)).toBe(before);
     for (const token of ["short", "a".repeat(43), `${"a".repeat(42)}%00`])
       expect((await new DashboardClient(service.url).get(`/dashboard/invite/${token}`)).status).toBe(410);
