@@ -1,5 +1,6 @@
 export { buildIntelligenceApi } from "./app.js";
-export { transitionLabOrder } from "./labs/store.js";
+export { eventCursor, eventPosition, listEvents } from "./events/store.js";
+export { listLabOrders, transitionLabOrder } from "./labs/store.js";
 export { LAB_ORDER_STATUSES, LabOrderError } from "./labs/transitions.js";
 // Request and response body types of each route, for clients and tests.
 export type {

@@ -31,6 +31,8 @@ export async function recordEvent(
     type: string;
     data: Record<string, unknown>;
     now?: Date;
+    /** Deliver to this one endpoint only (a dashboard test event), if it is active. */
+    endpointId?: string;
   },
 ): Promise<RecordedEvent> {
   const now = input.now ?? new Date();
@@ -56,6 +58,7 @@ export async function recordEvent(
       and(
         eq(webhookEndpoints.accountId, input.accountId),
         eq(webhookEndpoints.mode, input.mode),
+        input.endpointId ? eq(webhookEndpoints.id, input.endpointId) : undefined,
         isNull(webhookEndpoints.disabledAt),
         isNull(webhookEndpoints.removedAt),
       ),

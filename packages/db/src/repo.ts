@@ -91,6 +91,16 @@ export interface CreatedKey {
 
 const ORIGIN_PATTERN = /^https?:\/\/[A-Za-z0-9.-]+(:(\d{1,5}|\*))?$/;
 
+/** A publishable key's allow-list: each entry an origin, `*` only as the port (DESIGN ruling 2). */
+export function checkOrigins(origins: string[]): void {
+  const badOrigin = origins.find((o) => !ORIGIN_PATTERN.test(o));
+  if (badOrigin)
+    throw new RepoError(
+      "invalid",
+      `"${badOrigin}" is not an origin like https://app.example.com or http://localhost:*.`,
+    );
+}
+
 export async function createApiKey(db: Db, input: CreateKeyInput): Promise<CreatedKey> {
   const kind = input.kind as KeyKind;
   if (kind === "organization") {
@@ -142,12 +152,7 @@ export async function createApiKey(db: Db, input: CreateKeyInput): Promise<Creat
   if (kind === "publishable" && origins.length === 0) {
     throw new RepoError("invalid", "A publishable key needs --origins, e.g. https://app.example.com.");
   }
-  const badOrigin = origins.find((o) => !ORIGIN_PATTERN.test(o));
-  if (badOrigin)
-    throw new RepoError(
-      "invalid",
-      `"${badOrigin}" is not an origin like https://app.example.com or http://localhost:*.`,
-    );
+  checkOrigins(origins);
   const [account] = await db
     .select({ id: accounts.id })
     .from(accounts)
@@ -233,4 +238,70 @@ export async function publishableOrigins(db: Db): Promise<string[]> {
     .from(apiKeys)
     .where(and(eq(apiKeys.kind, "publishable"), isNull(apiKeys.revokedAt)));
   return [...new Set(rows.flatMap((r) => r.origins))];
+}
+
+/** An account's keys, newest first, revoked ones included (never a hash or a key). */
+export async function listAccountKeys(db: Db, accountId: string) {
+  return db
+    .select({
+      id: apiKeys.id,
+      kind: apiKeys.kind,
+      prefix: apiKeys.displayPrefix,
+      origins: apiKeys.origins,
+      createdAt: apiKeys.createdAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.accountId, accountId))
+    .orderBy(sql`${apiKeys.createdAt} desc`, apiKeys.id);
+}
+
+/**
+ * Replace the origin allow-list of an account's active publishable key (the same rules as
+ * `keys create --origins`). Another account's key, or a revoked or secret one, is not found.
+ */
+export async function setPublishableOrigins(
+  db: Db,
+  input: { accountId: string; keyId: string; origins: string[] },
+) {
+  const origins = [...new Set(input.origins)];
+  if (origins.length === 0) throw new RepoError("invalid", "A publishable key needs at least one origin.");
+  checkOrigins(origins);
+  const [updated] = await db
+    .update(apiKeys)
+    .set({ origins })
+    .where(
+      and(
+        eq(apiKeys.id, input.keyId),
+        eq(apiKeys.accountId, input.accountId),
+        eq(apiKeys.kind, "publishable"),
+        isNull(apiKeys.revokedAt),
+      ),
+    )
+    .returning({ id: apiKeys.id, origins: apiKeys.origins });
+  if (!updated) throw new RepoError("not_found", `No active publishable key with id "${input.keyId}".`);
+  return updated;
+}
+
+/**
+ * Roll an account key: a new key of the same kind (and origins) is created and the old one is
+ * revoked in the same transaction, so there is never a moment with neither or both.
+ */
+export async function rollApiKey(db: Db, input: { accountId: string; keyId: string }, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const [old] = await tx
+      .select({ id: apiKeys.id, kind: apiKeys.kind, origins: apiKeys.origins })
+      .from(apiKeys)
+      .where(
+        and(eq(apiKeys.id, input.keyId), eq(apiKeys.accountId, input.accountId), isNull(apiKeys.revokedAt)),
+      );
+    if (!old) throw new RepoError("not_found", `No active key with id "${input.keyId}".`);
+    const created = await createApiKey(tx, {
+      kind: old.kind,
+      accountId: input.accountId,
+      origins: old.kind === "publishable" ? old.origins : undefined,
+    });
+    await tx.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, old.id));
+    return { ...created, replaced: old.id };
+  });
 }

@@ -414,3 +414,131 @@ export const mseSafetyEvents = pgTable(
   },
   (t) => [index("mse_safety_events_org_idx").on(t.orgId, t.createdAt)],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Dashboard sign-in (decision 57). The four `dashboard_*` auth tables are the ones better-auth
+// reads and writes through its Drizzle adapter: their property names are better-auth's field
+// names. Membership, invitations and the audit log are ours.
+
+export const dashboardUsers = pgTable("dashboard_users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+export const dashboardSessions = pgTable(
+  "dashboard_sessions",
+  {
+    id: text("id").primaryKey(),
+    /** better-auth's session token (random); the cookie carries it signed. */
+    token: text("token").notNull().unique(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => dashboardUsers.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("dashboard_sessions_user_idx").on(t.userId)],
+);
+
+/** better-auth's "account" model: a user's credential (here only email + password hash). */
+export const dashboardCredentials = pgTable(
+  "dashboard_credentials",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => dashboardUsers.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true, mode: "date" }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true, mode: "date" }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("dashboard_credentials_user_idx").on(t.userId)],
+);
+
+export const dashboardVerifications = pgTable(
+  "dashboard_verifications",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("dashboard_verifications_identifier_idx").on(t.identifier)],
+);
+
+export const DASHBOARD_ROLES = ["owner", "developer", "viewer"] as const;
+export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
+
+/** Which account a dashboard user works in, and as what (one account per user). */
+export const dashboardMembers = pgTable("dashboard_members", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => dashboardUsers.id, { onDelete: "cascade" }),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id),
+  role: text("role").$type<DashboardRole>().notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+/**
+ * One-time set-password links (first start, `svc users invite`). Only the SHA-256 of the link's
+ * token is stored; `usedAt` makes the link single-use.
+ */
+export const dashboardInvites = pgTable("dashboard_invites", {
+  id: text("id").primaryKey(),
+  tokenHash: text("token_hash").notNull().unique(),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id),
+  /** Null for the first start's owner link: whoever opens it chooses the email. */
+  email: text("email"),
+  role: text("role").$type<DashboardRole>().notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+/** Every change made through the dashboard: who, what, on which resource; never a secret. */
+export const dashboardAuditLog = pgTable(
+  "dashboard_audit_log",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    /** Null for changes made outside a session (an operator invite). */
+    userId: text("user_id"),
+    actorEmail: text("actor_email"),
+    action: text("action").notNull(),
+    targetId: text("target_id"),
+    detail: jsonb("detail").notNull().default(sql`'{}'::jsonb`),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("dashboard_audit_log_account_idx").on(t.accountId, t.createdAt)],
+);
+
+/** The random secret better-auth signs session cookies with, made once and shared by replicas. */
+export const dashboardAuthSecret = pgTable("dashboard_auth_secret", {
+  id: integer("id").primaryKey(),
+  secret: text("secret").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});

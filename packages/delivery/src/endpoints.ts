@@ -2,12 +2,16 @@ import { isIP } from "node:net";
 import {
   accounts,
   and,
+  asc,
   type Db,
   desc,
   eq,
+  inArray,
   isNull,
   organizations,
   RepoError,
+  recordEvent,
+  webhookAttempts,
   webhookDeliveries,
   webhookEndpoints,
 } from "@svc/db";
@@ -211,4 +215,88 @@ export async function redeliverWebhook(db: Db, id: string, now = new Date()) {
       attempts: webhookDeliveries.attempts,
     });
   return updated as { id: string; status: string; attempts: number };
+}
+
+/** Every attempt of the given deliveries, oldest first (status, latency, snippet, next retry). */
+export async function listDeliveryAttempts(db: Db, deliveryIds: string[]) {
+  if (deliveryIds.length === 0) return [];
+  return db
+    .select({
+      deliveryId: webhookAttempts.deliveryId,
+      attempt: webhookAttempts.attempt,
+      statusCode: webhookAttempts.statusCode,
+      latencyMs: webhookAttempts.latencyMs,
+      error: webhookAttempts.error,
+      responseSnippet: webhookAttempts.responseSnippet,
+      nextAttemptAt: webhookAttempts.nextAttemptAt,
+      attemptedAt: webhookAttempts.attemptedAt,
+    })
+    .from(webhookAttempts)
+    .where(inArray(webhookAttempts.deliveryId, deliveryIds))
+    .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.attempt));
+}
+
+/** The event type of a dashboard "send test event"; its data says only that it is a test. */
+export const TEST_EVENT_TYPE = "webhook_endpoint.test";
+
+/**
+ * Write a test event in the endpoint's mode, delivered to that endpoint alone (the same outbox,
+ * signing and retries as any event). Refused when the endpoint is disabled or removed.
+ */
+export async function sendTestEvent(db: Db, input: { accountId: string; endpointId: string }) {
+  return db.transaction(async (tx) => {
+    const [endpoint] = await tx
+      .select({ mode: webhookEndpoints.mode, disabledAt: webhookEndpoints.disabledAt })
+      .from(webhookEndpoints)
+      .where(
+        and(
+          eq(webhookEndpoints.id, input.endpointId),
+          eq(webhookEndpoints.accountId, input.accountId),
+          isNull(webhookEndpoints.removedAt),
+        ),
+      );
+    if (!endpoint) throw new RepoError("not_found", `No webhook endpoint ${input.endpointId}.`);
+    if (endpoint.disabledAt) throw new RepoError("invalid", "The endpoint is disabled; enable it first.");
+    return recordEvent(tx, {
+      accountId: input.accountId,
+      mode: endpoint.mode,
+      type: TEST_EVENT_TYPE,
+      data: { object: "webhook_endpoint", id: input.endpointId, test: true },
+      endpointId: input.endpointId,
+    });
+  });
+}
+
+/** Disable an endpoint (no new deliveries; pending ones are cancelled when due) or enable it again. */
+export async function setWebhookEndpointDisabled(
+  db: Db,
+  input: { id: string; disabled: boolean; reason?: string },
+  now = new Date(),
+) {
+  const [updated] = await db
+    .update(webhookEndpoints)
+    .set(
+      input.disabled
+        ? { disabledAt: now, disabledReason: input.reason ?? "Disabled in the dashboard." }
+        : { disabledAt: null, disabledReason: null },
+    )
+    .where(and(eq(webhookEndpoints.id, input.id), isNull(webhookEndpoints.removedAt)))
+    .returning({ id: webhookEndpoints.id, disabledAt: webhookEndpoints.disabledAt });
+  if (!updated) throw new RepoError("not_found", `No webhook endpoint ${input.id}.`);
+  return updated;
+}
+
+/**
+ * A new signing secret for an endpoint, returned this once; deliveries from now on are signed
+ * with it (there is no overlap: receivers must switch when they roll).
+ */
+export async function rollWebhookSecret(db: Db, id: string) {
+  const secret = newWebhookSecret();
+  const [updated] = await db
+    .update(webhookEndpoints)
+    .set({ secret })
+    .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.removedAt)))
+    .returning({ id: webhookEndpoints.id, url: webhookEndpoints.url });
+  if (!updated) throw new RepoError("not_found", `No webhook endpoint ${id}.`);
+  return { ...updated, secret };
 }

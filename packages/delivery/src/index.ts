@@ -12,10 +12,15 @@ export {
 export {
   type AddEndpointInput,
   addWebhookEndpoint,
+  listDeliveryAttempts,
   listWebhookDeliveries,
   listWebhookEndpoints,
   redeliverWebhook,
   removeWebhookEndpoint,
+  rollWebhookSecret,
+  sendTestEvent,
+  setWebhookEndpointDisabled,
+  TEST_EVENT_TYPE,
 } from "./endpoints.js";
 export {
   type InProcessDelivery,

@@ -2,13 +2,16 @@ import type { AppDeps, ServiceApp } from "./app.js";
 import { type ServiceEnv, tlsFilesOf } from "./env.js";
 import { createRuntime } from "./runtime.js";
 import { startServer } from "./server.js";
+
+type FetchHandler = (request: Request) => Response | Promise<Response>;
+
 import { exitOnStartupFailure, loadEnvOrExit, msSinceProcessStart } from "./startup.js";
 
 /** Start one app alone (scale-out): validate env, open the database, serve, drain on SIGTERM. */
 export async function runStandalone(
   name: string,
   /** Builds the app from the runtime and the environment (e.g. its model narrator). */
-  build: (deps: AppDeps, env: ServiceEnv) => ServiceApp,
+  build: (deps: AppDeps, env: ServiceEnv) => Pick<ServiceApp, "app"> | { app: { fetch: FetchHandler } },
   options: {
     /** Wires what the app needs beyond the runtime (e.g. the delivery queue); returns its closer. */
     prepare?: (deps: AppDeps, env: ServiceEnv) => { close(): Promise<void> } | undefined;

@@ -1,3 +1,4 @@
+import { buildDashboard, type DashboardOptions } from "@svc/dashboard";
 import { type AppDeps, type OpenApiDoc, openApiDocument } from "@svc/http";
 import { buildIntelligenceApi } from "@svc/intelligence-api";
 import { buildMseRecordApi } from "@svc/mse-record-api";
@@ -30,7 +31,11 @@ export type IntelligenceOptions = Omit<
  * Both APIs behind one listener (the launcher, and tests): /v1/mse/* goes to the MSE Record API,
  * everything else to the Intelligence API. The published document covers both.
  */
-export function buildCombinedApp(deps: AppDeps, intelligenceOptions: IntelligenceOptions = {}) {
+export function buildCombinedApp(
+  deps: AppDeps,
+  intelligenceOptions: IntelligenceOptions = {},
+  dashboardOptions: DashboardOptions = {},
+) {
   let cached: OpenApiDoc | undefined;
   const documentSource = () => {
     cached ??= mergeDocuments(
@@ -45,9 +50,17 @@ export function buildCombinedApp(deps: AppDeps, intelligenceOptions: Intelligenc
     chatModel: intelligenceOptions.chatModel,
     agentLimits: intelligenceOptions.agentLimits,
   });
+  // The dashboard is private: its own app, outside /v1 and the published document.
+  const dashboard = buildDashboard(deps, {
+    onKeysChanged: (keyId: string) => {
+      deps.keyCache?.invalidate();
+      return dashboardOptions.onKeysChanged?.(keyId);
+    },
+  });
   const fetch = (request: Request): Response | Promise<Response> => {
     const { pathname } = new URL(request.url);
     if (pathname === "/v1/mse" || pathname.startsWith("/v1/mse/")) return mse.app.fetch(request);
+    if (pathname === "/dashboard" || pathname.startsWith("/dashboard/")) return dashboard.fetch(request);
     return intelligence.app.fetch(request);
   };
   return { fetch, intelligence, mse, document: documentSource };

@@ -1,3 +1,4 @@
+import { createInvite, INVITE_HOURS } from "@svc/dashboard";
 import { countAccounts, createAccount, createApiKey, type Db } from "@svc/db";
 import {
   apiDeliveryEnqueuer,
@@ -9,6 +10,7 @@ import {
   createRuntime,
   exitOnStartupFailure,
   installShutdown,
+  KEYS_CHANGED_CHANNEL,
   type Logger,
   loadEnvOrExit,
   msSinceProcessStart,
@@ -18,11 +20,15 @@ import {
   tlsFilesOf,
 } from "@svc/http";
 import { chatModelFromEnv, modelNarratorFromEnv } from "@svc/model";
+import { announce } from "./announce.js";
 import { buildCombinedApp } from "./combined.js";
 import { type OperatorEndpoint, startOperatorEndpoint } from "./operator.js";
 
-/** On an empty database: a sandbox account, its secret test key and publishable key, printed once. */
-async function createSandboxOnFirstStart(db: Db): Promise<void> {
+/**
+ * On an empty database: a sandbox account, its secret test key and publishable key, and the
+ * owner's one-time dashboard link, printed once.
+ */
+async function createSandboxOnFirstStart(db: Db, baseUrl: string): Promise<void> {
   if ((await countAccounts(db)) > 0) return;
   const account = await createAccount(db, { name: "Sandbox", plan: "sandbox" });
   const secret = await createApiKey(db, { kind: "secret_test", accountId: account.id });
@@ -31,6 +37,7 @@ async function createSandboxOnFirstStart(db: Db): Promise<void> {
     accountId: account.id,
     origins: ["http://localhost:*"],
   });
+  const ownerLink = await createInvite(db, { accountId: account.id, role: "owner" }, baseUrl);
   process.stdout.write(
     [
       "",
@@ -39,6 +46,8 @@ async function createSandboxOnFirstStart(db: Db): Promise<void> {
       secret.key,
       "Publishable key (browser, origin http://localhost:*):",
       publishable.key,
+      `Dashboard: set the owner's password once, within ${INVITE_HOURS} h (later: pnpm svc users invite):`,
+      ownerLink.url,
       "",
     ].join("\n"),
   );
@@ -88,15 +97,17 @@ async function main(): Promise<void> {
   const runtime = await createRuntime(env, "svc").catch((error: unknown) => exitOnStartupFailure(error, env));
   const { logger } = runtime;
   const db = runtime.dbHandle.db;
-  await createSandboxOnFirstStart(db);
+  await createSandboxOnFirstStart(db, runtime.deps.publicBaseUrl);
 
   const delivery = await startDeliveries(env, db, logger);
   runtime.deps.deliveries = delivery.deliveries;
   // `explain: true` narrates through the model MODEL_BASE_URL names, else the template narrator.
-  const combined = buildCombinedApp(runtime.deps, {
-    narrator: modelNarratorFromEnv(env),
-    chatModel: chatModelFromEnv(env),
-  });
+  const combined = buildCombinedApp(
+    runtime.deps,
+    { narrator: modelNarratorFromEnv(env), chatModel: chatModelFromEnv(env) },
+    // Dashboard revocations reach the other replicas' key caches the way the CLI's do.
+    { onKeysChanged: async (keyId) => void (await announce(KEYS_CHANGED_CHANNEL, keyId)) },
+  );
   const server = await startServer({
     fetch: combined.fetch,
     port: env.PORT,

@@ -98,6 +98,12 @@ describe("pnpm start with no DATABASE_URL and no REDIS_URL (compiled, embedded P
     const publishable = lines.find((l) => /^svc_pk_[0-9A-Za-z]{38}$/.test(l));
     expect(secret).toBeDefined();
     expect(publishable).toBeDefined();
+    // The owner's one-time dashboard link, next to the keys, opens the set-password form.
+    const ownerLink = lines.find((l) => /\/dashboard\/invite\/[A-Za-z0-9_-]{43}$/.test(l));
+    expect(ownerLink).toBeDefined();
+    const linkPage = await fetch(`http://127.0.0.1:${port}${new URL(ownerLink as string).pathname}`);
+    expect(linkPage.status).toBe(200);
+    expect(await linkPage.text()).toContain("Set your password");
     expect(first.output()).toMatch(/webhooks delivered in-process from the outbox/);
     expect(first.output()).toMatch(/rate limits in this process/);
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { z } from "@hono/zod-openapi";
+import { createInvite } from "@svc/dashboard";
 import type { FlatErrorBody, HealthSchema } from "@svc/http";
 import type { PingResponse } from "@svc/intelligence-api";
 import { call, compiledEntry, createTestDatabase, requireEnv, Seeder, type TestDatabase } from "@svc/testkit";
@@ -100,6 +101,55 @@ describe("each app starts alone with DATABASE_URL", () => {
     const done = exited(worker.child);
     worker.child.kill("SIGTERM");
     expect(await done).toBe(0);
+  });
+
+  it("the dashboard serves its pages, and a revocation there reaches an API replica's key cache", async () => {
+    const seed = new Seeder(db.handle);
+    const caller = await seed.caller();
+    const api = start("apps/intelligence-api/dist/main.js");
+    const dashboard = start("apps/dashboard/dist/main.js");
+    const apiUrl = `http://127.0.0.1:${await api.port}`;
+    const dashboardUrl = `http://127.0.0.1:${await dashboard.port}`;
+    expect((await call<HealthBody>(dashboardUrl, "/healthz")).status).toBe(200);
+    // The API replica caches the key lookup while it hears revocations.
+    expect((await call(apiUrl, "/v1/ping", { key: caller.key })).status).toBe(200);
+
+    const invite = await createInvite(
+      db.handle.db,
+      { accountId: caller.account.id, email: "ops@example.com", role: "owner" },
+      dashboardUrl,
+    );
+    const form = (fields: Record<string, string>, cookie = "") => ({
+      method: "POST",
+      redirect: "manual" as const,
+      headers: { origin: dashboardUrl, cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const accepted = await fetch(
+      invite.url,
+      form({ password: "a long enough password", confirm: "a long enough password" }),
+    );
+    expect(accepted.status).toBe(303);
+    const cookie = accepted.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    const keysPage = await (await fetch(`${dashboardUrl}/dashboard/keys`, { headers: { cookie } })).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(keysPage)?.[1] as string;
+    const revoked = await fetch(
+      `${dashboardUrl}/dashboard/keys/${caller.keyId}/revoke`,
+      form({ _csrf: csrf }, cookie),
+    );
+    expect(revoked.status).toBe(303);
+    await expect
+      .poll(async () => (await call(apiUrl, "/v1/ping", { key: caller.key })).status, { timeout: 5_000 })
+      .toBe(401);
+
+    for (const app of [api, dashboard]) {
+      const done = exited(app.child);
+      app.child.kill("SIGTERM");
+      expect(await done).toBe(0);
+    }
   });
 
   it("an app whose DATABASE_URL is unreachable exits 1 with one clear line and no stack trace", async () => {

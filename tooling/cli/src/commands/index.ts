@@ -4,6 +4,7 @@ import { CliError, type CommandTable } from "../command.js";
 import { coreCommands, coreUsage } from "./core.js";
 import { labCommands, labUsage } from "./labs.js";
 import { modelCommands, modelUsage } from "./models.js";
+import { userCommands, userUsage } from "./users.js";
 import { webhookCommands, webhookUsage } from "./webhooks.js";
 
 /**
@@ -15,10 +16,11 @@ const commands: CommandTable = {
   ...modelCommands,
   ...webhookCommands,
   ...labCommands,
+  ...userCommands,
 };
 
 export const USAGE = `Usage: pnpm svc <command> [--json]
-${[...coreUsage, ...modelUsage, ...webhookUsage, ...labUsage].map((line) => `  ${line}`).join("\n")}`;
+${[...coreUsage, ...modelUsage, ...webhookUsage, ...labUsage, ...userUsage].map((line) => `  ${line}`).join("\n")}`;
 
 /** Run the command the positionals name against a database handle; the one JSON object it prints. */
 export async function runCommand(args: ParsedArgs, handle: DbHandle): Promise<Record<string, unknown>> {

@@ -1,0 +1,89 @@
+import { createHmac, randomBytes } from "node:crypto";
+import {
+  type Db,
+  dashboardAuthSecret,
+  dashboardCredentials,
+  dashboardSessions,
+  dashboardUsers,
+  dashboardVerifications,
+  eq,
+} from "@svc/db";
+import type { Logger } from "@svc/http";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+
+/** Dashboard sessions last a working day; each use within the last hour extends them. */
+export const SESSION_SECONDS = 8 * 60 * 60;
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 128;
+
+/**
+ * The secret that signs session cookies and CSRF tokens: made at random on first use and kept in
+ * the database, so every replica (and a restart) agrees on it without new configuration.
+ */
+export async function loadAuthSecret(db: Db): Promise<string> {
+  await db
+    .insert(dashboardAuthSecret)
+    .values({ id: 1, secret: randomBytes(32).toString("base64url") })
+    .onConflictDoNothing();
+  const [row] = await db.select().from(dashboardAuthSecret).where(eq(dashboardAuthSecret.id, 1));
+  if (!row) throw new Error("dashboard auth secret missing after insert");
+  return row.secret;
+}
+
+export interface DashboardAuthOptions {
+  db: Db;
+  secret: string;
+  /** The service's public base, e.g. https://api.example.com: cookies are Secure under https. */
+  publicBaseUrl: string;
+  logger: Logger;
+}
+
+/**
+ * better-auth on our one Drizzle schema: email and password only, no self sign-up (users come
+ * from invitations), sessions in `dashboard_sessions`, cookies HttpOnly and SameSite=Strict.
+ */
+export function createDashboardAuth(options: DashboardAuthOptions) {
+  const secure = new URL(options.publicBaseUrl).protocol === "https:";
+  return betterAuth({
+    appName: "Clinical Intelligence Service dashboard",
+    baseURL: options.publicBaseUrl,
+    basePath: "/dashboard/auth",
+    secret: options.secret,
+    trustedOrigins: [new URL(options.publicBaseUrl).origin],
+    database: drizzleAdapter(options.db, {
+      provider: "pg",
+      schema: { dashboardUsers, dashboardSessions, dashboardCredentials, dashboardVerifications },
+    }),
+    user: { modelName: "dashboardUsers" },
+    session: { modelName: "dashboardSessions", expiresIn: SESSION_SECONDS, updateAge: 60 * 60 },
+    account: { modelName: "dashboardCredentials" },
+    verification: { modelName: "dashboardVerifications" },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+    },
+    // Our own limiter guards sign-in (shared by replicas through Redis); no calls home.
+    rateLimit: { enabled: false },
+    telemetry: { enabled: false },
+    // Its messages go to our JSON log; the extra arguments (which may hold input) do not.
+    logger: {
+      level: "warn",
+      log: (level, message) => options.logger[level]({ source: "better-auth" }, message),
+    },
+    advanced: {
+      cookiePrefix: "svc_dashboard",
+      useSecureCookies: secure,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "strict", secure, path: "/dashboard" },
+    },
+  });
+}
+
+export type DashboardAuth = ReturnType<typeof createDashboardAuth>;
+
+/** The CSRF token of a session: an HMAC of its id, so nothing more has to be stored. */
+export function csrfTokenFor(secret: string, sessionId: string): string {
+  return createHmac("sha256", secret).update(`csrf:${sessionId}`).digest("base64url");
+}

@@ -1,0 +1,86 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import type { listLabOrders } from "@svc/intelligence-api";
+import { ActionButton, Notice, Page, type Viewer, when } from "./layout.js";
+
+type LabOrderRow = Awaited<ReturnType<typeof listLabOrders>>["rows"][number];
+
+function OrderTable(props: { viewer: Viewer; rows: LabOrderRow[]; mode: "test" | "live" }) {
+  const helpers = props.mode === "test" && props.viewer.role !== "viewer";
+  return (
+    <table>
+      <caption>{`${props.mode} lab orders, newest first`}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Order</th>
+          <th scope="col">Patient ref</th>
+          <th scope="col">Panel</th>
+          <th scope="col">Status</th>
+          <th scope="col">Updated</th>
+          {helpers ? <th scope="col">Test helpers</th> : null}
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((row) => (
+          <tr>
+            <td>
+              <code>{row.id}</code>
+            </td>
+            <td>{row.patientRef}</td>
+            <td>{row.panelName}</td>
+            <td data-testid="lab-status">{row.status}</td>
+            <td>{when(row.updatedAt)}</td>
+            {helpers ? (
+              <td>
+                {row.status === "requested" ? (
+                  <ActionButton
+                    viewer={props.viewer}
+                    action={`/dashboard/labs/${row.id}/authorize`}
+                    label="Authorize"
+                    target={row.id}
+                  />
+                ) : null}{" "}
+                {row.status !== "completed" && row.status !== "cancelled" ? (
+                  <ActionButton
+                    viewer={props.viewer}
+                    action={`/dashboard/labs/${row.id}/advance`}
+                    label="Advance"
+                    target={row.id}
+                  />
+                ) : null}
+              </td>
+            ) : null}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function LabsPage(props: {
+  viewer: Viewer;
+  test: LabOrderRow[];
+  live: LabOrderRow[];
+  notice?: string | undefined;
+}) {
+  return (
+    <Page title="Lab orders" viewer={props.viewer} section="labs">
+      <Notice text={props.notice} />
+      <p>
+        The 100 newest orders of each mode. In test mode the sandbox helpers move an order as the provider and
+        laboratory would (the same moves as POST /v1/test_helpers/labs/orders/{"{id}"}/authorize and
+        /advance), with their events and webhooks.
+      </p>
+      <div class="modes stacked">
+        <section aria-labelledby="test-labs">
+          <h2 id="test-labs">Test mode</h2>
+          <OrderTable viewer={props.viewer} rows={props.test} mode="test" />
+        </section>
+        <section aria-labelledby="live-labs">
+          <h2 id="live-labs">Live mode</h2>
+          <OrderTable viewer={props.viewer} rows={props.live} mode="live" />
+        </section>
+      </div>
+    </Page>
+  );
+}

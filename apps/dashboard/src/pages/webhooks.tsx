@@ -1,0 +1,166 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import type { listDeliveryAttempts, listWebhookDeliveries, listWebhookEndpoints } from "@svc/delivery";
+import { ActionButton, Csrf, Notice, Page, type Viewer, when } from "./layout.js";
+
+type EndpointRow = Awaited<ReturnType<typeof listWebhookEndpoints>>["endpoints"][number];
+type DeliveryRow = Awaited<ReturnType<typeof listWebhookDeliveries>>["deliveries"][number];
+type AttemptRow = Awaited<ReturnType<typeof listDeliveryAttempts>>[number];
+
+function EndpointTable(props: { viewer: Viewer; rows: EndpointRow[]; caption: string }) {
+  return (
+    <table>
+      <caption>{props.caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">URL</th>
+          <th scope="col">Created</th>
+          <th scope="col">Status</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((row) => (
+          <tr>
+            <td>
+              <a href={`/dashboard/webhooks/${row.id}`}>{row.url}</a>
+            </td>
+            <td>{when(row.createdAt)}</td>
+            <td>{row.disabledAt ? `disabled: ${row.disabledReason ?? ""}` : "enabled"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function WebhooksPage(props: { viewer: Viewer; rows: EndpointRow[] }) {
+  return (
+    <Page title="Webhooks" viewer={props.viewer} section="webhooks">
+      <div class="modes">
+        <section aria-labelledby="test-endpoints">
+          <h2 id="test-endpoints">Test mode</h2>
+          <EndpointTable
+            viewer={props.viewer}
+            rows={props.rows.filter((r) => r.mode === "test")}
+            caption="Test endpoints"
+          />
+        </section>
+        <section aria-labelledby="live-endpoints">
+          <h2 id="live-endpoints">Live mode</h2>
+          <EndpointTable
+            viewer={props.viewer}
+            rows={props.rows.filter((r) => r.mode === "live")}
+            caption="Live endpoints"
+          />
+        </section>
+      </div>
+      {props.viewer.role !== "viewer" ? (
+        <form method="post" action="/dashboard/webhooks">
+          <h2>Add an endpoint</h2>
+          <Csrf viewer={props.viewer} />
+          <label for="url">URL (live: https and a public address; test may use loopback)</label>
+          <input id="url" name="url" type="url" required />
+          <label for="mode">Mode</label>
+          <select id="mode" name="mode">
+            <option value="test">test</option>
+            <option value="live">live</option>
+          </select>
+          <p>
+            <button type="submit">Add endpoint</button>
+          </p>
+        </form>
+      ) : null}
+    </Page>
+  );
+}
+
+function AttemptList(props: { attempts: AttemptRow[] }) {
+  if (props.attempts.length === 0) return <span>no attempt yet</span>;
+  return (
+    <ol>
+      {props.attempts.map((a) => (
+        <li>
+          {`#${a.attempt} ${when(a.attemptedAt)}: ${a.statusCode ?? a.error ?? "no answer"}, ${a.latencyMs} ms`}
+          {a.nextAttemptAt ? `, next retry ${when(a.nextAttemptAt)}` : ""}
+          {a.responseSnippet ? <pre>{a.responseSnippet}</pre> : null}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function EndpointPage(props: {
+  viewer: Viewer;
+  endpoint: EndpointRow;
+  deliveries: DeliveryRow[];
+  attempts: AttemptRow[];
+  notice?: string;
+}) {
+  const { endpoint, viewer } = props;
+  const canChange = viewer.role !== "viewer";
+  return (
+    <Page title={`Endpoint ${endpoint.url}`} viewer={viewer} section="webhooks">
+      <Notice text={props.notice} />
+      <p>
+        {endpoint.mode} mode,{" "}
+        {endpoint.disabledAt ? `disabled (${endpoint.disabledReason ?? ""})` : "enabled"}, id{" "}
+        <code>{endpoint.id}</code>
+      </p>
+      {canChange ? (
+        <p>
+          <ActionButton
+            viewer={viewer}
+            action={`/dashboard/webhooks/${endpoint.id}/test`}
+            label="Send test event"
+          />{" "}
+          <ActionButton
+            viewer={viewer}
+            action={`/dashboard/webhooks/${endpoint.id}/roll-secret`}
+            label="Roll signing secret"
+          />{" "}
+          <ActionButton
+            viewer={viewer}
+            action={`/dashboard/webhooks/${endpoint.id}/${endpoint.disabledAt ? "enable" : "disable"}`}
+            label={endpoint.disabledAt ? "Enable" : "Disable"}
+          />
+        </p>
+      ) : null}
+      <h2>Deliveries</h2>
+      <table>
+        <caption>Newest first; each attempt with its status, latency and the start of the answer</caption>
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            {canChange ? <th scope="col">Actions</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {props.deliveries.map((d) => (
+            <tr>
+              <td>
+                <code>{d.eventId}</code>
+                <br />
+                {when(d.createdAt)}
+              </td>
+              <td data-testid="delivery-status">{d.status}</td>
+              <td>
+                <AttemptList attempts={props.attempts.filter((a) => a.deliveryId === d.id)} />
+              </td>
+              {canChange ? (
+                <td>
+                  <ActionButton
+                    viewer={viewer}
+                    action={`/dashboard/deliveries/${d.id}/redeliver`}
+                    label="Redeliver"
+                  />
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Page>
+  );
+}

@@ -1,0 +1,113 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import { type Db, RepoError } from "@svc/db";
+import type { AppDeps } from "@svc/http";
+import type { Context, Hono } from "hono";
+import { recordAudit } from "../audit.js";
+import { createDashboardAuth, type DashboardAuth, loadAuthSecret } from "../auth.js";
+import type { Viewer } from "../pages/layout.js";
+import { ProblemPage } from "../pages/sign-in.js";
+
+export interface DashboardOptions {
+  /** A key was revoked or its origins changed: drop cached key lookups here and on replicas. */
+  onKeysChanged?: (keyId: string) => Promise<void> | void;
+}
+
+export type SignedIn = Viewer & { userId: string };
+export interface Env {
+  Variables: { viewer: SignedIn };
+}
+export type DashboardApp = Hono<Env>;
+export type ProblemStatus = 400 | 403 | 404 | 410 | 413 | 429;
+
+/** What every route module shares: the database, the auth instance, and the refusal pages. */
+export interface DashboardContext {
+  db: Db;
+  deps: AppDeps;
+  options: DashboardOptions;
+  /** better-auth and the secret, made on first use (the secret is read from the database). */
+  init(): Promise<{ auth: DashboardAuth; secret: string }>;
+  problem(
+    c: Context,
+    status: ProblemStatus,
+    title: string,
+    text: string,
+    back?: string,
+  ): Response | Promise<Response>;
+  /** A RepoError as a page (not found 404, invalid 400); anything else is rethrown. */
+  refusal(c: Context, error: unknown, back: string): Response | Promise<Response>;
+  /** An audit row for the signed-in user's change. */
+  audit(c: Context<Env>, action: string, targetId: string, detail?: Record<string, unknown>): Promise<void>;
+  /** The confirmation a redirect's `?done=` names, if any. */
+  notice(c: Context): string | undefined;
+}
+
+const NOTICES: Record<string, string> = {
+  revoked: "Key revoked: the API refuses it from now on.",
+  origins: "Origins saved.",
+  test: "Test event queued for delivery.",
+  redelivered: "Delivery queued again.",
+  disabled: "Endpoint disabled.",
+  enabled: "Endpoint enabled.",
+  moved: "Order moved; its events and webhooks are on their way.",
+  role: "Role changed.",
+  removed: "User removed; their sessions ended.",
+};
+
+export function createContext(deps: AppDeps, options: DashboardOptions): DashboardContext {
+  const { db } = deps;
+  let ready: Promise<{ auth: DashboardAuth; secret: string }> | undefined;
+  const problem: DashboardContext["problem"] = (c, status, title, text, back) => {
+    c.status(status);
+    return c.html(<ProblemPage title={title} text={text} back={back} />);
+  };
+  return {
+    db,
+    deps,
+    options,
+    init() {
+      ready ??= loadAuthSecret(db).then((secret) => ({
+        secret,
+        auth: createDashboardAuth({ db, secret, publicBaseUrl: deps.publicBaseUrl, logger: deps.logger }),
+      }));
+      return ready;
+    },
+    problem,
+    refusal(c, error, back) {
+      if (error instanceof RepoError)
+        return error.code === "not_found"
+          ? problem(c, 404, "Not found", "There is no such resource in this account.", back)
+          : problem(c, 400, "Not changed", error.message, back);
+      throw error;
+    },
+    audit(c, action, targetId, detail = {}) {
+      const viewer = c.get("viewer");
+      return recordAudit(db, {
+        accountId: viewer.accountId,
+        userId: viewer.userId,
+        actorEmail: viewer.email,
+        action,
+        targetId,
+        detail,
+      });
+    },
+    notice: (c) => NOTICES[c.req.query("done") ?? ""],
+  };
+}
+
+/** The string fields of a posted form. */
+export async function formOf(c: Context): Promise<Record<string, string>> {
+  const body = await c.req.parseBody();
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => typeof v === "string")) as Record<
+    string,
+    string
+  >;
+}
+
+/** A list typed one per line (or separated by commas or spaces). */
+export function lines(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

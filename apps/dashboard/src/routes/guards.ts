@@ -1,0 +1,75 @@
+import { bodyLimit } from "hono/body-limit";
+import { csrfMatches, sameOrigin, viewerOf } from "../session.js";
+import { type DashboardApp, type DashboardContext, formOf } from "./context.js";
+
+const CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** The largest form the dashboard reads (an origin list of 4,000 characters fits many times). */
+const FORM_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * What every request passes, signed in or not: response headers, the form size limit (the API's
+ * guard is not in front of /dashboard), and the Origin check on every state change.
+ */
+export function installRequestGuards(app: DashboardApp, ctx: DashboardContext): void {
+  app.use("*", async (c, next) => {
+    await next();
+    c.header("Content-Security-Policy", CSP);
+    c.header("X-Content-Type-Options", "nosniff");
+    // same-origin, not no-referrer: under no-referrer Chromium sends `Origin: null` on form
+    // posts, which the Origin check must refuse; other origins still never see our URLs.
+    c.header("Referrer-Policy", "same-origin");
+    c.header("Cache-Control", "no-store");
+  });
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: FORM_LIMIT_BYTES,
+      onError: (c) => ctx.problem(c, 413, "Refused", "That form is larger than the dashboard accepts."),
+    }),
+  );
+  app.use("*", async (c, next) => {
+    if (c.req.method !== "GET" && c.req.method !== "HEAD" && !sameOrigin(c, ctx.deps.publicBaseUrl))
+      return ctx.problem(c, 403, "Refused", "This change did not come from a dashboard page (Origin check).");
+    return next();
+  });
+}
+
+/**
+ * Every route registered after this needs a session; a change also needs the session's CSRF
+ * token and a role that may make it (viewers none; users pages owners only).
+ */
+export function installSessionGuard(app: DashboardApp, ctx: DashboardContext): void {
+  app.use("*", async (c, next) => {
+    const { auth, secret } = await ctx.init();
+    const viewer = await viewerOf(c, auth, ctx.db, secret);
+    if (!viewer) {
+      if (c.req.method === "GET") return c.redirect("/dashboard/sign-in", 303);
+      return ctx.problem(c, 403, "Refused", "Sign in first.", "/dashboard/sign-in");
+    }
+    if (c.req.method === "POST") {
+      const form = await formOf(c);
+      if (!csrfMatches(viewer.csrf, form._csrf))
+        return ctx.problem(
+          c,
+          403,
+          "Refused",
+          "This form is stale (CSRF check); reload the page and try again.",
+        );
+      const isSignOut = c.req.path === "/dashboard/sign-out";
+      if (viewer.role === "viewer" && !isSignOut)
+        return ctx.problem(c, 403, "Refused", "Viewers can look but not change anything.", "/dashboard/keys");
+      if (viewer.role !== "owner" && c.req.path.startsWith("/dashboard/users"))
+        return ctx.problem(
+          c,
+          403,
+          "Refused",
+          "Only owners invite users and change roles.",
+          "/dashboard/users",
+        );
+    }
+    c.set("viewer", viewer);
+    return next();
+  });
+}

@@ -1,0 +1,45 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import { LabOrderError, listLabOrders, transitionLabOrder } from "@svc/intelligence-api";
+import { LabsPage } from "../pages/labs.js";
+import type { DashboardApp, DashboardContext } from "./context.js";
+
+const BACK = "/dashboard/labs";
+
+/** Lab orders of both modes; on test orders the same moves as the test-helper endpoints. */
+export function registerLabs(app: DashboardApp, ctx: DashboardContext): void {
+  app.get("/labs", async (c) => {
+    const viewer = c.get("viewer");
+    const page = (mode: "test" | "live") =>
+      listLabOrders(ctx.db, { scope: { accountId: viewer.accountId, mode }, limit: 100 }).then((p) => p.rows);
+    const [test, live] = await Promise.all([page("test"), page("live")]);
+    return c.html(<LabsPage viewer={viewer} test={test} live={live} notice={ctx.notice(c)} />);
+  });
+  for (const [helper, move] of [
+    ["authorize", { to: "authorized", expectFrom: "requested" }],
+    ["advance", {}],
+  ] as const) {
+    app.post(`/labs/:id/${helper}`, async (c) => {
+      const viewer = c.get("viewer");
+      try {
+        const outcome = await transitionLabOrder(ctx.db, {
+          id: c.req.param("id"),
+          accountId: viewer.accountId,
+          mode: "test",
+          ...move,
+        });
+        await ctx.deps.deliveries?.enqueue(outcome.deliveryIds);
+        await ctx.audit(c, `lab_order.${helper}d`, outcome.order.id, {
+          from: outcome.from,
+          to: outcome.order.status,
+        });
+        return c.redirect(`${BACK}?done=moved`, 303);
+      } catch (error) {
+        if (!(error instanceof LabOrderError)) throw error;
+        return error.code === "not_found"
+          ? ctx.problem(c, 404, "Not found", "There is no such test lab order in this account.", BACK)
+          : ctx.problem(c, 400, "Not changed", error.message, BACK);
+      }
+    });
+  }
+}

@@ -1,0 +1,169 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import { dashboardMembers, eq } from "@svc/db";
+import type { Context } from "hono";
+import { z } from "zod";
+import { recordAudit } from "../audit.js";
+import { type DashboardAuth, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../auth.js";
+import { claimInvite, findOpenInvite, type OpenInvite } from "../invites.js";
+import { SetPasswordPage, SignInPage } from "../pages/sign-in.js";
+import { type DashboardApp, type DashboardContext, formOf } from "./context.js";
+
+/** Sign-in attempts per email: 5 at once, then one every 12 s (shared by replicas via Redis). */
+const SIGN_IN_LIMIT = { burst: 5, ratePerSecond: 1 / 12 };
+
+const SignInSchema = z.object({
+  email: z.email().max(254),
+  password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
+});
+const PasswordSchema = z
+  .object({
+    email: z.email().max(254).optional(),
+    password: z.string().min(MIN_PASSWORD_LENGTH).max(MAX_PASSWORD_LENGTH),
+    confirm: z.string(),
+  })
+  .refine((v) => v.password === v.confirm, { message: "The two passwords differ." });
+
+const LINK_NOT_VALID = "This link was used already, has expired, or never existed.";
+
+/** Sign in with better-auth and pass its session cookie on; false when the password is wrong. */
+async function signIn(c: Context, auth: DashboardAuth, email: string, password: string): Promise<boolean> {
+  try {
+    const result = await auth.api.signInEmail({
+      body: { email, password },
+      headers: c.req.raw.headers,
+      returnHeaders: true,
+    });
+    for (const cookie of result.headers.getSetCookie()) c.header("Set-Cookie", cookie, { append: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Create the invited user, or give an existing one of this account the new password. */
+async function setCredential(auth: DashboardAuth, email: string, password: string): Promise<string> {
+  const ctx = await auth.$context;
+  const hash = await ctx.password.hash(password);
+  const existing = await ctx.internalAdapter.findUserByEmail(email, { includeAccounts: true });
+  if (existing?.accounts.some((a) => a.providerId === "credential")) {
+    await ctx.internalAdapter.updatePassword(existing.user.id, hash);
+    return existing.user.id;
+  }
+  const userId =
+    existing?.user.id ??
+    (await ctx.internalAdapter.createUser({ email, name: email, emailVerified: true }, { method: "admin" }))
+      .id;
+  await ctx.internalAdapter.linkAccount({
+    userId,
+    providerId: "credential",
+    accountId: userId,
+    password: hash,
+  });
+  return userId;
+}
+
+/** Whether the email already belongs to a user of another account (a user has one account). */
+async function belongsElsewhere(
+  ctx: DashboardContext,
+  auth: DashboardAuth,
+  email: string,
+  invite: OpenInvite,
+) {
+  const existing = await (await auth.$context).internalAdapter.findUserByEmail(email);
+  if (!existing) return false;
+  const [member] = await ctx.db
+    .select({ accountId: dashboardMembers.accountId })
+    .from(dashboardMembers)
+    .where(eq(dashboardMembers.userId, existing.user.id));
+  return Boolean(member && member.accountId !== invite.accountId);
+}
+
+/** Sign-in with email and password, and the one-time set-password links. */
+export function registerSignIn(app: DashboardApp, ctx: DashboardContext): void {
+  app.get("/sign-in", (c) => c.html(<SignInPage />));
+  app.post("/sign-in", async (c) => {
+    const { auth } = await ctx.init();
+    const parsed = SignInSchema.safeParse(await formOf(c));
+    if (!parsed.success) {
+      c.status(400);
+      return c.html(<SignInPage problem="Enter your email and password." />);
+    }
+    const email = parsed.data.email.toLowerCase();
+    const decision = await ctx.deps.limiter.consume({
+      kind: "bucket",
+      subject: `dashboard-sign-in:${email}`,
+      ...SIGN_IN_LIMIT,
+    });
+    if (!decision.allowed) {
+      c.header("Retry-After", String(Math.ceil(decision.retryAfter)));
+      c.status(429);
+      return c.html(<SignInPage email={email} problem="Too many attempts; wait a minute and try again." />);
+    }
+    if (await signIn(c, auth, email, parsed.data.password)) return c.redirect("/dashboard/keys", 303);
+    c.status(401);
+    return c.html(
+      <SignInPage email={email} problem="That email and password do not match a dashboard user." />,
+    );
+  });
+
+  app.get("/invite/:token", async (c) => {
+    const invite = await findOpenInvite(ctx.db, c.req.param("token"));
+    if (!invite) return ctx.problem(c, 410, "Link not valid", LINK_NOT_VALID);
+    return c.html(
+      <SetPasswordPage
+        action={c.req.path}
+        email={invite.email}
+        role={invite.role}
+        accountId={invite.accountId}
+      />,
+    );
+  });
+  app.post("/invite/:token", async (c) => {
+    const { auth } = await ctx.init();
+    const invite = await findOpenInvite(ctx.db, c.req.param("token"));
+    if (!invite) return ctx.problem(c, 410, "Link not valid", LINK_NOT_VALID);
+    const parsed = PasswordSchema.safeParse(await formOf(c));
+    const email = (invite.email ?? parsed.data?.email)?.toLowerCase();
+    if (!parsed.success || !email) {
+      c.status(400);
+      return c.html(
+        <SetPasswordPage
+          action={c.req.path}
+          email={invite.email}
+          role={invite.role}
+          accountId={invite.accountId}
+          problem={parsed.error?.issues[0]?.message ?? "Enter your email."}
+        />,
+      );
+    }
+    if (await belongsElsewhere(ctx, auth, email, invite))
+      return ctx.problem(c, 400, "Not changed", "This email already belongs to another account.");
+    if (!(await claimInvite(ctx.db, invite.id))) return ctx.problem(c, 410, "Link not valid", LINK_NOT_VALID);
+    const userId = await setCredential(auth, email, parsed.data.password);
+    await ctx.db
+      .insert(dashboardMembers)
+      .values({ userId, accountId: invite.accountId, role: invite.role })
+      .onConflictDoUpdate({ target: dashboardMembers.userId, set: { role: invite.role } });
+    await recordAudit(ctx.db, {
+      accountId: invite.accountId,
+      userId,
+      actorEmail: email,
+      action: "user.password_set",
+      targetId: invite.id,
+      detail: { role: invite.role },
+    });
+    await signIn(c, auth, email, parsed.data.password);
+    return c.redirect("/dashboard/keys", 303);
+  });
+}
+
+/** Sign-out (after the session guard: it needs the CSRF token like any change). */
+export function registerSignOut(app: DashboardApp, ctx: DashboardContext): void {
+  app.post("/sign-out", async (c) => {
+    const { auth } = await ctx.init();
+    const result = await auth.api.signOut({ headers: c.req.raw.headers, returnHeaders: true });
+    for (const cookie of result.headers.getSetCookie()) c.header("Set-Cookie", cookie, { append: true });
+    return c.redirect("/dashboard/sign-in", 303);
+  });
+}

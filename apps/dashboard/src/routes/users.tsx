@@ -1,0 +1,77 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import type { Context } from "hono";
+import { z } from "zod";
+import { changeMember, createInvite, InviteInputSchema, listAccountUsers } from "../invites.js";
+import { SecretOncePage } from "../pages/keys.js";
+import { UsersPage } from "../pages/users.js";
+import { type DashboardApp, type DashboardContext, type Env, formOf } from "./context.js";
+
+const MemberChangeSchema = z.object({ role: z.enum(["owner", "developer", "viewer", "removed"]) });
+const BACK = "/dashboard/users";
+
+/** The account's users; owners invite, change roles and remove (the session guard checks). */
+export function registerUsers(app: DashboardApp, ctx: DashboardContext): void {
+  app.get("/users", async (c) => {
+    const viewer = c.get("viewer");
+    const users = await listAccountUsers(ctx.db, viewer.accountId);
+    return c.html(<UsersPage viewer={viewer} users={users} notice={ctx.notice(c)} />);
+  });
+  app.post("/users", async (c) => {
+    const viewer = c.get("viewer");
+    const form = await formOf(c);
+    const parsed = InviteInputSchema.safeParse({
+      accountId: viewer.accountId,
+      email: form.email,
+      role: form.role,
+    });
+    if (!parsed.success || !parsed.data.email)
+      return ctx.problem(c, 400, "Not changed", "Give an email and a role.", BACK);
+    try {
+      const invite = await createInvite(ctx.db, parsed.data, ctx.deps.publicBaseUrl, {
+        actor: { userId: viewer.userId, email: viewer.email },
+      });
+      return c.html(
+        <SecretOncePage
+          viewer={viewer}
+          section="users"
+          title="Invitation created"
+          label={`Give this one-time link to ${invite.email} (${invite.role}); it works once, for 72 hours.`}
+          secret={invite.url}
+          back={BACK}
+        />,
+      );
+    } catch (error) {
+      return ctx.refusal(c, error, BACK);
+    }
+  });
+  const changeMemberRoute =
+    (fromForm: (form: Record<string, string>) => unknown) => async (c: Context<Env>) => {
+      const viewer = c.get("viewer");
+      const parsed = MemberChangeSchema.safeParse({ role: fromForm(await formOf(c)) });
+      if (!parsed.success) return ctx.problem(c, 400, "Not changed", "Choose a role.", BACK);
+      const removed = parsed.data.role === "removed";
+      try {
+        const changed = await changeMember(ctx.db, {
+          accountId: viewer.accountId,
+          userId: c.req.param("id") as string,
+          role: parsed.data.role,
+        });
+        await ctx.audit(c, removed ? "user.removed" : "user.role_changed", changed.userId, {
+          from: changed.previousRole,
+          to: changed.role,
+        });
+        return c.redirect(`${BACK}?done=${removed ? "removed" : "role"}`, 303);
+      } catch (error) {
+        return ctx.refusal(c, error, BACK);
+      }
+    };
+  app.post(
+    "/users/:id/role",
+    changeMemberRoute((form) => form.role),
+  );
+  app.post(
+    "/users/:id/remove",
+    changeMemberRoute(() => "removed"),
+  );
+}

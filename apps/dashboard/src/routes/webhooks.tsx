@@ -1,0 +1,151 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import { and, eq, isNull, webhookDeliveries, webhookEndpoints } from "@svc/db";
+import {
+  addWebhookEndpoint,
+  listDeliveryAttempts,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  redeliverWebhook,
+  rollWebhookSecret,
+  sendTestEvent,
+  setWebhookEndpointDisabled,
+} from "@svc/delivery";
+import type { Context } from "hono";
+import { z } from "zod";
+import { SecretOncePage } from "../pages/keys.js";
+import { EndpointPage, WebhooksPage } from "../pages/webhooks.js";
+import { type DashboardApp, type DashboardContext, formOf } from "./context.js";
+
+const AddEndpointSchema = z.object({ url: z.string().min(1).max(2000), mode: z.enum(["test", "live"]) });
+const BACK = "/dashboard/webhooks";
+
+/** Webhook endpoints and their deliveries: the CLI's functions, bounded to the user's account. */
+export function registerWebhooks(app: DashboardApp, ctx: DashboardContext): void {
+  const { db, deps } = ctx;
+  const endpointOfAccount = async (accountId: string, id: string) => {
+    const { endpoints } = await listWebhookEndpoints(db, { accountId });
+    return endpoints.find((e) => e.id === id);
+  };
+  const noEndpoint = (c: Context) =>
+    ctx.problem(c, 404, "Not found", "There is no such endpoint in this account.", BACK);
+
+  app.get("/webhooks", async (c) => {
+    const viewer = c.get("viewer");
+    const { endpoints } = await listWebhookEndpoints(db, { accountId: viewer.accountId });
+    return c.html(<WebhooksPage viewer={viewer} rows={endpoints} />);
+  });
+  app.post("/webhooks", async (c) => {
+    const viewer = c.get("viewer");
+    const parsed = AddEndpointSchema.safeParse(await formOf(c));
+    if (!parsed.success) return ctx.problem(c, 400, "Not changed", "Give a URL and a mode.", BACK);
+    try {
+      const created = await addWebhookEndpoint(db, { accountId: viewer.accountId, ...parsed.data });
+      await ctx.audit(c, "webhook_endpoint.created", created.id, {
+        url: created.url,
+        mode: parsed.data.mode,
+      });
+      return c.html(
+        <SecretOncePage
+          viewer={viewer}
+          section="webhooks"
+          title="Endpoint added"
+          label={`The signing secret of ${created.url}.`}
+          secret={created.secret}
+          back={`${BACK}/${created.id}`}
+        />,
+      );
+    } catch (error) {
+      return ctx.refusal(c, error, BACK);
+    }
+  });
+  app.get("/webhooks/:id", async (c) => {
+    const viewer = c.get("viewer");
+    const endpoint = await endpointOfAccount(viewer.accountId, c.req.param("id"));
+    if (!endpoint) return noEndpoint(c);
+    const { deliveries } = await listWebhookDeliveries(db, { endpointId: endpoint.id, limit: 50 });
+    const attempts = await listDeliveryAttempts(
+      db,
+      deliveries.map((d) => d.id),
+    );
+    return c.html(
+      <EndpointPage
+        viewer={viewer}
+        endpoint={endpoint}
+        deliveries={deliveries}
+        attempts={attempts}
+        notice={ctx.notice(c)}
+      />,
+    );
+  });
+  app.post("/webhooks/:id/test", async (c) => {
+    const viewer = c.get("viewer");
+    const back = `${BACK}/${c.req.param("id")}`;
+    try {
+      const recorded = await sendTestEvent(db, {
+        accountId: viewer.accountId,
+        endpointId: c.req.param("id"),
+      });
+      await deps.deliveries?.enqueue(recorded.deliveryIds);
+      await ctx.audit(c, "webhook_endpoint.test_sent", c.req.param("id"), { eventId: recorded.event.id });
+      return c.redirect(`${back}?done=test`, 303);
+    } catch (error) {
+      return ctx.refusal(c, error, back);
+    }
+  });
+  app.post("/webhooks/:id/roll-secret", async (c) => {
+    const viewer = c.get("viewer");
+    const endpoint = await endpointOfAccount(viewer.accountId, c.req.param("id"));
+    if (!endpoint) return noEndpoint(c);
+    const rolled = await rollWebhookSecret(db, endpoint.id);
+    await ctx.audit(c, "webhook_endpoint.secret_rolled", endpoint.id);
+    return c.html(
+      <SecretOncePage
+        viewer={viewer}
+        section="webhooks"
+        title="Signing secret rolled"
+        label={`The new signing secret of ${rolled.url}; deliveries are signed with it from now on.`}
+        secret={rolled.secret}
+        back={`${BACK}/${endpoint.id}`}
+      />,
+    );
+  });
+  for (const [verb, disabled] of [
+    ["disable", true],
+    ["enable", false],
+  ] as const) {
+    app.post(`/webhooks/:id/${verb}`, async (c) => {
+      const viewer = c.get("viewer");
+      const endpoint = await endpointOfAccount(viewer.accountId, c.req.param("id"));
+      if (!endpoint) return noEndpoint(c);
+      await setWebhookEndpointDisabled(db, { id: endpoint.id, disabled });
+      await ctx.audit(c, `webhook_endpoint.${verb}d`, endpoint.id);
+      return c.redirect(`${BACK}/${endpoint.id}?done=${verb}d`, 303);
+    });
+  }
+  app.post("/deliveries/:id/redeliver", async (c) => {
+    const viewer = c.get("viewer");
+    const [delivery] = await db
+      .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(
+        and(
+          eq(webhookDeliveries.id, c.req.param("id")),
+          eq(webhookEndpoints.accountId, viewer.accountId),
+          isNull(webhookEndpoints.removedAt),
+        ),
+      );
+    if (!delivery)
+      return ctx.problem(c, 404, "Not found", "There is no such delivery in this account.", BACK);
+    const back = `${BACK}/${delivery.endpointId}`;
+    try {
+      await redeliverWebhook(db, delivery.id);
+      await deps.deliveries?.enqueue([delivery.id]);
+      await ctx.audit(c, "webhook_delivery.redelivered", delivery.id);
+      return c.redirect(`${back}?done=redelivered`, 303);
+    } catch (error) {
+      return ctx.refusal(c, error, back);
+    }
+  });
+}

@@ -1,0 +1,3 @@
+import { appBundle } from "../../tooling/scripts/app-bundle.js";
+
+export default appBundle({ main: "src/main.ts" });

@@ -1,0 +1,27 @@
+import { createInvite } from "@svc/dashboard";
+import { DASHBOARD_ROLES, type DashboardRole } from "@svc/db";
+import { parseEnv, publicBaseUrl } from "@svc/http";
+import { CliError, type CommandTable, text } from "../command.js";
+
+/** Dashboard users (decision 57): a one-time set-password link for a user of an account. */
+export const userCommands: CommandTable = {
+  "users invite": async (args, { db }) => {
+    const role = text(args, "role") as string;
+    if (!(DASHBOARD_ROLES as readonly string[]).includes(role))
+      throw new CliError(`Unknown role "${role}"; valid roles: ${DASHBOARD_ROLES.join(", ")}.`);
+    const invite = await createInvite(
+      db,
+      {
+        accountId: text(args, "account") as string,
+        email: text(args, "email") as string,
+        role: role as DashboardRole,
+      },
+      publicBaseUrl(parseEnv()),
+    );
+    return { ...invite, expiresAt: invite.expiresAt.toISOString() };
+  },
+};
+
+export const userUsage = [
+  "users invite --account ID --email E --role owner|developer|viewer   (prints a one-time set-password link)",
+];
