@@ -18,32 +18,35 @@ const SCALAR_PACKAGE = "@scalar/api-reference";
 /** Versioned, so the 4 MB bundle can be cached for a long time and a new version is fetched anew. */
 const ASSET_MAX_AGE_SECONDS = 86_400;
 
-interface ScalarBundle {
+interface ScalarPackage {
   version: string;
-  source: Buffer;
+  /** The standalone bundle's path: the package exports only its entry, so it is found next to it. */
+  bundlePath: string;
 }
 
-let bundle: ScalarBundle | undefined;
+let scalarPackage: ScalarPackage | undefined;
+let bundleSource: Buffer | undefined;
 
-/**
- * The standalone bundle, read once. The package exports only its entry, so the bundle is found
- * next to it (dist/index.js -> dist/browser/standalone.js).
- */
-function scalarBundle(): ScalarBundle {
-  if (bundle) return bundle;
+function locateScalar(): ScalarPackage {
+  if (scalarPackage) return scalarPackage;
   const require = createRequire(import.meta.url);
-  const entry = require.resolve(SCALAR_PACKAGE);
-  const dist = path.dirname(entry);
+  const dist = path.dirname(require.resolve(SCALAR_PACKAGE));
   const manifest = JSON.parse(readFileSync(path.join(dist, "..", "package.json"), "utf8")) as {
     version: string;
   };
-  bundle = { version: manifest.version, source: readFileSync(path.join(dist, "browser", "standalone.js")) };
-  return bundle;
+  scalarPackage = { version: manifest.version, bundlePath: path.join(dist, "browser", "standalone.js") };
+  return scalarPackage;
+}
+
+/** The 4 MB bundle, read on its first request (a process that never serves /docs never holds it). */
+function scalarBundle(): Buffer {
+  bundleSource ??= readFileSync(locateScalar().bundlePath);
+  return bundleSource;
 }
 
 /** Where the page loads the bundle from (the version in the path busts caches on upgrade). */
 export function scalarAssetPath(): string {
-  return `${REFERENCE_PATH}/assets/scalar-${scalarBundle().version}.js`;
+  return `${REFERENCE_PATH}/assets/scalar-${locateScalar().version}.js`;
 }
 
 /** Our few lines that start the renderer with the configuration the page carries as JSON. */
@@ -113,8 +116,7 @@ export function referencePage(c: AnyContext, title: string): Response {
 }
 
 export function scalarAsset(c: AnyContext): Response {
-  const { source } = scalarBundle();
-  return c.body(new Uint8Array(source), 200, {
+  return c.body(new Uint8Array(scalarBundle()), 200, {
     "content-type": "text/javascript; charset=utf-8",
     "cache-control": `public, max-age=${ASSET_MAX_AGE_SECONDS}, immutable`,
     "x-content-type-options": "nosniff",

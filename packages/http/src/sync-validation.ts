@@ -1,5 +1,4 @@
-import type { RouteConfig } from "@hono/zod-openapi";
-import { z } from "zod";
+import { type RouteConfig, z } from "@hono/zod-openapi";
 
 /** A zod schema as the route validator calls it. */
 interface ParsingSchema {
