@@ -3,8 +3,15 @@ import http from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { startInProcessDelivery } from "@svc/delivery";
-import { call, type Receiver, startReceiver, startTestService, type TestService } from "@svc/testkit";
-import { type Browser, chromium, type Page } from "playwright-core";
+import {
+  call,
+  launchChromium,
+  type Receiver,
+  startReceiver,
+  startTestService,
+  type TestService,
+} from "@svc/testkit";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInvite } from "../src/index.js";
 import { PASSWORD } from "./session-client.js";
@@ -45,18 +52,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => clientSite.listen(0, "127.0.0.1", resolve));
   clientOrigin = `http://127.0.0.1:${(clientSite.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
