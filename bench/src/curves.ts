@@ -9,12 +9,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildCombinedApp } from "@svc/cli/combined";
 import { analyzeBiomarkers, analyzeMedication, predictRelapse, scoreOutcome } from "@svc/engines";
-import { createRuntime, parseEnv } from "@svc/http";
-import { createTestDatabase, requireEnv } from "@svc/testkit";
-import { unlimitedBenchCaller } from "./caller.js";
-import { type AppFetch, serviceCpuPerRequest } from "./service-cpu.js";
+import { type AppFetch, serviceCpuPerRequest, startInProcessService } from "./service-cpu.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const NOW = new Date("2026-08-01T00:00:00Z");
@@ -221,21 +217,11 @@ ${panels.join("\n")}
 }
 
 async function main(): Promise<void> {
-  const db = await createTestDatabase();
-  const env = parseEnv({
-    ...process.env,
-    DATABASE_URL: db.url,
-    REDIS_URL: requireEnv("TEST_REDIS_URL"),
-    LOG_LEVEL: "silent",
-    PORT: "0",
-  });
-  const runtime = await createRuntime(env, "bench-curves");
+  const service = await startInProcessService("bench-curves");
   try {
-    const { key } = await unlimitedBenchCaller(runtime.deps.db, "Bench curves");
-    const app = buildCombinedApp(runtime.deps);
     const results = [];
     for (const s of series) {
-      const points = await measureSeries(s, app.fetch, key);
+      const points = await measureSeries(s, service.fetch, service.key);
       results.push({
         name: s.name,
         unit: s.unit,
@@ -263,8 +249,7 @@ async function main(): Promise<void> {
     writeFileSync(path.join(resultsDir, "curves.svg"), renderCurves(results));
     console.log("wrote bench/results/curves.json and bench/results/curves.svg");
   } finally {
-    await runtime.close();
-    await db.drop();
+    await service.close();
   }
 }
 

@@ -8,35 +8,22 @@
  * issue's throughput ratios are about. BENCH_CPU_PROF=dir
  * profiles this process. BENCH_ITERATIONS sets the loop (default 20,000 per scenario).
  */
-import { buildCombinedApp } from "@svc/cli/combined";
-import { createRuntime, parseEnv } from "@svc/http";
-import { createTestDatabase, requireEnv } from "@svc/testkit";
-import { unlimitedBenchCaller } from "./caller.js";
 import { scenarios } from "./scenarios.js";
-import { serviceCpuPerRequest } from "./service-cpu.js";
+import { serviceCpuPerRequest, startInProcessService } from "./service-cpu.js";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 20_000);
 const WARMUP = Math.min(5_000, ITERATIONS);
 
 async function main(): Promise<void> {
-  const db = await createTestDatabase();
-  const env = parseEnv({
-    ...process.env,
-    DATABASE_URL: db.url,
-    REDIS_URL: requireEnv("TEST_REDIS_URL"),
-    // BENCH_LOG_LEVEL=info measures the request log too (pino to stdout: redirect it, results go to stderr).
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "silent",
-    PORT: "0",
-  });
-  const runtime = await createRuntime(env, "bench-inprocess");
-  const { key } = await unlimitedBenchCaller(runtime.deps.db, "Bench in-process");
-  const app = buildCombinedApp(runtime.deps);
+  // BENCH_LOG_LEVEL=info measures the request log too (pino to stdout: redirect it, results go to stderr).
+  const service = await startInProcessService("bench-inprocess", process.env.BENCH_LOG_LEVEL ?? "silent");
+  const { key } = service;
   const rows: Record<string, string | number>[] = [];
   try {
     for (const scenario of scenarios) {
       const text = scenario.body === undefined ? undefined : JSON.stringify(scenario.body);
       const measured = await serviceCpuPerRequest(
-        app.fetch,
+        service.fetch,
         { method: scenario.method, path: scenario.path, key, body: text },
         ITERATIONS,
         WARMUP,
@@ -67,8 +54,7 @@ async function main(): Promise<void> {
     }
     console.error(rows);
   } finally {
-    await runtime.close();
-    await db.drop();
+    await service.close();
   }
 }
 

@@ -1,3 +1,8 @@
+import { buildCombinedApp } from "@svc/cli/combined";
+import { createRuntime, parseEnv } from "@svc/http";
+import { createTestDatabase, requireEnv } from "@svc/testkit";
+import { unlimitedBenchCaller } from "./caller.js";
+
 /** The app's `fetch`, as the combined app exposes it. */
 export type AppFetch = (request: Request) => Response | Promise<Response>;
 
@@ -48,4 +53,30 @@ export async function serviceCpuPerRequest(
   const wallUs = Number(process.hrtime.bigint() - started) / 1_000 / iterations;
   const cpu = process.cpuUsage(cpuBefore);
   return { cpuUs: (cpu.user + cpu.system) / iterations, wallUs, answer: first.text, status: first.status };
+}
+
+/** The combined app in this process on a throwaway database and the test Redis, with an unlimited key. */
+export async function startInProcessService(
+  name: string,
+  logLevel = "silent",
+): Promise<{ fetch: AppFetch; key: string; close(): Promise<void> }> {
+  const db = await createTestDatabase();
+  const env = parseEnv({
+    ...process.env,
+    DATABASE_URL: db.url,
+    REDIS_URL: requireEnv("TEST_REDIS_URL"),
+    LOG_LEVEL: logLevel,
+    PORT: "0",
+  });
+  const runtime = await createRuntime(env, name);
+  const { key } = await unlimitedBenchCaller(runtime.deps.db, name);
+  const app = buildCombinedApp(runtime.deps);
+  return {
+    fetch: app.fetch,
+    key,
+    async close() {
+      await runtime.close();
+      await db.drop();
+    },
+  };
 }

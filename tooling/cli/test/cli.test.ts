@@ -1,19 +1,14 @@
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import type { ErrorEnvelope } from "@svc/http";
 import type { PingResponse } from "@svc/intelligence-api";
 import {
   call,
   createTestDatabase,
+  runSvcCli,
   startTestService,
   type TestDatabase,
   type TestService,
 } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const tsx = `${root}node_modules/.bin/tsx`;
-const cliPath = `${root}tooling/cli/src/main.ts`;
 
 let db: TestDatabase;
 let svc: TestService;
@@ -27,13 +22,7 @@ afterAll(async () => {
 });
 
 function svcCli(...args: string[]) {
-  const result = spawnSync(tsx, [cliPath, ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: "silent" },
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runSvcCli(db.url, args);
 }
 
 function json(out: string) {

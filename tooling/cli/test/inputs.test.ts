@@ -1,15 +1,12 @@
-import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { listModelVersions } from "@svc/db";
 import { EnvError, parseEnv } from "@svc/http";
-import { createTestDatabase, type TestDatabase } from "@svc/testkit";
+import { createTestDatabase, runSvcCli, type TestDatabase } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /** Bad input on two operator paths: model parameters and the model environment variables. */
-const root = fileURLToPath(new URL("../../../", import.meta.url));
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -19,13 +16,7 @@ afterAll(async () => {
 });
 
 function svcCli(...args: string[]) {
-  const result = spawnSync(`${root}node_modules/.bin/tsx`, [`${root}tooling/cli/src/main.ts`, ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: "silent", REDIS_URL: "redis://127.0.0.1:1" },
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runSvcCli(db.url, args, { REDIS_URL: "redis://127.0.0.1:1" });
 }
 
 describe("models propose checks parameters with the engine", () => {

@@ -1,12 +1,6 @@
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { dashboardAuditLog, dashboardInvites, eq } from "@svc/db";
-import { createTestDatabase, Seeder, type TestDatabase } from "@svc/testkit";
+import { createTestDatabase, runSvcCli, Seeder, type TestDatabase } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const tsx = `${root}node_modules/.bin/tsx`;
-const cliPath = `${root}tooling/cli/src/main.ts`;
 
 let db: TestDatabase;
 let seed: Seeder;
@@ -19,19 +13,10 @@ afterAll(async () => {
 });
 
 function svcCli(...args: string[]) {
-  const result = spawnSync(tsx, [cliPath, ...args, "--json"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:1",
-      PUBLIC_BASE_URL: "https://api.example.com",
-      LOG_LEVEL: "silent",
-    },
-    encoding: "utf8",
-    timeout: 60_000,
+  return runSvcCli(db.url, [...args, "--json"], {
+    REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:1",
+    PUBLIC_BASE_URL: "https://api.example.com",
   });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 function refusal(...args: string[]): string {

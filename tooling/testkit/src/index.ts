@@ -267,6 +267,7 @@ export function compiledEntry(root: string, relativePath: string): { command: st
 }
 
 export * from "./browser.js";
+export * from "./cli.js";
 export * from "./scripted-model-server.js";
 export * from "./tls.js";
 // Compiled app processes and nginx in front: the replica test and `pnpm bench:scale`.
