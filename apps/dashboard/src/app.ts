@@ -8,6 +8,7 @@ import { registerKeys } from "./routes/keys.js";
 import { registerLabs } from "./routes/labs.js";
 import { registerSignIn, registerSignOut } from "./routes/sign-in.js";
 import { registerUsers } from "./routes/users.js";
+import { registerWearables } from "./routes/wearables.js";
 import { registerWebhooks } from "./routes/webhooks.js";
 
 export type { DashboardOptions } from "./routes/context.js";
@@ -34,6 +35,7 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
   registerWebhooks(app, ctx);
   registerEventsAndAudit(app, ctx);
   registerLabs(app, ctx);
+  registerWearables(app, ctx);
   registerUsers(app, ctx);
   app.notFound((c) => ctx.problem(c, 404, "Not found", "There is no such page.", "/dashboard/keys"));
   return app;

@@ -191,6 +191,20 @@ describe("the dashboard in Chromium", () => {
     await expect.poll(() => page.getByTestId("lab-status").first().textContent()).toBe("authorized");
     await checkPage(page, "labs");
 
+    // A wearable connection made with the key, completed and synced with the sandbox helpers.
+    const connection = await call<{ data: { id: string } }>(service.url, "/v1/wearables/connect", {
+      method: "POST",
+      key,
+      body: { patientRef: "pt_browser_2", providers: ["OURA"] },
+    });
+    expect(connection.status).toBe(201);
+    await page.getByRole("link", { name: "Wearables" }).click();
+    await page.getByRole("button", { name: `Connect ${connection.json.data.id}` }).click();
+    await expect.poll(() => page.getByTestId("wearable-status").first().textContent()).toBe("connected");
+    await page.getByRole("button", { name: `Sync ${connection.json.data.id}` }).click();
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/synced/);
+    await checkPage(page, "wearables");
+
     // Revoking the secret key: the API refuses it at once.
     await page.getByRole("link", { name: "API keys" }).click();
     await page.getByRole("button", { name: `Revoke ${key.slice(0, 16)}…` }).click();

@@ -389,6 +389,64 @@ describe("users", () => {
   });
 });
 
+describe("wearable connections", () => {
+  it("test-mode connections complete and sync through the sandbox helpers; bad steps, viewers and other accounts change nothing", async () => {
+    const accountId = (await service.seed.account({ name: "Wearables" })).id;
+    const key = (await service.seed.key("secret_test", accountId)).key;
+    const created = await call<{ data: { id: string } }>(service.url, "/v1/wearables/connect", {
+      method: "POST",
+      key,
+      body: { patientRef: "pt_dash_w1", providers: ["OURA", "FITBIT"] },
+    });
+    expect(created.status).toBe(201);
+    const id = created.json.data.id;
+    const connection = async () =>
+      (
+        await call<{ data: { status: string; provider: string | null; lastSyncAt: string | null } }>(
+          service.url,
+          `/v1/wearables/connections/${id}`,
+          { key },
+        )
+      ).json.data;
+
+    const { client } = await signedIn(accountId, "wearables@example.com", "developer");
+    const csrf = await client.csrf();
+    const page = await client.get("/dashboard/wearables");
+    expect(page.text).toContain(id);
+    expect(page.text).toContain("pt_dash_w1");
+    // Only the connection's own providers, and only while pending.
+    expect(
+      (await client.post(`/dashboard/wearables/${id}/connect`, { _csrf: csrf, provider: "GARMIN" })).status,
+    ).toBe(400);
+    expect((await client.post(`/dashboard/wearables/${id}/sync`, { _csrf: csrf })).status).toBe(400);
+    expect((await connection()).status).toBe("pending");
+    expect(
+      (await client.post(`/dashboard/wearables/${id}/connect`, { _csrf: csrf, provider: "OURA" })).status,
+    ).toBe(303);
+    expect(await connection()).toMatchObject({ status: "connected", provider: "OURA", lastSyncAt: null });
+    expect((await client.post(`/dashboard/wearables/${id}/sync`, { _csrf: csrf })).status).toBe(303);
+    expect((await connection()).lastSyncAt).not.toBeNull();
+
+    const viewer = await signedIn(accountId, "wearables-viewer@example.com", "viewer");
+    expect((await viewer.client.get("/dashboard/wearables")).text).not.toContain(
+      `/dashboard/wearables/${id}/sync`,
+    );
+    expect(
+      (await viewer.client.post(`/dashboard/wearables/${id}/sync`, { _csrf: await viewer.client.csrf() }))
+        .status,
+    ).toBe(403);
+    const other = await signedIn(accountB, "wearables-other@example.com", "owner");
+    expect((await other.client.get("/dashboard/wearables")).text).not.toContain(id);
+    expect(
+      (await other.client.post(`/dashboard/wearables/${id}/sync`, { _csrf: await other.client.csrf() }))
+        .status,
+    ).toBe(404);
+    const actions = (await listAudit(service.db.handle.db, accountId)).map((r) => r.action);
+    expect(actions).toEqual(expect.arrayContaining(["wearable.connected", "wearable.synced"]));
+    expect(actions.filter((a) => a.startsWith("wearable."))).toHaveLength(2);
+  });
+});
+
 describe("lab orders", () => {
   it("test-mode orders move through the sandbox helpers; bad moves, viewers and other accounts change nothing", async () => {
     const accountId = (await service.seed.account({ name: "Labs" })).id;

@@ -38,3 +38,4 @@ export type { WearableMetricsResponse } from "./routes/v1_wearables_connections_
 export type { WearableSyncResponse } from "./routes/v1_wearables_connections_sync.js";
 export type { WearableProviderList } from "./routes/v1_wearables_providers.js";
 export { LabResultsSchema } from "./schemas/labs.js";
+export { completeConnection, listConnections, syncConnection } from "./wearables/store.js";

@@ -14,6 +14,7 @@ const NAV = [
   ["webhooks", "Webhooks"],
   ["events", "Events"],
   ["labs", "Lab orders"],
+  ["wearables", "Wearables"],
   ["audit", "Audit log"],
   ["users", "Users"],
 ] as const;

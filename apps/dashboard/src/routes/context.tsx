@@ -50,6 +50,8 @@ const NOTICES: Record<string, string> = {
   disabled: "Endpoint disabled.",
   enabled: "Endpoint enabled.",
   moved: "Order moved; its events and webhooks are on their way.",
+  connected: "Connection completed; its event and webhooks are on their way.",
+  synced: "Connection synced; its daily metrics and event are stored.",
   role: "Role changed.",
   removed: "User removed; their sessions ended.",
 };

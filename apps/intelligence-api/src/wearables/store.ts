@@ -92,10 +92,13 @@ export async function findConnectionByToken(
   return row;
 }
 
-/** The first `limit` connections of one patient in the scope, newest first, and whether more exist. */
+/**
+ * The first `limit` connections in the scope, newest first, and whether more exist: one patient's
+ * (the API) or every patient's when `patientRef` is absent (the dashboard).
+ */
 export async function listConnections(
   db: Db,
-  query: { scope: Scope; patientRef: string; limit: number },
+  query: { scope: Scope; patientRef?: string; limit: number },
 ): Promise<{ rows: WearableConnectionRow[]; hasMore: boolean }> {
   const rows = await db
     .select()
@@ -104,7 +107,7 @@ export async function listConnections(
       and(
         eq(wearableConnections.accountId, query.scope.accountId),
         eq(wearableConnections.mode, query.scope.mode),
-        eq(wearableConnections.patientRef, query.patientRef),
+        query.patientRef === undefined ? undefined : eq(wearableConnections.patientRef, query.patientRef),
       ),
     )
     .orderBy(desc(wearableConnections.createdAt), desc(wearableConnections.id))

@@ -1,0 +1,58 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import { ApiError } from "@svc/http";
+import { completeConnection, listConnections, syncConnection } from "@svc/intelligence-api";
+import type { Context } from "hono";
+import { WearablesPage } from "../pages/wearables.js";
+import type { DashboardApp, DashboardContext, Env } from "./context.js";
+
+const BACK = "/dashboard/wearables";
+
+/** An API refusal from the wearables store as a dashboard page: 404 for another account's id. */
+function refused(c: Context<Env>, ctx: DashboardContext, error: unknown): Response | Promise<Response> {
+  if (!(error instanceof ApiError)) throw error;
+  return error.code === "not_found"
+    ? ctx.problem(c, 404, "Not found", "There is no such test wearable connection in this account.", BACK)
+    : ctx.problem(c, 400, "Not changed", error.message, BACK);
+}
+
+/** Wearable connections of both modes; on test connections the sandbox's complete and sync steps. */
+export function registerWearables(app: DashboardApp, ctx: DashboardContext): void {
+  app.get("/wearables", async (c) => {
+    const viewer = c.get("viewer");
+    const page = (mode: "test" | "live") =>
+      listConnections(ctx.db, { scope: { accountId: viewer.accountId, mode }, limit: 100 }).then(
+        (p) => p.rows,
+      );
+    const [test, live] = await Promise.all([page("test"), page("live")]);
+    return c.html(<WearablesPage viewer={viewer} test={test} live={live} notice={ctx.notice(c)} />);
+  });
+
+  app.post("/wearables/:id/connect", async (c) => {
+    const viewer = c.get("viewer");
+    const form = await c.req.parseBody();
+    const provider = typeof form.provider === "string" ? form.provider : "";
+    try {
+      const scope = { accountId: viewer.accountId, mode: "test" as const };
+      const outcome = await completeConnection(ctx.db, { id: c.req.param("id"), scope }, provider);
+      await ctx.deps.deliveries?.enqueue(outcome.deliveryIds);
+      await ctx.audit(c, "wearable.connected", outcome.connection.id, { provider });
+      return c.redirect(`${BACK}?done=connected`, 303);
+    } catch (error) {
+      return refused(c, ctx, error);
+    }
+  });
+
+  app.post("/wearables/:id/sync", async (c) => {
+    const viewer = c.get("viewer");
+    try {
+      const scope = { accountId: viewer.accountId, mode: "test" as const };
+      const outcome = await syncConnection(ctx.db, c.req.param("id"), scope);
+      await ctx.deps.deliveries?.enqueue(outcome.deliveryIds);
+      await ctx.audit(c, "wearable.synced", outcome.connection.id, { days: outcome.days });
+      return c.redirect(`${BACK}?done=synced`, 303);
+    } catch (error) {
+      return refused(c, ctx, error);
+    }
+  });
+}
