@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { listLabOrders } from "@svc/intelligence-api";
-import { ActionButton, Notice, Page, type Viewer, when } from "./layout.js";
+import { ActionButton, ModeSections, Notice, Page, type Viewer, when } from "./layout.js";
 
 type LabOrderRow = Awaited<ReturnType<typeof listLabOrders>>["rows"][number];
 
@@ -71,16 +71,12 @@ export function LabsPage(props: {
         laboratory would (the same moves as POST /v1/test_helpers/labs/orders/{"{id}"}/authorize and
         /advance), with their events and webhooks.
       </p>
-      <div class="modes stacked">
-        <section aria-labelledby="test-labs">
-          <h2 id="test-labs">Test mode</h2>
-          <OrderTable viewer={props.viewer} rows={props.test} mode="test" />
-        </section>
-        <section aria-labelledby="live-labs">
-          <h2 id="live-labs">Live mode</h2>
-          <OrderTable viewer={props.viewer} rows={props.live} mode="live" />
-        </section>
-      </div>
+      <ModeSections
+        idPrefix="labs"
+        render={(mode) => (
+          <OrderTable viewer={props.viewer} rows={mode === "test" ? props.test : props.live} mode={mode} />
+        )}
+      />
     </Page>
   );
 }

@@ -112,3 +112,17 @@ export function Problem(props: { text: string }) {
 export function when(date: Date | null | undefined): string {
   return date ? date.toISOString().replace("T", " ").slice(0, 19) : "";
 }
+
+/** Test mode above live mode, each under its own heading: `render` draws one mode's content. */
+export function ModeSections(props: { idPrefix: string; render: (mode: "test" | "live") => Child }) {
+  return (
+    <div class="modes stacked">
+      {(["test", "live"] as const).map((mode) => (
+        <section aria-labelledby={`${mode}-${props.idPrefix}`}>
+          <h2 id={`${mode}-${props.idPrefix}`}>{mode === "test" ? "Test mode" : "Live mode"}</h2>
+          {props.render(mode)}
+        </section>
+      ))}
+    </div>
+  );
+}

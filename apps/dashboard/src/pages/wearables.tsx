@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { listConnections } from "@svc/intelligence-api";
-import { ActionButton, Csrf, Notice, Page, type Viewer, when } from "./layout.js";
+import { ActionButton, Csrf, ModeSections, Notice, Page, type Viewer, when } from "./layout.js";
 
 type ConnectionRow = Awaited<ReturnType<typeof listConnections>>["rows"][number];
 
@@ -86,16 +86,16 @@ export function WearablesPage(props: {
         {"{id}"}/complete) and sync a connected one (POST /v1/wearables/connections/{"{id}"}/sync), with their
         events and webhooks.
       </p>
-      <div class="modes stacked">
-        <section aria-labelledby="test-wearables">
-          <h2 id="test-wearables">Test mode</h2>
-          <ConnectionTable viewer={props.viewer} rows={props.test} mode="test" />
-        </section>
-        <section aria-labelledby="live-wearables">
-          <h2 id="live-wearables">Live mode</h2>
-          <ConnectionTable viewer={props.viewer} rows={props.live} mode="live" />
-        </section>
-      </div>
+      <ModeSections
+        idPrefix="wearables"
+        render={(mode) => (
+          <ConnectionTable
+            viewer={props.viewer}
+            rows={mode === "test" ? props.test : props.live}
+            mode={mode}
+          />
+        )}
+      />
     </Page>
   );
 }

@@ -113,3 +113,15 @@ export function lines(text: string): string[] {
     .map((s) => s.trim())
     .filter(Boolean);
 }
+
+/** One list per mode for the signed-in account, fetched side by side. */
+export async function bothModes<T>(
+  load: (scope: { accountId: string; mode: "test" | "live" }) => Promise<T>,
+  accountId: string,
+): Promise<{ test: T; live: T }> {
+  const [test, live] = await Promise.all([
+    load({ accountId, mode: "test" }),
+    load({ accountId, mode: "live" }),
+  ]);
+  return { test, live };
+}

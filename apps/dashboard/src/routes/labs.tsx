@@ -2,7 +2,7 @@
 /** @jsxImportSource hono/jsx */
 import { LabOrderError, listLabOrders, transitionLabOrder } from "@svc/intelligence-api";
 import { LabsPage } from "../pages/labs.js";
-import type { DashboardApp, DashboardContext } from "./context.js";
+import { bothModes, type DashboardApp, type DashboardContext } from "./context.js";
 
 const BACK = "/dashboard/labs";
 
@@ -10,9 +10,10 @@ const BACK = "/dashboard/labs";
 export function registerLabs(app: DashboardApp, ctx: DashboardContext): void {
   app.get("/labs", async (c) => {
     const viewer = c.get("viewer");
-    const page = (mode: "test" | "live") =>
-      listLabOrders(ctx.db, { scope: { accountId: viewer.accountId, mode }, limit: 100 }).then((p) => p.rows);
-    const [test, live] = await Promise.all([page("test"), page("live")]);
+    const { test, live } = await bothModes(
+      (scope) => listLabOrders(ctx.db, { scope, limit: 100 }).then((p) => p.rows),
+      viewer.accountId,
+    );
     return c.html(<LabsPage viewer={viewer} test={test} live={live} notice={ctx.notice(c)} />);
   });
   for (const [helper, move] of [

@@ -4,7 +4,7 @@ import { ApiError } from "@svc/http";
 import { completeConnection, listConnections, syncConnection } from "@svc/intelligence-api";
 import type { Context } from "hono";
 import { WearablesPage } from "../pages/wearables.js";
-import type { DashboardApp, DashboardContext, Env } from "./context.js";
+import { bothModes, type DashboardApp, type DashboardContext, type Env } from "./context.js";
 
 const BACK = "/dashboard/wearables";
 
@@ -20,11 +20,10 @@ function refused(c: Context<Env>, ctx: DashboardContext, error: unknown): Respon
 export function registerWearables(app: DashboardApp, ctx: DashboardContext): void {
   app.get("/wearables", async (c) => {
     const viewer = c.get("viewer");
-    const page = (mode: "test" | "live") =>
-      listConnections(ctx.db, { scope: { accountId: viewer.accountId, mode }, limit: 100 }).then(
-        (p) => p.rows,
-      );
-    const [test, live] = await Promise.all([page("test"), page("live")]);
+    const { test, live } = await bothModes(
+      (scope) => listConnections(ctx.db, { scope, limit: 100 }).then((p) => p.rows),
+      viewer.accountId,
+    );
     return c.html(<WearablesPage viewer={viewer} test={test} live={live} notice={ctx.notice(c)} />);
   });
 
