@@ -6,7 +6,9 @@ import { registerEventsAndAudit } from "./routes/events.js";
 import { installRequestGuards, installSessionGuard } from "./routes/guards.js";
 import { registerKeys } from "./routes/keys.js";
 import { registerLabs } from "./routes/labs.js";
+import { registerSafetyEvents } from "./routes/safety-events.js";
 import { registerSignIn, registerSignOut } from "./routes/sign-in.js";
+import { registerUsage } from "./routes/usage.js";
 import { registerUsers } from "./routes/users.js";
 import { registerWearables } from "./routes/wearables.js";
 import { registerWebhooks } from "./routes/webhooks.js";
@@ -36,6 +38,8 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
   registerEventsAndAudit(app, ctx);
   registerLabs(app, ctx);
   registerWearables(app, ctx);
+  registerSafetyEvents(app, ctx);
+  registerUsage(app, ctx);
   registerUsers(app, ctx);
   app.notFound((c) => ctx.problem(c, 404, "Not found", "There is no such page.", "/dashboard/keys"));
   return app;

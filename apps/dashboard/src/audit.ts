@@ -1,7 +1,8 @@
-import { type Db, type DbOrTx, dashboardAuditLog, desc, eq } from "@svc/db";
+import { and, type Db, type DbOrTx, dashboardAuditLog, desc, eq, isNull } from "@svc/db";
+import { isOrganization, type Workspace, workspaceColumns } from "./workspace.js";
 
 export interface AuditEntry {
-  accountId: string;
+  workspace: Workspace;
   userId?: string | null;
   actorEmail?: string | null;
   /** What was done, `resource.verb`, e.g. `key.created`. */
@@ -13,7 +14,7 @@ export interface AuditEntry {
 
 export async function recordAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
   await db.insert(dashboardAuditLog).values({
-    accountId: entry.accountId,
+    ...workspaceColumns(entry.workspace),
     userId: entry.userId ?? null,
     actorEmail: entry.actorEmail ?? null,
     action: entry.action,
@@ -22,12 +23,10 @@ export async function recordAudit(db: DbOrTx, entry: AuditEntry): Promise<void> 
   });
 }
 
-/** The account's most recent changes, newest first. */
-export async function listAudit(db: Db, accountId: string, limit = 200) {
-  return db
-    .select()
-    .from(dashboardAuditLog)
-    .where(eq(dashboardAuditLog.accountId, accountId))
-    .orderBy(desc(dashboardAuditLog.id))
-    .limit(limit);
+/** The workspace's most recent changes, newest first. */
+export async function listAudit(db: Db, workspace: Workspace, limit = 200) {
+  const match = isOrganization(workspace)
+    ? eq(dashboardAuditLog.orgId, workspace.orgId)
+    : and(eq(dashboardAuditLog.accountId, workspace.accountId), isNull(dashboardAuditLog.orgId));
+  return db.select().from(dashboardAuditLog).where(match).orderBy(desc(dashboardAuditLog.id)).limit(limit);
 }

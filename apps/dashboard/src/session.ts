@@ -3,8 +3,9 @@ import { type DashboardRole, type Db, dashboardMembers, eq } from "@svc/db";
 import type { Context } from "hono";
 import { csrfTokenFor, type DashboardAuth } from "./auth.js";
 import type { Viewer } from "./pages/layout.js";
+import { workspaceOf } from "./workspace.js";
 
-/** Who is signed in on this request, with their account, role and CSRF token; null if nobody. */
+/** Who is signed in on this request, with their workspace, role and CSRF token; null if nobody. */
 export async function viewerOf(
   c: Context,
   auth: DashboardAuth,
@@ -14,7 +15,11 @@ export async function viewerOf(
   const session = await auth.api.getSession({ headers: c.req.raw.headers });
   if (!session) return null;
   const [member] = await db
-    .select({ accountId: dashboardMembers.accountId, role: dashboardMembers.role })
+    .select({
+      accountId: dashboardMembers.accountId,
+      orgId: dashboardMembers.orgId,
+      role: dashboardMembers.role,
+    })
     .from(dashboardMembers)
     .where(eq(dashboardMembers.userId, session.user.id));
   if (!member) return null;
@@ -22,7 +27,7 @@ export async function viewerOf(
     userId: session.user.id,
     email: session.user.email,
     role: member.role as DashboardRole,
-    accountId: member.accountId,
+    workspace: workspaceOf(member),
     csrf: csrfTokenFor(secret, session.session.id),
   };
 }

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
+import { addApiUsage, createOrganization, listKeys } from "@svc/db";
 import { startInProcessDelivery } from "@svc/delivery";
 import {
   call,
@@ -107,7 +108,11 @@ async function signInThroughLink(page: Page, url: string, email?: string): Promi
 
 describe("the dashboard in Chromium", () => {
   it("owner: link, key, origin, webhook test event, redelivery, revocation", async () => {
-    const invite = await createInvite(service.db.handle.db, { accountId, role: "owner" }, service.url);
+    const invite = await createInvite(
+      service.db.handle.db,
+      { workspace: { accountId }, role: "owner" },
+      service.url,
+    );
     const page = await newPage();
     await signInThroughLink(page, invite.url, "owner@clinic.example");
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("API keys");
@@ -205,6 +210,25 @@ describe("the dashboard in Chromium", () => {
     await expect.poll(() => page.getByRole("status").textContent()).toMatch(/synced/);
     await checkPage(page, "wearables");
 
+    // Usage: the requests made with the keys above, per day and operation, as a chart and a table;
+    // two earlier weeks of traffic stored as the meter would have, one day over the quota.
+    const secretKeyId = (await listKeys(service.db.handle.db, { accountId })).find(
+      (k) => k.kind === "secret_test",
+    )?.id as string;
+    const history = Array.from({ length: 14 }, (_, i) => ({
+      day: new Date(Date.now() - (14 - i) * 86_400_000).toISOString().slice(0, 10),
+      keyId: secretKeyId,
+      operation: "POST /v1/relapse/analyze",
+      requests: i === 9 ? 130 : 20 + ((i * 37) % 70),
+      rateLimited: i === 9 ? 30 : 0,
+    }));
+    await addApiUsage(service.db.handle.db, history, new Map());
+    await service.deps.usage?.flush();
+    await page.getByRole("link", { name: "Usage" }).click();
+    await expect.poll(() => page.getByTestId("usage-rows").textContent()).toContain("POST /v1/labs/orders");
+    expect(await page.getByRole("img", { name: /Requests per UTC day/ }).count()).toBe(1);
+    await checkPage(page, "usage");
+
     // Revoking the secret key: the API refuses it at once.
     await page.getByRole("link", { name: "API keys" }).click();
     await page.getByRole("button", { name: `Revoke ${key.slice(0, 16)}…` }).click();
@@ -235,7 +259,7 @@ describe("the dashboard in Chromium", () => {
   it("a viewer is offered no change; another account's endpoint is a 404 page", async () => {
     const viewerInvite = await createInvite(
       service.db.handle.db,
-      { accountId, email: "viewer@clinic.example", role: "viewer" },
+      { workspace: { accountId }, email: "viewer@clinic.example", role: "viewer" },
       service.url,
     );
     const viewer = await newPage();
@@ -251,7 +275,7 @@ describe("the dashboard in Chromium", () => {
     const other = (await service.seed.account({ name: "Other clinic" })).id;
     const otherInvite = await createInvite(
       service.db.handle.db,
-      { accountId: other, email: "owner@other.example", role: "owner" },
+      { workspace: { accountId: other }, email: "owner@other.example", role: "owner" },
       service.url,
     );
     const stranger = await newPage();
@@ -259,5 +283,39 @@ describe("the dashboard in Chromium", () => {
     const response = await stranger.goto(`${service.url}${endpointPath}`);
     expect(response?.status()).toBe(404);
     expect(await stranger.locator("main").textContent()).not.toContain(receiver.url);
+  }, 60_000);
+  it("an organization's owner: a scoped key made with checkboxes, its safety events, its usage", async () => {
+    const org = await createOrganization(service.db.handle.db, { name: "Browser organization" });
+    const invite = await createInvite(
+      service.db.handle.db,
+      { workspace: { orgId: org.id }, email: "owner@org.example", role: "owner" },
+      service.url,
+    );
+    const page = await newPage();
+    await signInThroughLink(page, invite.url);
+    await page.getByLabel("mse:read").check();
+    await page.getByLabel("mse:write").check();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = (await page.getByTestId("secret").textContent())?.trim() as string;
+    expect(key).toMatch(/^mse_live_/);
+    const written = await call<{ risk: { safetyEventId: string } }>(service.url, "/v1/mse/visit-browser-1", {
+      method: "POST",
+      key,
+      body: { patientId: "pat-browser-1", selection: { risk: { values: ["passive_si"] } } },
+    });
+    expect(written.status).toBe(200);
+    await page.getByRole("link", { name: "Done" }).click();
+    await expect.poll(() => page.locator("main").textContent()).toContain("mse:read, mse:write");
+    await checkPage(page, "organization-keys");
+    await page.getByRole("link", { name: "Safety events" }).click();
+    await expect.poll(() => page.locator("main").textContent()).toContain(written.json.risk.safetyEventId);
+    await checkPage(page, "safety-events");
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await checkPage(page, "organization-webhooks");
+    await service.deps.usage?.flush();
+    await page.getByRole("link", { name: "Usage" }).click();
+    await expect.poll(() => page.getByTestId("usage-rows").textContent()).toContain("POST /v1/mse/{visitId}");
+    await checkPage(page, "organization-usage");
+    expect(await page.getByRole("link", { name: "Lab orders" }).count()).toBe(0);
   }, 60_000);
 });

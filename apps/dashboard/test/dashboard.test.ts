@@ -38,7 +38,11 @@ afterAll(async () => {
 });
 
 async function signedIn(accountId: string, email: string, role: "owner" | "developer" | "viewer") {
-  const invite = await createInvite(service.db.handle.db, { accountId, email, role }, service.url);
+  const invite = await createInvite(
+    service.db.handle.db,
+    { workspace: { accountId }, email, role },
+    service.url,
+  );
   const client = new DashboardClient(service.url);
   const accepted = await client.acceptInvite(invite.url, PASSWORD);
   expect(accepted.status).toBe(303);
@@ -53,7 +57,7 @@ describe("sign-in", () => {
   it("a one-time link sets the password once and signs in with a strict, HttpOnly, expiring cookie", async () => {
     const invite = await createInvite(
       service.db.handle.db,
-      { accountId: accountA, role: "owner" },
+      { workspace: { accountId: accountA }, role: "owner" },
       service.url,
     );
     const client = new DashboardClient(service.url);
@@ -184,7 +188,7 @@ describe("changes", () => {
     )[0]?.id as string;
     expect((await client.post(`/dashboard/keys/${secretId}/revoke`, { _csrf: csrf })).status).toBe(303);
     expect((await call(service.url, "/v1/ping", { key })).status).toBe(401);
-    const actions = (await listAudit(service.db.handle.db, accountA)).map((row) => row.action);
+    const actions = (await listAudit(service.db.handle.db, { accountId: accountA })).map((row) => row.action);
     expect(actions).toEqual(
       expect.arrayContaining(["key.created", "key.origins_changed", "key.revoked", "user.password_set"]),
     );
@@ -304,7 +308,7 @@ describe("behind a TLS balancer (PUBLIC_BASE_URL https)", () => {
       const accountId = (await tls.seed.account()).id;
       const invite = await createInvite(
         tls.db.handle.db,
-        { accountId, email: "tls@example.com", role: "owner" },
+        { workspace: { accountId }, email: "tls@example.com", role: "owner" },
         tls.deps.publicBaseUrl,
       );
       expect(invite.url.startsWith("https://dashboard.example/dashboard/invite/")).toBe(true);
@@ -349,7 +353,7 @@ describe("users", () => {
     const users = await owner.client.get("/dashboard/users");
     const ids = [...users.text.matchAll(/\/dashboard\/users\/([^/"]+)\/role/g)].map((m) => m[1] as string);
     expect(ids).toHaveLength(2);
-    const bossId = (await listAudit(service.db.handle.db, accountId)).find(
+    const bossId = (await listAudit(service.db.handle.db, { accountId })).find(
       (r) => r.actorEmail === "boss@example.com",
     )?.userId as string;
     const developerId = ids.find((id) => id !== bossId) as string;
@@ -376,7 +380,7 @@ describe("users", () => {
       303,
     );
     expect((await developer.get("/dashboard/keys")).location).toBe("/dashboard/sign-in");
-    const actions = (await listAudit(service.db.handle.db, accountId)).map(
+    const actions = (await listAudit(service.db.handle.db, { accountId })).map(
       (r) => `${r.action}:${r.actorEmail}`,
     );
     expect(actions).toEqual(
@@ -441,7 +445,7 @@ describe("wearable connections", () => {
       (await other.client.post(`/dashboard/wearables/${id}/sync`, { _csrf: await other.client.csrf() }))
         .status,
     ).toBe(404);
-    const actions = (await listAudit(service.db.handle.db, accountId)).map((r) => r.action);
+    const actions = (await listAudit(service.db.handle.db, { accountId })).map((r) => r.action);
     expect(actions).toEqual(expect.arrayContaining(["wearable.connected", "wearable.synced"]));
     expect(actions.filter((a) => a.startsWith("wearable."))).toHaveLength(2);
   });
@@ -483,7 +487,7 @@ describe("lab orders", () => {
         .status,
     ).toBe(404);
     expect(await status()).toBe("scheduled");
-    const actions = (await listAudit(service.db.handle.db, accountId)).map((r) => r.action);
+    const actions = (await listAudit(service.db.handle.db, { accountId })).map((r) => r.action);
     expect(actions).toEqual(expect.arrayContaining(["lab_order.authorized", "lab_order.advanced"]));
   });
 });
@@ -600,7 +604,7 @@ describe("roles and accounts", () => {
     await expect(
       createInvite(
         service.db.handle.db,
-        { accountId: accountB, email: "owner-a@example.com", role: "viewer" },
+        { workspace: { accountId: accountB }, email: "owner-a@example.com", role: "viewer" },
         service.url,
       ),
     ).rejects.toThrow(/another account/);

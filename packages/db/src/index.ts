@@ -8,3 +8,4 @@ export * from "./purge.js";
 export * from "./repo.js";
 export * from "./safety-events.js";
 export * from "./schema.js";
+export * from "./usage.js";

@@ -1,5 +1,5 @@
 import { newId } from "@svc/ids";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./client.js";
 import { generateKey } from "./keys.js";
 import { accounts, apiKeys, type KeyKind, organizations, plans } from "./schema.js";
@@ -182,7 +182,7 @@ export async function revokeApiKey(db: Db, id: string, now: Date = new Date()) {
   const updated = await db
     .update(apiKeys)
     .set({ revokedAt: now })
-    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.id, id), stillWorks(now)))
     .returning({ id: apiKeys.id, revokedAt: apiKeys.revokedAt });
   if (updated[0]?.revokedAt) return { id: updated[0].id, revokedAt: updated[0].revokedAt.toISOString() };
   const [existing] = await db
@@ -236,23 +236,38 @@ export async function publishableOrigins(db: Db): Promise<string[]> {
   const rows = await db
     .select({ origins: apiKeys.origins })
     .from(apiKeys)
-    .where(and(eq(apiKeys.kind, "publishable"), isNull(apiKeys.revokedAt)));
+    .where(and(eq(apiKeys.kind, "publishable"), stillWorks(new Date())));
   return [...new Set(rows.flatMap((r) => r.origins))];
 }
 
-/** An account's keys, newest first, revoked ones included (never a hash or a key). */
-export async function listAccountKeys(db: Db, accountId: string) {
+/** A key that still works at `now`: never revoked, or rolled and inside its grace period. */
+function stillWorks(now: Date): SQL {
+  return or(isNull(apiKeys.revokedAt), gt(apiKeys.revokedAt, now)) as SQL;
+}
+
+/** Whose keys: an account's (intelligence API) or an organization's (MSE Record API). */
+export type KeyOwner = { accountId: string } | { orgId: string };
+
+/** The SQL condition "this key belongs to `owner`". */
+export function keyOwnerMatch(owner: KeyOwner): SQL {
+  return "accountId" in owner ? eq(apiKeys.accountId, owner.accountId) : eq(apiKeys.orgId, owner.orgId);
+}
+
+/** An owner's keys, newest first, revoked ones included (never a hash or a key). */
+export async function listKeys(db: Db, owner: KeyOwner) {
   return db
     .select({
       id: apiKeys.id,
       kind: apiKeys.kind,
       prefix: apiKeys.displayPrefix,
       origins: apiKeys.origins,
+      scopes: apiKeys.scopes,
       createdAt: apiKeys.createdAt,
       revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
     })
     .from(apiKeys)
-    .where(eq(apiKeys.accountId, accountId))
+    .where(keyOwnerMatch(owner))
     .orderBy(sql`${apiKeys.createdAt} desc`, apiKeys.id);
 }
 
@@ -283,25 +298,40 @@ export async function setPublishableOrigins(
   return updated;
 }
 
+/** The longest grace period a rolled key may keep working for (7 days, in hours). */
+export const MAX_ROLL_GRACE_HOURS = 168;
+
 /**
- * Roll an account key: a new key of the same kind (and origins) is created and the old one is
- * revoked in the same transaction, so there is never a moment with neither or both.
+ * Roll a key: a new key of the same kind (and origins or scopes) is created in the same
+ * transaction, and the old one stops working at once or, with `graceHours`, that many hours later
+ * (so a deployment can switch over without failed requests). A key already rolled is not rolled
+ * again.
  */
-export async function rollApiKey(db: Db, input: { accountId: string; keyId: string }, now = new Date()) {
+export async function rollApiKey(
+  db: Db,
+  input: { owner: KeyOwner; keyId: string; graceHours?: number },
+  now = new Date(),
+) {
+  const graceHours = input.graceHours ?? 0;
+  if (!Number.isInteger(graceHours) || graceHours < 0 || graceHours > MAX_ROLL_GRACE_HOURS)
+    throw new RepoError(
+      "invalid",
+      `The grace period is a whole number of hours, 0 to ${MAX_ROLL_GRACE_HOURS}.`,
+    );
   return db.transaction(async (tx) => {
     const [old] = await tx
-      .select({ id: apiKeys.id, kind: apiKeys.kind, origins: apiKeys.origins })
+      .select({ id: apiKeys.id, kind: apiKeys.kind, origins: apiKeys.origins, scopes: apiKeys.scopes })
       .from(apiKeys)
-      .where(
-        and(eq(apiKeys.id, input.keyId), eq(apiKeys.accountId, input.accountId), isNull(apiKeys.revokedAt)),
-      );
+      .where(and(eq(apiKeys.id, input.keyId), keyOwnerMatch(input.owner), isNull(apiKeys.revokedAt)));
     if (!old) throw new RepoError("not_found", `No active key with id "${input.keyId}".`);
     const created = await createApiKey(tx, {
       kind: old.kind,
-      accountId: input.accountId,
+      ...input.owner,
       origins: old.kind === "publishable" ? old.origins : undefined,
+      scopes: old.kind === "organization" ? old.scopes : undefined,
     });
-    await tx.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, old.id));
-    return { ...created, replaced: old.id };
+    const oldStopsAt = new Date(now.getTime() + graceHours * 3_600_000);
+    await tx.update(apiKeys).set({ revokedAt: oldStopsAt }).where(eq(apiKeys.id, old.id));
+    return { ...created, replaced: old.id, oldStopsAt };
   });
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -79,7 +80,13 @@ export const apiKeys = pgTable(
     /** Origin allow-list of a publishable key; `*` matches a port, e.g. `http://localhost:*`. */
     origins: text("origins").array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /**
+     * When the key stops working. Revoking sets it to now; rolling with a grace period sets it in
+     * the future, so the old key keeps working until then (decision 58).
+     */
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    /** Last accepted request, to within the usage meter's flush interval (decision 58). */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [
     uniqueIndex("api_keys_key_hash_idx").on(t.keyHash),
@@ -487,44 +494,56 @@ export const dashboardVerifications = pgTable(
 export const DASHBOARD_ROLES = ["owner", "developer", "viewer"] as const;
 export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
 
-/** Which account a dashboard user works in, and as what (one account per user). */
-export const dashboardMembers = pgTable("dashboard_members", {
-  userId: text("user_id")
-    .primaryKey()
-    .references(() => dashboardUsers.id, { onDelete: "cascade" }),
-  accountId: text("account_id")
-    .notNull()
-    .references(() => accounts.id),
-  role: text("role").$type<DashboardRole>().notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-});
+/** Exactly one of account_id and org_id is set: a dashboard workspace is one or the other. */
+const oneWorkspace = (name: string, t: { accountId: AnyPgColumn; orgId: AnyPgColumn }) =>
+  check(name, sql`(${t.accountId} is null) <> (${t.orgId} is null)`);
+
+/**
+ * Which workspace a dashboard user works in, and as what (one per user): an account (the
+ * intelligence API) or an organization (the MSE Record API).
+ */
+export const dashboardMembers = pgTable(
+  "dashboard_members",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => dashboardUsers.id, { onDelete: "cascade" }),
+    accountId: text("account_id").references(() => accounts.id),
+    orgId: text("org_id").references(() => organizations.id),
+    role: text("role").$type<DashboardRole>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [oneWorkspace("dashboard_members_workspace_check", t)],
+);
 
 /**
  * One-time set-password links (first start, `svc users invite`). Only the SHA-256 of the link's
  * token is stored; `usedAt` makes the link single-use.
  */
-export const dashboardInvites = pgTable("dashboard_invites", {
-  id: text("id").primaryKey(),
-  tokenHash: text("token_hash").notNull().unique(),
-  accountId: text("account_id")
-    .notNull()
-    .references(() => accounts.id),
-  /** Null for the first start's owner link: whoever opens it chooses the email. */
-  email: text("email"),
-  role: text("role").$type<DashboardRole>().notNull(),
-  expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
-  usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
-  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-});
+export const dashboardInvites = pgTable(
+  "dashboard_invites",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull().unique(),
+    accountId: text("account_id").references(() => accounts.id),
+    orgId: text("org_id").references(() => organizations.id),
+    /** Null for the first start's owner link: whoever opens it chooses the email. */
+    email: text("email"),
+    role: text("role").$type<DashboardRole>().notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [oneWorkspace("dashboard_invites_workspace_check", t)],
+);
 
 /** Every change made through the dashboard: who, what, on which resource; never a secret. */
 export const dashboardAuditLog = pgTable(
   "dashboard_audit_log",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: text("account_id").references(() => accounts.id),
+    orgId: text("org_id").references(() => organizations.id),
     /** Null for changes made outside a session (an operator invite). */
     userId: text("user_id"),
     actorEmail: text("actor_email"),
@@ -533,7 +552,11 @@ export const dashboardAuditLog = pgTable(
     detail: jsonb("detail").notNull().default(sql`'{}'::jsonb`),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [index("dashboard_audit_log_account_idx").on(t.accountId, t.createdAt)],
+  (t) => [
+    index("dashboard_audit_log_account_idx").on(t.accountId, t.createdAt),
+    index("dashboard_audit_log_org_idx").on(t.orgId, t.createdAt),
+    oneWorkspace("dashboard_audit_log_workspace_check", t),
+  ],
 );
 
 /** The random secret better-auth signs session cookies with, made once and shared by replicas. */
@@ -542,3 +565,25 @@ export const dashboardAuthSecret = pgTable("dashboard_auth_secret", {
   secret: text("secret").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Usage (decision 58): requests per UTC day, key and operation, counted in each process and added
+// here every few seconds, for the dashboard's usage page. Quotas are enforced by the rate limiter,
+// never from this table.
+
+export const apiUsageDaily = pgTable(
+  "api_usage_daily",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    keyId: text("key_id")
+      .notNull()
+      .references(() => apiKeys.id),
+    /** The operation, e.g. `POST /v1/dmse/analyze`; `unmatched` for a path no operation has. */
+    operation: text("operation").notNull(),
+    /** Every request made with the key, refused ones included. */
+    requests: integer("requests").notNull().default(0),
+    /** The 429s among them. */
+    rateLimited: integer("rate_limited").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.keyId, t.operation] })],
+);

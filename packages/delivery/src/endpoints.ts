@@ -182,6 +182,24 @@ export async function listWebhookDeliveries(
   return { deliveries: rows };
 }
 
+/** The deliveries of several events (a page of them), oldest first, for a status per event. */
+export async function deliveriesOfEvents(db: Db, eventIds: readonly string[]) {
+  if (eventIds.length === 0) return [];
+  return db
+    .select({
+      id: webhookDeliveries.id,
+      eventId: webhookDeliveries.eventId,
+      endpointId: webhookDeliveries.endpointId,
+      url: webhookEndpoints.url,
+      status: webhookDeliveries.status,
+      attempts: webhookDeliveries.attempts,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(inArray(webhookDeliveries.eventId, [...eventIds]))
+    .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id));
+}
+
 /**
  * Send a delivery again: back to pending, due now, with a fresh 24 h retry window; attempt
  * numbers continue. Refused when the endpoint is removed or disabled.

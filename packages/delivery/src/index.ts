@@ -12,6 +12,7 @@ export {
 export {
   type AddEndpointInput,
   addWebhookEndpoint,
+  deliveriesOfEvents,
   listDeliveryAttempts,
   listWebhookDeliveries,
   listWebhookEndpoints,

@@ -14,6 +14,7 @@ import { requestGuard } from "./request-guard.js";
 import { requestLog } from "./request-log.js";
 import { EndpointRegistry } from "./route-policy.js";
 import { preferSyncRequestParsing } from "./sync-validation.js";
+import type { UsageMeter } from "./usage-meter.js";
 
 export { DEFAULT_BODY_LIMIT } from "./body-checks.js";
 export { DEFAULT_REQUEST_TIMEOUT_MS } from "./request-guard.js";
@@ -37,6 +38,8 @@ export interface AppDeps {
   keyCache?: KeyCache;
   /** Listen on a Redis pub/sub channel (cache invalidation across replicas); absent when embedded. */
   subscribe?: (channel: string, onMessage: (message: string) => void) => void;
+  /** Counts keyed requests per day, key and operation for the usage page (decision 58). */
+  usage?: UsageMeter;
   /** Reports Redis state for /readyz. */
   redisState?: () => "ready" | "down" | "disabled";
 }
@@ -104,7 +107,7 @@ export function createServiceApp(deps: AppDeps, options: ServiceAppOptions): Ser
   const endpoints = new EndpointRegistry();
   const sendError = errorSender(options.errorBody);
   app.onError(errorHandler(sendError, deps.logger));
-  app.use("*", requestLog(deps.logger, options.responseHeaders));
+  app.use("*", requestLog(deps.logger, options.responseHeaders, deps.usage));
   for (const { path, middleware } of options.aroundGuard ?? []) app.use(path, middleware);
   app.use("*", requestGuard(deps, endpoints, options.hygiene));
   app.notFound(notFoundHandler(app.router, endpoints, sendError));

@@ -59,7 +59,9 @@ export async function authenticateKey(db: Db, token: string, cache?: KeyCache): 
   }
   if (!row || !hashesEqual(row.keyHash, hash))
     throw new ApiError("invalid_token", "The API key is not valid.");
-  if (row.revokedAt) throw new ApiError("invalid_token", "The API key has been revoked.");
+  // A rolled key keeps working until its grace period ends (revokedAt in the future).
+  if (row.revokedAt && row.revokedAt.getTime() <= Date.now())
+    throw new ApiError("invalid_token", "The API key has been revoked.");
   return row;
 }
 

@@ -16,3 +16,4 @@ export * from "./server.js";
 export * from "./standalone.js";
 export * from "./standard-routes.js";
 export * from "./startup.js";
+export * from "./usage-meter.js";

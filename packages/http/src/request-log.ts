@@ -2,16 +2,19 @@ import { newId } from "@svc/ids";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
 import type { AppEnv } from "./app.js";
+import type { UsageMeter } from "./usage-meter.js";
 
 /**
  * The outermost middleware: a request id, the fixed response headers (`X-Request-Id`, then the
  * app's own, then nosniff and no-store) and one log line per request (ids only, never input).
  * Headers are set before the handler runs so they join the response as it is built (setting
- * them afterwards would copy the whole Response object on every request).
+ * them afterwards would copy the whole Response object on every request). A request made with a
+ * known key is also counted for the usage page.
  */
 export function requestLog(
   logger: Logger,
   appHeaders: Readonly<Record<string, string>> = {},
+  usage?: UsageMeter,
 ): MiddlewareHandler<AppEnv> {
   const fixedHeaders = [
     ...Object.entries(appHeaders),
@@ -27,15 +30,19 @@ export function requestLog(
     try {
       await next();
     } finally {
+      const route = c.get("routePattern") ?? "unmatched";
+      const keyId = c.get("auth")?.keyId;
+      if (keyId && usage)
+        usage.count(keyId, route === "unmatched" ? route : `${c.req.method} ${route}`, c.res.status);
       logger.info(
         {
           requestId,
           callerRequestId: c.req.header("x-request-id")?.slice(0, 128),
           method: c.req.method,
-          route: c.get("routePattern") ?? "unmatched",
+          route,
           status: c.res.status,
           durationMs: Math.round((performance.now() - started) * 100) / 100,
-          keyId: c.get("auth")?.keyId,
+          keyId,
         },
         "request",
       );

@@ -5,6 +5,7 @@ import { publicBaseUrl, redisUrlOf, type ServiceEnv } from "./env.js";
 import { KEYS_CHANGED_CHANNEL, KeyCache } from "./key-cache.js";
 import { createLogger, type Logger } from "./logger.js";
 import { FallbackRateLimiter, MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from "./rate-limit.js";
+import { UsageMeter } from "./usage-meter.js";
 
 /** The shared state one process holds: database, Redis, limiter, logger. */
 export interface Runtime {
@@ -95,7 +96,9 @@ export async function createRuntime(
     listeners.get(channel)?.push(onMessage);
   };
   if (keyCache) subscribe(KEYS_CHANGED_CHANNEL, () => keyCache.invalidate());
+  const usage = new UsageMeter(dbHandle.db, logger);
   const deps: AppDeps = {
+    usage,
     subscribe,
     keyCache,
     db: dbHandle.db,
@@ -116,6 +119,7 @@ export async function createRuntime(
       ? "rate limits in Redis, shared by every replica (per-process counters only while Redis is unreachable)"
       : "rate limits in this process (exact: the embedded database allows one process)",
     async close() {
+      await usage.stop();
       redis?.disconnect();
       (subscriber as Redis | null)?.disconnect();
       await dbHandle.close();

@@ -37,7 +37,7 @@ async function createSandboxOnFirstStart(db: Db, baseUrl: string): Promise<void>
     accountId: account.id,
     origins: ["http://localhost:*"],
   });
-  const ownerLink = await createInvite(db, { accountId: account.id, role: "owner" }, baseUrl);
+  const ownerLink = await createInvite(db, { workspace: { accountId: account.id }, role: "owner" }, baseUrl);
   process.stdout.write(
     [
       "",

@@ -116,7 +116,7 @@ describe("each app starts alone with DATABASE_URL", () => {
 
     const invite = await createInvite(
       db.handle.db,
-      { accountId: caller.account.id, email: "ops@example.com", role: "owner" },
+      { workspace: { accountId: caller.account.id }, email: "ops@example.com", role: "owner" },
       dashboardUrl,
     );
     const form = (fields: Record<string, string>, cookie = "") => ({

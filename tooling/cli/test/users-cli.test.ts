@@ -58,6 +58,50 @@ describe("svc users invite", () => {
     expect(audit.map((a) => a.action)).toEqual(["user.invited"]);
   });
 
+  it("invites a user of an organization (--org); one of --account and --org, never both", async () => {
+    const org = await seed.org();
+    const out = svcCli(
+      "users",
+      "invite",
+      "--org",
+      org.org.id,
+      "--email",
+      "clinic@example.com",
+      "--role",
+      "owner",
+    );
+    expect(out.code).toBe(0);
+    const invite = JSON.parse(out.stdout) as { orgId: string; accountId?: string; role: string };
+    expect(invite).toMatchObject({ orgId: org.org.id, role: "owner" });
+    expect(invite.accountId).toBeUndefined();
+    const account = await seed.account();
+    expect(
+      refusal(
+        "users",
+        "invite",
+        "--org",
+        org.org.id,
+        "--account",
+        account.id,
+        "--email",
+        "x@example.com",
+        "--role",
+        "owner",
+      ),
+    ).toMatch(/one of them/);
+    expect(refusal("users", "invite", "--email", "x@example.com", "--role", "owner")).toMatch(
+      /--account ID or --org ID/,
+    );
+    expect(
+      refusal("users", "invite", "--org", "org_nope", "--email", "x@example.com", "--role", "owner"),
+    ).toMatch(/No organization org_nope/);
+    const audit = await db.handle.db
+      .select()
+      .from(dashboardAuditLog)
+      .where(eq(dashboardAuditLog.orgId, org.org.id));
+    expect(audit.map((a) => a.action)).toEqual(["user.invited"]);
+  });
+
   it("refuses an unknown role, account or malformed email, and a missing flag", async () => {
     const account = await seed.account();
     expect(

@@ -20,6 +20,7 @@ import {
   RedisRateLimiter,
   type RunningServer,
   startServer,
+  UsageMeter,
 } from "@svc/http";
 import { Redis } from "ioredis";
 import postgres from "postgres";
@@ -120,10 +121,12 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
     options.limiter === "memory"
       ? new MemoryRateLimiter()
       : new FallbackRateLimiter(new RedisRateLimiter(redis, redisPrefix), (m) => logger.warn(m));
+  const usage = new UsageMeter(db.handle.db, logger);
   const deps: AppDeps = {
     db: db.handle.db,
     limiter,
     logger,
+    usage,
     publicBaseUrl: "http://localhost:3000",
     requestTimeoutMs: options.requestTimeoutMs,
     redisState: () => (redis.status === "ready" ? "ready" : "down"),
@@ -149,6 +152,7 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
     seed: new Seeder(db.handle),
     async close() {
       await server.close(1_000);
+      await usage.stop();
       redis.disconnect();
       if (ownsDb) await db.drop();
     },

@@ -9,9 +9,7 @@ export function AuditPage(props: { viewer: Viewer; rows: AuditRow[] }) {
   return (
     <Page title="Audit log" viewer={props.viewer} section="audit">
       <table>
-        <caption>
-          Every change to this account made through the dashboard or an invitation, newest first
-        </caption>
+        <caption>Every change here made through the dashboard or an invitation, newest first</caption>
         <thead>
           <tr>
             <th scope="col">When</th>

@@ -1,11 +1,14 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import type { listAccountKeys } from "@svc/db";
-import { ActionButton, Csrf, Notice, Page, type Viewer, when } from "./layout.js";
+import { type listKeys, MAX_ROLL_GRACE_HOURS, MSE_SCOPES } from "@svc/db";
+import { isOrganization } from "../workspace.js";
+import { ActionButton, Csrf, ModeSections, Notice, Page, type Viewer, when } from "./layout.js";
 
-type KeyRow = Awaited<ReturnType<typeof listAccountKeys>>[number];
+type KeyRow = Awaited<ReturnType<typeof listKeys>>[number];
 
 const MODE_KINDS = { test: ["secret_test", "publishable"], live: ["secret_live"] } as const;
+/** Grace periods offered when rolling: at once, a day, a week (the longest allowed). */
+const GRACE_CHOICES = [0, 24, MAX_ROLL_GRACE_HOURS] as const;
 
 function OriginsForm(props: { viewer: Viewer; row: KeyRow }) {
   const id = `origins-${props.row.id}`;
@@ -23,8 +26,39 @@ function OriginsForm(props: { viewer: Viewer; row: KeyRow }) {
   );
 }
 
-function KeyTable(props: { viewer: Viewer; rows: KeyRow[]; caption: string }) {
+/** "active", "revoked <when>", or "works until <when>" for a rolled key in its grace period. */
+function keyStatus(row: KeyRow, now: Date): string {
+  if (!row.revokedAt) return "active";
+  return row.revokedAt > now
+    ? `rolled; works until ${when(row.revokedAt)}`
+    : `revoked ${when(row.revokedAt)}`;
+}
+
+function RollForm(props: { viewer: Viewer; row: KeyRow }) {
+  const id = `grace-${props.row.id}`;
+  return (
+    <form method="post" action={`/dashboard/keys/${props.row.id}/roll`} class="inline">
+      <Csrf viewer={props.viewer} />
+      <label for={id} class="sr-only">
+        Old key of {props.row.prefix}… keeps working for
+      </label>
+      <select id={id} name="graceHours">
+        {GRACE_CHOICES.map((hours) => (
+          <option value={String(hours)}>
+            {hours === 0 ? "old key stops now" : `old key works ${hours} h`}
+          </option>
+        ))}
+      </select>{" "}
+      <button type="submit">
+        Roll<span class="sr-only"> {props.row.prefix}…</span>
+      </button>
+    </form>
+  );
+}
+
+function KeyTable(props: { viewer: Viewer; rows: KeyRow[]; caption: string; now: Date }) {
   const canChange = props.viewer.role !== "viewer";
+  const org = isOrganization(props.viewer.workspace);
   return (
     <table>
       <caption>{props.caption}</caption>
@@ -33,8 +67,9 @@ function KeyTable(props: { viewer: Viewer; rows: KeyRow[]; caption: string }) {
           <th scope="col">Kind</th>
           <th scope="col">Prefix</th>
           <th scope="col">Created</th>
+          <th scope="col">Last used</th>
           <th scope="col">Status</th>
-          <th scope="col">Origins</th>
+          <th scope="col">{org ? "Scopes" : "Origins"}</th>
           {canChange ? <th scope="col">Actions</th> : null}
         </tr>
       </thead>
@@ -46,18 +81,14 @@ function KeyTable(props: { viewer: Viewer; rows: KeyRow[]; caption: string }) {
               <code>{row.prefix}…</code>
             </td>
             <td>{when(row.createdAt)}</td>
-            <td>{row.revokedAt ? `revoked ${when(row.revokedAt)}` : "active"}</td>
-            <td class="origins">{row.origins.join(", ")}</td>
+            <td>{row.lastUsedAt ? when(row.lastUsedAt) : "never"}</td>
+            <td>{keyStatus(row, props.now)}</td>
+            <td class="origins">{(org ? row.scopes : row.origins).join(", ")}</td>
             {canChange ? (
               <td>
                 {row.revokedAt ? null : (
                   <>
-                    <ActionButton
-                      viewer={props.viewer}
-                      action={`/dashboard/keys/${row.id}/roll`}
-                      label="Roll"
-                      target={`${row.prefix}…`}
-                    />{" "}
+                    <RollForm viewer={props.viewer} row={row} />{" "}
                     <ActionButton
                       viewer={props.viewer}
                       action={`/dashboard/keys/${row.id}/revoke`}
@@ -75,7 +106,7 @@ function KeyTable(props: { viewer: Viewer; rows: KeyRow[]; caption: string }) {
   );
 }
 
-function CreateKeyForm(props: { viewer: Viewer }) {
+function CreateAccountKeyForm(props: { viewer: Viewer }) {
   return (
     <form method="post" action="/dashboard/keys">
       <h2>Create a key</h2>
@@ -95,23 +126,64 @@ function CreateKeyForm(props: { viewer: Viewer }) {
   );
 }
 
+function CreateOrganizationKeyForm(props: { viewer: Viewer }) {
+  return (
+    <form method="post" action="/dashboard/keys">
+      <h2>Create an organization key</h2>
+      <Csrf viewer={props.viewer} />
+      <input type="hidden" name="kind" value="organization" />
+      <fieldset>
+        <legend>Scopes (the MSE Record API operations the key may call)</legend>
+        {MSE_SCOPES.map((scope) => {
+          const id = `scope_${scope.replace(":", "_")}`;
+          return (
+            <label for={id} class="check">
+              <input type="checkbox" id={id} name={id} value="on" /> {scope}
+            </label>
+          );
+        })}
+      </fieldset>
+      <p>
+        <button type="submit">Create key</button>
+      </p>
+    </form>
+  );
+}
+
 export function KeysPage(props: { viewer: Viewer; rows: KeyRow[]; notice?: string }) {
+  const now = new Date();
+  const canChange = props.viewer.role !== "viewer";
+  if (isOrganization(props.viewer.workspace)) {
+    return (
+      <Page title="API keys" viewer={props.viewer} section="keys">
+        <Notice text={props.notice} />
+        <KeyTable
+          viewer={props.viewer}
+          rows={props.rows}
+          caption="Organization keys (MSE Record API)"
+          now={now}
+        />
+        {canChange ? <CreateOrganizationKeyForm viewer={props.viewer} /> : null}
+      </Page>
+    );
+  }
   const ofMode = (mode: keyof typeof MODE_KINDS) =>
     props.rows.filter((r) => (MODE_KINDS[mode] as readonly string[]).includes(r.kind));
   return (
     <Page title="API keys" viewer={props.viewer} section="keys">
       <Notice text={props.notice} />
-      <div class="modes stacked">
-        <section aria-labelledby="test-keys">
-          <h2 id="test-keys">Test mode</h2>
-          <KeyTable viewer={props.viewer} rows={ofMode("test")} caption="Test and publishable keys" />
-        </section>
-        <section aria-labelledby="live-keys">
-          <h2 id="live-keys">Live mode</h2>
-          <KeyTable viewer={props.viewer} rows={ofMode("live")} caption="Live keys" />
-        </section>
-      </div>
-      {props.viewer.role !== "viewer" ? (
+      <ModeSections
+        idPrefix="keys"
+        render={(mode) => (
+          <KeyTable
+            viewer={props.viewer}
+            rows={ofMode(mode)}
+            caption={mode === "test" ? "Test and publishable keys" : "Live keys"}
+            now={now}
+          />
+        )}
+      />
+      {canChange ? (
         <>
           <h2>Publishable key origins</h2>
           {props.rows
@@ -119,7 +191,7 @@ export function KeysPage(props: { viewer: Viewer; rows: KeyRow[]; notice?: strin
             .map((row) => (
               <OriginsForm viewer={props.viewer} row={row} />
             ))}
-          <CreateKeyForm viewer={props.viewer} />
+          <CreateAccountKeyForm viewer={props.viewer} />
         </>
       ) : null}
     </Page>

@@ -1,25 +1,44 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { Child } from "hono/jsx";
+import { isOrganization, type Workspace, workspaceLabel } from "../workspace.js";
 
 export interface Viewer {
   email: string;
   role: "owner" | "developer" | "viewer";
-  accountId: string;
+  workspace: Workspace;
   csrf: string;
 }
 
+/** Each section, its label, and which workspaces have it. */
 const NAV = [
-  ["keys", "API keys"],
-  ["webhooks", "Webhooks"],
-  ["events", "Events"],
-  ["labs", "Lab orders"],
-  ["wearables", "Wearables"],
-  ["audit", "Audit log"],
-  ["users", "Users"],
+  ["keys", "API keys", "both"],
+  ["webhooks", "Webhooks", "both"],
+  ["events", "Events", "account"],
+  ["safety-events", "Safety events", "organization"],
+  ["labs", "Lab orders", "account"],
+  ["wearables", "Wearables", "account"],
+  ["usage", "Usage", "both"],
+  ["audit", "Audit log", "both"],
+  ["users", "Users", "both"],
 ] as const;
 
 export type Section = (typeof NAV)[number][0];
+
+/** The sections a workspace has, as `[section, label]`. */
+export function sectionsOf(workspace: Workspace): ReadonlyArray<readonly [Section, string]> {
+  const kind = isOrganization(workspace) ? "organization" : "account";
+  return NAV.filter(([, , only]) => only === "both" || only === kind).map(
+    ([s, label]) => [s, label] as const,
+  );
+}
+
+/** Sections only one kind of workspace has: the other kind gets 404 there. */
+export function sectionBelongsElsewhere(workspace: Workspace, section: string): boolean {
+  const entry = NAV.find(([s]) => s === section);
+  if (!entry || entry[2] === "both") return false;
+  return entry[2] !== (isOrganization(workspace) ? "organization" : "account");
+}
 
 /** Every signed-in page: skip link, navigation, the user and sign-out, then the page. */
 export function Page(props: { title: string; viewer?: Viewer; section?: Section; children?: Child }) {
@@ -40,7 +59,7 @@ export function Page(props: { title: string; viewer?: Viewer; section?: Section;
           {props.viewer ? (
             <nav aria-label="Dashboard">
               <ul>
-                {NAV.map(([section, label]) => (
+                {sectionsOf(props.viewer.workspace).map(([section, label]) => (
                   <li>
                     <a
                       href={`/dashboard/${section}`}
@@ -56,7 +75,7 @@ export function Page(props: { title: string; viewer?: Viewer; section?: Section;
           {props.viewer ? (
             <form method="post" action="/dashboard/sign-out" class="who">
               <span>
-                {props.viewer.email} ({props.viewer.role}, account {props.viewer.accountId})
+                {props.viewer.email} ({props.viewer.role}, {workspaceLabel(props.viewer.workspace)})
               </span>
               <input type="hidden" name="_csrf" value={props.viewer.csrf} />
               <button type="submit">Sign out</button>

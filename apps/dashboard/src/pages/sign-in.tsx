@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+import { type Workspace, workspaceLabel } from "../workspace.js";
 import { Page, Problem } from "./layout.js";
 
 export function SignInPage(props: { problem?: string; email?: string }) {
@@ -31,13 +32,13 @@ export function SetPasswordPage(props: {
   action: string;
   email: string | null;
   role: string;
-  accountId: string;
+  workspace: Workspace;
   problem?: string;
 }) {
   return (
     <Page title="Set your password">
       <p>
-        You are joining account <code>{props.accountId}</code> as {props.role}. This link works once.
+        You are joining {workspaceLabel(props.workspace)} as {props.role}. This link works once.
       </p>
       {props.problem ? <Problem text={props.problem} /> : null}
       <form method="post" action={props.action}>

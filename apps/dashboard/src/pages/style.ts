@@ -26,5 +26,9 @@ pre { white-space: pre-wrap; word-break: break-all; background: #f3f3f3; padding
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 label { display: block; margin: .5rem 0 .2rem; font-weight: 600; }
 input[type="text"], input[type="email"], input[type="password"], input[type="url"], textarea, select { font: inherit; padding: .3rem; min-width: 20rem; }
+figure { margin: 1rem 0; }
+.legend { display: flex; flex-wrap: wrap; gap: 1rem; list-style: none; padding: 0; }
+fieldset { border: 1px solid #c8c8c8; margin: .5rem 0; }
+label.check { display: inline-block; font-weight: 400; margin-right: 1rem; }
 button { font: inherit; padding: .3rem .8rem; cursor: pointer; }
 `;

@@ -1,10 +1,10 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import { DASHBOARD_ROLES } from "@svc/db";
-import type { listAccountUsers } from "../invites.js";
+import type { listWorkspaceUsers } from "../invites.js";
 import { ActionButton, Csrf, Notice, Page, type Viewer, when } from "./layout.js";
 
-type Users = Awaited<ReturnType<typeof listAccountUsers>>;
+type Users = Awaited<ReturnType<typeof listWorkspaceUsers>>;
 
 function RoleForm(props: { viewer: Viewer; userId: string; email: string; role: string }) {
   const id = `role-${props.userId}`;

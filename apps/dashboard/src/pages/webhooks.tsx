@@ -1,7 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { listDeliveryAttempts, listWebhookDeliveries, listWebhookEndpoints } from "@svc/delivery";
-import { ActionButton, Csrf, Notice, Page, type Viewer, when } from "./layout.js";
+import { isOrganization } from "../workspace.js";
+import { ActionButton, Csrf, ModeSections, Notice, Page, type Viewer, when } from "./layout.js";
 
 type EndpointRow = Awaited<ReturnType<typeof listWebhookEndpoints>>["endpoints"][number];
 type DeliveryRow = Awaited<ReturnType<typeof listWebhookDeliveries>>["deliveries"][number];
@@ -33,43 +34,66 @@ function EndpointTable(props: { viewer: Viewer; rows: EndpointRow[]; caption: st
   );
 }
 
-export function WebhooksPage(props: { viewer: Viewer; rows: EndpointRow[] }) {
+/** The add form (owners and developers): organizations' endpoints are always live. */
+function AddEndpointForm(props: { viewer: Viewer }) {
+  if (props.viewer.role === "viewer") return null;
+  const organization = isOrganization(props.viewer.workspace);
   return (
-    <Page title="Webhooks" viewer={props.viewer} section="webhooks">
-      <div class="modes">
-        <section aria-labelledby="test-endpoints">
-          <h2 id="test-endpoints">Test mode</h2>
-          <EndpointTable
-            viewer={props.viewer}
-            rows={props.rows.filter((r) => r.mode === "test")}
-            caption="Test endpoints"
-          />
-        </section>
-        <section aria-labelledby="live-endpoints">
-          <h2 id="live-endpoints">Live mode</h2>
-          <EndpointTable
-            viewer={props.viewer}
-            rows={props.rows.filter((r) => r.mode === "live")}
-            caption="Live endpoints"
-          />
-        </section>
-      </div>
-      {props.viewer.role !== "viewer" ? (
-        <form method="post" action="/dashboard/webhooks">
-          <h2>Add an endpoint</h2>
-          <Csrf viewer={props.viewer} />
-          <label for="url">URL (live: https and a public address; test may use loopback)</label>
-          <input id="url" name="url" type="url" required />
+    <form method="post" action="/dashboard/webhooks">
+      <h2>Add an endpoint</h2>
+      <Csrf viewer={props.viewer} />
+      {organization ? <input type="hidden" name="mode" value="live" /> : null}
+      <label for="url">
+        {organization
+          ? "URL (https and a public address)"
+          : "URL (live: https and a public address; test may use loopback)"}
+      </label>
+      <input id="url" name="url" type="url" required />
+      {organization ? null : (
+        <>
           <label for="mode">Mode</label>
           <select id="mode" name="mode">
             <option value="test">test</option>
             <option value="live">live</option>
           </select>
-          <p>
-            <button type="submit">Add endpoint</button>
-          </p>
-        </form>
-      ) : null}
+        </>
+      )}
+      <p>
+        <button type="submit">Add endpoint</button>
+      </p>
+    </form>
+  );
+}
+
+/** An organization's endpoints: live only, for its MSE safety events. */
+function OrganizationWebhooksPage(props: { viewer: Viewer; rows: EndpointRow[] }) {
+  return (
+    <Page title="Webhooks" viewer={props.viewer} section="webhooks">
+      <p>
+        The organization's endpoints receive its MSE safety events (<code>mse.risk_flagged</code>), signed in{" "}
+        <code>x-mse-signature</code>. They are live endpoints: https and a public address.
+      </p>
+      <EndpointTable viewer={props.viewer} rows={props.rows} caption="Safety event endpoints" />
+      <AddEndpointForm viewer={props.viewer} />
+    </Page>
+  );
+}
+
+export function WebhooksPage(props: { viewer: Viewer; rows: EndpointRow[] }) {
+  if (isOrganization(props.viewer.workspace)) return <OrganizationWebhooksPage {...props} />;
+  return (
+    <Page title="Webhooks" viewer={props.viewer} section="webhooks">
+      <ModeSections
+        idPrefix="endpoints"
+        render={(mode) => (
+          <EndpointTable
+            viewer={props.viewer}
+            rows={props.rows.filter((r) => r.mode === mode)}
+            caption={mode === "test" ? "Test endpoints" : "Live endpoints"}
+          />
+        )}
+      />
+      <AddEndpointForm viewer={props.viewer} />
     </Page>
   );
 }
@@ -108,11 +132,15 @@ export function EndpointPage(props: {
       </p>
       {canChange ? (
         <p>
-          <ActionButton
-            viewer={viewer}
-            action={`/dashboard/webhooks/${endpoint.id}/test`}
-            label="Send test event"
-          />{" "}
+          {isOrganization(viewer.workspace) ? null : (
+            <>
+              <ActionButton
+                viewer={viewer}
+                action={`/dashboard/webhooks/${endpoint.id}/test`}
+                label="Send test event"
+              />{" "}
+            </>
+          )}
           <ActionButton
             viewer={viewer}
             action={`/dashboard/webhooks/${endpoint.id}/roll-secret`}

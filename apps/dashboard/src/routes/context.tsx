@@ -78,14 +78,14 @@ export function createContext(deps: AppDeps, options: DashboardOptions): Dashboa
     refusal(c, error, back) {
       if (error instanceof RepoError)
         return error.code === "not_found"
-          ? problem(c, 404, "Not found", "There is no such resource in this account.", back)
+          ? problem(c, 404, "Not found", "There is no such resource here.", back)
           : problem(c, 400, "Not changed", error.message, back);
       throw error;
     },
     audit(c, action, targetId, detail = {}) {
       const viewer = c.get("viewer");
       return recordAudit(db, {
-        accountId: viewer.accountId,
+        workspace: viewer.workspace,
         userId: viewer.userId,
         actorEmail: viewer.email,
         action,

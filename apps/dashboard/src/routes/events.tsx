@@ -5,6 +5,7 @@ import { z } from "zod";
 import { listAudit } from "../audit.js";
 import { AuditPage } from "../pages/audit.js";
 import { EventsPage } from "../pages/events.js";
+import { accountOf } from "../workspace.js";
 import type { DashboardApp, DashboardContext } from "./context.js";
 
 const EventsQuerySchema = z.object({
@@ -33,7 +34,7 @@ export function registerEventsAndAudit(app: DashboardApp, ctx: DashboardContext)
     }
     const { mode, type } = query.data;
     const page = await listEvents(ctx.db, {
-      scope: { accountId: viewer.accountId, mode },
+      scope: { accountId: accountOf(viewer.workspace), mode },
       type: type || undefined,
       after,
       limit: 100,
@@ -47,6 +48,6 @@ export function registerEventsAndAudit(app: DashboardApp, ctx: DashboardContext)
   });
   app.get("/audit", async (c) => {
     const viewer = c.get("viewer");
-    return c.html(<AuditPage viewer={viewer} rows={await listAudit(ctx.db, viewer.accountId)} />);
+    return c.html(<AuditPage viewer={viewer} rows={await listAudit(ctx.db, viewer.workspace)} />);
   });
 }

@@ -1,4 +1,5 @@
 import { bodyLimit } from "hono/body-limit";
+import { sectionBelongsElsewhere } from "../pages/layout.js";
 import { csrfMatches, sameOrigin, viewerOf } from "../session.js";
 import { type DashboardApp, type DashboardContext, formOf } from "./context.js";
 
@@ -48,6 +49,9 @@ export function installSessionGuard(app: DashboardApp, ctx: DashboardContext): v
       if (c.req.method === "GET") return c.redirect("/dashboard/sign-in", 303);
       return ctx.problem(c, 403, "Refused", "Sign in first.", "/dashboard/sign-in");
     }
+    // An account's pages do not exist for an organization's users, and the other way round.
+    if (sectionBelongsElsewhere(viewer.workspace, c.req.path.split("/")[2] ?? ""))
+      return ctx.problem(c, 404, "Not found", "There is no such page.", "/dashboard/keys");
     if (c.req.method === "POST") {
       const form = await formOf(c);
       if (!csrfMatches(viewer.csrf, form._csrf))

@@ -5,42 +5,67 @@ import {
   apiKeys,
   createApiKey,
   eq,
-  listAccountKeys,
+  keyOwnerMatch,
+  listKeys,
+  MAX_ROLL_GRACE_HOURS,
+  MSE_SCOPES,
   revokeApiKey,
   rollApiKey,
   setPublishableOrigins,
 } from "@svc/db";
 import { z } from "zod";
 import { KeysPage, SecretOncePage } from "../pages/keys.js";
+import { accountOf, isOrganization } from "../workspace.js";
 import { type DashboardApp, type DashboardContext, formOf, lines } from "./context.js";
 
 const CreateKeySchema = z.object({
-  kind: z.enum(["secret_test", "secret_live", "publishable"]),
-  origins: z.string().max(4000),
+  kind: z.enum(["secret_test", "secret_live", "publishable", "organization"]),
+  origins: z.string().max(4000).default(""),
+});
+/** Checkbox fields `scope_mse_read`... of the organization key form. */
+const scopesOf = (form: Record<string, string>) =>
+  MSE_SCOPES.filter((s) => form[`scope_${s.replace(":", "_")}`]);
+const RollSchema = z.object({
+  graceHours: z.coerce.number().int().min(0).max(MAX_ROLL_GRACE_HOURS).default(0),
 });
 const OriginsSchema = z.object({ origins: z.string().max(4000) });
 const BACK = "/dashboard/keys";
 
-/** API keys: list, create (shown once), roll, revoke, publishable origins; the CLI's functions. */
+/**
+ * API keys of the workspace: list (with last use), create (shown once), roll (with an optional
+ * grace period), revoke, publishable origins; the CLI's functions. Organizations create
+ * organization keys with scopes; accounts the other kinds.
+ */
 export function registerKeys(app: DashboardApp, ctx: DashboardContext): void {
   const { db, options } = ctx;
   app.get("/keys", async (c) => {
     const viewer = c.get("viewer");
-    const rows = await listAccountKeys(db, viewer.accountId);
+    const rows = await listKeys(db, viewer.workspace);
     return c.html(<KeysPage viewer={viewer} rows={rows} notice={ctx.notice(c)} />);
   });
   app.post("/keys", async (c) => {
     const viewer = c.get("viewer");
-    const parsed = CreateKeySchema.safeParse(await formOf(c));
+    const form = await formOf(c);
+    const parsed = CreateKeySchema.safeParse(form);
     if (!parsed.success) return ctx.problem(c, 400, "Not changed", "Choose a key kind.", BACK);
     const origins = lines(parsed.data.origins);
+    // The kind must fit the workspace: createApiKey refuses an organization key without an
+    // organization, and an account key without an account.
+    const orgKey = parsed.data.kind === "organization";
+    if (orgKey !== isOrganization(viewer.workspace))
+      return ctx.problem(c, 400, "Not changed", "That kind of key does not belong here.", BACK);
     try {
       const created = await createApiKey(db, {
         kind: parsed.data.kind,
-        accountId: viewer.accountId,
+        ...viewer.workspace,
         origins: parsed.data.kind === "publishable" ? origins : undefined,
+        scopes: orgKey ? scopesOf(form) : undefined,
       });
-      await ctx.audit(c, "key.created", created.id, { kind: created.kind, prefix: created.prefix, origins });
+      await ctx.audit(c, "key.created", created.id, {
+        kind: created.kind,
+        prefix: created.prefix,
+        ...(orgKey ? { scopes: created.scopes } : { origins }),
+      });
       return c.html(
         <SecretOncePage
           viewer={viewer}
@@ -60,8 +85,8 @@ export function registerKeys(app: DashboardApp, ctx: DashboardContext): void {
     const [key] = await db
       .select({ id: apiKeys.id })
       .from(apiKeys)
-      .where(and(eq(apiKeys.id, c.req.param("id")), eq(apiKeys.accountId, viewer.accountId)));
-    if (!key) return ctx.problem(c, 404, "Not found", "There is no such key in this account.", BACK);
+      .where(and(eq(apiKeys.id, c.req.param("id")), keyOwnerMatch(viewer.workspace)));
+    if (!key) return ctx.problem(c, 404, "Not found", "There is no such key here.", BACK);
     await revokeApiKey(db, key.id);
     await options.onKeysChanged?.(key.id);
     await ctx.audit(c, "key.revoked", key.id);
@@ -69,20 +94,35 @@ export function registerKeys(app: DashboardApp, ctx: DashboardContext): void {
   });
   app.post("/keys/:id/roll", async (c) => {
     const viewer = c.get("viewer");
+    const parsed = RollSchema.safeParse(await formOf(c));
+    if (!parsed.success)
+      return ctx.problem(
+        c,
+        400,
+        "Not changed",
+        `Choose a grace period of 0 to ${MAX_ROLL_GRACE_HOURS} hours.`,
+        BACK,
+      );
+    const { graceHours } = parsed.data;
     try {
-      const rolled = await rollApiKey(db, { accountId: viewer.accountId, keyId: c.req.param("id") });
+      const rolled = await rollApiKey(db, { owner: viewer.workspace, keyId: c.req.param("id"), graceHours });
       await options.onKeysChanged?.(rolled.replaced);
       await ctx.audit(c, "key.rolled", rolled.replaced, {
         kind: rolled.kind,
         newKeyId: rolled.id,
         prefix: rolled.prefix,
+        graceHours,
       });
       return c.html(
         <SecretOncePage
           viewer={viewer}
           section="keys"
           title="Key rolled"
-          label={`The new ${rolled.kind} key; the old one is revoked.`}
+          label={
+            graceHours === 0
+              ? `The new ${rolled.kind} key; the old one is revoked.`
+              : `The new ${rolled.kind} key; the old one keeps working until ${rolled.oldStopsAt.toISOString()} (${graceHours} h).`
+          }
           secret={rolled.key}
           back={BACK}
         />,
@@ -93,11 +133,13 @@ export function registerKeys(app: DashboardApp, ctx: DashboardContext): void {
   });
   app.post("/keys/:id/origins", async (c) => {
     const viewer = c.get("viewer");
+    if (isOrganization(viewer.workspace))
+      return ctx.problem(c, 404, "Not found", "There is no such key here.", BACK);
     const parsed = OriginsSchema.safeParse(await formOf(c));
     if (!parsed.success) return ctx.problem(c, 400, "Not changed", "List the origins.", BACK);
     try {
       const updated = await setPublishableOrigins(db, {
-        accountId: viewer.accountId,
+        accountId: accountOf(viewer.workspace),
         keyId: c.req.param("id"),
         origins: lines(parsed.data.origins),
       });

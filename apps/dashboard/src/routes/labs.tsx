@@ -2,6 +2,7 @@
 /** @jsxImportSource hono/jsx */
 import { LabOrderError, listLabOrders, transitionLabOrder } from "@svc/intelligence-api";
 import { LabsPage } from "../pages/labs.js";
+import { accountOf } from "../workspace.js";
 import { bothModes, type DashboardApp, type DashboardContext } from "./context.js";
 
 const BACK = "/dashboard/labs";
@@ -12,7 +13,7 @@ export function registerLabs(app: DashboardApp, ctx: DashboardContext): void {
     const viewer = c.get("viewer");
     const { test, live } = await bothModes(
       (scope) => listLabOrders(ctx.db, { scope, limit: 100 }).then((p) => p.rows),
-      viewer.accountId,
+      accountOf(viewer.workspace),
     );
     return c.html(<LabsPage viewer={viewer} test={test} live={live} notice={ctx.notice(c)} />);
   });
@@ -25,7 +26,7 @@ export function registerLabs(app: DashboardApp, ctx: DashboardContext): void {
       try {
         const outcome = await transitionLabOrder(ctx.db, {
           id: c.req.param("id"),
-          accountId: viewer.accountId,
+          accountId: accountOf(viewer.workspace),
           mode: "test",
           ...move,
         });

@@ -1,12 +1,13 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { dashboardMembers, eq } from "@svc/db";
+import { dashboardMembers } from "@svc/db";
 import type { Context } from "hono";
 import { z } from "zod";
 import { recordAudit } from "../audit.js";
 import { type DashboardAuth, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../auth.js";
-import { claimInvite, findOpenInvite, type OpenInvite } from "../invites.js";
+import { claimInvite, findOpenInvite, type OpenInvite, workspaceOfUser } from "../invites.js";
 import { SetPasswordPage, SignInPage } from "../pages/sign-in.js";
+import { sameWorkspace, workspaceColumns } from "../workspace.js";
 import { type DashboardApp, type DashboardContext, formOf } from "./context.js";
 
 /** Sign-in attempts per email: 5 at once, then one every 12 s (shared by replicas via Redis). */
@@ -63,20 +64,10 @@ async function setCredential(auth: DashboardAuth, email: string, password: strin
   return userId;
 }
 
-/** Whether the email already belongs to a user of another account (a user has one account). */
-async function belongsElsewhere(
-  ctx: DashboardContext,
-  auth: DashboardAuth,
-  email: string,
-  invite: OpenInvite,
-) {
-  const existing = await (await auth.$context).internalAdapter.findUserByEmail(email);
-  if (!existing) return false;
-  const [member] = await ctx.db
-    .select({ accountId: dashboardMembers.accountId })
-    .from(dashboardMembers)
-    .where(eq(dashboardMembers.userId, existing.user.id));
-  return Boolean(member && member.accountId !== invite.accountId);
+/** Whether the email already belongs to a user of another workspace (a user has one). */
+async function belongsElsewhere(ctx: DashboardContext, email: string, invite: OpenInvite) {
+  const current = await workspaceOfUser(ctx.db, email);
+  return current !== null && !sameWorkspace(current, invite.workspace);
 }
 
 /** Sign-in with email and password, and the one-time set-password links. */
@@ -115,7 +106,7 @@ export function registerSignIn(app: DashboardApp, ctx: DashboardContext): void {
         action={c.req.path}
         email={invite.email}
         role={invite.role}
-        accountId={invite.accountId}
+        workspace={invite.workspace}
       />,
     );
   });
@@ -132,21 +123,26 @@ export function registerSignIn(app: DashboardApp, ctx: DashboardContext): void {
           action={c.req.path}
           email={invite.email}
           role={invite.role}
-          accountId={invite.accountId}
+          workspace={invite.workspace}
           problem={parsed.error?.issues[0]?.message ?? "Enter your email."}
         />,
       );
     }
-    if (await belongsElsewhere(ctx, auth, email, invite))
-      return ctx.problem(c, 400, "Not changed", "This email already belongs to another account.");
+    if (await belongsElsewhere(ctx, email, invite))
+      return ctx.problem(
+        c,
+        400,
+        "Not changed",
+        "This email already belongs to another account or organization.",
+      );
     if (!(await claimInvite(ctx.db, invite.id))) return ctx.problem(c, 410, "Link not valid", LINK_NOT_VALID);
     const userId = await setCredential(auth, email, parsed.data.password);
     await ctx.db
       .insert(dashboardMembers)
-      .values({ userId, accountId: invite.accountId, role: invite.role })
+      .values({ userId, ...workspaceColumns(invite.workspace), role: invite.role })
       .onConflictDoUpdate({ target: dashboardMembers.userId, set: { role: invite.role } });
     await recordAudit(ctx.db, {
-      accountId: invite.accountId,
+      workspace: invite.workspace,
       userId,
       actorEmail: email,
       action: "user.password_set",

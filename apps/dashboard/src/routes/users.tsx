@@ -2,7 +2,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Context } from "hono";
 import { z } from "zod";
-import { changeMember, createInvite, InviteInputSchema, listAccountUsers } from "../invites.js";
+import { changeMember, createInvite, InviteInputSchema, listWorkspaceUsers } from "../invites.js";
 import { SecretOncePage } from "../pages/keys.js";
 import { UsersPage } from "../pages/users.js";
 import { type DashboardApp, type DashboardContext, type Env, formOf } from "./context.js";
@@ -10,18 +10,18 @@ import { type DashboardApp, type DashboardContext, type Env, formOf } from "./co
 const MemberChangeSchema = z.object({ role: z.enum(["owner", "developer", "viewer", "removed"]) });
 const BACK = "/dashboard/users";
 
-/** The account's users; owners invite, change roles and remove (the session guard checks). */
+/** The workspace's users; owners invite, change roles and remove (the session guard checks). */
 export function registerUsers(app: DashboardApp, ctx: DashboardContext): void {
   app.get("/users", async (c) => {
     const viewer = c.get("viewer");
-    const users = await listAccountUsers(ctx.db, viewer.accountId);
+    const users = await listWorkspaceUsers(ctx.db, viewer.workspace);
     return c.html(<UsersPage viewer={viewer} users={users} notice={ctx.notice(c)} />);
   });
   app.post("/users", async (c) => {
     const viewer = c.get("viewer");
     const form = await formOf(c);
     const parsed = InviteInputSchema.safeParse({
-      accountId: viewer.accountId,
+      workspace: viewer.workspace,
       email: form.email,
       role: form.role,
     });
@@ -53,7 +53,7 @@ export function registerUsers(app: DashboardApp, ctx: DashboardContext): void {
       const removed = parsed.data.role === "removed";
       try {
         const changed = await changeMember(ctx.db, {
-          accountId: viewer.accountId,
+          workspace: viewer.workspace,
           userId: c.req.param("id") as string,
           role: parsed.data.role,
         });

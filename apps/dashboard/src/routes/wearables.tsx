@@ -4,6 +4,7 @@ import { ApiError } from "@svc/http";
 import { completeConnection, listConnections, syncConnection } from "@svc/intelligence-api";
 import type { Context } from "hono";
 import { WearablesPage } from "../pages/wearables.js";
+import { accountOf } from "../workspace.js";
 import { bothModes, type DashboardApp, type DashboardContext, type Env } from "./context.js";
 
 const BACK = "/dashboard/wearables";
@@ -22,7 +23,7 @@ export function registerWearables(app: DashboardApp, ctx: DashboardContext): voi
     const viewer = c.get("viewer");
     const { test, live } = await bothModes(
       (scope) => listConnections(ctx.db, { scope, limit: 100 }).then((p) => p.rows),
-      viewer.accountId,
+      accountOf(viewer.workspace),
     );
     return c.html(<WearablesPage viewer={viewer} test={test} live={live} notice={ctx.notice(c)} />);
   });
@@ -32,7 +33,7 @@ export function registerWearables(app: DashboardApp, ctx: DashboardContext): voi
     const form = await c.req.parseBody();
     const provider = typeof form.provider === "string" ? form.provider : "";
     try {
-      const scope = { accountId: viewer.accountId, mode: "test" as const };
+      const scope = { accountId: accountOf(viewer.workspace), mode: "test" as const };
       const outcome = await completeConnection(ctx.db, { id: c.req.param("id"), scope }, provider);
       await ctx.deps.deliveries?.enqueue(outcome.deliveryIds);
       await ctx.audit(c, "wearable.connected", outcome.connection.id, { provider });
@@ -45,7 +46,7 @@ export function registerWearables(app: DashboardApp, ctx: DashboardContext): voi
   app.post("/wearables/:id/sync", async (c) => {
     const viewer = c.get("viewer");
     try {
-      const scope = { accountId: viewer.accountId, mode: "test" as const };
+      const scope = { accountId: accountOf(viewer.workspace), mode: "test" as const };
       const outcome = await syncConnection(ctx.db, c.req.param("id"), scope);
       await ctx.deps.deliveries?.enqueue(outcome.deliveryIds);
       await ctx.audit(c, "wearable.synced", outcome.connection.id, { days: outcome.days });

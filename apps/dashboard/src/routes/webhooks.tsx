@@ -15,24 +15,32 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { SecretOncePage } from "../pages/keys.js";
 import { EndpointPage, WebhooksPage } from "../pages/webhooks.js";
+import { accountOf, isOrganization, type Workspace } from "../workspace.js";
 import { type DashboardApp, type DashboardContext, formOf } from "./context.js";
 
-const AddEndpointSchema = z.object({ url: z.string().min(1).max(2000), mode: z.enum(["test", "live"]) });
+const AddEndpointSchema = z.object({
+  url: z.string().min(1).max(2000),
+  mode: z.enum(["test", "live"]).default("live"),
+});
 const BACK = "/dashboard/webhooks";
 
-/** Webhook endpoints and their deliveries: the CLI's functions, bounded to the user's account. */
+/**
+ * Webhook endpoints and their deliveries: the CLI's functions, bounded to the user's workspace.
+ * An organization's endpoints are live and receive its MSE safety events (decision 28); the test
+ * event is an account event, so organizations have no "send test event".
+ */
 export function registerWebhooks(app: DashboardApp, ctx: DashboardContext): void {
   const { db, deps } = ctx;
-  const endpointOfAccount = async (accountId: string, id: string) => {
-    const { endpoints } = await listWebhookEndpoints(db, { accountId });
+  const endpointOf = async (workspace: Workspace, id: string) => {
+    const { endpoints } = await listWebhookEndpoints(db, workspace);
     return endpoints.find((e) => e.id === id);
   };
   const noEndpoint = (c: Context) =>
-    ctx.problem(c, 404, "Not found", "There is no such endpoint in this account.", BACK);
+    ctx.problem(c, 404, "Not found", "There is no such endpoint here.", BACK);
 
   app.get("/webhooks", async (c) => {
     const viewer = c.get("viewer");
-    const { endpoints } = await listWebhookEndpoints(db, { accountId: viewer.accountId });
+    const { endpoints } = await listWebhookEndpoints(db, viewer.workspace);
     return c.html(<WebhooksPage viewer={viewer} rows={endpoints} />);
   });
   app.post("/webhooks", async (c) => {
@@ -40,7 +48,7 @@ export function registerWebhooks(app: DashboardApp, ctx: DashboardContext): void
     const parsed = AddEndpointSchema.safeParse(await formOf(c));
     if (!parsed.success) return ctx.problem(c, 400, "Not changed", "Give a URL and a mode.", BACK);
     try {
-      const created = await addWebhookEndpoint(db, { accountId: viewer.accountId, ...parsed.data });
+      const created = await addWebhookEndpoint(db, { ...viewer.workspace, ...parsed.data });
       await ctx.audit(c, "webhook_endpoint.created", created.id, {
         url: created.url,
         mode: parsed.data.mode,
@@ -61,7 +69,7 @@ export function registerWebhooks(app: DashboardApp, ctx: DashboardContext): void
   });
   app.get("/webhooks/:id", async (c) => {
     const viewer = c.get("viewer");
-    const endpoint = await endpointOfAccount(viewer.accountId, c.req.param("id"));
+    const endpoint = await endpointOf(viewer.workspace, c.req.param("id"));
     if (!endpoint) return noEndpoint(c);
     const { deliveries } = await listWebhookDeliveries(db, { endpointId: endpoint.id, limit: 50 });
     const attempts = await listDeliveryAttempts(
@@ -81,9 +89,10 @@ export function registerWebhooks(app: DashboardApp, ctx: DashboardContext): void
   app.post("/webhooks/:id/test", async (c) => {
     const viewer = c.get("viewer");
     const back = `${BACK}/${c.req.param("id")}`;
+    if (isOrganization(viewer.workspace)) return noEndpoint(c);
     try {
       const recorded = await sendTestEvent(db, {
-        accountId: viewer.accountId,
+        accountId: accountOf(viewer.workspace),
         endpointId: c.req.param("id"),
       });
       await deps.deliveries?.enqueue(recorded.deliveryIds);
@@ -95,7 +104,7 @@ export function registerWebhooks(app: DashboardApp, ctx: DashboardContext): void
   });
   app.post("/webhooks/:id/roll-secret", async (c) => {
     const viewer = c.get("viewer");
-    const endpoint = await endpointOfAccount(viewer.accountId, c.req.param("id"));
+    const endpoint = await endpointOf(viewer.workspace, c.req.param("id"));
     if (!endpoint) return noEndpoint(c);
     const rolled = await rollWebhookSecret(db, endpoint.id);
     await ctx.audit(c, "webhook_endpoint.secret_rolled", endpoint.id);
@@ -116,7 +125,7 @@ export function registerWebhooks(app: DashboardApp, ctx: DashboardContext): void
   ] as const) {
     app.post(`/webhooks/:id/${verb}`, async (c) => {
       const viewer = c.get("viewer");
-      const endpoint = await endpointOfAccount(viewer.accountId, c.req.param("id"));
+      const endpoint = await endpointOf(viewer.workspace, c.req.param("id"));
       if (!endpoint) return noEndpoint(c);
       await setWebhookEndpointDisabled(db, { id: endpoint.id, disabled });
       await ctx.audit(c, `webhook_endpoint.${verb}d`, endpoint.id);
@@ -132,12 +141,13 @@ export function registerWebhooks(app: DashboardApp, ctx: DashboardContext): void
       .where(
         and(
           eq(webhookDeliveries.id, c.req.param("id")),
-          eq(webhookEndpoints.accountId, viewer.accountId),
+          isOrganization(viewer.workspace)
+            ? eq(webhookEndpoints.orgId, viewer.workspace.orgId)
+            : eq(webhookEndpoints.accountId, viewer.workspace.accountId),
           isNull(webhookEndpoints.removedAt),
         ),
       );
-    if (!delivery)
-      return ctx.problem(c, 404, "Not found", "There is no such delivery in this account.", BACK);
+    if (!delivery) return ctx.problem(c, 404, "Not found", "There is no such delivery here.", BACK);
     const back = `${BACK}/${delivery.endpointId}`;
     try {
       await redeliverWebhook(db, delivery.id);

@@ -25,7 +25,7 @@ export function safetyEventPosition(cursor: string): SafetyEventPosition {
   return { createdAt: new Date(createdAt), id };
 }
 
-function safetyEventCursor(position: SafetyEventPosition): string {
+export function safetyEventCursor(position: SafetyEventPosition): string {
   return encodeCursor([position.createdAt.toISOString(), position.id]);
 }
 
