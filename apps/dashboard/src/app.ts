@@ -8,6 +8,7 @@ import { registerKeys } from "./routes/keys.js";
 import { registerLabs } from "./routes/labs.js";
 import { registerSafetyEvents } from "./routes/safety-events.js";
 import { registerSignIn, registerSignOut } from "./routes/sign-in.js";
+import { registerSecurity, registerSignInCode } from "./routes/two-factor.js";
 import { registerUsage } from "./routes/usage.js";
 import { registerUsers } from "./routes/users.js";
 import { registerWearables } from "./routes/wearables.js";
@@ -30,6 +31,7 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
   });
   app.get("/", (c) => c.redirect("/dashboard/keys", 303));
   registerSignIn(app, ctx);
+  registerSignInCode(app, ctx);
   // Everything below needs a session.
   installSessionGuard(app, ctx);
   registerSignOut(app, ctx);
@@ -41,6 +43,7 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
   registerSafetyEvents(app, ctx);
   registerUsage(app, ctx);
   registerUsers(app, ctx);
+  registerSecurity(app, ctx);
   app.notFound((c) => ctx.problem(c, 404, "Not found", "There is no such page.", "/dashboard/keys"));
   return app;
 }

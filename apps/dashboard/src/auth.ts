@@ -4,6 +4,7 @@ import {
   dashboardAuthSecret,
   dashboardCredentials,
   dashboardSessions,
+  dashboardTwoFactors,
   dashboardUsers,
   dashboardVerifications,
   eq,
@@ -11,11 +12,14 @@ import {
 import type { Logger } from "@svc/http";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { twoFactor } from "better-auth/plugins/two-factor";
 
 /** Dashboard sessions last a working day; each use within the last hour extends them. */
 export const SESSION_SECONDS = 8 * 60 * 60;
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 128;
+/** The name authenticator apps show next to the code. */
+export const TOTP_ISSUER = "Clinical Intelligence Service";
 
 /**
  * The secret that signs session cookies and CSRF tokens: made at random on first use and kept in
@@ -41,7 +45,8 @@ export interface DashboardAuthOptions {
 
 /**
  * better-auth on our one Drizzle schema: email and password only, no self sign-up (users come
- * from invitations), sessions in `dashboard_sessions`, cookies HttpOnly and SameSite=Strict.
+ * from invitations), sessions in `dashboard_sessions`, cookies HttpOnly and SameSite=Strict, and
+ * its two-factor plugin for an optional TOTP second factor (secrets in `dashboard_two_factors`).
  */
 export function createDashboardAuth(options: DashboardAuthOptions) {
   const secure = new URL(options.publicBaseUrl).protocol === "https:";
@@ -53,8 +58,20 @@ export function createDashboardAuth(options: DashboardAuthOptions) {
     trustedOrigins: [new URL(options.publicBaseUrl).origin],
     database: drizzleAdapter(options.db, {
       provider: "pg",
-      schema: { dashboardUsers, dashboardSessions, dashboardCredentials, dashboardVerifications },
+      schema: {
+        dashboardUsers,
+        dashboardSessions,
+        dashboardCredentials,
+        dashboardVerifications,
+        dashboardTwoFactors,
+      },
     }),
+    plugins: [
+      twoFactor({
+        issuer: TOTP_ISSUER,
+        schema: { twoFactor: { modelName: "dashboardTwoFactors" } },
+      }),
+    ],
     user: { modelName: "dashboardUsers" },
     session: { modelName: "dashboardSessions", expiresIn: SESSION_SECONDS, updateAge: 60 * 60 },
     account: { modelName: "dashboardCredentials" },

@@ -28,6 +28,7 @@ export async function viewerOf(
     email: session.user.email,
     role: member.role as DashboardRole,
     workspace: workspaceOf(member),
+    twoFactorEnabled: session.user.twoFactorEnabled === true,
     csrf: csrfTokenFor(secret, session.session.id),
   };
 }

@@ -266,6 +266,16 @@ describe("the dashboard in Chromium", () => {
     await signInThroughLink(viewer, viewerInvite.url);
     expect(await viewer.getByRole("button", { name: "Create key" }).count()).toBe(0);
     expect(await viewer.getByRole("button", { name: /^Revoke/ }).count()).toBe(0);
+    // Their own second factor is theirs to set up, viewer or not.
+    await viewer.getByRole("link", { name: "Security" }).click();
+    await checkPage(viewer, "security");
+    await viewer.getByLabel("Your password").fill(PASSWORD);
+    await viewer.getByRole("button", { name: "Set up an authenticator app" }).click();
+    expect(await viewer.getByTestId("totp-secret").textContent()).toMatch(/^[A-Z2-7]{16,}$/);
+    await checkPage(viewer, "two-factor-setup");
+    await viewer.goto(`${service.url}/dashboard/sign-in/code`);
+    await checkPage(viewer, "sign-in-code");
+    await viewer.goto(`${service.url}/dashboard/keys`);
     await viewer.getByRole("link", { name: "Webhooks" }).click();
     const endpointLink = viewer.getByRole("link", { name: `${receiver.url}/hook` });
     const endpointPath = (await endpointLink.getAttribute("href")) as string;

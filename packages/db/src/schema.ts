@@ -433,6 +433,8 @@ export const dashboardUsers = pgTable("dashboard_users", {
   email: text("email").notNull().unique(),
   emailVerified: boolean("email_verified").notNull().default(false),
   image: text("image"),
+  /** better-auth's two-factor plugin: true once a TOTP app is confirmed with a code. */
+  twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
@@ -489,6 +491,26 @@ export const dashboardVerifications = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [index("dashboard_verifications_identifier_idx").on(t.identifier)],
+);
+
+/**
+ * better-auth's "twoFactor" model: a user's TOTP secret and backup codes, both encrypted by
+ * better-auth with the auth secret; `verified` turns true when the first code is confirmed.
+ */
+export const dashboardTwoFactors = pgTable(
+  "dashboard_two_factors",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => dashboardUsers.id, { onDelete: "cascade" }),
+    verified: boolean("verified").notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("dashboard_two_factors_user_idx").on(t.userId)],
 );
 
 export const DASHBOARD_ROLES = ["owner", "developer", "viewer"] as const;

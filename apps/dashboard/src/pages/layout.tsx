@@ -7,6 +7,8 @@ export interface Viewer {
   email: string;
   role: "owner" | "developer" | "viewer";
   workspace: Workspace;
+  /** Whether the user signs in with a second factor (TOTP). */
+  twoFactorEnabled: boolean;
   csrf: string;
 }
 
@@ -21,6 +23,7 @@ const NAV = [
   ["usage", "Usage", "both"],
   ["audit", "Audit log", "both"],
   ["users", "Users", "both"],
+  ["security", "Security", "both"],
 ] as const;
 
 export type Section = (typeof NAV)[number][0];

@@ -54,6 +54,8 @@ const NOTICES: Record<string, string> = {
   synced: "Connection synced; its daily metrics and event are stored.",
   role: "Role changed.",
   removed: "User removed; their sessions ended.",
+  two_factor_on: "Two-factor sign-in is on: sign-in asks for a code from now on.",
+  two_factor_off: "Two-factor sign-in is off.",
 };
 
 export function createContext(deps: AppDeps, options: DashboardOptions): DashboardContext {

@@ -27,8 +27,25 @@ const PasswordSchema = z
 
 const LINK_NOT_VALID = "This link was used already, has expired, or never existed.";
 
-/** Sign in with better-auth and pass its session cookie on; false when the password is wrong. */
-async function signIn(c: Context, auth: DashboardAuth, email: string, password: string): Promise<boolean> {
+/** Where a correct password leads: a session, or the second-factor step for users with TOTP. */
+export type SignInOutcome = "signed_in" | "second_factor" | "wrong_password";
+
+/** Where each outcome sends the browser. */
+export const AFTER_SIGN_IN: Record<Exclude<SignInOutcome, "wrong_password">, string> = {
+  signed_in: "/dashboard/keys",
+  second_factor: "/dashboard/sign-in/code",
+};
+
+/**
+ * Sign in with better-auth and pass its cookies on: the session's, or, for a user with a second
+ * factor, the short-lived cookie of the code step (no session until the code is right).
+ */
+async function signIn(
+  c: Context,
+  auth: DashboardAuth,
+  email: string,
+  password: string,
+): Promise<SignInOutcome> {
   try {
     const result = await auth.api.signInEmail({
       body: { email, password },
@@ -36,9 +53,9 @@ async function signIn(c: Context, auth: DashboardAuth, email: string, password: 
       returnHeaders: true,
     });
     for (const cookie of result.headers.getSetCookie()) c.header("Set-Cookie", cookie, { append: true });
-    return true;
+    return "twoFactorRedirect" in result.response ? "second_factor" : "signed_in";
   } catch {
-    return false;
+    return "wrong_password";
   }
 }
 
@@ -91,7 +108,8 @@ export function registerSignIn(app: DashboardApp, ctx: DashboardContext): void {
       c.status(429);
       return c.html(<SignInPage email={email} problem="Too many attempts; wait a minute and try again." />);
     }
-    if (await signIn(c, auth, email, parsed.data.password)) return c.redirect("/dashboard/keys", 303);
+    const outcome = await signIn(c, auth, email, parsed.data.password);
+    if (outcome !== "wrong_password") return c.redirect(AFTER_SIGN_IN[outcome], 303);
     c.status(401);
     return c.html(
       <SignInPage email={email} problem="That email and password do not match a dashboard user." />,
@@ -149,8 +167,11 @@ export function registerSignIn(app: DashboardApp, ctx: DashboardContext): void {
       targetId: invite.id,
       detail: { role: invite.role },
     });
-    await signIn(c, auth, email, parsed.data.password);
-    return c.redirect("/dashboard/keys", 303);
+    const outcome = await signIn(c, auth, email, parsed.data.password);
+    return c.redirect(
+      outcome === "second_factor" ? AFTER_SIGN_IN.second_factor : AFTER_SIGN_IN.signed_in,
+      303,
+    );
   });
 }
 
