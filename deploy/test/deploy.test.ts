@@ -35,11 +35,12 @@ const compose = parse(composeText, { merge: true }) as { services: Record<string
 const values = parse(read(path.join(chartDir, "values.yaml"))) as Json;
 const chart = parse(read(path.join(chartDir, "Chart.yaml"))) as Json;
 
-/** The app processes: the one-shot migration and the three long-running ones. */
+/** The long-running app processes (the one-shot migration is MIGRATE_COMMAND). */
 const APPS = {
   "intelligence-api": "apps/intelligence-api/dist/main.js",
   "mse-record-api": "apps/mse-record-api/dist/main.js",
   "webhook-worker": "apps/webhook-worker/dist/main.js",
+  dashboard: "apps/dashboard/dist/main.js",
 } as const;
 const MIGRATE_COMMAND = ["node", "--enable-source-maps", "tooling/cli/dist/main.js", "migrate"];
 const INFRA_SERVICES = new Set(["postgres", "redis", "nginx"]);
@@ -111,7 +112,7 @@ const deploymentFiles = Object.keys(APPS).map((app) => `deployment-${app}.yaml`)
 describe("environment variables", () => {
   it("every variable compose sets on an app is one the service reads", () => {
     expect(appServices.map(([name]) => name).sort()).toEqual(
-      ["intelligence-api", "migrate", "mse-record-api", "webhook-worker"].sort(),
+      ["intelligence-api", "migrate", "mse-record-api", "webhook-worker", "dashboard"].sort(),
     );
     for (const [name, service] of appServices) {
       const env = composeEnv(service);
@@ -248,7 +249,7 @@ describe("ports agree", () => {
     expect(runtime).toMatch(new RegExp(`^EXPOSE ${PORT}$`, "m"));
     expect(runtime).toMatch(new RegExp(`\\bPORT=${PORT}\\b`));
     const upstreamPorts = [...nginxConf.matchAll(/^\s*server\s+[\w.-]+:(\d+)/gm)].map((m) => Number(m[1]));
-    expect(upstreamPorts.length).toBe(2);
+    expect(upstreamPorts.length).toBe(3);
     for (const port of upstreamPorts) expect(port).toBe(PORT);
   });
 
@@ -261,7 +262,7 @@ describe("ports agree", () => {
   });
 
   it("Helm Services target the named container port", () => {
-    for (const app of ["intelligence-api", "mse-record-api"]) {
+    for (const app of ["intelligence-api", "mse-record-api", "dashboard"]) {
       expect(template(`service-${app}.yaml`)).toMatch(/targetPort: http\b/);
     }
   });
@@ -321,7 +322,8 @@ describe("container commands name real entry points", () => {
 });
 
 describe("compose topology", () => {
-  it("runs 2 intelligence-api, 1 mse-record-api and 2 webhook-worker replicas", () => {
+  it("runs 2 intelligence-api, 1 mse-record-api, 2 webhook-worker and 1 dashboard replicas", () => {
+    expect(at(compose.services.dashboard, "deploy.replicas")).toBe(1);
     expect(at(compose.services["intelligence-api"], "deploy.replicas")).toBe(2);
     expect(at(compose.services["mse-record-api"], "deploy.replicas")).toBe(1);
     expect(at(compose.services["webhook-worker"], "deploy.replicas")).toBe(2);
@@ -408,6 +410,7 @@ describe("nginx routing", () => {
     expect(Object.fromEntries(upstreams)).toEqual({
       intelligence_api: ["intelligence-api"],
       mse_record_api: ["mse-record-api"],
+      dashboard: ["dashboard"],
     });
   });
 
@@ -419,6 +422,15 @@ describe("nginx routing", () => {
     expect(route("/v1/mses")).toBe("intelligence-api");
     expect(route("/healthz")).toBe("intelligence-api");
     expect(route("/v1/ping")).toBe("intelligence-api");
+  });
+
+  it("/dashboard and /dashboard/... go to the dashboard, which nginx waits for", () => {
+    expect(route("/dashboard")).toBe("dashboard");
+    expect(route("/dashboard/keys")).toBe("dashboard");
+    expect(route("/dashboard/static/dashboard.css")).toBe("dashboard");
+    expect(route("/dashboards")).toBe("intelligence-api");
+    expect(route("/docs")).toBe("intelligence-api");
+    expect(at(compose.services.nginx, "depends_on.dashboard.condition")).toBe("service_healthy");
   });
 
   it("every route each API declares reaches that API", () => {

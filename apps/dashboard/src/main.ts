@@ -1,5 +1,5 @@
 import { apiDeliveryEnqueuer } from "@svc/delivery";
-import { KEYS_CHANGED_CHANNEL, redisUrlOf, runStandalone } from "@svc/http";
+import { KEYS_CHANGED_CHANNEL, readiness, redisUrlOf, runStandalone } from "@svc/http";
 import { Hono } from "hono";
 import { Redis } from "ioredis";
 import { buildDashboard } from "./app.js";
@@ -13,7 +13,12 @@ await runStandalone(
   "dashboard",
   (deps) => {
     const service = new Hono();
+    // The balancer's probes, as on the API replicas: alive, and ready while the database answers.
     service.get("/healthz", (c) => c.json({ ok: true, status: "alive" }));
+    service.get("/readyz", async (c) => {
+      const { body, status } = await readiness(deps);
+      return c.json(body, status);
+    });
     service.route(
       "/",
       buildDashboard(deps, {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { ServiceApp } from "./app.js";
+import type { AppDeps, ServiceApp } from "./app.js";
 import { healthzRoute, OPENAPI_INFO, readyzRoute } from "./openapi.js";
 import {
   ERROR_CODES_PATH,
@@ -38,6 +38,23 @@ export function setHtmlSecurityHeaders(
 }
 
 /** /healthz, /readyz, /v1/openapi.json, the reference at /docs and the error codes at /docs/errors. */
+/** GET /readyz's answer: ready while the database answers; Redis state is reported, not required. */
+export async function readiness(deps: Pick<AppDeps, "db" | "redisState">) {
+  const redis = deps.redisState?.() ?? "disabled";
+  try {
+    await deps.db.execute("select 1");
+    return {
+      status: 200 as const,
+      body: { ok: true, status: "ready" as const, database: "ready" as const, redis },
+    };
+  } catch {
+    return {
+      status: 503 as const,
+      body: { ok: false, status: "not_ready" as const, database: "down" as const, redis },
+    };
+  }
+}
+
 export function registerStandardRoutes(
   service: ServiceApp,
   options: { documentSource?: () => OpenApiDoc } = {},
@@ -47,13 +64,8 @@ export function registerStandardRoutes(
   service.openapi(
     readyzRoute,
     async (c) => {
-      const redis = deps.redisState?.() ?? "disabled";
-      try {
-        await deps.db.execute("select 1");
-        return c.json({ ok: true, status: "ready", database: "ready", redis }, 200);
-      } catch {
-        return c.json({ ok: false, status: "not_ready", database: "down", redis }, 503);
-      }
+      const { body, status } = await readiness(deps);
+      return status === 200 ? c.json(body, 200) : c.json(body, 503);
     },
     null,
   );
