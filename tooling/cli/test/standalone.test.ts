@@ -111,7 +111,10 @@ describe("each app starts alone with DATABASE_URL", () => {
     const apiUrl = `http://127.0.0.1:${await api.port}`;
     const dashboardUrl = `http://127.0.0.1:${await dashboard.port}`;
     expect((await call<HealthBody>(dashboardUrl, "/healthz")).status).toBe(200);
-    expect((await call<HealthBody>(dashboardUrl, "/readyz")).json).toMatchObject({ ok: true, database: "ready" });
+    expect((await call<HealthBody>(dashboardUrl, "/readyz")).json).toMatchObject({
+      ok: true,
+      database: "ready",
+    });
     // The API replica caches the key lookup while it hears revocations.
     expect((await call(apiUrl, "/v1/ping", { key: caller.key })).status).toBe(200);
 

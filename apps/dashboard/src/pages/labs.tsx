@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { listLabOrders } from "@svc/intelligence-api";
-import { ActionButton, ModeSections, Notice, Page, type Viewer, when } from "./layout.js";
+import { ActionButton, BothModesPage, type Viewer, when } from "./layout.js";
 
 type LabOrderRow = Awaited<ReturnType<typeof listLabOrders>>["rows"][number];
 
@@ -64,19 +64,20 @@ export function LabsPage(props: {
   notice?: string | undefined;
 }) {
   return (
-    <Page title="Lab orders" viewer={props.viewer} section="labs">
-      <Notice text={props.notice} />
-      <p>
-        The 100 newest orders of each mode. In test mode the sandbox helpers move an order as the provider and
-        laboratory would (the same moves as POST /v1/test_helpers/labs/orders/{"{id}"}/authorize and
-        /advance), with their events and webhooks.
-      </p>
-      <ModeSections
-        idPrefix="labs"
-        render={(mode) => (
-          <OrderTable viewer={props.viewer} rows={mode === "test" ? props.test : props.live} mode={mode} />
-        )}
-      />
-    </Page>
+    <BothModesPage
+      title="Lab orders"
+      section="labs"
+      viewer={props.viewer}
+      notice={props.notice}
+      intro={
+        <>
+          The 100 newest orders of each mode. In test mode the sandbox helpers move an order as the provider
+          and laboratory would (the same moves as POST /v1/test_helpers/labs/orders/{"{id}"}/authorize and
+          /advance), with their events and webhooks.
+        </>
+      }
+      rows={props}
+      table={(rows, mode) => <OrderTable viewer={props.viewer} rows={rows} mode={mode} />}
+    />
   );
 }

@@ -148,3 +148,25 @@ export function ModeSections(props: { idPrefix: string; render: (mode: "test" | 
     </div>
   );
 }
+
+/**
+ * A page of one list per mode (lab orders, wearable connections): the notice, an introduction,
+ * then test mode above live mode, each drawn by `table`.
+ */
+export function BothModesPage<Row>(props: {
+  title: string;
+  section: Section;
+  viewer: Viewer;
+  notice?: string | undefined;
+  intro: Child;
+  rows: { test: Row[]; live: Row[] };
+  table: (rows: Row[], mode: "test" | "live") => Child;
+}) {
+  return (
+    <Page title={props.title} viewer={props.viewer} section={props.section}>
+      <Notice text={props.notice} />
+      <p>{props.intro}</p>
+      <ModeSections idPrefix={props.section} render={(mode) => props.table(props.rows[mode], mode)} />
+    </Page>
+  );
+}

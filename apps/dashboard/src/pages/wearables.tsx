@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { listConnections } from "@svc/intelligence-api";
-import { ActionButton, Csrf, ModeSections, Notice, Page, type Viewer, when } from "./layout.js";
+import { ActionButton, BothModesPage, Csrf, type Viewer, when } from "./layout.js";
 
 type ConnectionRow = Awaited<ReturnType<typeof listConnections>>["rows"][number];
 
@@ -78,24 +78,21 @@ export function WearablesPage(props: {
   notice?: string | undefined;
 }) {
   return (
-    <Page title="Wearable connections" viewer={props.viewer} section="wearables">
-      <Notice text={props.notice} />
-      <p>
-        The 100 newest connections of each mode. In test mode the sandbox helpers complete a pending
-        connection as the patient would on the connect page (POST /v1/test_helpers/wearables/connections/
-        {"{id}"}/complete) and sync a connected one (POST /v1/wearables/connections/{"{id}"}/sync), with their
-        events and webhooks.
-      </p>
-      <ModeSections
-        idPrefix="wearables"
-        render={(mode) => (
-          <ConnectionTable
-            viewer={props.viewer}
-            rows={mode === "test" ? props.test : props.live}
-            mode={mode}
-          />
-        )}
-      />
-    </Page>
+    <BothModesPage
+      title="Wearable connections"
+      section="wearables"
+      viewer={props.viewer}
+      notice={props.notice}
+      intro={
+        <>
+          The 100 newest connections of each mode. In test mode the sandbox helpers complete a pending
+          connection as the patient would on the connect page (POST /v1/test_helpers/wearables/connections/
+          {"{id}"}/complete) and sync a connected one (POST /v1/wearables/connections/{"{id}"}/sync), with
+          their events and webhooks.
+        </>
+      }
+      rows={props}
+      table={(rows, mode) => <ConnectionTable viewer={props.viewer} rows={rows} mode={mode} />}
+    />
   );
 }
