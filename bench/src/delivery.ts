@@ -27,11 +27,19 @@ export async function runDeliveryBench(options: {
 }): Promise<DeliveryBenchResult> {
   const sentAt = new Map<string, number>();
   const waiters = new Map<string, () => void>();
+  // The worker's outbox sweeper may deliver an event before anyone waits for it: remember arrivals.
+  const arrivedIds = new Set<string>();
+  const arrival = (id: string) =>
+    new Promise<void>((resolve) => {
+      if (arrivedIds.has(id)) resolve();
+      else waiters.set(id, resolve);
+    });
   const receiver = createServer((req, res) => {
     const id = String(req.headers["service-event-id"] ?? "");
     req.resume();
     req.on("end", () => {
       res.writeHead(200).end();
+      arrivedIds.add(id);
       waiters.get(id)?.();
       waiters.delete(id);
     });
@@ -69,7 +77,7 @@ export async function runDeliveryBench(options: {
     // Latency: time from the event's commit to its arrival, at a steady rate.
     const latency = await steady(options.rate, options.seconds, async () => {
       const recorded = await emit();
-      const arrived = new Promise<void>((resolve) => waiters.set(recorded.event.id, resolve));
+      const arrived = arrival(recorded.event.id);
       sentAt.set(recorded.event.id, performance.now());
       await enqueuer.enqueue(recorded.deliveryIds);
       await Promise.race([
@@ -89,10 +97,18 @@ export async function runDeliveryBench(options: {
       ids.push(...recorded.deliveryIds);
       events.push(recorded.event.id);
     }
-    const all = Promise.all(events.map((id) => new Promise<void>((resolve) => waiters.set(id, resolve))));
+    const all = Promise.all(events.map(arrival));
     const started = performance.now();
     await enqueuer.enqueue(ids);
-    await all;
+    await Promise.race([
+      all,
+      new Promise((_, reject) =>
+        setTimeout(() => {
+          const missing = events.filter((id) => !arrivedIds.has(id)).length;
+          reject(new Error(`${missing} of ${events.length} backlog deliveries did not arrive in 120 s`));
+        }, 120_000).unref(),
+      ),
+    ]);
     const seconds = (performance.now() - started) / 1000;
     const perSecond = Math.round(options.backlog / seconds);
     options.log(

@@ -8,6 +8,7 @@
  * issue's throughput ratios are about. BENCH_CPU_PROF=dir
  * profiles this process. BENCH_ITERATIONS sets the loop (default 20,000 per scenario).
  */
+import { startAllocationProfile } from "./alloc-profile.js";
 import { scenarios } from "./scenarios.js";
 import { serviceCpuPerRequest, startInProcessService } from "./service-cpu.js";
 
@@ -22,12 +23,22 @@ async function main(): Promise<void> {
   try {
     for (const scenario of scenarios) {
       const text = scenario.body === undefined ? undefined : JSON.stringify(scenario.body);
+      const stopAllocationProfile = process.env.BENCH_ALLOC_PROF ? await startAllocationProfile() : undefined;
       const measured = await serviceCpuPerRequest(
         service.fetch,
         { method: scenario.method, path: scenario.path, key, body: text },
         ITERATIONS,
         WARMUP,
       );
+      if (stopAllocationProfile) {
+        const sites = await stopAllocationProfile();
+        const total = sites.reduce((sum, s) => sum + s.bytes, 0);
+        console.error(
+          `${scenario.name}: ~${Math.round(total / (ITERATIONS + WARMUP + 1) / 1024)} kB allocated per request; top sites:`,
+        );
+        for (const s of sites.slice(0, 30))
+          console.error(`  ${(s.bytes / (ITERATIONS + WARMUP + 1) / 1024).toFixed(2)} kB/req  ${s.site}`);
+      }
       const { answer } = measured;
       const serviceUs = measured.cpuUs;
       const wallUs = measured.wallUs;

@@ -36,6 +36,8 @@ interface Counters {
   redisCommands: number;
   keyCacheLive: boolean;
   rssBytes: number;
+  heapTotalBytes: number;
+  heapUsedBytes: number;
 }
 
 interface Server {
@@ -59,9 +61,9 @@ function startChild(target: Side, env: Record<string, string>): Promise<Server> 
     [
       ...profile,
       ...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
-      "--import",
-      "tsx",
-      path.join(here, "server.ts"),
+      "--enable-source-maps",
+      // Compiled by `pnpm bench` (tsup, the apps' production bundle settings) before it runs.
+      path.join(here, "..", "dist", "server.js"),
     ],
     {
       cwd: path.join(here, ".."),
@@ -158,6 +160,9 @@ async function main() {
   const perRequest = new Map<string, { redis: number[]; queries: number[] }>();
   /** The API process's resident memory after each scenario of each round. */
   const rssMb: number[] = [];
+  /** Its V8 heap at the same moments: reserved (total) and in use, live and garbage alike. */
+  const heapTotalMb: number[] = [];
+  const heapUsedMb: number[] = [];
   console.log(
     `bench: ${scenarios.length} scenarios x ${ROUNDS} rounds x ${DURATION}s, ${CONNECTIONS} connections`,
   );
@@ -178,6 +183,8 @@ async function main() {
             counts.queries.push((after.queries - before.queries) / Math.max(1, measure.requests));
             perRequest.set(scenario.name, counts);
             rssMb.push(Math.round(after.rssBytes / 1e5) / 10);
+            heapTotalMb.push(Math.round(after.heapTotalBytes / 1e5) / 10);
+            heapUsedMb.push(Math.round(after.heapUsedBytes / 1e5) / 10);
             entry.api.push(measure);
           } else {
             const server = side === "hand" ? hand : baseline;
@@ -295,7 +302,7 @@ async function main() {
       };
     });
     console.log(
-      `\nAPI process RSS: first ${rssMb[0]} MB, last ${rssMb.at(-1)} MB, max ${Math.max(...rssMb)} MB over ${rssMb.length} runs`,
+      `\nAPI process RSS: first ${rssMb[0]} MB, last ${rssMb.at(-1)} MB, max ${Math.max(...rssMb)} MB over ${rssMb.length} runs; V8 heap reserved last ${heapTotalMb.at(-1)} MB, in use ${heapUsedMb.at(-1)} MB`,
     );
     console.table(
       rows.map((r) => ({
@@ -337,6 +344,7 @@ async function main() {
       seconds: DURATION,
       connections: CONNECTIONS,
       apiRssMb: { perScenarioRound: rssMb, max: Math.max(...rssMb), first: rssMb[0], last: rssMb.at(-1) },
+      apiHeapMb: { reserved: heapTotalMb, used: heapUsedMb },
       rows,
       mse,
       eventPages,

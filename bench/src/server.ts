@@ -39,6 +39,8 @@ async function api(): Promise<void> {
         redisCommands,
         keyCacheLive: runtime.deps.keyCache?.isLive ?? false,
         rssBytes: process.memoryUsage().rss,
+        heapTotalBytes: process.memoryUsage().heapTotal,
+        heapUsedBytes: process.memoryUsage().heapUsed,
       });
   });
   send({ type: "ready", port: server.port });

@@ -1,0 +1,38 @@
+/**
+ * Where the heap allocations go (BENCH_ALLOC_PROF=1 with `pnpm bench:inprocess`): V8's sampling
+ * heap profiler, keeping the objects minor and major GCs already collected, so short-lived
+ * per-request garbage counts as much as what survives. Prints the functions that allocate most.
+ */
+import { Session } from "node:inspector/promises";
+
+interface ProfileNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: ProfileNode[];
+}
+
+export async function startAllocationProfile(): Promise<() => Promise<{ site: string; bytes: number }[]>> {
+  const session = new Session();
+  session.connect();
+  await session.post("HeapProfiler.enable");
+  await session.post("HeapProfiler.startSampling", {
+    samplingInterval: 16_384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return async () => {
+    const { profile } = (await session.post("HeapProfiler.stopSampling")) as {
+      profile: { head: ProfileNode };
+    };
+    session.disconnect();
+    const bySite = new Map<string, number>();
+    const walk = (node: ProfileNode) => {
+      const { functionName, url, lineNumber } = node.callFrame;
+      const site = `${functionName || "(anonymous)"} ${url.split("/").slice(-3).join("/")}:${lineNumber + 1}`;
+      bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+      for (const child of node.children) walk(child);
+    };
+    walk(profile.head);
+    return [...bySite].map(([site, bytes]) => ({ site, bytes })).sort((a, b) => b.bytes - a.bytes);
+  };
+}
