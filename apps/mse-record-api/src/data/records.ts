@@ -166,25 +166,28 @@ export async function latestVersion(
   orgId: string,
   visitId: string,
 ): Promise<LatestVersion | undefined> {
-  const [row] = await db
-    .select()
+  // One round trip: the latest version with each of its signatures (none: one row, signature null).
+  const latestNumber = db
+    .select({ version: sql`max(${mseVersions.version})` })
     .from(mseVersions)
-    .where(visitScope(orgId, visitId))
-    .orderBy(desc(mseVersions.version))
-    .limit(1);
-  if (!row) return undefined;
-  const signatures = await db
-    .select()
-    .from(mseSignatures)
-    .where(
+    .where(visitScope(orgId, visitId));
+  const rows = await db
+    .select({ row: mseVersions, signature: mseSignatures })
+    .from(mseVersions)
+    .leftJoin(
+      mseSignatures,
       and(
-        eq(mseSignatures.orgId, orgId),
-        eq(mseSignatures.visitId, visitId),
-        eq(mseSignatures.version, row.version),
+        eq(mseSignatures.orgId, mseVersions.orgId),
+        eq(mseSignatures.visitId, mseVersions.visitId),
+        eq(mseSignatures.version, mseVersions.version),
       ),
     )
+    .where(and(visitScope(orgId, visitId), eq(mseVersions.version, sql`(${latestNumber})`)))
     .orderBy(desc(mseSignatures.signedAt), desc(mseSignatures.id));
-  return { row, signatures };
+  const first = rows[0];
+  if (!first) return undefined;
+  const signatures = rows.flatMap(({ signature }) => (signature ? [signature] : []));
+  return { row: first.row, signatures };
 }
 
 export interface FullRecord {
