@@ -21,6 +21,7 @@ export interface RunningServer {
 }
 
 const HSTS = "max-age=31536000; includeSubDomains";
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export function startServer(options: ServeOptions): Promise<RunningServer> {
   const tls = options.tls;
@@ -79,6 +80,10 @@ export function startServer(options: ServeOptions): Promise<RunningServer> {
     if ("requestTimeout" in server) {
       server.requestTimeout = timeout;
       server.headersTimeout = Math.min(timeout, 20_000);
+      // Idle keep-alive connections stay open longer than the balancer's (nginx: 60 s) and client
+      // pools' idle timeouts: with Node's 5 s, a pooled connection the service has just closed gets
+      // reused for the next request, which then fails (a 502 behind nginx for a POST).
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     }
     server.once("error", reject);
   });
