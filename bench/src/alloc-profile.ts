@@ -36,3 +36,16 @@ export async function startAllocationProfile(): Promise<() => Promise<{ site: st
     return [...bySite].map(([site, bytes]) => ({ site, bytes })).sort((a, b) => b.bytes - a.bytes);
   };
 }
+
+/** Print the total and the top allocation sites per request, `requests` being how many ran. */
+export function printAllocationSites(
+  label: string,
+  sites: { site: string; bytes: number }[],
+  requests: number,
+): void {
+  const perRequestKb = (bytes: number) => bytes / requests / 1024;
+  const total = sites.reduce((sum, s) => sum + s.bytes, 0);
+  console.error(`${label}: ~${Math.round(perRequestKb(total))} kB allocated per request; top sites:`);
+  for (const s of sites.slice(0, 30))
+    console.error(`  ${perRequestKb(s.bytes).toFixed(2)} kB/req  ${s.site}`);
+}

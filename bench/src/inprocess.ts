@@ -8,7 +8,7 @@
  * issue's throughput ratios are about. BENCH_CPU_PROF=dir
  * profiles this process. BENCH_ITERATIONS sets the loop (default 20,000 per scenario).
  */
-import { startAllocationProfile } from "./alloc-profile.js";
+import { printAllocationSites, startAllocationProfile } from "./alloc-profile.js";
 import { scenarios } from "./scenarios.js";
 import { serviceCpuPerRequest, startInProcessService } from "./service-cpu.js";
 
@@ -30,15 +30,9 @@ async function main(): Promise<void> {
         ITERATIONS,
         WARMUP,
       );
-      if (stopAllocationProfile) {
-        const sites = await stopAllocationProfile();
-        const total = sites.reduce((sum, s) => sum + s.bytes, 0);
-        console.error(
-          `${scenario.name}: ~${Math.round(total / (ITERATIONS + WARMUP + 1) / 1024)} kB allocated per request; top sites:`,
-        );
-        for (const s of sites.slice(0, 30))
-          console.error(`  ${(s.bytes / (ITERATIONS + WARMUP + 1) / 1024).toFixed(2)} kB/req  ${s.site}`);
-      }
+      // Every request the profile saw: the first one, the warm-up and the measured loop.
+      if (stopAllocationProfile)
+        printAllocationSites(scenario.name, await stopAllocationProfile(), ITERATIONS + WARMUP + 1);
       const { answer } = measured;
       const serviceUs = measured.cpuUs;
       const wallUs = measured.wallUs;

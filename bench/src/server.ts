@@ -32,16 +32,18 @@ async function api(): Promise<void> {
   const combined = buildCombinedApp(runtime.deps, { narrator: modelNarratorFromEnv(env) });
   const server = await startServer({ fetch: combined.fetch, port: 0, hostname: "127.0.0.1" });
   process.on("message", (message: { type: string }) => {
-    if (message.type === "counters")
+    if (message.type === "counters") {
+      const memory = process.memoryUsage();
       send({
         type: "counters",
         queries,
         redisCommands,
         keyCacheLive: runtime.deps.keyCache?.isLive ?? false,
-        rssBytes: process.memoryUsage().rss,
-        heapTotalBytes: process.memoryUsage().heapTotal,
-        heapUsedBytes: process.memoryUsage().heapUsed,
+        rssBytes: memory.rss,
+        heapTotalBytes: memory.heapTotal,
+        heapUsedBytes: memory.heapUsed,
       });
+    }
   });
   send({ type: "ready", port: server.port });
 }

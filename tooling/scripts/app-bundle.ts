@@ -27,7 +27,8 @@ export function appBundle(entry: Record<string, string>): Options {
     splitting: false,
     dts: false,
     noExternal: [BUNDLED],
-    // Anything that is neither relative nor bundled stays an import.
+    // Anything that is neither relative nor bundled stays an import (BUNDLED without its "^",
+    // as a negative lookahead).
     external: [new RegExp(`^(?!${BUNDLED.source.slice(1)})[^./]`)],
     async onSuccess() {
       cpSync(migrations, path.resolve("dist/drizzle"), { recursive: true });

@@ -373,6 +373,27 @@ describe("POST /v1/mse/{visitId}/sign", () => {
     expect(history.chainValid).toBe(true);
   });
 
+  it("a co-signature on the same version: GET shows the newest signer once, history lists both", async () => {
+    const id = visit("sign");
+    await api.write(id, { patientId: "pat-h2", selection: baseSelection });
+    const first = await api.sign(id, { patientId: "pat-h2", signedByName: "Dr. First" });
+    const second = await api.sign(id, { patientId: "pat-h2", signedByName: "Dr. Second", credential: "DO" });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const res = await api.get(id);
+    expect(res.status).toBe(200);
+    expect(res.json.mse).toMatchObject({
+      version: 1,
+      signed: true,
+      signedByName: "Dr. Second",
+      signedByCredential: "DO",
+      signedAt: second.json.signedAt,
+    });
+    expect(res.json.mse.signature?.id).toBe(second.json.signatureId);
+    const history = (await api.history(id)).json;
+    expect(history.versions).toHaveLength(1);
+    expect(history.versions[0]?.signatureIds).toEqual([first.json.signatureId, second.json.signatureId]);
+  });
+
   it("works with only the required fields (no timezone: no local time)", async () => {
     const id = visit("sign");
     await api.write(id, { patientId: "pat-h", selection: baseSelection });
