@@ -32,6 +32,8 @@ const DELIVERY_RATE = Number(process.env.BENCH_DELIVERY_RATE ?? 100);
 const DELIVERY_BACKLOG = Number(process.env.BENCH_DELIVERY_BACKLOG ?? 2000);
 
 interface Counters {
+  /** The server process's CPU time so far (user + system), every side. */
+  cpuMicros: number;
   queries: number;
   redisCommands: number;
   keyCacheLive: boolean;
@@ -99,6 +101,22 @@ interface Measure {
   p50: number;
   p99: number;
   non2xx: number;
+  /** The server's CPU time per answered request (user + system): steadier than req/s on a shared machine. */
+  cpuUsPerRequest: number;
+}
+
+/** One load run against a server, with the server's CPU time per request over the run. */
+async function loadServer(
+  server: Server,
+  scenario: Scenario,
+  key: string | null,
+): Promise<{ measure: Measure; before: Counters; after: Counters }> {
+  const before = await server.counters();
+  const measure = await load(server.url, scenario, key);
+  const after = await server.counters();
+  measure.cpuUsPerRequest =
+    Math.round(((after.cpuMicros - before.cpuMicros) / Math.max(1, measure.requests)) * 10) / 10;
+  return { measure, before, after };
 }
 
 async function load(
@@ -122,6 +140,7 @@ async function load(
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx + result.errors + result.timeouts,
+    cpuUsPerRequest: 0,
   };
 }
 
@@ -175,9 +194,7 @@ async function main() {
         const order = sides.map((_, i) => sides[(i + round) % sides.length] as Side);
         for (const side of order) {
           if (side === "api") {
-            const before = await api.counters();
-            const measure = await load(api.url, scenario, key);
-            const after = await api.counters();
+            const { measure, before, after } = await loadServer(api, scenario, key);
             const counts = perRequest.get(scenario.name) ?? { redis: [], queries: [] };
             counts.redis.push((after.redisCommands - before.redisCommands) / Math.max(1, measure.requests));
             counts.queries.push((after.queries - before.queries) / Math.max(1, measure.requests));
@@ -188,12 +205,12 @@ async function main() {
             entry.api.push(measure);
           } else {
             const server = side === "hand" ? hand : baseline;
-            entry[side].push(await load(server.url, scenario, key));
+            entry[side].push((await loadServer(server, scenario, key)).measure);
           }
           done++;
           const last = entry[side].at(-1);
           console.log(
-            `[${done}/${total}] round ${round} ${scenario.name} ${side}: ${Math.round(last?.rps ?? 0)} req/s p99 ${last?.p99} ms${last?.non2xx ? ` (${last.non2xx} non-2xx!)` : ""}`,
+            `[${done}/${total}] round ${round} ${scenario.name} ${side}: ${Math.round(last?.rps ?? 0)} req/s p99 ${last?.p99} ms, ${last?.cpuUsPerRequest} µs CPU/req${last?.non2xx ? ` (${last.non2xx} non-2xx!)` : ""}`,
           );
         }
       }
@@ -270,6 +287,7 @@ async function main() {
       rps: Math.round(median(measures.map((m) => m.rps))),
       p50: median(measures.map((m) => m.p50)),
       p99: median(measures.map((m) => m.p99)),
+      cpuUsPerRequest: Math.round(median(measures.map((m) => m.cpuUsPerRequest)) * 10) / 10,
     });
     const ratio = (a: number, b: number) => Math.round((a / Math.max(b, 1)) * 100) / 100;
     const rows = scenarios.map((scenario) => {
@@ -288,6 +306,8 @@ async function main() {
         p99Ratio: ratio(apiSide.p99, zodSide.p99),
         rpsRatioHand: ratio(apiSide.rps, handSide.rps),
         p99RatioHand: ratio(apiSide.p99, handSide.p99),
+        /** Server CPU per request, hand-checked baseline over API (1 = as cheap as the baseline). */
+        cpuRatioHand: ratio(handSide.cpuUsPerRequest, apiSide.cpuUsPerRequest),
         fixedRate: { rate: FIXED_RATE, p50: fixedRun.p50, p99: fixedRun.p99 },
         redisCommandsPerRequest: Math.round(median(counts.redis) * 100) / 100,
         dbQueriesPerRequest: Math.round(median(counts.queries) * 100) / 100,
@@ -317,6 +337,9 @@ async function main() {
         "p99 x hand": r.p99RatioHand,
         "p99 x zod": r.p99Ratio,
         "p99 @1k/s": r.fixedRate.p99,
+        "api CPU µs/req": r.api.cpuUsPerRequest,
+        "hand CPU µs/req": r.handBaseline.cpuUsPerRequest,
+        "CPU hand/api": r.cpuRatioHand,
         "redis/req": r.redisCommandsPerRequest,
         "db/req": r.dbQueriesPerRequest,
       })),

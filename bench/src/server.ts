@@ -15,6 +15,19 @@ import { baselineHandlers, handCheckedHandlers } from "./baseline.js";
 
 const send = (message: object) => process.send?.(message);
 
+/** This process's CPU time so far (user + system), so the runner can divide it by requests served. */
+const cpuMicros = () => {
+  const used = process.cpuUsage();
+  return used.user + used.system;
+};
+
+/** Every side answers `counters` with its CPU time; the API adds its own counts. */
+function answerCounters(extra: () => object = () => ({})): void {
+  process.on("message", (message: { type: string }) => {
+    if (message.type === "counters") send({ type: "counters", cpuMicros: cpuMicros(), ...extra() });
+  });
+}
+
 async function api(): Promise<void> {
   let queries = 0;
   let redisCommands = 0;
@@ -31,19 +44,16 @@ async function api(): Promise<void> {
   }
   const combined = buildCombinedApp(runtime.deps, { narrator: modelNarratorFromEnv(env) });
   const server = await startServer({ fetch: combined.fetch, port: 0, hostname: "127.0.0.1" });
-  process.on("message", (message: { type: string }) => {
-    if (message.type === "counters") {
-      const memory = process.memoryUsage();
-      send({
-        type: "counters",
-        queries,
-        redisCommands,
-        keyCacheLive: runtime.deps.keyCache?.isLive ?? false,
-        rssBytes: memory.rss,
-        heapTotalBytes: memory.heapTotal,
-        heapUsedBytes: memory.heapUsed,
-      });
-    }
+  answerCounters(() => {
+    const memory = process.memoryUsage();
+    return {
+      queries,
+      redisCommands,
+      keyCacheLive: runtime.deps.keyCache?.isLive ?? false,
+      rssBytes: memory.rss,
+      heapTotalBytes: memory.heapTotal,
+      heapUsedBytes: memory.heapUsed,
+    };
   });
   send({ type: "ready", port: server.port });
 }
@@ -81,6 +91,7 @@ function baseline(kind: "zod" | "hand"): void {
       res.end(text);
     });
   });
+  answerCounters();
   server.listen(0, "127.0.0.1", () =>
     send({ type: "ready", port: (server.address() as { port: number }).port }),
   );

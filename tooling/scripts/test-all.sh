@@ -34,6 +34,12 @@ set -e
 node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const skipped = r.numPendingTests + r.numTodoTests;
+  const slowest = r.testResults
+    .map((f) => ({ s: (f.endTime - f.startTime) / 1000, name: f.name.replace(process.cwd() + "/", "") }))
+    .sort((a, b) => b.s - a.s)
+    .slice(0, 12);
+  console.log("\nSlowest test files (s):");
+  for (const f of slowest) console.log(`${f.s.toFixed(1).padStart(7)}  ${f.name}`);
   console.log(`\nTests: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ""));
 ' "$report" || echo "Tests: 0 passed, 1 failed"
 rm -f "$report"

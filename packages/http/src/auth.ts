@@ -48,11 +48,12 @@ export function bearerToken(header: string | undefined): string {
 
 /** Look the key up (one query) and refuse unknown, mistyped or revoked keys with 401 invalid_token. */
 export async function authenticateKey(db: Db, token: string, cache?: KeyCache): Promise<AuthKeyRow> {
-  // Shape and checksum first: a mistyped key never costs a database lookup (decision 12).
-  if (!parseKey(token)) throw new ApiError("invalid_token", "The API key is not valid.");
   const hash = hashKey(token);
   let row = cache?.get(hash);
   if (row === undefined) {
+    // Shape and checksum first: a mistyped key never costs a database lookup (decision 12). A
+    // cached lookup skips them: only a key that passed them is ever cached.
+    if (!parseKey(token)) throw new ApiError("invalid_token", "The API key is not valid.");
     const generation = cache?.generation ?? 0;
     row = await findKeyForAuth(db, hash);
     cache?.set(hash, row, generation);

@@ -1,4 +1,6 @@
 import type { Redis } from "ioredis";
+import { BucketLeases, type BucketRule, leaseSizeFor, type TokenGrant } from "./bucket-lease.js";
+import { utcDayOf } from "./utc-day.js";
 
 /**
  * Rate limits (decisions 30, 43 and 46). Two shapes:
@@ -27,16 +29,18 @@ export interface LimitDecision {
 export interface RateLimiter {
   consume(rule: LimitRule, now?: Date): Promise<LimitDecision>;
   readonly backend: "redis" | "memory";
+  /** Writes out what is still counted only in this process (usage of leased tokens). */
+  close?(): Promise<void>;
 }
 
 function utcDay(now: Date): string {
-  return now.toISOString().slice(0, 10).replaceAll("-", "");
+  return utcDayOf(now.getTime()).compact;
 }
 function nextUtcMidnight(now: Date): number {
   return Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) / 1000);
 }
 function utcMonth(now: Date): string {
-  return now.toISOString().slice(0, 7).replaceAll("-", "");
+  return utcDayOf(now.getTime()).month;
 }
 
 function dailyDecision(
@@ -95,7 +99,8 @@ return {1, k, a}
 `;
 
 // KEYS[1] bucket hash, KEYS[2] monthly usage counter ('' when none).
-// ARGV rate per second, burst, month ttl. Time comes from Redis so replicas agree.
+// ARGV rate per second, burst, month ttl, tokens wanted, 1 when the granted tokens count as usage
+// now (0 when the caller counts them as it spends them). Time comes from Redis so replicas agree.
 // Tokens are kept in thousandths to stay integral across the Lua/Redis boundary.
 const BUCKET_SCRIPT = `
 local t = redis.call('TIME')
@@ -111,18 +116,17 @@ if tokens == nil then
 end
 local elapsed = math.max(0, nowMs - ts)
 tokens = math.min(burst, tokens + elapsed * rate)
-local allowed = 0
-if tokens >= 1000 then
-  tokens = tokens - 1000
-  allowed = 1
-  if KEYS[2] ~= '' then
-    redis.call('INCR', KEYS[2])
+local granted = math.min(tonumber(ARGV[4]), math.floor(tokens / 1000))
+if granted > 0 then
+  tokens = tokens - granted * 1000
+  if KEYS[2] ~= '' and ARGV[5] == '1' then
+    redis.call('INCRBY', KEYS[2], granted)
     redis.call('EXPIRE', KEYS[2], ARGV[3])
   end
 end
 redis.call('HSET', KEYS[1], 'tokens', tokens, 'ts', nowMs)
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate) + 1000)
-return {allowed, tokens, nowMs}
+return {granted, tokens, nowMs}
 `;
 
 type LimiterRedis = Redis & {
@@ -139,6 +143,8 @@ type LimiterRedis = Redis & {
     rate: number,
     burst: number,
     monthTtl: number,
+    wanted: number,
+    countGranted: 0 | 1,
   ): Promise<[number, number, number]>;
 };
 
@@ -147,6 +153,7 @@ const MONTH_TTL_SECONDS = 40 * 24 * 3600;
 export class RedisRateLimiter implements RateLimiter {
   readonly backend = "redis" as const;
   private readonly redis: LimiterRedis;
+  private readonly leases: BucketLeases;
   constructor(
     redis: Redis,
     private readonly prefix = "svc:rl",
@@ -154,6 +161,41 @@ export class RedisRateLimiter implements RateLimiter {
     redis.defineCommand("svcDailyLimit", { numberOfKeys: 2, lua: DAILY_SCRIPT });
     redis.defineCommand("svcBucketLimit", { numberOfKeys: 2, lua: BUCKET_SCRIPT });
     this.redis = redis as LimiterRedis;
+    this.leases = new BucketLeases(
+      (rule, wanted) => this.takeTokens(rule, wanted, new Date(), false),
+      (counts) => this.addMonthlyUsage(counts),
+    );
+  }
+
+  /** One script call: up to `wanted` tokens from the shared bucket, with what is left in it. */
+  private async takeTokens(
+    rule: BucketRule,
+    wanted: number,
+    now: Date,
+    countGranted: boolean,
+  ): Promise<TokenGrant> {
+    const [granted, milliTokens, nowMs] = await this.redis.svcBucketLimit(
+      `${this.prefix}:bucket:${rule.subject}`,
+      rule.monthlyUsageOf ? this.monthKey(rule.monthlyUsageOf, now) : "",
+      rule.ratePerSecond,
+      rule.burst,
+      MONTH_TTL_SECONDS,
+      wanted,
+      countGranted ? 1 : 0,
+    );
+    return { granted, tokensLeft: milliTokens / 1000, nowMs };
+  }
+
+  private monthKey(accountId: string, now: Date): string {
+    return `${this.prefix}:usage:${utcMonth(now)}:${accountId}`;
+  }
+
+  private async addMonthlyUsage(counts: ReadonlyMap<string, number>): Promise<void> {
+    const pipeline = this.redis.pipeline();
+    for (const [key, n] of counts) pipeline.incrby(key, n).expire(key, MONTH_TTL_SECONDS);
+    const results = await pipeline.exec();
+    const failed = results?.find(([error]) => error)?.[0];
+    if (failed) throw failed;
   }
 
   async consume(rule: LimitRule, now: Date = new Date()): Promise<LimitDecision> {
@@ -169,22 +211,23 @@ export class RedisRateLimiter implements RateLimiter {
       );
       return dailyDecision(rule, allowed === 1, k, a, now);
     }
-    const monthKey = rule.monthlyUsageOf
-      ? `${this.prefix}:usage:${utcMonth(now)}:${rule.monthlyUsageOf}`
-      : "";
-    const [allowed, milliTokens, nowMs] = await this.redis.svcBucketLimit(
-      `${this.prefix}:bucket:${rule.subject}`,
-      monthKey,
-      rule.ratePerSecond,
-      rule.burst,
-      MONTH_TTL_SECONDS,
-    );
-    return bucketDecision(rule, allowed === 1, milliTokens / 1000, nowMs);
+    if (leaseSizeFor(rule) > 1) {
+      const usageKey = rule.monthlyUsageOf ? this.monthKey(rule.monthlyUsageOf, now) : undefined;
+      const spent = await this.leases.consume(rule, usageKey);
+      return bucketDecision(rule, spent.allowed, spent.tokensLeft, spent.nowMs);
+    }
+    const grant = await this.takeTokens(rule, 1, now, true);
+    return bucketDecision(rule, grant.granted === 1, grant.tokensLeft, grant.nowMs);
   }
 
   /** Requests counted this month for an account (overage = this minus the plan's allowance). */
   async monthlyUsage(accountId: string, now: Date = new Date()): Promise<number> {
-    return Number((await this.redis.get(`${this.prefix}:usage:${utcMonth(now)}:${accountId}`)) ?? 0);
+    await this.leases.flushUsage();
+    return Number((await this.redis.get(this.monthKey(accountId, now))) ?? 0);
+  }
+
+  async close(): Promise<void> {
+    await this.leases.close();
   }
 }
 
@@ -242,6 +285,9 @@ export class FallbackRateLimiter implements RateLimiter {
   ) {}
   get backend() {
     return this.primary.backend;
+  }
+  async close(): Promise<void> {
+    await this.primary.close?.();
   }
   async consume(rule: LimitRule, now?: Date): Promise<LimitDecision> {
     try {

@@ -120,6 +120,8 @@ export async function createRuntime(
       : "rate limits in this process (exact: the embedded database allows one process)",
     async close() {
       await usage.stop();
+      // Usage of leased rate-limit tokens still counted only here goes to Redis first.
+      await limiter.close?.();
       redis?.disconnect();
       (subscriber as Redis | null)?.disconnect();
       await dbHandle.close();

@@ -1,5 +1,6 @@
 import { addApiUsage, type Db, type UsageCount } from "@svc/db";
 import type { Logger } from "pino";
+import { utcDayOf } from "./utc-day.js";
 
 /** How often counted requests are added to the database. */
 export const USAGE_FLUSH_INTERVAL_MS = 10_000;
@@ -14,7 +15,8 @@ const MAX_PENDING_ROWS = 50_000;
  */
 export class UsageMeter {
   private pending = new Map<string, UsageCount>();
-  private lastUsed = new Map<string, Date>();
+  /** Last use per key, in epoch milliseconds (a Date is made only when written). */
+  private lastUsed = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | null = null;
   private lastWarn = 0;
@@ -29,8 +31,9 @@ export class UsageMeter {
   }
 
   /** One request made with `keyId` on `operation` (e.g. `POST /v1/dmse/analyze`) that ended in `status`. */
-  count(keyId: string, operation: string, status: number, now: Date = new Date()): void {
-    const day = now.toISOString().slice(0, 10);
+  count(keyId: string, operation: string, status: number, now?: Date): void {
+    const nowMs = now ? now.getTime() : Date.now();
+    const day = utcDayOf(nowMs).iso;
     const id = `${day} ${keyId} ${operation}`;
     let row = this.pending.get(id);
     if (!row) {
@@ -40,7 +43,7 @@ export class UsageMeter {
     }
     row.requests += 1;
     if (status === 429) row.rateLimited += 1;
-    this.lastUsed.set(keyId, now);
+    this.lastUsed.set(keyId, nowMs);
   }
 
   /** Add what was counted since the last flush; on failure the counts are kept for the next one. */
@@ -65,7 +68,8 @@ export class UsageMeter {
     this.pending = new Map();
     this.lastUsed = new Map();
     try {
-      await addApiUsage(this.db, [...counts.values()], lastUsed);
+      const lastUsedAt = new Map([...lastUsed].map(([keyId, ms]) => [keyId, new Date(ms)]));
+      await addApiUsage(this.db, [...counts.values()], lastUsedAt);
     } catch (error) {
       this.restore(counts, lastUsed);
       if (Date.now() - this.lastWarn > 60_000) {
@@ -78,7 +82,7 @@ export class UsageMeter {
     }
   }
 
-  private restore(counts: Map<string, UsageCount>, lastUsed: Map<string, Date>): void {
+  private restore(counts: Map<string, UsageCount>, lastUsed: Map<string, number>): void {
     for (const [id, row] of counts) {
       const newer = this.pending.get(id);
       if (newer) {

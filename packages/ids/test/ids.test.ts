@@ -17,6 +17,13 @@ describe("newId", () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it("draws fresh random bits for every millisecond, across refills of the random pool", () => {
+    // 1,000 milliseconds use 10 kB of random bytes: more than two refills of the 4 kB pool.
+    const randomParts = new Set<string>();
+    for (let i = 0; i < 1000; i++) randomParts.add(newId("req", 1_800_000_000_000 + i).slice(-16));
+    expect(randomParts.size).toBe(1000);
+  });
+
   it("puts a later millisecond after an earlier one", () => {
     expect(newId("evt", 2_000) > newId("evt", 1_000)).toBe(true);
   });

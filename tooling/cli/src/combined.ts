@@ -21,6 +21,19 @@ export function mergeDocuments(intelligence: OpenApiDoc, mse: OpenApiDoc): OpenA
   return { ...intelligence, paths: sortedPaths, components: merged };
 }
 
+/**
+ * The path of an absolute request URL (`http://host:port/path?query` -> `/path`) without parsing
+ * the whole URL on every request; the server always hands an absolute URL.
+ */
+export function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("://") + 3);
+  if (start === -1) return "/";
+  const query = url.indexOf("?", start);
+  const hash = url.indexOf("#", start);
+  const end = Math.min(query === -1 ? url.length : query, hash === -1 ? url.length : hash);
+  return url.slice(start, end);
+}
+
 /** The Intelligence API's own options (its narrator for `explain: true`); the document is shared. */
 export type IntelligenceOptions = Omit<
   NonNullable<Parameters<typeof buildIntelligenceApi>[1]>,
@@ -58,7 +71,7 @@ export function buildCombinedApp(
     },
   });
   const fetch = (request: Request): Response | Promise<Response> => {
-    const { pathname } = new URL(request.url);
+    const pathname = pathOf(request.url);
     if (pathname === "/v1/mse" || pathname.startsWith("/v1/mse/")) return mse.app.fetch(request);
     if (pathname === "/dashboard" || pathname.startsWith("/dashboard/")) return dashboard.fetch(request);
     return intelligence.app.fetch(request);

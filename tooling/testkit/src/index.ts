@@ -153,6 +153,7 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
     async close() {
       await server.close(1_000);
       await usage.stop();
+      await limiter.close?.();
       redis.disconnect();
       if (ownsDb) await db.drop();
     },
