@@ -16,8 +16,10 @@ pnpm install --frozen-lockfile
 step "lint (biome)"
 pnpm exec biome check .
 
+# One program for every package (capture apart: it adds the DOM library): shared sources and
+# their dependencies' types are checked once, not once per package (265 s -> about 35 s here).
 step "typecheck (tsc --noEmit, every package)"
-pnpm exec turbo run typecheck --output-logs=errors-only
+pnpm typecheck
 
 step "OpenAPI document matches the route schemas (no database needed)"
 pnpm openapi:check

@@ -8,6 +8,7 @@ import { recordEvent } from "@svc/db";
 import { createDeliveryEnqueuer } from "@svc/delivery";
 import {
   addEndpoint,
+  compiledEntry,
   createTestDatabase,
   type Receiver,
   Seeder,
@@ -23,7 +24,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * Every event still arrives.
  */
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const tsx = `${root}node_modules/.bin/tsx`;
 
 let db: TestDatabase;
 let receiver: Receiver;
@@ -68,7 +68,9 @@ function stopRedis(): void {
 }
 
 function startWorkerProcess(): ChildProcess {
-  const child = spawn(tsx, [`${root}apps/webhook-worker/src/main.ts`], {
+  // The compiled worker, as deployments run it (`pnpm build` comes first in the test command).
+  const worker = compiledEntry(root, "apps/webhook-worker/dist/main.js");
+  const child = spawn(worker.command, worker.args, {
     cwd: root,
     env: {
       ...process.env,

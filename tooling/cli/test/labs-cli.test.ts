@@ -9,6 +9,7 @@ import {
   call,
   createTestDatabase,
   startTestService,
+  svcCliCommand,
   type TestDatabase,
   type TestService,
 } from "@svc/testkit";
@@ -16,8 +17,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /** `pnpm svc labs authorize|advance`: operator moves through the API's transition function. */
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const tsx = `${root}node_modules/.bin/tsx`;
-const cliPath = `${root}tooling/cli/src/main.ts`;
 
 let db: TestDatabase;
 let svc: TestService;
@@ -41,10 +40,11 @@ afterAll(async () => {
 
 /** Runs the CLI without blocking this process's event loop (the API under test lives here). */
 function svcCli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const cli = svcCliCommand(args);
   return new Promise((resolve) => {
     execFile(
-      tsx,
-      [cliPath, ...args],
+      cli.command,
+      cli.args,
       {
         cwd: root,
         env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: "silent" },

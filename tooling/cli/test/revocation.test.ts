@@ -10,7 +10,7 @@ import {
   startServer,
 } from "@svc/http";
 import type { PingResponse } from "@svc/intelligence-api";
-import { call, createTestDatabase, requireEnv, Seeder, type TestDatabase } from "@svc/testkit";
+import { call, createTestDatabase, requireEnv, Seeder, svcCliCommand, type TestDatabase } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCombinedApp } from "../src/combined.js";
 
@@ -20,8 +20,6 @@ import { buildCombinedApp } from "../src/combined.js";
  * production runtime, real PostgreSQL and Redis) and revoke through the operator CLI.
  */
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const tsx = `${root}node_modules/.bin/tsx`;
-const cliPath = `${root}tooling/cli/src/main.ts`;
 
 interface Replica {
   runtime: Runtime;
@@ -76,7 +74,8 @@ describe("key revocation with cached key lookups", () => {
       }
     }
 
-    const out = spawnSync(tsx, [cliPath, "keys", "revoke", "--id", caller.keyId, "--json"], {
+    const cli = svcCliCommand(["keys", "revoke", "--id", caller.keyId, "--json"]);
+    const out = spawnSync(cli.command, cli.args, {
       cwd: root,
       env: { ...process.env, DATABASE_URL: db.url, REDIS_URL: redisUrl, LOG_LEVEL: "silent" },
       encoding: "utf8",

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import { Writable } from "node:stream";
 import { buildCombinedApp, type IntelligenceOptions } from "@svc/cli/combined";
 import {
@@ -260,19 +259,9 @@ function parseBody<Res>(text: string): Res {
   return parsed as Res;
 }
 
-/**
- * The command that runs a compiled entry the way production does (`node --enable-source-maps
- * <dist>.js`), e.g. `compiledEntry(root, "tooling/cli/dist/start.js")`. The bundles come from
- * `pnpm build`, which the test command runs first; a missing one is a clear failure, not a skip.
- */
-export function compiledEntry(root: string, relativePath: string): { command: string; args: string[] } {
-  const file = `${root}${relativePath}`;
-  if (!existsSync(file)) throw new Error(`${relativePath} is missing: run \`pnpm build\` first.`);
-  return { command: process.execPath, args: ["--enable-source-maps", file] };
-}
-
 export * from "./browser.js";
 export * from "./cli.js";
+export * from "./compiled.js";
 export * from "./scripted-model-server.js";
 export * from "./tls.js";
 // Compiled app processes and nginx in front: the replica test and `pnpm bench:scale`.
