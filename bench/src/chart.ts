@@ -8,6 +8,8 @@ export function renderChart(
     rpsRatio: number;
     rpsRatioHand: number;
     p99RatioHand: number;
+    /** Hand-checked baseline's server CPU per request over the API's (absent in older reports). */
+    cpuRatioHand?: number;
     api: { p99: number };
     fixedRate: { p99: number };
   }[],
@@ -27,7 +29,7 @@ export function renderChart(
       const handColor = row.rpsRatioHand >= target ? "#2f7d32" : "#c62828";
       return `<text x="${left - 8}" y="${y + barHeight + 4}" text-anchor="end" font-size="13">${row.scenario}</text>
 <rect x="${left}" y="${y}" width="${x(row.rpsRatioHand) - left}" height="${barHeight}" fill="${handColor}"/>
-<text x="${x(row.rpsRatioHand) + 6}" y="${y + 12}" font-size="11">${row.rpsRatioHand.toFixed(2)}x hand · p99 ${row.p99RatioHand.toFixed(1)}x · p99@1k/s ${row.fixedRate.p99} ms</text>
+<text x="${x(row.rpsRatioHand) + 6}" y="${y + 12}" font-size="11">${row.rpsRatioHand.toFixed(2)}x hand · p99 ${row.p99RatioHand.toFixed(1)}x · p99@1k/s ${row.fixedRate.p99} ms${row.cpuRatioHand === undefined ? "" : ` · CPU/req ${row.cpuRatioHand.toFixed(2)}x`}</text>
 <rect x="${left}" y="${y + barHeight + 2}" width="${x(row.rpsRatio) - left}" height="${barHeight}" fill="#90a4ae"/>
 <text x="${x(row.rpsRatio) + 6}" y="${y + 2 * barHeight}" font-size="11">${row.rpsRatio.toFixed(2)}x zod</text>`;
     })
@@ -35,7 +37,7 @@ export function renderChart(
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">
 <rect width="100%" height="100%" fill="#fff"/>
 <text x="${left}" y="22" font-size="15" font-weight="bold">API req/s as a share of bare node:http baselines (same run)</text>
-<text x="${left}" y="40" font-size="11">coloured: hand-checked baseline (target 0.5x) · grey: zod-validated baseline</text>
+<text x="${left}" y="40" font-size="11">coloured: hand-checked (target 0.5x) · grey: zod-validated · CPU/req: baseline's CPU over the API's</text>
 <line x1="${x(target)}" y1="${top - 8}" x2="${x(target)}" y2="${height - 30}" stroke="#555" stroke-dasharray="4 3"/>
 <text x="${x(target) + 4}" y="${height - 16}" font-size="11">target 0.5x</text>
 <line x1="${x(1)}" y1="${top - 8}" x2="${x(1)}" y2="${height - 30}" stroke="#aaa"/>
