@@ -10,9 +10,6 @@ import {
   eq,
 } from "@svc/db";
 import type { Logger } from "@svc/http";
-import { betterAuth } from "better-auth";
-import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { twoFactor } from "better-auth/plugins/two-factor";
 
 /** Dashboard sessions last a working day; each use within the last hour extends them. */
 export const SESSION_SECONDS = 8 * 60 * 60;
@@ -44,11 +41,25 @@ export interface DashboardAuthOptions {
 }
 
 /**
+ * better-auth's modules, loaded on the dashboard's first request rather than when the process
+ * starts: they hold ~50 MB that an API replica nobody signs in to never needs.
+ */
+async function loadBetterAuth() {
+  const [core, adapter, plugin] = await Promise.all([
+    import("better-auth"),
+    import("better-auth/adapters/drizzle"),
+    import("better-auth/plugins/two-factor"),
+  ]);
+  return { betterAuth: core.betterAuth, drizzleAdapter: adapter.drizzleAdapter, twoFactor: plugin.twoFactor };
+}
+
+/**
  * better-auth on our one Drizzle schema: email and password only, no self sign-up (users come
  * from invitations), sessions in `dashboard_sessions`, cookies HttpOnly and SameSite=Strict, and
  * its two-factor plugin for an optional TOTP second factor (secrets in `dashboard_two_factors`).
  */
-export function createDashboardAuth(options: DashboardAuthOptions) {
+export async function createDashboardAuth(options: DashboardAuthOptions) {
+  const { betterAuth, drizzleAdapter, twoFactor } = await loadBetterAuth();
   const secure = new URL(options.publicBaseUrl).protocol === "https:";
   return betterAuth({
     appName: "Clinical Intelligence Service dashboard",
@@ -98,7 +109,7 @@ export function createDashboardAuth(options: DashboardAuthOptions) {
   });
 }
 
-export type DashboardAuth = ReturnType<typeof createDashboardAuth>;
+export type DashboardAuth = Awaited<ReturnType<typeof createDashboardAuth>>;
 
 /** The CSRF token of a session: an HMAC of its id, so nothing more has to be stored. */
 export function csrfTokenFor(secret: string, sessionId: string): string {

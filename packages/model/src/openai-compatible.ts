@@ -1,16 +1,4 @@
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import {
-  AISDKError,
-  APICallError,
-  generateText,
-  InvalidToolInputError,
-  isStepCount,
-  NoSuchToolError,
-  type StepResult,
-  type Tool,
-  type ToolSet,
-  tool,
-} from "ai";
+import type { StepResult, Tool, ToolSet } from "ai";
 import {
   type ChatModel,
   type ChatTool,
@@ -35,10 +23,26 @@ export interface OpenAiCompatibleChatModelOptions {
   model: string;
 }
 
+/**
+ * The AI SDK and its OpenAI-compatible provider, loaded on the first model call rather than at
+ * start: ~30 MB a process without a configured model (or never asked to explain) does not need.
+ */
+let aiSdk: Promise<AiSdk> | undefined;
+type AiSdk = typeof import("ai") & Pick<typeof import("@ai-sdk/openai-compatible"), "createOpenAICompatible">;
+function loadAiSdk(): Promise<AiSdk> {
+  aiSdk ??= Promise.all([import("ai"), import("@ai-sdk/openai-compatible")]).then(([ai, provider]) => ({
+    ...ai,
+    createOpenAICompatible: provider.createOpenAICompatible,
+  }));
+  return aiSdk;
+}
+
 export function createOpenAiCompatibleChatModel(options: OpenAiCompatibleChatModelOptions): ChatModel {
   return {
     async runToolLoop(request: ToolLoopRequest): Promise<ToolLoopResult> {
-      const provider = createOpenAICompatible({
+      const sdk = await loadAiSdk();
+      const { generateText, isStepCount } = sdk;
+      const provider = sdk.createOpenAICompatible({
         name: "model",
         baseURL: options.baseUrl.replace(/\/$/, ""),
         apiKey: options.apiKey,
@@ -49,7 +53,7 @@ export function createOpenAiCompatibleChatModel(options: OpenAiCompatibleChatMod
           model: provider.chatModel(options.model),
           system: request.system,
           prompt: request.prompt,
-          tools: toSdkTools(request.tools),
+          tools: toSdkTools(sdk, request.tools),
           stopWhen: isStepCount(request.maxSteps),
           // A failing model is reported at once; the caller answers 503 rather than waiting.
           maxRetries: 0,
@@ -57,9 +61,9 @@ export function createOpenAiCompatibleChatModel(options: OpenAiCompatibleChatMod
           abortSignal: request.signal,
           temperature: 0,
         });
-        return toToolLoopResult(result, request.maxSteps);
+        return toToolLoopResult(sdk, result, request.maxSteps);
       } catch (error) {
-        throw toModelUnavailableError(error, request.signal);
+        throw toModelUnavailableError(sdk, error, request.signal);
       }
     },
   };
@@ -87,7 +91,7 @@ function fetchWithTimeLimit(callTimeoutMs: number): typeof fetch {
   };
 }
 
-function toSdkTools(tools: readonly ChatTool[]): ToolSet {
+function toSdkTools({ tool }: AiSdk, tools: readonly ChatTool[]): ToolSet {
   const sdkTools: Record<string, Tool> = {};
   for (const chatTool of tools) {
     if (chatTool.name in sdkTools) throw new Error(`duplicate tool name ${chatTool.name}`);
@@ -101,13 +105,14 @@ function toSdkTools(tools: readonly ChatTool[]): ToolSet {
 }
 
 function toToolLoopResult(
+  sdk: AiSdk,
   result: { text: string; steps: readonly StepResult<ToolSet>[] },
   maxSteps: number,
 ): ToolLoopResult {
   const lastStep = result.steps.at(-1);
   return {
     text: result.text,
-    toolCalls: result.steps.flatMap(toolCallRecordsOf),
+    toolCalls: result.steps.flatMap((step) => toolCallRecordsOf(sdk, step)),
     steps: result.steps.length,
     // The model asked for more tools in the last allowed step: the bound, not the model, ended it.
     stoppedAtStepBound: result.steps.length >= maxSteps && lastStep?.finishReason === "tool-calls",
@@ -115,7 +120,7 @@ function toToolLoopResult(
 }
 
 /** The step's tool calls in the order the model made them, each with its output or error. */
-function toolCallRecordsOf(step: StepResult<ToolSet>): ToolCallRecord[] {
+function toolCallRecordsOf(sdk: AiSdk, step: StepResult<ToolSet>): ToolCallRecord[] {
   return step.toolCalls.map((call): ToolCallRecord => {
     const outcome = step.content.find(
       (part) =>
@@ -127,12 +132,12 @@ function toolCallRecordsOf(step: StepResult<ToolSet>): ToolCallRecord[] {
     // An invalid call (bad JSON, failing schema, unknown tool) keeps the typed error on the call;
     // its tool-error part only holds the text the model was sent.
     const error = call.invalid || outcome?.type !== "tool-error" ? call.error : outcome.error;
-    return { name: call.toolName, ok: false, input: call.input, error: describeToolError(error) };
+    return { name: call.toolName, ok: false, input: call.input, error: describeToolError(sdk, error) };
   });
 }
 
 /** A short reason for a failed tool call, without echoing the model's input back. */
-function describeToolError(error: unknown): string {
+function describeToolError({ InvalidToolInputError, NoSuchToolError }: AiSdk, error: unknown): string {
   if (InvalidToolInputError.isInstance(error)) return "input does not match the tool's schema";
   if (NoSuchToolError.isInstance(error)) return "no such tool";
   if (error instanceof Error) return error.message;
@@ -140,16 +145,19 @@ function describeToolError(error: unknown): string {
 }
 
 /** Any failure of the model becomes a ModelUnavailableError; the caller's own abort passes through. */
-function toModelUnavailableError(error: unknown, callerSignal: AbortSignal | undefined): unknown {
+function toModelUnavailableError(sdk: AiSdk, error: unknown, callerSignal: AbortSignal | undefined): unknown {
   if (callerSignal?.aborted) return callerSignal.reason;
-  const reason = unavailableReasonOf(error);
+  const reason = unavailableReasonOf(sdk, error);
   if (!reason) return error;
-  const status = APICallError.isInstance(error) ? error.statusCode : undefined;
+  const status = sdk.APICallError.isInstance(error) ? error.statusCode : undefined;
   const detail = status === undefined ? reason.replace("_", " ") : `answered ${status}`;
   return new ModelUnavailableError(reason, `model unavailable: ${detail}`, { cause: error });
 }
 
-function unavailableReasonOf(error: unknown): ModelUnavailableReason | undefined {
+function unavailableReasonOf(
+  { AISDKError, APICallError }: AiSdk,
+  error: unknown,
+): ModelUnavailableReason | undefined {
   if (isTimeLimit(error)) return "timed_out";
   if (APICallError.isInstance(error)) return error.statusCode === undefined ? "unreachable" : "failed";
   if (AISDKError.isInstance(error)) return "failed";

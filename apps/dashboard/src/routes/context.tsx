@@ -70,9 +70,14 @@ export function createContext(deps: AppDeps, options: DashboardOptions): Dashboa
     deps,
     options,
     init() {
-      ready ??= loadAuthSecret(db).then((secret) => ({
+      ready ??= loadAuthSecret(db).then(async (secret) => ({
         secret,
-        auth: createDashboardAuth({ db, secret, publicBaseUrl: deps.publicBaseUrl, logger: deps.logger }),
+        auth: await createDashboardAuth({
+          db,
+          secret,
+          publicBaseUrl: deps.publicBaseUrl,
+          logger: deps.logger,
+        }),
       }));
       return ready;
     },

@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { AGENT_DISCLAIMER, MSE_AGENT_TOOLS, RECORD_AGENT_TOOLS } from "@svc/agents";
 import { ToolInputError } from "@svc/engines";
@@ -160,8 +159,8 @@ async function runTool(tool: ChatTool, input: unknown, run: ToolRun): Promise<Ca
  * description and zod input schema (the SDK validates arguments with it and publishes it as
  * JSON Schema; arguments that fail it come back as a tool error naming the fields).
  */
-function engineToolServer(run: ToolRun): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: SERVER_INSTRUCTIONS });
+function engineToolServer(sdk: McpSdk, run: ToolRun): McpServer {
+  const server = new sdk.McpServer(SERVER_INFO, { instructions: SERVER_INSTRUCTIONS });
   for (const tool of MCP_TOOLS) {
     server.registerTool(
       tool.name,
@@ -170,6 +169,26 @@ function engineToolServer(run: ToolRun): McpServer {
     );
   }
   return server;
+}
+
+/**
+ * The MCP SDK's server and transport, loaded on the first MCP request rather than at start
+ * (~30 MB that a replica nobody calls over MCP does not need).
+ */
+let mcpSdk: Promise<McpSdk> | undefined;
+interface McpSdk {
+  McpServer: typeof import("@modelcontextprotocol/sdk/server/mcp.js").McpServer;
+  Transport: typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js").WebStandardStreamableHTTPServerTransport;
+}
+function loadMcpSdk(): Promise<McpSdk> {
+  mcpSdk ??= Promise.all([
+    import("@modelcontextprotocol/sdk/server/mcp.js"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+  ]).then(([server, transport]) => ({
+    McpServer: server.McpServer,
+    Transport: transport.WebStandardStreamableHTTPServerTransport,
+  }));
+  return mcpSdk;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -193,8 +212,9 @@ async function jsonRpcMessage(c: Context<AppEnv>): Promise<unknown> {
  */
 async function serveMcpMessage(c: Context<AppEnv>, service: ServiceApp): Promise<Response> {
   const message = await jsonRpcMessage(c);
-  const server = engineToolServer({ logger: service.deps.logger, requestId: c.get("requestId") });
-  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+  const sdk = await loadMcpSdk();
+  const server = engineToolServer(sdk, { logger: service.deps.logger, requestId: c.get("requestId") });
+  const transport = new sdk.Transport({ enableJsonResponse: true });
   try {
     await server.connect(transport);
     const answer = await transport.handleRequest(c.req.raw, { parsedBody: message });
