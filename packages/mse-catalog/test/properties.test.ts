@@ -190,11 +190,15 @@ describe("properties", () => {
         const t = triageCssrs(answers);
         const allNo = Object.entries(answers).every(([k, v]) => k === "q6_recent" || v === "no");
         expect(t.level === "none").toBe(t.complete && allNo);
+        // An empty object records no screen at all (hasCssrs): the selection's risk options alone
+        // decide assessRisk's level, and there are none here. Its triage above is still "low".
+        const screened = Object.keys(answers).length > 0;
         expect(assessRisk({ risk: { values: [], cssrs: answers } }).level === "none").toBe(
-          t.complete && allNo,
+          screened ? t.complete && allNo : true,
         );
       }),
-      { numRuns: 1000 },
+      // The empty screen every run: a random run reaches it only rarely (it failed CI once, seed -1792991316).
+      { numRuns: 1000, examples: [[{}]] },
     );
   });
 
