@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { leaseSizeFor } from "../src/bucket-lease.js";
+import { BucketLeases, leaseSizeFor } from "../src/bucket-lease.js";
 import { type LimitDecision, RedisRateLimiter } from "../src/rate-limit.js";
 
 const url = process.env.TEST_REDIS_URL;
@@ -93,5 +93,26 @@ describe("leased token buckets (fast plans)", () => {
     // Leased tokens that were never spent are not billed; spent ones reach Redis on flush.
     await a.limiter.monthlyUsage("acct_z");
     expect(await b.limiter.monthlyUsage("acct_z")).toBe(allowed);
+  });
+
+  it("keeps spent-token usage when a flush fails (Redis down) and writes it once on the next", async () => {
+    const written: Map<string, number>[] = [];
+    let redisDown = true;
+    const leases = new BucketLeases(
+      async (_rule, wanted) => ({ granted: wanted, tokensLeft: 100, nowMs: Date.now() }),
+      async (counts) => {
+        if (redisDown) throw new Error("connection refused");
+        written.push(new Map(counts));
+      },
+    );
+    const rule = { kind: "bucket", subject: "acct:w", ratePerSecond: 1000, burst: 2000 } as const;
+    for (let i = 0; i < 7; i++) expect((await leases.consume(rule, "usage:w")).allowed).toBe(true);
+    await expect(leases.flushUsage()).rejects.toThrow("connection refused");
+    redisDown = false;
+    for (let i = 0; i < 3; i++) await leases.consume(rule, "usage:w");
+    await leases.flushUsage();
+    await leases.flushUsage();
+    expect(written).toEqual([new Map([["usage:w", 10]])]);
+    await leases.close();
   });
 });
