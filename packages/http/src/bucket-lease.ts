@@ -24,6 +24,8 @@ const LEASE_WINDOW_SECONDS = 0.05;
 const MAX_LEASE = 100;
 /** Tokens of a lease not spent within this time are dropped (the limit only gets stricter). */
 const LEASE_TTL_MS = 1_000;
+/** Leases held before expired ones are swept out. */
+const MAX_HELD_LEASES = 10_000;
 /** Usage of leased tokens is added to the monthly counters this often. */
 const USAGE_FLUSH_MS = 1_000;
 
@@ -72,6 +74,11 @@ export class BucketLeases {
     private readonly addUsage: (counts: ReadonlyMap<string, number>) => Promise<void>,
   ) {}
 
+  /** Leases held now (expired ones included until the next sweep). */
+  get heldLeases(): number {
+    return this.leases.size;
+  }
+
   /** Spend one token of the bucket, taking a new lease when this process holds none. */
   async consume(rule: BucketRule, usageKey: string | undefined): Promise<LeasedDecision> {
     for (;;) {
@@ -92,6 +99,7 @@ export class BucketLeases {
     let pending = this.taking.get(rule.subject);
     if (!pending) {
       pending = this.take(rule, leaseSizeFor(rule)).then((grant) => {
+        if (this.leases.size >= MAX_HELD_LEASES) this.dropExpired();
         this.leases.set(rule.subject, {
           left: grant.granted,
           bucketLeft: grant.tokensLeft,
@@ -104,6 +112,12 @@ export class BucketLeases {
       this.taking.set(rule.subject, pending);
     }
     return pending;
+  }
+
+  /** Expired leases hold nothing: forget them (one per account ever seen would otherwise stay). */
+  private dropExpired(): void {
+    const now = Date.now();
+    for (const [subject, lease] of this.leases) if (lease.expiresAt <= now) this.leases.delete(subject);
   }
 
   private countUsage(usageKey: string, n = 1): void {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { BucketLeases, leaseSizeFor } from "../src/bucket-lease.js";
 import { type LimitDecision, RedisRateLimiter } from "../src/rate-limit.js";
 
@@ -114,5 +114,25 @@ describe("leased token buckets (fast plans)", () => {
     await leases.flushUsage();
     expect(written).toEqual([new Map([["usage:w", 10]])]);
     await leases.close();
+  });
+
+  it("does not keep one lease per account forever: expired leases are swept once 10,000 are held", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const leases = new BucketLeases(
+        async (_rule, wanted) => ({ granted: wanted, tokensLeft: 100, nowMs: Date.now() }),
+        async () => {},
+      );
+      const rule = (i: number) =>
+        ({ kind: "bucket", subject: `acct:${i}`, ratePerSecond: 1000, burst: 2000 }) as const;
+      for (let i = 0; i < 10_000; i++) await leases.consume(rule(i), undefined);
+      expect(leases.heldLeases).toBe(10_000);
+      vi.setSystemTime(Date.now() + 2_000);
+      await leases.consume(rule(10_000), undefined);
+      expect(leases.heldLeases).toBe(1);
+      await leases.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
