@@ -80,7 +80,8 @@ export class BucketLeases {
   }
 
   /** Spend one token of the bucket, taking a new lease when this process holds none. */
-  async consume(rule: BucketRule, usageKey: string | undefined): Promise<LeasedDecision> {
+  /** `usageKey`: the monthly usage counter the spent token adds to ("" for none). */
+  async consume(rule: BucketRule, usageKey: string): Promise<LeasedDecision> {
     for (;;) {
       const lease = this.leases.get(rule.subject);
       if (lease && lease.left > 0 && Date.now() < lease.expiresAt) {

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError, type Issue } from "./errors.js";
+import { splitRequestUrl } from "./request-url.js";
 
 /**
  * Input hygiene (decision 29): one screen over every request to a /v1 route of either API, run
@@ -376,22 +377,12 @@ function decodeComponent(raw: string): string | undefined {
   }
 }
 
-/** Path and query of a request URL as sent (before any decoding). */
-function splitUrl(url: string): { path: string; query: string } {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  const q = url.indexOf("?", start);
-  const hash = url.indexOf("#", start);
-  const end = hash === -1 ? url.length : hash;
-  if (q === -1 || q > end) return { path: url.slice(start, end), query: "" };
-  return { path: url.slice(start, q), query: url.slice(q + 1, end) };
-}
-
 /**
  * Percent-escapes in the path, named by the route's parameter (`id`, `visitId`). Without a `%`
  * nothing can hide: Node's HTTP parser refuses raw control characters in the request line.
  */
 export function inspectPath(url: string, pattern: string | undefined): HygieneIssue[] {
-  const { path } = splitUrl(url);
+  const { path } = splitRequestUrl(url);
   if (!path.includes("%")) return [];
   const issues: HygieneIssue[] = [];
   const names = pattern?.split("/");
@@ -407,7 +398,7 @@ export function inspectPath(url: string, pattern: string | undefined): HygieneIs
 
 /** Every query name and value, as the router will decode them (`+` is a space). */
 export function inspectQuery(url: string): HygieneIssue[] {
-  const { query } = splitUrl(url);
+  const { query } = splitRequestUrl(url);
   if (!query.includes("%")) return [];
   const issues: HygieneIssue[] = [];
   for (const part of query.split("&")) {

@@ -11,6 +11,7 @@ export * from "./key-cache.js";
 export * from "./logger.js";
 export * from "./openapi.js";
 export * from "./rate-limit.js";
+export * from "./request-url.js";
 export * from "./runtime.js";
 export * from "./server.js";
 export * from "./standalone.js";

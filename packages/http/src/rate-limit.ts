@@ -37,7 +37,7 @@ function utcDay(now: Date): string {
   return utcDayOf(now.getTime()).compact;
 }
 function nextUtcMidnight(now: Date): number {
-  return Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) / 1000);
+  return utcDayOf(now.getTime()).endMs / 1000;
 }
 function utcMonth(now: Date): string {
   return utcDayOf(now.getTime()).month;
@@ -99,8 +99,9 @@ return {1, k, a}
 `;
 
 // KEYS[1] bucket hash, KEYS[2] monthly usage counter ('' when none).
-// ARGV rate per second, burst, month ttl, tokens wanted, 1 when the granted tokens count as usage
-// now (0 when the caller counts them as it spends them). Time comes from Redis so replicas agree.
+// ARGV rate per second, burst, month ttl, tokens wanted. The granted tokens count as usage now
+// when KEYS[2] is given (a leasing caller counts them as it spends them and passes '').
+// Time comes from Redis so replicas agree.
 // Tokens are kept in thousandths to stay integral across the Lua/Redis boundary.
 const BUCKET_SCRIPT = `
 local t = redis.call('TIME')
@@ -119,7 +120,7 @@ tokens = math.min(burst, tokens + elapsed * rate)
 local granted = math.min(tonumber(ARGV[4]), math.floor(tokens / 1000))
 if granted > 0 then
   tokens = tokens - granted * 1000
-  if KEYS[2] ~= '' and ARGV[5] == '1' then
+  if KEYS[2] ~= '' then
     redis.call('INCRBY', KEYS[2], granted)
     redis.call('EXPIRE', KEYS[2], ARGV[3])
   end
@@ -144,7 +145,6 @@ type LimiterRedis = Redis & {
     burst: number,
     monthTtl: number,
     wanted: number,
-    countGranted: 0 | 1,
   ): Promise<[number, number, number]>;
 };
 
@@ -162,26 +162,23 @@ export class RedisRateLimiter implements RateLimiter {
     redis.defineCommand("svcBucketLimit", { numberOfKeys: 2, lua: BUCKET_SCRIPT });
     this.redis = redis as LimiterRedis;
     this.leases = new BucketLeases(
-      (rule, wanted) => this.takeTokens(rule, wanted, new Date(), false),
+      (rule, wanted) => this.takeTokens(rule, wanted, ""),
       (counts) => this.addMonthlyUsage(counts),
     );
   }
 
-  /** One script call: up to `wanted` tokens from the shared bucket, with what is left in it. */
-  private async takeTokens(
-    rule: BucketRule,
-    wanted: number,
-    now: Date,
-    countGranted: boolean,
-  ): Promise<TokenGrant> {
+  /**
+   * One script call: up to `wanted` tokens from the shared bucket, with what is left in it; the
+   * granted tokens are added to `usageKey` at once unless it is "" (leases count them as spent).
+   */
+  private async takeTokens(rule: BucketRule, wanted: number, usageKey: string): Promise<TokenGrant> {
     const [granted, milliTokens, nowMs] = await this.redis.svcBucketLimit(
       `${this.prefix}:bucket:${rule.subject}`,
-      rule.monthlyUsageOf ? this.monthKey(rule.monthlyUsageOf, now) : "",
+      usageKey,
       rule.ratePerSecond,
       rule.burst,
       MONTH_TTL_SECONDS,
       wanted,
-      countGranted ? 1 : 0,
     );
     return { granted, tokensLeft: milliTokens / 1000, nowMs };
   }
@@ -211,12 +208,12 @@ export class RedisRateLimiter implements RateLimiter {
       );
       return dailyDecision(rule, allowed === 1, k, a, now);
     }
+    const usageKey = rule.monthlyUsageOf ? this.monthKey(rule.monthlyUsageOf, now) : "";
     if (leaseSizeFor(rule) > 1) {
-      const usageKey = rule.monthlyUsageOf ? this.monthKey(rule.monthlyUsageOf, now) : undefined;
       const spent = await this.leases.consume(rule, usageKey);
       return bucketDecision(rule, spent.allowed, spent.tokensLeft, spent.nowMs);
     }
-    const grant = await this.takeTokens(rule, 1, now, true);
+    const grant = await this.takeTokens(rule, 1, usageKey);
     return bucketDecision(rule, grant.granted === 1, grant.tokensLeft, grant.nowMs);
   }
 

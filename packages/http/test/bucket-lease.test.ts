@@ -125,10 +125,10 @@ describe("leased token buckets (fast plans)", () => {
       );
       const rule = (i: number) =>
         ({ kind: "bucket", subject: `acct:${i}`, ratePerSecond: 1000, burst: 2000 }) as const;
-      for (let i = 0; i < 10_000; i++) await leases.consume(rule(i), undefined);
+      for (let i = 0; i < 10_000; i++) await leases.consume(rule(i), "");
       expect(leases.heldLeases).toBe(10_000);
       vi.setSystemTime(Date.now() + 2_000);
-      await leases.consume(rule(10_000), undefined);
+      await leases.consume(rule(10_000), "");
       expect(leases.heldLeases).toBe(1);
       await leases.close();
     } finally {

@@ -1,5 +1,5 @@
 import { buildDashboard, type DashboardOptions } from "@svc/dashboard";
-import { type AppDeps, type OpenApiDoc, openApiDocument } from "@svc/http";
+import { type AppDeps, type OpenApiDoc, openApiDocument, splitRequestUrl } from "@svc/http";
 import { buildIntelligenceApi } from "@svc/intelligence-api";
 import { buildMseRecordApi } from "@svc/mse-record-api";
 
@@ -19,19 +19,6 @@ export function mergeDocuments(intelligence: OpenApiDoc, mse: OpenApiDoc): OpenA
   }
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
   return { ...intelligence, paths: sortedPaths, components: merged };
-}
-
-/**
- * The path of an absolute request URL (`http://host:port/path?query` -> `/path`) without parsing
- * the whole URL on every request; the server always hands an absolute URL.
- */
-export function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("://") + 3);
-  if (start === -1) return "/";
-  const query = url.indexOf("?", start);
-  const hash = url.indexOf("#", start);
-  const end = Math.min(query === -1 ? url.length : query, hash === -1 ? url.length : hash);
-  return url.slice(start, end);
 }
 
 /** The Intelligence API's own options (its narrator for `explain: true`); the document is shared. */
@@ -71,7 +58,7 @@ export function buildCombinedApp(
     },
   });
   const fetch = (request: Request): Response | Promise<Response> => {
-    const pathname = pathOf(request.url);
+    const pathname = splitRequestUrl(request.url).path;
     if (pathname === "/v1/mse" || pathname.startsWith("/v1/mse/")) return mse.app.fetch(request);
     if (pathname === "/dashboard" || pathname.startsWith("/dashboard/")) return dashboard.fetch(request);
     return intelligence.app.fetch(request);
