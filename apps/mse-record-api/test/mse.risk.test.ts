@@ -22,7 +22,12 @@ type Level = "none" | "low" | "moderate" | "high";
 const cssrsCases: [string, Answers, Level, string[]][] = [
   ["all no", { q1: "no", q2: "no", q3: "no", q4: "no", q5: "no", q6: "no" }, "none", []],
   ["q1 only (wish to be dead)", { q1: "yes", q2: "no" }, "low", ["q6"]],
-  ["q2 only (non-specific active thoughts)", { q1: "no", q2: "yes" }, "low", ["q3", "q4", "q5", "q6"]],
+  [
+    "q2 only, items 3-5 not asked (read as at least moderate)",
+    { q1: "no", q2: "yes" },
+    "moderate",
+    ["q3", "q4", "q5", "q6"],
+  ],
   ["q1 and q2", { q1: "yes", q2: "yes", q3: "no", q4: "no", q5: "no" }, "low", ["q6"]],
   ["q3 (method, no intent)", { q1: "yes", q2: "yes", q3: "yes", q4: "no", q5: "no" }, "moderate", ["q6"]],
   ["q4 (some intent)", { q1: "yes", q2: "yes", q3: "yes", q4: "yes", q5: "no" }, "high", ["q6"]],
@@ -31,6 +36,7 @@ const cssrsCases: [string, Answers, Level, string[]][] = [
   ["q6 yes, more than 3 months ago", { q6: "yes", q6_recent: "no" }, "moderate", ["q1", "q2"]],
   ["q6 yes, recency not recorded (read as recent)", { q6: "yes" }, "high", ["q1", "q2", "q6_recent"]],
   ["q2 and old behavior", { q2: "yes", q6: "yes", q6_recent: "no" }, "moderate", ["q1", "q3", "q4", "q5"]],
+  ["q1 and q2 yes, items 3-5 not asked", { q1: "yes", q2: "yes", q6: "no" }, "moderate", ["q3", "q4", "q5"]],
   ["q4 out of skip order (scored as given)", { q2: "no", q4: "yes" }, "high", ["q1", "q6"]],
 ];
 
@@ -121,7 +127,7 @@ describe("an incomplete C-SSRS screen", () => {
     expect((await api.safetyEvents(`?visitId=${id}`)).json.events).toEqual([]);
   });
 
-  it("a patch with a yes to item 2 and items 3-5 not asked is accepted, flagged and names the gap", async () => {
+  it("a patch with a yes to item 2 and items 3-5 not asked is accepted, moderate, flagged and names the gap", async () => {
     const id = visit("partial-q2");
     await api.write(id, { patientId: "p", selection: { mood: { values: ["depressed"] } } });
     const res = await api.patch(id, {
@@ -131,19 +137,21 @@ describe("an incomplete C-SSRS screen", () => {
     expect(res.status).toBe(200);
     expect(res.json.risk).toMatchObject({
       flag: true,
-      level: "low",
+      level: "moderate",
       labels: [
         "C-SSRS item 2: non-specific active suicidal thoughts",
-        "C-SSRS screen incomplete: items 3, 4 and 5 not answered",
+        "C-SSRS screen incomplete: items 3, 4 and 5 not answered; items 3, 4 and 5 still to ask after the yes to item 2 (a yes to item 4 or 5 is high risk), read as at least moderate until asked",
       ],
-      cssrs: { complete: false, missingItems: ["q3", "q4", "q5"], triageLevel: "low" },
+      cssrs: { complete: false, missingItems: ["q3", "q4", "q5"], triageLevel: "moderate" },
     });
     expect(res.json.risk.safetyEventId).toMatch(/^sev_/);
     const record = (await api.get(id)).json.mse;
-    expect(record.riskLevel).toBe("low");
-    expect(record.riskLabels).toContain("C-SSRS screen incomplete: items 3, 4 and 5 not answered");
+    expect(record.riskLevel).toBe("moderate");
+    expect(record.riskLabels).toContain(
+      "C-SSRS screen incomplete: items 3, 4 and 5 not answered; items 3, 4 and 5 still to ask after the yes to item 2 (a yes to item 4 or 5 is high risk), read as at least moderate until asked",
+    );
     expect(record.lines.find((l: { key: string }) => l.key === "risk")?.line).toBe(
-      "Risk: C-SSRS screener incomplete: yes to item 2; not answered: items 3, 4 and 5; answered no to items 1 and 6; triage level low until completed.",
+      "Risk: C-SSRS screener incomplete: yes to item 2; not answered: items 3, 4 and 5; answered no to items 1 and 6; items 3, 4 and 5 still to ask after the yes to item 2; triage level moderate until completed.",
     );
     const [v2] = (await api.history(id)).json.versions;
     expect(v2?.lines).toContain(record.lines[1]?.line);

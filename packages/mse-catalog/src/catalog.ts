@@ -365,7 +365,10 @@ export const CSSRS: CssrsDefinition = {
       level: "high",
       rule: "Yes to item 4 or item 5, or yes to item 6 with the behavior within the past 3 months (or its recency not recorded).",
     },
-    { level: "moderate", rule: "Yes to item 3, or yes to item 6 with the behavior more than 3 months ago." },
+    {
+      level: "moderate",
+      rule: "Yes to item 3, or yes to item 6 with the behavior more than 3 months ago; or yes to item 2 with any of items 3-5 not yet answered (they must be asked, and a yes to 4 or 5 is high).",
+    },
     {
       level: "low",
       rule: "Yes to item 1 or item 2 only; or an incomplete screen with no higher answer (items 1, 2 and 6 are always asked, items 3-5 after a yes to item 2, and item 6 recency after a yes to item 6). An incomplete screen is never none.",

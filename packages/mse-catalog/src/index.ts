@@ -15,8 +15,11 @@ export {
 export { buildLines, joinPhrases, objectiveBlock, toPhrase } from "./narrative.js";
 export {
   assessRisk,
+  CSSRS_FOLLOW_UP_ITEMS,
   CSSRS_ITEM_LABELS,
+  CSSRS_UNASKED_FOLLOW_UP_FLOOR,
   cssrsCompleteness,
+  cssrsUnaskedFollowUps,
   isRiskOption,
   maxLevel,
   RISK_OPTION_LEVELS,

@@ -1,5 +1,5 @@
 import { DOMAINS } from "./catalog.js";
-import { cssrsItemsPhrase, hasCssrs, q6RecencyPhrase, triageCssrs } from "./risk.js";
+import { cssrsItemsPhrase, cssrsUnaskedFollowUps, hasCssrs, q6RecencyPhrase, triageCssrs } from "./risk.js";
 import { type Coding, CSSRS_ITEM_IDS, type CssrsAnswers, type Line, type Selection } from "./types.js";
 
 /** "a", "a and b", "a, b and c"; phrases that hold commas are separated by semicolons. */
@@ -41,6 +41,8 @@ function cssrsSentence(answers: CssrsAnswers): string {
   const parts = [`not answered: ${cssrsItemsPhrase(triage.missingItems)}`];
   if (triage.positive) parts.unshift(yesPart);
   if (noItems.length > 0) parts.push(`answered no to ${cssrsItemsPhrase(noItems)}`);
+  const followUps = cssrsUnaskedFollowUps(answers);
+  if (followUps.length > 0) parts.push(`${cssrsItemsPhrase(followUps)} still to ask after the yes to item 2`);
   const level = `triage level ${triage.level} until completed.`;
   return triage.positive
     ? `C-SSRS screener incomplete: ${parts.join("; ")}; ${level}`

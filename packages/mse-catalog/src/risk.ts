@@ -74,6 +74,25 @@ export function cssrsCompleteness(answers: CssrsAnswers | undefined): CssrsCompl
   return { complete: missingItems.length === 0, missingItems };
 }
 
+/** Items the screener asks only after a yes to item 2 (the form's routing: "If YES to 2, ask 3, 4, 5"). */
+export const CSSRS_FOLLOW_UP_ITEMS: readonly CssrsItemId[] = ["q3", "q4", "q5"];
+
+/**
+ * Level floor of a screen whose item 2 is yes while any of items 3-5 is not answered (decision 72):
+ * a yes to item 3 reads moderate and a yes to 4 or 5 high, so the unasked follow-ups are read at
+ * least at the middle of what they could still show, never at item 2's own low.
+ */
+export const CSSRS_UNASKED_FOLLOW_UP_FLOOR: Exclude<RiskLevel, "none" | "low"> = "moderate";
+
+/**
+ * The follow-up items (3, 4, 5) still to ask: item 2 is yes and they are not answered yes or no.
+ * Empty when item 2 is not yes (the screener then goes straight to item 6).
+ */
+export function cssrsUnaskedFollowUps(answers: CssrsAnswers | undefined): CssrsItemId[] {
+  if (answers?.q2 !== "yes") return [];
+  return CSSRS_FOLLOW_UP_ITEMS.filter((id) => !answered(answers, id));
+}
+
 /**
  * The C-SSRS screener triage (Columbia Lighthouse Project, screen version with triage points):
  * high = yes to item 4 or 5, or suicidal behavior (item 6) within the past 3 months;
@@ -85,13 +104,16 @@ export function cssrsCompleteness(answers: CssrsAnswers | undefined): CssrsCompl
  * only after a yes to item 2), since a recorded yes is safety-relevant whatever the order it was
  * asked in.
  * An incomplete screen (see cssrsCompleteness) is at least low: unasked items are unknown, not
- * "no", so a part-done screen must never read as a negative one.
+ * "no", so a part-done screen must never read as a negative one. Once item 2 is yes, a screen with
+ * any of items 3-5 unasked is at least moderate (decision 72): those items decide between low,
+ * moderate and high, and a missing answer to them must not read as item 2's low.
  */
 export function triageCssrs(answers: CssrsAnswers | undefined): CssrsTriage {
   const yesItems = CSSRS_ITEM_IDS.filter((id) => answers?.[id] === "yes");
   const yes = (id: CssrsItemId) => yesItems.includes(id);
   const { complete, missingItems } = cssrsCompleteness(answers);
   let level: RiskLevel = complete ? "none" : "low";
+  if (cssrsUnaskedFollowUps(answers).length > 0) level = maxLevel(level, CSSRS_UNASKED_FOLLOW_UP_FLOOR);
   if (yes("q1") || yes("q2")) level = maxLevel(level, "low");
   if (yes("q3")) level = maxLevel(level, "moderate");
   if (yes("q6")) level = maxLevel(level, answers?.q6_recent === "no" ? "moderate" : "high");
@@ -158,15 +180,24 @@ export function assessRisk(selection: Selection): RiskAssessment {
     const suffix = id === "q6" ? ` (${q6RecencyPhrase(cssrs)})` : "";
     labels.push(`C-SSRS item ${id.slice(1)}: ${CSSRS_ITEM_LABELS[id]}${suffix}`);
   }
-  if (!triage.complete) {
-    labels.push(`C-SSRS screen incomplete: ${cssrsItemsPhrase(triage.missingItems)} not answered`);
-  }
+  if (!triage.complete) labels.push(incompleteLabel(cssrs, triage));
   return {
     flag,
     level,
     labels,
     cssrs: { complete: triage.complete, missingItems: triage.missingItems, triageLevel: triage.level },
   };
+}
+
+/**
+ * The label of an incomplete screen: the items not answered and, after a yes to item 2 with items
+ * 3-5 unasked, that those are still to ask and why the level is read at least moderate.
+ */
+function incompleteLabel(answers: CssrsAnswers, triage: CssrsTriage): string {
+  const missing = `C-SSRS screen incomplete: ${cssrsItemsPhrase(triage.missingItems)} not answered`;
+  const followUps = cssrsUnaskedFollowUps(answers);
+  if (followUps.length === 0) return missing;
+  return `${missing}; ${cssrsItemsPhrase(followUps)} still to ask after the yes to item 2 (a yes to item 4 or 5 is high risk), read as at least ${CSSRS_UNASKED_FOLLOW_UP_FLOOR} until asked`;
 }
 
 /** True when the option is risk-bearing (convenience for callers holding raw values). */

@@ -100,7 +100,7 @@ describe("buildLines", () => {
       risk: { values: ["denies_si_hi"], cssrs: { q1: "no", q2: "yes", q6: "no" } },
     });
     expect(skipped?.line).toBe(
-      "Risk: denies suicidal and homicidal ideation. C-SSRS screener incomplete: yes to item 2; not answered: items 3, 4 and 5; answered no to items 1 and 6; triage level low until completed.",
+      "Risk: denies suicidal and homicidal ideation. C-SSRS screener incomplete: yes to item 2; not answered: items 3, 4 and 5; answered no to items 1 and 6; items 3, 4 and 5 still to ask after the yes to item 2; triage level moderate until completed.",
     );
     const [recency] = buildLines({ risk: { values: [], cssrs: { q1: "no", q2: "no", q6: "yes" } } });
     expect(recency?.line).toBe(
@@ -114,7 +114,7 @@ describe("buildLines", () => {
       },
     });
     expect(positive?.line).toBe(
-      "Risk: passive death wish. C-SSRS screener incomplete: yes to items 1, 2 and 6 (behavior within the past 3 months); not answered: items 4 and 5; answered no to item 3; triage level high until completed. Safety plan made.",
+      "Risk: passive death wish. C-SSRS screener incomplete: yes to items 1, 2 and 6 (behavior within the past 3 months); not answered: items 4 and 5; answered no to item 3; items 4 and 5 still to ask after the yes to item 2; triage level high until completed. Safety plan made.",
     );
   });
 

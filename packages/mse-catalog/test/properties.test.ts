@@ -7,6 +7,8 @@ import {
   CSSRS_ITEM_IDS,
   type CssrsAnswers,
   canonicalJson,
+  cssrsCompleteness,
+  cssrsUnaskedFollowUps,
   DOMAIN_KEYS,
   objectiveBlock,
   RISK_LEVELS,
@@ -236,6 +238,90 @@ describe("properties", () => {
         expect(rank(after)).toBeGreaterThanOrEqual(rank(yesTriage({ ...base, q6: "no" })));
       }),
     );
+  });
+
+  it("after a yes to item 2, a screen with any of items 3-5 unanswered is never below moderate, and names them", () => {
+    fc.assert(
+      fc.property(cssrsAnswers, (answers) => {
+        const unasked = (["q3", "q4", "q5"] as const).filter((k) => answers[k] === undefined);
+        const t = triageCssrs(answers);
+        expect(cssrsUnaskedFollowUps(answers)).toEqual(answers.q2 === "yes" ? unasked : []);
+        if (answers.q2 !== "yes" || unasked.length === 0) return;
+        expect(t.complete).toBe(false);
+        expect(rank(t.level)).toBeGreaterThanOrEqual(rank("moderate"));
+        const r = assessRisk({ risk: { values: [], cssrs: answers } });
+        expect(rank(r.level)).toBeGreaterThanOrEqual(rank("moderate"));
+        // Item 2 is yes, so the screen is positive: flagged, and the write emits a safety event.
+        expect(r.flag).toBe(true);
+        const label = r.labels.find((l) => l.startsWith("C-SSRS screen incomplete: ")) ?? "";
+        const stillToAsk = label.split("; ")[1] ?? "";
+        expect(stillToAsk).toMatch(/still to ask after the yes to item 2/);
+        for (const k of unasked) expect(stillToAsk).toMatch(new RegExp(`items? [^(]*\\b${k.slice(1)}\\b`));
+      }),
+      { numRuns: 1000, examples: [[{ q1: "yes", q2: "yes" }]] },
+    );
+  });
+
+  it("any yes to item 4 or 5 is high, whatever the other answers", () => {
+    fc.assert(
+      fc.property(cssrsAnswers, fc.constantFrom("q4" as const, "q5" as const), (answers, item) => {
+        const withYes = { ...answers, [item]: "yes" as const };
+        expect(triageCssrs(withYes).level).toBe("high");
+        expect(assessRisk({ risk: { values: [], cssrs: withYes } })).toMatchObject({
+          level: "high",
+          flag: true,
+        });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("an incomplete screen is read no lower than any completion answered no, and a yes to a missing item never lowers it", () => {
+    // Precisely: for a screen A with missing item k, triage(A + {k: yes}) >= triage(A); and
+    // triage(A) >= triage(A with every item the skip rule still asks answered no) (the least severe
+    // way to finish it), so only a "no" answer can lower the level, and never below that completion.
+    const finishWithNo = (a: CssrsAnswers): CssrsAnswers => {
+      let out: CssrsAnswers = { ...a };
+      for (let i = 0; i < 4; i++) {
+        for (const k of cssrsCompleteness(out).missingItems) out = { ...out, [k]: "no" };
+      }
+      return out;
+    };
+    fc.assert(
+      fc.property(cssrsAnswers, (answers) => {
+        const t = triageCssrs(answers);
+        for (const k of t.missingItems) {
+          const yes = triageCssrs({ ...answers, [k]: "yes" }).level;
+          expect(rank(yes), `${JSON.stringify(answers)} + ${k} yes`).toBeGreaterThanOrEqual(rank(t.level));
+          const no = triageCssrs({ ...answers, [k]: "no" }).level;
+          expect(rank(no)).toBeGreaterThanOrEqual(rank(triageCssrs(finishWithNo(answers)).level));
+        }
+        const done = finishWithNo(answers);
+        expect(cssrsCompleteness(done).complete).toBe(true);
+        expect(rank(t.level)).toBeGreaterThanOrEqual(rank(triageCssrs(done).level));
+      }),
+      { numRuns: 1000, examples: [[{ q1: "yes", q2: "yes" }], [{}]] },
+    );
+  });
+
+  it("a record is unflagged (no safety event) only at level none or low", () => {
+    fc.assert(
+      fc.property(
+        cssrsAnswers,
+        fc.subarray(["denies_si_hi", "passive_si", "protective_factors"]),
+        (answers, values) => {
+          const r = assessRisk({ risk: { values, cssrs: answers } });
+          if (!r.flag) expect(["none", "low"]).toContain(r.level);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    // The empty screen is still no screen: no cssrs status, no label, level none.
+    expect(assessRisk({ risk: { values: [], cssrs: {} } })).toEqual({
+      flag: false,
+      level: "none",
+      labels: [],
+    });
   });
 
   it("the narrative of an incomplete screen never says no items endorsed, and names the gap", () => {

@@ -6,6 +6,7 @@ import {
   type CssrsAnswers,
   type CssrsKey,
   cssrsCompleteness,
+  cssrsUnaskedFollowUps,
   RISK_OPTION_LEVELS,
   type RiskLevel,
   type Selection,
@@ -39,10 +40,16 @@ function referenceMissing(a: CssrsAnswers): CssrsKey[] {
   return asked.filter((k) => a[k] === undefined);
 }
 
-/** Our rule: an incomplete screen is at least low. */
+/**
+ * Our rules: an incomplete screen is at least low; after a yes to item 2, a screen with any of
+ * items 3-5 unanswered is at least moderate (decision 72).
+ */
 function referenceTriage(a: CssrsAnswers): RiskLevel {
   const level = yesTriage(a);
-  return level === "none" && referenceMissing(a).length > 0 ? "low" : level;
+  const missing = referenceMissing(a);
+  const followUpsUnasked = a.q2 === "yes" && missing.some((k) => k === "q3" || k === "q4" || k === "q5");
+  if (followUpsUnasked && (level === "none" || level === "low")) return "moderate";
+  return level === "none" && missing.length > 0 ? "low" : level;
 }
 
 describe("C-SSRS triage, case by case", () => {
@@ -52,8 +59,20 @@ describe("C-SSRS triage, case by case", () => {
     ["items 1, 2 and 6 no (3-5 not asked)", { q1: "no", q2: "no", q6: "no" }, "none", []],
     ["q1 no alone", { q1: "no" }, "low", ["q2", "q6"]],
     ["q1 and q2 no, q6 not asked", { q1: "no", q2: "no" }, "low", ["q6"]],
-    ["q2 yes, 3-5 not asked", { q1: "no", q2: "yes", q6: "no" }, "low", ["q3", "q4", "q5"]],
-    ["q2 yes, q5 not asked", { q1: "no", q2: "yes", q3: "no", q4: "no", q6: "no" }, "low", ["q5"]],
+    ["q2 yes, 3-5 not asked", { q1: "no", q2: "yes", q6: "no" }, "moderate", ["q3", "q4", "q5"]],
+    [
+      "q1 and q2 yes, 3-5 not asked (issue example)",
+      { q1: "yes", q2: "yes" },
+      "moderate",
+      ["q3", "q4", "q5", "q6"],
+    ],
+    ["q2 yes, q5 not asked", { q1: "no", q2: "yes", q3: "no", q4: "no", q6: "no" }, "moderate", ["q5"]],
+    [
+      "q2 yes, 3-5 answered no, q6 not asked",
+      { q2: "yes", q3: "no", q4: "no", q5: "no" },
+      "low",
+      ["q1", "q6"],
+    ],
     ["q6 yes, recency not recorded", { q1: "no", q2: "no", q6: "yes" }, "high", ["q6_recent"]],
     ["q1 only", { q1: "yes", q2: "no", q6: "no" }, "low", []],
     ["q2 only", { q1: "no", q2: "yes", q3: "no", q4: "no", q5: "no", q6: "no" }, "low", []],
@@ -189,9 +208,9 @@ describe("assessRisk", () => {
         "Thought content: Suicidal ideation",
         "C-SSRS item 1: wish to be dead",
         "C-SSRS item 2: non-specific active suicidal thoughts",
-        "C-SSRS screen incomplete: items 3, 4, 5 and 6 not answered",
+        "C-SSRS screen incomplete: items 3, 4, 5 and 6 not answered; items 3, 4 and 5 still to ask after the yes to item 2 (a yes to item 4 or 5 is high risk), read as at least moderate until asked",
       ],
-      cssrs: { complete: false, missingItems: ["q3", "q4", "q5", "q6"], triageLevel: "low" },
+      cssrs: { complete: false, missingItems: ["q3", "q4", "q5", "q6"], triageLevel: "moderate" },
     });
   });
 
@@ -224,12 +243,28 @@ describe("assessRisk", () => {
 
   it("needs items 3-5 after a yes to item 2, and item 6 recency after a yes to item 6", () => {
     const q2 = assessRisk({ risk: { values: [], cssrs: { q1: "no", q2: "yes", q6: "no" } } });
-    expect(q2).toMatchObject({ flag: true, level: "low" });
-    expect(q2.cssrs).toEqual({ complete: false, missingItems: ["q3", "q4", "q5"], triageLevel: "low" });
-    expect(q2.labels).toContain("C-SSRS screen incomplete: items 3, 4 and 5 not answered");
+    expect(q2).toMatchObject({ flag: true, level: "moderate" });
+    expect(q2.cssrs).toEqual({ complete: false, missingItems: ["q3", "q4", "q5"], triageLevel: "moderate" });
+    expect(q2.labels).toContain(
+      "C-SSRS screen incomplete: items 3, 4 and 5 not answered; items 3, 4 and 5 still to ask after the yes to item 2 (a yes to item 4 or 5 is high risk), read as at least moderate until asked",
+    );
     const q6 = assessRisk({ risk: { values: [], cssrs: { q1: "no", q2: "no", q6: "yes" } } });
     expect(q6).toMatchObject({ flag: true, level: "high" });
     expect(q6.labels).toContain("C-SSRS screen incomplete: item 6 recency not answered");
+  });
+
+  it("issue example: q1 yes, q2 yes, items 3-5 not asked is moderate, flagged, and names items 3, 4 and 5", () => {
+    const r = assessRisk({ risk: { values: [], cssrs: { q1: "yes", q2: "yes", q6: "no" } } });
+    expect(r.level).toBe("moderate");
+    expect(r.flag).toBe(true);
+    expect(r.cssrs).toEqual({ complete: false, missingItems: ["q3", "q4", "q5"], triageLevel: "moderate" });
+    expect(r.labels).toEqual([
+      "C-SSRS item 1: wish to be dead",
+      "C-SSRS item 2: non-specific active suicidal thoughts",
+      "C-SSRS screen incomplete: items 3, 4 and 5 not answered; items 3, 4 and 5 still to ask after the yes to item 2 (a yes to item 4 or 5 is high risk), read as at least moderate until asked",
+    ]);
+    expect(cssrsUnaskedFollowUps({ q1: "yes", q2: "yes", q3: "no" })).toEqual(["q4", "q5"]);
+    expect(cssrsUnaskedFollowUps({ q1: "yes", q2: "no" })).toEqual([]);
   });
 
   it("keeps a complete negative screen at none, and records its completeness", () => {
