@@ -167,7 +167,7 @@ function proposal(
 function telemetryWarnings(telemetry: TelemetryAnalysis | null): string[] {
   if (!telemetry) return [];
   const warnings: string[] = [];
-  if (telemetry.findings.length === 0) {
+  if (telemetry.findings.length === 0 && telemetry.implausible.length === 0) {
     warnings.push(
       "No telemetry reading was outside the range used here, so nothing is proposed from telemetry.",
     );
@@ -176,6 +176,9 @@ function telemetryWarnings(telemetry: TelemetryAnalysis | null): string[] {
     warnings.push(
       `Inside the range used here and not proposed: ${telemetry.notProposed.join(", ")}. A device measurement inside its range is not a normal MSE finding; the clinician examines those domains.`,
     );
+  }
+  for (const why of telemetry.implausible) {
+    warnings.push(`Implausible device value, not proposed (capture quality to be checked): ${why}.`);
   }
   return warnings;
 }
@@ -224,7 +227,9 @@ function deterministicProposal(
 /** The template narrator: the engine's telemetry findings in words, and what the agent did not do. */
 export function templateNarrative(telemetry: TelemetryAnalysis): string {
   const sentences: string[] = [];
-  if (telemetry.findings.length === 0) {
+  if (telemetry.findings.length === 0 && telemetry.implausible.length > 0) {
+    sentences.push("No finding is proposed from the device telemetry.");
+  } else if (telemetry.findings.length === 0) {
     sentences.push("No telemetry reading was outside the range used here, so no finding is proposed.");
   } else {
     const described = telemetry.findings.map((finding) => {
@@ -240,6 +245,11 @@ export function templateNarrative(telemetry: TelemetryAnalysis): string {
   }
   if (telemetry.notProposed.length > 0) {
     sentences.push(`Inside the range used here and not proposed: ${telemetry.notProposed.join(", ")}.`);
+  }
+  if (telemetry.implausible.length > 0) {
+    sentences.push(
+      `Implausible device values, not proposed (capture quality to be checked): ${telemetry.implausible.join("; ")}.`,
+    );
   }
   sentences.push("Suicide risk was not assessed by the agent.");
   return sentences.join(" ");

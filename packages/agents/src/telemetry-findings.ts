@@ -5,6 +5,7 @@ import {
   type DmseInterpretation,
   type DmseSignal,
   type DmseSignalKey,
+  dmseImplausibleValue,
 } from "@svc/engines";
 import {
   type Confidence,
@@ -65,6 +66,11 @@ export interface TelemetryAnalysis {
   proposed: Selection;
   /** Labels of the signals inside the range used here, which propose nothing. */
   notProposed: string[];
+  /**
+   * Signals whose sent value no human can produce (decision 73), each "<label>: <why>": a
+   * capture-quality problem, so they propose nothing though the engine reads them outside its range.
+   */
+  implausible: string[];
 }
 
 /** The dmse engine's `moderate` is the catalog's `medium` (docs/mse.md, observationMetadata). */
@@ -113,8 +119,24 @@ function readingOf(signal: DmseSignal): TelemetryReading {
   };
 }
 
+const METRIC_OF: Readonly<Record<DmseSignalKey, keyof MseTelemetry>> = {
+  response_latency: "responseLatencySeconds",
+  psychomotor: "psychomotorFidgetEpisodes",
+  speech_rate: "speechRateWpm",
+  sustained_attention: "sustainedAttentionPct",
+};
+
+/** Why the signal's sent value is implausible (the engine's rule), or null. */
+function implausibleOf(signal: DmseSignal, telemetry: MseTelemetry): string | null {
+  const value = telemetry[METRIC_OF[signal.signalKey]];
+  if (value === undefined) return null;
+  return dmseImplausibleValue(signal.signalKey, value, telemetry.sessionDurationSeconds);
+}
+
 function findingOf(signal: DmseSignal, telemetry: MseTelemetry): TelemetryFinding | null {
   if (signal.interpretation === "within_normal") return null;
+  // A value no human can produce is a capture problem, not a finding about the patient.
+  if (implausibleOf(signal, telemetry) !== null) return null;
   return {
     signal: signal.signalKey,
     interpretation: signal.interpretation,
@@ -164,5 +186,9 @@ export function analyzeTelemetryFindings(telemetry: MseTelemetry): TelemetryAnal
     findings,
     proposed: selectionOf(findings),
     notProposed: signals.filter((s) => s.interpretation === "within_normal").map((s) => s.label),
+    implausible: signals.flatMap((s) => {
+      const why = implausibleOf(s, telemetry);
+      return why === null ? [] : [`${s.label}: ${why}`];
+    }),
   };
 }

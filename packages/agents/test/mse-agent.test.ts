@@ -70,6 +70,25 @@ describe("telemetry mapping", () => {
     expect(analyzeTelemetryFindings({ speechRateWpm: 110 }).findings).toEqual([]);
   });
 
+  it("proposes nothing from an implausible device value, and says why (a 0 s latency in a 5 s session)", async () => {
+    const analysis = analyzeTelemetryFindings({ responseLatencySeconds: 0, sessionDurationSeconds: 5 });
+    expect(analysis.readings[0]?.interpretation).toBe("subclinical");
+    expect(analysis.findings).toEqual([]);
+    expect(analysis.proposed).toEqual({});
+    expect(analysis.implausible).toEqual([
+      "Response latency: a mean response latency of 0 s is at or below the 0.1 s floor of any human response",
+    ]);
+    const result = await runMseAgent(
+      { ...base, telemetry: { responseLatencySeconds: 0, sessionDurationSeconds: 5 } },
+      { now: NOW },
+    );
+    expect(result.draft).toBeNull();
+    expect(result.warnings).toContain(
+      "Implausible device value, not proposed (capture quality to be checked): Response latency: a mean response latency of 0 s is at or below the 0.1 s floor of any human response.",
+    );
+    expect(result.reasoning?.narrative).toContain("Implausible device values, not proposed");
+  });
+
   it("maps dmse confidence to the catalog's (low with no session length)", () => {
     expect(analyzeTelemetryFindings({ speechRateWpm: 80 }).proposed.speech?.confidence).toBe("low");
   });

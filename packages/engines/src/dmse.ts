@@ -385,6 +385,60 @@ export function dmseTrend(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Plausibility: device values no human can produce are a capture-quality finding (decision 73)
+
+/**
+ * Physical limits of the device metrics (decision 73; sources in docs/engines/dmse.md,
+ * "Implausible device values"). They are not calibratable: a site's thresholds decide what is
+ * typical, never whether a value is humanly possible.
+ */
+export const DMSE_PLAUSIBLE_LIMITS = Object.freeze({
+  /**
+   * A mean response latency at or below 0.1 s: faster than any human reaction to a signal. Mean
+   * simple reaction times are about 0.16-0.19 s (Kosinski's review of the reaction-time
+   * literature); sprint starting rules treat a reaction under 0.1 s as anticipation (IAAF false
+   * start rule); conversational gaps average about 0.2 s (Stivers et al. 2009). Expert-set floor.
+   */
+  latencyMinSeconds: 0.1,
+  /**
+   * Speech faster than the fastest recorded talker: 655 words per minute over a 24 s recitation
+   * (Guinness World Records, 1995, as reported; secondary source). Above the request bound
+   * (600), so it applies to library callers only.
+   */
+  speechMaxWpm: 655,
+  /** More fidget episodes than seconds in the session: one episode per second at most (expert-set). */
+  psychomotorMaxPerSecond: 1,
+});
+
+/**
+ * Why a sent value is physically implausible, or null when it is not (decision 73): a latency at
+ * or below the human floor or longer than the session, speech faster than any recorded talker,
+ * more fidget episodes than the session has seconds, or any measurement in a session of 0 s. The
+ * reason names the value and the limit. One rule for the engine and the MSE agent's telemetry.
+ */
+export function dmseImplausibleValue(
+  key: DmseSignalKey,
+  value: number,
+  sessionDurationSeconds?: number | null,
+): string | null {
+  const L = DMSE_PLAUSIBLE_LIMITS;
+  const session = isFiniteNumber(sessionDurationSeconds) ? sessionDurationSeconds : null;
+  if (session !== null && session <= 0)
+    return `a measurement reported for a session of ${fmt(session)} s, which contains no time to measure in`;
+  if (key === "response_latency") {
+    if (value <= L.latencyMinSeconds)
+      return `a mean response latency of ${fmt(value, 3)} s is at or below the ${fmt(L.latencyMinSeconds)} s floor of any human response`;
+    if (session !== null && value > session)
+      return `a mean response latency of ${fmt(value)} s is longer than the ${fmt(session)} s session`;
+  }
+  if (key === "speech_rate" && value > L.speechMaxWpm)
+    return `${fmt(value)} words per minute is above the ${fmt(L.speechMaxWpm)} wpm of the fastest recorded talker`;
+  if (key === "psychomotor" && session !== null && value > session * L.psychomotorMaxPerSecond)
+    return `${fmt(value)} fidget episodes in a ${fmt(session)} s session is more than one episode per second`;
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Measurements: the sent metric in the unit it is read in, with how the MSE line and `detail` state it
 
 interface Measurement {
@@ -501,6 +555,17 @@ interface SignalRun {
   score: number;
   depth: number;
   hasBaseline: boolean;
+  /** Why the sent value is physically implausible (decision 73), or null. */
+  implausible: string | null;
+}
+
+/**
+ * An implausible value is never read as inside the range (decision 73): its interpretation is at
+ * least subclinical (a higher threshold reading stands), its confidence is low, and its line says
+ * it was not read against the range and names the value and the limit.
+ */
+function implausibleReading(reading: Reading): DmseInterpretation {
+  return RANK[reading.interpretation] >= RANK.subclinical ? reading.interpretation : "subclinical";
 }
 
 function dmseSignal(
@@ -508,35 +573,47 @@ function dmseSignal(
   m: Measurement,
   prior: readonly number[],
   durationShare: number,
+  implausible: string | null,
   p: DmseParams,
 ): SignalRun {
   const { reading } = m;
-  const review = reading.interpretation === "clinical_attention" ? REVIEW_SUFFIX : "";
-  const line = `${m.measured}, ${reading.comparison}${reading.caveat}${review}.`;
+  const interpretation = implausible === null ? reading.interpretation : implausibleReading(reading);
+  const review = interpretation === "clinical_attention" ? REVIEW_SUFFIX : "";
+  const line =
+    implausible === null
+      ? `${m.measured}, ${reading.comparison}${reading.caveat}${review}.`
+      : `${m.measured}: implausible device value (${implausible}), so it is not read against the range used here; capture quality to be checked${review}.`;
   const base = prior.length > 0 ? baselineOf(m, prior, line, p) : null;
   const depth = Math.min(1, prior.length / p.confidenceHistoryFull);
-  const score = signalConfidenceScore(durationShare, depth, p);
+  const score = implausible === null ? signalConfidenceScore(durationShare, depth, p) : 0;
+  const readingText =
+    implausible === null
+      ? `${reading.comparison}${reading.caveat}; ${DETAIL_READING[interpretation]}`
+      : `implausible device value (${implausible}); not read against the range used here (${reading.referenceRange}) and kept ${DETAIL_READING[interpretation].replace("read as ", "")} so it is never reported as inside it; capture quality to be checked`;
   const signal: DmseSignal = {
     signalKey: key,
     label: DMSE_SIGNAL_LABELS[key],
     present: true,
     metricValue: round(m.value),
     metricUnit: m.unit,
-    interpretation: reading.interpretation,
+    interpretation,
     referenceRange: reading.referenceRange,
-    detail: `${m.measuredDetail}: ${reading.comparison}${reading.caveat}; ${DETAIL_READING[reading.interpretation]}.${base ? base.detail : ""}`,
-    confidence: confidenceLevel(score, p.confidenceHighMin, p.confidenceModerateMin),
-    mseLine: base ? base.mseLine : line,
+    detail: `${m.measuredDetail}: ${readingText}.${base ? base.detail : ""}`,
+    confidence:
+      implausible === null ? confidenceLevel(score, p.confidenceHighMin, p.confidenceModerateMin) : "low",
+    // A baseline comparison of a value that could not be measured would read as a change.
+    mseLine: base && implausible === null ? base.mseLine : line,
   };
   if (base) {
     signal.trendDir = base.trendDir;
     signal.baseline = base.baseline;
   }
-  return { signal, score, depth, hasBaseline: base !== null };
+  return { signal, score, depth, hasBaseline: base !== null, implausible };
 }
 
 /** One signal per sent metric, in the fixed signal order. */
 function measureSignals(input: DmseInput, duration: number | null, p: DmseParams): SignalRun[] {
+  const sentDuration = isFiniteNumber(input.sessionDurationSeconds) ? input.sessionDurationSeconds : null;
   const durationShare = duration === null ? 0 : Math.min(1, duration / p.confidenceDurationFullSeconds);
   const history = input.history ?? {};
   const runs: SignalRun[] = [];
@@ -544,7 +621,8 @@ function measureSignals(input: DmseInput, duration: number | null, p: DmseParams
     const raw = metricOf(input, key);
     if (!isFiniteNumber(raw)) continue;
     const prior = (history[key] ?? []).filter(isFiniteNumber);
-    runs.push(dmseSignal(key, measure(key, raw, duration, p), prior, durationShare, p));
+    const implausible = dmseImplausibleValue(key, raw, sentDuration);
+    runs.push(dmseSignal(key, measure(key, raw, duration, p), prior, durationShare, implausible, p));
   }
   return runs;
 }
@@ -568,8 +646,14 @@ function dmseLegend(status: DmseSummaryStatus): Record<string, string> {
     : { ...DMSE_INTERPRETATION_SCALE };
 }
 
-function dmseHeadline(signals: readonly DmseSignal[], ranked: readonly DmseSignal[]): string {
+function dmseHeadline(runs: readonly SignalRun[], ranked: readonly DmseSignal[]): string {
+  const signals = runs.map((r) => r.signal);
   const n = signals.length;
+  const implausible = runs.filter((r) => r.implausible !== null);
+  const capture =
+    implausible.length > 0
+      ? ` Implausible device value(s), capture quality to be checked: ${implausible.map((r) => `${r.signal.label} (${r.implausible})`).join("; ")}.`
+      : "";
   const missing = DMSE_SIGNAL_ORDER.filter((k) => !signals.some((s) => s.signalKey === k)).map(
     (k) => DMSE_SIGNAL_LABELS[k],
   );
@@ -578,7 +662,7 @@ function dmseHeadline(signals: readonly DmseSignal[], ranked: readonly DmseSigna
     ? DMSE_NO_METRIC_HEADLINE
     : ranked.length === 0
       ? `All ${n} measured signal(s) fall inside the ranges used here; device measurements, not a clinical examination.${notMeasured}`
-      : `${ranked.length} of ${n} measured signal(s) outside the range used here: ${ranked.map((s) => `${s.label} (${s.interpretation === "clinical_attention" ? "clinical attention" : "subclinical"})`).join(", ")}.${notMeasured}`;
+      : `${ranked.length} of ${n} measured signal(s) outside the range used here: ${ranked.map((s) => `${s.label} (${s.interpretation === "clinical_attention" ? "clinical attention" : "subclinical"})`).join(", ")}.${capture}${notMeasured}`;
 }
 
 const CONFIDENCE_DEFAULTS = {
@@ -602,8 +686,19 @@ function dmseConfidence(
   const historyUsed = runs.filter((r) => r.hasBaseline).length;
   let historyDepthSum = 0;
   for (const r of runs) historyDepthSum += r.depth;
-  const score = round(n === 0 ? 0 : mean(runs.map((r) => r.score)), 3);
+  const implausible = runs.filter((r) => r.implausible !== null);
+  const meanScore = n === 0 ? 0 : mean(runs.map((r) => r.score));
+  // Any implausible value makes the whole reading low confidence (decision 73): the score is kept
+  // below the moderate cut-off so level and score agree.
+  const score = round(
+    implausible.length > 0 ? Math.min(meanScore, Math.max(0, p.confidenceModerateMin - 0.01)) : meanScore,
+    3,
+  );
   const reasons = [
+    ...implausible.map(
+      (r) =>
+        `${r.signal.label}: implausible device value (${r.implausible}); capture quality to be checked, confidence low.`,
+    ),
     ...(n === 0 ? ["No dmse metric was sent; nothing was measured."] : []),
     duration === null
       ? "No session duration was sent; session length adds nothing to confidence."
@@ -612,7 +707,9 @@ function dmseConfidence(
       ? "No history was sent for the present signals; no baseline."
       : `${historyUsed} of ${n} signal(s) have a baseline (mean history depth ${fmt((historyDepthSum / Math.max(1, n)) * 100, 0)} % of ${fmt(p.confidenceHistoryFull)} values).`,
   ];
-  return { level: confidenceLevel(score, p.confidenceHighMin, p.confidenceModerateMin), score, reasons };
+  const level =
+    implausible.length > 0 ? "low" : confidenceLevel(score, p.confidenceHighMin, p.confidenceModerateMin);
+  return { level, score, reasons };
 }
 
 function dmseInputs(input: DmseInput, duration: number | null, runs: readonly SignalRun[]): EngineInput[] {
@@ -744,7 +841,7 @@ export function analyzeDmse(input: DmseInput, options: EngineOptions<DmseParams>
   const flagged = ranked.map((s) => s.label);
   const summary = {
     status,
-    headline: dmseHeadline(signals, ranked),
+    headline: dmseHeadline(runs, ranked),
     flagged,
     requiresClinicianReview: status === "clinical_attention",
   };

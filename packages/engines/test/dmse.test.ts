@@ -124,7 +124,9 @@ describe("worked example (docs/engines/dmse.md)", () => {
 describe("thresholds", () => {
   it("response latency: 1.79 normal, 1.8 and 2.49 subclinical, 2.5 clinical attention", () => {
     const i = (v: number) => only({ responseLatencySeconds: v }).interpretation;
-    expect(i(0)).toBe("within_normal");
+    // 0 s is faster than any human response: a capture-quality finding, never inside the range (decision 73).
+    expect(i(0)).toBe("subclinical");
+    expect(i(0.11)).toBe("within_normal");
     expect(i(1.79)).toBe("within_normal");
     expect(i(1.8)).toBe("subclinical");
     expect(i(2.49)).toBe("subclinical");
