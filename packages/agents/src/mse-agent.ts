@@ -18,6 +18,13 @@ import type { AgentReasoning, AgentRunner } from "./envelope.js";
 import { type GroundedEntity, groundAnswer, parseModelAnswer, parseModelJson } from "./grounding.js";
 import { DEFAULT_TOOL_LOOP_LIMITS, type ToolLoopLimits } from "./limits.js";
 import { MSE_AGENT_TOOLS, MseTelemetrySchema } from "./mse-tools.js";
+import {
+  findReassurance,
+  foldForMatching,
+  reassuranceWarning,
+  screenReassurance,
+  splitSentences,
+} from "./reassurance.js";
 import { analyzeTelemetryFindings, type MseTelemetry, type TelemetryAnalysis } from "./telemetry-findings.js";
 
 /**
@@ -421,7 +428,10 @@ function modelEntry(domain: string, raw: Record<string, unknown>, warnings: stri
     const values = [...new Set(raw.values.filter((v): v is string => typeof v === "string"))];
     entry.values = domain === "risk" ? withoutReassurance(values, warnings) : values;
   }
-  if (raw.text !== undefined) entry.text = raw.text;
+  if (raw.text !== undefined) {
+    const text = typeof raw.text === "string" ? withoutReassuringNote(domain, raw.text, warnings) : raw.text;
+    if (text !== "") entry.text = text;
+  }
   if (raw.cssrs !== undefined) {
     const cssrs = positiveAnswers(raw.cssrs, warnings);
     if (cssrs) entry.cssrs = cssrs;
@@ -435,6 +445,17 @@ function modelEntry(domain: string, raw: Record<string, unknown>, warnings: stri
   if (emptied && entry.text === undefined && entry.cssrs === undefined) return null;
   entry.confidence = "low";
   return entry;
+}
+
+/**
+ * A model's note without its sentences of reassurance about risk ("denies SI/HI", "no risk", "safe
+ * for discharge"), however spelled (decision 74); "" when nothing else is left.
+ */
+function withoutReassuringNote(domain: string, text: string, warnings: string[]): string {
+  const screened = screenReassurance(text, MSE_REASSURANCE_CONTEXT);
+  if (screened.dropped.length > 0)
+    warnings.push(reassuranceWarning(`from the model's ${clip(domain)} note a sentence`, screened.dropped));
+  return screened.text;
 }
 
 function withoutReassurance(values: string[], warnings: string[]): string[] {
@@ -575,10 +596,24 @@ function riskConfirmations(selection: Selection, telemetry: TelemetryAnalysis | 
 // ---------------------------------------------------------------------------------------------
 // The model's narrative and citations
 
-/** Risk words and words that would make a sentence about them read as reassurance. */
-const RISK_TERMS = /suicid|homicid|self[- ]?harm|\brisk\b|\bsafe/i;
+/** The agent never proposes an absence of risk: every contradiction of a raised risk counts too. */
+const MSE_REASSURANCE_CONTEXT = { riskRaised: true } as const;
+
+/**
+ * Risk words and words that would make a sentence about them read as reassurance, matched on the
+ * folded text (foldForMatching), so look-alike letters and hidden characters do not hide them.
+ */
+const RISK_TERMS = /suicid|homicid|self ?harm|\brisk\b|\bsafe|\bsi\b|\bhi\b/;
 const REASSURING_TERMS =
-  /\b(no|not|none|den(y|ies|ied|ying)|negative|low|absent|without|safe|unremarkable)\b/i;
+  /\b(no|not|none|den(y|ies|ied|ying)|negative|low|absent|without|safe|unremarkable)\b/;
+
+/** A narrative sentence that could read as reassurance about risk: the phrase list or the broad test. */
+function narrativeReassurance(sentence: string): string[] {
+  const found = findReassurance(sentence, MSE_REASSURANCE_CONTEXT);
+  if (found.length > 0) return found;
+  const folded = foldForMatching(sentence);
+  return RISK_TERMS.test(folded) && REASSURING_TERMS.test(folded) ? ["a risk word beside a negation"] : [];
+}
 
 /**
  * The model's narrative and citations, grounded: a citation naming no tool result of this request
@@ -595,10 +630,11 @@ function modelNarrative(
   const grounded = groundAnswer({ ...parsed, observations: [] }, citationEntities(telemetry), []);
   const warnings = [...grounded.warnings];
   const kept: string[] = [];
-  for (const sentence of grounded.narrative.split(/(?<=[.!?])\s+/).filter(Boolean)) {
-    if (RISK_TERMS.test(sentence) && REASSURING_TERMS.test(sentence)) {
+  for (const sentence of splitSentences(grounded.narrative)) {
+    const found = narrativeReassurance(sentence);
+    if (found.length > 0) {
       warnings.push(
-        "Dropped a sentence of the narrative that could read as reassurance about risk: the agent never assesses risk as absent.",
+        `${reassuranceWarning("a sentence of the narrative", found)} The agent never assesses risk as absent.`,
       );
     } else kept.push(sentence);
   }

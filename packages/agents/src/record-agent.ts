@@ -1,9 +1,11 @@
+import type { AgentRisk } from "@svc/engines";
 import type { ChatModel, ToolCallRecord } from "@svc/model";
 import { AGENT_DISCLAIMER, type AgentReasoning, type RecordAgentEnvelope } from "./envelope.js";
-import { groundAnswer, parseModelAnswer } from "./grounding.js";
+import { type GroundedAnswer, groundAnswer, parseModelAnswer } from "./grounding.js";
 import { DEFAULT_TOOL_LOOP_LIMITS, type ToolLoopLimits } from "./limits.js";
 import type { GroundedAssessment, RecordAgentDefinition } from "./products.js";
 import { RECORD_AGENT_SYSTEM_PROMPT, recordAgentPrompt } from "./prompts.js";
+import { findReassurance, reassuranceWarning, screenReassurance } from "./reassurance.js";
 
 /**
  * One record-level agent request. With a model: the model runs a bounded tool loop over the
@@ -109,7 +111,10 @@ async function modelEnvelope<Body, Assessment>(
   });
   const base = baseEnvelope(agent, request, grounded);
   const calls = reportToolCalls(loop.toolCalls, agent, request.body);
-  const answer = groundAnswer(parseModelAnswer(loop.text), grounded.entities, agent.vocabulary());
+  const answer = withoutReassurance(
+    groundAnswer(parseModelAnswer(loop.text), grounded.entities, agent.vocabulary()),
+    grounded.risk,
+  );
   const finished = !loop.stoppedAtStepBound && answer.narrative.length > 0;
   const warnings = [...base.warnings, ...calls.warnings, ...answer.warnings];
   if (loop.stoppedAtStepBound) {
@@ -134,6 +139,27 @@ async function modelEnvelope<Body, Assessment>(
     warnings,
     runner: "model",
   };
+}
+
+/**
+ * The grounded answer without reassurance about risk (decision 74): a narrative sentence or an
+ * observation saying there is no risk, that a combination is safe or that a flag can be ignored
+ * is dropped with a warning naming the phrase. When the engine raised risk (flag, or level
+ * moderate or high), words that play it down ("low risk", "not clinically significant") go too.
+ */
+function withoutReassurance(answer: GroundedAnswer, risk: AgentRisk): GroundedAnswer {
+  const context = { riskRaised: risk.flag || risk.level === "moderate" || risk.level === "high" };
+  const warnings = [...answer.warnings];
+  const narrative = screenReassurance(answer.narrative, context);
+  if (narrative.dropped.length > 0)
+    warnings.push(reassuranceWarning("a sentence of the narrative", narrative.dropped));
+  const observations = answer.observations.filter((observation) => {
+    const found = findReassurance(observation.note, context);
+    if (found.length > 0)
+      warnings.push(reassuranceWarning(`the observation about "${observation.entity.name}"`, found));
+    return found.length === 0;
+  });
+  return { ...answer, narrative: narrative.text, observations, warnings };
 }
 
 /**

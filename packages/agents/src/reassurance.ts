@@ -1,0 +1,402 @@
+/**
+ * Reassurance about risk in a language model's words (decision 74). A model's narrative, notes or
+ * observations may say that there is no risk, that the patient denies suicidal or homicidal
+ * ideation, that a combination is safe or that a flag can be ignored. The engines compute risk;
+ * the agents never propose its absence, so such a sentence never survives: it is dropped and a
+ * warning names the reassurance it carried (our phrase, never the model's text).
+ *
+ * Matching is done on a folded form of the text, so that the letters used to spell a phrase do
+ * not matter: Unicode compatibility forms (NFKC), look-alike Cyrillic, Greek and Armenian letters
+ * (capitals read before lower-casing)
+ * mapped to Latin, diacritics, zero-width and other invisible characters removed, case folded,
+ * digits used as letters read as letters, and every run of spacing or punctuation collapsed to one
+ * space; a phrase spelled out letter by letter ("s a f e") is read as a word. This one module
+ * serves the record-level agents and the MSE agent.
+ */
+
+/** Look-alike letters (after lower-casing) read as the Latin letter they imitate. */
+const CONFUSABLES: Readonly<Record<string, string>> = {
+  // Cyrillic
+  а: "a",
+  в: "b",
+  г: "r",
+  д: "d",
+  е: "e",
+  ё: "e",
+  і: "i",
+  ї: "i",
+  ј: "j",
+  к: "k",
+  м: "m",
+  н: "h",
+  о: "o",
+  п: "n",
+  р: "p",
+  с: "c",
+  т: "t",
+  у: "y",
+  х: "x",
+  ь: "b",
+  ѕ: "s",
+  һ: "h",
+  ԁ: "d",
+  ԛ: "q",
+  ԝ: "w",
+  ӏ: "l",
+  ґ: "r",
+  // Greek
+  α: "a",
+  β: "b",
+  γ: "y",
+  δ: "d",
+  ε: "e",
+  ζ: "z",
+  η: "n",
+  ι: "i",
+  κ: "k",
+  ν: "v",
+  ο: "o",
+  ρ: "p",
+  σ: "o",
+  ς: "c",
+  τ: "t",
+  υ: "u",
+  χ: "x",
+  ω: "w",
+  ϲ: "c",
+  ϳ: "j",
+  // Armenian
+  օ: "o",
+  ս: "u",
+  հ: "h",
+  ո: "n",
+  ց: "g",
+  // Latin look-alikes that compatibility normalisation keeps
+  ı: "i",
+  ƒ: "f",
+  ſ: "s",
+  ȷ: "j",
+  ɑ: "a",
+  ɡ: "g",
+  ɩ: "i",
+  ɪ: "i",
+  ʀ: "r",
+  ʏ: "y",
+  ᴄ: "c",
+  ᴅ: "d",
+  ᴇ: "e",
+  ᴋ: "k",
+  ᴍ: "m",
+  ᴏ: "o",
+  ᴘ: "p",
+  ᴛ: "t",
+  ᴜ: "u",
+  ᴠ: "v",
+  ᴡ: "w",
+  ᴢ: "z",
+  ꜱ: "s",
+  ʜ: "h",
+  ʟ: "l",
+  ɴ: "n",
+  ꞯ: "q",
+  // Digits and signs used as letters
+  "0": "o",
+  "1": "i",
+  "3": "e",
+  "4": "a",
+  "5": "s",
+  "7": "t",
+  "@": "a",
+  $: "s",
+  "|": "l",
+};
+
+/**
+ * Capital look-alikes, read before lower-casing: a capital Greek Nu looks like N, though its small
+ * form looks like v.
+ */
+const CAPITAL_CONFUSABLES: Readonly<Record<string, string>> = {
+  // Cyrillic
+  А: "A",
+  В: "B",
+  Е: "E",
+  К: "K",
+  М: "M",
+  Н: "H",
+  О: "O",
+  Р: "P",
+  С: "C",
+  Т: "T",
+  У: "Y",
+  Х: "X",
+  Ѕ: "S",
+  І: "I",
+  Ј: "J",
+  Ӏ: "I",
+  // Greek
+  Α: "A",
+  Β: "B",
+  Ε: "E",
+  Ζ: "Z",
+  Η: "H",
+  Ι: "I",
+  Κ: "K",
+  Μ: "M",
+  Ν: "N",
+  Ο: "O",
+  Ρ: "P",
+  Τ: "T",
+  Υ: "Y",
+  Χ: "X",
+};
+
+/** Characters that render as nothing (or as blank) and can hide inside a word. */
+const INVISIBLE = /[\p{Cf}\p{M}\u115F\u1160\u3164\uFFA0\u2800\u180E]/gu;
+
+/**
+ * The text as it is matched: NFKC, lower case, decomposed with marks and invisible characters
+ * removed, look-alikes and digit letters mapped to Latin, and every run of other characters as
+ * one space.
+ */
+export function foldForMatching(text: string): string {
+  const stripped = text.normalize("NFKC").normalize("NFKD").replace(INVISIBLE, "");
+  let capitals = "";
+  for (const char of stripped) capitals += CAPITAL_CONFUSABLES[char] ?? char;
+  let mapped = "";
+  for (const char of capitals.toLowerCase()) mapped += CONFUSABLES[char] ?? char;
+  return mapped.replace(/[^a-z]+/g, " ").trim();
+}
+
+/** Phrases shorter than this (without spaces) are not looked for inside spelled-out runs. */
+const MIN_SPELLED_OUT_CHARS = 5;
+
+/**
+ * Text with a word spelled out letter by letter ("s a f e"): three or more one-letter tokens in a
+ * row. Its letters are then also read with every space removed, so the spelled-out word joins the
+ * words around it ("s a f e for discharge" reads "safefordischarge").
+ */
+function joinedIfSpelledOut(folded: string): string | null {
+  return /(?:^| )(?:[a-z] ){2,}[a-z](?: |$)/.test(folded) ? folded.replaceAll(" ", "") : null;
+}
+
+const DENIAL_VERBS = ["denies", "denied", "deny", "denying", "negative for", "no", "no evidence of"];
+/** Words that may stand between the denial and what is denied ("denies any current SI"). */
+const DENIAL_FILLERS = ["", "any ", "current ", "active ", "any current ", "any active "];
+const DENIED_RISKS = [
+  "si",
+  "hi",
+  "si hi",
+  "si or hi",
+  "si and hi",
+  "suicidal ideation",
+  "suicidal thoughts",
+  "suicidal intent",
+  "suicidal plan",
+  "suicidality",
+  "homicidal ideation",
+  "homicidal thoughts",
+  "homicidal intent",
+  "thoughts of self harm",
+  "self harm",
+  "intent or plan",
+  "plan or intent",
+  "suicidal or homicidal ideation",
+  "suicidal and homicidal ideation",
+  "thoughts of harming",
+];
+
+/**
+ * Phrases that assert an absence of risk, safety, or that an engine flag does not matter. Written
+ * in plain words; they are folded like the text before matching.
+ */
+export const REASSURANCE_PHRASES: readonly string[] = [
+  ...DENIAL_VERBS.flatMap((verb) =>
+    DENIAL_FILLERS.flatMap((filler) => DENIED_RISKS.map((risk) => `${verb} ${filler}${risk}`)),
+  ),
+  "no risk",
+  "not at risk",
+  "zero risk",
+  "without risk",
+  "risk free",
+  "no suicide risk",
+  "no suicidal risk",
+  "no self harm risk",
+  "no risk to self",
+  "no risk to others",
+  "no risk to self or others",
+  "risk is absent",
+  "risk is nil",
+  "risk is negligible",
+  "negligible risk",
+  "not suicidal",
+  "not homicidal",
+  "safe for discharge",
+  "safe to discharge",
+  "safe to be discharged",
+  "safe to go home",
+  "safe to send home",
+  "medically and psychiatrically safe",
+  "safe to combine",
+  "safe combination",
+  "safe to take together",
+  "safe to use together",
+  "safe to co prescribe",
+  "safe together",
+  "safe to continue",
+  "safe to proceed",
+  "is safe",
+  "are safe",
+  "perfectly safe",
+  "completely safe",
+  "no safety concern",
+  "no safety concerns",
+  "no safety issues",
+  "no cause for concern",
+  "nothing to worry about",
+  "no need to worry",
+  "ignore the flag",
+  "ignore this flag",
+  "ignore that flag",
+  "ignore the warning",
+  "ignore this warning",
+  "ignore the alert",
+  "ignore the interaction",
+  "ignore the risk",
+  "disregard the flag",
+  "disregard the warning",
+  "disregard the alert",
+  "disregard the interaction",
+  "disregard the risk",
+  "flag can be ignored",
+  "flag may be ignored",
+  "can be safely ignored",
+  "can safely be ignored",
+  "safely ignore",
+  "false alarm",
+  "false positive",
+  "no action needed",
+  "no action required",
+  "no need for review",
+  "no need to review",
+  "no monitoring needed",
+  "no monitoring required",
+  "no need to monitor",
+  "no need for monitoring",
+];
+
+/**
+ * Phrases that contradict an engine that raised risk (flag set, or level moderate or high): said
+ * beside a raised risk they read as clearing it. The MSE agent always applies them (it never
+ * proposes an absence of risk); the record agents apply them when their engine raised risk.
+ */
+export const RAISED_RISK_CONTRADICTIONS: readonly string[] = [
+  "low risk",
+  "minimal risk",
+  "risk is low",
+  "risk is minimal",
+  "no interaction",
+  "no interactions",
+  "no significant interaction",
+  "no significant interactions",
+  "no clinically significant interaction",
+  "no clinically significant interactions",
+  "not clinically significant",
+  "clinically insignificant",
+  "not significant",
+  "insignificant",
+  "no concern",
+  "no concerns",
+  "not a concern",
+  "not concerning",
+  "nothing of concern",
+  "reassuring",
+  "within normal limits",
+  "nothing abnormal",
+  "unremarkable",
+];
+
+interface FoldedPhrase {
+  phrase: string;
+  spaced: string;
+  joined: string;
+}
+
+const fold = (phrases: readonly string[]): FoldedPhrase[] =>
+  phrases.map((phrase) => {
+    const spaced = foldForMatching(phrase);
+    return { phrase, spaced, joined: spaced.replaceAll(" ", "") };
+  });
+
+const ALWAYS = fold(REASSURANCE_PHRASES);
+const WHEN_RAISED = fold(RAISED_RISK_CONTRADICTIONS);
+
+export interface ReassuranceContext {
+  /** The engine raised risk (or, for the MSE agent, always): contradictions count as reassurance. */
+  riskRaised: boolean;
+}
+
+/**
+ * The reassurance phrases a text carries, in list order, once each (empty when none). A phrase
+ * matches as whole words of the folded text, or inside a word spelled out letter by letter.
+ */
+export function findReassurance(text: string, context: ReassuranceContext): string[] {
+  const folded = foldForMatching(text);
+  if (folded === "") return [];
+  const padded = ` ${folded} `;
+  const joinedText = joinedIfSpelledOut(folded);
+  const phrases = context.riskRaised ? [...ALWAYS, ...WHEN_RAISED] : ALWAYS;
+  const found: string[] = [];
+  for (const { phrase, spaced, joined } of phrases) {
+    if (found.includes(phrase)) continue;
+    const inRun =
+      joinedText !== null && joined.length >= MIN_SPELLED_OUT_CHARS && joinedText.includes(joined);
+    if (padded.includes(` ${spaced} `) || inRun) found.push(phrase);
+  }
+  // A phrase inside a longer one found ("denies si" in "denies si hi") is not named twice.
+  return found.filter(
+    (phrase) => !found.some((other) => other !== phrase && ` ${other} `.includes(` ${phrase} `)),
+  );
+}
+
+/** Sentences: split after . ! ? or ; and before a line break. */
+export function splitSentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?;])\s+|\n+/)
+    .map((sentence) => sentence.trim())
+    .filter(Boolean);
+}
+
+export interface ScreenedText {
+  /** The text without its reassuring sentences; the original text, unchanged, when none was found. */
+  text: string;
+  /** The reassurance phrases found in the dropped sentences. */
+  dropped: string[];
+}
+
+/**
+ * Drops every sentence of `text` that carries reassurance. A text without any is returned exactly
+ * as given (same characters, same spacing).
+ */
+export function screenReassurance(text: string, context: ReassuranceContext): ScreenedText {
+  if (findReassurance(text, context).length === 0) return { text, dropped: [] };
+  const kept: string[] = [];
+  const dropped: string[] = [];
+  for (const sentence of splitSentences(text)) {
+    const found = findReassurance(sentence, context);
+    if (found.length === 0) kept.push(sentence);
+    for (const phrase of found) if (!dropped.includes(phrase)) dropped.push(phrase);
+  }
+  // Found in the whole but in no single sentence (spread across a break): drop it all.
+  if (dropped.length === 0) return { text: "", dropped: findReassurance(text, context) };
+  return { text: kept.join(" "), dropped };
+}
+
+/** The warning for dropped reassurance: where it was and which phrases, never the model's text. */
+export function reassuranceWarning(where: string, dropped: readonly string[]): string {
+  const phrases = dropped
+    .slice(0, 5)
+    .map((phrase) => `"${phrase}"`)
+    .join(", ");
+  const more = dropped.length > 5 ? ` and ${dropped.length - 5} more` : "";
+  return `Dropped ${where} reading as reassurance about risk (${phrases}${more}): a language model never clears or lowers a risk the engine computes.`;
+}

@@ -1,0 +1,355 @@
+import type { ChatModel, ToolCallRecord, ToolLoopResult } from "@svc/model";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  findReassurance,
+  foldForMatching,
+  medicationAgent,
+  REASSURANCE_PHRASES,
+  runMseAgent,
+  runRecordAgent,
+  screenReassurance,
+} from "../src/index.js";
+
+/**
+ * Reassurance about risk from a model never survives (decision 74), whatever letters spell it:
+ * the shared rule (reassurance.ts), the record agents (scripted model, medication agent) and the
+ * MSE agent (scripted model).
+ */
+const NOW = () => new Date("2026-06-01T10:00:00.000Z");
+
+/** A model that answers at once with the given final text. */
+function scriptedModel(text: string, toolCalls: ToolCallRecord[] = [], extra: Partial<ToolLoopResult> = {}) {
+  const model: ChatModel = {
+    async runToolLoop() {
+      return { text, toolCalls, steps: toolCalls.length + 1, stoppedAtStepBound: false, ...extra };
+    },
+  };
+  return model;
+}
+
+const RAISED = { riskRaised: true } as const;
+const NOT_RAISED = { riskRaised: false } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Disguises a model could use, written independently of the folding code
+
+const ZERO_WIDTH = ["\u200B", "\u200C", "\u200D", "\u2060", "\uFEFF", "\u00AD", "\u200E", "\u034F"];
+/** Latin letter -> look-alikes (Cyrillic, Greek, fullwidth, small capitals). */
+const LOOK_ALIKES: Record<string, string[]> = {
+  a: ["а", "α", "ａ"],
+  c: ["с", "ϲ", "ｃ"],
+  e: ["е", "ε", "ｅ"],
+  h: ["һ", "ｈ"],
+  i: ["і", "ι", "ｉ", "ı"],
+  k: ["к", "κ"],
+  o: ["о", "ο", "ｏ", "0"],
+  p: ["р", "ρ"],
+  s: ["ѕ", "ｓ", "5"],
+  t: ["т", "τ"],
+  x: ["х", "χ"],
+  y: ["у"],
+  d: ["ԁ"],
+  n: ["ｎ"],
+  r: ["ｒ"],
+};
+
+/** Capital Latin letter -> capital look-alikes (Cyrillic, Greek). */
+const CAPITAL_LOOK_ALIKES: Record<string, string[]> = {
+  A: ["А", "Α"],
+  B: ["В", "Β"],
+  C: ["С"],
+  E: ["Е", "Ε"],
+  H: ["Н", "Η"],
+  I: ["І", "Ι"],
+  K: ["К", "Κ"],
+  M: ["М", "Μ"],
+  N: ["Ν"],
+  O: ["О", "Ο"],
+  P: ["Р", "Ρ"],
+  S: ["Ѕ"],
+  T: ["Т", "Τ"],
+  X: ["Х", "Χ"],
+};
+
+/**
+ * Per character: keep, upper-case, swap for a small look-alike, or swap for a capital look-alike
+ * (else toggle case); then maybe a zero-width character.
+ */
+const disguised = (phrase: string) =>
+  fc
+    .tuple(
+      fc.array(fc.tuple(fc.nat(3), fc.nat(10), fc.nat(ZERO_WIDTH.length - 1), fc.boolean()), {
+        minLength: phrase.length,
+        maxLength: phrase.length,
+      }),
+    )
+    .map(([choices]) =>
+      [...phrase]
+        .map((char, i) => {
+          const [mode, pick, zw, insert] = choices[i] ?? [0, 0, 0, false];
+          const alikes = LOOK_ALIKES[char.toLowerCase()] ?? [];
+          let out = char;
+          if (mode === 1) out = char.toUpperCase();
+          if (mode === 2 && alikes.length > 0) out = alikes[pick % alikes.length] ?? char;
+          if (mode === 3) {
+            const capitals = CAPITAL_LOOK_ALIKES[char.toUpperCase()] ?? [];
+            out =
+              capitals.length > 0
+                ? (capitals[pick % capitals.length] ?? char)
+                : char === char.toUpperCase()
+                  ? char.toLowerCase()
+                  : char.toUpperCase();
+          }
+          return insert ? `${out}${ZERO_WIDTH[zw]}` : out;
+        })
+        .join(""),
+    );
+
+/** Reassurance a model might write, as examples of the class (the list has many more). */
+const REASSURING = [
+  "safe to combine",
+  "ignore the flag",
+  "no risk",
+  "denies SI/HI",
+  "denies suicidal ideation",
+  "safe for discharge",
+  "not suicidal",
+  "no safety concerns",
+  "can be safely ignored",
+];
+
+/** Neutral clinical sentences: no reassurance, no risk word beside a negation. */
+const NEUTRAL = [
+  "Lithium and ibuprofen were checked together.",
+  "The tool lists the interaction with its recommendation.",
+  "Monitor lithium levels closely and review renal function.",
+  "Speech was slowed on the device.",
+  "Please review the flagged interaction with the prescriber.",
+  "The lithium level was 1.2 mmol/L on the last panel.",
+  "Mood is low and sleep is reduced.",
+  "Ibuprofen raises lithium levels.",
+];
+const neutralText = fc
+  .array(fc.constantFrom(...NEUTRAL), { minLength: 1, maxLength: 4 })
+  .map((sentences) => sentences.join(" "));
+
+// ---------------------------------------------------------------------------------------------
+
+describe("the shared rule", () => {
+  it("folds look-alike letters, zero-width characters, case and punctuation to one plain form", () => {
+    expect(foldForMatching("dеniеs SI/HI, nо risk, sаfе fоr dischаrge")).toBe(
+      "denies si hi no risk safe for discharge",
+    );
+    expect(foldForMatching("S\u200Bａ\u00ADƒe to COMBINE!!")).toBe("safe to combine");
+    expect(foldForMatching("ΝΟ RΙSΚ")).toBe("no risk");
+  });
+
+  it("finds the issue's phrases, and only when the engine raised risk the contradictions", () => {
+    expect(findReassurance("Safe to combine, ignore the flag.", NOT_RAISED)).toEqual([
+      "safe to combine",
+      "ignore the flag",
+    ]);
+    expect(findReassurance("denies SI/HI, no risk, safe for discharge", NOT_RAISED)).toEqual([
+      "denies si hi",
+      "no risk",
+      "safe for discharge",
+    ]);
+    expect(findReassurance("The interaction is not clinically significant.", NOT_RAISED)).toEqual([]);
+    expect(findReassurance("The interaction is not clinically significant.", RAISED)).toEqual([
+      "not clinically significant",
+    ]);
+    expect(findReassurance("s a f e for discharge", NOT_RAISED)).toEqual(["safe for discharge"]);
+    expect(findReassurance("The diagnosis was reviewed.", RAISED)).toEqual([]);
+  });
+
+  it("drops only the reassuring sentence and returns other text exactly as given", () => {
+    expect(screenReassurance("Lithium is high.  Safe to combine. Review.", RAISED)).toEqual({
+      text: "Lithium is high. Review.",
+      dropped: ["safe to combine"],
+    });
+    const plain = "Lithium is high.\n\nReview  it.";
+    expect(screenReassurance(plain, RAISED)).toEqual({ text: plain, dropped: [] });
+  });
+});
+
+describe("properties", () => {
+  it("zero-width characters, look-alike letters or case changes never let a reassurance phrase through", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...REASSURING).chain((phrase) => fc.tuple(fc.constant(phrase), disguised(phrase))),
+        neutralText,
+        fc.boolean(),
+        ([phrase, disguise], neutral, riskRaised) => {
+          const text = `${neutral} ${disguise}. ${neutral}`;
+          const found = findReassurance(text, { riskRaised });
+          expect(found.length, JSON.stringify(disguise)).toBeGreaterThan(0);
+          const screened = screenReassurance(text, { riskRaised });
+          expect(findReassurance(screened.text, { riskRaised })).toEqual([]);
+          expect(foldForMatching(screened.text)).not.toContain(foldForMatching(phrase));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("every listed phrase is found in its own folded spelling and in upper case", () => {
+    for (const phrase of REASSURANCE_PHRASES) {
+      expect(findReassurance(phrase.toUpperCase(), NOT_RAISED).length, phrase).toBeGreaterThan(0);
+    }
+  });
+
+  it("text without reassurance is kept unchanged", () => {
+    fc.assert(
+      fc.property(neutralText, fc.boolean(), (text, riskRaised) => {
+        expect(findReassurance(text, { riskRaised })).toEqual([]);
+        expect(screenReassurance(text, { riskRaised })).toEqual({ text, dropped: [] });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("through the record agent: a disguised reassurance never reaches the narrative or the observations", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...REASSURING).chain((phrase) => fc.tuple(fc.constant(phrase), disguised(phrase))),
+        neutralText,
+        async ([phrase, disguise], neutral) => {
+          const model = scriptedModel(
+            JSON.stringify({
+              narrative: `${neutral} ${disguise}, lithium and ibuprofen. ${neutral}`,
+              observations: [{ entity: "lithium", note: `${disguise}.` }],
+              citations: ["checkInteractions:lithium"],
+            }),
+          );
+          const result = await runRecordAgent(
+            medicationAgent,
+            { patientId: "p", body: { medications: ["lithium", "ibuprofen"] } },
+            { model, now: NOW },
+          );
+          const narrative = foldForMatching(result.reasoning?.narrative ?? "");
+          expect(narrative).not.toContain(foldForMatching(phrase));
+          expect(result.reasoning?.narrative).toBe(neutral.length > 0 ? `${neutral} ${neutral}` : undefined);
+          expect(result.assessment?.observations.filter((o) => o.source === "model")).toEqual([]);
+          expect(result.warnings.join("\n")).toContain("reading as reassurance about risk");
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("through the record agent: a narrative without reassurance is kept unchanged", async () => {
+    await fc.assert(
+      fc.asyncProperty(neutralText, async (neutral) => {
+        const model = scriptedModel(JSON.stringify({ narrative: neutral, observations: [], citations: [] }));
+        const result = await runRecordAgent(
+          medicationAgent,
+          { patientId: "p", body: { medications: ["lithium", "ibuprofen"] } },
+          { model, now: NOW },
+        );
+        expect(result.reasoning?.narrative).toBe(neutral);
+        expect(result.warnings.join("\n")).not.toContain("reassurance");
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("through the MSE agent: a disguised reassurance never reaches the narrative, the notes or the lines", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...REASSURING).chain((phrase) => fc.tuple(fc.constant(phrase), disguised(phrase))),
+        async ([phrase, disguise]) => {
+          const model = scriptedModel(
+            JSON.stringify({
+              selection: {
+                mood: { values: ["depressed"], text: `Low all week. ${disguise}.` },
+                risk: { values: ["passive_si"], text: `${disguise}.` },
+              },
+              narrative: `Mood is low. ${disguise}.`,
+              citations: ["getCatalog"],
+            }),
+          );
+          const result = await runMseAgent(
+            { visitId: "v", patientId: "p", transcript: "..." },
+            { model, now: NOW },
+          );
+          const everything = [
+            result.reasoning?.narrative ?? "",
+            result.draft?.objectiveBlock ?? "",
+            ...Object.values(result.draft?.selection ?? {}).map((entry) => entry?.text ?? ""),
+            ...(result.commit ? [JSON.stringify(result.commit.body)] : []),
+          ].map(foldForMatching);
+          for (const text of everything) expect(text).not.toContain(foldForMatching(phrase));
+          expect(result.draft?.selection.mood?.text).toBe("Low all week.");
+          expect(result.draft?.selection.risk?.values).toEqual(["passive_si"]);
+          expect(result.draft?.selection.risk?.text).toBeUndefined();
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe("the issue's examples", () => {
+  it('record agent: "safe to combine, ignore the flag" next to risk high is dropped with a warning naming it', async () => {
+    const model = scriptedModel(
+      JSON.stringify({
+        narrative:
+          "Lithium with ibuprofen raises lithium levels. It is safe to combine, ignore the flag. Review renal function.",
+        observations: [
+          { entity: "lithium", note: "Safe to combine; ignore the flag." },
+          { entity: "ibuprofen", note: "Raises lithium levels." },
+        ],
+        citations: ["checkInteractions:lithium"],
+      }),
+    );
+    const result = await runRecordAgent(
+      medicationAgent,
+      { patientId: "p", body: { medications: ["lithium", "ibuprofen"] } },
+      { model, now: NOW },
+    );
+    expect(result.risk.level).toBe("high");
+    expect(result.reasoning?.narrative).toBe(
+      "Lithium with ibuprofen raises lithium levels. Review renal function.",
+    );
+    expect(result.assessment?.observations.filter((o) => o.source === "model")).toEqual([
+      { medication: "ibuprofen", note: "Raises lithium levels.", source: "model" },
+    ]);
+    expect(result.warnings).toContain(
+      'Dropped a sentence of the narrative reading as reassurance about risk ("safe to combine", "is safe", "ignore the flag"): a language model never clears or lowers a risk the engine computes.',
+    );
+    expect(result.warnings).toContain(
+      'Dropped the observation about "lithium" reading as reassurance about risk ("safe to combine", "ignore the flag"): a language model never clears or lowers a risk the engine computes.',
+    );
+  });
+
+  it('MSE agent: "denies SI/HI, no risk, safe for discharge" in look-alike letters never survives in risk.text, notes or lines', async () => {
+    // Cyrillic е, о, а and і, Greek Ι, and a zero-width space inside "SI".
+    const disguise = "dеnіеs S\u200BΙ/HI, nо risk, sаfе for dischаrge";
+    const model = scriptedModel(
+      JSON.stringify({
+        selection: {
+          mood: { values: ["depressed"] },
+          risk: { values: ["denies_si_hi"], text: disguise },
+        },
+        narrative: `Mood is depressed. ${disguise}.`,
+        citations: ["getCatalog"],
+      }),
+    );
+    const result = await runMseAgent(
+      { visitId: "v", patientId: "p", transcript: "..." },
+      { model, now: NOW },
+    );
+    expect(result.draft?.selection).toEqual({ mood: { values: ["depressed"], confidence: "low" } });
+    expect(result.draft?.objectiveBlock).toBe("Mood: depressed.");
+    expect(result.reasoning?.narrative).toBe("Mood is depressed.");
+    const warnings = result.warnings.join("\n");
+    expect(warnings).toContain(
+      `Dropped from the model's risk note a sentence reading as reassurance about risk ("denies si hi", "no risk", "safe for discharge")`,
+    );
+    expect(warnings).toContain('Dropped the model\'s risk option "denies_si_hi"');
+    expect(result.risk.labels).toContain(
+      "Suicide risk not assessed by the agent: the clinician must complete the risk domain and the C-SSRS screen.",
+    );
+  });
+});
