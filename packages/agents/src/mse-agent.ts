@@ -452,7 +452,9 @@ function modelEntry(domain: string, raw: Record<string, unknown>, warnings: stri
  * for discharge"), however spelled (decision 74); "" when nothing else is left.
  */
 function withoutReassuringNote(domain: string, text: string, warnings: string[]): string {
-  const screened = screenReassurance(text, MSE_REASSURANCE_CONTEXT);
+  // In the risk domain every word that plays risk down goes; elsewhere ("appearance
+  // unremarkable") only the phrases that assert an absence of risk or safety.
+  const screened = screenReassurance(text, { riskRaised: domain === "risk" });
   if (screened.dropped.length > 0)
     warnings.push(reassuranceWarning(`from the model's ${clip(domain)} note a sentence`, screened.dropped));
   return screened.text;
@@ -596,9 +598,6 @@ function riskConfirmations(selection: Selection, telemetry: TelemetryAnalysis | 
 // ---------------------------------------------------------------------------------------------
 // The model's narrative and citations
 
-/** The agent never proposes an absence of risk: every contradiction of a raised risk counts too. */
-const MSE_REASSURANCE_CONTEXT = { riskRaised: true } as const;
-
 /**
  * Risk words and words that would make a sentence about them read as reassurance, matched on the
  * folded text (foldForMatching), so look-alike letters and hidden characters do not hide them.
@@ -607,9 +606,12 @@ const RISK_TERMS = /suicid|homicid|self ?harm|\brisk\b|\bsafe|\bsi\b|\bhi\b/;
 const REASSURING_TERMS =
   /\b(no|not|none|den(y|ies|ied|ying)|negative|low|absent|without|safe|unremarkable)\b/;
 
-/** A narrative sentence that could read as reassurance about risk: the phrase list or the broad test. */
+/**
+ * A narrative sentence that could read as reassurance about risk: the phrase list, or the broad
+ * test (a risk word beside a negation or reassurance word, which covers "low risk").
+ */
 function narrativeReassurance(sentence: string): string[] {
-  const found = findReassurance(sentence, MSE_REASSURANCE_CONTEXT);
+  const found = findReassurance(sentence, { riskRaised: false });
   if (found.length > 0) return found;
   const folded = foldForMatching(sentence);
   return RISK_TERMS.test(folded) && REASSURING_TERMS.test(folded) ? ["a risk word beside a negation"] : [];

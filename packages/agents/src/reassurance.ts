@@ -286,8 +286,8 @@ export const REASSURANCE_PHRASES: readonly string[] = [
 
 /**
  * Phrases that contradict an engine that raised risk (flag set, or level moderate or high): said
- * beside a raised risk they read as clearing it. The MSE agent always applies them (it never
- * proposes an absence of risk); the record agents apply them when their engine raised risk.
+ * beside a raised risk they read as clearing it. The record agents apply them when their engine
+ * raised risk; the MSE agent to the risk domain's note (its narrative has a broader test).
  */
 export const RAISED_RISK_CONTRADICTIONS: readonly string[] = [
   "low risk",

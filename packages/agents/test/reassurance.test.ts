@@ -290,6 +290,45 @@ describe("properties", () => {
   });
 });
 
+describe("where the contradiction list applies", () => {
+  it("MSE agent: a risk note that plays risk down goes; an ordinary MSE descriptor elsewhere stays", async () => {
+    const model = scriptedModel(
+      JSON.stringify({
+        selection: {
+          appearance: { values: ["well_groomed"], text: "Appearance unremarkable." },
+          risk: { values: ["passive_si"], text: "Wishes to be dead at times. Risk is low." },
+        },
+        narrative: "Appearance unremarkable. A passive death wish is proposed.",
+        citations: ["getCatalog"],
+      }),
+    );
+    const result = await runMseAgent(
+      { visitId: "v", patientId: "p", transcript: "..." },
+      { model, now: NOW },
+    );
+    expect(result.draft?.selection.appearance?.text).toBe("Appearance unremarkable.");
+    expect(result.draft?.selection.risk?.text).toBe("Wishes to be dead at times.");
+    expect(result.reasoning?.narrative).toBe("Appearance unremarkable. A passive death wish is proposed.");
+  });
+
+  it("record agent: words that play risk down go only when the engine raised risk", async () => {
+    const narrative = "The interaction is not clinically significant.";
+    const run = (medications: string[]) =>
+      runRecordAgent(
+        medicationAgent,
+        { patientId: "p", body: { medications } },
+        { model: scriptedModel(JSON.stringify({ narrative })), now: NOW },
+      );
+    const raised = await run(["lithium", "ibuprofen"]);
+    expect(raised.risk.flag).toBe(true);
+    expect(raised.reasoning).toBeNull();
+    expect(raised.warnings.join("\n")).toContain('("not clinically significant")');
+    const notRaised = await run(["sertraline"]);
+    expect(notRaised.risk.flag).toBe(false);
+    expect(notRaised.reasoning?.narrative).toBe(narrative);
+  });
+});
+
 describe("the issue's examples", () => {
   it('record agent: "safe to combine, ignore the flag" next to risk high is dropped with a warning naming it', async () => {
     const model = scriptedModel(
