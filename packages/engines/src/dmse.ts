@@ -620,9 +620,15 @@ function measureSignals(input: DmseInput, duration: number | null, p: DmseParams
   for (const key of DMSE_SIGNAL_ORDER) {
     const raw = metricOf(input, key);
     if (!isFiniteNumber(raw)) continue;
-    const prior = (history[key] ?? []).filter(isFiniteNumber);
+    const sent = (history[key] ?? []).filter(isFiniteNumber);
+    // A prior value no human can produce is left out of the baseline (decision 73).
+    const prior = sent.filter((v) => dmseImplausibleValue(key, v) === null);
     const implausible = dmseImplausibleValue(key, raw, sentDuration);
-    runs.push(dmseSignal(key, measure(key, raw, duration, p), prior, durationShare, implausible, p));
+    const run = dmseSignal(key, measure(key, raw, duration, p), prior, durationShare, implausible, p);
+    const left = sent.length - prior.length;
+    if (left > 0)
+      run.signal.detail += ` ${left} prior value(s) left out of the baseline as implausible device values.`;
+    runs.push(run);
   }
   return runs;
 }

@@ -83,6 +83,18 @@ describe("implausible device values, the issue's example and each limit", () => 
   });
 });
 
+describe("history", () => {
+  it("leaves implausible prior values out of the baseline and says how many", () => {
+    const [s] = run({ responseLatencySeconds: 1.5, history: { response_latency: [0, 0, 1.4, 1.6] } }).signals;
+    expect(s?.baseline).toEqual({ mean: 1.5, sd: 0.14, n: 2 });
+    expect(s?.trendDir).toBe("stable");
+    expect(s?.detail).toContain("2 prior value(s) left out of the baseline as implausible device values.");
+    const [none] = run({ responseLatencySeconds: 1.5, history: { response_latency: [0.05] } }).signals;
+    expect(none?.baseline).toBeUndefined();
+    expect(none?.detail).toContain("1 prior value(s) left out of the baseline");
+  });
+});
+
 describe("properties", () => {
   it("an implausible value never yields within_normal, and its signal and the run are low confidence", () => {
     fc.assert(
