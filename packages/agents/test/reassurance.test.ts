@@ -5,6 +5,7 @@ import {
   findReassurance,
   foldForMatching,
   medicationAgent,
+  RAISED_RISK_CONTRADICTIONS,
   REASSURANCE_PHRASES,
   runMseAgent,
   runRecordAgent,
@@ -175,9 +176,11 @@ describe("the shared rule", () => {
 
 describe("properties", () => {
   it("zero-width characters, look-alike letters or case changes never let a reassurance phrase through", () => {
+    // Every phrase of the list (and the issue's spellings), disguised.
+    const phrases = [...REASSURING, ...REASSURANCE_PHRASES];
     fc.assert(
       fc.property(
-        fc.constantFrom(...REASSURING).chain((phrase) => fc.tuple(fc.constant(phrase), disguised(phrase))),
+        fc.constantFrom(...phrases).chain((phrase) => fc.tuple(fc.constant(phrase), disguised(phrase))),
         neutralText,
         fc.boolean(),
         ([phrase, disguise], neutral, riskRaised) => {
@@ -196,6 +199,9 @@ describe("properties", () => {
   it("every listed phrase is found in its own folded spelling and in upper case", () => {
     for (const phrase of REASSURANCE_PHRASES) {
       expect(findReassurance(phrase.toUpperCase(), NOT_RAISED).length, phrase).toBeGreaterThan(0);
+    }
+    for (const phrase of RAISED_RISK_CONTRADICTIONS) {
+      expect(findReassurance(`It is ${phrase.toUpperCase()}.`, RAISED).length, phrase).toBeGreaterThan(0);
     }
   });
 
