@@ -371,7 +371,7 @@ export const CSSRS: CssrsDefinition = {
     },
     {
       level: "low",
-      rule: "Yes to item 1 or item 2 only; or an incomplete screen with no higher answer (items 1, 2 and 6 are always asked, items 3-5 after a yes to item 2, and item 6 recency after a yes to item 6). An incomplete screen is never none.",
+      rule: "Yes to item 1 or item 2 only, with items 3-5 answered no after a yes to item 2; or an incomplete screen with no higher answer and item 2 not yes (items 1, 2 and 6 are always asked, items 3-5 after a yes to item 2, and item 6 recency after a yes to item 6). An incomplete screen is never none.",
     },
   ],
   triageSource:
