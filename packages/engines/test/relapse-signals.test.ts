@@ -17,7 +17,8 @@ const KEYS = RELAPSE_INDICATORS.map((i) => i.indicator);
 describe("getSignalModel", () => {
   it("documents every indicator with a weight in (0, 1], a source and unique names", () => {
     const model = getSignalModel();
-    expect(model.indicators).toHaveLength(12);
+    expect(model.indicators).toHaveLength(RELAPSE_INDICATORS.length);
+    expect(model.indicators.length).toBeGreaterThanOrEqual(22);
     const owner = new Map<string, string>();
     for (const i of model.indicators) {
       expect(i.weight).toBeGreaterThan(0);
@@ -38,9 +39,40 @@ describe("getSignalModel", () => {
     expect(model.method).toMatch(/expert-set/);
   });
 
-  it("orders non-adherence highest, per Robinson et al. 1999", () => {
-    const [top] = [...getSignalModel().indicators].sort((a, b) => b.weight - a.weight);
-    expect(top?.indicator).toBe("medication_nonadherence");
+  it("weighs non-adherence, a stopped mood stabiliser and the safety-critical indicators highest", () => {
+    const top = getSignalModel()
+      .indicators.filter((i) => i.weight === 1)
+      .map((i) => i.indicator);
+    expect(top.sort()).toEqual(
+      [
+        "command_hallucinations",
+        "harm_to_others",
+        "medication_nonadherence",
+        "mood_stabiliser_discontinuation",
+        "suicidality",
+      ].sort(),
+    );
+  });
+
+  it("names the safety-critical indicators, their review severities and the combination rules", () => {
+    const model = getSignalModel();
+    const review = Object.fromEntries(
+      model.indicators.filter((i) => i.review).map((i) => [i.indicator, i.review]),
+    );
+    expect(review).toEqual({
+      suicidality: { immediate: 0 },
+      harm_to_others: { immediate: 0 },
+      command_hallucinations: { immediate: 0 },
+      psychotic_symptoms: { clinician: 0, immediate: 0.5 },
+      hopelessness: { clinician: 0.5 },
+    });
+    expect(model.combinationRules.map((r) => [r.rule, r.band])).toEqual([
+      ["mood_stabiliser_stopped_with_sleep_loss", "high"],
+      ["manic_prodrome", "elevated"],
+    ]);
+    const keys = new Set(KEYS);
+    for (const rule of model.combinationRules)
+      for (const key of rule.groups.flat()) expect(keys.has(key), key).toBe(true);
   });
 
   it("bands reuse the relapse engine's cut-offs and cover 0-100 without gaps", () => {
@@ -89,7 +121,7 @@ describe("scoreRelapse", () => {
       expect(out.risk.level).toBe("moderate");
       expect(out.strongestSignal).toEqual({ indicator: "medication_nonadherence", points: 54 });
     }
-    expect(diluted.coverage).toEqual({ supplied: 12, known: 12 });
+    expect(diluted.coverage).toEqual({ supplied: KEYS.length, known: KEYS.length });
   });
 
   it("the weighted sum uses a fixed denominator, and contributions are its points, largest first", () => {
@@ -158,8 +190,16 @@ describe("scoreRelapse", () => {
       { indicator: "moon phase", severity: 1 },
     ]);
     expect(out.unrecognized).toEqual(["moon phase"]);
+    expect(out.notScored).toEqual([{ indicator: "moon phase", reason: "unrecognised" }]);
     expect(out.warnings).toContain('Unrecognised relapse indicator "moon phase": not scored.');
     expect(out.contributing.map((c) => c.indicator)).toEqual(["sleep_disruption"]);
+    // Sleep 0.4 alone would be band low, risk none; the unscored name keeps it at low, named.
+    expect(out.band).toBe("low");
+    expect(out.risk).toEqual({
+      flag: true,
+      level: "low",
+      labels: ['Not scored: unrecognised indicator "moon phase"'],
+    });
   });
 
   it("partial coverage is said, and a low band from it is not reassurance", () => {
@@ -169,16 +209,19 @@ describe("scoreRelapse", () => {
       { indicator: "stress", severity: 0.2 },
     ]);
     expect(out.band).toBe("low");
-    expect(out.coverage).toEqual({ supplied: 3, known: 12 });
-    expect(out.warnings).toContain("3 of 12 indicators supplied; absent indicators were not assumed normal.");
+    const n = KEYS.length;
+    expect(out.coverage).toEqual({ supplied: 3, known: n });
+    expect(out.warnings).toContain(
+      `3 of ${n} indicators supplied; absent indicators were not assumed normal.`,
+    );
     expect(out.risk).toEqual({
       flag: false,
       level: "none",
-      labels: ["Low composite from 3 of 12 indicators; absent indicators not assessed"],
+      labels: [`Low composite from 3 of ${n} indicators; absent indicators not assessed`],
     });
   });
 
-  it("nothing recognised: score 0 but not assessed, never a reassuring low", () => {
+  it("nothing recognised: score 0 but not assessed, never a reassuring low or none", () => {
     const out = scoreRelapse([{ indicator: "horoscope", severity: 0.9 }]);
     expect(out).toMatchObject({
       compositeScore: 0,
@@ -186,11 +229,20 @@ describe("scoreRelapse", () => {
       strongestSignal: null,
       contributing: [],
     });
-    expect(out.risk.labels).toEqual(["Relapse signals not assessed: no indicator was recognised"]);
+    expect(out.risk).toEqual({
+      flag: true,
+      level: "low",
+      labels: [
+        "Relapse signals not assessed: no indicator was recognised",
+        'Not scored: unrecognised indicator "horoscope"',
+      ],
+    });
     expect(out.warnings).toContain(
       "No relapse indicator was recognised: relapse signals were not assessed; the score 0 is not a low risk.",
     );
     expect(scoreRelapse([]).assessed).toBe(false);
+    // Nothing supplied at all: nothing to flag.
+    expect(scoreRelapse([]).risk.level).toBe("none");
   });
 
   it("duplicates keep the highest severity, with a warning", () => {
