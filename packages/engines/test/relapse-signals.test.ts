@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RELAPSE_DEFAULT_PARAMS } from "../src/relapse.js";
@@ -83,6 +85,49 @@ describe("getSignalModel", () => {
       { band: "elevated", min: 40, max: RELAPSE_DEFAULT_PARAMS.levelHighMin },
       { band: "high", min: 60, max: 100 },
     ]);
+  });
+});
+
+describe("docs/engines/relapse-signals.md", () => {
+  const doc = readFileSync(
+    fileURLToPath(new URL("../../../docs/engines/relapse-signals.md", import.meta.url)),
+    "utf8",
+  );
+  const section = doc.slice(doc.indexOf("## Indicators"), doc.indexOf("### Sources per indicator"));
+  const rows = section
+    .split("\n")
+    .filter((line) => line.startsWith("| `"))
+    .map((line) =>
+      line
+        .split("|")
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+  const unquote = (cell: string) => cell.replace(/`/g, "");
+  const reviewText = (r: { immediate?: number; clinician?: number } | undefined) =>
+    !r
+      ? "—"
+      : [
+          r.immediate === undefined ? null : `immediate ${r.immediate === 0 ? "> 0" : `≥ ${r.immediate}`}`,
+          r.clinician === undefined ? null : `clinician ${r.clinician === 0 ? "> 0" : `≥ ${r.clinician}`}`,
+        ]
+          .filter((x) => x !== null)
+          .join("; ");
+
+  it("lists every indicator with its label, weight, review thresholds and aliases, as the code has them", () => {
+    expect(rows.map((r) => unquote(r[0] ?? ""))).toEqual(KEYS);
+    for (const row of rows) {
+      const [key, label, weight, review, aliases, level] = row;
+      const indicator = RELAPSE_INDICATORS.find((i) => i.indicator === unquote(key ?? ""));
+      expect(label).toBe(indicator?.label);
+      expect(Number(weight)).toBe(indicator?.weight);
+      expect(review).toBe(reviewText(indicator?.review));
+      expect((aliases ?? "").split(", ").map(unquote)).toEqual(indicator?.aliases);
+      expect(level).toMatch(/expert-set/);
+    }
+    expect(doc).toContain(
+      `Sum of weights: ${Math.round(TOTAL_WEIGHT * 10) / 10} (${KEYS.length} indicators)`,
+    );
   });
 });
 
