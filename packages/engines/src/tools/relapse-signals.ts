@@ -725,7 +725,7 @@ const KEYWORD_PATTERNS: readonly { pattern: RegExp; indicator: string }[] = [
   },
   {
     pattern:
-      /\bhomicid|\b(harm|hurt|kill)\w* (to )?(other|someone|somebody|people)\b|\bviolent (thought|idea|urge|impulse)|\bhi\b/,
+      /\bhomicid|\b(harm|hurt|kill)\w* (to )?(other|someone|somebody|people)\b|\bviolent (thought|idea|urge|impulse)/,
     indicator: "harm_to_others",
   },
   {
