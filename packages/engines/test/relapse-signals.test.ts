@@ -6,8 +6,11 @@ import { RELAPSE_DEFAULT_PARAMS } from "../src/relapse.js";
 import {
   findRelapseIndicator,
   getSignalModel,
+  RELAPSE_COMBINATION_RULES,
   RELAPSE_INDICATORS,
+  RELAPSE_SEVERE_SIGNAL,
   RELAPSE_STRONGEST_SIGNAL_POINTS,
+  RELAPSE_TOP_TIER_WEIGHT,
   relapseSignalBandOf,
   scoreRelapse,
 } from "../src/tools/relapse-signals.js";
@@ -128,6 +131,34 @@ describe("docs/engines/relapse-signals.md", () => {
     expect(doc).toContain(
       `Sum of weights: ${Math.round(TOTAL_WEIGHT * 10) / 10} (${KEYS.length} indicators)`,
     );
+  });
+});
+
+describe("docs/engines/evidence.md: the relapse signal model's cuts and floors", () => {
+  const doc = readFileSync(
+    fileURLToPath(new URL("../../../docs/engines/evidence.md", import.meta.url)),
+    "utf8",
+  );
+  const section = doc.slice(doc.indexOf("## Agent tool `scoreRelapse`"));
+  const table = new Map(
+    section
+      .split("\n")
+      .filter((line) => line.startsWith("| `"))
+      .map((line) => line.split("|").map((cell) => cell.trim().replace(/`/g, "")))
+      .map((cells) => [cells[1] ?? "", Number(cells[2])]),
+  );
+
+  it("lists each constant with its value as in the code", () => {
+    const expected = new Map<string, number>([
+      ["RELAPSE_STRONGEST_SIGNAL_POINTS", RELAPSE_STRONGEST_SIGNAL_POINTS],
+      ["RELAPSE_TOP_TIER_WEIGHT", RELAPSE_TOP_TIER_WEIGHT],
+      ["RELAPSE_SEVERE_SIGNAL", RELAPSE_SEVERE_SIGNAL],
+    ]);
+    for (const i of RELAPSE_INDICATORS)
+      for (const [kind, value] of Object.entries(i.review ?? {}))
+        expected.set(`${i.indicator}.review.${kind}`, value);
+    for (const rule of RELAPSE_COMBINATION_RULES) expected.set(`${rule.rule}.minSeverity`, rule.minSeverity);
+    expect(new Map([...table].sort())).toEqual(new Map([...expected].sort()));
   });
 });
 
