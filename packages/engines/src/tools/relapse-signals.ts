@@ -484,7 +484,7 @@ function bandFloor(band: RelapseLevel): number {
   return BANDS.find((b) => b.band === band)?.min ?? 0;
 }
 
-const METHOD = `compositeScore = max(weighted sum, strongest-signal floor, rule floors), clamped to 0-100 and rounded to 2 decimals. Weighted sum = 100 x sum(weight x severity) over the supplied indicators / sum of all ${RELAPSE_INDICATORS.length} indicator weights; an indicator not supplied adds nothing and is not assumed normal. Strongest-signal floor = 60 x max(weight x severity), so one severe high-weight indicator is never diluted by other low signals. Rule floors: a safety-critical indicator at or above its immediate-review severity (suicidality and command hallucinations at any severity above 0, psychotic symptoms from 0.5) raises the composite to the high band (60) with an immediate-review label; at or above a clinician-review severity (psychotic symptoms above 0, hopelessness from 0.5) to the elevated band (40); each combination rule met raises it to its band. Weights, cuts and rules are expert-set from the cited studies, not fitted to outcomes; bands use the relapse engine's cut-offs 20 / 40 / 60. A supplied name that is unrecognised or negated is not scored, is named in the output and keeps the risk at low or above. Not a probability of relapse.`;
+const METHOD = `compositeScore = max(weighted sum, strongest-signal floor, rule floors), clamped to 0-100 and rounded to 2 decimals. Weighted sum = 100 x sum(weight x severity) over the supplied indicators / sum of all ${RELAPSE_INDICATORS.length} indicator weights; an indicator not supplied adds nothing and is not assumed normal. Strongest-signal floor = 60 x max(weight x severity), so one severe high-weight indicator is never diluted by other low signals. Rule floors: a safety-critical indicator at or above its immediate-review severity (suicidality, thoughts of harming others and command hallucinations at any severity above 0, psychotic symptoms from 0.5) raises the composite to the high band (60) with an immediate-review label; at or above a clinician-review severity (psychotic symptoms above 0, hopelessness from 0.5) to the elevated band (40); each combination rule met raises it to its band. Weights, cuts and rules are expert-set from the cited studies, not fitted to outcomes; bands use the relapse engine's cut-offs 20 / 40 / 60. A supplied name that is unrecognised or negated is not scored, is named in the output and keeps the risk at low or above. Not a probability of relapse.`;
 
 /** The indicators, their weights and sources, the bands, the combination rules and the formula. */
 export function getSignalModel(): RelapseSignalModel {
@@ -769,10 +769,11 @@ export interface RelapseIndicatorReading {
 }
 
 /**
- * Reads a caller's name: the exact key, label or alias (any case and punctuation) first; then the
- * words with plurals and US spellings folded, a stopped medicine, safety-critical keywords, and
- * the same words in another order where no other indicator has them. A name with a negation
- * ("no", "denies", "absent", "resolved", ...) outside a curated alias is negated, never positive.
+ * Reads a caller's name: the exact key, label or alias (any case and punctuation, plurals, US
+ * spellings and filler words folded) first. A name with a negation ("no", "denies", "absent",
+ * "resolved", ...) outside a curated alias is then negated, never positive. Otherwise: a stopped
+ * medicine, the same words in another order where no other indicator has them, and keywords of
+ * safety-critical and mania indicators inside a longer phrase.
  */
 export function readRelapseIndicator(name: string): RelapseIndicatorReading {
   const exact = BY_COMPACT.get(compactName(name)) ?? BY_WORDS.get(wordsOf(name).join(" "));
