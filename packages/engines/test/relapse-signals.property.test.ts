@@ -368,6 +368,16 @@ describe("a stopped mood stabiliser (decision 78)", () => {
     expect(below.band).toBe("moderate");
   });
 
+  it("'stopped lithium' 1.0 + 'short sleep' 0.1 is high (was 4.8 of 100, risk none, no review)", () => {
+    const out = scoreRelapse([
+      { indicator: "stopped lithium", severity: 1 },
+      { indicator: "short sleep", severity: 0.1 },
+    ]);
+    expect(out.unrecognized).toEqual([]);
+    expect(out.strongestSignal).toEqual({ indicator: "mood_stabiliser_discontinuation", points: 60 });
+    expect(out).toMatchObject({ compositeScore: 60, band: "high", risk: { flag: true, level: "high" } });
+  });
+
   it("a stopped mood stabiliser with decreased need for sleep or elevated mood is high too", () => {
     for (const second of ["decreased need for sleep", "elevated mood", "insomnia"])
       expect(
