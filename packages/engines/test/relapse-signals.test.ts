@@ -1,11 +1,16 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RELAPSE_DEFAULT_PARAMS } from "../src/relapse.js";
 import {
   findRelapseIndicator,
   getSignalModel,
+  RELAPSE_COMBINATION_RULES,
   RELAPSE_INDICATORS,
+  RELAPSE_SEVERE_SIGNAL,
   RELAPSE_STRONGEST_SIGNAL_POINTS,
+  RELAPSE_TOP_TIER_WEIGHT,
   relapseSignalBandOf,
   scoreRelapse,
 } from "../src/tools/relapse-signals.js";
@@ -17,7 +22,8 @@ const KEYS = RELAPSE_INDICATORS.map((i) => i.indicator);
 describe("getSignalModel", () => {
   it("documents every indicator with a weight in (0, 1], a source and unique names", () => {
     const model = getSignalModel();
-    expect(model.indicators).toHaveLength(12);
+    expect(model.indicators).toHaveLength(RELAPSE_INDICATORS.length);
+    expect(model.indicators.length).toBeGreaterThanOrEqual(22);
     const owner = new Map<string, string>();
     for (const i of model.indicators) {
       expect(i.weight).toBeGreaterThan(0);
@@ -38,9 +44,40 @@ describe("getSignalModel", () => {
     expect(model.method).toMatch(/expert-set/);
   });
 
-  it("orders non-adherence highest, per Robinson et al. 1999", () => {
-    const [top] = [...getSignalModel().indicators].sort((a, b) => b.weight - a.weight);
-    expect(top?.indicator).toBe("medication_nonadherence");
+  it("weighs non-adherence, a stopped mood stabiliser and the safety-critical indicators highest", () => {
+    const top = getSignalModel()
+      .indicators.filter((i) => i.weight === 1)
+      .map((i) => i.indicator);
+    expect(top.sort()).toEqual(
+      [
+        "command_hallucinations",
+        "harm_to_others",
+        "medication_nonadherence",
+        "mood_stabiliser_discontinuation",
+        "suicidality",
+      ].sort(),
+    );
+  });
+
+  it("names the safety-critical indicators, their review severities and the combination rules", () => {
+    const model = getSignalModel();
+    const review = Object.fromEntries(
+      model.indicators.filter((i) => i.review).map((i) => [i.indicator, i.review]),
+    );
+    expect(review).toEqual({
+      suicidality: { immediate: 0 },
+      harm_to_others: { immediate: 0 },
+      command_hallucinations: { immediate: 0 },
+      psychotic_symptoms: { clinician: 0, immediate: 0.5 },
+      hopelessness: { clinician: 0.5 },
+    });
+    expect(model.combinationRules.map((r) => [r.rule, r.band])).toEqual([
+      ["mood_stabiliser_stopped_with_sleep_loss", "high"],
+      ["manic_prodrome", "elevated"],
+    ]);
+    const keys = new Set(KEYS);
+    for (const rule of model.combinationRules)
+      for (const key of rule.groups.flat()) expect(keys.has(key), key).toBe(true);
   });
 
   it("bands reuse the relapse engine's cut-offs and cover 0-100 without gaps", () => {
@@ -51,6 +88,77 @@ describe("getSignalModel", () => {
       { band: "elevated", min: 40, max: RELAPSE_DEFAULT_PARAMS.levelHighMin },
       { band: "high", min: 60, max: 100 },
     ]);
+  });
+});
+
+describe("docs/engines/relapse-signals.md", () => {
+  const doc = readFileSync(
+    fileURLToPath(new URL("../../../docs/engines/relapse-signals.md", import.meta.url)),
+    "utf8",
+  );
+  const section = doc.slice(doc.indexOf("## Indicators"), doc.indexOf("### Sources per indicator"));
+  const rows = section
+    .split("\n")
+    .filter((line) => line.startsWith("| `"))
+    .map((line) =>
+      line
+        .split("|")
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+  const unquote = (cell: string) => cell.replace(/`/g, "");
+  const reviewText = (r: { immediate?: number; clinician?: number } | undefined) =>
+    !r
+      ? "—"
+      : [
+          r.immediate === undefined ? null : `immediate ${r.immediate === 0 ? "> 0" : `≥ ${r.immediate}`}`,
+          r.clinician === undefined ? null : `clinician ${r.clinician === 0 ? "> 0" : `≥ ${r.clinician}`}`,
+        ]
+          .filter((x) => x !== null)
+          .join("; ");
+
+  it("lists every indicator with its label, weight, review thresholds and aliases, as the code has them", () => {
+    expect(rows.map((r) => unquote(r[0] ?? ""))).toEqual(KEYS);
+    for (const row of rows) {
+      const [key, label, weight, review, aliases, level] = row;
+      const indicator = RELAPSE_INDICATORS.find((i) => i.indicator === unquote(key ?? ""));
+      expect(label).toBe(indicator?.label);
+      expect(Number(weight)).toBe(indicator?.weight);
+      expect(review).toBe(reviewText(indicator?.review));
+      expect((aliases ?? "").split(", ").map(unquote)).toEqual(indicator?.aliases);
+      expect(level).toMatch(/expert-set/);
+    }
+    expect(doc).toContain(
+      `Sum of weights: ${Math.round(TOTAL_WEIGHT * 10) / 10} (${KEYS.length} indicators)`,
+    );
+  });
+});
+
+describe("docs/engines/evidence.md: the relapse signal model's cuts and floors", () => {
+  const doc = readFileSync(
+    fileURLToPath(new URL("../../../docs/engines/evidence.md", import.meta.url)),
+    "utf8",
+  );
+  const section = doc.slice(doc.indexOf("## Agent tool `scoreRelapse`"));
+  const table = new Map(
+    section
+      .split("\n")
+      .filter((line) => line.startsWith("| `"))
+      .map((line) => line.split("|").map((cell) => cell.trim().replace(/`/g, "")))
+      .map((cells) => [cells[1] ?? "", Number(cells[2])]),
+  );
+
+  it("lists each constant with its value as in the code", () => {
+    const expected = new Map<string, number>([
+      ["RELAPSE_STRONGEST_SIGNAL_POINTS", RELAPSE_STRONGEST_SIGNAL_POINTS],
+      ["RELAPSE_TOP_TIER_WEIGHT", RELAPSE_TOP_TIER_WEIGHT],
+      ["RELAPSE_SEVERE_SIGNAL", RELAPSE_SEVERE_SIGNAL],
+    ]);
+    for (const i of RELAPSE_INDICATORS)
+      for (const [kind, value] of Object.entries(i.review ?? {}))
+        expected.set(`${i.indicator}.review.${kind}`, value);
+    for (const rule of RELAPSE_COMBINATION_RULES) expected.set(`${rule.rule}.minSeverity`, rule.minSeverity);
+    expect(new Map([...table].sort())).toEqual(new Map([...expected].sort()));
   });
 });
 
@@ -89,7 +197,7 @@ describe("scoreRelapse", () => {
       expect(out.risk.level).toBe("moderate");
       expect(out.strongestSignal).toEqual({ indicator: "medication_nonadherence", points: 54 });
     }
-    expect(diluted.coverage).toEqual({ supplied: 12, known: 12 });
+    expect(diluted.coverage).toEqual({ supplied: KEYS.length, known: KEYS.length });
   });
 
   it("the weighted sum uses a fixed denominator, and contributions are its points, largest first", () => {
@@ -158,8 +266,16 @@ describe("scoreRelapse", () => {
       { indicator: "moon phase", severity: 1 },
     ]);
     expect(out.unrecognized).toEqual(["moon phase"]);
+    expect(out.notScored).toEqual([{ indicator: "moon phase", reason: "unrecognised" }]);
     expect(out.warnings).toContain('Unrecognised relapse indicator "moon phase": not scored.');
     expect(out.contributing.map((c) => c.indicator)).toEqual(["sleep_disruption"]);
+    // Sleep 0.4 alone would be band low, risk none; the unscored name keeps it at low, named.
+    expect(out.band).toBe("low");
+    expect(out.risk).toEqual({
+      flag: true,
+      level: "low",
+      labels: ['Not scored: unrecognised indicator "moon phase"'],
+    });
   });
 
   it("partial coverage is said, and a low band from it is not reassurance", () => {
@@ -169,16 +285,19 @@ describe("scoreRelapse", () => {
       { indicator: "stress", severity: 0.2 },
     ]);
     expect(out.band).toBe("low");
-    expect(out.coverage).toEqual({ supplied: 3, known: 12 });
-    expect(out.warnings).toContain("3 of 12 indicators supplied; absent indicators were not assumed normal.");
+    const n = KEYS.length;
+    expect(out.coverage).toEqual({ supplied: 3, known: n });
+    expect(out.warnings).toContain(
+      `3 of ${n} indicators supplied; absent indicators were not assumed normal.`,
+    );
     expect(out.risk).toEqual({
       flag: false,
       level: "none",
-      labels: ["Low composite from 3 of 12 indicators; absent indicators not assessed"],
+      labels: [`Low composite from 3 of ${n} indicators; absent indicators not assessed`],
     });
   });
 
-  it("nothing recognised: score 0 but not assessed, never a reassuring low", () => {
+  it("nothing recognised: score 0 but not assessed, never a reassuring low or none", () => {
     const out = scoreRelapse([{ indicator: "horoscope", severity: 0.9 }]);
     expect(out).toMatchObject({
       compositeScore: 0,
@@ -186,11 +305,20 @@ describe("scoreRelapse", () => {
       strongestSignal: null,
       contributing: [],
     });
-    expect(out.risk.labels).toEqual(["Relapse signals not assessed: no indicator was recognised"]);
+    expect(out.risk).toEqual({
+      flag: true,
+      level: "low",
+      labels: [
+        "Relapse signals not assessed: no indicator was recognised",
+        'Not scored: unrecognised indicator "horoscope"',
+      ],
+    });
     expect(out.warnings).toContain(
       "No relapse indicator was recognised: relapse signals were not assessed; the score 0 is not a low risk.",
     );
     expect(scoreRelapse([]).assessed).toBe(false);
+    // Nothing supplied at all: nothing to flag.
+    expect(scoreRelapse([]).risk.level).toBe("none");
   });
 
   it("duplicates keep the highest severity, with a warning", () => {

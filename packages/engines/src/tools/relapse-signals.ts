@@ -3,7 +3,14 @@
  * relapse with expert-set weights, a 0-100 composite and a band on the relapse engine's cut-offs.
  * The weights are an expert-set ordering derived from the cited studies, not fitted to outcome
  * data; the composite is not a probability. Absent indicators are "not supplied", never zero risk.
- * Indicators, weights, formula and sources: docs/engines/relapse-signals.md.
+ *
+ * On top of the weights (decisions 76 and 78): safety-critical indicators (suicidality, command
+ * hallucinations, psychotic symptoms from a severity cut) call for clinician review by themselves,
+ * and combinations (a stopped mood stabiliser with reduced sleep or elevated mood; a manic
+ * prodrome) set a floor on the composite, so they are never outweighed or diluted. Names are read
+ * robustly but a negated name is never read as the positive indicator (decision 77); an indicator
+ * that is not scored never leaves the risk at `none`.
+ * Indicators, weights, rules, formula and sources: docs/engines/relapse-signals.md.
  */
 
 import { RELAPSE_DEFAULT_PARAMS, type RelapseLevel } from "../relapse.js";
@@ -16,6 +23,17 @@ import {
   type ToolInputIssue,
 } from "./types.js";
 
+/**
+ * Severities from which one indicator calls for clinician review by itself (decision 76). Both
+ * apply only above severity 0: an indicator sent at 0 reports an absence.
+ */
+export interface RelapseReviewThresholds {
+  /** At or above this severity: band and risk `high`, "Immediate clinician review". */
+  immediate?: number;
+  /** At or above this severity: at least band `elevated` and risk `moderate`, "Clinician review". */
+  clinician?: number;
+}
+
 export interface RelapseIndicator {
   /** Key, e.g. "sleep_disruption". */
   indicator: string;
@@ -24,12 +42,30 @@ export interface RelapseIndicator {
   weight: number;
   description: string;
   source: string;
+  /** Present on safety-critical indicators: the severities that call for review by themselves. */
+  review?: RelapseReviewThresholds;
+}
+
+/**
+ * A combination of indicators that sets a floor on the composite (decision 78): each group must be
+ * met by a different supplied indicator at or above `minSeverity`.
+ */
+export interface RelapseCombinationRule {
+  rule: string;
+  label: string;
+  groups: string[][];
+  minSeverity: number;
+  /** The band the composite is raised to at least. */
+  band: RelapseLevel;
+  source: string;
 }
 
 export interface RelapseSignalModel {
   indicators: RelapseIndicator[];
   /** `min` inclusive, `max` exclusive, except the top band, which includes 100. */
   bands: { band: RelapseLevel; min: number; max: number }[];
+  /** Combinations that raise the composite to at least a band, whatever the weights say. */
+  combinationRules: RelapseCombinationRule[];
   method: string;
 }
 
@@ -41,11 +77,31 @@ export interface RelapseContribution {
   contribution: number;
 }
 
+/** A review threshold or combination rule that fired, with the floor it set on the composite. */
+export interface RelapseRuleFinding {
+  /** `immediate_review`, `clinician_review` or a combination rule's id. */
+  rule: string;
+  indicators: string[];
+  band: RelapseLevel;
+  /** The composite is at least this many points. */
+  floor: number;
+  label: string;
+}
+
+/** A supplied indicator that was not scored, and why (decision 77). */
+export interface RelapseNotScored {
+  indicator: string;
+  reason: "unrecognised" | "negated";
+  /** For a negated name: the indicator it names, when known. */
+  negates?: string;
+}
+
 export interface RelapseSignalScore {
   compositeScore: number;
   band: RelapseLevel;
   /** Sorted by contribution, largest first. */
   contributing: RelapseContribution[];
+  /** Every supplied name that was not scored (unrecognised or negated), in input order. */
   unrecognized: string[];
   risk: AgentRisk;
   warnings: string[];
@@ -56,10 +112,18 @@ export interface RelapseSignalScore {
   weightedSum: number;
   /** The strongest single indicator's floor, or null when nothing was recognised. */
   strongestSignal: { indicator: string; points: number } | null;
+  /** Review thresholds and combination rules that fired (decisions 76 and 78). */
+  rules: RelapseRuleFinding[];
+  /** Why each name in `unrecognized` was not scored. */
+  notScored: RelapseNotScored[];
 }
 
 // ---------------------------------------------------------------------------------------------
 // Indicators (weights expert-set; the order follows the strength of the cited evidence)
+
+const BIRCHWOOD_2000 = "Birchwood, Spencer & McGovern 2000, Adv Psychiatr Treat 6:93-101";
+const JACKSON_2003 = "Jackson, Cavanagh & Scott 2003, J Affect Disord 74:209-217";
+const ANDRADE_2020 = "Andrade-Gonzalez et al. 2020, Eur Psychiatry 63:e12";
 
 export const RELAPSE_INDICATORS: readonly RelapseIndicator[] = [
   {
@@ -79,6 +143,90 @@ export const RELAPSE_INDICATORS: readonly RelapseIndicator[] = [
       "Robinson et al. 1999, Arch Gen Psychiatry 56:241-247 (discontinuation HR 4.89 for a first relapse)",
   },
   {
+    indicator: "mood_stabiliser_discontinuation",
+    label: "Stopped mood stabiliser or antipsychotic",
+    aliases: [
+      "stopped lithium",
+      "lithium discontinuation",
+      "stopped mood stabiliser",
+      "stopped antipsychotic",
+      "antipsychotic discontinuation",
+    ],
+    // Suppes et al. 1991: over half of new episodes within 10 weeks of stopping lithium, mania first.
+    weight: 1.0,
+    description:
+      "Stopped, missed or reduced lithium, valproate, lamotrigine, carbamazepine or an antipsychotic (named, or as a class).",
+    source:
+      "Suppes et al. 1991, Arch Gen Psychiatry 48:1082-1088 (after stopping lithium, 50 % of remissions failed by 5 months; 25 % recurrence of mania by 2.7 months); Faedda et al. 1993, Arch Gen Psychiatry 50:448-455 (rapid stopping, 5-year HR 2.8 for mania)",
+  },
+  {
+    indicator: "suicidality",
+    label: "Suicidal ideation or self-harm",
+    aliases: [
+      "suicidal ideation",
+      "suicidal thoughts",
+      "thoughts of suicide",
+      "suicidal intent",
+      "suicide plan",
+      "suicide attempt",
+      "suicidal behaviour",
+      "self-harm",
+      "deliberate self-harm",
+      "self-injury",
+      "wish to be dead",
+      "death wish",
+      "si",
+    ],
+    // A safety finding, not only a weighted signal (decision 76).
+    weight: 1.0,
+    description: "Thoughts of suicide or of being dead, a plan or intent, self-harm.",
+    source:
+      "Safety rule, expert-set (decision 76); NICE CG185 (bipolar disorder) asks for a risk assessment at every review; C-SSRS screener items (the MSE catalog)",
+    review: { immediate: 0 },
+  },
+  {
+    indicator: "harm_to_others",
+    label: "Thoughts of harming others",
+    aliases: ["homicidal ideation", "homicidal thoughts", "violent thoughts", "hi"],
+    // A safety finding like suicidality: never only a weighted signal (decision 76).
+    weight: 1.0,
+    description: "Thoughts, intent or threats of harming another person.",
+    source: "Safety rule, expert-set (decision 76); no published weight exists for it as an early sign",
+    review: { immediate: 0 },
+  },
+  {
+    indicator: "command_hallucinations",
+    label: "Command hallucinations",
+    aliases: ["command hallucination", "command voices", "commanding voices", "imperative hallucinations"],
+    weight: 1.0,
+    description: "Voices that tell the person to do something, notably to harm self or others.",
+    source: `Safety rule, expert-set (decision 76); psychotic early signs come late, close to relapse (${BIRCHWOOD_2000})`,
+    review: { immediate: 0 },
+  },
+  {
+    indicator: "psychotic_symptoms",
+    label: "Psychotic symptoms",
+    aliases: [
+      "psychosis",
+      "hallucinations",
+      "hearing voices",
+      "hearing things",
+      "auditory hallucinations",
+      "visual hallucinations",
+      "voices",
+      "delusions",
+      "delusional beliefs",
+      "unusual beliefs",
+      "thought disorder",
+      "positive symptoms",
+    ],
+    // Re-emerging psychotic experiences are the last early signs before relapse.
+    weight: 0.9,
+    description: "Hallucinations, delusions or thought disorder returning or increasing.",
+    source: `${BIRCHWOOD_2000} (psychotic-like signs come late, close to relapse); review thresholds expert-set (decision 76)`,
+    review: { clinician: 0, immediate: 0.5 },
+  },
+  {
     indicator: "symptom_worsening",
     label: "Symptom scale worsening",
     aliases: ["worsening symptoms", "symptom deterioration", "symptom trajectory"],
@@ -89,24 +237,78 @@ export const RELAPSE_INDICATORS: readonly RelapseIndicator[] = [
       "Barnett et al. 2018, Neuropsychopharmacology 43:1660-1666; Cohen et al. 2023, npj Schizophrenia; relapse engine symptom factor",
   },
   {
+    indicator: "decreased_need_for_sleep",
+    label: "Decreased need for sleep",
+    aliases: [
+      "reduced need for sleep",
+      "less need for sleep",
+      "no need for sleep",
+      "needing less sleep",
+      "not needing sleep",
+    ],
+    // Sleep change is the most robust early symptom of mania (median prevalence 77 %).
+    weight: 0.9,
+    description: "Sleeping less without feeling tired: a manic or hypomanic early sign.",
+    source: `${JACKSON_2003} (sleep disturbance, the most robust early symptom of mania, median 77 %)`,
+  },
+  {
     indicator: "sleep_disruption",
     label: "Sleep disruption",
-    aliases: ["sleep disturbance", "insomnia", "reduced sleep", "short sleep", "sleep"],
+    aliases: [
+      "sleep disturbance",
+      "insomnia",
+      "reduced sleep",
+      "short sleep",
+      "sleep",
+      "not sleeping",
+      "sleeping less",
+      "no sleep",
+      "can't sleep",
+    ],
     // Jackson et al. 2003: the most robust early symptom of mania (median prevalence 77 %).
     weight: 0.8,
     description: "Less, broken or irregular sleep.",
-    source:
-      "Jackson, Cavanagh & Scott 2003, J Affect Disord 74:209-217; Eisner et al. 2013, Clin Psychol Rev 33:637-653 (insomnia)",
+    source: `${JACKSON_2003}; Eisner et al. 2013, Clin Psychol Rev 33:637-653 (insomnia)`,
+  },
+  {
+    indicator: "elevated_mood",
+    label: "Elevated mood",
+    aliases: [
+      "euphoria",
+      "euphoric mood",
+      "elation",
+      "elated mood",
+      "expansive mood",
+      "feeling high",
+      "hypomania",
+      "mania",
+      "manic symptoms",
+      "hypomanic symptoms",
+      "grandiosity",
+      "inflated self-esteem",
+    ],
+    weight: 0.8,
+    description: "Elevated, expansive or euphoric mood; increased self-esteem or grandiosity.",
+    source: `${ANDRADE_2020} (increased self-esteem among prodromes seen only before mania or hypomania); ${JACKSON_2003}`,
+  },
+  {
+    indicator: "hopelessness",
+    label: "Hopelessness",
+    aliases: ["hopeless", "feeling hopeless", "pessimism", "no hope"],
+    // Hopelessness predicts eventual suicide; in psychosis, even modest levels.
+    weight: 0.7,
+    description: "Feeling that things will not get better; pessimism about the future.",
+    source: `${BIRCHWOOD_2000} (dysphoric early signs); Beck et al. 1985, Am J Psychiatry 142:559-563 (hopelessness predicted eventual suicide); Klonsky et al. 2012, Suicide Life Threat Behav 42:1-10 (in psychosis); review threshold expert-set (decision 76)`,
+    review: { clinician: 0.5 },
   },
   {
     indicator: "suspiciousness",
     label: "Suspiciousness",
-    aliases: ["paranoia", "paranoid ideation", "suspicion", "feeling watched"],
+    aliases: ["paranoia", "paranoid", "paranoid ideation", "suspicion", "feeling watched"],
     // Psychotic-like early signs are less frequent but come late, close to relapse.
     weight: 0.7,
     description: "Feeling watched, laughed at or talked about; mistrust.",
-    source:
-      "Birchwood et al. 1989, Psychol Med 19:649-656; Birchwood, Spencer & McGovern 2000, Adv Psychiatr Treat 6:93-101",
+    source: `Birchwood et al. 1989, Psychol Med 19:649-656; ${BIRCHWOOD_2000}`,
   },
   {
     indicator: "substance_use",
@@ -119,13 +321,50 @@ export const RELAPSE_INDICATORS: readonly RelapseIndicator[] = [
       "Schoeler et al. 2016, Lancet Psychiatry 3:215-225 (continued cannabis use and relapse, d = 0.36)",
   },
   {
+    indicator: "racing_thoughts",
+    label: "Racing thoughts or pressured speech",
+    aliases: [
+      "flight of ideas",
+      "pressured speech",
+      "pressure of speech",
+      "more talkative",
+      "talkativeness",
+      "talking fast",
+    ],
+    weight: 0.6,
+    description: "Thoughts racing, talking more or faster than usual.",
+    source: `${ANDRADE_2020} (more talkative, thoughts starting to race: seen only before mania or hypomania)`,
+  },
+  {
+    indicator: "increased_activity",
+    label: "Increased goal-directed activity",
+    aliases: [
+      "increased energy",
+      "goal-directed activity",
+      "overactivity",
+      "excessive spending",
+      "spending sprees",
+    ],
+    weight: 0.6,
+    description: "More energy, activity, plans or spending than usual.",
+    source: `${ANDRADE_2020} (increased energy or goal-directed behaviour, more activity, spending too much: seen only before mania or hypomania)`,
+  },
+  {
+    indicator: "low_mood",
+    label: "Low mood",
+    aliases: ["depressed mood", "depression", "feeling down", "sadness", "anhedonia", "loss of interest"],
+    weight: 0.6,
+    description: "Low or depressed mood, loss of interest.",
+    source: `${BIRCHWOOD_2000} (dysphoric signs the most commonly reported early signs); ${JACKSON_2003} (depressive prodromes less consistent than manic ones); ${ANDRADE_2020} (loss of interest before depression)`,
+  },
+  {
     indicator: "social_withdrawal",
     label: "Social withdrawal",
     aliases: ["isolation", "social isolation", "reduced social contact"],
     // Dysphoric signs, withdrawal among them, are the most commonly reported early signs.
     weight: 0.6,
     description: "Less contact with people; staying in.",
-    source: "Birchwood, Spencer & McGovern 2000, Adv Psychiatr Treat 6:93-101; Birchwood et al. 1989",
+    source: `${BIRCHWOOD_2000}; Birchwood et al. 1989`,
   },
   {
     indicator: "anxiety",
@@ -182,6 +421,36 @@ export const RELAPSE_INDICATORS: readonly RelapseIndicator[] = [
   },
 ];
 
+/**
+ * Combinations that raise the composite to at least a band (decision 78). The severity cut 0.5 is
+ * expert-set: at least half the scale's severity on each side.
+ */
+export const RELAPSE_COMBINATION_RULES: readonly RelapseCombinationRule[] = [
+  {
+    rule: "mood_stabiliser_stopped_with_sleep_loss",
+    label:
+      "Stopped mood stabiliser or maintenance medication with reduced sleep or elevated mood: early recurrence of mania after stopping is common",
+    groups: [
+      ["mood_stabiliser_discontinuation", "medication_nonadherence"],
+      ["decreased_need_for_sleep", "sleep_disruption", "elevated_mood"],
+    ],
+    minSeverity: 0.5,
+    band: "high",
+    source: `Suppes et al. 1991, Arch Gen Psychiatry 48:1082-1088; Faedda et al. 1993, Arch Gen Psychiatry 50:448-455; ${JACKSON_2003}; rule and cut expert-set (decision 78)`,
+  },
+  {
+    rule: "manic_prodrome",
+    label: "Possible manic or hypomanic prodrome",
+    groups: [
+      ["elevated_mood", "decreased_need_for_sleep"],
+      ["elevated_mood", "decreased_need_for_sleep", "racing_thoughts", "increased_activity"],
+    ],
+    minSeverity: 0.5,
+    band: "elevated",
+    source: `${JACKSON_2003}; ${ANDRADE_2020}; rule and cut expert-set (decision 78)`,
+  },
+];
+
 /** Indicators at or above this weight are the top tier (non-adherence, symptom worsening, sleep). */
 export const RELAPSE_TOP_TIER_WEIGHT = 0.8;
 /** A top-tier indicator at or above this severity raises the risk to at least moderate (expert-set). */
@@ -210,23 +479,36 @@ const BANDS: { band: RelapseLevel; min: number; max: number }[] = [
   { band: "high", min: RELAPSE_DEFAULT_PARAMS.levelHighMin, max: 100 },
 ];
 
-const METHOD =
-  "compositeScore = max(weighted sum, strongest-signal floor), clamped to 0-100 and rounded to 2 decimals. Weighted sum = 100 x sum(weight x severity) over the supplied indicators / sum of all indicator weights; an indicator not supplied adds nothing and is not assumed normal. Strongest-signal floor = 60 x max(weight x severity), so one severe high-weight indicator is never diluted by other low signals. Weights are expert-set (an ordering from the cited studies, not fitted to outcomes); bands use the relapse engine's cut-offs 20 / 40 / 60. Not a probability of relapse.";
+/** The composite's lowest value in a band: a rule raising to a band sets this floor. */
+function bandFloor(band: RelapseLevel): number {
+  return BANDS.find((b) => b.band === band)?.min ?? 0;
+}
 
-/** The indicators, their weights and sources, the bands and the composite formula. */
+const METHOD = `compositeScore = max(weighted sum, strongest-signal floor, rule floors), clamped to 0-100 and rounded to 2 decimals. Weighted sum = 100 x sum(weight x severity) over the supplied indicators / sum of all ${RELAPSE_INDICATORS.length} indicator weights; an indicator not supplied adds nothing and is not assumed normal. Strongest-signal floor = 60 x max(weight x severity), so one severe high-weight indicator is never diluted by other low signals. Rule floors: a safety-critical indicator at or above its immediate-review severity (suicidality, thoughts of harming others and command hallucinations at any severity above 0, psychotic symptoms from 0.5) raises the composite to the high band (60) with an immediate-review label; at or above a clinician-review severity (psychotic symptoms above 0, hopelessness from 0.5) to the elevated band (40); each combination rule met raises it to its band. Weights, cuts and rules are expert-set from the cited studies, not fitted to outcomes; bands use the relapse engine's cut-offs 20 / 40 / 60. A supplied name that is unrecognised or negated is not scored, is named in the output and keeps the risk at low or above. Not a probability of relapse.`;
+
+/** The indicators, their weights and sources, the bands, the combination rules and the formula. */
 export function getSignalModel(): RelapseSignalModel {
   return {
-    indicators: RELAPSE_INDICATORS.map((i) => ({ ...i, aliases: [...i.aliases] })),
+    indicators: RELAPSE_INDICATORS.map((i) => ({
+      ...i,
+      aliases: [...i.aliases],
+      ...(i.review ? { review: { ...i.review } } : {}),
+    })),
     bands: BANDS.map((b) => ({ ...b })),
+    combinationRules: RELAPSE_COMBINATION_RULES.map((r) => ({
+      ...r,
+      groups: r.groups.map((g) => [...g]),
+    })),
     method: METHOD,
   };
 }
 
 // ---------------------------------------------------------------------------------------------
-// Matching
+// Matching (decision 77): the exact name first, then words in any case, punctuation, plural and
+// (where no other indicator shares the words) order; a negated name is never read as the positive.
 
 /** Lower-case letters and digits only: "Sleep-Disruption" and "sleep disruption" match. */
-function normaliseIndicator(name: string): string {
+function compactName(name: string): string {
   return name
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -234,17 +516,281 @@ function normaliseIndicator(name: string): string {
     .replace(/[^a-z0-9]/g, "");
 }
 
-const BY_NAME = new Map<string, RelapseIndicator>();
+/** US spellings read as the UK ones the aliases use. */
+const SPELLING: Readonly<Record<string, string>> = {
+  stabilizer: "stabiliser",
+  stabilizers: "stabiliser",
+  behavior: "behaviour",
+  behaviors: "behaviour",
+  disorganized: "disorganised",
+};
+
+/** A plural "s" is dropped, but not from words whose singular ends in s (psychosis, anxious, stress). */
+function singular(word: string): string {
+  if (word.length > 4 && word.endsWith("s") && !/(ss|us|is)$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+/** Words that never change which indicator is meant (checked after plurals are folded). */
+const FILLER = new Set(
+  [
+    "a",
+    "an",
+    "the",
+    "of",
+    "for",
+    "my",
+    "his",
+    "her",
+    "their",
+    "your",
+    "some",
+    "any",
+    "has",
+    "have",
+    "had",
+    "having",
+    "is",
+    "are",
+    "was",
+    "reports",
+    "reported",
+    "reporting",
+    "endorses",
+    "endorsed",
+    "endorsing",
+    "experiencing",
+  ].map(singular),
+);
+
+function wordsOf(name: string): string[] {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/['\u2019]/g, "")
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== "")
+    .map((w) => singular(SPELLING[w] ?? w))
+    .filter((w) => !FILLER.has(w));
+}
+
+const BY_COMPACT = new Map<string, RelapseIndicator>();
+const BY_WORDS = new Map<string, RelapseIndicator>();
+/** Sorted words: the same words in another order. Keys two indicators share are left out. */
+const BY_WORD_SET = new Map<string, RelapseIndicator | null>();
 for (const indicator of RELAPSE_INDICATORS) {
   for (const name of [indicator.indicator, indicator.label, ...indicator.aliases]) {
-    const key = normaliseIndicator(name);
-    if (key !== "" && !BY_NAME.has(key)) BY_NAME.set(key, indicator);
+    const compact = compactName(name);
+    if (compact !== "" && !BY_COMPACT.has(compact)) BY_COMPACT.set(compact, indicator);
+    const words = wordsOf(name.replace(/_/g, " "));
+    const key = words.join(" ");
+    if (key !== "" && !BY_WORDS.has(key)) BY_WORDS.set(key, indicator);
+    const set = [...words].sort().join(" ");
+    const seen = BY_WORD_SET.get(set);
+    if (seen === undefined) BY_WORD_SET.set(set, indicator);
+    else if (seen !== indicator) BY_WORD_SET.set(set, null);
   }
 }
 
-/** The indicator a caller's name refers to (key, label or alias), or null. */
+function indicatorByKey(key: string): RelapseIndicator {
+  const found = RELAPSE_INDICATORS.find((i) => i.indicator === key);
+  if (!found) throw new Error(`unknown relapse indicator ${key}`);
+  return found;
+}
+
+/** Words that negate what follows or precedes them ("no", "denies", "absent", "resolved"). */
+const NEGATION = new Set(
+  [
+    "no",
+    "not",
+    "nil",
+    "none",
+    "never",
+    "without",
+    "absent",
+    "absence",
+    "negative",
+    "deny",
+    "denies",
+    "denied",
+    "denying",
+    "free",
+    "resolved",
+    "remitted",
+    "doesnt",
+    "didnt",
+    "dont",
+    "isnt",
+    "wasnt",
+    "arent",
+    "hasnt",
+    "havent",
+  ].map(singular),
+);
+
+/** Words around a negation that name nothing ("no evidence of", "patient denies ... or ..."). */
+const NEGATION_CONTEXT = new Set(["or", "and", "nor", "evidence", "patient", "sign", "current", "currently"]);
+
+/** Phrases saying a medicine was stopped; the negations inside them are part of the phrase. */
+const DISCONTINUATION_PHRASES =
+  /\b(no longer taking|no longer on|not taking|not on|stopped taking|(poor|non|partial|low|reduced) (adherence|adherent|compliance|compliant))\b/g;
+const DISCONTINUATION_WORDS = new Set(
+  [
+    "stopped",
+    "stopping",
+    "stop",
+    "stops",
+    "discontinued",
+    "discontinuing",
+    "discontinuation",
+    "ceased",
+    "ceasing",
+    "cessation",
+    "quit",
+    "quitting",
+    "off",
+    "missed",
+    "missing",
+    "skipped",
+    "skipping",
+    "withdrawal",
+    "withdrawn",
+    "refusing",
+    "refused",
+    "nonadherence",
+    "nonadherent",
+    "noncompliance",
+    "noncompliant",
+    "discontinue",
+  ].map(singular),
+);
+
+/**
+ * Mood stabilisers and antipsychotics named in maintenance treatment of bipolar disorder and
+ * psychosis (generic names and class words only; brand names are the medicines model's to add).
+ */
+const MOOD_STABILISER_WORDS = new Set(
+  [
+    "lithium",
+    "valproate",
+    "valproic",
+    "divalproex",
+    "lamotrigine",
+    "carbamazepine",
+    "stabiliser",
+    "antipsychotic",
+    "neuroleptic",
+    "depot",
+    "quetiapine",
+    "olanzapine",
+    "aripiprazole",
+    "risperidone",
+    "haloperidol",
+    "clozapine",
+    "paliperidone",
+    "lurasidone",
+    "asenapine",
+    "cariprazine",
+    "ziprasidone",
+    "chlorpromazine",
+    "flupentixol",
+    "zuclopenthixol",
+    "fluphenazine",
+    "amisulpride",
+  ].map(singular),
+);
+const MEDICATION_WORDS = new Set(
+  ["medication", "medicine", "med", "meds", "tablet", "pill", "treatment"].map(singular),
+);
+
+/** A discontinuation phrase with a medicine: which indicator, or null. */
+function readDiscontinuation(words: readonly string[]): RelapseIndicator | null {
+  if (!words.some((w) => DISCONTINUATION_WORDS.has(w))) return null;
+  if (words.some((w) => MOOD_STABILISER_WORDS.has(w)))
+    return indicatorByKey("mood_stabiliser_discontinuation");
+  if (words.some((w) => MEDICATION_WORDS.has(w))) return indicatorByKey("medication_nonadherence");
+  return null;
+}
+
+/**
+ * Words that name a safety-critical or mania indicator wherever they stand in the phrase, so a
+ * longer phrase ("passive suicidal thoughts at night") is still read. Checked in order.
+ */
+const KEYWORD_PATTERNS: readonly { pattern: RegExp; indicator: string }[] = [
+  {
+    pattern:
+      /\bsuicid|\bparasuicid|\bself ?(harm|harming|injury|injuring|injurious|poisoning|mutilation|cutting)\b|\b(kill|harm)\w* (myself|himself|herself|themselve|self)\b|\bend\w* (own )?life\b|\b(wish|wishe|want)\w* (to )?(be )?(dead|die)\b|\bbetter off dead\b|\bdeath wish\b|\bsi\b/,
+    indicator: "suicidality",
+  },
+  {
+    pattern:
+      /\bhomicid|\b(harm|hurt|kill)\w* (to )?(other|someone|somebody|people)\b|\bviolent (thought|idea|urge|impulse)/,
+    indicator: "harm_to_others",
+  },
+  {
+    pattern:
+      /^(?=.*\bcommand)(?=.*\b(hallucinat|voice\b))|\b(voice|hallucination) (telling|instructing|ordering|commanding)\b|\bimperative (hallucination|voice)\b/,
+    indicator: "command_hallucinations",
+  },
+  {
+    pattern:
+      /\bhallucinat|\bvoice\b|\bdelusion|\bpsychos[ie]|\bpsychotic\b|\bthought (disorder|broadcasting|insertion|withdrawal)\b/,
+    indicator: "psychotic_symptoms",
+  },
+  { pattern: /\b(hypo)?mani(a|c)\b|\beuphori|\belat(ed|ion)\b|\bgrandios/, indicator: "elevated_mood" },
+];
+
+function readKeywords(phrase: string): RelapseIndicator | null {
+  for (const { pattern, indicator } of KEYWORD_PATTERNS)
+    if (pattern.test(phrase)) return indicatorByKey(indicator);
+  return null;
+}
+
+/** Exact words, a stopped medicine, the same words in another order, then keywords. */
+function readPositive(words: readonly string[]): RelapseIndicator | null {
+  const phrase = words.join(" ");
+  return (
+    BY_WORDS.get(phrase) ??
+    readDiscontinuation(words) ??
+    BY_WORD_SET.get([...words].sort().join(" ")) ??
+    readKeywords(phrase) ??
+    null
+  );
+}
+
+export interface RelapseIndicatorReading {
+  /** The indicator the name refers to, or null when unrecognised or negated. */
+  indicator: RelapseIndicator | null;
+  /** True when the name negates an indicator ("no suicidal ideation", "denies voices"). */
+  negated: boolean;
+  /** For a negated name: the indicator it names, when known. */
+  negates: RelapseIndicator | null;
+}
+
+/**
+ * Reads a caller's name: the exact key, label or alias (any case and punctuation, plurals, US
+ * spellings and filler words folded) first. A name with a negation ("no", "denies", "absent",
+ * "resolved", ...) outside a curated alias is then negated, never positive. Otherwise: a stopped
+ * medicine, the same words in another order where no other indicator has them, and keywords of
+ * safety-critical and mania indicators inside a longer phrase.
+ */
+export function readRelapseIndicator(name: string): RelapseIndicatorReading {
+  const exact = BY_COMPACT.get(compactName(name)) ?? BY_WORDS.get(wordsOf(name).join(" "));
+  if (exact) return { indicator: exact, negated: false, negates: null };
+  // "not taking lithium" is a discontinuation, not a negation: the phrase becomes "stopped".
+  const phrase = wordsOf(name).join(" ").replace(DISCONTINUATION_PHRASES, "stopped");
+  const words = phrase.split(" ").filter((w) => w !== "");
+  if (words.some((w) => NEGATION.has(w))) {
+    const rest = words.filter((w) => !NEGATION.has(w) && !NEGATION_CONTEXT.has(w));
+    return { indicator: null, negated: true, negates: readPositive(rest) };
+  }
+  return { indicator: readPositive(words), negated: false, negates: null };
+}
+
+/** The indicator a caller's name refers to (key, label, alias or phrase), or null. */
 export function findRelapseIndicator(name: string): RelapseIndicator | null {
-  return BY_NAME.get(normaliseIndicator(name)) ?? null;
+  return readRelapseIndicator(name).indicator;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,24 +820,33 @@ interface Collected {
   /** Highest severity per recognised indicator, in first-seen order. */
   severities: Map<RelapseIndicator, number>;
   counts: Map<RelapseIndicator, number>;
-  unrecognized: string[];
+  notScored: RelapseNotScored[];
 }
 
 /** Duplicates keep the highest severity (a warning sign is not averaged away). */
 function collectSignals(signals: readonly RelapseSignalInput[]): Collected {
   const severities = new Map<RelapseIndicator, number>();
   const counts = new Map<RelapseIndicator, number>();
-  const unrecognized: string[] = [];
+  const notScored: RelapseNotScored[] = [];
   for (const signal of signals) {
-    const indicator = findRelapseIndicator(signal.indicator);
+    const reading = readRelapseIndicator(signal.indicator);
+    const indicator = reading.indicator;
     if (!indicator) {
-      unrecognized.push(signal.indicator);
+      notScored.push(
+        reading.negated
+          ? {
+              indicator: signal.indicator,
+              reason: "negated",
+              ...(reading.negates ? { negates: reading.negates.indicator } : {}),
+            }
+          : { indicator: signal.indicator, reason: "unrecognised" },
+      );
       continue;
     }
     severities.set(indicator, Math.max(severities.get(indicator) ?? 0, signal.severity));
     counts.set(indicator, (counts.get(indicator) ?? 0) + 1);
   }
-  return { severities, counts, unrecognized };
+  return { severities, counts, notScored };
 }
 
 export function relapseSignalBandOf(score: number): RelapseLevel {
@@ -328,6 +883,74 @@ function strongestSignalOf(
   return best;
 }
 
+/** At or above the threshold, and above 0 (severity 0 reports an absence). */
+function reaches(severity: number, threshold: number | undefined): boolean {
+  return threshold !== undefined && severity > 0 && severity >= threshold;
+}
+
+/** Safety-critical indicators at their review severities (decision 76). */
+function reviewFindings(severities: ReadonlyMap<RelapseIndicator, number>): RelapseRuleFinding[] {
+  const findings: RelapseRuleFinding[] = [];
+  for (const [indicator, severity] of severities) {
+    const review = indicator.review;
+    if (!review) continue;
+    if (reaches(severity, review.immediate))
+      findings.push({
+        rule: "immediate_review",
+        indicators: [indicator.indicator],
+        band: "high",
+        floor: bandFloor("high"),
+        label: `Immediate clinician review: ${indicator.label} at severity ${severity} (safety-critical indicator, never weighed against other signals)`,
+      });
+    else if (reaches(severity, review.clinician))
+      findings.push({
+        rule: "clinician_review",
+        indicators: [indicator.indicator],
+        band: "elevated",
+        floor: bandFloor("elevated"),
+        label: `Clinician review: ${indicator.label} at severity ${severity}`,
+      });
+  }
+  return findings;
+}
+
+/** Distinct supplied indicators meeting each group in turn, or null (small sets: plain search). */
+function meetGroups(
+  groups: readonly (readonly string[])[],
+  present: ReadonlySet<string>,
+  used: readonly string[] = [],
+): string[] | null {
+  const [group, ...rest] = groups;
+  if (!group) return [...used];
+  for (const key of group) {
+    if (!present.has(key) || used.includes(key)) continue;
+    const met = meetGroups(rest, present, [...used, key]);
+    if (met) return met;
+  }
+  return null;
+}
+
+/** Combination rules met (decision 78). */
+function combinationFindings(severities: ReadonlyMap<RelapseIndicator, number>): RelapseRuleFinding[] {
+  const findings: RelapseRuleFinding[] = [];
+  for (const rule of RELAPSE_COMBINATION_RULES) {
+    const present = new Set(
+      [...severities].filter(([, s]) => reaches(s, rule.minSeverity)).map(([i]) => i.indicator),
+    );
+    const met = meetGroups(rule.groups, present);
+    if (!met) continue;
+    const labels = met.map((key) => indicatorByKey(key).label).join(" + ");
+    findings.push({
+      rule: rule.rule,
+      indicators: met,
+      band: rule.band,
+      floor: bandFloor(rule.band),
+      label: `${rule.band === "high" ? "Prompt clinician review" : "Clinician review"}: ${rule.label} (${labels})`,
+    });
+  }
+  return findings;
+}
+
 /** Band to risk: high → high, elevated → moderate, moderate → low, low → none. */
 const BAND_RISK: Readonly<Record<RelapseLevel, AgentRiskLevel>> = {
   low: "none",
@@ -357,10 +980,37 @@ function severeSignalRisks(severities: ReadonlyMap<RelapseIndicator, number>): A
     }));
 }
 
+function isSafetyCritical(key: string | undefined): boolean {
+  return key !== undefined && indicatorByKey(key).review?.immediate !== undefined;
+}
+
+/**
+ * A name that was not scored keeps the risk at low or above and is named (decision 77). A negated
+ * safety-critical name ("no suicidal ideation", "passive SI, no plan") cannot be told from a
+ * mixed statement by this reader, so it asks for the clinician's confirmation at moderate.
+ */
+function notScoredRisk(item: RelapseNotScored): AgentRisk {
+  if (item.reason === "unrecognised")
+    return { flag: true, level: "low", labels: [`Not scored: unrecognised indicator "${item.indicator}"`] };
+  if (isSafetyCritical(item.negates))
+    return {
+      flag: true,
+      level: "moderate",
+      labels: [
+        `Clinician review: "${item.indicator}" reads as a negated safety-critical indicator and was not scored; confirm directly`,
+      ],
+    };
+  return { flag: true, level: "low", labels: [`Not scored: negated indicator "${item.indicator}"`] };
+}
+
+function notScoredWarning(item: RelapseNotScored): string {
+  if (item.reason === "unrecognised")
+    return `Unrecognised relapse indicator "${item.indicator}": not scored.`;
+  return `Negated relapse indicator "${item.indicator}": not scored and not read as an absence; send an absent sign as the indicator with severity 0.`;
+}
+
 function coverageWarnings(collected: Collected, supplied: number): string[] {
-  const warnings: string[] = [];
-  for (const signal of collected.unrecognized)
-    warnings.push(`Unrecognised relapse indicator "${signal}": not scored.`);
+  const warnings = collected.notScored.map(notScoredWarning);
   for (const [indicator, count] of collected.counts)
     if (count > 1)
       warnings.push(
@@ -379,15 +1029,25 @@ function coverageWarnings(collected: Collected, supplied: number): string[] {
 function scoreRisk(
   score: number,
   band: RelapseLevel,
-  severities: ReadonlyMap<RelapseIndicator, number>,
+  collected: Collected,
+  rules: readonly RelapseRuleFinding[],
 ): AgentRisk {
+  const { severities, notScored } = collected;
+  const notScoredRisks = notScored.map(notScoredRisk);
   if (severities.size === 0)
-    return {
-      flag: false,
-      level: "none",
-      labels: ["Relapse signals not assessed: no indicator was recognised"],
-    };
-  const risk = combineRisks([bandRisk(score, band), ...severeSignalRisks(severities)]);
+    return combineRisks([
+      { flag: false, level: "none", labels: ["Relapse signals not assessed: no indicator was recognised"] },
+      ...notScoredRisks,
+    ]);
+  const ruleRisks = rules.map(
+    (r): AgentRisk => ({ flag: true, level: BAND_RISK[r.band], labels: [r.label] }),
+  );
+  const risk = combineRisks([
+    ...ruleRisks,
+    bandRisk(score, band),
+    ...severeSignalRisks(severities),
+    ...notScoredRisks,
+  ]);
   if (risk.level !== "none" || severities.size === RELAPSE_INDICATORS.length) return risk;
   // A low band from a partial set of indicators is not reassurance: say what was not supplied.
   return {
@@ -399,9 +1059,11 @@ function scoreRisk(
 }
 
 /**
- * Scores supplied relapse signals (severity 0-1 each). Unknown indicators go to `unrecognized`
- * and `warnings`; duplicates keep the highest severity. Throws ToolInputError for a severity
- * outside 0-1 or not finite. Raising any severity never lowers the composite.
+ * Scores supplied relapse signals (severity 0-1 each). Safety-critical indicators and combination
+ * rules set floors on the composite (never outweighed); unknown or negated names go to
+ * `unrecognized`, `notScored` and `warnings` and keep the risk at low or above; duplicates keep the
+ * highest severity. Throws ToolInputError for a severity outside 0-1 or not finite. Adding a signal
+ * or raising any severity never lowers the composite or the risk level.
  */
 export function scoreRelapse(signals: readonly RelapseSignalInput[]): RelapseSignalScore {
   assertScorable(signals);
@@ -411,18 +1073,22 @@ export function scoreRelapse(signals: readonly RelapseSignalInput[]): RelapseSig
   for (const [indicator, severity] of severities) sum += indicator.weight * severity;
   const weightedSum = round((100 * sum) / TOTAL_WEIGHT);
   const strongestSignal = strongestSignalOf(severities);
-  const compositeScore = round(clamp(Math.max(weightedSum, strongestSignal?.points ?? 0), 0, 100));
+  const rules = [...reviewFindings(severities), ...combinationFindings(severities)];
+  const ruleFloor = Math.max(0, ...rules.map((r) => r.floor));
+  const compositeScore = round(clamp(Math.max(weightedSum, strongestSignal?.points ?? 0, ruleFloor), 0, 100));
   const band = relapseSignalBandOf(compositeScore);
   return {
     compositeScore,
     band,
     contributing: contributionsOf(severities),
-    unrecognized: collected.unrecognized,
-    risk: scoreRisk(compositeScore, band, severities),
+    unrecognized: collected.notScored.map((n) => n.indicator),
+    risk: scoreRisk(compositeScore, band, collected, rules),
     warnings: coverageWarnings(collected, severities.size),
     coverage: { supplied: severities.size, known: RELAPSE_INDICATORS.length },
     assessed: severities.size > 0,
     weightedSum,
     strongestSignal,
+    rules,
+    notScored: collected.notScored,
   };
 }
