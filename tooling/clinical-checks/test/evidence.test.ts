@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import {
   BIOMARKER_DEFAULT_PARAMS,
   DMSE_DEFAULT_PARAMS,
+  DMSE_PLAUSIBLE_LIMITS,
   INSTRUMENT_PROFILES,
   MEDICATION_DEFAULT_PARAMS,
   OUTCOME_DEFAULT_PARAMS,
@@ -51,6 +52,7 @@ describe("docs/engines/evidence.md", () => {
     expectParams("Relapse", RELAPSE_DEFAULT_PARAMS as unknown as Record<string, number>);
     expectParams("Medication", MEDICATION_DEFAULT_PARAMS as unknown as Record<string, number>);
     expectParams("Digital MSE", DMSE_DEFAULT_PARAMS as unknown as Record<string, number>);
+    expectParams("Implausible dmse", DMSE_PLAUSIBLE_LIMITS);
     expectParams("Biomarker", BIOMARKER_DEFAULT_PARAMS as unknown as Record<string, number>);
   });
 
