@@ -629,10 +629,23 @@ function modelNarrative(
 ): { narrative: string; citations: string[]; warnings: string[] } {
   if (stopped) return { narrative: "", citations: [], warnings: [] };
   const parsed = parseModelAnswer(text);
-  const grounded = groundAnswer({ ...parsed, observations: [] }, citationEntities(telemetry), []);
-  const warnings = [...grounded.warnings];
+  const warnings: string[] = [];
+  // Screened before grounding (which may truncate) and once more after it.
+  const screened = withoutReassuringSentences(parsed.narrative, warnings);
+  const grounded = groundAnswer(
+    { ...parsed, narrative: screened, observations: [] },
+    citationEntities(telemetry),
+    [],
+  );
+  warnings.push(...grounded.warnings);
+  const narrative = withoutReassuringSentences(grounded.narrative, warnings);
+  if (!narrative) warnings.push("The model gave no narrative that could be used.");
+  return { narrative, citations: grounded.citations, warnings };
+}
+
+function withoutReassuringSentences(narrative: string, warnings: string[]): string {
   const kept: string[] = [];
-  for (const sentence of splitSentences(grounded.narrative)) {
+  for (const sentence of splitSentences(narrative)) {
     const found = narrativeReassurance(sentence);
     if (found.length > 0) {
       warnings.push(
@@ -640,6 +653,5 @@ function modelNarrative(
       );
     } else kept.push(sentence);
   }
-  if (kept.length === 0) warnings.push("The model gave no narrative that could be used.");
-  return { narrative: kept.join(" "), citations: grounded.citations, warnings };
+  return kept.join(" ");
 }

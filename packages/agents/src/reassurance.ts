@@ -350,7 +350,9 @@ export function findReassurance(text: string, context: ReassuranceContext): stri
     if (found.includes(phrase)) continue;
     const inRun =
       joinedText !== null && joined.length >= MIN_SPELLED_OUT_CHARS && joinedText.includes(joined);
-    if (padded.includes(` ${spaced} `) || inRun) found.push(phrase);
+    // A plural ("no risks", "safe for discharges") is the same reassurance.
+    const plural = padded.includes(` ${spaced}s `) || padded.includes(` ${spaced}es `);
+    if (padded.includes(` ${spaced} `) || plural || inRun) found.push(phrase);
   }
   // A phrase inside a longer one found ("denies si" in "denies si hi") is not named twice.
   return found.filter(
@@ -399,4 +401,32 @@ export function reassuranceWarning(where: string, dropped: readonly string[]): s
     .join(", ");
   const more = dropped.length > 5 ? ` and ${dropped.length - 5} more` : "";
   return `Dropped ${where} reading as reassurance about risk (${phrases}${more}): a language model never clears or lowers a risk the engine computes.`;
+}
+
+/**
+ * A model's narrative and observations without reassurance: reassuring sentences dropped from the
+ * narrative, observations whose note carries any dropped whole, each with a warning. `name` says
+ * which entity an observation is about (for the warning).
+ */
+export function screenModelWords<Observation extends { note: string }>(
+  narrative: string,
+  observations: readonly Observation[],
+  name: (observation: Observation) => string,
+  context: ReassuranceContext,
+): { narrative: string; observations: Observation[]; warnings: string[] } {
+  const warnings: string[] = [];
+  const screened = screenReassurance(narrative, context);
+  if (screened.dropped.length > 0)
+    warnings.push(reassuranceWarning("a sentence of the narrative", screened.dropped));
+  const kept = observations.filter((observation) => {
+    const found = findReassurance(observation.note, context);
+    if (found.length > 0)
+      warnings.push(reassuranceWarning(`the observation about "${clip(name(observation))}"`, found));
+    return found.length === 0;
+  });
+  return { narrative: screened.text, observations: kept, warnings };
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

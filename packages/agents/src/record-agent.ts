@@ -1,11 +1,10 @@
-import type { AgentRisk } from "@svc/engines";
 import type { ChatModel, ToolCallRecord } from "@svc/model";
 import { AGENT_DISCLAIMER, type AgentReasoning, type RecordAgentEnvelope } from "./envelope.js";
 import { type GroundedAnswer, groundAnswer, parseModelAnswer } from "./grounding.js";
 import { DEFAULT_TOOL_LOOP_LIMITS, type ToolLoopLimits } from "./limits.js";
 import type { GroundedAssessment, RecordAgentDefinition } from "./products.js";
 import { RECORD_AGENT_SYSTEM_PROMPT, recordAgentPrompt } from "./prompts.js";
-import { findReassurance, reassuranceWarning, screenReassurance } from "./reassurance.js";
+import { screenModelWords } from "./reassurance.js";
 
 /**
  * One record-level agent request. With a model: the model runs a bounded tool loop over the
@@ -111,10 +110,7 @@ async function modelEnvelope<Body, Assessment>(
   });
   const base = baseEnvelope(agent, request, grounded);
   const calls = reportToolCalls(loop.toolCalls, agent, request.body);
-  const answer = withoutReassurance(
-    groundAnswer(parseModelAnswer(loop.text), grounded.entities, agent.vocabulary()),
-    grounded.risk,
-  );
+  const answer = withoutReassurance(loop.text, grounded, agent.vocabulary());
   const finished = !loop.stoppedAtStepBound && answer.narrative.length > 0;
   const warnings = [...base.warnings, ...calls.warnings, ...answer.warnings];
   if (loop.stoppedAtStepBound) {
@@ -142,24 +138,34 @@ async function modelEnvelope<Body, Assessment>(
 }
 
 /**
- * The grounded answer without reassurance about risk (decision 74): a narrative sentence or an
- * observation saying there is no risk, that a combination is safe or that a flag can be ignored
- * is dropped with a warning naming the phrase. When the engine raised risk (flag, or level
- * moderate or high), words that play it down ("low risk", "not clinically significant") go too.
+ * The model's answer grounded and without reassurance about risk (decision 74): a narrative
+ * sentence or an observation saying there is no risk, that a combination is safe or that a flag
+ * can be ignored is dropped with a warning naming the phrase; when the engine raised risk (flag,
+ * or level moderate or high), words that play it down ("low risk", "not clinically significant")
+ * go too. Screened before grounding (so truncation cannot cut a phrase into something unmatched)
+ * and once more after it.
  */
-function withoutReassurance(answer: GroundedAnswer, risk: AgentRisk): GroundedAnswer {
+function withoutReassurance<Assessment>(
+  text: string,
+  grounded: GroundedAssessment<Assessment>,
+  vocabulary: readonly string[],
+): GroundedAnswer {
+  const { risk } = grounded;
   const context = { riskRaised: risk.flag || risk.level === "moderate" || risk.level === "high" };
-  const warnings = [...answer.warnings];
-  const narrative = screenReassurance(answer.narrative, context);
-  if (narrative.dropped.length > 0)
-    warnings.push(reassuranceWarning("a sentence of the narrative", narrative.dropped));
-  const observations = answer.observations.filter((observation) => {
-    const found = findReassurance(observation.note, context);
-    if (found.length > 0)
-      warnings.push(reassuranceWarning(`the observation about "${observation.entity.name}"`, found));
-    return found.length === 0;
-  });
-  return { ...answer, narrative: narrative.text, observations, warnings };
+  const parsed = parseModelAnswer(text);
+  const before = screenModelWords(parsed.narrative, parsed.observations, (o) => o.entity, context);
+  const answer = groundAnswer(
+    { ...parsed, narrative: before.narrative, observations: before.observations },
+    grounded.entities,
+    vocabulary,
+  );
+  const after = screenModelWords(answer.narrative, answer.observations, (o) => o.entity.name, context);
+  return {
+    ...answer,
+    narrative: after.narrative,
+    observations: after.observations,
+    warnings: [...before.warnings, ...answer.warnings, ...after.warnings],
+  };
 }
 
 /**

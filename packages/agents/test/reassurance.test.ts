@@ -161,6 +161,7 @@ describe("the shared rule", () => {
       "not clinically significant",
     ]);
     expect(findReassurance("s a f e for discharge", NOT_RAISED)).toEqual(["safe for discharge"]);
+    expect(findReassurance("There are no risks here.", NOT_RAISED)).toEqual(["no risk"]);
     expect(findReassurance("The diagnosis was reviewed.", RAISED)).toEqual([]);
   });
 
@@ -297,6 +298,22 @@ describe("properties", () => {
 });
 
 describe("where the contradiction list applies", () => {
+  it("record agent: a reassurance past the narrative's length limit is dropped before the cut, not cut into a fragment", async () => {
+    // The 2,000-character cut falls inside "Safe to com|bine".
+    const long = `${"Review renal function. ".repeat(86)}Check all. `;
+    const narrative = `${long}Safe to combine.`;
+    expect(narrative.indexOf("Safe to combine") + "Safe to com".length).toBe(2000);
+    const model = scriptedModel(JSON.stringify({ narrative }));
+    const result = await runRecordAgent(
+      medicationAgent,
+      { patientId: "p", body: { medications: ["lithium", "ibuprofen"] } },
+      { model, now: NOW },
+    );
+    expect(result.reasoning?.narrative).not.toContain("Safe to com");
+    expect(result.reasoning?.narrative.endsWith("Check all.")).toBe(true);
+    expect(result.warnings.join("\n")).toContain('"safe to combine"');
+  });
+
   it("MSE agent: a risk note that plays risk down goes; an ordinary MSE descriptor elsewhere stays", async () => {
     const model = scriptedModel(
       JSON.stringify({
