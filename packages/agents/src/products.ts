@@ -128,7 +128,7 @@ export const medicationAgent: RecordAgentDefinition<
       assessment,
       risk: check.risk,
       warnings: check.warnings,
-      complete: check.unrecognized.length === 0,
+      complete: check.complete,
       entities,
       summary: medicationSummary(check),
     };
