@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   COMBINATION_PRODUCTS,
   CYP_ROLES,
+  DAILY_DOSE_LIMITS,
   INGREDIENTS,
   QT_LABEL_AVOID,
   QT_RISK,
@@ -99,6 +101,7 @@ describe("combination products (decision 68)", () => {
       "Sertraline HCl 100 mg tablets once daily",
       "Lithium carbonate 400mg MR at night",
       "quetiapine XL 300mg nocte",
+      "oxycodone 5 mg q6h prn",
     ]);
     expect(check.complete).toBe(true);
     expect(check.warnings.some((w) => w.includes("partly recognised"))).toBe(false);
@@ -202,5 +205,34 @@ describe("topical NSAIDs (decision 71)", () => {
   it("an NSAID also listed by mouth stays systemic (high)", () => {
     const check = checkInteractions(["lithium", "diclofenac gel", "diclofenac 50 mg tds"]);
     expect(severityOf(check, "lithium-nsaid")).toBe("high");
+  });
+});
+
+describe("interactions.md documents the model", () => {
+  const doc = readFileSync(new URL("../../../docs/engines/interactions.md", import.meta.url), "utf8");
+  it("lists every combination product with its ingredients and every QT category", () => {
+    for (const product of COMBINATION_PRODUCTS) {
+      const row = doc.split("\n").find((line) => line.startsWith(`| ${product.names.join(", ")} `));
+      expect(row, product.names[0]).toContain(product.ingredients.join(" + "));
+    }
+    for (const [ingredient, qt] of Object.entries(QT_RISK)) {
+      const row = doc
+        .split("\n")
+        .find((line) => line.startsWith(`| ${ingredient} `) && line.includes(qt.source));
+      expect(row, ingredient).toContain(`| ${qt.risk} `);
+    }
+  });
+});
+
+describe("evidence.md lists the dose limits as in the code", () => {
+  it("has one row per citalopram constant with the code's value", () => {
+    const doc = readFileSync(new URL("../../../docs/engines/evidence.md", import.meta.url), "utf8");
+    for (const [ingredient, limit] of Object.entries(DAILY_DOSE_LIMITS)) {
+      for (const key of ["maxDailyMg", "reducedMaxDailyMg", "reducedAboveAgeYears"] as const) {
+        const row = doc.split("\n").find((line) => line.startsWith(`| \`${ingredient}.${key}\``));
+        expect(row, `${ingredient}.${key}`).toBeDefined();
+        expect(row?.split("|")[2]?.trim()).toBe(String(limit[key]));
+      }
+    }
   });
 });

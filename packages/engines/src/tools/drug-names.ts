@@ -94,8 +94,11 @@ export function ingredientEntry(ingredient: string): IngredientEntry | undefined
 /** A number, or a number glued to a unit or qualifier ("50mg", "12.5", "21mcg", "2x"). */
 const NUMERIC_TOKEN = /^\d+(?:\.\d+)?([a-z]*)$/;
 
+/** Interval and count shorthands: "q8h", "q12h", "x2". */
+const SHORTHAND_TOKEN = /^(?:q\d+h|x\d+)$/;
+
 function isQualifier(token: string): boolean {
-  if (MEDICATION_QUALIFIERS.has(token)) return true;
+  if (MEDICATION_QUALIFIERS.has(token) || SHORTHAND_TOKEN.test(token)) return true;
   const numeric = NUMERIC_TOKEN.exec(token);
   if (numeric === null) return false;
   const suffix = numeric[1] ?? "";
