@@ -170,6 +170,12 @@ function medicationSummary(check: InteractionCheck): string[] {
       "No interaction in the knowledge base applies to the recognised medications; the knowledge base is not exhaustive, so this is not a statement that the combination is safe.",
     );
   }
+  for (const alert of check.doseAlerts) sentences.push(`Dose above the label maximum: ${alert.label}.`);
+  if (!check.complete && check.unrecognized.length === 0 && check.recognized.length > 0) {
+    sentences.push(
+      "Some entries were only partly recognised; the warnings name the words that were not checked.",
+    );
+  }
   return [...sentences, ...unrecognisedSentence(check.unrecognized, "medication")];
 }
 

@@ -132,6 +132,15 @@ describe("QT risk classes (decision 70)", () => {
   it("citalopram above 40 mg/day is high and named, with or without another drug", () => {
     const check = checkInteractions(["citalopram 60 mg"]);
     expect(check.risk.level).toBe("high");
+    expect(check.doseAlerts).toEqual([
+      expect.objectContaining({
+        ingredient: "citalopram",
+        input: "citalopram 60 mg",
+        dailyMg: 60,
+        maximumMg: 40,
+        severity: "high",
+      }),
+    ]);
     expect(check.risk.labels[0]).toMatch(/^citalopram 60 mg\/day: above the 40 mg\/day label maximum/);
     expect(check.warnings.some((w) => w.includes("above the label maximum of 40 mg/day"))).toBe(true);
     expect(checkInteractions(["citalopram 20 mg bd"]).risk.level).toBe("none");
@@ -152,6 +161,7 @@ describe("QT risk classes (decision 70)", () => {
   it("citalopram 30 mg without an age says the over-60 limit was not checked", () => {
     const check = checkInteractions(["citalopram 30 mg"]);
     expect(check.risk.level).toBe("none");
+    expect(check.doseAlerts).toEqual([]);
     expect(check.warnings.some((w) => w.includes("Age was not given, so this was not checked"))).toBe(true);
   });
 });

@@ -54,6 +54,20 @@ export interface MedicationInteraction {
   source: string;
 }
 
+/** A written dose above a label maximum (decision 70). */
+export interface DoseAlert {
+  ingredient: string;
+  /** The entry as given, trimmed. */
+  input: string;
+  /** The written dose times the written frequency, in mg per day. */
+  dailyMg: number;
+  /** The label maximum that applies, in mg per day. */
+  maximumMg: number;
+  severity: InteractionSeverity;
+  /** The risk label, e.g. "citalopram 60 mg/day: above the 40 mg/day label maximum (...)". */
+  label: string;
+}
+
 export interface InteractionCheckOptions {
   /** Patient age in years, when known; some label dose limits depend on it. */
   ageYears?: number;
@@ -68,6 +82,8 @@ export interface InteractionCheck {
   /** One entry per recognised ingredient mention, in input order. */
   medications: ParsedMedication[];
   risk: AgentRisk;
+  /** Written doses above a label maximum (citalopram), each also a risk label and a warning. */
+  doseAlerts: DoseAlert[];
   warnings: string[];
   /**
    * True only when at least one entry was given and every entry was recognised in full: an entry
@@ -269,10 +285,9 @@ function findInteractions(members: readonly Member[]): FoundInteraction[] {
 // ---------------------------------------------------------------------------------------------
 // Risk and warnings
 
-/** A written dose above a label maximum (decision 70). */
-interface DoseAlert {
-  severity: InteractionSeverity;
-  label: string;
+/** A dose limit applied to one entry: an alert (with a risk label) or only a warning. */
+interface DoseFinding {
+  alert: DoseAlert | null;
   warning: string;
 }
 
@@ -290,7 +305,6 @@ function interactionRisk(found: readonly FoundInteraction[], doseAlerts: readonl
     if (!labels.includes(label)) labels.push(label);
   }
   for (const alert of doseAlerts) {
-    if (alert.label === "") continue;
     level = higherRiskLevel(level, alert.severity);
     if (!labels.includes(alert.label)) labels.push(alert.label);
   }
@@ -307,12 +321,12 @@ function formatMg(value: number): string {
  * listed inhibitor; when the age is not given, a dose above the reduced maximum is named in a
  * warning instead of being passed silently.
  */
-function doseAlerts(
+function doseFindings(
   entries: readonly ParsedEntry[],
   members: readonly Member[],
   options: InteractionCheckOptions,
-): DoseAlert[] {
-  const alerts: DoseAlert[] = [];
+): DoseFinding[] {
+  const findings: DoseFinding[] = [];
   for (const entry of entries) {
     for (const medication of entry.medications) {
       const limit = DAILY_DOSE_LIMITS[medication.ingredient];
@@ -320,9 +334,15 @@ function doseAlerts(
       const daily = medication.dose.value * entry.timesPerDay;
       const name = medication.ingredient;
       if (daily > limit.maxDailyMg) {
-        alerts.push({
-          severity: "high",
-          label: `${name} ${formatMg(daily)}: above the ${limit.maxDailyMg} mg/day label maximum (${limit.harm})`,
+        findings.push({
+          alert: {
+            ingredient: name,
+            input: entry.input,
+            dailyMg: daily,
+            maximumMg: limit.maxDailyMg,
+            severity: "high",
+            label: `${name} ${formatMg(daily)}: above the ${limit.maxDailyMg} mg/day label maximum (${limit.harm})`,
+          },
           warning: `"${entry.input}" is ${formatMg(daily)} of ${name}, above the label maximum of ${limit.maxDailyMg} mg/day (${limit.harm}). Source: ${limit.source}.`,
         });
         continue;
@@ -337,21 +357,26 @@ function doseAlerts(
       const older = age !== undefined && age > limit.reducedAboveAgeYears;
       if (older || inhibitor !== undefined) {
         const because = older ? `age ${age}` : `with ${inhibitor?.ingredient}`;
-        alerts.push({
-          severity: "high",
-          label: `${name} ${formatMg(daily)}: above the ${limit.reducedMaxDailyMg} mg/day maximum ${because} (${limit.harm})`,
+        findings.push({
+          alert: {
+            ingredient: name,
+            input: entry.input,
+            dailyMg: daily,
+            maximumMg: limit.reducedMaxDailyMg,
+            severity: "high",
+            label: `${name} ${formatMg(daily)}: above the ${limit.reducedMaxDailyMg} mg/day maximum ${because} (${limit.harm})`,
+          },
           warning: `"${entry.input}" is ${formatMg(daily)} of ${name}; the label maximum is ${limit.reducedMaxDailyMg} mg/day for ${limit.reducedFor} (here: ${because}). Source: ${limit.source}.`,
         });
         continue;
       }
-      alerts.push({
-        severity: "low",
-        label: "",
+      findings.push({
+        alert: null,
         warning: `"${entry.input}" is ${formatMg(daily)} of ${name}; the label maximum is ${limit.reducedMaxDailyMg} mg/day for ${limit.reducedFor}. ${age === undefined ? "Age was not given, so this was not checked." : "Check hepatic function and CYP2C19 status."} Source: ${limit.source}.`,
       });
     }
   }
-  return alerts;
+  return findings;
 }
 
 function timesListed(count: number): string {
@@ -478,12 +503,13 @@ export function checkInteractions(
     ),
   );
   const found = findInteractions(members);
-  const alerts = doseAlerts(entries, members, options);
+  const doses = doseFindings(entries, members, options);
+  const alerts = doses.flatMap((dose) => (dose.alert === null ? [] : [dose.alert]));
   const partlyRecognised = partlyRecognisedWarnings(entries);
   const warnings = [
     unrecognisedWarning(unrecognized, medications.length),
     ...partlyRecognised,
-    ...alerts.map((alert) => alert.warning),
+    ...doses.map((dose) => dose.warning),
     ...duplicateWarnings(parsed),
     ...multiIngredientWarnings(parsed),
     ...topicalWarnings(entries, members),
@@ -495,6 +521,7 @@ export function checkInteractions(
     unrecognized,
     medications: parsed,
     risk: interactionRisk(found, alerts),
+    doseAlerts: alerts,
     warnings,
     complete: medications.length > 0 && unrecognized.length === 0 && partlyRecognised.length === 0,
   };
