@@ -78,6 +78,12 @@ describe("combination products (decision 68)", () => {
     expect(severityOf(check, "lithium-thiazide")).toBe("high");
   });
 
+  it("reads Tylenol #3 as codeine and paracetamol, not paracetamol alone", () => {
+    const check = checkInteractions(["Tylenol #3", "diazepam 5 mg"]);
+    expect(check.recognized).toEqual(["codeine", "paracetamol", "diazepam"]);
+    expect(severityOf(check, "opioid-benzodiazepine")).toBe("high");
+  });
+
   it("reads Symbyax as olanzapine and fluoxetine, and a contraceptive brand as both hormones", () => {
     const symbyax = checkInteractions(["Symbyax 6/25", "tamoxifen"]);
     expect(symbyax.recognized).toEqual(["olanzapine", "fluoxetine", "tamoxifen"]);
@@ -172,6 +178,15 @@ describe("rows an audit found missing (decision 69)", () => {
     [["clozapine", "sertraline 100 mg"], "clozapine-cyp2d6-cyp3a4-inhibitor", "moderate"],
     [["clozapine", "paroxetine"], "clozapine-cyp2d6-cyp3a4-inhibitor", "moderate"],
     [["clozapine", "erythromycin 500 mg"], "clozapine-cyp2d6-cyp3a4-inhibitor", "moderate"],
+    [["clozapine", "bupropion XL 150 mg"], "clozapine-cyp2d6-cyp3a4-inhibitor", "moderate"],
+    [["clozapine", "escitalopram 10 mg"], "clozapine-cyp2d6-cyp3a4-inhibitor", "moderate"],
+    [["clozapine", "cimetidine 400 mg"], "clozapine-cyp2d6-cyp3a4-inhibitor", "moderate"],
+    [["clozapine", "duloxetine 60 mg"], "clozapine-cyp2d6-cyp3a4-inhibitor", "moderate"],
+    [["clozapine", "terbinafine 250 mg"], "clozapine-cyp2d6-cyp3a4-inhibitor", "moderate"],
+    [["clozapine", "quinidine"], "clozapine-cyp2d6-cyp3a4-inhibitor", "moderate"],
+    [["clozapine", "ketoconazole"], "clozapine-cyp2d6-cyp3a4-inhibitor", "moderate"],
+    [["clozapine", "omeprazole 20 mg"], "clozapine-omeprazole", "low"],
+    [["clozapine", "caffeine"], "clozapine-weak-cyp1a2-inhibitor", "moderate"],
     [["clozapine", "fluvoxamine"], "clozapine-strong-cyp1a2-inhibitor", "high"],
     [["clozapine", "ciprofloxacin"], "clozapine-strong-cyp1a2-inhibitor", "high"],
     [["clozapine", "carbamazepine"], "clozapine-carbamazepine", "high"],

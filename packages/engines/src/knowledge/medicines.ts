@@ -172,7 +172,10 @@ const FDA_CYP_TABLE =
 
 /** CYP roles per ingredient; only the roles the interaction rules or warnings use. */
 export const CYP_ROLES: Readonly<Record<string, CypRoles>> = {
-  fluoxetine: { inhibitor: { CYP2D6: "strong" }, source: FDA_CYP_TABLE },
+  fluoxetine: {
+    inhibitor: { CYP2D6: "strong", CYP2C19: "moderate" },
+    source: `${FDA_CYP_TABLE} (CYP2D6); PKIS perpetrator table, pkis.org (moderate CYP2C19 inhibitor)`,
+  },
   paroxetine: { inhibitor: { CYP2D6: "strong" }, source: FDA_CYP_TABLE },
   bupropion: { inhibitor: { CYP2D6: "strong" }, source: FDA_CYP_TABLE },
   quinidine: { inhibitor: { CYP2D6: "strong" }, source: FDA_CYP_TABLE },
@@ -675,7 +678,7 @@ export const COMBINATION_PRODUCTS: readonly CombinationProduct[] = [
     sourceChecked: true,
   },
   {
-    names: ["co-codamol", "tylenol with codeine"],
+    names: ["co-codamol", "tylenol with codeine", "tylenol 3", "tylenol no 3", "tylenol 4", "tylenol no 4"],
     ingredients: ["codeine", "paracetamol"],
     source: "BNF (co-codamol: codeine phosphate with paracetamol); Tylenol with Codeine US label",
     sourceChecked: false,
