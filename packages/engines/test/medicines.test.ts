@@ -78,6 +78,12 @@ describe("combination products (decision 68)", () => {
     expect(severityOf(check, "lithium-thiazide")).toBe("high");
   });
 
+  it("reads Auvelity as dextromethorphan and bupropion (MAOI contraindication on both)", () => {
+    const check = checkInteractions(["Auvelity 45/105 mg bd", "phenelzine 15 mg"]);
+    expect(check.recognized).toEqual(["dextromethorphan", "bupropion", "phenelzine"]);
+    expect(ids(check)).toEqual(expect.arrayContaining(["maoi-serotonergic-opioid", "maoi-bupropion"]));
+  });
+
   it("reads Tylenol #3 as codeine and paracetamol, not paracetamol alone", () => {
     const check = checkInteractions(["Tylenol #3", "diazepam 5 mg"]);
     expect(check.recognized).toEqual(["codeine", "paracetamol", "diazepam"]);

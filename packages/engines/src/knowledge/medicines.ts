@@ -678,6 +678,25 @@ export const COMBINATION_PRODUCTS: readonly CombinationProduct[] = [
     sourceChecked: true,
   },
   {
+    names: ["auvelity"],
+    ingredients: ["dextromethorphan", "bupropion"],
+    source:
+      "Auvelity (dextromethorphan hydrobromide and bupropion hydrochloride) extended-release tablets, US label",
+    sourceChecked: true,
+  },
+  {
+    names: ["nuedexta"],
+    ingredients: ["dextromethorphan", "quinidine"],
+    source: "Nuedexta (dextromethorphan hydrobromide and quinidine sulfate) US label",
+    sourceChecked: false,
+  },
+  {
+    names: ["contrave", "mysimba"],
+    ingredients: ["naltrexone", "bupropion"],
+    source: "Contrave (naltrexone hydrochloride and bupropion hydrochloride) US label; Mysimba (EU name)",
+    sourceChecked: false,
+  },
+  {
     names: ["co-codamol", "tylenol with codeine", "tylenol 3", "tylenol no 3", "tylenol 4", "tylenol no 4"],
     ingredients: ["codeine", "paracetamol"],
     source: "BNF (co-codamol: codeine phosphate with paracetamol); Tylenol with Codeine US label",
