@@ -52,6 +52,7 @@ export const DRUG_CLASSES = [
   "moderate_cyp2d6_inhibitor",
   "strong_cyp1a2_inhibitor",
   "strong_cyp3a4_inhibitor",
+  "moderate_cyp3a4_inhibitor",
   "cyp2c19_inhibitor",
   /** Strong CYP3A4 inducers (which also induce glucuronidation), lowering many psychotropics. */
   "strong_inducer",
@@ -242,6 +243,12 @@ export const CYP_ROLES: Readonly<Record<string, CypRoles>> = {
     substrate: ["CYP2C19", "CYP3A4"],
     source: "Celexa (citalopram) US label, Clinical Pharmacology",
   },
+  lurasidone: { substrate: ["CYP3A4"], source: "Latuda (lurasidone) US label, Drug Interactions" },
+  alprazolam: { substrate: ["CYP3A4"], source: "Xanax (alprazolam) US label, Contraindications" },
+  aripiprazole: {
+    substrate: ["CYP2D6", "CYP3A4"],
+    source: "Abilify (aripiprazole) label, Dosage (dose modifications)",
+  },
   tamoxifen: { substrate: ["CYP2D6"], source: "Kelly et al. 2010, BMJ 340:c693 (activation to endoxifen)" },
 };
 
@@ -257,6 +264,7 @@ function derivedClasses(ingredient: string): DrugClass[] {
   if (inhibits.CYP2D6 === "moderate") classes.push("moderate_cyp2d6_inhibitor");
   if (inhibits.CYP1A2 === "strong") classes.push("strong_cyp1a2_inhibitor");
   if (inhibits.CYP3A4 === "strong") classes.push("strong_cyp3a4_inhibitor");
+  if (inhibits.CYP3A4 === "moderate") classes.push("moderate_cyp3a4_inhibitor");
   if (inhibits.CYP2C19 !== undefined) classes.push("cyp2c19_inhibitor");
   if (induces.CYP3A4 === "strong") classes.push("strong_inducer");
   if (induces.CYP1A2 !== undefined) classes.push("cyp1a2_inducer");

@@ -1442,6 +1442,73 @@ const AUDIT_RULES: InteractionRule[] = [
     sourceChecked: true,
   },
   {
+    id: "quetiapine-moderate-cyp3a4-inhibitor",
+    a: QUETIAPINE,
+    b: { classes: ["moderate_cyp3a4_inhibitor"] },
+    severity: "moderate",
+    group: "quetiapine-exposure",
+    effect: "raised quetiapine level",
+    mechanism: "Erythromycin and fluconazole are moderate CYP3A4 inhibitors and reduce quetiapine clearance.",
+    recommendation: "Use a reduced quetiapine dose and watch for sedation and orthostatic hypotension.",
+    source:
+      "Seroquel XR (quetiapine) US label, Drug Interactions (caution, reduced dosage, with ketoconazole and other CYP3A inhibitors such as itraconazole, fluconazole, erythromycin, protease inhibitors)",
+    sourceChecked: true,
+  },
+  {
+    id: "lurasidone-strong-cyp3a4-inhibitor",
+    a: { ingredients: ["lurasidone"] },
+    b: { classes: ["strong_cyp3a4_inhibitor"] },
+    severity: "high",
+    group: "cyp3a4-inhibition",
+    effect: "lurasidone toxicity",
+    mechanism: "Lurasidone is cleared by CYP3A4; strong inhibitors raise its exposure several-fold.",
+    recommendation: "Contraindicated; choose another antipsychotic or another anti-infective.",
+    source:
+      "Latuda (lurasidone) US label, Contraindications and Drug Interactions (strong CYP3A4 inhibitors: ketoconazole, clarithromycin, ritonavir, voriconazole)",
+    sourceChecked: true,
+  },
+  {
+    id: "lurasidone-moderate-cyp3a4-inhibitor",
+    a: { ingredients: ["lurasidone"] },
+    b: { classes: ["moderate_cyp3a4_inhibitor"] },
+    severity: "moderate",
+    group: "cyp3a4-inhibition",
+    effect: "raised lurasidone level",
+    mechanism: "Moderate CYP3A4 inhibitors (erythromycin, fluconazole, diltiazem) raise lurasidone exposure.",
+    recommendation:
+      "Halve the lurasidone dose (at most 80 mg/day); start at 20 mg/day if lurasidone is added.",
+    source: "Latuda (lurasidone) US label, Dosage (moderate CYP3A4 inhibitors: half the dose)",
+    sourceChecked: true,
+  },
+  {
+    id: "aripiprazole-strong-cyp3a4-inhibitor",
+    a: { ingredients: ["aripiprazole"] },
+    b: { classes: ["strong_cyp3a4_inhibitor"] },
+    severity: "moderate",
+    group: "cyp3a4-inhibition",
+    effect: "raised aripiprazole level",
+    mechanism: "Aripiprazole is cleared by CYP3A4 and CYP2D6; ketoconazole roughly doubles its exposure.",
+    recommendation:
+      "Halve the aripiprazole dose with a strong CYP3A4 inhibitor; a quarter with a strong CYP2D6 inhibitor as well.",
+    source:
+      "Abilify (aripiprazole) label, Dosage (dose modifications with strong CYP3A4 inhibitors); EU SmPC text read in a copy",
+    sourceChecked: true,
+  },
+  {
+    id: "alprazolam-azole-antifungal",
+    a: { ingredients: ["alprazolam"] },
+    b: { ingredients: ["ketoconazole", "itraconazole"] },
+    severity: "high",
+    group: "cyp3a4-inhibition",
+    effect: "prolonged sedation and respiratory depression",
+    mechanism:
+      "Ketoconazole and itraconazole block CYP3A, alprazolam's clearance route (alprazolam exposure 2.5-4-fold, half-life 2.6-fold).",
+    recommendation:
+      "Contraindicated; use a benzodiazepine not cleared by CYP3A (e.g. lorazepam) or another antifungal.",
+    source: "Xanax (alprazolam) US label, Contraindications (ketoconazole, itraconazole)",
+    sourceChecked: true,
+  },
+  {
     id: "lithium-haloperidol",
     a: LITHIUM,
     b: { ingredients: ["haloperidol"] },
