@@ -162,12 +162,14 @@ describe("QT risk classes (decision 70)", () => {
   it("citalopram 30 mg at 70 years, or with cimetidine, is above the 20 mg/day maximum", () => {
     const older = checkInteractions(["citalopram 30 mg"], { ageYears: 70 });
     expect(older.risk.level).toBe("high");
-    expect(older.risk.labels[0]).toContain("above the 20 mg/day maximum age 70");
+    expect(older.risk.labels[0]).toContain("above the 20 mg/day maximum at age 70");
     const cimetidine = checkInteractions(["citalopram 30 mg", "cimetidine 400 mg"]);
     expect(cimetidine.risk.level).toBe("high");
     expect(cimetidine.risk.labels.join(" ")).toContain("with cimetidine");
     const younger = checkInteractions(["citalopram 30 mg"], { ageYears: 45 });
     expect(younger.risk.level).toBe("none");
+    const notANumber = checkInteractions(["citalopram 30 mg"], { ageYears: Number.NaN });
+    expect(notANumber.warnings.some((w) => w.includes("Age was not given"))).toBe(true);
   });
 
   it("citalopram 30 mg without an age says the over-60 limit was not checked", () => {

@@ -353,10 +353,10 @@ function doseFindings(
           member.ingredient !== name &&
           limit.reducedWithClasses.some((drugClass) => member.classes.has(drugClass)),
       );
-      const age = options.ageYears;
+      const age = Number.isFinite(options.ageYears) ? options.ageYears : undefined;
       const older = age !== undefined && age > limit.reducedAboveAgeYears;
       if (older || inhibitor !== undefined) {
-        const because = older ? `age ${age}` : `with ${inhibitor?.ingredient}`;
+        const because = older ? `at age ${age}` : `with ${inhibitor?.ingredient}`;
         findings.push({
           alert: {
             ingredient: name,
