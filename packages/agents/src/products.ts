@@ -1,6 +1,7 @@
 import {
   type AgentRisk,
   BIOMARKER_MAP,
+  COMBINATION_PRODUCTS,
   findRelapseIndicator,
   getInstruments,
   getPanels,
@@ -144,13 +145,17 @@ export const medicationAgent: RecordAgentDefinition<
       })),
     ],
   }),
-  vocabulary: () => INGREDIENTS.flatMap((entry) => [entry.ingredient, ...entry.names, ...entry.brands]),
+  vocabulary: () => [
+    ...INGREDIENTS.flatMap((entry) => [entry.ingredient, ...entry.names, ...entry.brands]),
+    ...COMBINATION_PRODUCTS.flatMap((product) => product.names),
+  ],
 };
 
-/** Every name the knowledge base gives an ingredient (salts, spellings, brands). */
+/** Every name the knowledge base gives an ingredient (salts, spellings, brands, combination products holding it). */
 function ingredientNames(ingredient: string): string[] {
   const entry = INGREDIENTS.find((candidate) => candidate.ingredient === ingredient);
-  return entry ? [...entry.names, ...entry.brands] : [];
+  const combinations = COMBINATION_PRODUCTS.filter((product) => product.ingredients.includes(ingredient));
+  return entry ? [...entry.names, ...entry.brands, ...combinations.flatMap((product) => product.names)] : [];
 }
 
 function medicationSummary(check: InteractionCheck): string[] {

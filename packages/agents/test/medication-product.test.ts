@@ -21,4 +21,11 @@ describe("medication agent product", () => {
       "Dose above the label maximum: citalopram 60 mg/day: above the 40 mg/day label maximum",
     );
   });
+
+  it("knows combination product names for grounding: in the vocabulary and as aliases of each ingredient", () => {
+    expect(medicationAgent.vocabulary()).toContain("hyzaar");
+    const grounded = medicationAgent.ground(checkInteractions(["lithium", "Hyzaar 50/12.5"]));
+    const hctz = grounded.entities.find((entity) => entity.name === "hydrochlorothiazide");
+    expect(hctz?.aliases).toEqual(expect.arrayContaining(["Hyzaar 50/12.5", "hyzaar"]));
+  });
 });
