@@ -157,6 +157,8 @@ describe("QT risk classes (decision 70)", () => {
     expect(check.warnings.some((w) => w.includes("above the label maximum of 40 mg/day"))).toBe(true);
     expect(checkInteractions(["citalopram 20 mg bd"]).risk.level).toBe("none");
     expect(checkInteractions(["citalopram 30 mg bd"]).risk.labels[0]).toContain("60 mg/day");
+    expect(checkInteractions(["citalopram 2 x 30 mg"]).risk.labels[0]).toContain("60 mg/day");
+    expect(checkInteractions(["citalopram 2x20mg bd"]).risk.labels[0]).toContain("80 mg/day");
   });
 
   it("citalopram 30 mg at 70 years, or with cimetidine, is above the 20 mg/day maximum", () => {

@@ -33,6 +33,8 @@ export function normaliseMedicationText(text: string): string {
       .replace(/[µμ]/g, "mc")
       .replace(/['’`]/g, "")
       .replace(/(\d),(\d)/g, "$1.$2")
+      // "2x20mg" -> "2 x 20mg": a unit count before a dose.
+      .replace(/(\d)x(?=\d)/g, "$1 x ")
       .replace(/[^a-z0-9.]+/g, " ")
       // A point stays only as a decimal point ("2.5 mg"); "St." and "tab." lose it.
       .replace(/\.(?!\d)|(?<!\d)\./g, " ")

@@ -138,7 +138,7 @@ interface ParsedEntry {
   medications: ParsedMedication[];
   unrecognizedWords: string[];
   topical: boolean;
-  /** Administrations per day written in the entry ("bd" = 2), 1 when none is written. */
+  /** Doses per day written in the entry ("bd" = 2, "2 x 20 mg bd" = 4), 1 when none is written. */
   timesPerDay: number;
 }
 
@@ -153,12 +153,17 @@ const TIMES_PER_DAY: Readonly<Record<string, number>> = {
   qid: 4,
 };
 
+/** "2 x 20 mg": a count of units written before the dose. */
+const UNITS_BEFORE_DOSE = /(?:^|\s)(\d+)\s?x\s?\d/;
+
+/** Administrations per day times units per administration written in the entry, 1 when none is written. */
 function timesPerDay(normalisedText: string): number {
+  const units = Number(UNITS_BEFORE_DOSE.exec(normalisedText)?.[1] ?? 1);
   for (const token of normalisedText.split(" ")) {
     const times = TIMES_PER_DAY[token];
-    if (times !== undefined) return times;
+    if (times !== undefined) return times * units;
   }
-  return 1;
+  return units;
 }
 
 /** Every ingredient one entry names (a combination product gives each), with the dose when there is exactly one. */
