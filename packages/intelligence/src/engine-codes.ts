@@ -1,5 +1,5 @@
 import { type EngineFacts, recogniseInstrument } from "@svc/engines";
-import { LOINC_INSTRUMENTS, LOINC_SYSTEM, matchIngredient, RXNORM_SYSTEM } from "./terminology.js";
+import { LOINC_INSTRUMENTS, LOINC_SYSTEM, matchIngredients, RXNORM_SYSTEM } from "./terminology.js";
 import { CODE_SYSTEMS, type TerminologyCode } from "./types.js";
 
 /**
@@ -14,7 +14,11 @@ export function engineCodes(facts: EngineFacts): TerminologyCode[] {
   return (facts.codes ?? []).filter((c): c is TerminologyCode => KNOWN_SYSTEMS.has(c.system));
 }
 
-/** RxNorm ingredient of each medication signal whose prescription names a verified ingredient. */
+/**
+ * RxNorm ingredients of each medication signal whose prescription names verified ingredients:
+ * one code per verified ingredient, so a combination product is coded as each of them, never as
+ * its first alone.
+ */
 export function medicationCodes(
   signals: readonly { sourceRef: string }[],
   prescriptions: readonly { id: string; medicationName: string }[],
@@ -23,14 +27,14 @@ export function medicationCodes(
   const codes: TerminologyCode[] = [];
   signals.forEach((signal, i) => {
     const name = byId.get(signal.sourceRef);
-    const ingredient = name === undefined ? null : matchIngredient(name);
-    if (ingredient)
+    for (const ingredient of name === undefined ? [] : matchIngredients(name)) {
       codes.push({
         system: RXNORM_SYSTEM,
         code: ingredient.code,
         display: ingredient.display,
         mapsTo: `signals.${i}`,
       });
+    }
   });
   return codes;
 }

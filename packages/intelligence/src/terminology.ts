@@ -131,17 +131,34 @@ function normalise(text: string): string {
 }
 
 /**
- * Recognise a verified ingredient inside a free-text medication name, e.g.
- * "Sertraline HCl 50 mg tablet" -> sertraline. Whole-word matching only; returns null when no
- * verified ingredient is present (including brand names and unverified ingredients).
+ * Every verified ingredient named inside a free-text medication name, in order of appearance,
+ * each once: "olanzapine / fluoxetine 6/25 mg" -> olanzapine, fluoxetine. Whole-word matching,
+ * longest name first, so "escitalopram" is never also read as citalopram; brand names and
+ * unverified ingredients give nothing.
+ */
+export function matchIngredients(medicationName: string): RxNormEntry[] {
+  if (typeof medicationName !== "string" || medicationName.trim() === "") return [];
+  let haystack = normalise(medicationName);
+  const found: { at: number; entry: RxNormEntry }[] = [];
+  for (const [term, key] of MATCH_TERMS) {
+    const needle = normalise(term);
+    const at = haystack.indexOf(needle);
+    const entry = RXNORM_INGREDIENTS[key];
+    if (at < 0 || entry === undefined) continue;
+    if (!found.some((item) => item.entry === entry)) found.push({ at, entry });
+    // Blank the match out (same length) so a shorter name cannot match inside it.
+    haystack = haystack.replaceAll(needle, " ".repeat(needle.length));
+  }
+  return found.sort((x, y) => x.at - y.at).map((item) => item.entry);
+}
+
+/**
+ * The one verified ingredient of a free-text medication name, e.g. "Sertraline HCl 50 mg tablet"
+ * -> sertraline. Null when no verified ingredient is present (including brand names and
+ * unverified ingredients) and when the name holds more than one (a combination product is never
+ * coded as its first ingredient; use matchIngredients for each).
  */
 export function matchIngredient(medicationName: string): RxNormEntry | null {
-  if (typeof medicationName !== "string" || medicationName.trim() === "") return null;
-  const haystack = normalise(medicationName);
-  for (const [term, key] of MATCH_TERMS) {
-    if (haystack.includes(normalise(term))) {
-      return RXNORM_INGREDIENTS[key] ?? null;
-    }
-  }
-  return null;
+  const found = matchIngredients(medicationName);
+  return found.length === 1 ? (found[0] ?? null) : null;
 }
