@@ -381,13 +381,20 @@ export const relapseAgent: RecordAgentDefinition<RelapseAgentBody, RelapseSignal
   vocabulary: () => getSignalModel().indicators.flatMap((i) => [i.label, i.indicator, ...i.aliases]),
 };
 
+/**
+ * Review rules lead (decisions 76 and 78): a safety-critical indicator or a combination rule is the
+ * reason for the band, so it is said before the weighted contributions that did not decide it.
+ */
 function relapseSummary(score: RelapseSignalScore): string[] {
-  if (score.contributing.length === 0) return unrecognisedSentence(score.unrecognized, "indicator");
+  const rules = score.rules.map((rule) => `${rule.label.replace(/\.$/, "")}.`);
+  if (score.contributing.length === 0)
+    return [...rules, ...unrecognisedSentence(score.unrecognized, "indicator")];
   const drivers = score.contributing
     .slice(0, 3)
     .map((c) => `${c.label} (${c.contribution} points)`)
     .join(", ");
   return [
+    ...rules,
     `The relapse early-warning composite is ${score.compositeScore} of 100, band ${score.band}, from ${score.coverage.supplied} of ${score.coverage.known} indicators; largest contributions: ${drivers}.`,
     ...unrecognisedSentence(score.unrecognized, "indicator"),
   ];
