@@ -26,7 +26,7 @@ import {
   signed,
   type Trajectory,
 } from "./shared.js";
-import { readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
+import { type InstrumentFinding, readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
 import type {
   Assessment,
   ConfidenceLevel,
@@ -163,10 +163,15 @@ function symptomVerdict(findings: SymptomFindings, tr: Trajectory | null): Sympt
   if (findings.deteriorated.length > 0) return "worsening";
   if (findings.severe.some((f) => !f.improved)) return "severe_symptoms";
   if (tr === null || tr.lastAt === tr.firstAt || tr.direction === null) return null;
+  return mainFinding(findings, tr)?.improved === true ? "improving" : "stable";
+}
+
+/** The finding of the scale the symptom component describes (the trajectory's instrument). */
+function mainFinding(findings: SymptomFindings, tr: Trajectory | null): InstrumentFinding | undefined {
+  if (tr === null) return undefined;
   // The findings reader pools a recognised scale under its known key; the trajectory under its id.
   const key = recogniseInstrument(tr.instrumentKey, tr.instrumentName) ?? tr.instrumentKey;
-  const main = findings.instruments.find((f) => f.key === key);
-  return main?.improved === true ? "improving" : "stable";
+  return findings.instruments.find((f) => f.key === key);
 }
 
 const DIRECTION_DEFAULTS = {
@@ -257,6 +262,7 @@ const SYMPTOM_DEFAULTS = {
  */
 function symptomsComponent(
   tr: Trajectory | null,
+  main: InstrumentFinding | undefined,
   assessments: readonly Assessment[],
   staleText: string,
   p: OutcomeParams,
@@ -287,7 +293,15 @@ function symptomsComponent(
       p.symptomsWeight,
       `${tr.instrumentName}: change not evaluated: direction unknown (not a recognised instrument, so whether a higher score is better or worse is not known).`,
     );
-  const share = clamp(tr.change / p.symptomsFullChangePp, -1, 1);
+  // Decision 61: a deterioration since the best score is read from the best score, so a fall
+  // from the first score cannot hide a rise since remission.
+  const sinceBest = main?.deteriorated === true && main.fromBestPp !== null ? main.fromBestPp : null;
+  const change = sinceBest !== null && sinceBest > tr.change ? sinceBest : tr.change;
+  const bestText =
+    change === tr.change || main?.best == null
+      ? ""
+      : ` Read from the best score (${fmt(main.best.burdenPct)}% on ${dateOf(main.best.at)}): ${signed(change)} percentage points since then, a deterioration.`;
+  const share = clamp(change / p.symptomsFullChangePp, -1, 1);
   const scale =
     tr.direction === "higher_is_better"
       ? "of the way to the worse end (100 minus the percentage of the maximum; higher is better on this scale)"
@@ -300,7 +314,7 @@ function symptomsComponent(
     true,
     staleNote === "" ? raw : 0,
     p.symptomsWeight,
-    `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): ${fmt(tr.firstPct)}% ${scale} on ${dateOf(tr.firstAt)} to ${fmt(tr.lastPct)}% on ${dateOf(tr.lastAt)}, ${signed(tr.change)} percentage points (a rise is worse); full contribution at ${fmt(p.symptomsFullChangePp)} points.${staleNote}`,
+    `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): ${fmt(tr.firstPct)}% ${scale} on ${dateOf(tr.firstAt)} to ${fmt(tr.lastPct)}% on ${dateOf(tr.lastAt)}, ${signed(tr.change)} percentage points (a rise is worse); full contribution at ${fmt(p.symptomsFullChangePp)} points.${bestText}${staleNote}`,
   );
 }
 
@@ -539,7 +553,8 @@ function outcomeLines(
     )
       largest = c;
   const flags = findings.flags.length > 0 ? ` ${findings.flags.join("; ")}.` : "";
-  const warnings = `${flags}${staleText === "" ? "" : ` ${staleText}`}`;
+  const notes = findings.notes.length > 0 ? ` ${findings.notes.join("; ")}.` : "";
+  const warnings = `${flags}${notes}${staleText === "" ? "" : ` ${staleText}`}`;
   if (available.length === 0)
     return {
       summaryLine: `No source had data; no outcome composite was formed.${warnings}`,
@@ -650,20 +665,25 @@ export function scoreOutcome(
   const staleText = stale
     ? `Not current: the newest symptom score is ${fmt(ageInDays(newestAt, nowMs) ?? 0, 0)} days old (older than ${SYMPTOM_SCORE_STALE_AFTER_DAYS} days).`
     : "";
-  const corroborate = anchor === "improving" && !stale;
-
-  const components: OutcomeComponent[] = [
-    symptomsComponent(tr, assessments, staleText, p),
-    latencyComponent(input.dmseLatencyPctChange, corroborate, p),
-    medicationComponent(input.activeMedications, p),
-    biomarkerComponent(input.biomarkerWatchCount, p),
-    sleepComponent(input.avgSleepHours, corroborate, p),
-  ];
+  const componentsFor = (asOfStale: boolean, text: string): OutcomeComponent[] => {
+    const corroborate = anchor === "improving" && !asOfStale;
+    return [
+      symptomsComponent(tr, mainFinding(findings, tr), assessments, text, p),
+      latencyComponent(input.dmseLatencyPctChange, corroborate, p),
+      medicationComponent(input.activeMedications, p),
+      biomarkerComponent(input.biomarkerWatchCount, p),
+      sleepComponent(input.avgSleepHours, corroborate, p),
+    ];
+  };
+  const components = componentsFor(stale, staleText);
 
   const score = compositeScore(components);
   const sourceCount = components.filter((c) => c.available).length;
   const direction = finalDirection(anchor, score, sourceCount, findings.severe.length > 0, stale, p);
-  const scored = outcomeConfidence(components, score, tr?.n ?? 0, anchor !== null, p);
+  // Confidence is scored on the reading as if it were current, then capped when stale, so ageing
+  // never raises it (decision 62).
+  const current = stale ? componentsFor(false, "") : components;
+  const scored = outcomeConfidence(current, compositeScore(current), tr?.n ?? 0, anchor !== null, p);
   scored.reasons.push(...findings.notes);
   const confidence = capStaleConfidence(scored, stale, staleText);
   const { summaryLine, headline } = outcomeLines(direction, score, components, findings, staleText);

@@ -547,6 +547,8 @@ interface Verdict {
   symptomsRead: boolean;
   /** "Not current: ..." when the newest symptom score is stale (decision 62), else "". */
   staleText: string;
+  /** Data-quality notes of the symptom findings (direction unknown, totals not valid). */
+  notes: readonly string[];
 }
 
 /** A current symptom picture: read, and not stale. Without one a low score is not evidence of low risk. */
@@ -568,7 +570,7 @@ function relapseSummaryLine(v: Verdict): string {
     v.top
       ? `Relapse early-warning score ${fmt(v.score)} of 100 (${v.level}), symptom trend ${v.trend}; largest factor: ${v.top.label} (${fmt(v.top.points)} of ${fmt(v.top.maxPoints)} points).`
       : `Relapse early-warning score ${fmt(v.score)} of 100 (${v.level}), symptom trend ${v.trend}; no factor added points.`
-  }${floorText(v)}${dataText}${v.staleText === "" ? "" : ` ${v.staleText}`}`;
+  }${floorText(v)}${dataText}${v.notes.map((n) => ` ${n}.`).join("")}${v.staleText === "" ? "" : ` ${v.staleText}`}`;
 }
 
 function relapseHeadline(v: Verdict): string {
@@ -770,6 +772,7 @@ export function predictRelapse(
     flags: findings.flags,
     symptomsRead,
     staleText: stale ? (confidence.reasons[0] ?? "") : "",
+    notes: findings.notes,
   };
   const inputs = relapseInputs(input, assessments, read, symptomsRead, active);
 

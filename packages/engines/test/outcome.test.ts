@@ -159,14 +159,20 @@ describe("components", () => {
     expect(pts(0, 100)).toBe(-45);
   });
 
-  it("symptoms: middle administrations do not matter, input order does not matter", () => {
+  it("symptoms: middle administrations matter only through the best score; input order does not matter", () => {
     const a = series([20, 27, 3, 11], "2026-06-01T00:00:00Z", 7);
     const reversed = [...a].reverse();
     expect(run({ assessments: a }).data).toEqual(run({ assessments: reversed }).data);
-    const b = series([20, 0, 0, 11], "2026-06-01T00:00:00Z", 7);
-    expect(contribution({ assessments: a }, "symptoms").contribution).toBe(
-      contribution({ assessments: b }, "symptoms").contribution,
+    // No reliable rise since the best score: first vs last alone (20 -> 11).
+    const b = series([20, 27, 9, 11], "2026-06-01T00:00:00Z", 7);
+    const c = series([20, 12, 10, 11], "2026-06-01T00:00:00Z", 7);
+    expect(contribution({ assessments: b }, "symptoms").contribution).toBe(
+      contribution({ assessments: c }, "symptoms").contribution,
     );
+    // Decision 61: 3 -> 11 is +8 points since the best score, a reliable deterioration, read from
+    // the best: 8/27 = 29.63 pp -> -45 x 29.63 / 30 = -44.44, though 20 -> 11 fell.
+    expect(contribution({ assessments: a }, "symptoms").contribution).toBe(-44.44);
+    expect(contribution({ assessments: a }, "symptoms").detail).toContain("Read from the best score");
   });
 
   it("symptoms: a score above maxScore reads as 100 %; unreadable dates are skipped", () => {
