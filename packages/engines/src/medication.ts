@@ -796,7 +796,8 @@ function medicationHeadline(
           no_active_prescriptions: "No active prescriptions to assess.",
         }[status];
   const review = findings.flags.length > 0 ? ` Needs clinician review: ${findings.flags.join("; ")}.` : "";
-  return `${statusHeadline}${review}${staleText}`;
+  const notes = findings.notes.map((n) => ` ${n}.`).join("");
+  return `${statusHeadline}${review}${notes}${staleText}`;
 }
 
 const CONFIDENCE_DEFAULTS = {
