@@ -493,6 +493,7 @@ function relapseConfidence(
   read: TrajectoryRead | null,
   symptomsRead: boolean,
   nowMs: number,
+  staleText: string,
   p: RelapseParams,
 ): { level: ConfidenceLevel; score: number; reasons: string[] } {
   const n = read?.trajectory.n ?? 0;
@@ -519,13 +520,9 @@ function relapseConfidence(
       ? "No readable symptom-scale history."
       : `${n} administration(s) of the most administered scale; ${fmt(p.confidenceDepthFullAdministrations)} or more give full history depth.`,
   ];
-  let staleText = "";
-  if (read !== null) {
+  if (read !== null && staleText === "") {
     const age = daysBetween(read.trajectory.newestAt, nowMs);
-    if (isStale(read.trajectory.newestAt, nowMs))
-      staleText = `Not current: the newest symptom score is ${fmt(age, 0)} days old (older than ${SYMPTOM_SCORE_STALE_AFTER_DAYS} days).`;
-    else if (age > p.recencyMidWeightDays)
-      reasons.push(`The newest administration is ${fmt(age, 0)} days old.`);
+    if (age > p.recencyMidWeightDays) reasons.push(`The newest administration is ${fmt(age, 0)} days old.`);
   }
   // Decision 62: a stale symptom picture caps confidence at low.
   return capStaleConfidence({ level, score, reasons }, staleText !== "", staleText);
@@ -760,9 +757,13 @@ export function predictRelapse(
   const ranked = rankedDrivers(factors);
   // Without a readable symptom factor the score stands on too little to be read as low risk.
   const symptomsRead = symptoms.factor.available;
-  const confidence = relapseConfidence(factors, read, symptomsRead, nowMs, p);
-  confidence.reasons.push(...findings.notes);
   const stale = read !== null && isStale(read.trajectory.newestAt, nowMs);
+  const staleText =
+    read !== null && stale
+      ? `Not current: the newest symptom score is ${fmt(daysBetween(read.trajectory.newestAt, nowMs), 0)} days old (older than ${SYMPTOM_SCORE_STALE_AFTER_DAYS} days).`
+      : "";
+  const confidence = relapseConfidence(factors, read, symptomsRead, nowMs, staleText, p);
+  confidence.reasons.push(...findings.notes);
   const v: Verdict = {
     score,
     ...flooredLevel(score, findings, p),
@@ -771,7 +772,7 @@ export function predictRelapse(
     top: ranked[0],
     flags: findings.flags,
     symptomsRead,
-    staleText: stale ? (confidence.reasons[0] ?? "") : "",
+    staleText,
     notes: findings.notes,
   };
   const inputs = relapseInputs(input, assessments, read, symptomsRead, active);
