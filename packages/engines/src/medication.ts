@@ -23,7 +23,13 @@ import {
 } from "./knowledge/staleness.js";
 import { assertNoProblems, confidenceFractionProblems, engineParams, mergeNumericParams } from "./params.js";
 import { assessmentTimes, confidenceLevel, parseTime as parseSharedTime, slugOf } from "./shared.js";
-import { burdenPctOf, PP_EPSILON, readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
+import {
+  burdenPctOf,
+  capForUnreadScales,
+  PP_EPSILON,
+  readSymptomFindings,
+  type SymptomFindings,
+} from "./symptom-findings.js";
 import type {
   Assessment,
   ConfidenceLevel,
@@ -54,10 +60,13 @@ export {
 export {
   burdenPctOf,
   callerSaysSevere,
+  capForUnreadScales,
   type InstrumentFinding,
   readSymptomFindings,
   type SymptomFindings,
   UNKNOWN_SCALE_CHANGE_PP,
+  UNREAD_SCALE_CONFIDENCE_CAP,
+  UNREAD_SCALE_CONFIDENCE_SCORE_CAP,
 } from "./symptom-findings.js";
 
 export interface MedicationInput {
@@ -997,7 +1006,7 @@ export function analyzeMedication(
       flagged: flaggedLabels(findings, signals),
       requiresClinicianReview,
     },
-    confidence: capStaleConfidence(confidence, stale, staleText.trim()),
+    confidence: capStaleConfidence(capForUnreadScales(confidence, findings), stale, staleText.trim()),
     inputs: medicationInputs(input, times, evaluated, latencySupplied),
     current: { score: null, status },
     polarity: { kind: "status", order: MEDICATION_STATUS_ORDER },

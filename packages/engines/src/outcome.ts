@@ -26,7 +26,12 @@ import {
   signed,
   type Trajectory,
 } from "./shared.js";
-import { type InstrumentFinding, readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
+import {
+  capForUnreadScales,
+  type InstrumentFinding,
+  readSymptomFindings,
+  type SymptomFindings,
+} from "./symptom-findings.js";
 import type {
   Assessment,
   ConfidenceLevel,
@@ -685,7 +690,7 @@ export function scoreOutcome(
   const current = stale ? componentsFor(false, "") : components;
   const scored = outcomeConfidence(current, compositeScore(current), tr?.n ?? 0, anchor !== null, p);
   scored.reasons.push(...findings.notes);
-  const confidence = capStaleConfidence(scored, stale, staleText);
+  const confidence = capStaleConfidence(capForUnreadScales(scored, findings), stale, staleText);
   const { summaryLine, headline } = outcomeLines(direction, score, components, findings, staleText);
 
   const facts: EngineFacts = {

@@ -24,7 +24,7 @@ import {
   signed,
   slopePer30Days,
 } from "./shared.js";
-import { readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
+import { capForUnreadScales, readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
 import type {
   Assessment,
   ConfidenceLevel,
@@ -762,8 +762,9 @@ export function predictRelapse(
     read !== null && stale
       ? `Not current: the newest symptom score is ${fmt(daysBetween(read.trajectory.newestAt, nowMs), 0)} days old (older than ${SYMPTOM_SCORE_STALE_AFTER_DAYS} days).`
       : "";
-  const confidence = relapseConfidence(factors, read, symptomsRead, nowMs, staleText, p);
-  confidence.reasons.push(...findings.notes);
+  const scored = relapseConfidence(factors, read, symptomsRead, nowMs, staleText, p);
+  scored.reasons.push(...findings.notes);
+  const confidence = capForUnreadScales(scored, findings);
   const v: Verdict = {
     score,
     ...flooredLevel(score, findings, p),

@@ -34,6 +34,15 @@ import type { Assessment } from "./types.js";
 export const UNKNOWN_SCALE_CHANGE_PP = 15;
 
 /**
+ * Expert-set (decision 60): a reading beside which a scale of unknown direction was given on two
+ * or more dates (its change could not be read) has at most moderate confidence, score at most 0.6
+ * (below every engine's high cut-off of 0.75). With no other scale the engines have no symptom
+ * anchor and confidence is low anyway.
+ */
+export const UNREAD_SCALE_CONFIDENCE_CAP = "moderate" as const;
+export const UNREAD_SCALE_CONFIDENCE_SCORE_CAP = 0.6;
+
+/**
  * Percentages of different maxima do not subtract exactly (11/20 to 14/20 is 14.999999999999993
  * points): comparisons with a percentage-point threshold allow this much rounding error.
  */
@@ -320,5 +329,22 @@ export function readSymptomFindings(
     unevaluated,
     flags,
     notes: instruments.flatMap((f) => f.notes),
+  };
+}
+
+/** Confidence lowered (never raised) when a scale of unknown direction was given on two dates or more (decision 60). */
+export function capForUnreadScales<
+  T extends { level: "high" | "moderate" | "low"; score: number; reasons: string[] },
+>(confidence: T, findings: SymptomFindings): T {
+  const unread = findings.unevaluated.filter((f) => f.notes.length > 0);
+  if (unread.length === 0 || confidence.level === "low") return confidence;
+  return {
+    ...confidence,
+    level: UNREAD_SCALE_CONFIDENCE_CAP,
+    score: Math.min(confidence.score, UNREAD_SCALE_CONFIDENCE_SCORE_CAP),
+    reasons: [
+      ...confidence.reasons,
+      `Confidence at most ${UNREAD_SCALE_CONFIDENCE_CAP}: the change of ${unread.map((f) => f.display).join(", ")} could not be read (direction unknown).`,
+    ],
   };
 }

@@ -185,6 +185,25 @@ describe("an instrument whose direction is not known is not read for change (dec
     expect(m.data.signals[0]?.detail).toContain("direction unknown");
   });
 
+  it("beside a recognised scale it lowers confidence to at most moderate and is named", () => {
+    const phq = series("phq9", "PHQ-9", 27, [12, 12, 11, 12, 12, 11], "2026-05-20", 7);
+    const input = {
+      avgSleepHours: 6,
+      dmseLatencyPctChange: 20,
+      daysSinceMedChange: 10,
+      hasActiveMedication: true,
+      daysSinceLastVisit: 40,
+    };
+    const alone = predictRelapse({ assessments: phq, ...input }, { now: NOW });
+    expect(alone.data.confidence).toBe("high");
+    const both = predictRelapse({ assessments: [...phq, ...unknown], ...input }, { now: NOW });
+    expect(both.data.confidence).toBe("moderate");
+    expect(both.facts.confidence.score).toBeLessThanOrEqual(0.6);
+    expect(both.facts.confidence.reasons.at(-1)).toBe(
+      "Confidence at most moderate: the change of Mood index could not be read (direction unknown).",
+    );
+  });
+
   it("a caller's 'severe' still flags", () => {
     const severe = unknown.map((a, i) => (i === 1 ? { ...a, severity: "severe" } : a));
     const o = scoreOutcome({ assessments: severe }, { now: NOW });

@@ -6,6 +6,8 @@ import {
   STALE_CONFIDENCE_CAP,
   STALE_CONFIDENCE_SCORE_CAP,
   SYMPTOM_SCORE_STALE_AFTER_DAYS,
+  UNREAD_SCALE_CONFIDENCE_CAP,
+  UNREAD_SCALE_CONFIDENCE_SCORE_CAP,
 } from "@svc/engines";
 import { describe, expect, it } from "vitest";
 import { readMarkdownTables } from "../src/index.js";
@@ -32,6 +34,10 @@ describe("docs/engines/evidence.md: the instrument table and the staleness rule"
       expect(k.wholeNumberTotals, `${id}.wholeNumberTotals`).toBe(true);
     }
     expect(table.get("wholeNumberTotals")?.Value).toBe("true (all six)");
+    expect(table.get("UNREAD_SCALE_CONFIDENCE_CAP")?.Value).toBe(UNREAD_SCALE_CONFIDENCE_CAP);
+    expect(Number(table.get("UNREAD_SCALE_CONFIDENCE_SCORE_CAP")?.Value)).toBe(
+      UNREAD_SCALE_CONFIDENCE_SCORE_CAP,
+    );
   });
 
   it("lists the staleness constants with their values", () => {
