@@ -561,10 +561,15 @@ function outcomeLines(
   const notes = findings.notes.length > 0 ? ` ${findings.notes.join("; ")}.` : "";
   const warnings = `${flags}${notes}${staleText === "" ? "" : ` ${staleText}`}`;
   if (available.length === 0)
-    return {
-      summaryLine: `No source had data; no outcome composite was formed.${warnings}`,
-      headline: `No source had data for the outcome composite: nothing was measured, so nothing can be concluded about a change.${warnings}`,
-    };
+    return findings.notes.length > 0
+      ? {
+          summaryLine: `No source could be read; no outcome composite was formed.${warnings}`,
+          headline: `No source could be read for the outcome composite, so nothing can be concluded about a change.${warnings}`,
+        }
+      : {
+          summaryLine: `No source had data; no outcome composite was formed.${warnings}`,
+          headline: `No source had data for the outcome composite: nothing was measured, so nothing can be concluded about a change.${warnings}`,
+        };
   const composite = `Outcome composite ${signed(score)} of ±100 (${direction}) from ${available.length} source(s)${largest ? `; largest contribution: ${largest.label} (${signed(largest.contribution)})` : ""}.`;
   if (direction === "insufficient_data")
     return {
