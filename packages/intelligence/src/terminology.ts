@@ -5,8 +5,9 @@
  * with the concept name (see docs/terminology.md for the full provenance and the list of concepts
  * that were deliberately left unmapped). If a concept is not in these tables, emit no code for it.
  *
- * Pure module: no runtime imports, no I/O.
+ * Pure module: no I/O; the instrument LOINC codes are read from the engines' instrument table.
  */
+import { INSTRUMENTS } from "@svc/engines";
 import type { CODE_SYSTEMS } from "./types.js";
 
 export interface TerminologyEntry {
@@ -63,27 +64,14 @@ export const RXNORM_INGREDIENTS: Readonly<Record<string, RxNormEntry>> = {
  */
 export const RXNORM_SYNONYMS: Readonly<Record<string, string>> = {};
 
-/** LOINC codes for instrument total scores and panels. */
+/**
+ * LOINC codes for instrument total scores and panels: a view of the engines' instrument table
+ * (`INSTRUMENTS[id].loinc`), where each verified code is written once with its source.
+ */
 export const LOINC_INSTRUMENTS = {
-  phq9: {
-    total: {
-      code: "44261-6",
-      display: "Patient Health Questionnaire 9 item (PHQ-9) total score [Reported]",
-      source: "loinc.org (cdn.loinc.org/44261-6); NLM CDE cde.nlm.nih.gov/deView?tinyId=Qy_ihKG8km",
-    },
-    panel: {
-      code: "44249-1",
-      display: "PHQ-9 quick depression assessment panel [Reported.PHQ]",
-      source: "loinc.org (cdn.loinc.org/44261-6 'Member of these Panels')",
-    },
-  },
-  gad7: {
-    total: {
-      code: "70274-6",
-      display: "Generalized anxiety disorder 7 item (GAD-7) total score [Reported.PHQ]",
-      source: "loinc.org/69729-2 (PHQ-SADS panel hierarchy)",
-    },
-  },
+  phq9: INSTRUMENTS.phq9.loinc as { total: LoincEntry; panel: LoincEntry },
+  gad7: INSTRUMENTS.gad7.loinc as { total: LoincEntry },
+  audit: INSTRUMENTS.audit.loinc as { total: LoincEntry },
 } as const satisfies Record<string, Record<string, LoincEntry>>;
 
 /**
