@@ -432,13 +432,21 @@ function signalNotes(flaggedCount: number, c: Reading, stale: boolean, params: B
   return notes;
 }
 
-/** The tone of a flagged reading: critical by the lab or the table; a value within a therapeutic target is only watch. */
+/**
+ * The tone of a flagged reading. Critical when the laboratory says so or the value is beyond a
+ * sourced critical limit (decision 67). When the table can read the value, its side decides the
+ * tone (a value within the table's reference or therapeutic range, such as valproate 110 mg/L
+ * within the acute mania target, is only watch: the laboratory's own range differs); otherwise
+ * the laboratory's flag does.
+ */
 function flaggedTone(c: Reading, flag: Flag): Tone {
   if (flag === "critical" || isCriticalCheck(c.check)) return "critical";
   if (!c.entry) return "watch";
-  // Above the usual range but within another indication's target (valproate 110 mg/L: epilepsy
-  // range 50-100, acute mania target up to 125): worth noting, not a safety flag.
-  if (c.check?.evaluated && c.check.flag === "normal" && c.check.notes.length > 0) return "watch";
+  if (c.check?.evaluated) {
+    if (c.check.flag === "high") return c.entry.toneHigh;
+    if (c.check.flag === "low") return c.entry.toneLow;
+    return "watch";
+  }
   return flag === "high" ? c.entry.toneHigh : c.entry.toneLow;
 }
 
