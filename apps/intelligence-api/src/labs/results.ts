@@ -233,7 +233,11 @@ function rangeText(
   unit: string,
 ): string | undefined {
   if (!range) return undefined;
-  if (range.low !== null && range.high !== null) return `${range.low}-${range.high} ${unit}`;
+  if (range.low !== null && range.high !== null) {
+    // Decimals of the more precise bound, so "0.6-1.0" keeps its trailing zero.
+    const decimals = Math.max(...[range.low, range.high].map((v) => (String(v).split(".")[1] ?? "").length));
+    return `${range.low.toFixed(decimals)}-${range.high.toFixed(decimals)} ${unit}`;
+  }
   if (range.low !== null) return `>= ${range.low} ${unit}`;
   if (range.high !== null) return `<= ${range.high} ${unit}`;
   return undefined;
