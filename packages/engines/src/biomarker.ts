@@ -376,7 +376,11 @@ function signalConfidence(mapped: boolean, numeric: boolean, stale: boolean): Co
  * serious; within the reference range by the table turns the flag into history (watch); a
  * newer reading the table cannot check is never read as a return to normal.
  */
-function newerReadingEffect(flagged: Reading, newer: Reading, tone: Tone): { tone: Tone; note: string } {
+function newerReadingEffect(
+  flagged: Reading,
+  newer: Reading,
+  tone: Tone,
+): { tone: Tone; note: string; history?: true } {
   const when = newer.panel.observedAt ? ` (${newer.panel.observedAt})` : "";
   const { check, entry } = newer;
   const shown =
@@ -408,6 +412,7 @@ function newerReadingEffect(flagged: Reading, newer: Reading, tone: Tone): { ton
     return {
       tone: "watch",
       note: `${intro} is within the service's range (${measureRangeText(entry.measure)}); this flag is history.`,
+      history: true,
     };
   }
   const why =
@@ -464,12 +469,14 @@ function biomarkerSignal(
   const direction = readingDirection(flag, parsed, parseReferenceRange(reading.referenceRange), c.check);
   let tone = flaggedTone(c, flag);
   const notes: string[] = [];
+  let history = false;
   // Only a strictly later date counts; order within the same date says nothing about time.
   const newest = newestOf(readings);
   if (newest && newest !== c && newest.time !== null && (c.time === null || newest.time > c.time)) {
     if (newest.flag === null) {
       const effect = newerReadingEffect(c, newest, tone);
       tone = effect.tone;
+      history = effect.history === true;
       notes.push(effect.note);
     }
   }
@@ -477,7 +484,8 @@ function biomarkerSignal(
   const stale = isStale(c.time, now, params);
   const code = entry ? chooseLoinc(entry, c.unit, reading.loinc) : null;
   const criticalByTable = flag !== "critical" && isCriticalCheck(c.check);
-  const label = `${name} ${flag}${criticalByTable ? ", beyond a critical limit" : ""}`;
+  // A flag the newest reading has put back in range is named as history, never as current.
+  const label = `${name} ${flag}${criticalByTable ? ", beyond a critical limit" : ""}${history ? " (earlier; newest reading within range)" : ""}`;
   return {
     signal: {
       module: "biomarker",

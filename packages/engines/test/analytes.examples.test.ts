@@ -82,6 +82,7 @@ describe("lab values beyond known limits", () => {
     ]);
     expect(r.facts.summary.status).toBe("watch");
     expect(r.facts.summary.requiresClinicianReview).toBe(false);
+    expect(r.facts.summary.flagged).toEqual(["Sodium critical (earlier; newest reading within range)"]);
     expect(r.data.signals[0]?.detail).toContain("is within the service's range");
     expect(r.data.signals[0]?.detail).toContain("this flag is history");
     expect(r.facts.confidence.reasons.join(" ")).toContain(
