@@ -96,7 +96,9 @@ export const evaluatePanelTool: ChatTool<{
   name: "evaluatePanel",
   description:
     "Evaluates lab readings (analyte, value and unit; a reading without a unit is read only where the analyte has a single unit scale) against the reference, therapeutic and critical ranges after converting each to its canonical unit. Returns a flag per reading, readings not evaluated (unknown analyte, unit missing, unknown or ambiguous, implausible value) and the risk the engine assigns.",
-  inputSchema: z.object({ panel: panelReadingsSchema(), benignEthnicNeutropenia: z.boolean().optional() }),
+  // benignEthnicNeutropenia is not in the model-facing schema: only the caller's request body sets
+  // it (decision 66), never a model's tool call.
+  inputSchema: z.object({ panel: panelReadingsSchema() }),
   execute: ({ panel, benignEthnicNeutropenia }) =>
     evaluatePanel(panel, benignEthnicNeutropenia === undefined ? {} : { benignEthnicNeutropenia }),
 };
