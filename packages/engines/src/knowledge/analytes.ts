@@ -1112,7 +1112,7 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
         low: 50,
         high: 125,
         source:
-          "Depakote US label: mania trials dosed to trough 50-125 µg/mL (from the label as cited in the project brief; not re-read this pass)",
+          "Depakote US label, mania trials dosed to trough 50-125 µg/mL (label not re-read this pass); Bowden et al. 1996, Am J Psychiatry (abstract read: 45 to 100-125 µg/mL efficacious and tolerated, adverse effects disproportionately from 125); Allen et al. 2006, Am J Psychiatry 163:272-275 (abstract read)",
       },
     ],
     criticalHigh: {
