@@ -170,7 +170,8 @@ describe("property: a missing, unknown or ambiguous unit is never evaluated as n
         fc.constantFrom(...FLAGS),
         ([entry, unit], value, flag) => {
           // Decision 65: without a unit only a single-scale analyte is read (its one unit).
-          if (unit === undefined && hasSingleScale(entry.measure)) return;
+          // A blank unit is a missing one.
+          if ((unit === undefined || unit.trim() === "") && hasSingleScale(entry.measure)) return;
           const out = evaluateAnalyteValue(entry, value, unit, { unitlessMeansCanonical: true });
           expect(out?.evaluated).toBe(false);
           if (out && !out.evaluated) expect(out.reason).toBe("unit");

@@ -1392,14 +1392,22 @@ export interface EvaluateOptions {
   unitlessMeansCanonical?: boolean;
 }
 
+/**
+ * Conversions are floating point: 7.214 mg/dL calcium is 1.8 mmol/L give or take 1e-16. Limits
+ * and plausible bounds are compared with this relative slack, always towards the safer side (a
+ * value at an inclusive critical limit is critical; a value at a plausible bound is plausible).
+ */
+const SLACK = 1e-9;
+const slack = (limit: number) => SLACK * Math.max(1, Math.abs(limit));
+
 function isBelow(limit: CriticalLimit | undefined, value: number): boolean {
   if (!limit) return false;
-  return limit.inclusive ? value <= limit.value : value < limit.value;
+  return limit.inclusive ? value <= limit.value + slack(limit.value) : value < limit.value;
 }
 
 function isAbove(limit: CriticalLimit | undefined, value: number): boolean {
   if (!limit) return false;
-  return limit.inclusive ? value >= limit.value : value > limit.value;
+  return limit.inclusive ? value >= limit.value - slack(limit.value) : value > limit.value;
 }
 
 /** The ranges a value is read against: the reference range, or every therapeutic range. */
@@ -1480,7 +1488,7 @@ export function evaluateAnalyteValue(
   }
   const canonical = toCanonicalValue(resolved.unit, value);
   const { low, high } = measure.plausible;
-  if (!Number.isFinite(canonical) || canonical < low || canonical > high) {
+  if (!Number.isFinite(canonical) || canonical < low - slack(low) || canonical > high + slack(high)) {
     const shown = unit === undefined || unit.trim() === "" ? measure.displayUnit : unit;
     return {
       evaluated: false,
