@@ -1545,7 +1545,7 @@ export interface ClozapineAncCategories {
 }
 
 const US_CLOZARIL_LABEL =
-  "Clozaril US label (2015 REMS), ANC tables for the general population and for benign ethnic neutropenia (as reproduced in PMC9243911 tables 6-7)";
+  "US clozapine labels: ANC categories for the general population and for benign ethnic neutropenia (Clozaril label tables as reproduced in PMC9243911 tables 6-7; current labels on openFDA keep ANC-based dosage modifications, general and BEN, in sections 2.3-2.4, and define severe neutropenia as ANC < 500/µL in the boxed warning)";
 const UK_CLOZAPINE_MONITORING =
   "UK clozapine monitoring (Clozaril SmPC via NHS Borders and NHS GGC guidance): green >= 2.0, amber 1.5-2.0, red < 1.5 x10^9/L";
 
