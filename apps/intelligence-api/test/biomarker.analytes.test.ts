@@ -1,4 +1,10 @@
-import { analyzeBiomarkers, evaluateAnalyteValue, findAnalyte } from "@svc/engines";
+import {
+  analyzeBiomarkers,
+  evaluateAnalyteValue,
+  findAnalyte,
+  getPanels,
+  PANEL_DEFINITIONS,
+} from "@svc/engines";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type {
@@ -116,6 +122,16 @@ describe("POST /v1/biomarker/{patientId}/agent", () => {
       body: { panel: [{ analyte: "lithium", value: 1, unit: "x".repeat(65) }] },
     });
     expect(res.status).toBe(400);
+  });
+});
+
+describe("one panel vocabulary (decision 64)", () => {
+  it("the lab catalog, the analyte table's panels and the panels tool use the same ids", () => {
+    const catalog = LAB_PANELS.map((p) => p.panelId);
+    expect(PANEL_DEFINITIONS.map((p) => p.id)).toEqual(catalog);
+    for (const panel of getPanels()) expect(catalog).toContain(panel.id);
+    expect(catalog).toContain("thyroid_panel");
+    expect(catalog).not.toContain("thyroid");
   });
 });
 
