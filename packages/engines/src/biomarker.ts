@@ -404,9 +404,12 @@ function newerReadingEffect(
             ? " and lower than this one"
             : "";
       const own = check.flag === "high" ? entry.toneHigh : entry.toneLow;
+      const side = check.flag === "high" ? "above" : "below";
+      // "still" only when the flagged reading was on the same side; a swing across the range is "now".
+      const flaggedSide = flagged.flag === "critical" ? null : flagged.flag;
       return {
         tone: TONE_RANK[own] > TONE_RANK[tone] ? own : tone,
-        note: `${intro} is the current value and is still ${check.flag === "high" ? "above" : "below"} the service's range (${measureRangeText(entry.measure)})${higher}.`,
+        note: `${intro} is the current value and is ${flaggedSide === check.flag ? "still" : "now"} ${side} the service's range (${measureRangeText(entry.measure)})${higher}.`,
       };
     }
     return {
