@@ -574,6 +574,23 @@ function unflaggedCurrentCriticals(collected: Collected): string[] {
   return named;
 }
 
+/**
+ * Current values outside the plausible range of their unit: not a result, but a unit or entry
+ * error can hide a critical value (400 "x10^9/L" neutrophils may be 400 cells/µL, a severe
+ * neutropenia), so they are named in `summary.flagged` and set `requiresClinicianReview`; the
+ * status is left alone because nothing was read (decision 67).
+ */
+function currentImplausibles(collected: Collected): string[] {
+  const named: string[] = [];
+  for (const readings of collected.byKey.values()) {
+    const newest = newestOf(readings);
+    const check = newest?.check;
+    if (!newest?.entry || !check || check.evaluated || check.reason !== "implausible") continue;
+    named.push(`${newest.entry.display}: data quality, not evaluated (${check.detail})`);
+  }
+  return named;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Summary, confidence, inputs and codes
 
@@ -730,6 +747,7 @@ export function analyzeBiomarkers(
   const signals = built.map((b) => b.signal);
   const findings = valueFindings(collected);
   const unflaggedCritical = unflaggedCurrentCriticals(collected);
+  const implausible = currentImplausibles(collected);
   const worstSignal: BiomarkerStatus = built.length === 0 ? "no_flags" : (built[0] as Built).tone;
   // Decision 67: a current value beyond a critical limit makes the status critical, flagged or not.
   const status: BiomarkerStatus = unflaggedCritical.length > 0 ? "critical" : worstSignal;
@@ -752,9 +770,11 @@ export function analyzeBiomarkers(
     summary: {
       status,
       headline: biomarkerHeadline(built, collected, labs.length, unflaggedCritical, findings),
-      flagged: [...signals.map((s) => s.label), ...unflaggedCritical],
+      flagged: [...signals.map((s) => s.label), ...unflaggedCritical, ...implausible],
       requiresClinicianReview:
-        unflaggedCritical.length > 0 || built.some((b) => b.tone === "critical" || b.tone === "elevated"),
+        unflaggedCritical.length > 0 ||
+        implausible.length > 0 ||
+        built.some((b) => b.tone === "critical" || b.tone === "elevated"),
     },
     confidence,
     inputs: biomarkerInputs(labs, collected.readings),

@@ -158,10 +158,19 @@ describe("units", () => {
     expect(r.data.valueFindings[0]?.finding).toBe("not_evaluated_unit");
   });
 
-  it("a value outside the plausible range for its unit is a data-quality finding", () => {
+  it("a value outside the plausible range for its unit is a data-quality finding that a clinician reviews", () => {
     const r = run([panel("p1", "2026-07-01", [{ name: "Sodium", value: 14, unit: "mmol/L" }])]);
     expect(r.data.valueFindings).toEqual([expect.objectContaining({ finding: "implausible" })]);
     expect(r.facts.summary.headline).toContain("not evaluated against the service's ranges");
+    // 400 neutrophils labelled x10^9/L may be 400 cells/uL: never read, never silent.
+    const anc = run([panel("p1", "2026-07-01", [{ name: "ANC", value: 400, unit: "x10^9/L" }])]);
+    expect(anc.facts.summary.status).toBe("no_flags");
+    expect(anc.facts.summary.requiresClinicianReview).toBe(true);
+    expect(anc.facts.summary.flagged).toEqual([
+      expect.stringMatching(
+        /^Neutrophils \(absolute\): data quality, not evaluated \(.*outside the plausible range/,
+      ),
+    ]);
   });
 });
 

@@ -404,13 +404,15 @@ describe("properties", () => {
         // Signal labels first, then current values beyond a critical limit the laboratory did not flag.
         const labels = a.data.signals.map((s) => s.label);
         expect(a.facts.summary.flagged.slice(0, labels.length)).toEqual(labels);
+        // ... then current implausible values (data quality, decision 67).
         const extra = a.facts.summary.flagged.slice(labels.length);
         const unflaggedCritical = a.data.valueFindings.filter(
           (f) => f.finding === "critical" && f.current && (f.labFlag === null || f.labFlag === "normal"),
         );
-        expect(extra).toHaveLength(unflaggedCritical.length);
+        const implausible = a.data.valueFindings.filter((f) => f.finding === "implausible" && f.current);
+        expect(extra).toHaveLength(unflaggedCritical.length + implausible.length);
         expect(a.facts.summary.status).toBe(
-          extra.length > 0 ? "critical" : (a.data.signals[0]?.tone ?? "no_flags"),
+          unflaggedCritical.length > 0 ? "critical" : (a.data.signals[0]?.tone ?? "no_flags"),
         );
         if (extra.length > 0) expect(a.facts.summary.requiresClinicianReview).toBe(true);
         const keys = a.data.signals.map((s) => s.signalKey);
