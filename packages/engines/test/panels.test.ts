@@ -280,6 +280,14 @@ describe("evaluatePanel: what is not evaluated never reads as normal", () => {
     expect(creatinine.results).toEqual([]);
     expect(creatinine.unrecognized).toEqual(["creatinine"]);
     expect(creatinine.warnings[0]).toMatch(/not evaluated: data quality.*outside the plausible range/);
+    // A wrong unit can hide a critical value: never silent (decision 67).
+    expect(one("ANC", 400, "x10^9/L").risk).toEqual({
+      flag: true,
+      level: "moderate",
+      labels: [
+        "Neutrophils (absolute) 400 x10^9/L: implausible for its unit, not evaluated; check the unit and the result",
+      ],
+    });
     expect(one("sodium", 0.14).results).toEqual([]);
     expect(one("lithium", -1).warnings[0]).toMatch(/not evaluated: data quality/);
   });

@@ -321,7 +321,7 @@ function classify(
   reading: PanelReading,
 ):
   | { entry: AnalyteEntry; measure: AnalyteMeasure; evaluation: AnalyteEvaluation }
-  | { notEvaluated: string } {
+  | { notEvaluated: string; implausible?: AgentRisk } {
   const entry = findAnalyte(reading.analyte);
   if (!entry)
     return { notEvaluated: `"${reading.analyte}" is not a recognised analyte; it was not evaluated.` };
@@ -332,10 +332,24 @@ function classify(
     };
   const unit = reading.unit?.trim() ? reading.unit.trim() : undefined;
   const evaluation = evaluateAnalyteValue(entry, reading.value, unit, { unitlessMeansCanonical: true });
-  if (evaluation === null || !evaluation.evaluated)
-    return {
-      notEvaluated: `${entry.display} "${reading.analyte}" ${reading.value}${unit ? ` ${unit}` : ""}: not evaluated: ${evaluation?.reason === "implausible" ? "data quality" : "unit"} (${evaluation?.detail ?? "no measurement row"}). Accepted units: ${acceptedUnitCodes(measure).join(", ")}.`,
-    };
+  if (evaluation === null || !evaluation.evaluated) {
+    const implausible = evaluation?.reason === "implausible";
+    const notEvaluated = `${entry.display} "${reading.analyte}" ${reading.value}${unit ? ` ${unit}` : ""}: not evaluated: ${implausible ? "data quality" : "unit"} (${evaluation?.detail ?? "no measurement row"}). Accepted units: ${acceptedUnitCodes(measure).join(", ")}.`;
+    // Decision 67: a wrong unit or entry can hide a critical value, so an implausible value is a
+    // moderate risk that asks for review, never a silent gap.
+    return implausible
+      ? {
+          notEvaluated,
+          implausible: {
+            flag: true,
+            level: "moderate",
+            labels: [
+              `${entry.display} ${reading.value}${unit ? ` ${unit}` : ""}: implausible for its unit, not evaluated; check the unit and the result`,
+            ],
+          },
+        }
+      : { notEvaluated };
+  }
   return { entry, measure, evaluation };
 }
 
@@ -378,22 +392,27 @@ export function evaluatePanel(
   const evaluated: Evaluated[] = [];
   const unrecognized: string[] = [];
   const warnings: string[] = [];
+  const dataQuality: AgentRisk[] = [];
   for (const reading of readings) {
     const found = classify(reading);
     if ("notEvaluated" in found) {
       unrecognized.push(reading.analyte);
       warnings.push(found.notEvaluated);
+      if (found.implausible) dataQuality.push(found.implausible);
     } else evaluated.push(evaluateReading(found.entry, found.measure, reading, found.evaluation, options));
   }
   const results = evaluated.map((e) => e.result);
   warnings.push(...duplicateWarnings(results));
   if (readings.length === 0) warnings.push("No readings were sent; nothing was evaluated.");
+  const risks = [...evaluated.map((e) => e.risk), ...dataQuality];
   return {
     results,
     unrecognized,
     observations: [...evaluated.flatMap((e) => e.observations), PANEL_UNIT_OBSERVATION],
     risk:
-      results.length === 0 ? notAssessedRisk(readings.length) : combineRisks(evaluated.map((e) => e.risk)),
+      results.length === 0 && dataQuality.length === 0
+        ? notAssessedRisk(readings.length)
+        : combineRisks(risks),
     warnings,
   };
 }
