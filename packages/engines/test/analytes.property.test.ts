@@ -290,3 +290,56 @@ describe("property: making the newest reading worse never lowers the status", ()
     );
   });
 });
+
+describe("property: making the newest reading worse never lowers the status (low side)", () => {
+  // Worse = further below the upper bound of the normal range where the low side carries the
+  // risk: hyponatraemia, neutropenia on clozapine, leucopenia, hypoglycaemia, hypokalaemia.
+  const LOW_RISK = ["sodium", "anc", "wbc", "glucose", "potassium", "calcium"];
+  const rows = MEASURED.filter((e) => LOW_RISK.includes(e.key));
+  const upperNormal = (m: AnalyteMeasure) => m.reference?.high ?? m.plausible.high;
+
+  it("two readings, the newer one lowered: status rank never falls", () => {
+    fc.assert(
+      fc.property(
+        fc
+          .constantFrom(...rows)
+          .chain((e) =>
+            fc.tuple(
+              fc.constant(e),
+              fc.double({ min: e.measure.plausible.low, max: e.measure.plausible.high, noNaN: true }),
+              fc.double({ min: e.measure.plausible.low, max: upperNormal(e.measure), noNaN: true }),
+              fc.double({ min: 0, max: 1, noNaN: true }),
+            ),
+          ),
+        fc.constantFrom(...FLAGS),
+        fc.constantFrom(...FLAGS),
+        ([entry, older, newer, step], olderFlag, newerFlag) => {
+          const worse = newer - step * (newer - entry.measure.plausible.low);
+          const labs = (v: number) => [
+            panel("old", "2026-06-01", [
+              {
+                name: entry.display,
+                value: older,
+                unit: entry.measure.canonicalUnit,
+                ...(olderFlag ? { flag: olderFlag } : {}),
+              },
+            ]),
+            panel("new", "2026-07-01", [
+              {
+                name: entry.display,
+                value: v,
+                unit: entry.measure.canonicalUnit,
+                ...(newerFlag ? { flag: newerFlag } : {}),
+              },
+            ]),
+          ];
+          const base = run(labs(newer)).facts.summary;
+          const lowered = run(labs(worse)).facts.summary;
+          expect(RANK(lowered.status)).toBeGreaterThanOrEqual(RANK(base.status));
+          if (base.requiresClinicianReview) expect(lowered.requiresClinicianReview).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
