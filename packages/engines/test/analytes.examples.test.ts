@@ -30,6 +30,12 @@ describe("lab values beyond known limits", () => {
     ]);
   });
 
+  it("a unit written in the value string is used: unflagged '2.6 mmol/L' is not silent either", () => {
+    const r = run([panel("p1", "2026-07-01", [{ name: "Serum lithium level", value: "2.6 mmol/L" }])]);
+    expect(r.facts.summary.status).toBe("critical");
+    expect(r.facts.summary.flagged[0]).toContain("at or above the 1.5 mmol/L toxicity threshold");
+  });
+
   it("a flagged lithium of 2.0 reads critical, not the elevated tone of a mildly high value", () => {
     const r = run([
       panel("p1", "2026-07-01", [{ name: "Lithium", value: 2.0, unit: "mmol/L", flag: "high" }]),
