@@ -43,17 +43,37 @@ const rx = (prescribedAt: string) => [
 ];
 
 describe("the instrument table", () => {
-  it("recognises all six instruments by id or name, and nothing near them", () => {
-    expect(INSTRUMENT_IDS).toEqual(["phq9", "gad7", "pcl5", "audit", "who5", "epds"]);
+  it("recognises every instrument by id or name, and nothing near them", () => {
+    expect(INSTRUMENT_IDS).toEqual([
+      "phq9",
+      "gad7",
+      "pcl5",
+      "audit",
+      "who5",
+      "epds",
+      "phq8",
+      "phq2",
+      "gad2",
+      "madrs",
+      "hamd17",
+      "qidssr16",
+      "bdi2",
+      "ymrs",
+      "asrm",
+      "k10",
+      "core10",
+      "wemwbs",
+      "swemwbs",
+    ]);
     expect(recogniseInstrument("x", "WHO-5 Well-Being Index")).toBe("who5");
     expect(recogniseInstrument("EPDS", "")).toBe("epds");
     expect(recogniseInstrument("pcl_5", "")).toBe("pcl5");
     expect(recogniseInstrument("", "AUDIT")).toBe("audit");
-    for (const near of ["PHQ-2", "PHQ-8", "AUDIT-C", "PCL-C", "WHO-10", "BDI-II"])
+    for (const near of ["AUDIT-C", "PCL-C", "WHO-10", "BDI", "HAM-A", "MADRS-S", "K6", "CES-D"])
       expect(recogniseInstrument(near, near)).toBeNull();
   });
 
-  it("knows each direction: only the WHO-5 runs higher-is-better", () => {
+  it("knows each direction: the WHO-5, WEMWBS and SWEMWBS run higher-is-better", () => {
     const directions = Object.fromEntries(INSTRUMENT_IDS.map((id) => [id, INSTRUMENTS[id].direction]));
     expect(directions).toEqual({
       phq9: "higher_is_worse",
@@ -62,6 +82,19 @@ describe("the instrument table", () => {
       audit: "higher_is_worse",
       who5: "higher_is_better",
       epds: "higher_is_worse",
+      phq8: "higher_is_worse",
+      phq2: "higher_is_worse",
+      gad2: "higher_is_worse",
+      madrs: "higher_is_worse",
+      hamd17: "higher_is_worse",
+      qidssr16: "higher_is_worse",
+      bdi2: "higher_is_worse",
+      ymrs: "higher_is_worse",
+      asrm: "higher_is_worse",
+      k10: "higher_is_worse",
+      core10: "higher_is_worse",
+      wemwbs: "higher_is_better",
+      swemwbs: "higher_is_better",
     });
     expect(findInstrument("WHO-5")?.higherIsWorse).toBe(false);
   });

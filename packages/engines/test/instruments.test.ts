@@ -45,7 +45,7 @@ describe("recogniseInstrument", () => {
     ["gad2", "GAD-2"],
     ["bdi", "Beck Depression Inventory"],
   ])("does not read %s / %s as PHQ-9 or GAD-7", (id, name) => {
-    expect(recogniseInstrument(id, name)).toBeNull();
+    expect(["phq9", "gad7"]).not.toContain(recogniseInstrument(id, name));
   });
 
   it("tries instrumentId before instrumentName", () => {
@@ -479,10 +479,11 @@ describe("readSymptomFindings (the one reading of the symptom scales the engines
   });
 
   it("a caller's severity naming the top band marks the latest score severe; 'moderately severe' does not", () => {
-    const bdi = { id: "bdi2", name: "BDI-II", max: 63 };
+    // CES-D: not in the instrument table, so it has no published band here.
+    const bdi = { id: "cesd", name: "CES-D", max: 60 };
     const severe = readSymptomFindings([adm(30, "2026-06-01", bdi, "Severe")]);
     expect(severe.instruments[0]).toMatchObject({ severe: true, severeBy: "caller_severity" });
-    expect(severe.flags).toEqual(['BDI-II latest administration reported as "Severe" by the caller']);
+    expect(severe.flags).toEqual(['CES-D latest administration reported as "Severe" by the caller']);
     expect(readSymptomFindings([adm(50, "2026-06-01", bdi, "Extremely severe")]).severe).toHaveLength(1);
     expect(readSymptomFindings([adm(25, "2026-06-01", bdi, "moderately severe")]).severe).toHaveLength(0);
     // Only the latest administration's label counts.

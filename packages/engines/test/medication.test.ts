@@ -515,16 +515,16 @@ describe("facts", () => {
 
   it("a caller's severity naming the top band counts on a scale without published bands", () => {
     const bdi = (severity: string): Assessment => ({
-      instrumentId: "bdi2",
-      instrumentName: "BDI-II",
+      instrumentId: "cesd",
+      instrumentName: "CES-D",
       score: 31,
-      maxScore: 63,
+      maxScore: 60,
       createdAt: "2026-07-10T09:00:00Z",
       severity,
     });
     const severe = run({ prescriptions: [], assessments: [bdi("Severe")] });
     expect(severe.facts.summary.flagged).toEqual([
-      'BDI-II latest administration reported as "Severe" by the caller',
+      'CES-D latest administration reported as "Severe" by the caller',
     ]);
     expect(severe.facts.summary.requiresClinicianReview).toBe(true);
     const moderatelySevere = run({ prescriptions: [], assessments: [bdi("moderately severe")] });

@@ -404,10 +404,10 @@ describe("direction and confidence", () => {
     expect(once.data.components[0]?.available).toBe(false);
     // A caller's "severe" on a scale without published bands counts as well.
     const bdi: Assessment = {
-      instrumentId: "bdi2",
-      instrumentName: "BDI-II",
+      instrumentId: "cesd",
+      instrumentName: "CES-D",
       score: 30,
-      maxScore: 63,
+      maxScore: 60,
       createdAt: "2026-06-20T09:00:00Z",
       severity: "severe",
     };

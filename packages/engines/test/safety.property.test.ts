@@ -23,7 +23,7 @@ const BASE = Date.parse("2026-01-01T09:00:00Z");
 const SCALES = [
   { id: "phq9", name: "PHQ-9", max: 27, severeMin: 20, reliable: 6 },
   { id: "gad7", name: "GAD-7", max: 21, severeMin: 15, reliable: 4 },
-  { id: "bdi2", name: "BDI-II", max: 63, severeMin: null, reliable: null },
+  { id: "cesd", name: "CES-D", max: 60, severeMin: null, reliable: null },
 ] as const;
 
 /** One scale's administrations on distinct days (so "latest" and "previous" are unambiguous). */
@@ -88,7 +88,7 @@ function oracle(assessments: readonly Assessment[]): Oracle {
     const latest = items[items.length - 1] as Assessment;
     const first = items[0] as Assessment;
     const previous = items.length > 1 ? (items[items.length - 2] as Assessment) : null;
-    // A scale whose direction is not known (BDI-II is not in the table) anchors nothing and is not
+    // A scale whose direction is not known (CES-D is not in the table) anchors nothing and is not
     // read for change (decision 60).
     if (items.length > 1 && scale.reliable !== null) anchored = true;
     const callerSevere = ["severe"].includes((latest.severity ?? "").toLowerCase());

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { INSTRUMENT_PROFILES, severityBand } from "../src/instruments.js";
+import { reachableTotalRange } from "../src/knowledge/instruments.js";
 import {
   findInstrument,
   getInstruments,
@@ -45,7 +46,7 @@ function definitionOf(id: InstrumentId): InstrumentDefinition {
 }
 
 describe("getInstruments", () => {
-  it("lists the six instruments with their published item structure", () => {
+  it("lists every instrument with its published item structure", () => {
     const shape = getInstruments().map((d) => [
       d.id,
       d.itemCount,
@@ -61,6 +62,19 @@ describe("getInstruments", () => {
       ["audit", 10, 0, 4, 0, 40],
       ["who5", 5, 0, 5, 0, 25],
       ["epds", 10, 0, 3, 0, 30],
+      ["phq8", 8, 0, 3, 0, 24],
+      ["phq2", 2, 0, 3, 0, 6],
+      ["gad2", 2, 0, 3, 0, 6],
+      ["madrs", 10, 0, 6, 0, 60],
+      ["hamd17", 17, 0, 4, 0, 52],
+      ["qidssr16", 16, 0, 3, 0, 27],
+      ["bdi2", 21, 0, 3, 0, 63],
+      ["ymrs", 11, 0, 8, 0, 60],
+      ["asrm", 5, 0, 4, 0, 20],
+      ["k10", 10, 1, 5, 10, 50],
+      ["core10", 10, 0, 4, 0, 40],
+      ["wemwbs", 14, 1, 5, 14, 70],
+      ["swemwbs", 7, 1, 5, 7, 35],
     ]);
   });
 
@@ -81,21 +95,49 @@ describe("getInstruments", () => {
       for (let i = 1; i < definition.bands.length; i++) {
         expect(definition.bands[i]?.min).toBe((definition.bands[i - 1]?.max ?? Number.NaN) + 1);
       }
-      expect(definition.itemCount * definition.itemMax).toBe(definition.totalMax);
+      expect(reachableTotalRange(definition.id)).toEqual({
+        min: definition.totalMin,
+        max: definition.totalMax,
+      });
       expect(definition.source.length).toBeGreaterThan(0);
     }
   });
 
   it("has the sourced reliable-change points, and none for the AUDIT", () => {
     const points = Object.fromEntries(getInstruments().map((d) => [d.id, d.reliableChangePoints]));
-    expect(points).toEqual({ phq9: 6, gad7: 4, pcl5: 10, audit: null, who5: 2.5, epds: 4 });
+    expect(points).toEqual({
+      phq9: 6,
+      gad7: 4,
+      pcl5: 10,
+      audit: null,
+      who5: 2.5,
+      epds: 4,
+      phq8: null,
+      phq2: null,
+      gad2: null,
+      madrs: null,
+      hamd17: null,
+      qidssr16: null,
+      bdi2: null,
+      ymrs: null,
+      asrm: null,
+      k10: null,
+      core10: 6,
+      wemwbs: null,
+      swemwbs: null,
+    });
   });
 
-  it("marks PHQ-9 item 9 and EPDS item 10 as risk items and only those", () => {
+  it("marks the suicide and self-harm items as risk items and only those", () => {
     const riskItems = getInstruments().flatMap((d) => d.riskItems.map((r) => [d.id, r.item]));
     expect(riskItems).toEqual([
       ["phq9", 9],
       ["epds", 10],
+      ["madrs", 10],
+      ["hamd17", 3],
+      ["qidssr16", 12],
+      ["bdi2", 9],
+      ["core10", 6],
     ]);
   });
 
@@ -136,7 +178,7 @@ describe("findInstrument", () => {
     expect(findInstrument(name)?.id).toBe(id);
   });
 
-  it.each(["PHQ-2", "PHQ-8", "GAD-2", "PCL-C", "PCL", "AUDIT-C", "WHO-10", "BDI-II", ""])(
+  it.each(["PCL-C", "PCL", "AUDIT-C", "WHO-10", "BDI", "HAM-A", "HAM-D 21", "MADRS-S", "K6", "CES-D", ""])(
     "does not read %s as any catalog instrument",
     (name) => {
       expect(findInstrument(name)).toBeNull();
@@ -565,18 +607,18 @@ describe("scoreInstruments: trajectory and reliable change", () => {
 describe("scoreInstruments: unknown and empty input", () => {
   it("lists an unknown instrument as unrecognised with a warning and scores the rest", () => {
     const scoring = scoreInstruments([
-      { instrument: "BDI-II", total: 40 },
+      { instrument: "CES-D", total: 40 },
       { instrument: "GAD-7", total: 3 },
     ]);
-    expect(scoring.unrecognized).toEqual(["BDI-II"]);
+    expect(scoring.unrecognized).toEqual(["CES-D"]);
     expect(scoring.results.map((r) => r.instrumentId)).toEqual(["gad7"]);
     expect(scoring.warnings).toEqual([
-      'Instrument "BDI-II" is not recognised: it was not scored and its risk was not assessed.',
+      'Instrument "CES-D" is not recognised: it was not scored and its risk was not assessed.',
     ]);
   });
 
   it("does not validate an unknown instrument's numbers (it cannot know its ranges)", () => {
-    expect(scoreOne({ instrument: "HAM-D", total: 200 }).unrecognized).toEqual(["HAM-D"]);
+    expect(scoreOne({ instrument: "HAM-A", total: 200 }).unrecognized).toEqual(["HAM-A"]);
   });
 
   it("returns an empty result with a warning for an empty list", () => {

@@ -182,7 +182,7 @@ describe("codes", () => {
   it("LOINC total-score codes only for recognised PHQ-9 and GAD-7", () => {
     expect(recogniseInstrumentCode("phq_9", "")).toBe("phq9");
     expect(recogniseInstrumentCode("x", "GAD-7")).toBe("gad7");
-    expect(recogniseInstrumentCode("phq2", "PHQ-2")).toBeNull();
+    expect(recogniseInstrumentCode("phq9_item9", "PHQ-9 item 9")).toBeNull();
     const codes = instrumentCodes(
       [
         { instrumentId: "gad7", instrumentName: "GAD-7" },

@@ -7,7 +7,26 @@
  * docs/engines/instruments.md and docs/engines/evidence.md ("Instruments").
  */
 
-export type InstrumentId = "phq9" | "gad7" | "pcl5" | "audit" | "who5" | "epds";
+export type InstrumentId =
+  | "phq9"
+  | "gad7"
+  | "pcl5"
+  | "audit"
+  | "who5"
+  | "epds"
+  | "phq8"
+  | "phq2"
+  | "gad2"
+  | "madrs"
+  | "hamd17"
+  | "qidssr16"
+  | "bdi2"
+  | "ymrs"
+  | "asrm"
+  | "k10"
+  | "core10"
+  | "wemwbs"
+  | "swemwbs";
 
 /** Which way a worse state moves the total (decision 60). */
 export type ScaleDirection = "higher_is_worse" | "higher_is_better";
@@ -59,6 +78,16 @@ export interface InstrumentKnowledge {
   /** Smallest change in total, either way, that counts as reliable; null when none is sourced. */
   reliableChangePoints: number | null;
   riskItems: readonly InstrumentRiskItem[];
+  /**
+   * A risk the instrument's parent form screens and this form leaves out (the PHQ-8 and PHQ-2 have
+   * no PHQ-9 item 9), so a score never reads as if that risk was screened.
+   */
+  riskNotScreened?: { screens: string; note: string };
+  /**
+   * Items (1-based) scored together: the total is the sum over these groups of the highest item in
+   * each (QIDS-SR16's nine symptom domains). Absent: the total is the sum of the items.
+   */
+  domains?: readonly (readonly number[])[];
   /** How item answers must already be scored (reverse keying, etc.). */
   itemScoring: string;
   /** WHO-5 only: the raw total times this is the published percentage score. */
@@ -353,6 +382,522 @@ const EPDS: InstrumentKnowledge = {
   source: "Cox et al. 1987 (items, cut-offs, item 10); Matthey 2004 (reliable change)",
 };
 
+// --- Further instruments (decision 60): each only with what could be sourced. Item texts are
+// paraphrased; sources and evidence levels in docs/engines/instruments.md. No LOINC code of these
+// was verified on loinc.org, so none is mapped.
+
+const NO_PUBLISHED_BANDS_KEY = "no_published_bands";
+
+/** One band over the whole range, for instruments whose severity bands could not be sourced. */
+function unbanded(totalMin: number, totalMax: number): readonly InstrumentBand[] {
+  return [
+    { key: NO_PUBLISHED_BANDS_KEY, label: "no published severity bands", min: totalMin, max: totalMax },
+  ];
+}
+
+/** The same words as the PHQ-9 bands, for the PHQ-8 over 0-24 (Kroenke et al. 2009). */
+const PHQ_BANDS_TO_24: readonly InstrumentBand[] = [
+  { key: "minimal", label: "minimal", min: 0, max: 4 },
+  { key: "mild", label: "mild", min: 5, max: 9 },
+  { key: "moderate", label: "moderate", min: 10, max: 14 },
+  { key: "moderately_severe", label: "moderately severe", min: 15, max: 19 },
+  { key: "severe", label: "severe", min: 20, max: 24 },
+];
+
+// PHQ-8: the PHQ-9 without item 9; 8 items 0-3, total 0-24; the PHQ-9 cut-points apply and >= 10
+// is current depression (Kroenke, Strine, Spitzer, Williams, Berry & Mokdad 2009, J Affect Disord
+// 114:163-173). It has no self-harm item, so suicide risk is never screened by it.
+const PHQ8: InstrumentKnowledge = {
+  id: "phq8",
+  display: "PHQ-8",
+  aliases: ["phq8", "phq8total", "patienthealthquestionnaire8", "patienthealthquestionnaire8item"],
+  direction: "higher_is_worse",
+  itemCount: 8,
+  itemMin: 0,
+  itemMax: 3,
+  totalMin: 0,
+  totalMax: 24,
+  wholeNumberTotals: true,
+  bands: PHQ_BANDS_TO_24,
+  severeBandKey: "severe",
+  casenessMin: 10,
+  reliableChangePoints: null,
+  riskItems: [],
+  riskNotScreened: {
+    screens: "suicide risk",
+    note: "the PHQ-8 leaves out the PHQ-9's item on thoughts of death or self-harm, so suicide risk is not screened by it",
+  },
+  itemScoring: ZERO_TO_THREE,
+  source: "Kroenke et al. 2009 (items, cut-points, current depression at 10 or more)",
+};
+
+// PHQ-2: PHQ-9 items 1-2 (interest, low mood), total 0-6; 3 or more is a positive screen (Kroenke,
+// Spitzer & Williams 2003, Med Care 41:1284-1292). A screen: no severity bands, no self-harm item.
+const PHQ2_POSITIVE_MIN = 3;
+const PHQ2: InstrumentKnowledge = {
+  id: "phq2",
+  display: "PHQ-2",
+  aliases: ["phq2", "phq2total", "patienthealthquestionnaire2", "patienthealthquestionnaire2item"],
+  direction: "higher_is_worse",
+  itemCount: 2,
+  itemMin: 0,
+  itemMax: 3,
+  totalMin: 0,
+  totalMax: 6,
+  wholeNumberTotals: true,
+  bands: [
+    { key: "below_cut_off", label: "below the screening cut-off", min: 0, max: PHQ2_POSITIVE_MIN - 1 },
+    {
+      key: "positive_screen",
+      label: "positive depression screen: assess further (PHQ-9)",
+      min: PHQ2_POSITIVE_MIN,
+      max: 6,
+    },
+  ],
+  severeBandKey: null,
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [],
+  riskNotScreened: {
+    screens: "suicide risk",
+    note: "the PHQ-2 has no item on thoughts of death or self-harm, so suicide risk is not screened by it",
+  },
+  itemScoring: ZERO_TO_THREE,
+  source: "Kroenke et al. 2003 (items, cut-point 3)",
+};
+
+// GAD-2: GAD-7 items 1-2, total 0-6; 3 or more is a positive screen (Kroenke, Spitzer, Williams,
+// Monahan & Löwe 2007, Ann Intern Med 146:317-325).
+const GAD2_POSITIVE_MIN = 3;
+const GAD2: InstrumentKnowledge = {
+  id: "gad2",
+  display: "GAD-2",
+  aliases: [
+    "gad2",
+    "gad2total",
+    "generalizedanxietydisorder2",
+    "generalisedanxietydisorder2",
+    "generalizedanxietydisorder2item",
+    "generalisedanxietydisorder2item",
+  ],
+  direction: "higher_is_worse",
+  itemCount: 2,
+  itemMin: 0,
+  itemMax: 3,
+  totalMin: 0,
+  totalMax: 6,
+  wholeNumberTotals: true,
+  bands: [
+    { key: "below_cut_off", label: "below the screening cut-off", min: 0, max: GAD2_POSITIVE_MIN - 1 },
+    {
+      key: "positive_screen",
+      label: "positive anxiety screen: assess further (GAD-7)",
+      min: GAD2_POSITIVE_MIN,
+      max: 6,
+    },
+  ],
+  severeBandKey: null,
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [],
+  itemScoring: ZERO_TO_THREE,
+  source: "Kroenke et al. 2007 (items, cut-point 3)",
+};
+
+// MADRS: 10 clinician-rated items 0-6, total 0-60 (Montgomery & Åsberg 1979, Br J Psychiatry
+// 134:382-389). Grades 0-6 / 7-19 / 20-34 / 35-60 (Snaith, Harrop, Newby & Teale 1986, Br J
+// Psychiatry 148:599-601, seen in secondary text); 35 for severe also in Müller et al. 2000, J
+// Affect Disord 60:137-140. Item 10 (suicidal thoughts): 2 = weariness of life with only fleeting
+// suicidal thoughts, 4 = suicide considered as a solution, 6 = explicit plans or preparation.
+const MADRS: InstrumentKnowledge = {
+  id: "madrs",
+  display: "MADRS",
+  aliases: [
+    "madrs",
+    "madrstotal",
+    "montgomeryasbergdepressionratingscale",
+    "montgomeryandasbergdepressionratingscale",
+    "montgomeryasbergdepressionscale",
+  ],
+  direction: "higher_is_worse",
+  itemCount: 10,
+  itemMin: 0,
+  itemMax: 6,
+  totalMin: 0,
+  totalMax: 60,
+  wholeNumberTotals: true,
+  bands: [
+    { key: "normal", label: "symptoms absent (normal)", min: 0, max: 6 },
+    { key: "mild", label: "mild", min: 7, max: 19 },
+    { key: "moderate", label: "moderate", min: 20, max: 34 },
+    { key: "severe", label: "severe", min: 35, max: 60 },
+  ],
+  severeBandKey: "severe",
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [{ item: 10, label: "suicidal thoughts", screens: "suicide risk" }],
+  itemScoring:
+    "each item 0-6 as rated by the clinician (anchors at 0, 2, 4 and 6; odd scores lie between them)",
+  source:
+    "Montgomery & Åsberg 1979 (items); Snaith et al. 1986 (grades, secondary); Müller et al. 2000 (35 for severe)",
+};
+
+// HAM-D 17: items 1-3, 7-11 and 15 scored 0-4; items 4-6, 12-14, 16 and 17 scored 0-2; total 0-52
+// (Hamilton 1960, J Neurol Neurosurg Psychiatry 23:56-62). Bands 0-7 / 8-16 / 17-23 / 24-52
+// (Zimmerman, Martinez, Young, Chelminski & Dalrymple 2013, J Affect Disord 150:384-388: 17 and
+// 24 optimal cut-offs). Item 3 (suicide): 1 life not worth living, 2 wishes to be dead or thinks
+// of own death, 3 suicidal ideas or gestures, 4 attempts.
+const HAMD_ZERO_TO_TWO = [0, 1, 2] as const;
+const HAMD17: InstrumentKnowledge = {
+  id: "hamd17",
+  display: "HAM-D 17",
+  aliases: [
+    "hamd",
+    "hamd17",
+    "hamd17item",
+    "hdrs",
+    "hdrs17",
+    "hrsd",
+    "hrsd17",
+    "hamiltondepressionratingscale",
+    "hamiltondepressionratingscale17",
+    "hamiltondepressionratingscale17item",
+    "hamiltonratingscalefordepression",
+    "hamiltonratingscalefordepression17",
+    "hamiltonratingscalefordepression17item",
+    "hamiltondepressionscale",
+  ],
+  direction: "higher_is_worse",
+  itemCount: 17,
+  itemMin: 0,
+  itemMax: 4,
+  allowedItemValues: {
+    4: HAMD_ZERO_TO_TWO,
+    5: HAMD_ZERO_TO_TWO,
+    6: HAMD_ZERO_TO_TWO,
+    12: HAMD_ZERO_TO_TWO,
+    13: HAMD_ZERO_TO_TWO,
+    14: HAMD_ZERO_TO_TWO,
+    16: HAMD_ZERO_TO_TWO,
+    17: HAMD_ZERO_TO_TWO,
+  },
+  totalMin: 0,
+  totalMax: 52,
+  wholeNumberTotals: true,
+  bands: [
+    { key: "no_depression", label: "no depression", min: 0, max: 7 },
+    { key: "mild", label: "mild", min: 8, max: 16 },
+    { key: "moderate", label: "moderate", min: 17, max: 23 },
+    { key: "severe", label: "severe", min: 24, max: 52 },
+  ],
+  severeBandKey: "severe",
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [{ item: 3, label: "suicide", screens: "suicide risk" }],
+  itemScoring:
+    "items 1-3, 7-11 and 15 scored 0-4; items 4-6 (insomnia), 12-14, 16 (weight loss) and 17 (insight) scored 0-2",
+  source: "Hamilton 1960 (items); Zimmerman et al. 2013 (bands)",
+};
+
+// QIDS-SR16: 16 self-report items 0-3 scored as nine symptom domains (the highest of items 1-4
+// sleep, 6-9 appetite/weight and 15-16 psychomotor; items 5, 10-14 on their own), total 0-27.
+// Bands 0-5 none, 6-10 mild, 11-15 moderate, 16-20 severe, 21-27 very severe (Rush et al. 2003,
+// Biol Psychiatry 54:573-583; ids-qids.org interpretation table). Item 12: thoughts of death or
+// suicide (1 life empty or not worth living ... 3 thoughts several times a day, plans or attempt).
+const QIDSSR16: InstrumentKnowledge = {
+  id: "qidssr16",
+  display: "QIDS-SR16",
+  aliases: [
+    "qidssr16",
+    "qidssr",
+    "qids",
+    "qids16",
+    "qidssr16total",
+    "quickinventoryofdepressivesymptomatology",
+    "quickinventoryofdepressivesymptomatologyselfreport",
+    "quickinventoryofdepressivesymptomatologyselfreport16",
+    "quickinventoryofdepressivesymptomatologyselfreport16item",
+  ],
+  direction: "higher_is_worse",
+  itemCount: 16,
+  itemMin: 0,
+  itemMax: 3,
+  domains: [[1, 2, 3, 4], [5], [6, 7, 8, 9], [10], [11], [12], [13], [14], [15, 16]],
+  totalMin: 0,
+  totalMax: 27,
+  wholeNumberTotals: true,
+  bands: [
+    { key: "none", label: "no depression", min: 0, max: 5 },
+    { key: "mild", label: "mild", min: 6, max: 10 },
+    { key: "moderate", label: "moderate", min: 11, max: 15 },
+    { key: "severe", label: "severe", min: 16, max: 20 },
+    { key: "very_severe", label: "very severe", min: 21, max: 27 },
+  ],
+  severeBandKey: "very_severe",
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [{ item: 12, label: "thoughts of death or suicide", screens: "suicide risk" }],
+  itemScoring:
+    "16 items 0-3; the total is the sum of nine domains, the highest of items 1-4, 6-9 and 15-16 each counting once",
+  source: "Rush et al. 2003 (items, domain scoring, bands; ids-qids.org)",
+};
+
+// BDI-II: 21 items 0-3 (items 16 and 18 offer a/b forms of the same score), total 0-63; 0-13
+// minimal, 14-19 mild, 20-28 moderate, 29-63 severe (Beck, Steer & Brown 1996, BDI-II manual, seen
+// in secondary text). Item 9: suicidal thoughts or wishes.
+const BDI2: InstrumentKnowledge = {
+  id: "bdi2",
+  display: "BDI-II",
+  aliases: [
+    "bdiii",
+    "bdi2",
+    "bdiiitotal",
+    "bdi2total",
+    "beckdepressioninventoryii",
+    "beckdepressioninventory2",
+    "beckdepressioninventorysecondedition",
+    "beckdepressioninventory2ndedition",
+  ],
+  direction: "higher_is_worse",
+  itemCount: 21,
+  itemMin: 0,
+  itemMax: 3,
+  totalMin: 0,
+  totalMax: 63,
+  wholeNumberTotals: true,
+  bands: [
+    { key: "minimal", label: "minimal", min: 0, max: 13 },
+    { key: "mild", label: "mild", min: 14, max: 19 },
+    { key: "moderate", label: "moderate", min: 20, max: 28 },
+    { key: "severe", label: "severe", min: 29, max: 63 },
+  ],
+  severeBandKey: "severe",
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [{ item: 9, label: "suicidal thoughts or wishes", screens: "suicide risk" }],
+  itemScoring: "each item 0-3 (the a/b answers of items 16 and 18 score as their number)",
+  source: "Beck, Steer & Brown 1996 (items, cut scores; secondary)",
+};
+
+// YMRS: 11 clinician-rated items; items 1-4, 7, 10 and 11 scored 0-4, items 5, 6, 8 and 9 (given
+// double weight) scored 0-8; total 0-60 (Young, Biggs, Ziegler & Meyer 1978, Br J Psychiatry
+// 133:429-435). No severity bands were sourced.
+const YMRS_ZERO_TO_FOUR = [0, 1, 2, 3, 4] as const;
+const YMRS: InstrumentKnowledge = {
+  id: "ymrs",
+  display: "YMRS",
+  aliases: ["ymrs", "ymrstotal", "youngmaniaratingscale", "youngmaniascale"],
+  direction: "higher_is_worse",
+  itemCount: 11,
+  itemMin: 0,
+  itemMax: 8,
+  allowedItemValues: {
+    1: YMRS_ZERO_TO_FOUR,
+    2: YMRS_ZERO_TO_FOUR,
+    3: YMRS_ZERO_TO_FOUR,
+    4: YMRS_ZERO_TO_FOUR,
+    7: YMRS_ZERO_TO_FOUR,
+    10: YMRS_ZERO_TO_FOUR,
+    11: YMRS_ZERO_TO_FOUR,
+  },
+  totalMin: 0,
+  totalMax: 60,
+  wholeNumberTotals: true,
+  bands: unbanded(0, 60),
+  severeBandKey: null,
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [],
+  itemScoring: "items 1-4, 7, 10 and 11 scored 0-4; items 5, 6, 8 and 9 scored 0-8 (double weight)",
+  source: "Young et al. 1978 (items, weights); no severity bands sourced",
+};
+
+// ASRM: 5 self-report items 0-4, total 0-20; above 5 suggests mania or hypomania (sensitivity
+// 85.5 %, specificity 87.3 %: Altman, Hedeker, Peterson & Davis 1997, Biol Psychiatry 42:948-955).
+const ASRM_POSITIVE_MIN = 6;
+const ASRM: InstrumentKnowledge = {
+  id: "asrm",
+  display: "ASRM",
+  aliases: [
+    "asrm",
+    "asrmtotal",
+    "altmanselfratingmaniascale",
+    "altmanselfratingscaleformania",
+    "altmanmaniascale",
+  ],
+  direction: "higher_is_worse",
+  itemCount: 5,
+  itemMin: 0,
+  itemMax: 4,
+  totalMin: 0,
+  totalMax: 20,
+  wholeNumberTotals: true,
+  bands: [
+    { key: "below_cut_off", label: "below the screening cut-off", min: 0, max: ASRM_POSITIVE_MIN - 1 },
+    {
+      key: "positive_screen",
+      label: "possible mania or hypomania: assess",
+      min: ASRM_POSITIVE_MIN,
+      max: 20,
+    },
+  ],
+  severeBandKey: null,
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [],
+  itemScoring: "each item 0 (no change from usual) to 4 (the most marked change)",
+  source: "Altman et al. 1997 (items, cut-off above 5)",
+};
+
+// K10: 10 items scored 1 (none of the time) to 5 (all of the time), total 10-50 (Kessler et al.
+// 2002, Psychol Med 32:959-976). ABS groupings 10-15 low, 16-21 moderate, 22-29 high, 30-50 very
+// high (Australian Bureau of Statistics 4817.0.55.001, drawing on Andrews & Slade 2001, Aust N Z
+// J Public Health 25:494-497). The US 0-4 item scoring (total 0-40) is another metric: read it
+// off this scale (its maxScore is 40).
+const K10: InstrumentKnowledge = {
+  id: "k10",
+  display: "K10",
+  aliases: [
+    "k10",
+    "k10total",
+    "kessler10",
+    "kesslerk10",
+    "kesslerpsychologicaldistressscale",
+    "kesslerpsychologicaldistressscale10",
+    "kesslerpsychologicaldistressscalek10",
+    "kessler10psychologicaldistressscale",
+  ],
+  direction: "higher_is_worse",
+  itemCount: 10,
+  itemMin: 1,
+  itemMax: 5,
+  totalMin: 10,
+  totalMax: 50,
+  wholeNumberTotals: true,
+  bands: [
+    { key: "low", label: "low distress", min: 10, max: 15 },
+    { key: "moderate", label: "moderate distress", min: 16, max: 21 },
+    { key: "high", label: "high distress", min: 22, max: 29 },
+    { key: "very_high", label: "very high distress", min: 30, max: 50 },
+  ],
+  severeBandKey: "very_high",
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [],
+  itemScoring: "each item 1 (none of the time) to 5 (all of the time); the lowest total is 10",
+  source: "Kessler et al. 2002 (items); ABS 4817.0.55.001 after Andrews & Slade 2001 (groupings)",
+};
+
+// CORE-10: 10 items 0-4 (items 2 and 3, worded positively, reverse-keyed), total 0-40; clinical
+// cut-off 11, reliable change 6 points (90 % CI) (Barkham et al. 2013, Couns Psychother Res 13:3-13).
+// Item 6 (made plans to end one's life) is the risk item.
+const CORE10_CLINICAL_MIN = 11;
+const CORE10: InstrumentKnowledge = {
+  id: "core10",
+  display: "CORE-10",
+  aliases: ["core10", "core10total", "clinicaloutcomesinroutineevaluation10"],
+  direction: "higher_is_worse",
+  itemCount: 10,
+  itemMin: 0,
+  itemMax: 4,
+  totalMin: 0,
+  totalMax: 40,
+  wholeNumberTotals: true,
+  bands: [
+    {
+      key: "below_clinical_cut_off",
+      label: "below the clinical cut-off",
+      min: 0,
+      max: CORE10_CLINICAL_MIN - 1,
+    },
+    {
+      key: "clinical_range",
+      label: "in the clinical range (at or above the cut-off of 11)",
+      min: CORE10_CLINICAL_MIN,
+      max: 40,
+    },
+  ],
+  severeBandKey: null,
+  casenessMin: CORE10_CLINICAL_MIN,
+  reliableChangePoints: 6,
+  riskItems: [{ item: 6, label: "made plans to end one's life", screens: "suicide risk" }],
+  itemScoring:
+    "each item 0 (not at all) to 4 (most or all of the time), after reverse keying of items 2 and 3",
+  source: "Barkham et al. 2013 (items, clinical cut-off 11, reliable change 6)",
+};
+
+// WEMWBS: 14 positively worded items 1-5, total 14-70; higher is better (Tennant et al. 2007,
+// Health Qual Life Outcomes 5:63; Warwick Medical School scoring page). Bands: 40 or less probable
+// depression, 41-44 possible depression, 45-59 average, 60 or more high (Warwick guidance as quoted
+// in secondary summaries; Warwick also says the scale is not a screening instrument, so no band is
+// read as severe). No reliable-change figure was sourced.
+const WEMWBS: InstrumentKnowledge = {
+  id: "wemwbs",
+  display: "WEMWBS",
+  aliases: [
+    "wemwbs",
+    "wemwbstotal",
+    "wemwbs14",
+    "warwickedinburghmentalwellbeingscale",
+    "warwickedinburghmentalwellbeingscale14item",
+  ],
+  direction: "higher_is_better",
+  itemCount: 14,
+  itemMin: 1,
+  itemMax: 5,
+  totalMin: 14,
+  totalMax: 70,
+  wholeNumberTotals: true,
+  bands: [
+    {
+      key: "probable_depression",
+      label: "very low wellbeing (40 or less): probable depression, assess",
+      min: 14,
+      max: 40,
+    },
+    { key: "possible_depression", label: "low wellbeing (41-44): possible depression", min: 41, max: 44 },
+    { key: "average", label: "average wellbeing", min: 45, max: 59 },
+    { key: "high", label: "high wellbeing", min: 60, max: 70 },
+  ],
+  severeBandKey: null,
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [],
+  itemScoring: "each item 1 (none of the time) to 5 (all of the time); the lowest total is 14",
+  source: "Tennant et al. 2007 (items); Warwick Medical School (scoring; cut points via secondary summaries)",
+};
+
+// SWEMWBS: 7 WEMWBS items 1-5, raw total 7-35, higher is better (Stewart-Brown et al. 2009, Health
+// Qual Life Outcomes 7:15). Warwick converts the raw total to a Rasch metric score with a table
+// (same 7-35 range, same order); the table was not verified here, so the tool does not convert:
+// the entry takes any total from 7 to 35, raw or converted (metric scores have decimals), with no
+// bands and no reliable change, so only direction and range are read.
+const SWEMWBS: InstrumentKnowledge = {
+  id: "swemwbs",
+  display: "SWEMWBS",
+  aliases: [
+    "swemwbs",
+    "swemwbstotal",
+    "shortwemwbs",
+    "shortwarwickedinburghmentalwellbeingscale",
+    "warwickedinburghmentalwellbeingscaleshort",
+  ],
+  direction: "higher_is_better",
+  itemCount: 7,
+  itemMin: 1,
+  itemMax: 5,
+  totalMin: 7,
+  totalMax: 35,
+  wholeNumberTotals: false,
+  bands: unbanded(7, 35),
+  severeBandKey: null,
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [],
+  itemScoring: "each item 1-5; summed responses give the raw total (not converted to the Rasch metric score)",
+  source: "Stewart-Brown et al. 2009 (items); Warwick Medical School (metric conversion, not applied)",
+};
+
 /** The table: one entry per instrument, in catalog order. */
 export const INSTRUMENTS: Readonly<Record<InstrumentId, InstrumentKnowledge>> = Object.freeze({
   phq9: PHQ9,
@@ -361,6 +906,19 @@ export const INSTRUMENTS: Readonly<Record<InstrumentId, InstrumentKnowledge>> = 
   audit: AUDIT,
   who5: WHO5,
   epds: EPDS,
+  phq8: PHQ8,
+  phq2: PHQ2,
+  gad2: GAD2,
+  madrs: MADRS,
+  hamd17: HAMD17,
+  qidssr16: QIDSSR16,
+  bdi2: BDI2,
+  ymrs: YMRS,
+  asrm: ASRM,
+  k10: K10,
+  core10: CORE10,
+  wemwbs: WEMWBS,
+  swemwbs: SWEMWBS,
 });
 
 export const INSTRUMENT_IDS: readonly InstrumentId[] = Object.keys(INSTRUMENTS) as InstrumentId[];
@@ -396,8 +954,9 @@ function recogniseOne(text: string): InstrumentId | null {
 
 /**
  * The instrument an assessment's `instrumentId` (tried first) or `instrumentName` means, else
- * null. Matching ignores case, spaces and punctuation and is exact after that: "PHQ-2", "PHQ-8",
- * "PHQ-9 item 9", "PCL-C", "AUDIT-C" and "WHO-10" are other instruments.
+ * null. Matching ignores case, spaces and punctuation and is exact after that, never a prefix:
+ * "PHQ-9 item 9", "PCL-C", "AUDIT-C", "WHO-10", "HAM-A", "HAM-D 21", "MADRS-S", "BDI" and "K6" are
+ * other instruments (not recognised), and "PHQ-8" is never read as the PHQ-9.
  */
 export function recogniseInstrument(instrumentId: string, instrumentName: string): InstrumentId | null {
   return recogniseOne(instrumentId) ?? recogniseOne(instrumentName);
@@ -444,4 +1003,61 @@ export function worseningOf(direction: ScaleDirection, before: number, after: nu
 /** Which of two totals is the better one (lower on higher-is-worse scales, higher otherwise). */
 export function isBetter(direction: ScaleDirection, a: number, b: number): boolean {
   return direction === "higher_is_worse" ? a < b : a > b;
+}
+
+/** The highest score an item can take (its listed values, else itemMax). */
+export function itemMaximumOf(id: InstrumentId, item: number): number {
+  const k = INSTRUMENTS[id];
+  const listed = k.allowedItemValues?.[item];
+  return listed ? Math.max(...listed) : k.itemMax;
+}
+
+/** The lowest score an item can take (its listed values, else itemMin). */
+function itemMinimumOf(id: InstrumentId, item: number): number {
+  const k = INSTRUMENTS[id];
+  const listed = k.allowedItemValues?.[item];
+  return listed ? Math.min(...listed) : k.itemMin;
+}
+
+/** Groups of items that count as one score: the instrument's domains, else each item alone. */
+function scoringGroups(id: InstrumentId): readonly (readonly number[])[] {
+  const k = INSTRUMENTS[id];
+  return k.domains ?? Array.from({ length: k.itemCount }, (_, i) => [i + 1]);
+}
+
+/**
+ * The total of a complete set of item responses (1-based item i at index i - 1): the sum of the
+ * items, or on a domain-scored instrument (QIDS-SR16) the sum of the highest item of each domain.
+ */
+export function totalOfResponses(id: InstrumentId, responses: readonly number[]): number {
+  let total = 0;
+  for (const group of scoringGroups(id)) total += Math.max(...group.map((item) => responses[item - 1] ?? 0));
+  return total;
+}
+
+/** The lowest and highest totals the items can reach under the instrument's scoring. */
+export function reachableTotalRange(id: InstrumentId): { min: number; max: number } {
+  let min = 0;
+  let max = 0;
+  for (const group of scoringGroups(id)) {
+    min += Math.max(...group.map((item) => itemMinimumOf(id, item)));
+    max += Math.max(...group.map((item) => itemMaximumOf(id, item)));
+  }
+  return { min, max };
+}
+
+/**
+ * The highest total the instrument can reach without any contribution from `item` (it at its
+ * minimum): what a total beyond it says about that item. For a domain-scored instrument the item's
+ * domain still counts through its other items.
+ */
+export function maximumTotalWithout(id: InstrumentId, item: number): number {
+  let max = 0;
+  for (const group of scoringGroups(id)) {
+    const others = group.filter((other) => other !== item);
+    const values = others.map((other) => itemMaximumOf(id, other));
+    if (others.length < group.length) values.push(itemMinimumOf(id, item));
+    max += Math.max(...values);
+  }
+  return max;
 }

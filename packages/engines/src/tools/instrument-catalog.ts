@@ -28,7 +28,7 @@ export interface InstrumentDefinition {
   totalMax: number;
   /** Which way a worse state moves the total. */
   direction: ScaleDirection;
-  /** False for the WHO-5, where a higher score means better wellbeing (same fact as `direction`). */
+  /** False on higher-is-better scales (WHO-5, WEMWBS, SWEMWBS): the same fact as `direction`. */
   higherIsWorse: boolean;
   /** Totals are whole numbers (every item is scored in whole numbers). */
   wholeNumberTotals: boolean;
@@ -37,6 +37,10 @@ export interface InstrumentDefinition {
   /** Smallest change in total, either way, that counts as reliable; null when none is sourced. */
   reliableChangePoints: number | null;
   riskItems: InstrumentRiskItem[];
+  /** A risk the parent form screens and this short form leaves out (PHQ-8, PHQ-2: suicide risk). */
+  riskNotScreened?: { screens: string; note: string };
+  /** Items scored together, the highest of each group counting once (QIDS-SR16 domains). */
+  domains?: number[][];
   /** Short citation for items, bands and reliable change. */
   source: string;
   /** How the numbers sent as responses must already be scored (reverse keying, etc.). */
@@ -70,6 +74,8 @@ function definitionOf(id: InstrumentId): InstrumentDefinition {
     bands: k.bands.map((band) => ({ ...band })),
     reliableChangePoints: k.reliableChangePoints,
     riskItems: k.riskItems.map((riskItem) => ({ ...riskItem })),
+    ...(k.riskNotScreened ? { riskNotScreened: { ...k.riskNotScreened } } : {}),
+    ...(k.domains ? { domains: k.domains.map((domain) => [...domain]) } : {}),
     source: k.source,
     itemScoring: k.itemScoring,
     ...(k.percentPerPoint !== undefined ? { percentPerPoint: k.percentPerPoint } : {}),

@@ -5,6 +5,7 @@
  * risk policy below is expert-set and explained in docs/engines/instruments.md.
  */
 
+import { maximumTotalWithout, totalOfResponses } from "../knowledge/instruments.js";
 import { findInstrument, type InstrumentDefinition, type InstrumentId } from "./instrument-catalog.js";
 import {
   type AgentRisk,
@@ -76,19 +77,39 @@ export const RISK_ITEM_NOT_AVAILABLE_LEVEL: AgentRiskLevel = "low";
 /** A reliable change for the worse. */
 export const RELIABLE_DETERIORATION_LEVEL: AgentRiskLevel = "low";
 
-/** The band of each instrument that always raises risk, and to what level. */
-export const ALERT_BANDS: Readonly<Record<InstrumentId, { bandKey: string; level: AgentRiskLevel }>> = {
-  // Top band of the main depression measure: prompt treatment review (expert-set, as the relapse
-  // engine's floor for a severe latest score).
-  phq9: { bandKey: "severe", level: "moderate" },
-  gad7: { bandKey: "severe", level: "low" },
-  // Positive provisional screen; needs a diagnostic interview (NCPTSD), not an acute risk.
-  pcl5: { bandKey: "probable_ptsd", level: "low" },
-  // Zone IV: specialist diagnostic evaluation for dependence (Babor et al. 2001); withdrawal risk.
-  audit: { bandKey: "zone_4", level: "moderate" },
-  who5: { bandKey: "likely_depression", level: "low" },
-  epds: { bandKey: "probable_depression", level: "low" },
-};
+/** A short form that leaves out its parent form's risk item (PHQ-8, PHQ-2): never none, as above. */
+export const RISK_NOT_SCREENED_LEVEL: AgentRiskLevel = "low";
+
+/** The band of each instrument that always raises risk, and to what level (null: no such band). */
+export const ALERT_BANDS: Readonly<Record<InstrumentId, { bandKey: string; level: AgentRiskLevel } | null>> =
+  {
+    // Top band of the main depression measure: prompt treatment review (expert-set, as the relapse
+    // engine's floor for a severe latest score).
+    phq9: { bandKey: "severe", level: "moderate" },
+    gad7: { bandKey: "severe", level: "low" },
+    // Positive provisional screen; needs a diagnostic interview (NCPTSD), not an acute risk.
+    pcl5: { bandKey: "probable_ptsd", level: "low" },
+    // Zone IV: specialist diagnostic evaluation for dependence (Babor et al. 2001); withdrawal risk.
+    audit: { bandKey: "zone_4", level: "moderate" },
+    who5: { bandKey: "likely_depression", level: "low" },
+    epds: { bandKey: "probable_depression", level: "low" },
+    // The top band of the depression severity measures: as the PHQ-9's.
+    phq8: { bandKey: "severe", level: "moderate" },
+    madrs: { bandKey: "severe", level: "moderate" },
+    hamd17: { bandKey: "severe", level: "moderate" },
+    qidssr16: { bandKey: "very_severe", level: "moderate" },
+    bdi2: { bandKey: "severe", level: "moderate" },
+    // Positive screens and clinical-range scores: assess further, not an acute risk.
+    phq2: { bandKey: "positive_screen", level: "low" },
+    gad2: { bandKey: "positive_screen", level: "low" },
+    asrm: { bandKey: "positive_screen", level: "low" },
+    core10: { bandKey: "clinical_range", level: "low" },
+    k10: { bandKey: "very_high", level: "low" },
+    wemwbs: { bandKey: "probable_depression", level: "low" },
+    // No sourced bands.
+    ymrs: null,
+    swemwbs: null,
+  };
 
 // --- Public entry point ------------------------------------------------------------------------
 
@@ -226,12 +247,12 @@ function totalMismatchIssues(
   definition: InstrumentDefinition,
 ): ToolInputIssue[] {
   if (submission.responses === undefined || submission.total === undefined) return [];
-  const summed = sum(submission.responses);
+  const summed = totalOfResponses(definition.id, submission.responses);
   if (summed === submission.total) return [];
   return [
     {
       path: [index, "total"],
-      message: `${definition.display} total ${submission.total} does not match its responses, which sum to ${summed}`,
+      message: `${definition.display} total ${submission.total} does not match its responses, which ${definition.domains ? "score" : "sum"} to ${summed}`,
     },
   ];
 }
@@ -247,7 +268,10 @@ interface ScoredInstrument {
 
 function scoreOne(submission: InstrumentSubmission, definition: InstrumentDefinition): ScoredInstrument {
   const fromResponses = submission.responses !== undefined;
-  const total = submission.responses !== undefined ? sum(submission.responses) : (submission.total ?? 0);
+  const total =
+    submission.responses !== undefined
+      ? totalOfResponses(definition.id, submission.responses)
+      : (submission.total ?? 0);
   const band = bandOf(definition, total);
   const comparison = compareWithPrior(definition, total, submission.priorTotal);
   const riskItems = readRiskItems(definition, submission.responses, total);
@@ -268,7 +292,7 @@ function scoreOne(submission: InstrumentSubmission, definition: InstrumentDefini
     itemFlags: riskItems.itemFlags,
   };
   const risks = [...riskItems.risks];
-  if (band.key === alert.bandKey) {
+  if (alert !== null && band.key === alert.bandKey) {
     risks.push(riskOf(alert.level, `${definition.display} total ${total}: ${band.label}`));
   }
   if (comparison.reliableDeterioration) {
@@ -420,6 +444,13 @@ function readRiskItems(
       );
     }
   }
+  if (definition.riskNotScreened) {
+    const { screens, note } = definition.riskNotScreened;
+    reading.risks.push(riskOf(RISK_NOT_SCREENED_LEVEL, `${definition.display}: ${screens} not screened`));
+    const text = `${definition.display}: ${note}; ask about it directly or use the full form.`;
+    reading.warnings.push(text);
+    reading.notes.push(text);
+  }
   return reading;
 }
 
@@ -427,28 +458,18 @@ function riskItemLevel(value: number): AgentRiskLevel {
   return value >= RISK_ITEM_HIGH_FROM_VALUE ? RISK_ITEM_HIGH_LEVEL : RISK_ITEM_ANY_LEVEL;
 }
 
-/** The lowest score an item can have given the total: what the other items cannot account for. */
+/**
+ * The lowest score an item can have given the total: what the rest of the instrument cannot account
+ * for (on QIDS-SR16 the other domains; risk items have a minimum of 0).
+ */
 function impliedItemMinimum(definition: InstrumentDefinition, item: number, total: number): number {
-  let othersMaximum = 0;
-  for (let other = 1; other <= definition.itemCount; other += 1) {
-    if (other !== item) othersMaximum += itemMaximum(definition, other);
-  }
-  return Math.max(0, Math.ceil(total - othersMaximum));
-}
-
-function itemMaximum(definition: InstrumentDefinition, item: number): number {
-  const listed = definition.allowedItemValues?.[item];
-  return listed ? Math.max(...listed) : definition.itemMax;
+  return Math.max(0, Math.ceil(total - maximumTotalWithout(definition.id, item)));
 }
 
 // --- Small helpers -----------------------------------------------------------------------------
 
 function riskOf(level: AgentRiskLevel, label: string): AgentRisk {
   return { flag: level !== "none", level, labels: [label] };
-}
-
-function sum(values: readonly number[]): number {
-  return values.reduce((total, value) => total + value, 0);
 }
 
 function roundToHundredths(value: number): number {
