@@ -278,6 +278,44 @@ describe("the engines read every table instrument in its own direction (property
   });
 });
 
+describe("mirroring any higher-is-better scale onto any higher-is-worse one mirrors the reading (property)", () => {
+  const better = INSTRUMENT_IDS.filter((id) => INSTRUMENTS[id].direction === "higher_is_better");
+  const worse = INSTRUMENT_IDS.filter((id) => INSTRUMENTS[id].direction === "higher_is_worse");
+
+  it("H at x on a 0-100 form reads as W at 100 - x on a 0-100 form (outcome, relapse, medication)", () => {
+    expect(better).toEqual(["who5", "wemwbs", "swemwbs"]);
+    const pointsArb = fc.uniqueArray(
+      fc.record({ day: fc.integer({ min: 1, max: 60 }), score: fc.integer({ min: 0, max: 100 }) }),
+      { selector: (a) => a.day, minLength: 1, maxLength: 5 },
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...better), fc.constantFrom(...worse), pointsArb, (h, w, points) => {
+        const as = (id: InstrumentId, mirror: boolean): Assessment[] =>
+          points.map((p) => ({
+            instrumentId: id,
+            instrumentName: INSTRUMENTS[id].display,
+            score: mirror ? 100 - p.score : p.score,
+            maxScore: 100,
+            createdAt: new Date(NOW.getTime() - p.day * DAY).toISOString(),
+          }));
+        const hs = as(h, false);
+        const ws = as(w, true);
+        const o1 = scoreOutcome({ assessments: hs }, { now: NOW });
+        const o2 = scoreOutcome({ assessments: ws }, { now: NOW });
+        expect([o1.data.direction, o1.data.confidence]).toEqual([o2.data.direction, o2.data.confidence]);
+        expect(o1.facts.summary.requiresClinicianReview).toBe(o2.facts.summary.requiresClinicianReview);
+        const r1 = predictRelapse({ assessments: hs }, { now: NOW }).data;
+        const r2 = predictRelapse({ assessments: ws }, { now: NOW }).data;
+        expect([r1.level, r1.trend]).toEqual([r2.level, r2.trend]);
+        const m1 = analyzeMedication({ assessments: hs, prescriptions: rx }, { now: NOW });
+        const m2 = analyzeMedication({ assessments: ws, prescriptions: rx }, { now: NOW });
+        expect(m1.facts.summary.status).toBe(m2.facts.summary.status);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe("scoreInstruments on the further instruments", () => {
   it("scores the QIDS-SR16 by its nine domains, not by summing 16 items", () => {
     // Sleep items 3, 1, 0, 0 -> 3; appetite/weight 2, 0, 1, 0 -> 2; psychomotor 1, 2 -> 2.
