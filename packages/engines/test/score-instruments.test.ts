@@ -141,12 +141,13 @@ describe("getInstruments", () => {
     ]);
   });
 
-  it("carries only the verified LOINC total-score codes (PHQ-9, GAD-7, AUDIT; one table with terminology)", () => {
+  it("carries only the verified LOINC total-score codes (PHQ-9, GAD-7, AUDIT, PHQ-2; one table with terminology)", () => {
     const codes = getInstruments().flatMap((d) => (d.loinc ? [[d.id, d.loinc]] : []));
     expect(codes).toEqual([
       ["phq9", "44261-6"],
       ["gad7", "70274-6"],
       ["audit", "75624-7"],
+      ["phq2", "55758-7"],
     ]);
   });
 

@@ -383,8 +383,8 @@ const EPDS: InstrumentKnowledge = {
 };
 
 // --- Further instruments (decision 60): each only with what could be sourced. Item texts are
-// paraphrased; sources and evidence levels in docs/engines/instruments.md. No LOINC code of these
-// was verified on loinc.org, so none is mapped.
+// paraphrased; sources and evidence levels in docs/engines/instruments.md. Of their LOINC codes only
+// the PHQ-2's was verified on loinc.org; the others stay unmapped.
 
 const NO_PUBLISHED_BANDS_KEY = "no_published_bands";
 
@@ -463,6 +463,18 @@ const PHQ2: InstrumentKnowledge = {
     note: "the PHQ-2 has no item on thoughts of death or self-harm, so suicide risk is not screened by it",
   },
   itemScoring: ZERO_TO_THREE,
+  loinc: {
+    total: {
+      code: "55758-7",
+      display: "Patient Health Questionnaire 2 item (PHQ-2) total score [Reported]",
+      source: "loinc.org (cdn.loinc.org/55757-9 panel hierarchy)",
+    },
+    panel: {
+      code: "55757-9",
+      display: "Patient Health Questionnaire 2 item (PHQ-2) [Reported]",
+      source: "loinc.org (cdn.loinc.org/55757-9)",
+    },
+  },
   source: "Kroenke et al. 2003 (items, cut-point 3)",
 };
 
