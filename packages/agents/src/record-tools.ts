@@ -106,7 +106,7 @@ export const evaluatePanelTool: ChatTool<{
 export const getInstrumentsTool: ChatTool<Record<string, never>> = {
   name: "getInstruments",
   description:
-    "Lists the rating instruments the service scores (PHQ-9, PHQ-8, PHQ-2, GAD-7, GAD-2, MADRS, HAM-D 17, QIDS-SR16, BDI-II, YMRS, ASRM, K10, CORE-10, PCL-5, AUDIT, EPDS, WHO-5, WEMWBS, SWEMWBS): direction, item count and range, severity bands, reliable-change points and risk items.",
+    "Lists the rating instruments the service scores (PHQ-9, PHQ-8, PHQ-2, GAD-7, GAD-2, MADRS, HAM-D 17, QIDS-SR16, BDI-II, YMRS, ASRM, K10, CORE-10, Y-BOCS, PANSS, PCL-5, AUDIT, EPDS, WHO-5, WEMWBS, SWEMWBS, MoCA, MMSE): direction, item count and range, severity bands, reliable-change points and risk items.",
   inputSchema: NoInput,
   execute: () => getInstruments(),
 };

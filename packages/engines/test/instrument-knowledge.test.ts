@@ -64,6 +64,10 @@ describe("the instrument table", () => {
       "core10",
       "wemwbs",
       "swemwbs",
+      "ybocs",
+      "panss",
+      "moca",
+      "mmse",
     ]);
     expect(recogniseInstrument("x", "WHO-5 Well-Being Index")).toBe("who5");
     expect(recogniseInstrument("EPDS", "")).toBe("epds");
@@ -73,7 +77,7 @@ describe("the instrument table", () => {
       expect(recogniseInstrument(near, near)).toBeNull();
   });
 
-  it("knows each direction: the WHO-5, WEMWBS and SWEMWBS run higher-is-better", () => {
+  it("knows each direction: the WHO-5, WEMWBS, SWEMWBS, MoCA and MMSE run higher-is-better", () => {
     const directions = Object.fromEntries(INSTRUMENT_IDS.map((id) => [id, INSTRUMENTS[id].direction]));
     expect(directions).toEqual({
       phq9: "higher_is_worse",
@@ -95,6 +99,10 @@ describe("the instrument table", () => {
       core10: "higher_is_worse",
       wemwbs: "higher_is_better",
       swemwbs: "higher_is_better",
+      ybocs: "higher_is_worse",
+      panss: "higher_is_worse",
+      moca: "higher_is_better",
+      mmse: "higher_is_better",
     });
     expect(findInstrument("WHO-5")?.higherIsWorse).toBe(false);
   });

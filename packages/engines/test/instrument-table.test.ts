@@ -112,6 +112,17 @@ describe("every entry of the table is coherent", () => {
     },
   );
 
+  it("MoCA 27 -> 21 and MMSE 28 -> 20 (cognition falling) read as worsening, never improving", () => {
+    for (const [id, name, scores] of [
+      ["moca", "MoCA", [27, 24, 21]],
+      ["mmse", "MMSE", [28, 24, 20]],
+    ] as const) {
+      const r = scoreOutcome({ assessments: series(id, name, 30, [...scores], "2026-06-01") }, { now: NOW });
+      expect(r.data.direction).toBe("worsening");
+      expect(r.facts.summary.requiresClinicianReview).toBe(true);
+    }
+  });
+
   it("aliases are normalised, unique across instruments, and each recognises its own instrument", () => {
     const owner = new Map<string, InstrumentId>();
     for (const id of INSTRUMENT_IDS) {
@@ -152,6 +163,14 @@ describe("every entry of the table is coherent", () => {
     ["Warwick-Edinburgh Mental Wellbeing Scale", "wemwbs"],
     ["SWEMWBS", "swemwbs"],
     ["Short Warwick-Edinburgh Mental Wellbeing Scale", "swemwbs"],
+    ["Y-BOCS", "ybocs"],
+    ["Yale-Brown Obsessive Compulsive Scale", "ybocs"],
+    ["PANSS", "panss"],
+    ["Positive and Negative Syndrome Scale", "panss"],
+    ["MoCA", "moca"],
+    ["Montreal Cognitive Assessment", "moca"],
+    ["MMSE", "mmse"],
+    ["Mini-Mental State Examination", "mmse"],
   ])("recognises %s as %s", (name, id) => {
     expect(recogniseInstrument(name, name)).toBe(id);
   });
@@ -167,6 +186,10 @@ describe("every entry of the table is coherent", () => {
     "CES-D",
     "PHQ-15",
     "GAD-7 item 1",
+    "Y-BOCS-II",
+    "CY-BOCS",
+    "PANSS-6",
+    "3MS",
   ])("recognises no instrument in %s (another instrument, never swallowed by a near name)", (name) => {
     expect(recogniseInstrument(name, name)).toBeNull();
   });
@@ -295,7 +318,7 @@ describe("mirroring any higher-is-better scale onto any higher-is-worse one mirr
   const FORM_MAX = 128;
 
   it("H at x on a 0-128 form reads as W at 128 - x on a 0-128 form (outcome, relapse, medication)", () => {
-    expect(better).toEqual(["who5", "wemwbs", "swemwbs"]);
+    expect(better).toEqual(["who5", "wemwbs", "swemwbs", "moca", "mmse"]);
     const pointsArb = fc.uniqueArray(
       fc.record({ day: fc.integer({ min: 1, max: 60 }), score: fc.integer({ min: 0, max: FORM_MAX }) }),
       { selector: (a) => a.day, minLength: 1, maxLength: 5 },

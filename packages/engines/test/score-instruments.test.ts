@@ -75,6 +75,10 @@ describe("getInstruments", () => {
       ["core10", 10, 0, 4, 0, 40],
       ["wemwbs", 14, 1, 5, 14, 70],
       ["swemwbs", 7, 1, 5, 7, 35],
+      ["ybocs", 10, 0, 4, 0, 40],
+      ["panss", 30, 1, 7, 30, 210],
+      ["moca", 7, 0, 6, 0, 30],
+      ["mmse", 5, 0, 10, 0, 30],
     ]);
   });
 
@@ -125,6 +129,10 @@ describe("getInstruments", () => {
       core10: 6,
       wemwbs: null,
       swemwbs: null,
+      ybocs: null,
+      panss: null,
+      moca: null,
+      mmse: null,
     });
   });
 

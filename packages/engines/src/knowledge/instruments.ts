@@ -26,7 +26,11 @@ export type InstrumentId =
   | "k10"
   | "core10"
   | "wemwbs"
-  | "swemwbs";
+  | "swemwbs"
+  | "ybocs"
+  | "panss"
+  | "moca"
+  | "mmse";
 
 /** Which way a worse state moves the total (decision 60). */
 export type ScaleDirection = "higher_is_worse" | "higher_is_better";
@@ -910,6 +914,141 @@ const SWEMWBS: InstrumentKnowledge = {
   source: "Stewart-Brown et al. 2009 (items); Warwick Medical School (metric conversion, not applied)",
 };
 
+// Y-BOCS: 10 clinician-rated items 0-4 (five on obsessions, five on compulsions), total 0-40;
+// 0-7 subclinical, 8-15 mild, 16-23 moderate, 24-31 severe, 32-40 extreme (Goodman et al. 1989,
+// Arch Gen Psychiatry 46:1006-1011, ranges as restated by several secondary texts). The Y-BOCS-II
+// (items 0-5, total 0-50) is another instrument and is not recognised.
+const YBOCS: InstrumentKnowledge = {
+  id: "ybocs",
+  display: "Y-BOCS",
+  aliases: ["ybocs", "ybocstotal", "yalebrownobsessivecompulsivescale", "yalebrownocdscale"],
+  direction: "higher_is_worse",
+  itemCount: 10,
+  itemMin: 0,
+  itemMax: 4,
+  totalMin: 0,
+  totalMax: 40,
+  wholeNumberTotals: true,
+  bands: [
+    { key: "subclinical", label: "subclinical", min: 0, max: 7 },
+    { key: "mild", label: "mild", min: 8, max: 15 },
+    { key: "moderate", label: "moderate", min: 16, max: 23 },
+    { key: "severe", label: "severe", min: 24, max: 31 },
+    { key: "extreme", label: "extreme", min: 32, max: 40 },
+  ],
+  severeBandKey: "extreme",
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [],
+  itemScoring: "each item 0 (none) to 4 (extreme); items 1-5 obsessions, 6-10 compulsions",
+  source: "Goodman et al. 1989 (items, severity ranges as restated)",
+};
+
+// PANSS: 30 clinician-rated items 1 (absent) to 7 (extreme), total 30-210 (Kay, Fiszbein & Opler
+// 1987, Schizophr Bull 13:261-276; rating points as in the published rating criteria). No
+// severity bands were sourced. Short forms (PANSS-6, -8, -14) are other instruments.
+const PANSS: InstrumentKnowledge = {
+  id: "panss",
+  display: "PANSS",
+  aliases: ["panss", "panss30", "pansstotal", "positiveandnegativesyndromescale"],
+  direction: "higher_is_worse",
+  itemCount: 30,
+  itemMin: 1,
+  itemMax: 7,
+  totalMin: 30,
+  totalMax: 210,
+  wholeNumberTotals: true,
+  bands: unbanded(30, 210),
+  severeBandKey: null,
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [],
+  itemScoring: "each item 1 (absent) to 7 (extreme); the lowest total is 30",
+  source: "Kay et al. 1987 (items, 1-7 rating points); no severity bands sourced",
+};
+
+// MoCA: 30 points in seven sections (visuospatial/executive 5, naming 3, attention 6, language
+// 3, abstraction 2, delayed recall 5, orientation 6); higher is better; 26 or more is normal
+// (Nasreddine et al. 2005, J Am Geriatr Soc 53:695-699; section points as tabulated in
+// PMC3770123). The form adds 1 point for 12 years of education or fewer (total capped at 30):
+// a total sent with that point is within range; section responses are summed without it.
+const MOCA_NORMAL_MIN = 26;
+const MOCA: InstrumentKnowledge = {
+  id: "moca",
+  display: "MoCA",
+  aliases: ["moca", "mocatotal", "montrealcognitiveassessment"],
+  direction: "higher_is_better",
+  itemCount: 7,
+  itemMin: 0,
+  itemMax: 6,
+  allowedItemValues: {
+    1: [0, 1, 2, 3, 4, 5],
+    2: [0, 1, 2, 3],
+    4: [0, 1, 2, 3],
+    5: [0, 1, 2],
+    6: [0, 1, 2, 3, 4, 5],
+  },
+  totalMin: 0,
+  totalMax: 30,
+  wholeNumberTotals: true,
+  bands: [
+    {
+      key: "below_cut_off",
+      label: "below the usual cut-off (26): possible cognitive impairment, assess",
+      min: 0,
+      max: MOCA_NORMAL_MIN - 1,
+    },
+    { key: "normal_range", label: "at or above the usual cut-off", min: MOCA_NORMAL_MIN, max: 30 },
+  ],
+  severeBandKey: null,
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [],
+  itemScoring:
+    "seven section scores in form order: visuospatial/executive 0-5, naming 0-3, attention 0-6, language 0-3, abstraction 0-2, delayed recall 0-5, orientation 0-6 (without the education point)",
+  source: "Nasreddine et al. 2005 (sections, cut-off 26)",
+};
+
+// MMSE: 30 points (orientation 10, registration 3, attention and calculation 5, recall 3,
+// language and praxis 9); higher is better; below 24 is the usual cut-off for possible cognitive
+// impairment (Folstein, Folstein & McHugh 1975, J Psychiatr Res 12:189-198; section points and
+// the cut-off as restated by secondary texts, which disagree on finer bands, so none is used).
+const MMSE_CUT_OFF_MIN = 24;
+const MMSE: InstrumentKnowledge = {
+  id: "mmse",
+  display: "MMSE",
+  aliases: ["mmse", "mmsetotal", "minimentalstateexamination", "minimentalstateexam", "folsteinmmse"],
+  direction: "higher_is_better",
+  itemCount: 5,
+  itemMin: 0,
+  itemMax: 10,
+  allowedItemValues: {
+    2: [0, 1, 2, 3],
+    3: [0, 1, 2, 3, 4, 5],
+    4: [0, 1, 2, 3],
+    5: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+  },
+  totalMin: 0,
+  totalMax: 30,
+  wholeNumberTotals: true,
+  bands: [
+    {
+      key: "below_cut_off",
+      label: "below the usual cut-off (24): possible cognitive impairment, assess",
+      min: 0,
+      max: MMSE_CUT_OFF_MIN - 1,
+    },
+    { key: "normal_range", label: "at or above the usual cut-off", min: MMSE_CUT_OFF_MIN, max: 30 },
+  ],
+  severeBandKey: null,
+  casenessMin: null,
+  reliableChangePoints: null,
+  riskItems: [],
+  itemScoring:
+    "five section scores: orientation 0-10, registration 0-3, attention and calculation 0-5, recall 0-3, language and praxis 0-9",
+  source: "Folstein et al. 1975 (items, 30 points; cut-off 24 as restated)",
+};
+
 /** The table: one entry per instrument, in catalog order. */
 export const INSTRUMENTS: Readonly<Record<InstrumentId, InstrumentKnowledge>> = Object.freeze({
   phq9: PHQ9,
@@ -931,6 +1070,10 @@ export const INSTRUMENTS: Readonly<Record<InstrumentId, InstrumentKnowledge>> = 
   core10: CORE10,
   wemwbs: WEMWBS,
   swemwbs: SWEMWBS,
+  ybocs: YBOCS,
+  panss: PANSS,
+  moca: MOCA,
+  mmse: MMSE,
 });
 
 export const INSTRUMENT_IDS: readonly InstrumentId[] = Object.keys(INSTRUMENTS) as InstrumentId[];

@@ -106,9 +106,13 @@ export const ALERT_BANDS: Readonly<Record<InstrumentId, { bandKey: string; level
     core10: { bandKey: "clinical_range", level: "low" },
     k10: { bandKey: "very_high", level: "low" },
     wemwbs: { bandKey: "probable_depression", level: "low" },
+    ybocs: { bandKey: "extreme", level: "low" },
+    moca: { bandKey: "below_cut_off", level: "low" },
+    mmse: { bandKey: "below_cut_off", level: "low" },
     // No sourced bands.
     ymrs: null,
     swemwbs: null,
+    panss: null,
   };
 
 // --- Public entry point ------------------------------------------------------------------------
