@@ -433,3 +433,69 @@ describe("scoreInstruments on the further instruments", () => {
     expect(c).toMatchObject({ trajectory: "worsened", reliableChange: true, severityKey: "clinical_range" });
   });
 });
+
+/** A complete, valid set of item responses for an instrument. */
+const responsesArb = (id: InstrumentId) => {
+  const k = INSTRUMENTS[id];
+  return fc.tuple(
+    ...Array.from({ length: k.itemCount }, (_, i) => {
+      const listed = k.allowedItemValues?.[i + 1];
+      return listed ? fc.constantFrom(...listed) : fc.integer({ min: k.itemMin, max: k.itemMax });
+    }),
+  );
+};
+
+const RISK_RANK = { none: 0, low: 1, moderate: 2, high: 3 } as const;
+
+describe("scoreInstruments over every instrument of the table (properties)", () => {
+  it("any valid set of responses is accepted, totalled within the published range and banded", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...INSTRUMENT_IDS).chain((id) => fc.tuple(fc.constant(id), responsesArb(id))),
+        ([id, responses]) => {
+          const k = INSTRUMENTS[id];
+          const scoring = scoreInstruments([{ instrument: k.display, responses }]);
+          const result = scoring.results[0];
+          expect(result?.instrumentId).toBe(id);
+          expect(result?.total).toBe(totalOfResponses(id, responses));
+          expect(result?.total).toBeGreaterThanOrEqual(k.totalMin);
+          expect(result?.total).toBeLessThanOrEqual(k.totalMax);
+          expect(k.bands.map((b) => b.key)).toContain(result?.severityKey);
+          // The same total given alone is accepted and banded the same.
+          const alone = scoreInstruments([{ instrument: k.display, total: result?.total ?? -1 }]).results[0];
+          expect(alone?.severityKey).toBe(result?.severityKey);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("a risk item answered above 0 raises risk to at least moderate, and raising it never lowers risk", () => {
+    const withRiskItems = INSTRUMENT_IDS.filter((id) => INSTRUMENTS[id].riskItems.length > 0);
+    expect(withRiskItems).toEqual(["phq9", "epds", "madrs", "hamd17", "qidssr16", "bdi2", "core10"]);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...withRiskItems).chain((id) => fc.tuple(fc.constant(id), responsesArb(id))),
+        ([id, responses]) => {
+          const k = INSTRUMENTS[id];
+          const item = (k.riskItems[0] as { item: number }).item;
+          const level = (values: readonly number[]) =>
+            RISK_RANK[scoreInstruments([{ instrument: k.display, responses: [...values] }]).risk.level];
+          const raised = [...responses];
+          raised[item - 1] = k.itemMax;
+          expect(level(raised)).toBeGreaterThanOrEqual(RISK_RANK.high);
+          expect(level(raised)).toBeGreaterThanOrEqual(level(responses));
+          if ((responses[item - 1] ?? 0) > 0)
+            expect(level(responses)).toBeGreaterThanOrEqual(RISK_RANK.moderate);
+          // Given as a total only, the item cannot be read: never none.
+          const total = totalOfResponses(id, responses);
+          if (total > 0)
+            expect(
+              RISK_RANK[scoreInstruments([{ instrument: k.display, total }]).risk.level],
+            ).toBeGreaterThanOrEqual(RISK_RANK.low);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
