@@ -1,10 +1,10 @@
+import { screenModelWords } from "@svc/intelligence";
 import type { ChatModel, ToolCallRecord } from "@svc/model";
 import { AGENT_DISCLAIMER, type AgentReasoning, type RecordAgentEnvelope } from "./envelope.js";
 import { type GroundedAnswer, groundAnswer, parseModelAnswer } from "./grounding.js";
 import { DEFAULT_TOOL_LOOP_LIMITS, type ToolLoopLimits } from "./limits.js";
 import type { GroundedAssessment, RecordAgentDefinition } from "./products.js";
 import { RECORD_AGENT_SYSTEM_PROMPT, recordAgentPrompt } from "./prompts.js";
-import { screenModelWords } from "./reassurance.js";
 
 /**
  * One record-level agent request. With a model: the model runs a bounded tool loop over the
