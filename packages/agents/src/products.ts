@@ -1,6 +1,7 @@
 import {
   type AgentRisk,
   BIOMARKER_MAP,
+  COMBINATION_PRODUCTS,
   findRelapseIndicator,
   getInstruments,
   getPanels,
@@ -128,7 +129,7 @@ export const medicationAgent: RecordAgentDefinition<
       assessment,
       risk: check.risk,
       warnings: check.warnings,
-      complete: check.unrecognized.length === 0,
+      complete: check.complete,
       entities,
       summary: medicationSummary(check),
     };
@@ -144,13 +145,17 @@ export const medicationAgent: RecordAgentDefinition<
       })),
     ],
   }),
-  vocabulary: () => INGREDIENTS.flatMap((entry) => [entry.ingredient, ...entry.names, ...entry.brands]),
+  vocabulary: () => [
+    ...INGREDIENTS.flatMap((entry) => [entry.ingredient, ...entry.names, ...entry.brands]),
+    ...COMBINATION_PRODUCTS.flatMap((product) => product.names),
+  ],
 };
 
-/** Every name the knowledge base gives an ingredient (salts, spellings, brands). */
+/** Every name the knowledge base gives an ingredient (salts, spellings, brands, combination products holding it). */
 function ingredientNames(ingredient: string): string[] {
   const entry = INGREDIENTS.find((candidate) => candidate.ingredient === ingredient);
-  return entry ? [...entry.names, ...entry.brands] : [];
+  const combinations = COMBINATION_PRODUCTS.filter((product) => product.ingredients.includes(ingredient));
+  return entry ? [...entry.names, ...entry.brands, ...combinations.flatMap((product) => product.names)] : [];
 }
 
 function medicationSummary(check: InteractionCheck): string[] {
@@ -168,6 +173,12 @@ function medicationSummary(check: InteractionCheck): string[] {
   } else if (check.recognized.length > 1) {
     sentences.push(
       "No interaction in the knowledge base applies to the recognised medications; the knowledge base is not exhaustive, so this is not a statement that the combination is safe.",
+    );
+  }
+  for (const alert of check.doseAlerts) sentences.push(`Dose above the label maximum: ${alert.label}.`);
+  if (!check.complete && check.unrecognized.length === 0 && check.recognized.length > 0) {
+    sentences.push(
+      "Some entries were only partly recognised; the warnings name the words that were not checked.",
     );
   }
   return [...sentences, ...unrecognisedSentence(check.unrecognized, "medication")];
@@ -370,13 +381,20 @@ export const relapseAgent: RecordAgentDefinition<RelapseAgentBody, RelapseSignal
   vocabulary: () => getSignalModel().indicators.flatMap((i) => [i.label, i.indicator, ...i.aliases]),
 };
 
+/**
+ * Review rules lead (decisions 76 and 78): a safety-critical indicator or a combination rule is the
+ * reason for the band, so it is said before the weighted contributions that did not decide it.
+ */
 function relapseSummary(score: RelapseSignalScore): string[] {
-  if (score.contributing.length === 0) return unrecognisedSentence(score.unrecognized, "indicator");
+  const rules = score.rules.map((rule) => `${rule.label.replace(/\.$/, "")}.`);
+  if (score.contributing.length === 0)
+    return [...rules, ...unrecognisedSentence(score.unrecognized, "indicator")];
   const drivers = score.contributing
     .slice(0, 3)
     .map((c) => `${c.label} (${c.contribution} points)`)
     .join(", ");
   return [
+    ...rules,
     `The relapse early-warning composite is ${score.compositeScore} of 100, band ${score.band}, from ${score.coverage.supplied} of ${score.coverage.known} indicators; largest contributions: ${drivers}.`,
     ...unrecognisedSentence(score.unrecognized, "indicator"),
   ];

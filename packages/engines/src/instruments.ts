@@ -1,25 +1,49 @@
 /**
- * The two symptom scales whose published psychometrics the engines know (PHQ-9, GAD-7): how to
- * recognise them, their severity bands, and the service definitions of reliable improvement,
- * reliable deterioration and recovery. Pure functions; every number is sourced in
- * docs/engines/evidence.md ("Instruments").
+ * The engines' reading of the instrument table (knowledge/instruments.ts): severity bands and the
+ * service definitions of reliable improvement, reliable deterioration and recovery, read in the
+ * direction of each scale. Pure functions; every number is sourced in docs/engines/evidence.md
+ * ("Instruments").
  */
 
-export type KnownInstrument = "phq9" | "gad7";
+import {
+  bandOfTotal,
+  INSTRUMENTS,
+  type InstrumentBand,
+  type InstrumentId,
+  type ScaleDirection,
+  worseningOf,
+} from "./knowledge/instruments.js";
 
+export {
+  directionOf,
+  INSTRUMENT_IDS,
+  INSTRUMENTS,
+  type InstrumentBand,
+  type InstrumentId,
+  type InstrumentKnowledge,
+  type InstrumentRiskItem,
+  isPublishedTotal,
+  normaliseInstrumentText,
+  recogniseInstrument,
+  type ScaleDirection,
+  worseningOf,
+} from "./knowledge/instruments.js";
+
+/** Every instrument the engines recognise (the knowledge table's ids). */
+export type KnownInstrument = InstrumentId;
+
+/** The PHQ-9 / GAD-7 band keys (other instruments have their own keys, see the knowledge table). */
 export type SeverityKey = "minimal" | "mild" | "moderate" | "moderately_severe" | "severe";
 
-/** One published severity band: scores from `min` up to and including `max`. */
-export interface SeverityBand {
-  key: SeverityKey;
-  label: string;
-  min: number;
-  max: number;
-}
+/** One published band: scores from `min` up to and including `max`. */
+export type SeverityBand = InstrumentBand;
 
-/** Published properties of a recognised instrument. */
+/** The two instruments with sourced caseness cut-offs (NHS Talking Therapies). */
+export type CasenessInstrument = "phq9" | "gad7";
+
+/** Published properties of the PHQ-9 and GAD-7, read from the knowledge table. */
 export interface InstrumentProfile {
-  key: KnownInstrument;
+  key: CasenessInstrument;
   display: string;
   /** Highest possible total score of the published instrument. */
   maxScore: number;
@@ -33,122 +57,32 @@ export interface InstrumentProfile {
   source: string;
 }
 
-const band = (key: SeverityKey, label: string, min: number, max: number): SeverityBand => ({
-  key,
-  label,
-  min,
-  max,
-});
+function profileOf(key: CasenessInstrument): InstrumentProfile {
+  const k = INSTRUMENTS[key];
+  return {
+    key,
+    display: k.display,
+    maxScore: k.totalMax,
+    bands: k.bands,
+    casenessMin: k.casenessMin as number,
+    reliableChangePoints: k.reliableChangePoints as number,
+    source: k.source,
+  };
+}
 
-export const INSTRUMENT_PROFILES: Readonly<Record<KnownInstrument, InstrumentProfile>> = {
-  phq9: {
-    key: "phq9",
-    display: "PHQ-9",
-    // Kroenke, Spitzer & Williams 2001 (J Gen Intern Med 16:606-613): 9 items scored 0-3, total
-    // 0-27; cut-points 5, 10, 15 and 20 for mild, moderate, moderately severe and severe.
-    maxScore: 27,
-    bands: [
-      band("minimal", "minimal", 0, 4),
-      band("mild", "mild", 5, 9),
-      band("moderate", "moderate", 10, 14),
-      band("moderately_severe", "moderately severe", 15, 19),
-      band("severe", "severe", 20, 27),
-    ],
-    // NHS Talking Therapies (formerly IAPT) outcome definitions (Clark et al. 2018, Lancet
-    // 391:679-686; the programme's manual): caseness PHQ-9 >= 10; reliable change >= 6 points.
-    casenessMin: 10,
-    reliableChangePoints: 6,
-    source:
-      "Kroenke et al. 2001 (bands); NHS Talking Therapies / Clark et al. 2018 (caseness, reliable change)",
-  },
-  gad7: {
-    key: "gad7",
-    display: "GAD-7",
-    // Spitzer, Kroenke, Williams & Löwe 2006 (Arch Intern Med 166:1092-1097): 7 items 0-3, total
-    // 0-21; cut-points 5, 10 and 15 for mild, moderate and severe anxiety.
-    maxScore: 21,
-    bands: [
-      band("minimal", "minimal", 0, 4),
-      band("mild", "mild", 5, 9),
-      band("moderate", "moderate", 10, 14),
-      band("severe", "severe", 15, 21),
-    ],
-    // NHS Talking Therapies: caseness GAD-7 >= 8; reliable change >= 4 points.
-    casenessMin: 8,
-    reliableChangePoints: 4,
-    source:
-      "Spitzer et al. 2006 (bands); NHS Talking Therapies / Clark et al. 2018 (caseness, reliable change)",
-  },
+/** PHQ-9 and GAD-7 as profiles (a view of the knowledge table, kept for existing readers). */
+export const INSTRUMENT_PROFILES: Readonly<Record<CasenessInstrument, InstrumentProfile>> = {
+  phq9: profileOf("phq9"),
+  gad7: profileOf("gad7"),
 };
 
-/** Lower-case letters and digits only: "PHQ-9", "phq_9" and "Phq 9" all become "phq9". */
-export function normaliseInstrumentText(text: string): string {
-  return text
-    .normalize("NFKD")
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, "");
-}
-
-const PHQ9_NAMES = new Set([
-  "phq9",
-  "patienthealthquestionnaire9",
-  "patienthealthquestionnaire9item",
-  "phq9total",
-]);
-const GAD7_NAMES = new Set([
-  "gad7",
-  "generalizedanxietydisorder7",
-  "generalisedanxietydisorder7",
-  "generalizedanxietydisorder7item",
-  "generalisedanxietydisorder7item",
-  "generalizedanxietydisorderscale7",
-  "generalisedanxietydisorderscale7",
-  "gad7total",
-]);
-
-function recogniseUncached(text: string): KnownInstrument | null {
-  const key = normaliseInstrumentText(text);
-  if (PHQ9_NAMES.has(key)) return "phq9";
-  if (GAD7_NAMES.has(key)) return "gad7";
-  return null;
-}
-
 /**
- * Answers by text. A request repeats the same few instrument ids and names hundreds of times, and
- * the Unicode normalisation costs more than the rest of an assessment's reading; the answer
- * depends on the text alone, so it is kept (bounded: cleared when full).
- */
-const recognised = new Map<string, KnownInstrument | null>();
-const RECOGNISED_MAX = 1_024;
-
-function recogniseOne(text: string): KnownInstrument | null {
-  const known = recognised.get(text);
-  if (known !== undefined) return known;
-  const answer = recogniseUncached(text);
-  if (recognised.size >= RECOGNISED_MAX) recognised.clear();
-  recognised.set(text, answer);
-  return answer;
-}
-
-/**
- * PHQ-9 or GAD-7 from an assessment's `instrumentId` (tried first) or `instrumentName`, else null.
- * Matching ignores case, spaces and punctuation, and is exact after that: "PHQ-2", "PHQ-9 item 9"
- * and "PHQ-8" are not the PHQ-9.
- */
-export function recogniseInstrument(instrumentId: string, instrumentName: string): KnownInstrument | null {
-  return recogniseOne(instrumentId) ?? recogniseOne(instrumentName);
-}
-
-/**
- * The published severity band of a total score. A score above the instrument's maximum reads as
- * the top band and a negative one as the bottom band (the contract bounds allow both); a
- * fractional score (for example prorated) falls in the band whose lower cut-point it has reached.
+ * The published band of a total score. A score above the instrument's maximum reads as the top
+ * band and a negative one as the bottom band; a fractional score falls in the band whose lower
+ * cut-point it has reached (the engines do not band fractional totals: decision 63).
  */
 export function severityBand(instrument: KnownInstrument, score: number): SeverityBand {
-  const bands = INSTRUMENT_PROFILES[instrument].bands;
-  let found = bands[0] as SeverityBand;
-  for (const b of bands) if (score >= b.min) found = b;
-  return found;
+  return bandOfTotal(instrument, score);
 }
 
 export type ScaleChangeCategory = "reliable_improvement" | "reliable_deterioration" | "no_reliable_change";
@@ -157,20 +91,25 @@ export type ScaleChangeCategory = "reliable_improvement" | "reliable_deteriorati
 export interface ScaleChange {
   before: number;
   after: number;
-  /** after - before, in points (higher is worse on both scales). */
+  /** after - before, in points (raw; a rise is worse only on higher-is-worse scales). */
   change: number;
-  /** The instrument's reliable-change threshold in points. */
+  /** How much worse `after` is than `before`, in points: positive is worse on either direction. */
+  worsening: number;
+  direction: ScaleDirection;
+  /** The reliable-change threshold in points (Infinity when the instrument has none sourced). */
   threshold: number;
   category: ScaleChangeCategory;
-  /** Case at the first administration and not a case at the second. */
+  /** Case at the first administration and not a case at the second (instruments with caseness). */
   recovery: boolean;
   /** Recovery together with a reliable improvement. */
   reliableRecovery: boolean;
 }
 
 /**
- * Reliable improvement / deterioration: a fall / rise of at least the instrument's reliable-change
- * points (PHQ-9 6, GAD-7 4; a calibrated `threshold` may replace them). Recovery: from at or above caseness to below it. Reliable recovery:
+ * Reliable improvement / deterioration: a change of at least the instrument's reliable-change
+ * points in the better / worse direction of the scale (PHQ-9 6, GAD-7 4, WHO-5 2.5, ...; a
+ * calibrated `threshold` may replace them). An instrument without a sourced threshold never shows
+ * a reliable change here. Recovery: from at or above caseness to below it. Reliable recovery:
  * both. The definitions of NHS Talking Therapies (Clark et al. 2018); see evidence.md for why they
  * are used instead of a Jacobson-Truax index with population SDs.
  */
@@ -178,21 +117,25 @@ export function classifyScaleChange(
   instrument: KnownInstrument,
   before: number,
   after: number,
-  threshold: number = INSTRUMENT_PROFILES[instrument].reliableChangePoints,
+  threshold: number = INSTRUMENTS[instrument].reliableChangePoints ?? Number.POSITIVE_INFINITY,
 ): ScaleChange {
-  const profile = INSTRUMENT_PROFILES[instrument];
+  const k = INSTRUMENTS[instrument];
   const change = after - before;
+  const worsening = worseningOf(k.direction, before, after);
   const category: ScaleChangeCategory =
-    change <= -threshold
+    worsening <= -threshold
       ? "reliable_improvement"
-      : change >= threshold
+      : worsening >= threshold
         ? "reliable_deterioration"
         : "no_reliable_change";
-  const recovery = before >= profile.casenessMin && after < profile.casenessMin;
+  const caseness = k.direction === "higher_is_worse" ? k.casenessMin : null;
+  const recovery = caseness !== null && before >= caseness && after < caseness;
   return {
     before,
     after,
     change,
+    worsening,
+    direction: k.direction,
     threshold,
     category,
     recovery,

@@ -7,16 +7,29 @@
  */
 import {
   classifyScaleChange,
-  INSTRUMENT_PROFILES,
-  type InstrumentProfile,
+  INSTRUMENTS,
+  isPublishedTotal,
   type KnownInstrument,
   recogniseInstrument,
   type ScaleChange,
+  type ScaleDirection,
   severityBand,
 } from "./instruments.js";
+import {
+  ageInDays,
+  capStaleConfidence,
+  isStale,
+  SYMPTOM_SCORE_STALE_AFTER_DAYS,
+} from "./knowledge/staleness.js";
 import { assertNoProblems, confidenceFractionProblems, engineParams, mergeNumericParams } from "./params.js";
 import { assessmentTimes, confidenceLevel, parseTime as parseSharedTime, slugOf } from "./shared.js";
-import { PP_EPSILON, readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
+import {
+  burdenPctOf,
+  capForUnreadScales,
+  PP_EPSILON,
+  readSymptomFindings,
+  type SymptomFindings,
+} from "./symptom-findings.js";
 import type {
   Assessment,
   ConfidenceLevel,
@@ -29,6 +42,7 @@ import type {
 } from "./types.js";
 
 export {
+  type CasenessInstrument,
   classifyScaleChange,
   INSTRUMENT_PROFILES,
   type InstrumentProfile,
@@ -44,11 +58,15 @@ export {
   severityBand,
 } from "./instruments.js";
 export {
+  burdenPctOf,
   callerSaysSevere,
+  capForUnreadScales,
   type InstrumentFinding,
   readSymptomFindings,
   type SymptomFindings,
   UNKNOWN_SCALE_CHANGE_PP,
+  UNREAD_SCALE_CONFIDENCE_CAP,
+  UNREAD_SCALE_CONFIDENCE_SCORE_CAP,
 } from "./symptom-findings.js";
 
 export interface MedicationInput {
@@ -134,20 +152,24 @@ export function medicationSlug(name: string): string {
 
 interface Point {
   time: number;
+  /** Percent of maxScore toward the worse end of the scale (100 - percent on higher-is-better scales). */
   pct: number;
   score: number;
   maxScore: number;
+  /** A valid administration of the published instrument (recognised instruments only). */
+  published: boolean;
 }
 
 interface Series {
   key: string;
   display: string;
   known: KnownInstrument | null;
+  direction: ScaleDirection | null;
   points: Point[];
   /** Prefix sums of pct and score for O(1) baseline means. */
   pctSums: number[];
   scoreSums: number[];
-  /** Prefix count of points whose maxScore differs from the published maximum (known scales). */
+  /** Prefix count of points that are not valid published administrations (known scales). */
   offScaleCounts: number[];
 }
 
@@ -221,28 +243,32 @@ function groupByInstrument(
     const { key, known } = resolved;
     let group = groups.get(key);
     if (!group) {
-      group = { known, display: known ? INSTRUMENT_PROFILES[known].display : a.instrumentName, points: [] };
+      group = { known, display: known ? INSTRUMENTS[known].display : a.instrumentName, points: [] };
       groups.set(key, group);
     }
     group.points.push({
       time,
-      pct: (a.score / a.maxScore) * 100,
+      pct: burdenPctOf(known ? INSTRUMENTS[known].direction : null, (a.score / a.maxScore) * 100),
       score: a.score,
       maxScore: a.maxScore,
+      published: known !== null && isPublishedTotal(known, a.score, a.maxScore),
     });
   }
   return groups;
 }
 
 /**
- * The instrument with the most administrations. Ties: the one whose latest administration is
- * newest, then the alphabetically first key. Null when there is none.
+ * The instrument with the most administrations among those whose direction is known, else among
+ * all. Ties: the one whose latest administration is newest, then the alphabetically first key.
+ * Null when there is none.
  */
 function mostAdministered(groups: ReadonlyMap<string, InstrumentGroup>): string | null {
   let bestKey: string | null = null;
   let bestCount = -1;
   let bestLatest = Number.NEGATIVE_INFINITY;
+  const anyKnown = [...groups.values()].some((g) => g.known !== null);
   for (const [key, group] of groups) {
+    if (anyKnown && group.known === null) continue;
     let latest = Number.NEGATIVE_INFINITY;
     for (const p of group.points) if (p.time > latest) latest = p.time;
     const count = group.points.length;
@@ -266,7 +292,6 @@ function toSeries(key: string, group: InstrumentGroup): Series {
   const pctSums: number[] = [0];
   const scoreSums: number[] = [0];
   const offScaleCounts: number[] = [0];
-  const publishedMax = group.known ? INSTRUMENT_PROFILES[group.known].maxScore : null;
   let pct = 0;
   let score = 0;
   let off = 0;
@@ -274,12 +299,21 @@ function toSeries(key: string, group: InstrumentGroup): Series {
     const p = points[i] as Point;
     pct += p.pct;
     score += p.score;
-    if (publishedMax !== null && p.maxScore !== publishedMax) off += 1;
+    if (group.known !== null && !p.published) off += 1;
     pctSums.push(pct);
     scoreSums.push(score);
     offScaleCounts.push(off);
   }
-  return { key, display: group.display, known: group.known, points, pctSums, scoreSums, offScaleCounts };
+  return {
+    key,
+    display: group.display,
+    known: group.known,
+    direction: group.known ? INSTRUMENTS[group.known].direction : null,
+    points,
+    pctSums,
+    scoreSums,
+    offScaleCounts,
+  };
 }
 
 /** The series of the most administered instrument (with a valid createdAt), and how many instruments there were. */
@@ -389,62 +423,138 @@ function insufficientData(
 const RELIABLE_CHANGE_DEFAULTS = {
   // NHS Talking Therapies outcome definitions (Clark et al. 2018, Lancet 391:679-686): a change of
   // 6 or more PHQ-9 points and 4 or more GAD-7 points is reliable (docs/engines/evidence.md).
-  phq9ReliableChangePoints: INSTRUMENT_PROFILES.phq9.reliableChangePoints,
-  gad7ReliableChangePoints: INSTRUMENT_PROFILES.gad7.reliableChangePoints,
+  phq9ReliableChangePoints: INSTRUMENTS.phq9.reliableChangePoints as number,
+  gad7ReliableChangePoints: INSTRUMENTS.gad7.reliableChangePoints as number,
 } satisfies Partial<MedicationParams>;
 
-/** PHQ-9 / GAD-7 on their published maximum: baseline mean vs latest score by the reliable-change definition. */
+/** The reliable change in the instrument's points (calibrated for the PHQ-9 and GAD-7), or null when none is sourced. */
+function pointsThreshold(known: KnownInstrument, params: MedicationParams): number | null {
+  if (known === "phq9") return params.phq9ReliableChangePoints;
+  if (known === "gad7") return params.gad7ReliableChangePoints;
+  return INSTRUMENTS[known].reliableChangePoints;
+}
+
+/**
+ * What the latest score is compared with (decision 61): the mean of the administrations on or
+ * before the start, the best of them (a pre-start low is not averaged away), and the best after
+ * the start before the latest (a rise since the best response is a deterioration).
+ */
+interface Reference {
+  label: string;
+  score: number;
+  pct: number;
+}
+
+function referencesOf(series: Series, nBefore: number): Reference[] {
+  const { points } = series;
+  const best = (from: number, to: number): Point | null => {
+    let found: Point | null = null;
+    for (let i = from; i < to; i++) {
+      const p = points[i] as Point;
+      if (found === null || p.pct < found.pct) found = p;
+    }
+    return found;
+  };
+  const refs: Reference[] = [
+    {
+      label: `the mean of ${nBefore} administration(s) on or before the start`,
+      score: (series.scoreSums[nBefore] as number) / nBefore,
+      pct: (series.pctSums[nBefore] as number) / nBefore,
+    },
+  ];
+  const bestPre = best(0, nBefore) as Point;
+  if (nBefore > 1)
+    refs.push({
+      label: `the best score before the start (${dateOnly(isoOf(bestPre.time))})`,
+      score: bestPre.score,
+      pct: bestPre.pct,
+    });
+  const bestPost = best(nBefore, points.length - 1);
+  if (bestPost !== null)
+    refs.push({
+      label: `the best score since the start (${dateOnly(isoOf(bestPost.time))})`,
+      score: bestPost.score,
+      pct: bestPost.pct,
+    });
+  return refs;
+}
+
+/**
+ * Any reliable deterioration of the latest score from a reference is worsening; otherwise a
+ * reliable improvement from the baseline mean is responding; otherwise no clear change.
+ */
+function verdictOf(
+  worsenings: readonly number[],
+  deteriorationAt: number,
+  improvementAt: number,
+): { outcome: Outcome; worst: number } {
+  let worst = 0;
+  for (let i = 1; i < worsenings.length; i++)
+    if ((worsenings[i] as number) > (worsenings[worst] as number)) worst = i;
+  if ((worsenings[worst] as number) >= deteriorationAt) return { outcome: "worsening", worst };
+  return {
+    outcome: (worsenings[0] as number) <= -improvementAt ? "responding" : "no_clear_change",
+    worst: 0,
+  };
+}
+
+/** A recognised instrument on its published scale with a sourced reliable change, in its own points. */
 function reliableChangeRule(
   known: KnownInstrument,
-  baselineScore: number,
+  refs: readonly Reference[],
   latestScore: number,
-  params: MedicationParams,
+  threshold: number,
 ): { outcome: Outcome; rule: string } {
-  const threshold = known === "phq9" ? params.phq9ReliableChangePoints : params.gad7ReliableChangePoints;
-  const verdict: ScaleChange = classifyScaleChange(known, baselineScore, latestScore, threshold);
-  const outcome: Outcome =
-    verdict.category === "reliable_improvement"
-      ? "responding"
-      : verdict.category === "reliable_deterioration"
-        ? "worsening"
-        : "no_clear_change";
+  const changes: ScaleChange[] = refs.map((r) => classifyScaleChange(known, r.score, latestScore, threshold));
+  const { outcome, worst } = verdictOf(
+    changes.map((c) => c.worsening),
+    threshold,
+    threshold,
+  );
+  const verdict = changes[worst] as ScaleChange;
+  const ref = refs[worst] as Reference;
   const words = {
     reliable_improvement: "Reliable improvement",
     reliable_deterioration: "Reliable deterioration",
     no_reliable_change: "Not a reliable change",
   }[verdict.category];
   const band = severityBand(known, latestScore);
-  const rule = `${words}: ${fmt(baselineScore, 2)} -> ${fmt(latestScore, 2)} points (${signed(verdict.change, 2)}); a change of ${fmt(threshold, 2)} points or more either way is reliable (NHS Talking Therapies definition). The latest score is in the ${band.label} band (${band.min}-${band.max}).${verdict.reliableRecovery ? " It moved from a clinical case to below the caseness cut-off with a reliable improvement (reliable recovery)." : ""}`;
+  const scale = INSTRUMENTS[known].direction === "higher_is_better" ? " Higher is better on this scale." : "";
+  const rule = `${words} from ${ref.label}: ${fmt(verdict.before, 2)} -> ${fmt(latestScore, 2)} points (${signed(verdict.change, 2)}); a change of ${fmt(threshold, 2)} points or more either way is reliable (NHS Talking Therapies definition); the latest is also compared with the best score before and since the start.${scale} The latest score is in the ${band.label} band (${band.min}-${band.max}).${outcome === "responding" && verdict.reliableRecovery ? " It moved from a clinical case to below the caseness cut-off with a reliable improvement (reliable recovery)." : ""}`;
   return { outcome, rule };
 }
 
 const UNKNOWN_SCALE_DEFAULTS = {
-  // Expert-set (no published reliable change for an arbitrary scale): 15 points of 100, below the
-  // PHQ-9 (6/27 = 22 %) and GAD-7 (4/21 = 19 %) reliable changes, so an unknown scale is never
-  // held to a stricter standard. Used only for scales other than PHQ-9 and GAD-7.
+  // Expert-set (no published reliable change, or a recognised scale read off its published
+  // scale): 15 points of 100, below the PHQ-9 (6/27 = 22 %) and GAD-7 (4/21 = 19 %) reliable
+  // changes, so such a reading is never held to a stricter standard.
   improvementPctPoints: 15,
   worseningPctPoints: 15,
 } satisfies Partial<MedicationParams>;
 
 /**
- * Any other scale, or a known one on another maximum: the change in percentage points of the
- * scale maximum against the expert-set thresholds.
+ * A recognised scale read off its published scale or without a sourced reliable change: the
+ * change toward the worse end, in percentage points of the scale maximum, against the expert-set
+ * thresholds.
  */
 function percentPointRule(
-  change: number,
-  profile: InstrumentProfile | null,
+  series: Series,
+  refs: readonly Reference[],
+  latestPct: number,
   offScale: number,
   params: MedicationParams,
 ): { outcome: Outcome; rule: string } {
-  const outcome: Outcome =
-    change <= -params.improvementPctPoints + PP_EPSILON
-      ? "responding"
-      : change >= params.worseningPctPoints - PP_EPSILON
-        ? "worsening"
-        : "no_clear_change";
-  const rule = profile
-    ? `Reliable change not assessed: ${offScale} administration(s) have a maxScore other than the published ${profile.maxScore}; thresholds of ${fmt(params.improvementPctPoints)} percentage points applied instead.`
-    : `Improvement is a fall of at least ${fmt(params.improvementPctPoints)} and worsening a rise of at least ${fmt(params.worseningPctPoints)} percentage points; no published reliability for this scale.`;
+  const { outcome, worst } = verdictOf(
+    refs.map((r) => latestPct - r.pct),
+    params.worseningPctPoints - PP_EPSILON,
+    params.improvementPctPoints - PP_EPSILON,
+  );
+  const k = series.known ? INSTRUMENTS[series.known] : null;
+  const why =
+    offScale > 0 && k
+      ? `Reliable change not assessed: ${offScale} administration(s) are not valid ${k.display} administrations (a maxScore other than the published ${k.totalMax}, a total outside ${k.totalMin}-${k.totalMax}, or a fraction of a whole-number total)`
+      : "No published reliable change for this scale";
+  const rule = `${why}; improvement is a fall of at least ${fmt(params.improvementPctPoints)} and worsening a rise of at least ${fmt(params.worseningPctPoints)} percentage points toward the worse end, from ${(refs[worst] as Reference).label}.`;
   return { outcome, rule };
 }
 
@@ -477,7 +587,7 @@ const VERB: Record<Outcome, string> = {
   insufficient_data: "not assessed",
 };
 
-/** Mean of the administrations on or before the start against the latest one after it. */
+/** The latest administration after the start against the references before and since it (decision 61). */
 function compareAroundStart(
   subject: Subject,
   series: Series,
@@ -485,35 +595,57 @@ function compareAroundStart(
   nBefore: number,
   nAfter: number,
   params: MedicationParams,
+  nowMs: number,
 ): Evaluated {
   const { points } = series;
-  const baselinePct = (series.pctSums[nBefore] as number) / nBefore;
   const latest = points.at(-1) as Point;
+  const latestIso = isoOf(latest.time);
+  if (series.direction === null)
+    return insufficientData(
+      subject,
+      `${series.display} (the most administered scale): change not evaluated: direction unknown (not a recognised instrument, so whether a higher score is better or worse is not known). metricValue is 0 (no comparison).`,
+      latestIso,
+      nBefore,
+      nAfter,
+    );
+  const refs = referencesOf(series, nBefore);
+  const baselinePct = (refs[0] as Reference).pct;
   const change = latest.pct - baselinePct;
-  const profile = series.known ? INSTRUMENT_PROFILES[series.known] : null;
   const offScale = series.offScaleCounts[points.length] as number;
-  const { outcome, rule } =
-    profile && series.known && offScale === 0
-      ? reliableChangeRule(
-          series.known,
-          (series.scoreSums[nBefore] as number) / nBefore,
-          latest.score,
-          params,
-        )
-      : percentPointRule(change, profile, offScale, params);
+  const threshold = series.known && offScale === 0 ? pointsThreshold(series.known, params) : null;
+  const compared =
+    series.known && threshold !== null
+      ? reliableChangeRule(series.known, refs, latest.score, threshold)
+      : percentPointRule(series, refs, latest.pct, offScale, params);
   const name = subject.rx.medicationName;
+  const age = ageInDays(latest.time, nowMs) ?? 0;
+  if (compared.outcome === "responding" && isStale(latest.time, nowMs))
+    return insufficientData(
+      subject,
+      `${compared.rule} But the latest ${series.display} is ${fmt(age, 0)} days old (older than ${SYMPTOM_SCORE_STALE_AFTER_DAYS} days): an old improvement is not a current response, so it is not reported as one. metricValue is 0 (no current comparison).`,
+      latestIso,
+      nBefore,
+      nAfter,
+    );
+  const { outcome, rule } = compared;
   const summaryLine =
     outcome === "no_clear_change"
       ? `${name}: ${series.display} shows no clear change since the start (${signed(change)} points of 100).`
       : `${name}: ${series.display} ${VERB[outcome]} by ${fmt(Math.abs(change))} points of 100 since the start.`;
+  const scale =
+    series.direction === "higher_is_better"
+      ? "percent toward the worse end, 100 minus the percentage of the maximum, as higher is better on this scale"
+      : "higher scores are worse";
   return {
     signal: responseSignal(subject, {
-      detail: `${series.display} (the most administered scale): mean of ${nBefore} administration(s) on or before the start on ${startText} was ${fmt(baselinePct)}% of the scale maximum; the latest of ${nAfter} after it (${dateOnly(isoOf(latest.time))}) was ${fmt(latest.pct)}%; change ${signed(change)} percentage points (higher scores are worse). ${rule}`,
+      detail: `${series.display} (the most administered scale): mean of ${nBefore} administration(s) on or before the start on ${startText} was ${fmt(baselinePct)}% of the scale maximum; the latest of ${nAfter} after it (${dateOnly(latestIso)}) was ${fmt(latest.pct)}%; change ${signed(change)} percentage points (${scale}). ${rule}`,
       tone: TONE_OF[outcome],
       metricValue: round(change),
-      confidence: confidenceFor(nBefore, nAfter, params),
-      summaryLine,
-      observedAt: isoOf(latest.time),
+      confidence: isStale(latest.time, nowMs) ? "low" : confidenceFor(nBefore, nAfter, params),
+      summaryLine: isStale(latest.time, nowMs)
+        ? `${summaryLine} Not current: the latest score is ${fmt(age, 0)} days old.`
+        : summaryLine,
+      observedAt: latestIso,
     }),
     outcome,
     before: nBefore,
@@ -554,7 +686,7 @@ function evaluatePrescription(
   const nBefore = countAtOrBefore(series.points, anchor);
   const nAfter = series.points.length - nBefore;
   if (nBefore === 0 || nAfter === 0) return oneSidedSeries(subject, series, startText, nBefore, nAfter);
-  return compareAroundStart(subject, series, startText, nBefore, nAfter, params);
+  return compareAroundStart(subject, series, startText, nBefore, nAfter, params, Date.parse(nowIso));
 }
 
 /** One evaluation per active prescription; repeated names get numbered signal keys (`_2`, `_3`, ...). */
@@ -652,6 +784,7 @@ function medicationHeadline(
   evaluated: readonly Evaluated[],
   status: MedicationStatus,
   findings: SymptomFindings,
+  staleText: string,
 ): string {
   const counts: Record<Outcome, number> = {
     responding: 0,
@@ -671,9 +804,9 @@ function medicationHeadline(
           worsening: `Symptom scores worsened after the start of ${counts.worsening} of ${total} active prescription(s).`,
           no_active_prescriptions: "No active prescriptions to assess.",
         }[status];
-  return findings.flags.length > 0
-    ? `${statusHeadline} Needs clinician review: ${findings.flags.join("; ")}.`
-    : statusHeadline;
+  const review = findings.flags.length > 0 ? ` Needs clinician review: ${findings.flags.join("; ")}.` : "";
+  const notes = findings.notes.map((n) => ` ${n}.`).join("");
+  return `${statusHeadline}${review}${notes}${staleText}`;
 }
 
 const CONFIDENCE_DEFAULTS = {
@@ -776,6 +909,7 @@ function medicationInputs(
       observedAt: newestIso(times),
       supplied: assessments.length > 0,
       contributed: evaluated.some((e) => e.before + e.after > 0),
+      staleAfterDays: SYMPTOM_SCORE_STALE_AFTER_DAYS,
     },
     {
       name: "dmseLatencyPctChange",
@@ -854,14 +988,25 @@ export function analyzeMedication(
   const requiresClinicianReview =
     findings.flags.length > 0 || signals.some((s) => TONE_RANK[s.tone] >= TONE_RANK.elevated);
 
+  // Staleness (decision 62): the newest symptom score older than the limit lowers confidence and
+  // the headline says the picture is not current.
+  let newest: number | null = null;
+  for (const t of times) if (t !== null && (newest === null || t > newest)) newest = t;
+  const nowMs = options.now.getTime();
+  const stale = isStale(newest, nowMs);
+  const staleText = stale
+    ? ` Not current: the newest symptom score is ${fmt(ageInDays(newest, nowMs) ?? 0, 0)} days old (older than ${SYMPTOM_SCORE_STALE_AFTER_DAYS} days).`
+    : "";
+  const confidence = medicationConfidence(evaluated, prescriptions, selected, latencySupplied, params);
+  confidence.reasons.push(...findings.notes);
   const facts: EngineFacts = {
     summary: {
       status,
-      headline: medicationHeadline(evaluated, status, findings),
+      headline: medicationHeadline(evaluated, status, findings, staleText),
       flagged: flaggedLabels(findings, signals),
       requiresClinicianReview,
     },
-    confidence: medicationConfidence(evaluated, prescriptions, selected, latencySupplied, params),
+    confidence: capStaleConfidence(capForUnreadScales(confidence, findings), stale, staleText.trim()),
     inputs: medicationInputs(input, times, evaluated, latencySupplied),
     current: { score: null, status },
     polarity: { kind: "status", order: MEDICATION_STATUS_ORDER },

@@ -7,6 +7,12 @@
  */
 
 import { recogniseInstrument } from "./instruments.js";
+import {
+  ageInDays,
+  capStaleConfidence,
+  isStale,
+  SYMPTOM_SCORE_STALE_AFTER_DAYS,
+} from "./knowledge/staleness.js";
 import { assertNoProblems, engineParams, mergeNumericParams } from "./params.js";
 import {
   assessmentTimes,
@@ -20,7 +26,12 @@ import {
   signed,
   type Trajectory,
 } from "./shared.js";
-import { readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
+import {
+  capForUnreadScales,
+  type InstrumentFinding,
+  readSymptomFindings,
+  type SymptomFindings,
+} from "./symptom-findings.js";
 import type {
   Assessment,
   ConfidenceLevel,
@@ -43,10 +54,18 @@ export interface OutcomeInput {
 }
 
 export type OutcomeComponentKey = "symptoms" | "dmse" | "medication" | "biomarker" | "sleep";
-export type OutcomeDirection = "improving" | "stable" | "severe_symptoms" | "worsening" | "insufficient_data";
+export type OutcomeDirection =
+  | "improving"
+  | "stable"
+  | "severe_symptoms"
+  | "worsening"
+  | "insufficient_data"
+  | "not_current";
 
 /** Directions with a symptom anchor, best to worst: the final direction is never better than the symptoms'. */
-const DIRECTION_RANK: Readonly<Record<Exclude<OutcomeDirection, "insufficient_data">, number>> = {
+const DIRECTION_RANK: Readonly<
+  Record<Exclude<OutcomeDirection, "insufficient_data" | "not_current">, number>
+> = {
   improving: 0,
   stable: 1,
   severe_symptoms: 2,
@@ -120,13 +139,14 @@ export function outcomeInterpretationScale(
 ): Record<OutcomeDirection, string> {
   const t = fmt(p.directionThreshold);
   return {
-    improving: `A symptom scale improved (a reliable improvement on the PHQ-9 or GAD-7) and the composite is +${t} or more; other sources only corroborate it.`,
+    improving: `A symptom scale improved (a reliable improvement in the scale's own direction, with no reliable deterioration since its best score) and the composite is +${t} or more; other sources only corroborate it.`,
     stable: `No reliable symptom-scale change, or a composite between -${t} and +${t}: no clear change on balance; keep monitoring.`,
     severe_symptoms:
       "The latest score of a symptom scale is in its severe band without a reliable improvement; flag for clinician review whatever the other sources show.",
-    worsening: `A reliable symptom-scale deterioration, or a composite of -${t} or less; flag for clinician review.`,
+    worsening: `A reliable symptom-scale deterioration (from the first, the previous or the best score), or a composite of -${t} or less; flag for clinician review.`,
+    not_current: `The newest symptom score is older than ${SYMPTOM_SCORE_STALE_AFTER_DAYS} days: an old improvement or an old absence of change is not a current picture; obtain a current score.`,
     insufficient_data:
-      "No symptom scale was given twice (or at all): without a symptom-scale change there is no anchor for a direction, and non-symptom sources alone never show improvement.",
+      "No symptom scale with a known direction was given twice (or at all): without a symptom-scale change there is no anchor for a direction, and non-symptom sources alone never show improvement.",
   };
 }
 
@@ -134,23 +154,29 @@ export const OUTCOME_DISCLAIMER =
   "Decision support for clinician review only. The composite adds expert-set, capped contributions of up to five sources; it is not a validated outcome measure, cannot show what caused a change, and is neither a diagnosis nor a treatment recommendation.";
 
 /** What the symptom scales alone say: the anchor every other source can only corroborate or temper. */
-type SymptomVerdict = Exclude<OutcomeDirection, "insufficient_data"> | null;
+type SymptomVerdict = Exclude<OutcomeDirection, "insufficient_data" | "not_current"> | null;
 
 /**
  * The symptom anchor: a reliable deterioration on any scale is `worsening`; a latest score in a
  * severe band without a reliable improvement is `severe_symptoms`; otherwise the scale the
  * symptom component describes (the most administered one, `tr`) decides between `improving`
- * (reliable improvement) and `stable`. Null when that scale was not given on two dates and
- * nothing is severe: there is nothing to anchor a direction to.
+ * (reliable improvement) and `stable`. Null when that scale was not given on two dates, or its
+ * direction is not known (decision 60), and nothing is severe: there is nothing to anchor a
+ * direction to.
  */
 function symptomVerdict(findings: SymptomFindings, tr: Trajectory | null): SymptomVerdict {
   if (findings.deteriorated.length > 0) return "worsening";
   if (findings.severe.some((f) => !f.improved)) return "severe_symptoms";
-  if (tr === null || tr.lastAt === tr.firstAt) return null;
+  if (tr === null || tr.lastAt === tr.firstAt || tr.direction === null) return null;
+  return mainFinding(findings, tr)?.improved === true ? "improving" : "stable";
+}
+
+/** The finding of the scale the symptom component describes (the trajectory's instrument). */
+function mainFinding(findings: SymptomFindings, tr: Trajectory | null): InstrumentFinding | undefined {
+  if (tr === null) return undefined;
   // The findings reader pools a recognised scale under its known key; the trajectory under its id.
   const key = recogniseInstrument(tr.instrumentKey, tr.instrumentName) ?? tr.instrumentKey;
-  const main = findings.instruments.find((f) => f.key === key);
-  return main?.improved === true ? "improving" : "stable";
+  return findings.instruments.find((f) => f.key === key);
 }
 
 const DIRECTION_DEFAULTS = {
@@ -162,7 +188,7 @@ const DIRECTION_DEFAULTS = {
 function compositeDirection(
   score: number,
   p: OutcomeParams,
-): Exclude<OutcomeDirection, "insufficient_data" | "severe_symptoms"> {
+): Exclude<OutcomeDirection, "insufficient_data" | "severe_symptoms" | "not_current"> {
   return score >= p.directionThreshold
     ? "improving"
     : score <= -p.directionThreshold
@@ -173,13 +199,16 @@ function compositeDirection(
 /**
  * Final direction: never better than the symptom anchor (non-symptom sources cannot lift it), and
  * lowered when the composite is worse (they may temper it). Without an anchor, only a worsening
- * composite is reported; anything else is `insufficient_data`.
+ * composite is reported; anything else is `insufficient_data`. When the newest symptom score is
+ * stale (decision 62), an `improving` or `stable` reading is `not_current`: an old improvement is
+ * never reported as a current one; worsening and severe readings stay, as they need review.
  */
 function finalDirection(
   anchor: SymptomVerdict,
   score: number,
   sourceCount: number,
   anySevere: boolean,
+  stale: boolean,
   p: OutcomeParams,
 ): OutcomeDirection {
   const composite = compositeDirection(score, p);
@@ -188,7 +217,8 @@ function finalDirection(
   const tempered = DIRECTION_RANK[composite] > DIRECTION_RANK[anchor] ? composite : anchor;
   // A severe score is never read as "stable": an improvement tempered by other sources falls back
   // to severe_symptoms, not to a reassuring "no clear change".
-  return tempered === "stable" && anySevere ? "severe_symptoms" : tempered;
+  const direction = tempered === "stable" && anySevere ? "severe_symptoms" : tempered;
+  return stale && (direction === "improving" || direction === "stable") ? "not_current" : direction;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,10 +260,16 @@ const SYMPTOM_DEFAULTS = {
   symptomsFullChangePp: 30,
 } satisfies Partial<OutcomeParams>;
 
-/** Symptoms: first vs last administration of the most administered scale; a fall is improvement. */
+/**
+ * Symptoms: first vs last administration of the most administered scale with a known direction,
+ * in percent toward the scale's worse end (a fall is improvement on every scale); a scale whose
+ * direction is not known is not read (decision 60).
+ */
 function symptomsComponent(
   tr: Trajectory | null,
+  main: InstrumentFinding | undefined,
   assessments: readonly Assessment[],
+  staleText: string,
   p: OutcomeParams,
 ): OutcomeComponent {
   if (tr === null)
@@ -254,13 +290,36 @@ function symptomsComponent(
       p.symptomsWeight,
       `${tr.instrumentName} (the most administered scale) has ${tr.n} administration(s) at one point in time; a change needs two dates.`,
     );
-  const share = clamp(tr.change / p.symptomsFullChangePp, -1, 1);
+  if (tr.direction === null)
+    return outcomeComponent(
+      "symptoms",
+      false,
+      0,
+      p.symptomsWeight,
+      `${tr.instrumentName}: change not evaluated: direction unknown (not a recognised instrument, so whether a higher score is better or worse is not known).`,
+    );
+  // Decision 61: a deterioration since the best score is read from the best score, so a fall
+  // from the first score cannot hide a rise since remission.
+  const sinceBest = main?.deteriorated === true && main.fromBestPp !== null ? main.fromBestPp : null;
+  const change = sinceBest !== null && sinceBest > tr.change ? sinceBest : tr.change;
+  const bestText =
+    change === tr.change || main?.best == null
+      ? ""
+      : ` Read from the best score (${fmt(main.best.burdenPct)}% on ${dateOf(main.best.at)}): ${signed(change)} percentage points since then, a deterioration.`;
+  const share = clamp(change / p.symptomsFullChangePp, -1, 1);
+  const scale =
+    tr.direction === "higher_is_better"
+      ? "of the way to the worse end (100 minus the percentage of the maximum; higher is better on this scale)"
+      : "of the scale maximum";
+  // A stale improvement is not counted (decision 62); a stale worsening still counts against.
+  const raw = -p.symptomsWeight * share;
+  const staleNote = staleText !== "" && raw > 0 ? ` Improvement not counted: ${staleText}` : "";
   return outcomeComponent(
     "symptoms",
     true,
-    -p.symptomsWeight * share,
+    staleNote === "" ? raw : 0,
     p.symptomsWeight,
-    `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): ${fmt(tr.firstPct)}% of the scale maximum on ${dateOf(tr.firstAt)} to ${fmt(tr.lastPct)}% on ${dateOf(tr.lastAt)}, ${signed(tr.change)} percentage points (higher is worse); full contribution at ${fmt(p.symptomsFullChangePp)} points.`,
+    `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): ${fmt(tr.firstPct)}% ${scale} on ${dateOf(tr.firstAt)} to ${fmt(tr.lastPct)}% on ${dateOf(tr.lastAt)}, ${signed(tr.change)} percentage points (a rise is worse); full contribution at ${fmt(p.symptomsFullChangePp)} points.${bestText}${staleNote}`,
   );
 }
 
@@ -474,6 +533,7 @@ function outcomeInputs(
       observedAt: isoOf(newestAt),
       supplied: assessments.length > 0,
       contributed: byKey("symptoms"),
+      staleAfterDays: SYMPTOM_SCORE_STALE_AFTER_DAYS,
     },
     scalar("dmseLatencyPctChange", "dmse"),
     scalar("activeMedications", "medication"),
@@ -487,6 +547,7 @@ function outcomeLines(
   score: number,
   components: readonly OutcomeComponent[],
   findings: SymptomFindings,
+  staleText: string,
 ): { summaryLine: string; headline: string } {
   const available = components.filter((c) => c.available);
   let largest: OutcomeComponent | null = null;
@@ -496,12 +557,19 @@ function outcomeLines(
       (largest === null || Math.abs(c.contribution) > Math.abs(largest.contribution))
     )
       largest = c;
-  const warnings = findings.flags.length > 0 ? ` ${findings.flags.join("; ")}.` : "";
+  const flags = findings.flags.length > 0 ? ` ${findings.flags.join("; ")}.` : "";
+  const notes = findings.notes.length > 0 ? ` ${findings.notes.join("; ")}.` : "";
+  const warnings = `${flags}${notes}${staleText === "" ? "" : ` ${staleText}`}`;
   if (available.length === 0)
-    return {
-      summaryLine: `No source had data; no outcome composite was formed.${warnings}`,
-      headline: `No source had data for the outcome composite: nothing was measured, so nothing can be concluded about a change.${warnings}`,
-    };
+    return findings.notes.length > 0
+      ? {
+          summaryLine: `No source could be read; no outcome composite was formed.${warnings}`,
+          headline: `No source could be read for the outcome composite, so nothing can be concluded about a change.${warnings}`,
+        }
+      : {
+          summaryLine: `No source had data; no outcome composite was formed.${warnings}`,
+          headline: `No source had data for the outcome composite: nothing was measured, so nothing can be concluded about a change.${warnings}`,
+        };
   const composite = `Outcome composite ${signed(score)} of ±100 (${direction}) from ${available.length} source(s)${largest ? `; largest contribution: ${largest.label} (${signed(largest.contribution)})` : ""}.`;
   if (direction === "insufficient_data")
     return {
@@ -509,6 +577,7 @@ function outcomeLines(
       headline: `Insufficient data for a treatment-response direction: no symptom-scale change was available (composite ${signed(score)}).${warnings}`,
     };
   const words: Record<Exclude<OutcomeDirection, "insufficient_data">, string> = {
+    not_current: "not a current picture (the newest symptom score is too old); obtain a current score",
     improving: "improving",
     stable: "no clear change",
     severe_symptoms: "severe symptoms without reliable improvement; clinician review",
@@ -599,21 +668,35 @@ export function scoreOutcome(
   const findings = readSymptomFindings(assessments, undefined, times);
   const tr = readTrajectory(assessments, times)?.trajectory ?? null;
   const anchor = symptomVerdict(findings, tr);
-  const corroborate = anchor === "improving";
-
-  const components: OutcomeComponent[] = [
-    symptomsComponent(tr, assessments, p),
-    latencyComponent(input.dmseLatencyPctChange, corroborate, p),
-    medicationComponent(input.activeMedications, p),
-    biomarkerComponent(input.biomarkerWatchCount, p),
-    sleepComponent(input.avgSleepHours, corroborate, p),
-  ];
+  // Staleness (decision 62): the newest symptom score older than the limit.
+  const nowMs = options.now.getTime();
+  const newestAt = tr === null ? null : tr.newestAt;
+  const stale = isStale(newestAt, nowMs);
+  const staleText = stale
+    ? `Not current: the newest symptom score is ${fmt(ageInDays(newestAt, nowMs) ?? 0, 0)} days old (older than ${SYMPTOM_SCORE_STALE_AFTER_DAYS} days).`
+    : "";
+  const componentsFor = (asOfStale: boolean, text: string): OutcomeComponent[] => {
+    const corroborate = anchor === "improving" && !asOfStale;
+    return [
+      symptomsComponent(tr, mainFinding(findings, tr), assessments, text, p),
+      latencyComponent(input.dmseLatencyPctChange, corroborate, p),
+      medicationComponent(input.activeMedications, p),
+      biomarkerComponent(input.biomarkerWatchCount, p),
+      sleepComponent(input.avgSleepHours, corroborate, p),
+    ];
+  };
+  const components = componentsFor(stale, staleText);
 
   const score = compositeScore(components);
   const sourceCount = components.filter((c) => c.available).length;
-  const direction = finalDirection(anchor, score, sourceCount, findings.severe.length > 0, p);
-  const confidence = outcomeConfidence(components, score, tr?.n ?? 0, anchor !== null, p);
-  const { summaryLine, headline } = outcomeLines(direction, score, components, findings);
+  const direction = finalDirection(anchor, score, sourceCount, findings.severe.length > 0, stale, p);
+  // Confidence is scored on the reading as if it were current, then capped when stale, so ageing
+  // never raises it (decision 62).
+  const current = stale ? componentsFor(false, "") : components;
+  const scored = outcomeConfidence(current, compositeScore(current), tr?.n ?? 0, anchor !== null, p);
+  scored.reasons.push(...findings.notes);
+  const confidence = capStaleConfidence(capForUnreadScales(scored, findings), stale, staleText);
+  const { summaryLine, headline } = outcomeLines(direction, score, components, findings, staleText);
 
   const facts: EngineFacts = {
     summary: {

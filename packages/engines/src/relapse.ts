@@ -6,6 +6,7 @@
  * prediction model. Pure and deterministic: the clock comes from `options.now`. Method, constants
  * and sources: docs/engines/relapse.md.
  */
+import { capStaleConfidence, isStale, SYMPTOM_SCORE_STALE_AFTER_DAYS } from "./knowledge/staleness.js";
 import { assertNoProblems, engineParams, mergeNumericParams } from "./params.js";
 import {
   assessmentTimes,
@@ -23,7 +24,7 @@ import {
   signed,
   slopePer30Days,
 } from "./shared.js";
-import { readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
+import { capForUnreadScales, readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
 import type {
   Assessment,
   ConfidenceLevel,
@@ -156,6 +157,12 @@ export const RELAPSE_NO_DRIVER = "No contributing factor";
 export const RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION =
   "Not enough data to judge relapse risk: no symptom-scale trajectory was available, so a low score here reflects missing data, not low risk. Obtain a current symptom-scale score (for example PHQ-9) and review the factors with the patient.";
 
+/**
+ * Said instead of the low level's recommendation when the newest symptom score is older than the
+ * staleness limit (decision 62): a low score from old scores is not a current picture.
+ */
+export const RELAPSE_STALE_DATA_RECOMMENDATION = `Not enough current data to judge relapse risk: the newest symptom-scale score is older than ${SYMPTOM_SCORE_STALE_AFTER_DAYS} days, so a low score here reflects an old picture, not low risk now. Obtain a current symptom-scale score (for example PHQ-9) and review the factors with the patient.`;
+
 /** Levels a severe score or a reliable deterioration cannot fall below (expert-set; evidence.md). */
 export const RELAPSE_FINDING_LEVEL_FLOOR: RelapseLevel = "elevated";
 
@@ -286,6 +293,14 @@ function symptomFactor(
     return { factor: relapseFactor("symptoms", false, 0, p.symptomsMaxPoints, detail), trend: "unknown" };
   }
   const tr = read.trajectory;
+  if (tr.direction === null) {
+    // Decision 60: a scale whose direction is not known gives no velocity (a rise may be better).
+    const detail = `${tr.instrumentName}: change not evaluated: direction unknown (not a recognised instrument, so whether a higher score is better or worse is not known).${floor.text}`;
+    return {
+      factor: relapseFactor("symptoms", floor.points > 0, floor.points, p.symptomsMaxPoints, detail),
+      trend: "unknown",
+    };
+  }
   const fit = slopePer30Days(read.times, read.pcts, p.symptomWindowDays);
   const slope = fit.slopePer30Days;
   const ageDays = daysBetween(tr.lastAt, nowMs);
@@ -299,7 +314,9 @@ function symptomFactor(
   const weight = recencyWeight(ageDays, p);
   const velocityShare = ramp(slope, p.symptomSlopeZeroPp, p.symptomSlopeFullPp);
   const raw = p.symptomsMaxPoints * velocityShare * weight;
-  const detail = `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): slope ${signed(slope)} percentage points of the scale maximum per 30 days over ${fit.used} administration(s) ${slopeWindowText(fit, tr.lastAt, p)} (full points from ${signed(p.symptomSlopeFullPp)}); latest ${fmt(tr.lastPct)}% on ${new Date(tr.lastAt).toISOString().slice(0, 10)}, ${fmt(ageDays, 1)} days ago, recency weight ${fmt(weight)}.${floor.text}`;
+  const toward =
+    tr.direction === "higher_is_better" ? " toward its worse end (higher is better on this scale)" : "";
+  const detail = `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): slope ${signed(slope)} percentage points of the scale maximum${toward} per 30 days over ${fit.used} administration(s) ${slopeWindowText(fit, tr.lastAt, p)} (full points from ${signed(p.symptomSlopeFullPp)}); latest ${fmt(tr.lastPct)}% on ${new Date(tr.lastAt).toISOString().slice(0, 10)}, ${fmt(ageDays, 1)} days ago, recency weight ${fmt(weight)}.${floor.text}`;
   return {
     factor: relapseFactor("symptoms", true, Math.max(raw, floor.points), p.symptomsMaxPoints, detail),
     trend: symptomTrend(slope, p),
@@ -476,6 +493,7 @@ function relapseConfidence(
   read: TrajectoryRead | null,
   symptomsRead: boolean,
   nowMs: number,
+  staleText: string,
   p: RelapseParams,
 ): { level: ConfidenceLevel; score: number; reasons: string[] } {
   const n = read?.trajectory.n ?? 0;
@@ -502,11 +520,12 @@ function relapseConfidence(
       ? "No readable symptom-scale history."
       : `${n} administration(s) of the most administered scale; ${fmt(p.confidenceDepthFullAdministrations)} or more give full history depth.`,
   ];
-  if (read !== null) {
+  if (read !== null && staleText === "") {
     const age = daysBetween(read.trajectory.newestAt, nowMs);
     if (age > p.recencyMidWeightDays) reasons.push(`The newest administration is ${fmt(age, 0)} days old.`);
   }
-  return { level, score, reasons };
+  // Decision 62: a stale symptom picture caps confidence at low.
+  return capStaleConfidence({ level, score, reasons }, staleText !== "", staleText);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -523,7 +542,14 @@ interface Verdict {
   flags: readonly string[];
   /** Whether the symptom factor had data; without it a low score reflects missing data, not low risk. */
   symptomsRead: boolean;
+  /** "Not current: ..." when the newest symptom score is stale (decision 62), else "". */
+  staleText: string;
+  /** Data-quality notes of the symptom findings (direction unknown, totals not valid). */
+  notes: readonly string[];
 }
+
+/** A current symptom picture: read, and not stale. Without one a low score is not evidence of low risk. */
+const currentSymptoms = (v: Verdict): boolean => v.symptomsRead && v.staleText === "";
 
 function floorText(v: Verdict): string {
   return v.floored
@@ -541,21 +567,22 @@ function relapseSummaryLine(v: Verdict): string {
     v.top
       ? `Relapse early-warning score ${fmt(v.score)} of 100 (${v.level}), symptom trend ${v.trend}; largest factor: ${v.top.label} (${fmt(v.top.points)} of ${fmt(v.top.maxPoints)} points).`
       : `Relapse early-warning score ${fmt(v.score)} of 100 (${v.level}), symptom trend ${v.trend}; no factor added points.`
-  }${floorText(v)}${dataText}`;
+  }${floorText(v)}${dataText}${v.notes.map((n) => ` ${n}.`).join("")}${v.staleText === "" ? "" : ` ${v.staleText}`}`;
 }
 
 function relapseHeadline(v: Verdict): string {
   return `Relapse early-warning score ${fmt(v.score)} of 100: ${v.level}. ${
-    v.symptomsRead || v.level !== "low"
+    currentSymptoms(v) || v.level !== "low"
       ? RELAPSE_INTERPRETATION_SCALE[v.level]
-      : "Insufficient data: no symptom-scale trajectory, so a low score is not evidence of low risk."
-  }${floorText(v)}`;
+      : v.symptomsRead
+        ? "Insufficient current data: the symptom scores are old, so a low score is not evidence of low risk."
+        : "Insufficient data: no symptom-scale trajectory, so a low score is not evidence of low risk."
+  }${floorText(v)}${v.staleText === "" ? "" : ` ${v.staleText}`}`;
 }
 
 function relapseRecommendation(v: Verdict): string {
-  return !v.symptomsRead && v.level === "low"
-    ? RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION
-    : RELAPSE_RECOMMENDATIONS[v.level];
+  if (currentSymptoms(v) || v.level !== "low") return RELAPSE_RECOMMENDATIONS[v.level];
+  return v.symptomsRead ? RELAPSE_STALE_DATA_RECOMMENDATION : RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -580,6 +607,7 @@ function relapseInputs(
       observedAt: isoOf(read === null ? null : read.trajectory.newestAt),
       supplied: assessments.length > 0,
       contributed: symptomsRead,
+      staleAfterDays: SYMPTOM_SCORE_STALE_AFTER_DAYS,
     },
     scalarInput("dmseLatencyPctChange", input.dmseLatencyPctChange),
     scalarInput("avgSleepHours", input.avgSleepHours),
@@ -729,15 +757,25 @@ export function predictRelapse(
   const ranked = rankedDrivers(factors);
   // Without a readable symptom factor the score stands on too little to be read as low risk.
   const symptomsRead = symptoms.factor.available;
+  const stale = read !== null && isStale(read.trajectory.newestAt, nowMs);
+  const staleText =
+    read !== null && stale
+      ? `Not current: the newest symptom score is ${fmt(daysBetween(read.trajectory.newestAt, nowMs), 0)} days old (older than ${SYMPTOM_SCORE_STALE_AFTER_DAYS} days).`
+      : "";
+  const scored = relapseConfidence(factors, read, symptomsRead, nowMs, staleText, p);
+  scored.reasons.push(...findings.notes);
+  const confidence = capForUnreadScales(scored, findings);
   const v: Verdict = {
     score,
     ...flooredLevel(score, findings, p),
-    trend: symptoms.trend,
+    // A stale falling or stable trend is not a current one (decision 62); a rise stays visible.
+    trend: stale && symptoms.trend !== "rising" ? "unknown" : symptoms.trend,
     top: ranked[0],
     flags: findings.flags,
     symptomsRead,
+    staleText,
+    notes: findings.notes,
   };
-  const confidence = relapseConfidence(factors, read, symptomsRead, nowMs, p);
   const inputs = relapseInputs(input, assessments, read, symptomsRead, active);
 
   return {

@@ -4,6 +4,12 @@
  * symptom-scale trajectory (percent of the scale maximum on the most administered instrument).
  * No clock, no I/O, no dependencies. Parameter sets: params.ts.
  */
+import {
+  INSTRUMENTS,
+  type InstrumentId,
+  recogniseInstrument,
+  type ScaleDirection,
+} from "./knowledge/instruments.js";
 import type { Assessment, ConfidenceLevel } from "./types.js";
 
 export const MS_PER_DAY = 86_400_000;
@@ -272,10 +278,18 @@ export function slugOf(name: string): string {
 // ---------------------------------------------------------------------------------------------
 // Symptom-scale trajectory
 
-/** Trajectory of the most administered instrument, in percent of each administration's maxScore. */
+/**
+ * Trajectory of the most administered instrument whose direction is known (else of the most
+ * administered one), in percent of each administration's maxScore toward the worse end of the
+ * scale (decision 60): on a higher-is-better scale (WHO-5) 100 - percent, so a rise is always worse.
+ */
 export interface Trajectory {
-  /** Normalised instrument key (lower-case letters and digits of instrumentId, else of the name). */
+  /** Recognised instrument key, else the normalised instrumentId (else name). */
   instrumentKey: string;
+  /** The recognised instrument, or null. */
+  known: InstrumentId | null;
+  /** Which way a worse state moves the score; null when not known (change must not be read). */
+  direction: ScaleDirection | null;
   /** instrumentName of the newest administration of that instrument. */
   instrumentName: string;
   /** Distinct instruments among the readable administrations. */
@@ -284,10 +298,10 @@ export interface Trajectory {
   n: number;
   firstAt: number;
   lastAt: number;
-  /** Percent of maximum (0-100) of the oldest and newest administration. */
+  /** Percent of maximum toward the worse end (0-100) of the oldest and newest administration. */
   firstPct: number;
   lastPct: number;
-  /** lastPct - firstPct, in percentage points (positive = higher score = worse on a symptom scale). */
+  /** lastPct - firstPct, in percentage points (positive = worse, whatever the scale's direction). */
   change: number;
   /** lastAt - firstAt in days. */
   spanDays: number;
@@ -299,6 +313,8 @@ export interface Trajectory {
 
 interface Group {
   key: string;
+  known: InstrumentId | null;
+  direction: ScaleDirection | null;
   n: number;
   times: number[];
   pcts: number[];
@@ -326,9 +342,10 @@ export function pctOfMax(score: number, maxScore: number): number {
 
 /**
  * Reads assessments once: parses each createdAt (unreadable dates and non-finite scores are
- * skipped), groups by instrument and returns the trajectory of the instrument with the most
- * readable administrations (ties: the one with the newest administration, then the
- * alphabetically first key), plus the readable times/percentages of that instrument for windowed
+ * skipped), groups by instrument (recognised instruments under their table key) and returns the
+ * trajectory of the instrument with the most readable administrations among those whose direction
+ * is known, else among all (ties: the one with the newest administration, then the alphabetically
+ * first key), plus the readable times/percentages of that instrument for windowed
  * statistics. Order of the input does not matter; equal timestamps keep input order (the first
  * of them is "first", the last of them is "last"). Null when no administration is readable.
  */
@@ -339,10 +356,9 @@ export function readTrajectory(
 ): { trajectory: Trajectory; times: number[]; pcts: number[] } | null {
   if (!assessments || assessments.length === 0) return null;
   const groups = new Map<string, Group>();
-  // Raw instrumentId -> its group when the id alone decides the key (one Map lookup per item).
-  const byRawId = new Map<string, Group>();
-  let lastRawId: string | null = null;
-  let lastGroup: Group | undefined;
+  // instrumentId -> instrumentName -> group: most requests repeat one or two pairs, so each pair
+  // is recognised once.
+  const byPair = new Map<string, Map<string, Group>>();
   let newestAt = Number.NEGATIVE_INFINITY;
   let readable = 0;
   for (let i = 0; i < assessments.length; i++) {
@@ -351,36 +367,40 @@ export function readTrajectory(
     if (t === null || !Number.isFinite(a.score) || !Number.isFinite(a.maxScore) || a.maxScore <= 0) continue;
     readable += 1;
     if (t > newestAt) newestAt = t;
-    const pct = pctOfMax(a.score, a.maxScore);
-    let g: Group | undefined = a.instrumentId === lastRawId ? lastGroup : byRawId.get(a.instrumentId);
+    let byName = byPair.get(a.instrumentId);
+    if (byName === undefined) {
+      byName = new Map();
+      byPair.set(a.instrumentId, byName);
+    }
+    let g = byName.get(a.instrumentName);
     if (g === undefined) {
-      const key = instrumentKeyOf(a);
+      const known = recogniseInstrument(a.instrumentId, a.instrumentName);
+      const key = known ?? instrumentKeyOf(a);
       g = groups.get(key);
       if (g === undefined) {
         g = {
           key,
+          known,
+          direction: known ? INSTRUMENTS[known].direction : null,
           n: 0,
           times: [],
           pcts: [],
           firstAt: t,
-          firstPct: pct,
+          firstPct: 0,
           lastAt: t,
-          lastPct: pct,
+          lastPct: 0,
           lastName: a.instrumentName,
         };
         groups.set(key, g);
       }
-      // An id without letters or digits is keyed by its name, so it cannot be cached by id.
-      if (normaliseKey(a.instrumentId) !== "") {
-        byRawId.set(a.instrumentId, g);
-        lastRawId = a.instrumentId;
-      } else {
-        lastRawId = null;
-      }
-    } else {
-      lastRawId = a.instrumentId;
+      byName.set(a.instrumentName, g);
     }
-    lastGroup = g;
+    const raw = pctOfMax(a.score, a.maxScore);
+    const pct = g.direction === "higher_is_better" ? 100 - raw : raw;
+    if (g.n === 0) {
+      g.firstPct = pct;
+      g.lastPct = pct;
+    }
     g.n += 1;
     g.times.push(t);
     g.pcts.push(pct);
@@ -396,10 +416,14 @@ export function readTrajectory(
   }
   let best: Group | null = null;
   for (const g of groups.values()) {
+    const knownFirst = (g.direction !== null) !== (best?.direction !== null);
     if (
       best === null ||
-      g.n > best.n ||
-      (g.n === best.n && (g.lastAt > best.lastAt || (g.lastAt === best.lastAt && g.key < best.key)))
+      (knownFirst && g.direction !== null) ||
+      (!knownFirst && g.n > best.n) ||
+      (!knownFirst &&
+        g.n === best.n &&
+        (g.lastAt > best.lastAt || (g.lastAt === best.lastAt && g.key < best.key)))
     ) {
       best = g;
     }
@@ -408,6 +432,8 @@ export function readTrajectory(
   return {
     trajectory: {
       instrumentKey: best.key,
+      known: best.known,
+      direction: best.direction,
       instrumentName: best.lastName,
       instruments: groups.size,
       n: best.n,

@@ -1,17 +1,22 @@
 /**
- * What the symptom scales of a request say on their own, per instrument: the latest score's
- * severity band, reliable deterioration or improvement (first vs latest, and previous vs latest),
- * and a flag label for each finding a clinician must not miss. The outcome, relapse and medication
- * engines all read this, so a severe score or a reliable deterioration is seen the same way
- * everywhere and cannot be outweighed by non-symptom sources. Pure; sources in
- * docs/engines/evidence.md.
+ * What the symptom scales of a request say on their own, per instrument, read in the direction of
+ * each scale (decision 60): the latest score's severity band, reliable deterioration or
+ * improvement (first vs latest, previous vs latest, and best vs latest: decision 61), and a flag
+ * label for each finding a clinician must not miss. An instrument whose direction is not known is
+ * not evaluated for change (a note says so), and a total that is not a valid administration of its
+ * instrument (another maximum, out of range, or a fraction of a whole-number scale: decision 63)
+ * is read off-scale. The outcome, relapse and medication engines all read this, so a severe score
+ * or a reliable deterioration is seen the same way everywhere and cannot be outweighed by
+ * non-symptom sources. Pure; sources in docs/engines/evidence.md.
  */
 import {
   classifyScaleChange,
-  INSTRUMENT_PROFILES,
-  type KnownInstrument,
+  INSTRUMENTS,
+  type InstrumentId,
+  isPublishedTotal,
   recogniseInstrument,
   type ScaleChange,
+  type ScaleDirection,
   type SeverityBand,
   severityBand,
 } from "./instruments.js";
@@ -19,12 +24,23 @@ import { fmt, instrumentKeyOf, parseTime, signed } from "./shared.js";
 import type { Assessment } from "./types.js";
 
 /**
- * Expert-set: on a scale without published reliable-change figures, a rise (or fall) of at least
- * this many percentage points of the scale maximum is read as a deterioration (improvement). It
- * sits between the PHQ-9 (6/27 = 22 %) and GAD-7 (4/21 = 19 %) reliable changes rounded down, so
- * an unknown scale is never held to a stricter standard than the known ones.
+ * Expert-set: on a recognised instrument read off its published scale (another maxScore, a
+ * fractional total) or without a sourced reliable change (AUDIT), a change of at least this many
+ * percentage points of the scale maximum, in the scale's worse (better) direction, is read as a
+ * deterioration (improvement). It sits between the PHQ-9 (6/27 = 22 %) and GAD-7 (4/21 = 19 %)
+ * reliable changes rounded down, so such a reading is never held to a stricter standard than the
+ * known ones. A scale whose direction is not known is not read for change at all (decision 60).
  */
 export const UNKNOWN_SCALE_CHANGE_PP = 15;
+
+/**
+ * Expert-set (decision 60): a reading beside which a scale of unknown direction was given on two
+ * or more dates (its change could not be read) has at most moderate confidence, score at most 0.6
+ * (below every engine's high cut-off of 0.75). With no other scale the engines have no symptom
+ * anchor and confidence is low anyway.
+ */
+export const UNREAD_SCALE_CONFIDENCE_CAP = "moderate" as const;
+export const UNREAD_SCALE_CONFIDENCE_SCORE_CAP = 0.6;
 
 /**
  * Percentages of different maxima do not subtract exactly (11/20 to 14/20 is 14.999999999999993
@@ -39,6 +55,10 @@ export interface Administration {
   at: number;
   /** Percent of maxScore, clamped to 0-100. */
   pct: number;
+  /** Percent of the way to the worse end of the scale (pct, or 100 - pct on higher-is-better scales). */
+  burdenPct: number;
+  /** A valid administration of the published instrument (recognised instruments only). */
+  published: boolean;
   severity?: string;
 }
 
@@ -46,40 +66,54 @@ export interface InstrumentFinding {
   /** Recognised instrument key, else the normalised instrumentId (or name). */
   key: string;
   display: string;
-  known: KnownInstrument | null;
+  known: InstrumentId | null;
+  /** Which way a worse state moves the score; null when not known (change not evaluated). */
+  direction: ScaleDirection | null;
   /** Readable administrations (a readable date and finite score and maxScore > 0). */
   n: number;
   latest: Administration;
-  /** Published band of the latest score (recognised instruments on their published maximum). */
+  /** The best administration before the latest (lowest burden), null with one date. */
+  best: Administration | null;
+  /** Published band of the latest score (recognised instruments, valid administrations). */
   band: SeverityBand | null;
-  /** The latest score is in the severe band, or the caller labelled it severe. */
+  /** The latest score is in the instrument's severe band, or the caller labelled it severe. */
   severe: boolean;
   severeBy: "published_band" | "caller_severity" | null;
-  /** Recognised instrument whose administrations use a maxScore other than the published one. */
+  /** Recognised instrument with an administration that is not a valid published total. */
   offScale: boolean;
-  /** First vs latest and previous vs latest, by the service definitions (recognised, on scale). */
+  /** First vs latest, previous vs latest, best vs latest (recognised, on scale, with a reliable change). */
   overall: ScaleChange | null;
   recent: ScaleChange | null;
-  /** Percentage-point change first vs latest and previous vs latest (any scale; null with one date). */
+  fromBest: ScaleChange | null;
+  /** Worsening in percentage points of the scale maximum (positive is worse); null with one date or no direction. */
   overallPp: number | null;
   recentPp: number | null;
-  /** Reliable deterioration (recognised) or a rise of UNKNOWN_SCALE_CHANGE_PP or more (other scales). */
+  fromBestPp: number | null;
+  /** Reliable deterioration from the first, previous or best score (or UNKNOWN_SCALE_CHANGE_PP off-scale). */
   deteriorated: boolean;
-  /** Reliable improvement first vs latest (recognised) or a fall of UNKNOWN_SCALE_CHANGE_PP or more. */
+  /** Reliable improvement first vs latest, with no deterioration from the best score. */
   improved: boolean;
+  /** The direction is known, so change was read. */
+  evaluated: boolean;
   /** The sentence for a deterioration, and for a severe latest score; null when there is none. */
   deteriorationFlag: string | null;
   severityFlag: string | null;
   /** Both sentences that are present, deterioration first. */
   flags: string[];
+  /** Data-quality notes: direction unknown, totals not valid for the instrument. */
+  notes: string[];
 }
 
 export interface SymptomFindings {
   instruments: InstrumentFinding[];
   severe: InstrumentFinding[];
   deteriorated: InstrumentFinding[];
+  /** Instruments whose change was not evaluated (direction unknown). */
+  unevaluated: InstrumentFinding[];
   /** Every finding's flags, deteriorations first, then severe scores, in instrument order. */
   flags: string[];
+  /** Every finding's data-quality notes, in instrument order. */
+  notes: string[];
 }
 
 const SEVERE_WORDS = new Set(["severe", "verysevere", "extremelysevere", "extreme"]);
@@ -93,8 +127,13 @@ export function callerSaysSevere(severity: string | undefined): boolean {
 interface Group {
   key: string;
   display: string;
-  known: KnownInstrument | null;
+  known: InstrumentId | null;
   items: Administration[];
+}
+
+/** Percent of the way to the worse end: pct on higher-is-worse and unknown scales, 100 - pct otherwise. */
+export function burdenPctOf(direction: ScaleDirection | null, pct: number): number {
+  return direction === "higher_is_better" ? 100 - pct : pct;
 }
 
 function groupAdministrations(
@@ -110,11 +149,19 @@ function groupAdministrations(
     const key = known ?? instrumentKeyOf(a);
     let g = groups.get(key);
     if (!g) {
-      g = { key, display: known ? INSTRUMENT_PROFILES[known].display : a.instrumentName, known, items: [] };
+      g = { key, display: known ? INSTRUMENTS[known].display : a.instrumentName, known, items: [] };
       groups.set(key, g);
     }
     const pct = Math.min(100, Math.max(0, (a.score / a.maxScore) * 100));
-    const item: Administration = { score: a.score, maxScore: a.maxScore, at, pct };
+    const direction = known ? INSTRUMENTS[known].direction : null;
+    const item: Administration = {
+      score: a.score,
+      maxScore: a.maxScore,
+      at,
+      pct,
+      burdenPct: burdenPctOf(direction, pct),
+      published: known !== null && isPublishedTotal(known, a.score, a.maxScore),
+    };
     if (a.severity !== undefined) item.severity = a.severity;
     g.items.push(item);
   }
@@ -125,6 +172,37 @@ function describeBand(display: string, profileMax: number, score: number, b: Sev
   return `${display} ${fmt(score)} of ${profileMax}: ${b.label} band (${b.min}-${b.max})`;
 }
 
+/** Why a recognised instrument's administrations were read off its published scale. */
+function offScaleNote(display: string, known: InstrumentId, items: readonly Administration[]): string {
+  const k = INSTRUMENTS[known];
+  const bad = items.filter((i) => !i.published);
+  const fractional = k.wholeNumberTotals && bad.some((i) => !Number.isInteger(i.score));
+  const reasons = [
+    ...(bad.some((i) => i.maxScore !== k.totalMax)
+      ? [`a maxScore other than the published ${k.totalMax}`]
+      : []),
+    ...(fractional ? ["a total that is not a whole number (its items are scored in whole numbers)"] : []),
+    ...(bad.some((i) => i.score < k.totalMin || i.score > k.totalMax)
+      ? [`a total outside the published ${k.totalMin}-${k.totalMax}`]
+      : []),
+  ];
+  return `${display}: ${bad.length} administration(s) with ${reasons.join(" or ")} are not valid ${display} administrations; bands and the published reliable change were not applied, change read in percentage points of the scale maximum (data quality)`;
+}
+
+/** The administration before the latest with the lowest burden (the earliest among equals). */
+function bestBefore(items: readonly Administration[], latest: Administration): Administration | null {
+  let best: Administration | null = null;
+  for (const i of items) if (i.at < latest.at && (best === null || i.burdenPct < best.burdenPct)) best = i;
+  return best;
+}
+
+function deteriorationText(g: Group, worst: ScaleChange, fromBest: boolean, threshold: number): string {
+  const k = g.known ? INSTRUMENTS[g.known] : null;
+  const scale = k?.direction === "higher_is_better" ? "; higher is better on this scale" : "";
+  const from = fromBest ? " from the best score" : "";
+  return `${g.display} reliable deterioration${from}: ${fmt(worst.before)} -> ${fmt(worst.after)} (${signed(worst.change)} points${scale}; ${fmt(threshold)} or more is reliable)`;
+}
+
 function readGroup(g: Group, unknownPp: number): InstrumentFinding {
   // Stable sort: equal times keep input order, so "latest" is the last sent among equals.
   const items = g.items.sort((x, y) => x.at - y.at);
@@ -132,67 +210,96 @@ function readGroup(g: Group, unknownPp: number): InstrumentFinding {
   const latest = items[items.length - 1] as Administration;
   const previous = items.length >= 2 ? (items[items.length - 2] as Administration) : null;
   const distinctDates = latest.at > first.at;
-  const profile = g.known ? INSTRUMENT_PROFILES[g.known] : null;
-  const offScale = profile !== null && items.some((i) => i.maxScore !== profile.maxScore);
-  const onScale = profile !== null && !offScale;
+  const k = g.known ? INSTRUMENTS[g.known] : null;
+  const direction = k?.direction ?? null;
+  const offScale = k !== null && items.some((i) => !i.published);
+  const onScale = k !== null && !offScale;
+  // Reliable change in the instrument's points needs a sourced threshold; otherwise percentage points.
+  const byPoints = onScale && k?.reliableChangePoints != null;
+  const best = distinctDates ? bestBefore(items, latest) : null;
 
   const bandOf = onScale && g.known ? severityBand(g.known, latest.score) : null;
-  const byBand = bandOf?.key === "severe";
+  const byBand = bandOf !== null && k?.severeBandKey === bandOf.key;
   const byCaller = callerSaysSevere(latest.severity);
-  const overall =
-    onScale && g.known && distinctDates ? classifyScaleChange(g.known, first.score, latest.score) : null;
-  const recent =
-    onScale && g.known && previous && latest.at > previous.at
-      ? classifyScaleChange(g.known, previous.score, latest.score)
+  const compare = (before: Administration | null): ScaleChange | null =>
+    byPoints && g.known && before && latest.at > before.at
+      ? classifyScaleChange(g.known, before.score, latest.score)
       : null;
-  const overallPp = distinctDates ? latest.pct - first.pct : null;
-  const recentPp = previous && latest.at > previous.at ? latest.pct - previous.pct : null;
+  const overall = compare(first);
+  const recent = compare(previous);
+  const fromBest = compare(best);
+  const ppOf = (before: Administration | null): number | null =>
+    direction !== null && before && latest.at > before.at ? latest.burdenPct - before.burdenPct : null;
+  const overallPp = ppOf(first);
+  const recentPp = ppOf(previous);
+  const fromBestPp = ppOf(best);
 
-  const deteriorated = onScale
-    ? overall?.category === "reliable_deterioration" || recent?.category === "reliable_deterioration"
-    : (overallPp ?? 0) >= unknownPp - PP_EPSILON || (recentPp ?? 0) >= unknownPp - PP_EPSILON;
-  const improved = onScale
-    ? overall?.category === "reliable_improvement"
-    : (overallPp ?? 0) <= -unknownPp + PP_EPSILON;
+  const evaluated = direction !== null;
+  const deteriorated = !evaluated
+    ? false
+    : byPoints
+      ? [overall, recent, fromBest].some((c) => c?.category === "reliable_deterioration")
+      : [overallPp, recentPp, fromBestPp].some((pp) => (pp ?? 0) >= unknownPp - PP_EPSILON);
+  const improved =
+    evaluated &&
+    !deteriorated &&
+    (byPoints ? overall?.category === "reliable_improvement" : (overallPp ?? 0) <= -unknownPp + PP_EPSILON);
 
   let deteriorationFlag: string | null = null;
   if (deteriorated) {
-    if (onScale && profile) {
-      const worst = [overall, recent]
-        .filter((c): c is ScaleChange => c?.category === "reliable_deterioration")
-        .sort((x, y) => y.change - x.change)[0] as ScaleChange;
-      deteriorationFlag = `${g.display} reliable deterioration: ${fmt(worst.before)} -> ${fmt(worst.after)} (${signed(worst.change)} points; ${profile.reliableChangePoints} or more is reliable)`;
+    if (byPoints && k) {
+      const candidates = [overall, recent, fromBest].filter(
+        (c): c is ScaleChange => c?.category === "reliable_deterioration",
+      );
+      const worst = candidates.sort((x, y) => y.worsening - x.worsening)[0] as ScaleChange;
+      const isFromBest =
+        worst === fromBest && fromBest.before !== overall?.before && fromBest.before !== recent?.before;
+      deteriorationFlag = deteriorationText(g, worst, isFromBest, worst.threshold);
     } else {
-      const rise = Math.max(overallPp ?? 0, recentPp ?? 0);
-      deteriorationFlag = `${g.display} rose ${fmt(rise)} percentage points of the scale maximum (${unknownPp} or more is counted as deterioration here, an expert-set threshold)`;
+      const rise = Math.max(overallPp ?? 0, recentPp ?? 0, fromBestPp ?? 0);
+      const toward = direction === "higher_is_better" ? "fell" : "rose";
+      deteriorationFlag = `${g.display} ${toward} ${fmt(rise)} percentage points of the scale maximum toward its worse end (${unknownPp} or more is counted as deterioration here, an expert-set threshold)`;
     }
   }
   const severityFlag =
-    byBand && profile && bandOf
-      ? describeBand(g.display, profile.maxScore, latest.score, bandOf)
+    byBand && k && bandOf
+      ? describeBand(g.display, k.totalMax, latest.score, bandOf)
       : byCaller
         ? `${g.display} latest administration reported as "${latest.severity}" by the caller`
         : null;
+
+  const notes: string[] = [];
+  if (!evaluated && distinctDates)
+    notes.push(
+      `${g.display}: change not evaluated: direction unknown (not a recognised instrument, so whether a higher score is better or worse is not known)`,
+    );
+  if (offScale && g.known) notes.push(offScaleNote(g.display, g.known, items));
 
   return {
     key: g.key,
     display: g.display,
     known: g.known,
+    direction,
     n: items.length,
     latest,
+    best,
     band: bandOf,
     severe: byBand || byCaller,
     severeBy: byBand ? "published_band" : byCaller ? "caller_severity" : null,
     offScale,
     overall,
     recent,
+    fromBest,
     overallPp,
     recentPp,
+    fromBestPp,
     deteriorated,
     improved,
+    evaluated,
     deteriorationFlag,
     severityFlag,
     flags: [deteriorationFlag, severityFlag].filter((f): f is string => f !== null),
+    notes,
   };
 }
 
@@ -211,8 +318,33 @@ export function readSymptomFindings(
     : [];
   const severe = instruments.filter((f) => f.severe);
   const deteriorated = instruments.filter((f) => f.deteriorated);
+  const unevaluated = instruments.filter((f) => !f.evaluated);
   const flags: string[] = [];
   for (const f of deteriorated) if (f.deteriorationFlag) flags.push(f.deteriorationFlag);
   for (const f of severe) if (f.severityFlag) flags.push(f.severityFlag);
-  return { instruments, severe, deteriorated, flags };
+  return {
+    instruments,
+    severe,
+    deteriorated,
+    unevaluated,
+    flags,
+    notes: instruments.flatMap((f) => f.notes),
+  };
+}
+
+/** Confidence lowered (never raised) when a scale of unknown direction was given on two dates or more (decision 60). */
+export function capForUnreadScales<
+  T extends { level: "high" | "moderate" | "low"; score: number; reasons: string[] },
+>(confidence: T, findings: SymptomFindings): T {
+  const unread = findings.unevaluated.filter((f) => f.notes.length > 0);
+  if (unread.length === 0 || confidence.level === "low") return confidence;
+  return {
+    ...confidence,
+    level: UNREAD_SCALE_CONFIDENCE_CAP,
+    score: Math.min(confidence.score, UNREAD_SCALE_CONFIDENCE_SCORE_CAP),
+    reasons: [
+      ...confidence.reasons,
+      `Confidence at most ${UNREAD_SCALE_CONFIDENCE_CAP}: the change of ${unread.map((f) => f.display).join(", ")} could not be read (direction unknown).`,
+    ],
+  };
 }

@@ -87,6 +87,11 @@ export interface EngineInput {
   observedAt: string | null;
   supplied: boolean;
   contributed: boolean;
+  /**
+   * The age in days beyond which this input no longer describes the present (decision 62); the
+   * intelligence block lowers confidence when such an input contributed and is older.
+   */
+  staleAfterDays?: number;
 }
 
 /**

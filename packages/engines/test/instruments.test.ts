@@ -282,7 +282,7 @@ describe("classifyScaleChange (NHS Talking Therapies definitions)", () => {
   it("is antisymmetric and reliable recovery implies recovery and improvement", () => {
     fc.assert(
       fc.property(
-        fc.constantFrom<KnownInstrument>("phq9", "gad7"),
+        fc.constantFrom<"phq9" | "gad7">("phq9", "gad7"),
         fc.integer({ min: 0, max: 27 }),
         fc.integer({ min: 0, max: 27 }),
         (instrument, a, b) => {
@@ -435,24 +435,46 @@ describe("readSymptomFindings (the one reading of the symptom scales the engines
     expect(readSymptomFindings(phq(18, 13)).instruments[0]?.improved).toBe(false);
   });
 
-  it(`an unknown scale deteriorates with a rise of ${UNKNOWN_SCALE_CHANGE_PP} percentage points of its maximum`, () => {
+  it("an unknown scale is not read for change: direction unknown (decision 60)", () => {
+    // 8/20 = 40 % -> 16/20 = 80 %: a rise, but whether higher is worse is not known.
+    const rise = readSymptomFindings([adm(8, "2026-06-01", MOOD), adm(16, "2026-06-15", MOOD)]);
+    expect(rise.instruments[0]).toMatchObject({
+      known: null,
+      direction: null,
+      evaluated: false,
+      deteriorated: false,
+      improved: false,
+    });
+    expect(rise.flags).toEqual([]);
+    expect(rise.unevaluated).toHaveLength(1);
+    expect(rise.notes).toEqual([
+      "Mood scale: change not evaluated: direction unknown (not a recognised instrument, so whether a higher score is better or worse is not known)",
+    ]);
+    // A fall is not an improvement either.
+    const fall = readSymptomFindings([adm(16, "2026-06-01", MOOD), adm(8, "2026-06-15", MOOD)]);
+    expect(fall.instruments[0]?.improved).toBe(false);
+  });
+
+  it(`a recognised scale read off its published scale changes by ${UNKNOWN_SCALE_CHANGE_PP} percentage points`, () => {
     expect(UNKNOWN_SCALE_CHANGE_PP).toBe(15);
-    // 8/20 = 40 % -> 11/20 = 55 %: +15 pp.
-    const rise = [adm(8, "2026-06-01", MOOD), adm(11, "2026-06-15", MOOD)];
+    const PHQ20 = { id: "phq9", name: "PHQ-9", max: 20 };
+    // 8/20 = 40 % -> 11/20 = 55 %: +15 pp toward the worse end.
+    const rise = [adm(8, "2026-06-01", PHQ20), adm(11, "2026-06-15", PHQ20)];
     const f = readSymptomFindings(rise);
-    expect(f.instruments[0]).toMatchObject({ known: null, band: null, deteriorated: true });
+    expect(f.instruments[0]).toMatchObject({ known: "phq9", offScale: true, band: null, deteriorated: true });
     expect(f.instruments[0]?.overallPp).toBeCloseTo(15, 9);
     expect(f.flags).toEqual([
-      "Mood scale rose 15 percentage points of the scale maximum (15 or more is counted as deterioration here, an expert-set threshold)",
+      "PHQ-9 rose 15 percentage points of the scale maximum toward its worse end (15 or more is counted as deterioration here, an expert-set threshold)",
     ]);
     // +14.5 pp is not counted; a caller-set threshold replaces 15.
-    expect(readSymptomFindings([adm(8, "2026-06-01", MOOD), adm(10.9, "2026-06-15", MOOD)]).flags).toEqual(
+    expect(readSymptomFindings([adm(8, "2026-06-01", PHQ20), adm(10.9, "2026-06-15", PHQ20)]).flags).toEqual(
       [],
     );
     expect(readSymptomFindings(rise, 20).flags).toEqual([]);
     // A fall of 15 pp is an improvement.
     expect(
-      readSymptomFindings([adm(11, "2026-06-01", MOOD), adm(8, "2026-06-15", MOOD)]).instruments[0]?.improved,
+      readSymptomFindings([adm(11, "2026-06-01", PHQ20), adm(8, "2026-06-15", PHQ20)]).instruments[0]
+        ?.improved,
     ).toBe(true);
   });
 
@@ -488,7 +510,14 @@ describe("readSymptomFindings (the one reading of the symptom scales the engines
     const f = readSymptomFindings(mixed);
     expect(f.instruments).toHaveLength(1);
     expect(f.instruments[0]).toMatchObject({ key: "phq9", n: 2, severe: true, deteriorated: true });
-    expect(readSymptomFindings([])).toEqual({ instruments: [], severe: [], deteriorated: [], flags: [] });
+    expect(readSymptomFindings([])).toEqual({
+      instruments: [],
+      severe: [],
+      deteriorated: [],
+      unevaluated: [],
+      flags: [],
+      notes: [],
+    });
     expect(readSymptomFindings(undefined).flags).toEqual([]);
   });
 });

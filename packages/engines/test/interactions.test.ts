@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ROUTE_CLASSES } from "../src/knowledge/medicines.js";
 import {
   checkInteractions,
   DRUG_CLASSES,
@@ -25,22 +26,38 @@ function pairKeys(check: InteractionCheck): string[] {
   return check.interactions.map((i) => `${i.id}|${[i.a, i.b].sort().join("+")}|${i.severity}`).sort();
 }
 
-function classesOf(ingredient: string): readonly string[] {
-  return INGREDIENTS.find((item) => item.ingredient === ingredient)?.classes ?? [];
+/** One way of entering an ingredient: as itself, or (for an NSAID) as a topical gel (decision 71). */
+interface Candidate {
+  ingredient: string;
+  input: string;
+  classes: readonly string[];
 }
 
-function selects(selector: DrugSelector, ingredient: string): boolean {
+function candidates(): Candidate[] {
+  return INGREDIENTS.flatMap((item) => {
+    const systemic = { ingredient: item.ingredient, input: item.ingredient, classes: item.classes };
+    if (!item.classes.includes("nsaid")) return [systemic];
+    const topicalClasses = [...item.classes.filter((c) => c !== "nsaid"), "topical_nsaid"];
+    return [
+      systemic,
+      { ingredient: item.ingredient, input: `${item.ingredient} gel`, classes: topicalClasses },
+    ];
+  });
+}
+
+function selects(selector: DrugSelector, candidate: Candidate): boolean {
   return (
-    (selector.ingredients?.includes(ingredient) ?? false) ||
-    (selector.classes?.some((c) => classesOf(ingredient).includes(c)) ?? false)
+    (selector.ingredients?.includes(candidate.ingredient) ?? false) ||
+    (selector.classes?.some((c) => candidate.classes.includes(c)) ?? false)
   );
 }
 
-/** A pair of distinct known ingredients the rule's two sides select, or null. */
+/** Two entries naming distinct known ingredients that the rule's two sides select, or null. */
 function examplePair(rule: InteractionRule): [string, string] | null {
-  for (const a of listKnownIngredients()) {
+  for (const a of candidates()) {
     if (!selects(rule.a, a)) continue;
-    for (const b of listKnownIngredients()) if (b !== a && selects(rule.b, b)) return [a, b];
+    for (const b of candidates())
+      if (b.ingredient !== a.ingredient && selects(rule.b, b)) return [a.input, b.input];
   }
   return null;
 }
@@ -60,7 +77,7 @@ describe("knowledge base", () => {
 
   it("names only known ingredients and classes some ingredient holds", () => {
     const known = new Set(listKnownIngredients());
-    const heldClasses = new Set(INGREDIENTS.flatMap((item) => item.classes));
+    const heldClasses = new Set<string>([...INGREDIENTS.flatMap((item) => item.classes), ...ROUTE_CLASSES]);
     for (const rule of INTERACTION_RULES) {
       for (const side of [rule.a, rule.b]) {
         expect((side.ingredients?.length ?? 0) + (side.classes?.length ?? 0), rule.id).toBeGreaterThan(0);
@@ -70,7 +87,8 @@ describe("knowledge base", () => {
           expect(heldClasses.has(drugClass), `${rule.id}: ${drugClass}`).toBe(true);
       }
     }
-    for (const drugClass of DRUG_CLASSES) expect(heldClasses.has(drugClass), drugClass).toBe(true);
+    const ingredientClasses = new Set(INGREDIENTS.flatMap((item) => item.classes));
+    for (const drugClass of DRUG_CLASSES) expect(ingredientClasses.has(drugClass), drugClass).toBe(true);
   });
 
   it("reports every rule for a pair it selects (or a same-group rule at least as severe)", () => {
@@ -146,7 +164,6 @@ describe("real combinations", () => {
     [["fluoxetine 20 mg", "tamoxifen 20 mg"], "tamoxifen-strong-cyp2d6-inhibitor", "high"],
     [["Paxil", "tamoxifen"], "tamoxifen-strong-cyp2d6-inhibitor", "high"],
     [["aripiprazole 10 mg", "fluoxetine"], "aripiprazole-strong-cyp2d6-inhibitor", "moderate"],
-    [["carbamazepine", "Microgynon 30"], "inducer-hormonal-contraceptive", "high"],
     [["St John's wort", "sertraline"], "st-johns-wort-serotonergic", "high"],
     [["tranylcypromine", "methylphenidate 10 mg"], "maoi-stimulant", "high"],
     [["sertraline", "warfarin 5 mg"], "ssri-snri-anticoagulant", "moderate"],

@@ -50,8 +50,12 @@ const only = (input: Partial<MedicationInput>): ModuleSignal => {
   return signals[0] as ModuleSignal;
 };
 
-/** Scale without published reliability, 0-100, so percent = raw score. */
-const GENERIC = { id: "custom_scale", name: "Custom scale", max: 100 };
+/**
+ * A PHQ-9 sent on a 0-100 scale: a recognised higher-is-worse instrument read off its published
+ * scale, so the percentage-point thresholds apply and percent = raw score. (A scale that is not
+ * recognised has no known direction and is not compared at all: decision 60.)
+ */
+const GENERIC = { id: "phq9", name: "PHQ-9", max: 100 };
 
 describe("worked example (docs/engines/medication.md)", () => {
   it("gives the hand-computed numbers", () => {
@@ -74,7 +78,9 @@ describe("worked example (docs/engines/medication.md)", () => {
     });
     // Was the Jacobson-Truax index ("RCI -4.71", "more than 3.88 points"). Now NHS Talking
     // Therapies points: 10 - 19.333 = -9.33 points, at least 6 -> reliable improvement (same tone).
-    expect(s.detail).toContain("Reliable improvement: 19.33 -> 10 points (-9.33)");
+    expect(s.detail).toContain(
+      "Reliable improvement from the mean of 3 administration(s) on or before the start: 19.33 -> 10 points (-9.33)",
+    );
     expect(s.detail).toContain(
       "a change of 6 points or more either way is reliable (NHS Talking Therapies definition)",
     );
@@ -185,7 +191,7 @@ describe("prescriptions", () => {
   });
 });
 
-describe("thresholds on a scale without published reliability (15 points of 100)", () => {
+describe("thresholds on a recognised scale read off its published scale (15 points of 100)", () => {
   const generic = (before: number, after: number) =>
     only({
       prescriptions: [rx()],
@@ -202,25 +208,29 @@ describe("thresholds on a scale without published reliability (15 points of 100)
     const s = generic(before, after);
     expect(s.tone).toBe(tone);
     expect(s.metricValue).toBe(metric);
-    expect(s.detail).toContain("no published reliability");
+    expect(s.detail).toContain("are not valid PHQ-9 administrations");
   });
 });
 
 describe("reliable change on the PHQ-9 and GAD-7", () => {
   it("uses the PHQ-9 reliable change of 6 points for the tone", () => {
     const phq = (after: number) => only({ prescriptions: [rx()], assessments: weekly([10, 10, 10, after]) });
-    // Was "elevated" from 13.9 (Jacobson-Truax threshold 3.88); a 3.9-point rise is not reliable now.
-    expect(phq(13.9).tone).toBe("watch");
-    expect(phq(15.99).tone).toBe("watch");
-    expect(phq(15.99).detail).toContain("Not a reliable change");
+    // Was "elevated" from 13.9 (Jacobson-Truax threshold 3.88); a 4- or 5-point rise is not reliable.
+    expect(phq(14).tone).toBe("watch");
+    expect(phq(15).tone).toBe("watch");
+    expect(phq(15).detail).toContain("Not a reliable change");
     expect(phq(16).tone).toBe("elevated");
     expect(phq(16).detail).toContain("Reliable deterioration");
     expect(phq(16).detail).toContain("a change of 6 points or more either way is reliable");
-    // Was "positive" from 6.1; a 3.9-point fall is not reliable now.
-    expect(phq(6.1).tone).toBe("watch");
-    expect(phq(4.01).tone).toBe("watch");
+    // Was "positive" from 6.1; a 4- or 5-point fall is not reliable.
+    expect(phq(6).tone).toBe("watch");
+    expect(phq(5).tone).toBe("watch");
     expect(phq(4).tone).toBe("positive");
     expect(phq(4).detail).toContain("Reliable improvement");
+    // Decision 63: a fractional PHQ-9 total is not a PHQ-9 administration; read off-scale in
+    // percentage points (15.99 - 10 = 22.2 pp of 27: a rise beyond 15 pp).
+    expect(phq(15.99).detail).toContain("are not valid PHQ-9 administrations");
+    expect(phq(15.99).tone).toBe("elevated");
   });
 
   it("uses the GAD-7 reliable change of 4 points", () => {
@@ -231,8 +241,8 @@ describe("reliable change on the PHQ-9 and GAD-7", () => {
       });
     // Was "watch" at 8 (Jacobson-Truax 4.00003 put a whole 4-point change just short): 4 is reliable.
     expect(gad(8).tone).toBe("positive");
-    expect(gad(8.01).tone).toBe("watch");
-    expect(gad(15.99).tone).toBe("watch");
+    expect(gad(9).tone).toBe("watch");
+    expect(gad(15).tone).toBe("watch");
     expect(gad(16).tone).toBe("elevated");
     expect(gad(8).detail).toContain(
       "a change of 4 points or more either way is reliable (NHS Talking Therapies definition)",
@@ -271,7 +281,7 @@ describe("reliable change on the PHQ-9 and GAD-7", () => {
       assessments: weekly([20, 19, 19, 10], "2026-06-01", { id: "phq9", name: "PHQ-9", max: 30 }),
     });
     expect(s.detail).toContain(
-      "Reliable change not assessed: 4 administration(s) have a maxScore other than",
+      "Reliable change not assessed: 4 administration(s) are not valid PHQ-9 administrations (a maxScore other than the published 27",
     );
     expect(s.tone).toBe("positive");
   });
@@ -521,11 +531,11 @@ describe("facts", () => {
     expect(moderatelySevere.facts.summary.requiresClinicianReview).toBe(false);
   });
 
-  it("an unknown scale's deterioration uses worseningPctPoints, as calibrated", () => {
-    // A second scale (not the most administered) rising 40 % -> 60 %: +20 pp.
-    const other = weekly([40, 60], "2026-06-01", { id: "mood", name: "Mood scale", max: 100 });
+  it("an off-scale deterioration uses worseningPctPoints, as calibrated", () => {
+    // A second scale (not the most administered), a GAD-7 sent on 0-100, rising 40 % -> 60 %: +20 pp.
+    const other = weekly([40, 60], "2026-06-01", { id: "gad7", name: "GAD-7", max: 100 });
     const input = { prescriptions: [rx()], assessments: [...weekly([20, 19, 19, 16, 14, 12, 10]), ...other] };
-    expect(run(input).facts.summary.flagged[0]).toMatch(/^Mood scale rose 20 percentage points/);
+    expect(run(input).facts.summary.flagged[0]).toMatch(/^GAD-7 rose 20 percentage points/);
     const params = resolveMedicationParams({ worseningPctPoints: 25 });
     const calibrated = analyzeMedication(input, { now: NOW, model: { version: 4, params } });
     expect(calibrated.facts.summary.flagged).toEqual([]);
@@ -552,6 +562,7 @@ describe("facts", () => {
         observedAt: "2026-06-08T09:00:00.000Z",
         supplied: true,
         contributed: true,
+        staleAfterDays: 90,
       },
       { name: "dmseLatencyPctChange", value: -5, observedAt: null, supplied: true, contributed: true },
     ]);
@@ -714,8 +725,8 @@ describe("review follow-ups", () => {
 
   it("an exact 15-point rise on a scale of 20 is a deterioration despite floating-point rounding", () => {
     const item = (score: number, day: string) => ({
-      instrumentId: "mood20",
-      instrumentName: "Mood scale",
+      instrumentId: "phq9",
+      instrumentName: "PHQ-9",
       score,
       maxScore: 20,
       createdAt: `2026-06-${day}T09:00:00Z`,

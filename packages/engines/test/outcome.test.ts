@@ -32,10 +32,10 @@ function series(scores: number[], start: string, stepDays: number, maxScore = 27
 const IMPROVING = series([18, 12], "2026-06-01T00:00:00Z", 14);
 /** PHQ-9 18 -> 14: -4 points, below the reliable change of 6 (no symptom anchor for improvement). */
 const NOT_RELIABLE = series([18, 14], "2026-06-01T00:00:00Z", 14);
-/** A 0-100 scale without published figures, 50 -> 50: a symptom anchor of `stable`. */
-const FLAT = series([50, 50], "2026-06-01T00:00:00Z", 14, 100, "x");
-/** The same scale falling 60 -> 40: -20 pp, beyond the 15 pp an unknown scale needs; symptoms +30. */
-const X_IMPROVING = series([60, 40], "2026-06-01T00:00:00Z", 14, 100, "x");
+/** A PHQ-9 sent on a 0-100 scale (read off its published scale, in percentage points), 50 -> 50: a symptom anchor of `stable`. */
+const FLAT = series([50, 50], "2026-06-01T00:00:00Z", 14, 100, "phq9");
+/** The same falling 60 -> 40: -20 pp, beyond the 15 pp an off-scale reading needs; symptoms +30. */
+const X_IMPROVING = series([60, 40], "2026-06-01T00:00:00Z", 14, 100, "phq9");
 
 const run = (input: Partial<OutcomeInput>) => scoreOutcome({ assessments: [], ...input }, { now: NOW });
 const contribution = (input: Partial<OutcomeInput>, key: string) => {
@@ -149,7 +149,7 @@ describe("worked example without a reliable improvement (docs/engines/outcome.md
 describe("components", () => {
   it("symptoms: first vs last percent of maximum; a fall is improvement, capped at 30 points", () => {
     const pts = (a: number, b: number) =>
-      contribution({ assessments: series([a, b], "2026-06-01T00:00:00Z", 14, 100, "x") }, "symptoms")
+      contribution({ assessments: series([a, b], "2026-06-01T00:00:00Z", 14, 100, "phq9") }, "symptoms")
         .contribution;
     expect(pts(50, 50)).toBe(0);
     expect(pts(50, 35)).toBe(22.5);
@@ -159,20 +159,26 @@ describe("components", () => {
     expect(pts(0, 100)).toBe(-45);
   });
 
-  it("symptoms: middle administrations do not matter, input order does not matter", () => {
+  it("symptoms: middle administrations matter only through the best score; input order does not matter", () => {
     const a = series([20, 27, 3, 11], "2026-06-01T00:00:00Z", 7);
     const reversed = [...a].reverse();
     expect(run({ assessments: a }).data).toEqual(run({ assessments: reversed }).data);
-    const b = series([20, 0, 0, 11], "2026-06-01T00:00:00Z", 7);
-    expect(contribution({ assessments: a }, "symptoms").contribution).toBe(
-      contribution({ assessments: b }, "symptoms").contribution,
+    // No reliable rise since the best score: first vs last alone (20 -> 11).
+    const b = series([20, 27, 9, 11], "2026-06-01T00:00:00Z", 7);
+    const c = series([20, 12, 10, 11], "2026-06-01T00:00:00Z", 7);
+    expect(contribution({ assessments: b }, "symptoms").contribution).toBe(
+      contribution({ assessments: c }, "symptoms").contribution,
     );
+    // Decision 61: 3 -> 11 is +8 points since the best score, a reliable deterioration, read from
+    // the best: 8/27 = 29.63 pp -> -45 x 29.63 / 30 = -44.44, though 20 -> 11 fell.
+    expect(contribution({ assessments: a }, "symptoms").contribution).toBe(-44.44);
+    expect(contribution({ assessments: a }, "symptoms").detail).toContain("Read from the best score");
   });
 
   it("symptoms: a score above maxScore reads as 100 %; unreadable dates are skipped", () => {
     const a = [
-      ...series([200, 10], "2026-06-01T00:00:00Z", 7, 100, "x"),
-      { instrumentId: "x", instrumentName: "x", score: 0, maxScore: 100, createdAt: "yesterday-ish" },
+      ...series([200, 10], "2026-06-01T00:00:00Z", 7, 100, "phq9"),
+      { instrumentId: "phq9", instrumentName: "PHQ-9", score: 0, maxScore: 100, createdAt: "yesterday-ish" },
     ];
     const c = contribution({ assessments: a }, "symptoms");
     expect(c.available).toBe(true);
@@ -564,7 +570,7 @@ const inputArb = fc.record(
   { requiredKeys: ["assessments"] },
 );
 
-type Anchored = Exclude<OutcomeDirection, "insufficient_data">;
+type Anchored = Exclude<OutcomeDirection, "insufficient_data" | "not_current">;
 const RANK: Readonly<Record<Anchored, number>> = {
   improving: 0,
   stable: 1,
@@ -584,7 +590,8 @@ function anchorOf(assessments: readonly Assessment[]): Anchored | null {
   if (f.deteriorated.length > 0) return "worsening";
   if (f.severe.some((i) => !i.improved)) return "severe_symptoms";
   const tr = readTrajectory(assessments)?.trajectory;
-  if (!tr || tr.lastAt === tr.firstAt) return null;
+  // A scale whose direction is not known anchors nothing (decision 60).
+  if (!tr || tr.lastAt === tr.firstAt || tr.direction === null) return null;
   const key = recogniseInstrument(tr.instrumentKey, tr.instrumentName) ?? tr.instrumentKey;
   return f.instruments.find((i) => i.key === key)?.improved ? "improving" : "stable";
 }
@@ -637,11 +644,23 @@ describe("properties", () => {
           const d = direction as Anchored;
           // Never better than either; the worse of the two, except that a severe score is never
           // read as stable (an improvement tempered to stable becomes severe_symptoms).
-          expect(RANK[d]).toBeGreaterThanOrEqual(RANK[anchor]);
-          expect(RANK[d]).toBeGreaterThanOrEqual(RANK[composite]);
+          if (direction !== "not_current") {
+            expect(RANK[d]).toBeGreaterThanOrEqual(RANK[anchor]);
+            expect(RANK[d]).toBeGreaterThanOrEqual(RANK[composite]);
+          }
           const worse = RANK[composite] > RANK[anchor] ? composite : anchor;
           const anySevere = readSymptomFindings(input.assessments).severe.length > 0;
-          expect(d).toBe(worse === "stable" && anySevere ? "severe_symptoms" : worse);
+          const expected = worse === "stable" && anySevere ? "severe_symptoms" : worse;
+          // Decision 62: with the newest score older than 90 days, improving and stable are not_current.
+          const newest = readTrajectory(input.assessments)?.trajectory.newestAt ?? Number.NaN;
+          const stale = NOW.getTime() - newest > 90 * DAY;
+          if (direction === "not_current") {
+            expect(stale).toBe(true);
+            expect(["improving", "stable"]).toContain(expected);
+          } else {
+            expect(d).toBe(expected);
+            if (stale) expect(["severe_symptoms", "worsening"]).toContain(d);
+          }
         }
         const findings = readSymptomFindings(input.assessments);
         if (findings.severe.length > 0) expect(direction).not.toBe("stable");
@@ -670,7 +689,7 @@ describe("properties", () => {
         const by = Object.fromEntries(r.data.components.map((c) => [c.key, c.contribution]));
         expect(by.medication).toBeLessThanOrEqual(0);
         expect(by.biomarker).toBeLessThanOrEqual(0);
-        if (anchorOf(input.assessments) !== "improving") {
+        if (anchorOf(input.assessments) !== "improving" || r.data.direction === "not_current") {
           expect(by.dmse).toBeLessThanOrEqual(0);
           expect(by.sleep).toBeLessThanOrEqual(0);
         }

@@ -139,7 +139,10 @@ describe("docs/engines/evidence.md: the relapse signal model's cuts and floors",
     fileURLToPath(new URL("../../../docs/engines/evidence.md", import.meta.url)),
     "utf8",
   );
-  const section = doc.slice(doc.indexOf("## Agent tool `scoreRelapse`"));
+  // This section's rows only: it ends where the next section's heading starts.
+  const start = doc.indexOf("## Agent tool `scoreRelapse`");
+  const next = doc.indexOf("\n## ", start + 1);
+  const section = doc.slice(start, next === -1 ? undefined : next);
   const table = new Map(
     section
       .split("\n")

@@ -11,6 +11,7 @@ import {
   RELAPSE_MODEL_KEY,
   RELAPSE_NO_DRIVER,
   RELAPSE_RECOMMENDATIONS,
+  RELAPSE_STALE_DATA_RECOMMENDATION,
   type RelapseInput,
   type RelapseLevel,
   type RelapseParams,
@@ -45,17 +46,17 @@ describe("worked example (docs/engines/relapse.md)", () => {
   const input: RelapseInput = {
     assessments: [
       {
-        instrumentId: "mood20",
-        instrumentName: "Mood scale",
-        score: 8,
-        maxScore: 20,
+        instrumentId: "pcl5",
+        instrumentName: "PCL-5",
+        score: 32,
+        maxScore: 80,
         createdAt: "2026-05-01T09:00:00Z",
       },
       {
-        instrumentId: "mood20",
-        instrumentName: "Mood scale",
-        score: 10,
-        maxScore: 20,
+        instrumentId: "pcl5",
+        instrumentName: "PCL-5",
+        score: 40,
+        maxScore: 80,
         createdAt: "2026-05-31T09:00:00Z",
       },
     ],
@@ -117,6 +118,7 @@ describe("worked example (docs/engines/relapse.md)", () => {
       observedAt: "2026-05-31T09:00:00.000Z",
       supplied: true,
       contributed: true,
+      staleAfterDays: 90,
     });
     expect(result.facts.inputs.every((i) => i.supplied && i.contributed)).toBe(true);
     expect(Object.keys(result.data)).toEqual([
@@ -139,7 +141,7 @@ describe("factors", () => {
   it("symptoms: velocity ramp from 0 to 15 pp per 30 days, full weight within 14 days", () => {
     const now = new Date("2026-06-01T09:00:00Z");
     // 0 -> 6 points of 20 in 30 days = 30 pp? use maxScore 100 for easy percentages.
-    const mk = (rise: number) => series([50, 50 + rise], "2026-05-02T09:00:00Z", 30, 100, "x");
+    const mk = (rise: number) => series([50, 50 + rise], "2026-05-02T09:00:00Z", 30, 100, "phq9");
     expect(factor({ assessments: mk(0) }, "symptoms", now).points).toBe(0);
     expect(factor({ assessments: mk(-10) }, "symptoms", now).points).toBe(0);
     expect(factor({ assessments: mk(3) }, "symptoms", now).points).toBe(7);
@@ -152,7 +154,7 @@ describe("factors", () => {
     // Was 50 -> 65 (35 / 17.5 / 17.5 / 8.75): a 15 pp rise on a scale without published figures is
     // now a deterioration, which keeps the full 35 points at any age (next describe). A 12 pp rise
     // stays below it: 35 x 12/15 = 28 at weight 1, 14 at 0.5, 7 at 0.25.
-    const a = series([50, 62], "2026-05-02T09:00:00Z", 30, 100, "x"); // last 2026-06-01T09:00Z
+    const a = series([50, 62], "2026-05-02T09:00:00Z", 30, 100, "phq9"); // last 2026-06-01T09:00Z
     const at = (days: number) => new Date(Date.parse("2026-06-01T09:00:00Z") + days * DAY);
     expect(factor({ assessments: a }, "symptoms", at(14)).points).toBe(28);
     expect(factor({ assessments: a }, "symptoms", at(14.01)).points).toBe(14);
@@ -164,8 +166,8 @@ describe("factors", () => {
 
   it("symptoms: only the 30-day window before the newest administration sets the slope", () => {
     const now = new Date("2026-06-01T09:00:00Z");
-    const old = series([90, 10], "2025-01-01T09:00:00Z", 60, 100, "x"); // a big fall long ago
-    const recent = series([40, 55], "2026-05-02T09:00:00Z", 30, 100, "x");
+    const old = series([90, 10], "2025-01-01T09:00:00Z", 60, 100, "phq9"); // a big fall long ago
+    const recent = series([40, 55], "2026-05-02T09:00:00Z", 30, 100, "phq9");
     const f = factor({ assessments: [...old, ...recent] }, "symptoms", now);
     expect(f.points).toBe(35);
     expect(f.detail).toContain("over 2 administration(s)");
@@ -173,7 +175,7 @@ describe("factors", () => {
 
   it("symptoms: falls back to the two newest dates when the window holds one", () => {
     const now = new Date("2026-06-01T09:00:00Z");
-    const a = series([50, 57.5], "2026-03-03T09:00:00Z", 90, 100, "x"); // 7.5 pp in 90 days = 2.5 pp/30 d
+    const a = series([50, 57.5], "2026-03-03T09:00:00Z", 90, 100, "phq9"); // 7.5 pp in 90 days = 2.5 pp/30 d
     const f = factor({ assessments: a }, "symptoms", now);
     expect(f.available).toBe(true);
     expect(f.points).toBe(5.83); // 35 x 2.5/15 x 1
@@ -205,7 +207,7 @@ describe("factors", () => {
 
   it("trend: rising at +5 pp per 30 days, falling at -5, stable between", () => {
     const now = new Date("2026-06-01T09:00:00Z");
-    const mk = (rise: number) => series([50, 50 + rise], "2026-05-02T09:00:00Z", 30, 100, "x");
+    const mk = (rise: number) => series([50, 50 + rise], "2026-05-02T09:00:00Z", 30, 100, "phq9");
     expect(run({ assessments: mk(5) }, now).data.trend).toBe("rising");
     expect(run({ assessments: mk(4.99) }, now).data.trend).toBe("stable");
     expect(run({ assessments: mk(-4.99) }, now).data.trend).toBe("stable");
@@ -265,8 +267,8 @@ describe("factors", () => {
 });
 
 describe("symptom findings: a severe latest score or a reliable deterioration", () => {
-  it("a 15 pp rise on a scale without published figures keeps the full 35 points at any age and floors the level", () => {
-    const a = series([50, 65], "2026-05-02T09:00:00Z", 30, 100, "x"); // last 2026-06-01T09:00Z
+  it("a 15 pp rise on a PHQ-9 read off its published scale keeps the full 35 points at any age and floors the level", () => {
+    const a = series([50, 65], "2026-05-02T09:00:00Z", 30, 100, "phq9"); // last 2026-06-01T09:00Z
     const late = new Date(Date.parse("2026-06-01T09:00:00Z") + 30.01 * DAY);
     const r = run({ assessments: a }, late);
     // Was 8.75 (35 x 1 x 0.25) and level low.
@@ -276,7 +278,7 @@ describe("symptom findings: a severe latest score or a reliable deterioration", 
     expect(r.data).toMatchObject({ score: 35, level: "elevated" });
     expect(RELAPSE_FINDING_LEVEL_FLOOR).toBe("elevated");
     const flag =
-      "x rose 15 percentage points of the scale maximum (15 or more is counted as deterioration here, an expert-set threshold)";
+      "PHQ-9 rose 15 percentage points of the scale maximum toward its worse end (15 or more is counted as deterioration here, an expert-set threshold)";
     expect(r.facts.summary.flagged).toEqual([flag, "Symptom trajectory"]);
     expect(r.facts.summary.requiresClinicianReview).toBe(true);
     expect(r.data.summaryLine).toContain(`Level raised from moderate to elevated: ${flag}.`);
@@ -576,10 +578,18 @@ describe("properties", () => {
         }
         expect(r.facts.summary.requiresClinicianReview).toBe(found || rank(r.data.level) >= rank("elevated"));
         if (!symptoms?.available) expect(r.data.confidence).toBe("low");
+        // Decision 62: the newest readable score older than 90 days is not a current picture.
+        const newest = readTrajectory(input.assessments)?.trajectory.newestAt;
+        const stale = newest !== undefined && now.getTime() - newest > 90 * DAY;
+        if (stale) expect(r.data.confidence).toBe("low");
         expect(r.data.recommendation).toBe(
-          !symptoms?.available && r.data.level === "low"
-            ? RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION
-            : RELAPSE_RECOMMENDATIONS[r.data.level],
+          r.data.level !== "low"
+            ? RELAPSE_RECOMMENDATIONS[r.data.level]
+            : !symptoms?.available
+              ? RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION
+              : stale
+                ? RELAPSE_STALE_DATA_RECOMMENDATION
+                : RELAPSE_RECOMMENDATIONS.low,
         );
       }),
       { numRuns: 300 },

@@ -88,22 +88,27 @@ function oracle(assessments: readonly Assessment[]): Oracle {
     const latest = items[items.length - 1] as Assessment;
     const first = items[0] as Assessment;
     const previous = items.length > 1 ? (items[items.length - 2] as Assessment) : null;
-    if (items.length > 1) anchored = true;
+    // A scale whose direction is not known (BDI-II is not in the table) anchors nothing and is not
+    // read for change (decision 60).
+    if (items.length > 1 && scale.reliable !== null) anchored = true;
     const callerSevere = ["severe"].includes((latest.severity ?? "").toLowerCase());
     if (callerSevere || (scale.severeMin !== null && latest.score >= scale.severeMin)) severe = true;
     if (previous === null) continue;
     if (scale.reliable !== null) {
-      if (latest.score - first.score >= scale.reliable || latest.score - previous.score >= scale.reliable)
+      // From the first, the previous or the best (lowest) earlier score (decision 61).
+      const best = Math.min(...items.slice(0, -1).map((x) => x.score));
+      if (
+        latest.score - first.score >= scale.reliable ||
+        latest.score - previous.score >= scale.reliable ||
+        latest.score - best >= scale.reliable
+      )
         deteriorated = true;
-    } else {
-      const pp = (x: Assessment) => (x.score / x.maxScore) * 100;
-      if (pp(latest) - pp(first) >= 15 || pp(latest) - pp(previous) >= 15) deteriorated = true;
     }
   }
   return { severe, deteriorated, anchored: anchored || severe };
 }
 
-const RANK: Record<Exclude<OutcomeDirection, "insufficient_data">, number> = {
+const RANK: Record<Exclude<OutcomeDirection, "insufficient_data" | "not_current">, number> = {
   improving: 0,
   stable: 1,
   severe_symptoms: 2,
@@ -133,8 +138,11 @@ describe("outcome safety rules (fast-check)", () => {
         const alone = scoreOutcome({ assessments }, { now: NOW }).data.direction;
         const withRest = scoreOutcome({ assessments, ...rest }, { now: NOW }).data.direction;
         if (withRest === "improving") expect(alone).toBe("improving");
-        if (alone !== "insufficient_data" && withRest !== "insufficient_data")
-          expect(RANK[withRest]).toBeGreaterThanOrEqual(RANK[alone]);
+        const ranked = (d: OutcomeDirection) => d !== "insufficient_data" && d !== "not_current";
+        if (ranked(alone) && ranked(withRest))
+          expect(RANK[withRest as keyof typeof RANK]).toBeGreaterThanOrEqual(
+            RANK[alone as keyof typeof RANK],
+          );
       }),
       { numRuns: 400 },
     );

@@ -99,9 +99,13 @@ describe("getInstruments", () => {
     ]);
   });
 
-  it("carries only the LOINC code verified in this task (AUDIT total 75624-7)", () => {
+  it("carries only the verified LOINC total-score codes (PHQ-9, GAD-7, AUDIT; one table with terminology)", () => {
     const codes = getInstruments().flatMap((d) => (d.loinc ? [[d.id, d.loinc]] : []));
-    expect(codes).toEqual([["audit", "75624-7"]]);
+    expect(codes).toEqual([
+      ["phq9", "44261-6"],
+      ["gad7", "70274-6"],
+      ["audit", "75624-7"],
+    ]);
   });
 
   it("returns copies, so a caller cannot change the catalog", () => {

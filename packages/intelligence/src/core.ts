@@ -1,3 +1,4 @@
+import { capStaleConfidence, SYMPTOM_SCORE_STALE_AFTER_DAYS } from "@svc/engines";
 import {
   type EngineName,
   INTELLIGENCE_SCHEMA,
@@ -13,6 +14,8 @@ export interface InputDescriptor {
   observedAt: string | null;
   supplied: boolean;
   contributed: boolean;
+  /** The engine's age limit for this input (decision 62); the block's default otherwise. */
+  staleAfterDays?: number;
 }
 
 export interface PreviousResult {
@@ -43,11 +46,12 @@ export interface CoreInput {
   currentInputs: Record<string, unknown>;
   polarity: Polarity;
   interpretationScale: Record<string, string>;
-  /** Inputs observed longer ago than this are listed as stale (default 90 days). */
+  /** Inputs observed longer ago than this are listed as stale (default 90 days), unless the input sets its own limit. */
   staleAfterDays?: number;
 }
 
-export const DEFAULT_STALE_AFTER_DAYS = 90;
+/** The staleness rule's limit (decision 62), one constant shared with the engines. */
+export const DEFAULT_STALE_AFTER_DAYS = SYMPTOM_SCORE_STALE_AFTER_DAYS;
 
 const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
 
@@ -57,18 +61,46 @@ export function completeness(inputs: InputDescriptor[]): number {
   return round(inputs.filter((i) => i.supplied).length / inputs.length);
 }
 
+/** Whether a supplied input is older than its own limit (or the default); undated inputs are not stale. */
+function isStaleInput(input: InputDescriptor, now: Date, staleAfterDays: number): boolean {
+  if (!input.supplied || !input.observedAt) return false;
+  const at = Date.parse(input.observedAt);
+  if (Number.isNaN(at)) return false;
+  return at < now.getTime() - (input.staleAfterDays ?? staleAfterDays) * 86_400_000;
+}
+
 export function freshness(inputs: InputDescriptor[], now: Date, staleAfterDays = DEFAULT_STALE_AFTER_DAYS) {
   let newest: number | null = null;
   const stale: string[] = [];
-  const staleBefore = now.getTime() - staleAfterDays * 86_400_000;
   for (const input of inputs) {
     if (!input.supplied || !input.observedAt) continue;
     const at = Date.parse(input.observedAt);
     if (Number.isNaN(at)) continue;
     if (newest === null || at > newest) newest = at;
-    if (at < staleBefore) stale.push(input.name);
+    if (isStaleInput(input, now, staleAfterDays)) stale.push(input.name);
   }
   return { newestInputAt: newest === null ? null : new Date(newest).toISOString(), staleInputs: stale };
+}
+
+/**
+ * The staleness rule (decision 62) in the block: an input that moved the result, carries the
+ * engine's own age limit and is older than it caps confidence at low, with a reason naming it.
+ * Confidence is never raised; an engine that applied the rule already gives the same answer.
+ */
+export function staleAdjustedConfidence(
+  confidence: IntelligenceBlock["confidence"],
+  inputs: InputDescriptor[],
+  now: Date,
+): IntelligenceBlock["confidence"] {
+  const stale = inputs.filter(
+    (i) => i.contributed && i.staleAfterDays !== undefined && isStaleInput(i, now, i.staleAfterDays),
+  );
+  if (stale.length === 0) return confidence;
+  const names = stale.map((i) => `${i.name} (older than ${i.staleAfterDays} days)`).join(", ");
+  const reason = `Stale input(s): ${names}; the picture is not current, so confidence is at most low.`;
+  const capped = capStaleConfidence(confidence, true, reason);
+  // An engine that already gave the staleness reason keeps its own reasons.
+  return confidence.level === capped.level && confidence.score === capped.score ? confidence : capped;
 }
 
 interface Explanation {
@@ -162,7 +194,11 @@ export function buildIntelligenceCore(input: CoreInput): IntelligenceBlock {
     schema: INTELLIGENCE_SCHEMA,
     engine: input.engine,
     summary: input.summary,
-    confidence: { ...input.confidence, score: round(Math.min(1, Math.max(0, input.confidence.score))) },
+    confidence: staleAdjustedConfidence(
+      { ...input.confidence, score: round(Math.min(1, Math.max(0, input.confidence.score))) },
+      input.inputs,
+      input.now,
+    ),
     dataQuality: {
       completeness: completeness(input.inputs),
       missingInputs: input.inputs.filter((i) => !i.supplied).map((i) => i.name),

@@ -1,5 +1,5 @@
-import { type EngineFacts, recogniseInstrument } from "@svc/engines";
-import { LOINC_INSTRUMENTS, LOINC_SYSTEM, matchIngredient, RXNORM_SYSTEM } from "./terminology.js";
+import { type EngineFacts, INSTRUMENTS, type InstrumentId, recogniseInstrument } from "@svc/engines";
+import { LOINC_SYSTEM, matchIngredients, RXNORM_SYSTEM } from "./terminology.js";
 import { CODE_SYSTEMS, type TerminologyCode } from "./types.js";
 
 /**
@@ -14,7 +14,11 @@ export function engineCodes(facts: EngineFacts): TerminologyCode[] {
   return (facts.codes ?? []).filter((c): c is TerminologyCode => KNOWN_SYSTEMS.has(c.system));
 }
 
-/** RxNorm ingredient of each medication signal whose prescription names a verified ingredient. */
+/**
+ * RxNorm ingredients of each medication signal whose prescription names verified ingredients:
+ * one code per verified ingredient, so a combination product is coded as each of them, never as
+ * its first alone.
+ */
 export function medicationCodes(
   signals: readonly { sourceRef: string }[],
   prescriptions: readonly { id: string; medicationName: string }[],
@@ -23,39 +27,41 @@ export function medicationCodes(
   const codes: TerminologyCode[] = [];
   signals.forEach((signal, i) => {
     const name = byId.get(signal.sourceRef);
-    const ingredient = name === undefined ? null : matchIngredient(name);
-    if (ingredient)
+    for (const ingredient of name === undefined ? [] : matchIngredients(name)) {
       codes.push({
         system: RXNORM_SYSTEM,
         code: ingredient.code,
         display: ingredient.display,
         mapsTo: `signals.${i}`,
       });
+    }
   });
   return codes;
 }
 
-/** PHQ-9 or GAD-7 recognised from an assessment's id or name, as the engines recognise them. */
+/** The instrument recognised from an assessment's id or name, as the engines recognise them. */
 export const recogniseInstrumentCode = recogniseInstrument;
 
 /**
- * LOINC total-score codes of the instruments among the assessments, pointing at `mapsTo` (the
- * part of the response that the symptom scores feed).
+ * LOINC total-score codes (verified ones only, from the engines' instrument table) of the
+ * instruments among the assessments, pointing at `mapsTo` (the part of the response that the
+ * symptom scores feed). Instruments without a verified code get no entry.
  */
 export function instrumentCodes(
   assessments: readonly { instrumentId: string; instrumentName: string }[],
   mapsTo: string,
 ): TerminologyCode[] {
-  const seen = new Set<"phq9" | "gad7">();
+  const seen = new Set<InstrumentId>();
+  const coded = Object.values(INSTRUMENTS).filter((k) => k.loinc !== undefined).length;
   for (const a of assessments) {
     const key = recogniseInstrumentCode(a.instrumentId, a.instrumentName);
-    if (key) seen.add(key);
-    if (seen.size === 2) break;
+    if (key && INSTRUMENTS[key].loinc) seen.add(key);
+    if (seen.size === coded) break;
   }
-  return [...seen].sort().map((key) => ({
-    system: LOINC_SYSTEM,
-    code: LOINC_INSTRUMENTS[key].total.code,
-    display: LOINC_INSTRUMENTS[key].total.display,
-    mapsTo,
-  }));
+  return [...seen].sort().flatMap((key) => {
+    const loinc = INSTRUMENTS[key].loinc;
+    return loinc
+      ? [{ system: LOINC_SYSTEM, code: loinc.total.code, display: loinc.total.display, mapsTo }]
+      : [];
+  });
 }

@@ -5,8 +5,9 @@
  * with the concept name (see docs/terminology.md for the full provenance and the list of concepts
  * that were deliberately left unmapped). If a concept is not in these tables, emit no code for it.
  *
- * Pure module: no runtime imports, no I/O.
+ * Pure module: no I/O; the instrument LOINC codes are read from the engines' instrument table.
  */
+import { INSTRUMENTS } from "@svc/engines";
 import type { CODE_SYSTEMS } from "./types.js";
 
 export interface TerminologyEntry {
@@ -63,27 +64,14 @@ export const RXNORM_INGREDIENTS: Readonly<Record<string, RxNormEntry>> = {
  */
 export const RXNORM_SYNONYMS: Readonly<Record<string, string>> = {};
 
-/** LOINC codes for instrument total scores and panels. */
+/**
+ * LOINC codes for instrument total scores and panels: a view of the engines' instrument table
+ * (`INSTRUMENTS[id].loinc`), where each verified code is written once with its source.
+ */
 export const LOINC_INSTRUMENTS = {
-  phq9: {
-    total: {
-      code: "44261-6",
-      display: "Patient Health Questionnaire 9 item (PHQ-9) total score [Reported]",
-      source: "loinc.org (cdn.loinc.org/44261-6); NLM CDE cde.nlm.nih.gov/deView?tinyId=Qy_ihKG8km",
-    },
-    panel: {
-      code: "44249-1",
-      display: "PHQ-9 quick depression assessment panel [Reported.PHQ]",
-      source: "loinc.org (cdn.loinc.org/44261-6 'Member of these Panels')",
-    },
-  },
-  gad7: {
-    total: {
-      code: "70274-6",
-      display: "Generalized anxiety disorder 7 item (GAD-7) total score [Reported.PHQ]",
-      source: "loinc.org/69729-2 (PHQ-SADS panel hierarchy)",
-    },
-  },
+  phq9: INSTRUMENTS.phq9.loinc as { total: LoincEntry; panel: LoincEntry },
+  gad7: INSTRUMENTS.gad7.loinc as { total: LoincEntry },
+  audit: INSTRUMENTS.audit.loinc as { total: LoincEntry },
 } as const satisfies Record<string, Record<string, LoincEntry>>;
 
 /**
@@ -131,17 +119,34 @@ function normalise(text: string): string {
 }
 
 /**
- * Recognise a verified ingredient inside a free-text medication name, e.g.
- * "Sertraline HCl 50 mg tablet" -> sertraline. Whole-word matching only; returns null when no
- * verified ingredient is present (including brand names and unverified ingredients).
+ * Every verified ingredient named inside a free-text medication name, in order of appearance,
+ * each once: "olanzapine / fluoxetine 6/25 mg" -> olanzapine, fluoxetine. Whole-word matching,
+ * longest name first, so "escitalopram" is never also read as citalopram; brand names and
+ * unverified ingredients give nothing.
+ */
+export function matchIngredients(medicationName: string): RxNormEntry[] {
+  if (typeof medicationName !== "string" || medicationName.trim() === "") return [];
+  let haystack = normalise(medicationName);
+  const found: { at: number; entry: RxNormEntry }[] = [];
+  for (const [term, key] of MATCH_TERMS) {
+    const needle = normalise(term);
+    const at = haystack.indexOf(needle);
+    const entry = RXNORM_INGREDIENTS[key];
+    if (at < 0 || entry === undefined) continue;
+    if (!found.some((item) => item.entry === entry)) found.push({ at, entry });
+    // Blank the match out (same length) so a shorter name cannot match inside it.
+    haystack = haystack.replaceAll(needle, " ".repeat(needle.length));
+  }
+  return found.sort((x, y) => x.at - y.at).map((item) => item.entry);
+}
+
+/**
+ * The one verified ingredient of a free-text medication name, e.g. "Sertraline HCl 50 mg tablet"
+ * -> sertraline. Null when no verified ingredient is present (including brand names and
+ * unverified ingredients) and when the name holds more than one (a combination product is never
+ * coded as its first ingredient; use matchIngredients for each).
  */
 export function matchIngredient(medicationName: string): RxNormEntry | null {
-  if (typeof medicationName !== "string" || medicationName.trim() === "") return null;
-  const haystack = normalise(medicationName);
-  for (const [term, key] of MATCH_TERMS) {
-    if (haystack.includes(normalise(term))) {
-      return RXNORM_INGREDIENTS[key] ?? null;
-    }
-  }
-  return null;
+  const found = matchIngredients(medicationName);
+  return found.length === 1 ? (found[0] ?? null) : null;
 }

@@ -151,6 +151,17 @@ describe("change against previous", () => {
 });
 
 describe("codes", () => {
+  it("a combination prescription is coded as each verified ingredient, not its first", () => {
+    const codes = medicationCodes(
+      [{ sourceRef: "rx_1" }],
+      [{ id: "rx_1", medicationName: "olanzapine/fluoxetine 6/25 mg" }],
+    );
+    expect(codes.map((c) => [c.code, c.mapsTo])).toEqual([
+      ["61381", "signals.0"],
+      ["4493", "signals.0"],
+    ]);
+  });
+
   it("RxNorm codes point at the signal of a prescription naming a verified ingredient", () => {
     const codes = medicationCodes(
       [{ sourceRef: "rx_2" }, { sourceRef: "rx_1" }, { sourceRef: "dmse" }],

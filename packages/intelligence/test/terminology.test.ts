@@ -3,6 +3,7 @@ import {
   LOINC_INSTRUMENTS,
   LOINC_SYSTEM,
   matchIngredient,
+  matchIngredients,
   RXNORM_INGREDIENTS,
   RXNORM_SYNONYMS,
   RXNORM_SYSTEM,
@@ -70,6 +71,13 @@ describe("matchIngredient", () => {
 
   it("prefers the longest ingredient name (escitalopram is not citalopram)", () => {
     expect(matchIngredient("escitalopram oxalate")?.display).toBe("escitalopram");
+    expect(matchIngredients("escitalopram oxalate").map((e) => e.display)).toEqual(["escitalopram"]);
+  });
+
+  it("codes every verified ingredient of a combination, never only the first", () => {
+    expect(matchIngredients("olanzapine/fluoxetine 6/25 mg").map((e) => e.code)).toEqual(["61381", "4493"]);
+    expect(matchIngredient("olanzapine/fluoxetine 6/25 mg")).toBeNull();
+    expect(matchIngredients("Symbyax 6/25")).toEqual([]);
   });
 
   it.each([

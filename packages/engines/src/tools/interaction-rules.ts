@@ -3,7 +3,7 @@
  * from drug-names.ts), a FHIR DetectedIssue severity, the mechanism, what to do, and the source.
  * Severity scale, the full table and what was checked: docs/engines/interactions.md.
  */
-import type { DrugClass } from "./drug-names.js";
+import { QT_LABEL_AVOID, type SelectableClass } from "../knowledge/medicines.js";
 
 /** FHIR DetectedIssue.severity: high, moderate, low. */
 export type InteractionSeverity = "high" | "moderate" | "low";
@@ -11,7 +11,7 @@ export type InteractionSeverity = "high" | "moderate" | "low";
 /** One side of a rule: a medication matches if its ingredient is listed or it has one of the classes. */
 export interface DrugSelector {
   ingredients?: readonly string[];
-  classes?: readonly DrugClass[];
+  classes?: readonly SelectableClass[];
 }
 
 /**
@@ -35,7 +35,10 @@ export type InteractionGroup =
   | "antiepileptic-level"
   | "anticoagulant-level"
   | "disulfiram"
-  | "opioid-antagonist";
+  | "opioid-antagonist"
+  | "lithium-neurotoxicity"
+  | "quetiapine-exposure"
+  | "cyp3a4-inhibition";
 
 export interface InteractionRule {
   /** Stable id, kebab case. */
@@ -76,6 +79,8 @@ const LITHIUM_REVIEWS =
 const DDINTER = "DDInter (Xiong et al. 2022, Nucleic Acids Res 50:D1200-D1207)";
 const CREDIBLEMEDS =
   "CredibleMeds QTdrugs list (known risk of TdP); BNF Appendix 1 (QT-interval prolongation)";
+const CREDIBLEMEDS_CATEGORIES =
+  "CredibleMeds risk categories (known, possible and conditional risk of TdP, as defined on crediblemeds.org)";
 
 // ---------------------------------------------------------------------------------------------
 // Shared selectors
@@ -93,6 +98,9 @@ const BENZODIAZEPINE: DrugSelector = { classes: ["benzodiazepine"] };
 const LITHIUM: DrugSelector = { ingredients: ["lithium"] };
 const CLOZAPINE: DrugSelector = { ingredients: ["clozapine"] };
 const ALCOHOL: DrugSelector = { ingredients: ["alcohol"] };
+const QT_KNOWN: DrugSelector = { classes: ["qt_known_risk"] };
+const QUETIAPINE: DrugSelector = { ingredients: ["quetiapine"] };
+const SSRI_SNRI_TCA: DrugSelector = { classes: ["ssri", "snri", "tca"] };
 
 // ---------------------------------------------------------------------------------------------
 // MAOIs: serotonin syndrome and hypertensive reactions
@@ -1327,13 +1335,262 @@ const ANTIEPILEPTIC_RULES: InteractionRule[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
+// Rows an audit found missing (decision 69): the clozapine label's table, quetiapine with strong
+// CYP3A4 inhibitors, lithium with haloperidol, tamoxifen with a moderate CYP2D6 inhibitor,
+// olanzapine with ciprofloxacin, linezolid with methylene blue, ondansetron with serotonergic
+// antidepressants, and topical NSAIDs with lithium (decision 71).
+
+const SEROQUEL_LABEL =
+  "Seroquel (quetiapine) US label, Dosage and Administration (dose modification with strong CYP3A4 inhibitors: reduce to one sixth) and Drug Interactions (ketoconazole reduced quetiapine clearance by 84 %)";
+
+const AUDIT_RULES: InteractionRule[] = [
+  {
+    id: "clozapine-cyp2d6-cyp3a4-inhibitor",
+    a: CLOZAPINE,
+    b: {
+      classes: ["strong_cyp2d6_inhibitor", "moderate_cyp2d6_inhibitor", "strong_cyp3a4_inhibitor"],
+      ingredients: ["cimetidine", "escitalopram", "erythromycin", "sertraline"],
+    },
+    severity: "moderate",
+    group: "clozapine-exposure",
+    effect: "raised clozapine level",
+    mechanism:
+      "Clozapine is also cleared by CYP2D6 and CYP3A4; the label names cimetidine, escitalopram, erythromycin, paroxetine, bupropion, fluoxetine, quinidine, duloxetine, terbinafine and sertraline.",
+    recommendation:
+      "Monitor for clozapine adverse reactions (sedation, hypotension, seizures) and consider a lower clozapine dose; check a clozapine level after starting or stopping the inhibitor.",
+    source: `${CLOZAPINE_LABEL} (CYP2D6 or CYP3A4 inhibitors)`,
+    sourceChecked: true,
+  },
+  {
+    id: "clozapine-weak-cyp1a2-inhibitor",
+    a: CLOZAPINE,
+    b: { ingredients: ["ethinylestradiol", "caffeine"] },
+    severity: "moderate",
+    group: "clozapine-exposure",
+    effect: "raised clozapine level",
+    mechanism: "Oral contraceptives (ethinylestradiol) and caffeine are moderate or weak CYP1A2 inhibitors.",
+    recommendation:
+      "Monitor for clozapine adverse reactions and consider a lower dose if needed; expect levels to fall when the inhibitor stops.",
+    source: `${CLOZAPINE_LABEL} (moderate or weak CYP1A2 inhibitors)`,
+    sourceChecked: true,
+  },
+  {
+    id: "clozapine-tobacco-smoking",
+    a: CLOZAPINE,
+    b: { ingredients: ["tobacco smoke"] },
+    severity: "moderate",
+    group: "clozapine-exposure",
+    effect: "clozapine level changes with smoking",
+    mechanism:
+      "Tobacco smoke induces CYP1A2 and lowers clozapine levels; stopping smoking (including on admission to a smoke-free ward) makes them rise within days.",
+    recommendation:
+      "Record smoking status; when a patient stops or cuts down, check clozapine levels and expect to reduce the dose; when they start again, watch for loss of effect.",
+    source: `${CLOZAPINE_LABEL} (tobacco smoking as CYP1A2 inducer); ${FDA_CYP_TABLE} (tobacco)`,
+    sourceChecked: true,
+  },
+  {
+    id: "clozapine-omeprazole",
+    a: CLOZAPINE,
+    b: { ingredients: ["omeprazole"] },
+    severity: "low",
+    group: "clozapine-exposure",
+    effect: "lower clozapine level",
+    mechanism: "Omeprazole is a moderate or weak CYP1A2 or CYP3A4 inducer in the clozapine label.",
+    recommendation: "Watch for loss of effect; consider a clozapine level if the response changes.",
+    source: `${CLOZAPINE_LABEL} (moderate or weak CYP1A2 or CYP3A4 inducers)`,
+    sourceChecked: true,
+  },
+  {
+    id: "olanzapine-strong-cyp1a2-inhibitor",
+    a: { ingredients: ["olanzapine"] },
+    b: STRONG_CYP1A2_INHIBITOR,
+    severity: "moderate",
+    group: "clozapine-exposure",
+    effect: "raised olanzapine level",
+    mechanism:
+      "Olanzapine is cleared mainly by CYP1A2; ciprofloxacin and fluvoxamine are strong CYP1A2 inhibitors.",
+    recommendation:
+      "Consider a lower olanzapine dose and monitor for sedation, hypotension and anticholinergic effects.",
+    source: `${FDA_CYP_TABLE} (ciprofloxacin, fluvoxamine: strong CYP1A2 inhibitors); Zyprexa (olanzapine) US label, Drug Interactions (CYP1A2 inhibitors)`,
+    sourceChecked: false,
+  },
+  {
+    id: "olanzapine-tobacco-smoking",
+    a: { ingredients: ["olanzapine"] },
+    b: { ingredients: ["tobacco smoke"] },
+    severity: "low",
+    group: "clozapine-exposure",
+    effect: "olanzapine level changes with smoking",
+    mechanism:
+      "Tobacco smoke induces CYP1A2; smokers clear olanzapine faster, and levels rise after stopping.",
+    recommendation: "Ask about smoking; after stopping, monitor for sedation and consider a lower dose.",
+    source: `Zyprexa (olanzapine) US label, Clinical Pharmacology (smokers); ${FDA_CYP_TABLE} (tobacco)`,
+    sourceChecked: false,
+  },
+  {
+    id: "quetiapine-strong-cyp3a4-inhibitor",
+    a: QUETIAPINE,
+    b: { classes: ["strong_cyp3a4_inhibitor"] },
+    severity: "high",
+    group: "quetiapine-exposure",
+    effect: "quetiapine toxicity (sedation, hypotension, coma)",
+    mechanism:
+      "Quetiapine is cleared by CYP3A4; ketoconazole raised its peak level about 3-fold and cut clearance by 84 %; coma is reported with ritonavir-boosted regimens.",
+    recommendation:
+      "Reduce quetiapine to one sixth of the dose when a strong CYP3A4 inhibitor (ketoconazole, itraconazole, clarithromycin, ritonavir, ...) is added; increase it back 6-fold when the inhibitor stops.",
+    source: `${SEROQUEL_LABEL}; Sampson et al. 2019, J Clin Pharmacol 59:500-509 (quetiapine with HIV protease inhibitors)`,
+    sourceChecked: true,
+  },
+  {
+    id: "quetiapine-moderate-cyp3a4-inhibitor",
+    a: QUETIAPINE,
+    b: { classes: ["moderate_cyp3a4_inhibitor"] },
+    severity: "moderate",
+    group: "quetiapine-exposure",
+    effect: "raised quetiapine level",
+    mechanism: "Erythromycin and fluconazole are moderate CYP3A4 inhibitors and reduce quetiapine clearance.",
+    recommendation: "Use a reduced quetiapine dose and watch for sedation and orthostatic hypotension.",
+    source:
+      "Seroquel XR (quetiapine) US label, Drug Interactions (caution, reduced dosage, with ketoconazole and other CYP3A inhibitors such as itraconazole, fluconazole, erythromycin, protease inhibitors)",
+    sourceChecked: true,
+  },
+  {
+    id: "lurasidone-strong-cyp3a4-inhibitor",
+    a: { ingredients: ["lurasidone"] },
+    b: { classes: ["strong_cyp3a4_inhibitor"] },
+    severity: "high",
+    group: "cyp3a4-inhibition",
+    effect: "lurasidone toxicity",
+    mechanism: "Lurasidone is cleared by CYP3A4; strong inhibitors raise its exposure several-fold.",
+    recommendation: "Contraindicated; choose another antipsychotic or another anti-infective.",
+    source:
+      "Latuda (lurasidone) US label, Contraindications and Drug Interactions (strong CYP3A4 inhibitors: ketoconazole, clarithromycin, ritonavir, voriconazole)",
+    sourceChecked: true,
+  },
+  {
+    id: "lurasidone-moderate-cyp3a4-inhibitor",
+    a: { ingredients: ["lurasidone"] },
+    b: { classes: ["moderate_cyp3a4_inhibitor"] },
+    severity: "moderate",
+    group: "cyp3a4-inhibition",
+    effect: "raised lurasidone level",
+    mechanism: "Moderate CYP3A4 inhibitors (erythromycin, fluconazole, diltiazem) raise lurasidone exposure.",
+    recommendation:
+      "Halve the lurasidone dose (at most 80 mg/day); start at 20 mg/day if lurasidone is added.",
+    source: "Latuda (lurasidone) US label, Dosage (moderate CYP3A4 inhibitors: half the dose)",
+    sourceChecked: true,
+  },
+  {
+    id: "aripiprazole-strong-cyp3a4-inhibitor",
+    a: { ingredients: ["aripiprazole"] },
+    b: { classes: ["strong_cyp3a4_inhibitor"] },
+    severity: "moderate",
+    group: "cyp3a4-inhibition",
+    effect: "raised aripiprazole level",
+    mechanism: "Aripiprazole is cleared by CYP3A4 and CYP2D6; ketoconazole roughly doubles its exposure.",
+    recommendation:
+      "Halve the aripiprazole dose with a strong CYP3A4 inhibitor; a quarter with a strong CYP2D6 inhibitor as well.",
+    source:
+      "Abilify (aripiprazole) label, Dosage (dose modifications with strong CYP3A4 inhibitors); EU SmPC text read in a copy",
+    sourceChecked: true,
+  },
+  {
+    id: "alprazolam-azole-antifungal",
+    a: { ingredients: ["alprazolam"] },
+    b: { ingredients: ["ketoconazole", "itraconazole"] },
+    severity: "high",
+    group: "cyp3a4-inhibition",
+    effect: "prolonged sedation and respiratory depression",
+    mechanism:
+      "Ketoconazole and itraconazole block CYP3A, alprazolam's clearance route (alprazolam exposure 2.5-4-fold, half-life 2.6-fold).",
+    recommendation:
+      "Contraindicated; use a benzodiazepine not cleared by CYP3A (e.g. lorazepam) or another antifungal.",
+    source: "Xanax (alprazolam) US label, Contraindications (ketoconazole, itraconazole)",
+    sourceChecked: true,
+  },
+  {
+    id: "lithium-haloperidol",
+    a: LITHIUM,
+    b: { ingredients: ["haloperidol"] },
+    severity: "moderate",
+    group: "lithium-neurotoxicity",
+    effect: "neurotoxicity (encephalopathic syndrome)",
+    mechanism:
+      "An encephalopathic syndrome (weakness, lethargy, fever, confusion, extrapyramidal signs, leucocytosis) followed by irreversible brain damage has occurred in a few patients on lithium plus haloperidol, at ordinary lithium levels; causality not established.",
+    recommendation:
+      "Monitor closely for early neurological toxicity, especially at initiation and high doses; stop promptly if signs appear.",
+    source:
+      "Lithium and Haldol (haloperidol) US labels, Warnings (combined use of haloperidol and lithium); Cohen and Cohen 1974, JAMA 230:1283-1287",
+    sourceChecked: true,
+  },
+  {
+    id: "tamoxifen-moderate-cyp2d6-inhibitor",
+    a: { ingredients: ["tamoxifen"] },
+    b: { classes: ["moderate_cyp2d6_inhibitor"] },
+    severity: "moderate",
+    group: "cyp2d6-inhibition",
+    effect: "possibly reduced tamoxifen efficacy",
+    mechanism:
+      "Tamoxifen needs CYP2D6 to form endoxifen; duloxetine is a moderate CYP2D6 inhibitor and lowers endoxifen less than paroxetine or fluoxetine.",
+    recommendation:
+      "Prefer an antidepressant with little CYP2D6 inhibition (e.g. venlafaxine, citalopram, escitalopram); if duloxetine is needed, discuss with the oncology team.",
+    source: `${FDA_CYP_TABLE} (duloxetine: moderate CYP2D6 inhibitor); Kelly et al. 2010, BMJ 340:c693`,
+    sourceChecked: true,
+  },
+  {
+    id: "linezolid-methylene-blue",
+    a: { ingredients: ["linezolid"] },
+    b: { ingredients: ["methylene blue"] },
+    severity: "high",
+    group: "maoi",
+    effect: "serotonin syndrome and hypertensive reaction",
+    mechanism:
+      "Both are MAO inhibitors; together they add MAO inhibition, and each is itself a serotonin-syndrome risk with any serotonergic drug the patient takes.",
+    recommendation:
+      "Avoid giving both; if both are essential, stop serotonergic drugs where possible and monitor for serotonin toxicity and blood pressure.",
+    source: `${FDA_2011_LINEZOLID}; ${FDA_2011_METHYLENE_BLUE}; Zyvox (linezolid) US label, Contraindications (MAO inhibitors)`,
+    sourceChecked: true,
+  },
+  {
+    id: "ondansetron-serotonergic-antidepressant",
+    a: { ingredients: ["ondansetron"] },
+    b: SSRI_SNRI_TCA,
+    severity: "moderate",
+    group: "serotonin",
+    effect: "serotonin syndrome (reported)",
+    mechanism:
+      "Serotonin syndrome has been reported with 5-HT3 antagonists and serotonergic drugs; the mechanism is disputed (Gillman) but regulators required label warnings.",
+    recommendation:
+      "Use if needed, but tell the patient and staff the signs of serotonin toxicity and stop ondansetron if they appear; check the QT interaction separately (citalopram, escitalopram).",
+    source:
+      "Zofran (ondansetron) US label, Warnings (serotonin syndrome); TGA safety advisory on 5-HT3 antagonists and serotonergic drugs (secondary report read)",
+    sourceChecked: false,
+  },
+  {
+    id: "lithium-topical-nsaid",
+    a: LITHIUM,
+    b: { classes: ["topical_nsaid"] },
+    severity: "low",
+    group: "lithium-level",
+    effect: "small possible lithium rise",
+    mechanism:
+      "A topical NSAID reaches the blood at a small fraction of an oral dose (diclofenac 1 % gel: about 6 % of the systemic exposure of oral diclofenac), so a clinically relevant lithium rise is unlikely; the gel label still carries the class warning.",
+    recommendation:
+      "Acceptable with lithium; check a lithium level if large areas are treated for long periods, or if toxicity symptoms appear.",
+    source:
+      "Voltaren (diclofenac sodium topical gel) 1 % US label, Clinical Pharmacology (systemic exposure) and Drug Interactions (lithium); secondary summaries read; decision 71",
+    sourceChecked: false,
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
 // QT prolongation, anticholinergic burden, disulfiram, opioid antagonists
 
 const OTHER_RULES: InteractionRule[] = [
   {
     id: "qt-prolonging-pair",
-    a: { classes: ["qt_known_risk"] },
-    b: { classes: ["qt_known_risk"] },
+    a: QT_KNOWN,
+    b: QT_KNOWN,
     severity: "high",
     group: "qt",
     effect: "QT prolongation and torsade de pointes",
@@ -1341,6 +1598,62 @@ const OTHER_RULES: InteractionRule[] = [
     recommendation:
       "Avoid where possible; otherwise baseline and follow-up ECG, correct potassium and magnesium, keep citalopram at or below 40 mg/day (20 mg over 60).",
     source: `${CREDIBLEMEDS}; FDA Drug Safety Communication 24 Aug 2011 (citalopram dose limit)`,
+    sourceChecked: true,
+  },
+  {
+    id: "qt-label-avoid-known-risk",
+    a: { ingredients: Object.keys(QT_LABEL_AVOID) },
+    b: QT_KNOWN,
+    severity: "high",
+    group: "qt",
+    effect: "QT prolongation and torsade de pointes",
+    mechanism:
+      "The label of quetiapine (and of paliperidone) tells prescribers to avoid other drugs known to prolong QTc; the other drug has a known risk of torsade de pointes (the quetiapine label names methadone, citalopram, haloperidol, erythromycin, amiodarone and sotalol).",
+    recommendation:
+      "Avoid the combination; if it cannot be avoided, baseline and follow-up ECG, correct potassium and magnesium, and prefer an alternative without QT risk.",
+    source: `${QT_LABEL_AVOID.quetiapine}; ${QT_LABEL_AVOID.paliperidone}`,
+    sourceChecked: true,
+  },
+  {
+    id: "qt-known-with-possible-or-conditional",
+    a: QT_KNOWN,
+    b: { classes: ["qt_possible_risk", "qt_conditional_risk"] },
+    severity: "moderate",
+    group: "qt",
+    effect: "additive QT prolongation",
+    mechanism:
+      "A drug with a known risk of torsade de pointes with one that prolongs QT (possible risk) or causes torsade de pointes under conditions such as interacting drugs (conditional risk).",
+    recommendation:
+      "ECG at baseline and after dose changes, keep potassium and magnesium normal, and review the need for both drugs, especially with other risk factors (age, female sex, heart disease, bradycardia).",
+    source: `${CREDIBLEMEDS_CATEGORIES}; decision 70`,
+    sourceChecked: true,
+  },
+  {
+    id: "qt-label-avoid-other-qt",
+    a: { ingredients: Object.keys(QT_LABEL_AVOID) },
+    b: { classes: ["qt_possible_risk", "qt_conditional_risk"] },
+    severity: "moderate",
+    group: "qt",
+    effect: "additive QT prolongation",
+    mechanism:
+      "The label of quetiapine (and of paliperidone) says to avoid other QT-prolonging drugs; the other drug prolongs QT or causes torsade de pointes under some conditions.",
+    recommendation:
+      "Prefer an alternative; if combined, ECG at baseline and after dose changes and keep potassium and magnesium normal.",
+    source: `${QT_LABEL_AVOID.quetiapine}; ${CREDIBLEMEDS_CATEGORIES}; decision 70`,
+    sourceChecked: true,
+  },
+  {
+    id: "qt-possible-or-conditional-pair",
+    a: { classes: ["qt_possible_risk", "qt_conditional_risk"] },
+    b: { classes: ["qt_possible_risk", "qt_conditional_risk"] },
+    severity: "low",
+    group: "qt",
+    effect: "possible additive QT prolongation",
+    mechanism:
+      "Two drugs that prolong QT or carry a conditional risk of torsade de pointes; neither has a known risk when taken as recommended.",
+    recommendation:
+      "Consider an ECG when other risk factors are present (electrolyte disturbance, heart disease, high doses, interacting drugs).",
+    source: `${CREDIBLEMEDS_CATEGORIES}; decision 70`,
     sourceChecked: true,
   },
   {
@@ -1438,4 +1751,5 @@ export const INTERACTION_RULES: readonly InteractionRule[] = [
   ...INDUCTION_RULES,
   ...ANTIEPILEPTIC_RULES,
   ...OTHER_RULES,
+  ...AUDIT_RULES,
 ];

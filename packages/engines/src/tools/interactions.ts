@@ -5,13 +5,8 @@
  * Unrecognised entries are listed and never read as "no interaction". Pure and deterministic.
  * Method, severity scale, every rule with its source: docs/engines/interactions.md.
  */
-import {
-  type DrugClass,
-  findIngredients,
-  INGREDIENTS,
-  ingredientEntry,
-  normaliseMedicationText,
-} from "./drug-names.js";
+import { DAILY_DOSE_LIMITS, type SelectableClass } from "../knowledge/medicines.js";
+import { INGREDIENTS, ingredientEntry, normaliseMedicationText, readEntry } from "./drug-names.js";
 import {
   type DrugSelector,
   INTERACTION_RULES,
@@ -59,6 +54,25 @@ export interface MedicationInteraction {
   source: string;
 }
 
+/** A written dose above a label maximum (decision 70). */
+export interface DoseAlert {
+  ingredient: string;
+  /** The entry as given, trimmed. */
+  input: string;
+  /** The written dose times the written frequency, in mg per day. */
+  dailyMg: number;
+  /** The label maximum that applies, in mg per day. */
+  maximumMg: number;
+  severity: InteractionSeverity;
+  /** The risk label, e.g. "citalopram 60 mg/day: above the 40 mg/day label maximum (...)". */
+  label: string;
+}
+
+export interface InteractionCheckOptions {
+  /** Patient age in years, when known; some label dose limits depend on it. */
+  ageYears?: number;
+}
+
 export interface InteractionCheck {
   interactions: MedicationInteraction[];
   /** Canonical ingredient names, in input order, each once. */
@@ -68,8 +82,14 @@ export interface InteractionCheck {
   /** One entry per recognised ingredient mention, in input order. */
   medications: ParsedMedication[];
   risk: AgentRisk;
+  /** Written doses above a label maximum (citalopram), each also a risk label and a warning. */
+  doseAlerts: DoseAlert[];
   warnings: string[];
-  /** True only when at least one entry was given and every entry was recognised. */
+  /**
+   * True only when at least one entry was given and every entry was recognised in full: an entry
+   * with a word that is neither part of a known name nor a form, strength or timing word is
+   * partly recognised and makes the check incomplete (decision 68).
+   */
   complete: boolean;
 }
 
@@ -112,22 +132,63 @@ function parsedMedication(input: string, ingredient: string, dose: MedicationDos
   return { input, ingredient, dose, rxnormIngredient: ingredientEntry(ingredient)?.rxcui ?? null };
 }
 
-/** Every ingredient one entry names (usually one), with the dose when there is exactly one. */
-function parseEntry(text: string): ParsedMedication[] {
+/** One entry as read: its medications, the words not recognised, its route and daily frequency. */
+interface ParsedEntry {
+  input: string;
+  medications: ParsedMedication[];
+  unrecognizedWords: string[];
+  topical: boolean;
+  /** Doses per day written in the entry ("bd" = 2, "2 x 20 mg bd" = 4), 1 when none is written. */
+  timesPerDay: number;
+}
+
+/** Frequency words -> administrations per day. */
+const TIMES_PER_DAY: Readonly<Record<string, number>> = {
+  bd: 2,
+  bid: 2,
+  twice: 2,
+  tds: 3,
+  tid: 3,
+  qds: 4,
+  qid: 4,
+};
+
+/** "2 x 20 mg": a count of units written before the dose. */
+const UNITS_BEFORE_DOSE = /(?:^|\s)(\d+)\s?x\s?\d/;
+
+/** Administrations per day times units per administration written in the entry, 1 when none is written. */
+function timesPerDay(normalisedText: string): number {
+  const units = Number(UNITS_BEFORE_DOSE.exec(normalisedText)?.[1] ?? 1);
+  for (const token of normalisedText.split(" ")) {
+    const times = TIMES_PER_DAY[token];
+    if (times !== undefined) return times * units;
+  }
+  return units;
+}
+
+/** Every ingredient one entry names (a combination product gives each), with the dose when there is exactly one. */
+function parseEntry(text: string): ParsedEntry {
   const input = text.trim();
   const normalised = normaliseMedicationText(input);
-  const ingredients = findIngredients(normalised);
-  const dose = ingredients.length === 1 ? readDose(normalised) : null;
-  return ingredients.map((ingredient) => parsedMedication(input, ingredient, dose));
+  const reading = readEntry(normalised);
+  const dose = reading.ingredients.length === 1 ? readDose(normalised) : null;
+  return {
+    input,
+    medications: reading.ingredients.map((ingredient) => parsedMedication(input, ingredient, dose)),
+    unrecognizedWords: reading.ingredients.length === 0 ? [] : reading.unrecognizedWords,
+    topical: reading.topical,
+    timesPerDay: timesPerDay(normalised),
+  };
 }
 
 /**
  * One medication entry read as its canonical ingredient and optional dose: "Lithium carbonate
  * 400mg" -> lithium, 400 mg; "Zoloft" -> sertraline. Null when no known ingredient is named (an
- * empty or unknown string). An entry naming several ingredients returns the first, without a dose.
+ * empty or unknown string). An entry naming several ingredients (a combination product such as
+ * "Hyzaar 50/12.5") returns the first, without a dose; checkInteractions reads every one.
  */
 export function parseMedication(text: string): ParsedMedication | null {
-  return parseEntry(text)[0] ?? null;
+  return parseEntry(text).medications[0] ?? null;
 }
 
 /** Canonical names of every ingredient the checker recognises, sorted. */
@@ -140,20 +201,22 @@ export function listKnownIngredients(): string[] {
 
 const SEVERITY_RANK: Readonly<Record<InteractionSeverity, number>> = { low: 1, moderate: 2, high: 3 };
 
+/** One recognised ingredient as the rules see it: its classes, with the route applied. */
+interface Member {
+  ingredient: string;
+  classes: ReadonlySet<SelectableClass>;
+}
+
 function matchesSelector(
   ingredient: string,
-  classes: ReadonlySet<DrugClass>,
+  classes: ReadonlySet<SelectableClass>,
   selector: DrugSelector,
 ): boolean {
   if (selector.ingredients?.includes(ingredient)) return true;
   return selector.classes?.some((drugClass) => classes.has(drugClass)) ?? false;
 }
 
-function ruleMatchesPair(
-  rule: InteractionRule,
-  first: { ingredient: string; classes: ReadonlySet<DrugClass> },
-  second: { ingredient: string; classes: ReadonlySet<DrugClass> },
-): boolean {
+function ruleMatchesPair(rule: InteractionRule, first: Member, second: Member): boolean {
   const forward =
     matchesSelector(first.ingredient, first.classes, rule.a) &&
     matchesSelector(second.ingredient, second.classes, rule.b);
@@ -165,10 +228,7 @@ function ruleMatchesPair(
 }
 
 /** The rules reported for one pair: per group, the most severe match (the first listed on a tie). */
-function rulesForPair(
-  first: { ingredient: string; classes: ReadonlySet<DrugClass> },
-  second: { ingredient: string; classes: ReadonlySet<DrugClass> },
-): InteractionRule[] {
+function rulesForPair(first: Member, second: Member): InteractionRule[] {
   const byGroup = new Map<InteractionGroup, InteractionRule>();
   for (const rule of INTERACTION_RULES) {
     if (!ruleMatchesPair(rule, first, second)) continue;
@@ -197,12 +257,18 @@ interface FoundInteraction {
   effect: string;
 }
 
+/**
+ * The classes the rules see for one ingredient. An NSAID every mention of which is topical reads
+ * as `topical_nsaid` instead of `nsaid` (decision 71); one systemic mention keeps it systemic.
+ */
+function memberOf(ingredient: string, topicalOnly: boolean): Member {
+  const classes = new Set<SelectableClass>(ingredientEntry(ingredient)?.classes ?? []);
+  if (topicalOnly && classes.delete("nsaid")) classes.add("topical_nsaid");
+  return { ingredient, classes };
+}
+
 /** Every pair of distinct recognised ingredients, in input order, against every rule; most severe first. */
-function findInteractions(recognized: readonly string[]): FoundInteraction[] {
-  const members = recognized.map((ingredient) => ({
-    ingredient,
-    classes: new Set<DrugClass>(ingredientEntry(ingredient)?.classes ?? []),
-  }));
+function findInteractions(members: readonly Member[]): FoundInteraction[] {
   const found: FoundInteraction[] = [];
   for (let i = 0; i < members.length; i++) {
     for (let j = i + 1; j < members.length; j++) {
@@ -224,8 +290,17 @@ function findInteractions(recognized: readonly string[]): FoundInteraction[] {
 // ---------------------------------------------------------------------------------------------
 // Risk and warnings
 
-/** Highest severity as the risk level; one label per moderate or high interaction. */
-function interactionRisk(found: readonly FoundInteraction[]): AgentRisk {
+/** A dose limit applied to one entry: an alert (with a risk label) or only a warning. */
+interface DoseFinding {
+  alert: DoseAlert | null;
+  warning: string;
+}
+
+/**
+ * Highest severity of the interactions and dose alerts as the risk level; one label per moderate
+ * or high interaction and per dose alert. A high finding is never averaged away.
+ */
+function interactionRisk(found: readonly FoundInteraction[], doseAlerts: readonly DoseAlert[]): AgentRisk {
   let level: AgentRiskLevel = "none";
   const labels: string[] = [];
   for (const { interaction, effect } of found) {
@@ -234,7 +309,79 @@ function interactionRisk(found: readonly FoundInteraction[]): AgentRisk {
     const label = `${interaction.a} + ${interaction.b}: ${effect}`;
     if (!labels.includes(label)) labels.push(label);
   }
+  for (const alert of doseAlerts) {
+    level = higherRiskLevel(level, alert.severity);
+    if (!labels.includes(alert.label)) labels.push(alert.label);
+  }
   return { flag: level !== "none", level, labels };
+}
+
+function formatMg(value: number): string {
+  return `${Number(value.toFixed(2))} mg/day`;
+}
+
+/**
+ * Label dose limits (citalopram) applied to the dose written in an entry, times the frequency
+ * written ("20 mg bd" = 40 mg/day). The reduced maximum applies over the label's age or with a
+ * listed inhibitor; when the age is not given, a dose above the reduced maximum is named in a
+ * warning instead of being passed silently.
+ */
+function doseFindings(
+  entries: readonly ParsedEntry[],
+  members: readonly Member[],
+  options: InteractionCheckOptions,
+): DoseFinding[] {
+  const findings: DoseFinding[] = [];
+  for (const entry of entries) {
+    for (const medication of entry.medications) {
+      const limit = DAILY_DOSE_LIMITS[medication.ingredient];
+      if (limit === undefined || medication.dose === null || medication.dose.unit !== "mg") continue;
+      const daily = medication.dose.value * entry.timesPerDay;
+      const name = medication.ingredient;
+      if (daily > limit.maxDailyMg) {
+        findings.push({
+          alert: {
+            ingredient: name,
+            input: entry.input,
+            dailyMg: daily,
+            maximumMg: limit.maxDailyMg,
+            severity: "high",
+            label: `${name} ${formatMg(daily)}: above the ${limit.maxDailyMg} mg/day label maximum (${limit.harm})`,
+          },
+          warning: `"${entry.input}" is ${formatMg(daily)} of ${name}, above the label maximum of ${limit.maxDailyMg} mg/day (${limit.harm}). Source: ${limit.source}.`,
+        });
+        continue;
+      }
+      if (daily <= limit.reducedMaxDailyMg) continue;
+      const inhibitor = members.find(
+        (member) =>
+          member.ingredient !== name &&
+          limit.reducedWithClasses.some((drugClass) => member.classes.has(drugClass)),
+      );
+      const age = Number.isFinite(options.ageYears) ? options.ageYears : undefined;
+      const older = age !== undefined && age > limit.reducedAboveAgeYears;
+      if (older || inhibitor !== undefined) {
+        const because = older ? `at age ${age}` : `with ${inhibitor?.ingredient}`;
+        findings.push({
+          alert: {
+            ingredient: name,
+            input: entry.input,
+            dailyMg: daily,
+            maximumMg: limit.reducedMaxDailyMg,
+            severity: "high",
+            label: `${name} ${formatMg(daily)}: above the ${limit.reducedMaxDailyMg} mg/day maximum ${because} (${limit.harm})`,
+          },
+          warning: `"${entry.input}" is ${formatMg(daily)} of ${name}; the label maximum is ${limit.reducedMaxDailyMg} mg/day for ${limit.reducedFor} (here: ${because}). Source: ${limit.source}.`,
+        });
+        continue;
+      }
+      findings.push({
+        alert: null,
+        warning: `"${entry.input}" is ${formatMg(daily)} of ${name}; the label maximum is ${limit.reducedMaxDailyMg} mg/day for ${limit.reducedFor}. ${age === undefined ? "Age was not given, so this was not checked." : "Check hepatic function and CYP2C19 status."} Source: ${limit.source}.`,
+      });
+    }
+  }
+  return findings;
 }
 
 function timesListed(count: number): string {
@@ -275,6 +422,30 @@ function coverageWarning(recognizedCount: number, interactionCount: number, tota
   return `None of the ${INTERACTION_RULES.length} rules of this checker matched these medications. The rules cover selected, clinically significant interactions only; this does not show that the combination is free of interactions.`;
 }
 
+/** One warning per entry that named a medicine but also words that were not recognised (decision 68). */
+function partlyRecognisedWarnings(entries: readonly ParsedEntry[]): string[] {
+  return entries
+    .filter((entry) => entry.unrecognizedWords.length > 0)
+    .map((entry) => {
+      const words = entry.unrecognizedWords.map((word) => `"${word}"`).join(", ");
+      const named = [...new Set(entry.medications.map((m) => m.ingredient))].join(", ");
+      return `"${entry.input}" was only partly recognised (read as ${named}); ${words} ${entry.unrecognizedWords.length === 1 ? "was" : "were"} not recognised, and any medicine it names was not checked.`;
+    });
+}
+
+/** Says which NSAIDs were read as topical, so the lower rating is visible (decision 71). */
+function topicalWarnings(entries: readonly ParsedEntry[], members: readonly Member[]): string[] {
+  return members
+    .filter((member) => member.classes.has("topical_nsaid"))
+    .map((member) => {
+      const inputs = entries
+        .filter((entry) => entry.medications.some((m) => m.ingredient === member.ingredient))
+        .map((entry) => `"${entry.input}"`)
+        .join(", ");
+      return `${member.ingredient} was read as topical (${inputs}): systemic NSAID interactions were not applied; if it is also taken by mouth, list that too.`;
+    });
+}
+
 function multiIngredientWarnings(medications: readonly ParsedMedication[]): string[] {
   const ingredientsByInput = new Map<string, string[]>();
   for (const medication of medications) {
@@ -312,26 +483,41 @@ function assertMedicationList(medications: unknown): asserts medications is read
 }
 
 /**
- * Checks a medication list for interactions. Every pair of distinct recognised ingredients is
- * compared with every rule; `risk.level` is the highest severity found ("none" when none), and
- * the warnings say what was not checked. Throws ToolInputError for a non-array, a non-string entry
+ * Checks a medication list for interactions. Every ingredient of every entry (each ingredient of
+ * a combination product) is recognised; every pair of distinct recognised ingredients is compared
+ * with every rule, and label dose limits are applied to written doses. `risk.level` is the highest
+ * severity found ("none" when none), and the warnings say what was not checked, including words
+ * of an entry that were not recognised. Throws ToolInputError for a non-array, a non-string entry
  * or more than 50 entries.
  */
-export function checkInteractions(medications: readonly string[]): InteractionCheck {
+export function checkInteractions(
+  medications: readonly string[],
+  options: InteractionCheckOptions = {},
+): InteractionCheck {
   assertMedicationList(medications);
-  const parsed: ParsedMedication[] = [];
-  const unrecognized: string[] = [];
-  for (const text of medications) {
-    const entries = parseEntry(text);
-    if (entries.length === 0) unrecognized.push(text.trim());
-    parsed.push(...entries);
-  }
+  const entries = medications.map(parseEntry);
+  const parsed = entries.flatMap((entry) => entry.medications);
+  const unrecognized = entries.filter((entry) => entry.medications.length === 0).map((entry) => entry.input);
   const recognized = [...new Set(parsed.map((medication) => medication.ingredient))];
-  const found = findInteractions(recognized);
+  const members = recognized.map((ingredient) =>
+    memberOf(
+      ingredient,
+      entries
+        .filter((entry) => entry.medications.some((m) => m.ingredient === ingredient))
+        .every((entry) => entry.topical),
+    ),
+  );
+  const found = findInteractions(members);
+  const doses = doseFindings(entries, members, options);
+  const alerts = doses.flatMap((dose) => (dose.alert === null ? [] : [dose.alert]));
+  const partlyRecognised = partlyRecognisedWarnings(entries);
   const warnings = [
     unrecognisedWarning(unrecognized, medications.length),
+    ...partlyRecognised,
+    ...doses.map((dose) => dose.warning),
     ...duplicateWarnings(parsed),
     ...multiIngredientWarnings(parsed),
+    ...topicalWarnings(entries, members),
     coverageWarning(recognized.length, found.length, medications.length),
   ].filter((warning): warning is string => warning !== null);
   return {
@@ -339,8 +525,9 @@ export function checkInteractions(medications: readonly string[]): InteractionCh
     recognized,
     unrecognized,
     medications: parsed,
-    risk: interactionRisk(found),
+    risk: interactionRisk(found, alerts),
+    doseAlerts: alerts,
     warnings,
-    complete: medications.length > 0 && unrecognized.length === 0,
+    complete: medications.length > 0 && unrecognized.length === 0 && partlyRecognised.length === 0,
   };
 }

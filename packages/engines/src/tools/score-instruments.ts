@@ -95,7 +95,8 @@ export const ALERT_BANDS: Readonly<Record<InstrumentId, { bandKey: string; level
 /**
  * Scores each recognised submission. Throws ToolInputError (one issue per problem, path relative
  * to the submissions array) for wrong item counts, answers outside an item's range, totals or
- * prior totals outside the instrument's range, or a total that disagrees with its responses.
+ * prior totals outside the instrument's range or not whole numbers (decision 63), or a total that
+ * disagrees with its responses.
  * Unknown instrument names are listed in `unrecognized` with a warning, not thrown.
  */
 export function scoreInstruments(submissions: readonly InstrumentSubmission[]): InstrumentScoring {
@@ -206,8 +207,17 @@ function totalIssues(
   what: string,
   definition: InstrumentDefinition,
 ): ToolInputIssue[] {
-  if (Number.isFinite(value) && value >= definition.totalMin && value <= definition.totalMax) return [];
-  return [{ path, message: `${what} must be ${definition.totalMin}-${definition.totalMax}, got ${value}` }];
+  if (!(Number.isFinite(value) && value >= definition.totalMin && value <= definition.totalMax))
+    return [{ path, message: `${what} must be ${definition.totalMin}-${definition.totalMax}, got ${value}` }];
+  // Decision 63: every item is scored in whole numbers, so a fractional total is no administration.
+  if (definition.wholeNumberTotals && !Number.isInteger(value))
+    return [
+      {
+        path,
+        message: `${what} must be a whole number (${definition.display} items are scored in whole numbers), got ${value}`,
+      },
+    ];
+  return [];
 }
 
 function totalMismatchIssues(

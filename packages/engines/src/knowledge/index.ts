@@ -1,0 +1,3 @@
+export * from "./instruments.js";
+export * from "./medicines.js";
+export * from "./staleness.js";
