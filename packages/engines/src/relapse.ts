@@ -166,6 +166,21 @@ export const RELAPSE_STALE_DATA_RECOMMENDATION = `Not enough current data to jud
 /** Levels a severe score or a reliable deterioration cannot fall below (expert-set; evidence.md). */
 export const RELAPSE_FINDING_LEVEL_FLOOR: RelapseLevel = "elevated";
 
+/**
+ * Off medication after a recent change, with short sleep (decision 75): a recognised relapse
+ * prodrome (decreased need for sleep before mania, Jackson et al. 2003; early recurrence after a
+ * mood stabiliser is stopped, Suppes et al. 1991). It is a flag that floors the level at
+ * RELAPSE_FINDING_LEVEL_FLOOR, never only the medication factor's points. Fixed constants, not
+ * calibratable parameters: a calibrated set cannot switch a safety floor off. Sources and
+ * levels in evidence.md ("Relapse: off medication with short sleep").
+ */
+export const OFF_MEDICATION_PRODROME = Object.freeze({
+  /** Suppes et al. 1991: more than half of new episodes came within 10 weeks of stopping lithium. */
+  windowDays: 70,
+  /** Half the sleep factor's range (7 h -> 5 h): a night an hour short of the recommendation. */
+  shortSleepHours: 6,
+});
+
 export const RELAPSE_DISCLAIMER =
   "Early-warning decision support for clinician review only. The score adds expert-set points for five factors; it is not a validated prediction model, does not estimate a probability of relapse, is not a diagnosis and triggers no action.";
 
@@ -453,14 +468,28 @@ function levelOf(score: number, p: RelapseParams): RelapseLevel {
 }
 
 /** A severe score or a reliable deterioration is never outweighed: the level has a floor then. */
+/**
+ * The off-medication prodrome flag (decision 75), or null: no medication active after a change
+ * within OFF_MEDICATION_PRODROME.windowDays, with average sleep at or below its short-sleep hours.
+ * The input does not say which medicine stopped, so the flag names the pattern, not a drug.
+ */
+function offMedicationProdromeFlag(input: RelapseInput, active: boolean | null): string | null {
+  const days = input.daysSinceMedChange;
+  const sleep = input.avgSleepHours;
+  if (active !== false || !isFiniteNumber(days) || !isFiniteNumber(sleep)) return null;
+  if (days > OFF_MEDICATION_PRODROME.windowDays || sleep > OFF_MEDICATION_PRODROME.shortSleepHours)
+    return null;
+  return `No medication active ${fmt(days)} days after a change, with average sleep ${fmt(sleep)} h: short sleep after stopping treatment (for example a mood stabiliser) can precede relapse, mania especially; review`;
+}
+
 function flooredLevel(
   score: number,
-  findings: SymptomFindings,
+  flags: readonly string[],
   p: RelapseParams,
 ): { scoredLevel: RelapseLevel; level: RelapseLevel; floored: boolean } {
   const scoredLevel = levelOf(score, p);
   const floored =
-    findings.flags.length > 0 &&
+    flags.length > 0 &&
     RELAPSE_LEVELS.indexOf(scoredLevel) < RELAPSE_LEVELS.indexOf(RELAPSE_FINDING_LEVEL_FLOOR);
   return { scoredLevel, level: floored ? RELAPSE_FINDING_LEVEL_FLOOR : scoredLevel, floored };
 }
@@ -765,13 +794,15 @@ export function predictRelapse(
   const scored = relapseConfidence(factors, read, symptomsRead, nowMs, staleText, p);
   scored.reasons.push(...findings.notes);
   const confidence = capForUnreadScales(scored, findings);
+  const prodrome = offMedicationProdromeFlag(input, active);
+  const flags = prodrome === null ? findings.flags : [...findings.flags, prodrome];
   const v: Verdict = {
     score,
-    ...flooredLevel(score, findings, p),
+    ...flooredLevel(score, flags, p),
     // A stale falling or stable trend is not a current one (decision 62); a rise stays visible.
     trend: stale && symptoms.trend !== "rising" ? "unknown" : symptoms.trend,
     top: ranked[0],
-    flags: findings.flags,
+    flags,
     symptomsRead,
     staleText,
     notes: findings.notes,

@@ -358,6 +358,70 @@ describe("symptom findings: a severe latest score or a reliable deterioration", 
   });
 });
 
+describe("off medication after a recent change, with short sleep (decision 75)", () => {
+  const base: RelapseInput = {
+    assessments: series([8, 8], "2026-06-01", 7),
+    hasActiveMedication: false,
+    daysSinceMedChange: 20,
+    avgSleepHours: 5.5,
+  };
+
+  it("is flagged for review and floors the level at elevated, not 5 points and low", () => {
+    const r = predictRelapse(base, { now: NOW });
+    expect(r.data.score).toBeLessThan(40);
+    expect(r.data.level).toBe("elevated");
+    expect(r.facts.summary.requiresClinicianReview).toBe(true);
+    expect(r.facts.summary.flagged[0]).toMatch(
+      /^No medication active 20 days after a change, with average sleep 5.5 h/,
+    );
+    expect(r.data.summaryLine).toContain("Level raised from");
+  });
+
+  it("holds up to 70 days after the change and 6 h of sleep, and not beyond either", () => {
+    const at = (daysSinceMedChange: number, avgSleepHours: number) =>
+      predictRelapse({ ...base, daysSinceMedChange, avgSleepHours }, { now: NOW }).facts.summary
+        .requiresClinicianReview;
+    expect(at(70, 6)).toBe(true);
+    expect(at(71, 6)).toBe(false);
+    expect(at(70, 6.1)).toBe(false);
+  });
+
+  it("needs the medication to be off: active or not sent is not the pattern", () => {
+    for (const hasActiveMedication of [true, undefined]) {
+      const r = predictRelapse({ ...base, hasActiveMedication }, { now: NOW });
+      expect(r.facts.summary.flagged.some((f) => f.startsWith("No medication active"))).toBe(false);
+    }
+  });
+
+  it("shortening sleep or making the change more recent never lowers the level (property)", () => {
+    const rank = (l: RelapseLevel) => RELAPSE_LEVELS.indexOf(l);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 3650 }),
+        fc.integer({ min: 0, max: 3650 }),
+        fc.double({ min: 0, max: 24, noNaN: true }),
+        fc.double({ min: 0, max: 24, noNaN: true }),
+        (d1, d2, s1, s2) => {
+          const [recent, older] = d1 <= d2 ? [d1, d2] : [d2, d1];
+          const [shorter, longer] = s1 <= s2 ? [s1, s2] : [s2, s1];
+          const worse = predictRelapse(
+            { ...base, daysSinceMedChange: recent, avgSleepHours: shorter },
+            { now: NOW },
+          );
+          const better = predictRelapse(
+            { ...base, daysSinceMedChange: older, avgSleepHours: longer },
+            { now: NOW },
+          );
+          expect(rank(worse.data.level)).toBeGreaterThanOrEqual(rank(better.data.level));
+          if (better.facts.summary.requiresClinicianReview)
+            expect(worse.facts.summary.requiresClinicianReview).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe("levels and summary", () => {
   // Cadence gives any score 0-20, sleep 0-15, dmse 0-15: combine to hit the band edges exactly.
   const scored = (cadence: number, sleep?: number, latency?: number) =>
@@ -545,12 +609,14 @@ describe("properties", () => {
         expect(r.facts.confidence.score).toBeGreaterThanOrEqual(0);
         expect(r.facts.confidence.score).toBeLessThanOrEqual(1);
         expect(r.data.sourceCount).toBe(r.data.factors.filter((f) => f.available).length);
-        // flagged: the symptom findings first, then the factors with points, worst first.
+        // flagged: the symptom findings first, then the off-medication prodrome (decision 75) when
+        // present, then the factors with points, worst first.
         const findings = readSymptomFindings(input.assessments);
         const flagged = r.facts.summary.flagged;
         expect(flagged.slice(0, findings.flags.length)).toEqual(findings.flags);
+        const prodrome = flagged[findings.flags.length]?.startsWith("No medication active") ? 1 : 0;
         const pts = flagged
-          .slice(findings.flags.length)
+          .slice(findings.flags.length + prodrome)
           .map((l) => r.data.factors.find((f) => f.label === l)?.points);
         expect(pts.length).toBe(r.data.factors.filter((f) => f.points > 0).length);
         for (const v of pts) expect(v).toBeGreaterThan(0);
@@ -567,12 +633,19 @@ describe("properties", () => {
       fc.property(inputArb, nowArb, (input, now) => {
         const r = predictRelapse(input, { now });
         const findings = readSymptomFindings(input.assessments);
-        const found = findings.flags.length > 0;
+        // Decision 75: off medication within 70 days of a change with sleep of 6 h or less.
+        const offMedicationProdrome =
+          input.hasActiveMedication === false &&
+          input.daysSinceMedChange !== undefined &&
+          input.daysSinceMedChange <= 70 &&
+          input.avgSleepHours !== undefined &&
+          input.avgSleepHours <= 6;
+        const found = findings.flags.length > 0 || offMedicationProdrome;
         const scored = band(r.data.score);
         const rank = (l: RelapseLevel) => RELAPSE_LEVELS.indexOf(l);
         expect(r.data.level).toBe(found && rank(scored) < rank("elevated") ? "elevated" : scored);
         const symptoms = r.data.factors[0];
-        if (found) {
+        if (findings.flags.length > 0) {
           // Symptom factor at least its maximum x symptomFindingShare (1): exactly 35.
           expect(symptoms).toMatchObject({ available: true, points: 35 });
         }

@@ -6,6 +6,7 @@ import {
   DMSE_PLAUSIBLE_LIMITS,
   INSTRUMENT_PROFILES,
   MEDICATION_DEFAULT_PARAMS,
+  OFF_MEDICATION_PRODROME,
   OUTCOME_DEFAULT_PARAMS,
   RELAPSE_DEFAULT_PARAMS,
   UNKNOWN_SCALE_CHANGE_PP,
@@ -53,6 +54,7 @@ describe("docs/engines/evidence.md", () => {
     expectParams("Medication", MEDICATION_DEFAULT_PARAMS as unknown as Record<string, number>);
     expectParams("Digital MSE", DMSE_DEFAULT_PARAMS as unknown as Record<string, number>);
     expectParams("Implausible dmse", DMSE_PLAUSIBLE_LIMITS);
+    expectParams("Off medication with short sleep", OFF_MEDICATION_PRODROME);
     expectParams("Biomarker", BIOMARKER_DEFAULT_PARAMS as unknown as Record<string, number>);
   });
 
