@@ -16,6 +16,8 @@ export const AGENT_INPUT_LIMITS = {
   signalSeverity: { min: 0, max: 1 },
   /** Names of analytes, instruments and indicators (not in the contract; a sane bound). */
   nameMaxChars: 100,
+  /** A lab reading's unit, as the Biomarker input bounds it (64 chars; decision 65). */
+  unitMaxChars: 64,
   /** MSE agent transcript (not in the contract; decision 55). */
   transcriptMaxChars: 20_000,
 } as const;

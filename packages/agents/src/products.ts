@@ -187,7 +187,10 @@ function medicationSummary(check: InteractionCheck): string[] {
 // Biomarker --------------------------------------------------------------------------------
 
 export interface BiomarkerAgentBody {
-  panel: { analyte: string; value: number }[];
+  /** `unit` is optional and additive (decision 65). */
+  panel: { analyte: string; value: number; unit?: string }[];
+  /** Benign ethnic neutropenia documented by a clinician (decision 66); absent: general thresholds. */
+  benignEthnicNeutropenia?: boolean;
 }
 
 export type BiomarkerAssessment = {
@@ -201,7 +204,12 @@ export const biomarkerAgent: RecordAgentDefinition<BiomarkerAgentBody, PanelEval
     product: "biomarker",
     plan: [getPanelsTool, evaluatePanelTool],
     assessingTool: evaluatePanelTool,
-    toolInput: (body) => ({ panel: body.panel }),
+    toolInput: (body) => ({
+      panel: body.panel,
+      ...(body.benignEthnicNeutropenia === undefined
+        ? {}
+        : { benignEthnicNeutropenia: body.benignEthnicNeutropenia }),
+    }),
     ground(evaluation) {
       const entities = evaluation.results.map((result) => ({
         name: result.analyte,
@@ -249,7 +257,10 @@ function biomarkerSummary(evaluation: PanelEvaluation): string[] {
   if (abnormal.length > 0) {
     const listed = [...critical, ...abnormal.filter((r) => !r.critical)]
       .slice(0, 3)
-      .map((r) => `${r.analyte} ${r.value} ${r.unit} (${r.flag.replace("_", " ")}; range ${r.range})`)
+      .map(
+        (r) =>
+          `${r.analyte} ${r.value} ${r.unit}${r.unit === r.canonicalUnit ? "" : ` (${r.canonicalValue} ${r.canonicalUnit})`} (${r.flag.replace("_", " ")}; range ${r.range})`,
+      )
       .join("; ");
     sentences.push(`Needs review: ${listed}.`);
   }

@@ -31,9 +31,12 @@ export const medicationListSchema = () =>
     .min(LIMITS.medications.min)
     .max(LIMITS.medications.max);
 
+/** A reading's optional unit (decision 65): UCUM or a common spelling such as "cells/uL". */
+const unitName = () => z.string().trim().min(1).max(LIMITS.unitMaxChars);
+
 export const panelReadingsSchema = () =>
   z
-    .array(z.object({ analyte: entityName(), value: z.number() }))
+    .array(z.object({ analyte: entityName(), value: z.number(), unit: unitName().optional() }))
     .min(LIMITS.panelReadings.min)
     .max(LIMITS.panelReadings.max);
 
@@ -81,17 +84,23 @@ export const checkInteractionsTool: ChatTool<{ medications: string[] }> = {
 export const getPanelsTool: ChatTool<Record<string, never>> = {
   name: "getPanels",
   description:
-    "Lists the lab panels the service evaluates: each analyte with the unit values are read in, its reference or therapeutic range, critical limits and source.",
+    "Lists the lab panels the service evaluates: each analyte with its canonical unit and accepted units, its reference or therapeutic range, critical limits and source.",
   inputSchema: NoInput,
   execute: () => getPanels(),
 };
 
-export const evaluatePanelTool: ChatTool<{ panel: { analyte: string; value: number }[] }> = {
+export const evaluatePanelTool: ChatTool<{
+  panel: { analyte: string; value: number; unit?: string }[];
+  benignEthnicNeutropenia?: boolean;
+}> = {
   name: "evaluatePanel",
   description:
-    "Evaluates lab readings (analyte and value, in the unit getPanels gives) against the reference ranges and critical limits. Returns a flag per reading, unrecognized analytes and the risk the engine assigns.",
+    "Evaluates lab readings (analyte, value and unit; a reading without a unit is read only where the analyte has a single unit scale) against the reference, therapeutic and critical ranges after converting each to its canonical unit. Returns a flag per reading, readings not evaluated (unknown analyte, unit missing, unknown or ambiguous, implausible value) and the risk the engine assigns.",
+  // benignEthnicNeutropenia is not in the model-facing schema: only the caller's request body sets
+  // it (decision 66), never a model's tool call.
   inputSchema: z.object({ panel: panelReadingsSchema() }),
-  execute: ({ panel }) => evaluatePanel(panel),
+  execute: ({ panel, benignEthnicNeutropenia }) =>
+    evaluatePanel(panel, benignEthnicNeutropenia === undefined ? {} : { benignEthnicNeutropenia }),
 };
 
 export const getInstrumentsTool: ChatTool<Record<string, never>> = {

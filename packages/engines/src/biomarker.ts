@@ -1,10 +1,26 @@
 /**
  * Biomarker interpretation engine (POST /v1/biomarker/analyze). Maps lab readings flagged high,
- * low or critical to their psychiatric relevance; readings flagged normal or without a flag are
- * ignored. Pure and deterministic: the clock comes from `options.now`. Method, constants and
- * LOINC sources: docs/engines/biomarker.md.
+ * low or critical to their psychiatric relevance (a signal only for those, as the contract says).
+ * Every numeric reading of an analyte with a measurement row in the analyte table is also read
+ * in its canonical unit (decisions 64-65): a value beyond a sourced critical limit is never silent
+ * and never "elevated", and the newest reading of an analyte is the current one (decision 67).
+ * Pure and deterministic: the clock comes from `options.now`. Method, constants and LOINC
+ * sources: docs/engines/biomarker.md.
  */
-import { type AnalyteEntry, chooseLoinc, findAnalyte, findAnalyteByLoinc } from "./biomarker-map.js";
+import {
+  type AnalyteEntry,
+  type AnalyteEvaluation,
+  type AnalyteNotEvaluated,
+  chooseLoinc,
+  clozapineAncText,
+  criticalText,
+  evaluateAnalyteValue,
+  findAnalyte,
+  findAnalyteByLoinc,
+  formatAnalyteValue,
+  measureRangeText,
+  normaliseUnitSpelling,
+} from "./knowledge/analytes.js";
 import { assertNoProblems, confidenceFractionProblems, engineParams, mergeNumericParams } from "./params.js";
 import { confidenceLevel, slugOf } from "./shared.js";
 import type {
@@ -26,7 +42,7 @@ export {
   findAnalyteByLoinc,
   type LoincRef,
   normaliseAnalyteName,
-} from "./biomarker-map.js";
+} from "./knowledge/analytes.js";
 
 export interface BiomarkerInput {
   labs: LabPanel[];
@@ -37,6 +53,11 @@ export interface BiomarkerData {
   signalsPresent: number;
   signals: ModuleSignal[];
   disclaimer: string;
+  /**
+   * Additive (decision 67): readings beyond a sourced critical limit (current or history),
+   * readings not evaluated for their unit, and implausible values, whatever their flag.
+   */
+  valueFindings: BiomarkerValueFinding[];
 }
 
 /** Every number the engine uses; sources in docs/engines/biomarker.md. */
@@ -59,10 +80,12 @@ export const BIOMARKER_STATUS_ORDER = ["no_flags", "watch", "elevated", "critica
 export type BiomarkerStatus = (typeof BIOMARKER_STATUS_ORDER)[number];
 
 export const BIOMARKER_INTERPRETATION_SCALE: Readonly<Record<BiomarkerStatus, string>> = {
-  no_flags: "No reading was flagged high, low or critical.",
-  watch: "Abnormal readings worth noting in the psychiatric picture; not urgent on their own.",
+  no_flags: "No reading was flagged high, low or critical, and no current value is beyond a critical limit.",
+  watch:
+    "Abnormal readings worth noting in the psychiatric picture, or earlier flags the newest reading has since put in range; not urgent on their own.",
   elevated: "At least one abnormal reading with a direct psychiatric safety implication; review soon.",
-  critical: "At least one reading the laboratory flagged critical; needs prompt clinician review.",
+  critical:
+    "At least one current reading flagged critical by the laboratory or beyond a sourced critical limit; needs prompt clinician review.",
 };
 
 export const BIOMARKER_DISCLAIMER =
@@ -114,36 +137,54 @@ export function parseReferenceRange(
 
 // ---------------------------------------------------------------------------------------------
 
+/** The unit written after a numeric string value ("4.1 mmol/L" -> "mmol/L"), used when `unit` is absent. */
+export function unitInValue(raw: Biomarker["value"]): string | null {
+  if (typeof raw !== "string") return null;
+  const match = /^(?:<=|>=|<|>|≤|≥)?\s*[+-]?(?:\d+(?:\.\d+)?|\.\d+)\s*([^\d\s.,][^,]*)$/.exec(raw.trim());
+  const unit = match?.[1]?.trim();
+  return unit ? unit : null;
+}
+
 type Flag = "high" | "low" | "critical";
 type Tone = "watch" | "elevated" | "critical";
 
-interface Candidate {
+/** One reading with what the table says about it (decisions 64-65). */
+interface Reading {
   key: string;
   entry: AnalyteEntry | null;
   reading: Biomarker;
-  flag: Flag;
+  /** The laboratory's high/low/critical flag, or null (no flag, or flagged normal). */
+  flag: Flag | null;
   panel: LabPanel;
   time: number | null;
   order: number;
-  /** How many flagged readings of this analyte were seen across panels. */
-  flaggedCount: number;
+  parsed: ParsedValue;
+  /** The unit used: `unit`, else one written in the value string. */
+  unit: string | undefined;
+  /** The table's evaluation; null when the analyte has no measurement row or the value is not numeric. */
+  check: AnalyteEvaluation | AnalyteNotEvaluated | null;
 }
 
-/** The newest reading of an analyte that carried no high/low/critical flag. */
-interface Unflagged {
-  time: number | null;
-  order: number;
-  panel: LabPanel;
-}
-
-/** One pass over every reading of every panel. */
+/** All readings, grouped by analyte key in first-seen order. */
 interface Collected {
-  /** The newest flagged reading per analyte key, in first-seen order. */
-  chosen: Map<string, Candidate>;
-  /** The newest unflagged reading per analyte key, to say when a flag has since normalised. */
-  newestUnflagged: Map<string, Unflagged>;
+  byKey: Map<string, Reading[]>;
   readings: number;
   explicitlyFlagged: number;
+}
+
+/** What the response says about one reading beyond its signal (additive `valueFindings`). */
+export interface BiomarkerValueFinding {
+  /** Analyte key (table key, else a slug of the name). */
+  analyte: string;
+  panelId: string;
+  observedAt: string | null;
+  /** `critical`: beyond a sourced critical limit; `not_evaluated_unit`: unit missing, unknown or ambiguous; `implausible`: outside the plausible range. */
+  finding: "critical" | "not_evaluated_unit" | "implausible";
+  /** True when this is the newest reading of the analyte (the current value). */
+  current: boolean;
+  /** The laboratory's flag as sent, or null. */
+  labFlag: string | null;
+  detail: string;
 }
 
 /** A signal with what the status, confidence and codes need to know about it. */
@@ -182,14 +223,24 @@ function isNewer(
   return a.order > b.order;
 }
 
+/** The table's evaluation of a reading, or null without a measurement row or a numeric value. */
+function checkReading(
+  entry: AnalyteEntry | null,
+  parsed: ParsedValue,
+  unit: string | undefined,
+): AnalyteEvaluation | AnalyteNotEvaluated | null {
+  if (!entry?.measure || parsed.value === null) return null;
+  // A censored result ("<0.5") is read at its bound; decision 65: a unitless value is read only
+  // where the analyte has a single unit scale.
+  return evaluateAnalyteValue(entry, parsed.value, unit, { unitlessMeansCanonical: true });
+}
+
 /**
- * One pass over every reading: keep the newest flagged reading per analyte key, count flags, and
- * remember the newest unflagged reading per key to say when a flag has since normalised. The key
- * is the mapped analyte (by LOINC code, then by name), else a slug of the name.
+ * One pass over every reading: the analyte (by LOINC code, then by name, else a slug of the
+ * name), the laboratory flag, and the table's evaluation in the canonical unit.
  */
 function collectReadings(labs: readonly LabPanel[]): Collected {
-  const chosen = new Map<string, Candidate>();
-  const newestUnflagged = new Map<string, Unflagged>();
+  const byKey = new Map<string, Reading[]>();
   let readings = 0;
   let explicitlyFlagged = 0;
   let order = 0;
@@ -202,42 +253,64 @@ function collectReadings(labs: readonly LabPanel[]): Collected {
       const byLoinc = reading.loinc ? findAnalyteByLoinc(reading.loinc) : null;
       const entry = byLoinc ?? findAnalyte(reading.name);
       const key = entry ? entry.key : slugOf(reading.name);
-      const flag = reading.flag;
-      if (flag !== "high" && flag !== "low" && flag !== "critical") {
-        const prev = newestUnflagged.get(key);
-        const here = { time, order, panel };
-        if (!prev || isNewer(here, prev)) newestUnflagged.set(key, here);
-        continue;
-      }
-      const candidate: Candidate = { key, entry, reading, flag, panel, time, order, flaggedCount: 1 };
-      const prev = chosen.get(key);
-      if (!prev) chosen.set(key, candidate);
-      else {
-        candidate.flaggedCount = prev.flaggedCount + 1;
-        if (isNewer(candidate, prev)) chosen.set(key, candidate);
-        else prev.flaggedCount = candidate.flaggedCount;
-      }
+      const labFlag = reading.flag;
+      const flag = labFlag === "high" || labFlag === "low" || labFlag === "critical" ? labFlag : null;
+      const parsed = parseBiomarkerValue(reading.value);
+      const unit = reading.unit?.trim() ? reading.unit : (unitInValue(reading.value) ?? undefined);
+      const item: Reading = {
+        key,
+        entry,
+        reading,
+        flag,
+        panel,
+        time,
+        order,
+        parsed,
+        unit,
+        check: checkReading(entry, parsed, unit),
+      };
+      const list = byKey.get(key);
+      if (list) list.push(item);
+      else byKey.set(key, [item]);
     }
   }
-  return { chosen, newestUnflagged, readings, explicitlyFlagged };
+  return { byKey, readings, explicitlyFlagged };
 }
+
+function newestOf<T extends { time: number | null; order: number }>(items: readonly T[]): T | undefined {
+  let best: T | undefined;
+  for (const item of items) if (!best || isNewer(item, best)) best = item;
+  return best;
+}
+
+const isCriticalCheck = (check: Reading["check"]): boolean =>
+  check?.evaluated === true && (check.flag === "critical_high" || check.flag === "critical_low");
 
 // ---------------------------------------------------------------------------------------------
 // One signal per flagged analyte
 
 /** Direction of a reading: its flag, or for a critical flag the side of the reference range the value is on. */
-function readingDirection(flag: Flag, parsed: ParsedValue, range: ReturnType<typeof parseReferenceRange>) {
+function readingDirection(
+  flag: Flag,
+  parsed: ParsedValue,
+  range: ReturnType<typeof parseReferenceRange>,
+  check: Reading["check"],
+) {
   let direction: "high" | "low" | null = flag === "critical" ? null : flag;
-  if (flag === "critical" && parsed.value !== null && range) {
+  if (flag === "critical" && check?.evaluated) {
+    if (check.flag === "critical_high" || check.flag === "high") direction = "high";
+    else if (check.flag === "critical_low" || check.flag === "low") direction = "low";
+  }
+  if (direction === null && parsed.value !== null && range) {
     if (range.high !== null && parsed.value > range.high) direction = "high";
     else if (range.low !== null && parsed.value < range.low) direction = "low";
   }
   return direction;
 }
 
-/** What the reading means psychiatrically, from the relevance map; unmapped analytes are referred to clinical context. */
-function relevanceText(c: Candidate, direction: "high" | "low" | null): string {
-  const { entry, reading, flag } = c;
+/** What the reading means psychiatrically, from the analyte table; unmapped analytes are referred to clinical context. */
+function relevanceText(c: Reading, flag: Flag, direction: "high" | "low" | null): string {
+  const { entry, reading } = c;
   return entry
     ? direction === "high"
       ? entry.high
@@ -247,10 +320,35 @@ function relevanceText(c: Candidate, direction: "high" | "low" | null): string {
     : `No psychiatric-relevance entry exists for "${reading.name}". It was flagged ${flag} by the laboratory; review it in clinical context.`;
 }
 
-function valueText(reading: Biomarker, parsed: ParsedValue): string {
+function valueText(reading: Biomarker, parsed: ParsedValue, unit: string | undefined): string {
   return parsed.value === null
     ? `Value ${reading.value === null ? "missing" : JSON.stringify(reading.value)} is not numeric; metricValue is 0.`
-    : `Value ${parsed.comparator ?? ""}${parsed.value}${reading.unit ? ` ${reading.unit}` : ""}${reading.referenceRange ? ` (reference ${reading.referenceRange})` : ""}${parsed.comparator ? "; a censored result, metricValue is the bound" : ""}.`;
+    : `Value ${parsed.comparator ?? ""}${parsed.value}${unit ? ` ${unit}` : ""}${reading.referenceRange ? ` (reference ${reading.referenceRange})` : ""}${parsed.comparator ? "; a censored result, metricValue is the bound" : ""}.`;
+}
+
+/** What the service's table says about the reading (decisions 64-65). */
+function tableText(c: Reading): string[] {
+  const { check, entry } = c;
+  if (!check || !entry?.measure) return [];
+  if (!check.evaluated)
+    return [
+      check.reason === "unit"
+        ? `Not evaluated against the service's ranges: unit (${check.detail}).`
+        : `Data quality: ${check.detail}.`,
+    ];
+  const value = `${formatAnalyteValue(check.canonicalValue)} ${check.unit}`;
+  const converted =
+    c.unit !== undefined && normaliseUnitSpelling(c.unit) !== normaliseUnitSpelling(check.unit);
+  const texts: string[] = [];
+  if (isCriticalCheck(check)) texts.push(`${criticalText(entry, check)}.`);
+  else
+    texts.push(
+      `${converted ? `In ${check.unit}: ${value}. ` : ""}Against the service's range ${measureRangeText(entry.measure)}: ${check.flag === "normal" ? "within range" : check.flag}.`,
+    );
+  texts.push(...check.notes);
+  if (entry.key === "anc" && check.flag !== "normal" && check.flag !== "high")
+    texts.push(clozapineAncText(check.canonicalValue));
+  return texts;
 }
 
 const STALENESS_DEFAULTS = {
@@ -272,59 +370,143 @@ function signalConfidence(mapped: boolean, numeric: boolean, stale: boolean): Co
   return LEVELS[levelIndex] as ConfidenceLevel;
 }
 
-/** Repeated flags, a newer unflagged reading, a stale or undated panel. */
-function signalNotes(
-  c: Candidate,
-  later: Unflagged | undefined,
-  stale: boolean,
-  params: BiomarkerParams,
-): string[] {
-  const notes: string[] = [];
-  if (c.flaggedCount > 1)
-    notes.push(`Flagged in ${c.flaggedCount} readings across the panels; the newest is shown.`);
-  // Only a strictly later date counts; order within the same date says nothing about time.
-  if (later && later.time !== null && (c.time === null || later.time > c.time)) {
-    notes.push(
-      `A newer reading${later.panel.observedAt ? ` (${later.panel.observedAt})` : ""} in panel ${later.panel.id} was not flagged.`,
-    );
+/**
+ * How a newer reading than the flagged one changes what is current (decision 67): beyond a
+ * critical limit makes the signal critical; still outside the range keeps it at least as
+ * serious; within the reference range by the table turns the flag into history (watch); a
+ * newer reading the table cannot check is never read as a return to normal.
+ */
+function newerReadingEffect(
+  flagged: Reading,
+  newer: Reading,
+  tone: Tone,
+): { tone: Tone; note: string; history?: true } {
+  const when = newer.panel.observedAt ? ` (${newer.panel.observedAt})` : "";
+  const { check, entry } = newer;
+  const shown =
+    newer.parsed.value === null
+      ? JSON.stringify(newer.reading.value)
+      : `${newer.parsed.value}${newer.unit ? ` ${newer.unit}` : ""}`;
+  const labWord =
+    newer.reading.flag === "normal" ? "flagged normal by the laboratory" : "not flagged by the laboratory";
+  const intro = `A newer reading${when} in panel ${newer.panel.id}, ${shown}, ${labWord},`;
+  if (check?.evaluated && entry?.measure) {
+    if (isCriticalCheck(check))
+      return {
+        tone: "critical",
+        note: `${intro} is the current value and is beyond a critical limit: ${criticalText(entry, check)}.`,
+      };
+    if (check.flag === "high" || check.flag === "low") {
+      const higher =
+        flagged.check?.evaluated && check.canonicalValue > flagged.check.canonicalValue
+          ? " and higher than this one"
+          : flagged.check?.evaluated && check.canonicalValue < flagged.check.canonicalValue
+            ? " and lower than this one"
+            : "";
+      const own = check.flag === "high" ? entry.toneHigh : entry.toneLow;
+      const side = check.flag === "high" ? "above" : "below";
+      // "still" only when the flagged reading was on the same side; a swing across the range is "now".
+      const flaggedSide = flagged.flag === "critical" ? null : flagged.flag;
+      return {
+        tone: TONE_RANK[own] > TONE_RANK[tone] ? own : tone,
+        note: `${intro} is the current value and is ${flaggedSide === check.flag ? "still" : "now"} ${side} the service's range (${measureRangeText(entry.measure)})${higher}.`,
+      };
+    }
+    return {
+      tone: "watch",
+      note: `${intro} is within the service's range (${measureRangeText(entry.measure)}); this flag is history.`,
+      history: true,
+    };
   }
+  const why =
+    check && !check.evaluated
+      ? check.detail
+      : entry?.measure
+        ? "the value is not numeric"
+        : "the service has no range for it";
+  return {
+    tone,
+    note: `${intro} could not be checked against the service's ranges (${why}); it is not evidence that the level returned to normal.`,
+  };
+}
+
+/** Repeated flags, a stale or undated panel. */
+function signalNotes(flaggedCount: number, c: Reading, stale: boolean, params: BiomarkerParams): string[] {
+  const notes: string[] = [];
+  if (flaggedCount > 1)
+    notes.push(`Flagged in ${flaggedCount} readings across the panels; the newest is shown.`);
   if (stale) notes.push(`The panel is older than ${params.staleAfterDays} days; confidence lowered.`);
   if (c.time === null) notes.push("The panel has no observedAt date.");
   return notes;
 }
 
+/**
+ * The tone of a flagged reading. Critical when the laboratory says so or the value is beyond a
+ * sourced critical limit (decision 67). When the table can read the value, its side decides the
+ * tone (a value within the table's reference or therapeutic range, such as valproate 110 mg/L
+ * within the acute mania target, is only watch: the laboratory's own range differs); otherwise
+ * the laboratory's flag does.
+ */
+function flaggedTone(c: Reading, flag: Flag): Tone {
+  if (flag === "critical" || isCriticalCheck(c.check)) return "critical";
+  if (!c.entry) return "watch";
+  if (c.check?.evaluated) {
+    if (c.check.flag === "high") return c.entry.toneHigh;
+    if (c.check.flag === "low") return c.entry.toneLow;
+    return "watch";
+  }
+  return flag === "high" ? c.entry.toneHigh : c.entry.toneLow;
+}
+
 function biomarkerSignal(
-  c: Candidate,
-  later: Unflagged | undefined,
+  readings: readonly Reading[],
   params: BiomarkerParams,
   now: number,
   nowIso: string,
-): Built {
-  const { entry, reading, flag } = c;
-  const parsed = parseBiomarkerValue(reading.value);
-  const direction = readingDirection(flag, parsed, parseReferenceRange(reading.referenceRange));
-  const tone: Tone =
-    flag === "critical" ? "critical" : entry ? (flag === "high" ? entry.toneHigh : entry.toneLow) : "watch";
+): Built | null {
+  const flaggedReadings = readings.filter((r) => r.flag !== null);
+  const c = newestOf(flaggedReadings);
+  if (!c || c.flag === null) return null;
+  const flag = c.flag;
+  const { entry, reading, parsed } = c;
+  const direction = readingDirection(flag, parsed, parseReferenceRange(reading.referenceRange), c.check);
+  let tone = flaggedTone(c, flag);
+  const notes: string[] = [];
+  let history = false;
+  // Only a strictly later date counts; order within the same date says nothing about time.
+  const newest = newestOf(readings);
+  if (newest && newest !== c && newest.time !== null && (c.time === null || newest.time > c.time)) {
+    if (newest.flag === null) {
+      const effect = newerReadingEffect(c, newest, tone);
+      tone = effect.tone;
+      history = effect.history === true;
+      notes.push(effect.note);
+    }
+  }
   const name = entry ? entry.display : reading.name;
   const stale = isStale(c.time, now, params);
-  const code = entry ? chooseLoinc(entry, reading.unit, reading.loinc) : null;
-  const flagWord = flag === "critical" ? "critical" : flag;
+  const code = entry ? chooseLoinc(entry, c.unit, reading.loinc) : null;
+  const criticalByTable = flag !== "critical" && isCriticalCheck(c.check);
+  // A flag the newest reading has put back in range is named as history, never as current.
+  const label = `${name} ${flag}${criticalByTable ? ", beyond a critical limit" : ""}${history ? " (earlier; newest reading within range)" : ""}`;
   return {
     signal: {
       module: "biomarker",
       signalKey: `bio_${c.key}`,
-      label: `${name} ${flagWord}`,
+      label,
       detail: [
-        relevanceText(c, direction),
-        valueText(reading, parsed),
-        ...signalNotes(c, later, stale, params),
+        relevanceText(c, flag, direction),
+        valueText(reading, parsed, c.unit),
+        ...tableText(c),
+        ...notes,
+        ...signalNotes(flaggedReadings.length, c, stale, params),
       ].join(" "),
       tone,
       // `+ 0` turns a -0 reading into 0 (JSON has no negative zero).
       metricValue: (parsed.value ?? 0) + 0,
-      metricUnit: reading.unit ?? "",
+      metricUnit: c.unit ?? "",
       confidence: signalConfidence(entry !== null, parsed.value !== null, stale),
-      summaryLine: `${name} flagged ${flagWord} (${c.panel.labName}): ${tone === "critical" ? "prompt review" : tone === "elevated" ? "review soon" : "note"}.`,
+      summaryLine: `${name} flagged ${flag}${criticalByTable ? ", beyond a critical limit" : ""} (${c.panel.labName}): ${tone === "critical" ? "prompt review" : tone === "elevated" ? "review soon" : "note"}.`,
       sourceRef: c.panel.id,
       observedAt: c.time === null ? nowIso : new Date(c.time).toISOString(),
     },
@@ -337,19 +519,107 @@ function biomarkerSignal(
   };
 }
 
+/**
+ * What the response says beyond signals (decision 67): every reading beyond a critical limit
+ * (current or history), every reading the table could not evaluate for its unit, and every
+ * implausible value.
+ */
+function valueFindings(collected: Collected): BiomarkerValueFinding[] {
+  const findings: BiomarkerValueFinding[] = [];
+  for (const readings of collected.byKey.values()) {
+    const newest = newestOf(readings);
+    for (const r of readings) {
+      const { check, entry } = r;
+      if (!check || !entry) continue;
+      const base = {
+        analyte: r.key,
+        panelId: r.panel.id,
+        observedAt: r.time === null ? null : new Date(r.time).toISOString(),
+        current: r === newest,
+        labFlag: r.reading.flag ?? null,
+      };
+      if (isCriticalCheck(check))
+        findings.push({
+          ...base,
+          finding: "critical",
+          detail: criticalText(entry, check as AnalyteEvaluation),
+        });
+      else if (!check.evaluated)
+        findings.push({
+          ...base,
+          finding: check.reason === "unit" ? "not_evaluated_unit" : "implausible",
+          detail: `${entry.display}: ${check.reason === "unit" ? "not evaluated: unit" : "data quality"} (${check.detail})`,
+        });
+    }
+  }
+  return findings;
+}
+
+/**
+ * Current values beyond a critical limit that the laboratory did not flag: no signal (the
+ * contract emits signals only for flagged readings), but never silent: they are named in
+ * `summary.flagged`, set `requiresClinicianReview` and make the status critical (decision 67).
+ */
+function unflaggedCurrentCriticals(collected: Collected): string[] {
+  const named: string[] = [];
+  for (const readings of collected.byKey.values()) {
+    const newest = newestOf(readings);
+    if (!newest || newest.flag !== null || !newest.entry || !isCriticalCheck(newest.check)) continue;
+    // A flagged reading of the same analyte already carries it in its signal when it is older;
+    // the name here still says the laboratory did not flag the current value.
+    named.push(
+      `${criticalText(newest.entry, newest.check as AnalyteEvaluation)} (not flagged by the laboratory)`,
+    );
+  }
+  return named;
+}
+
+/**
+ * Current values outside the plausible range of their unit: not a result, but a unit or entry
+ * error can hide a critical value (400 "x10^9/L" neutrophils may be 400 cells/µL, a severe
+ * neutropenia), so they are named in `summary.flagged` and set `requiresClinicianReview`; the
+ * status is left alone because nothing was read (decision 67).
+ */
+function currentImplausibles(collected: Collected): string[] {
+  const named: string[] = [];
+  for (const readings of collected.byKey.values()) {
+    const newest = newestOf(readings);
+    const check = newest?.check;
+    if (!newest?.entry || !check || check.evaluated || check.reason !== "implausible") continue;
+    named.push(`${newest.entry.display}: data quality, not evaluated (${check.detail})`);
+  }
+  return named;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Summary, confidence, inputs and codes
 
-function biomarkerHeadline(built: readonly Built[], collected: Collected, panels: number): string {
+function biomarkerHeadline(
+  built: readonly Built[],
+  collected: Collected,
+  panels: number,
+  unflaggedCritical: readonly string[],
+  findings: readonly BiomarkerValueFinding[],
+): string {
   const { readings, explicitlyFlagged } = collected;
   const counts = { critical: 0, elevated: 0, watch: 0 };
   for (const b of built) counts[b.tone] += 1;
   const unflagged = readings - explicitlyFlagged;
-  return built.length === 0
-    ? readings === 0
-      ? `No readings were sent in ${panels} panel(s); nothing was reviewed.`
-      : `No reading was flagged high, low or critical in ${readings} reading(s) across ${panels} panel(s)${unflagged > 0 ? `; ${unflagged} carried no flag at all, which is not evidence of a normal result` : ""}.`
-    : `${built.length} flagged result(s): ${counts.critical} critical, ${counts.elevated} elevated, ${counts.watch} watch. Worst: ${(built[0] as Built).signal.label}.`;
+  const base =
+    built.length === 0
+      ? readings === 0
+        ? `No readings were sent in ${panels} panel(s); nothing was reviewed.`
+        : `No reading was flagged high, low or critical in ${readings} reading(s) across ${panels} panel(s)${unflagged > 0 ? `; ${unflagged} carried no flag at all, which is not evidence of a normal result` : ""}.`
+      : `${built.length} flagged result(s): ${counts.critical} critical, ${counts.elevated} elevated, ${counts.watch} watch. Worst: ${(built[0] as Built).signal.label}.`;
+  const extra: string[] = [];
+  if (unflaggedCritical.length > 0)
+    extra.push(
+      `Beyond a critical limit though not flagged by the laboratory: ${unflaggedCritical.join("; ")}; needs prompt clinician review.`,
+    );
+  const unitCount = findings.filter((f) => f.finding !== "critical").length;
+  if (unitCount > 0)
+    extra.push(`${unitCount} reading(s) not evaluated against the service's ranges (unit or data quality).`);
+  return [base, ...extra].join(" ");
 }
 
 const CONFIDENCE_DEFAULTS = {
@@ -468,21 +738,45 @@ export function analyzeBiomarkers(
 
   const collected = collectReadings(labs);
   const built: Built[] = [];
-  for (const c of collected.chosen.values())
-    built.push(biomarkerSignal(c, collected.newestUnflagged.get(c.key), params, now, nowIso));
+  for (const readings of collected.byKey.values()) {
+    const b = biomarkerSignal(readings, params, now, nowIso);
+    if (b) built.push(b);
+  }
   // Worst tone first; ties in input order.
   built.sort((a, b) => TONE_RANK[b.tone] - TONE_RANK[a.tone] || a.order - b.order);
   const signals = built.map((b) => b.signal);
-  const status: BiomarkerStatus = built.length === 0 ? "no_flags" : (built[0] as Built).tone;
+  const findings = valueFindings(collected);
+  const unflaggedCritical = unflaggedCurrentCriticals(collected);
+  const implausible = currentImplausibles(collected);
+  const worstSignal: BiomarkerStatus = built.length === 0 ? "no_flags" : (built[0] as Built).tone;
+  // Decision 67: a current value beyond a critical limit makes the status critical, flagged or not.
+  const status: BiomarkerStatus = unflaggedCritical.length > 0 ? "critical" : worstSignal;
+  const confidence = biomarkerConfidence(built, collected, params);
+  const history = findings.filter((f) => f.finding === "critical" && !f.current);
+  if (history.length > 0)
+    confidence.reasons.push(
+      `Earlier reading(s) beyond a critical limit, no longer the current value: ${history.map((f) => `${f.detail}${f.observedAt ? ` (${f.observedAt.slice(0, 10)})` : ""}`).join("; ")}.`,
+    );
+  const notEvaluated = findings.filter((f) => f.finding !== "critical");
+  if (notEvaluated.length > 0)
+    confidence.reasons.push(
+      `${notEvaluated.length} reading(s) not evaluated against the service's ranges: ${notEvaluated
+        .slice(0, 5)
+        .map((f) => f.detail)
+        .join("; ")}${notEvaluated.length > 5 ? "; ..." : ""}.`,
+    );
 
   const facts: EngineFacts = {
     summary: {
       status,
-      headline: biomarkerHeadline(built, collected, labs.length),
-      flagged: signals.map((s) => s.label),
-      requiresClinicianReview: built.some((b) => b.tone === "critical" || b.tone === "elevated"),
+      headline: biomarkerHeadline(built, collected, labs.length, unflaggedCritical, findings),
+      flagged: [...signals.map((s) => s.label), ...unflaggedCritical, ...implausible],
+      requiresClinicianReview:
+        unflaggedCritical.length > 0 ||
+        implausible.length > 0 ||
+        built.some((b) => b.tone === "critical" || b.tone === "elevated"),
     },
-    confidence: biomarkerConfidence(built, collected, params),
+    confidence,
     inputs: biomarkerInputs(labs, collected.readings),
     current: { score: null, status },
     polarity: { kind: "status", order: BIOMARKER_STATUS_ORDER },
@@ -491,7 +785,13 @@ export function analyzeBiomarkers(
   };
 
   return {
-    data: { generatedAt: nowIso, signalsPresent: signals.length, signals, disclaimer: BIOMARKER_DISCLAIMER },
+    data: {
+      generatedAt: nowIso,
+      signalsPresent: signals.length,
+      signals,
+      disclaimer: BIOMARKER_DISCLAIMER,
+      valueFindings: findings,
+    },
     facts,
     model,
   };

@@ -114,11 +114,12 @@ describe("the relevance map", () => {
   it.each(BIOMARKER_MAP.map((e) => [e.key]))("%s emits bio_<key> with its own relevance text", (key) => {
     const entry = BIOMARKER_MAP.find((e) => e.key === key);
     if (!entry) throw new Error("missing");
-    const high = one({ name: entry.variants[0] ?? entry.display, value: 1, flag: "high" });
+    // A non-numeric value: the laboratory flag and the table's tone alone decide (no range check).
+    const high = one({ name: entry.variants[0] ?? entry.display, value: "see report", flag: "high" });
     expect(high.signalKey).toBe(`bio_${key}`);
     expect(high.tone).toBe(entry.toneHigh);
     expect(high.detail).toContain(entry.high);
-    const low = one({ name: entry.display, value: 1, flag: "low" });
+    const low = one({ name: entry.display, value: "see report", flag: "low" });
     expect(low.tone).toBe(entry.toneLow);
     expect(low.detail).toContain(entry.low);
   });
@@ -234,7 +235,9 @@ describe("flags", () => {
     expect(
       one({ name: "Potassium", value: 2.4, flag: "critical", referenceRange: "3.5 - 5.1" }).detail,
     ).toContain("Low potassium");
-    expect(one({ name: "Potassium", value: 6.9, flag: "critical" }).detail).toContain(
+    // Without a range the table's canonical-unit reading gives the side (potassium has one scale).
+    expect(one({ name: "Potassium", value: 6.9, flag: "critical" }).detail).toContain("High potassium");
+    expect(one({ name: "Prolactin", value: 900, flag: "critical" }).detail).toContain(
       "direction could not be read",
     );
   });
@@ -248,9 +251,11 @@ describe("flags", () => {
     expect(result.data.signals).toHaveLength(1);
     expect(result.data.signals[0]).toMatchObject({ sourceRef: "new", metricValue: 7 });
     expect(result.data.signals[0]?.detail).toContain("Flagged in 2 readings");
+    // The newer value is within the table's range, so the flag is history (decision 67).
     expect(result.data.signals[0]?.detail).toContain(
-      "A newer reading (2026-07-20) in panel newest was not flagged.",
+      "A newer reading (2026-07-20) in panel newest, 2, flagged normal by the laboratory, is within the service's range",
     );
+    expect(result.data.signals[0]?.detail).toContain("this flag is history");
   });
 
   it("uses the panel date or now for observedAt and the reading unit or empty for metricUnit", () => {
@@ -396,8 +401,20 @@ describe("properties", () => {
         expect(a.facts.confidence.score).toBeLessThanOrEqual(1);
         const ranks = a.data.signals.map((s) => RANK[s.tone]);
         for (let i = 1; i < ranks.length; i++) expect(ranks[i]).toBeLessThanOrEqual(ranks[i - 1] as number);
-        expect(a.facts.summary.flagged).toEqual(a.data.signals.map((s) => s.label));
-        expect(a.facts.summary.status).toBe(a.data.signals[0]?.tone ?? "no_flags");
+        // Signal labels first, then current values beyond a critical limit the laboratory did not flag.
+        const labels = a.data.signals.map((s) => s.label);
+        expect(a.facts.summary.flagged.slice(0, labels.length)).toEqual(labels);
+        // ... then current implausible values (data quality, decision 67).
+        const extra = a.facts.summary.flagged.slice(labels.length);
+        const unflaggedCritical = a.data.valueFindings.filter(
+          (f) => f.finding === "critical" && f.current && (f.labFlag === null || f.labFlag === "normal"),
+        );
+        const implausible = a.data.valueFindings.filter((f) => f.finding === "implausible" && f.current);
+        expect(extra).toHaveLength(unflaggedCritical.length + implausible.length);
+        expect(a.facts.summary.status).toBe(
+          unflaggedCritical.length > 0 ? "critical" : (a.data.signals[0]?.tone ?? "no_flags"),
+        );
+        if (extra.length > 0) expect(a.facts.summary.requiresClinicianReview).toBe(true);
         const keys = a.data.signals.map((s) => s.signalKey);
         expect(new Set(keys).size).toBe(keys.length);
         for (const s of a.data.signals) {

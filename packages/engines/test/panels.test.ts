@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BIOMARKER_MAP } from "../src/biomarker-map.js";
+import { BIOMARKER_MAP, findAnalyte } from "../src/knowledge/analytes.js";
 import {
   evaluatePanel,
   getPanels,
@@ -10,9 +10,12 @@ import {
 } from "../src/tools/panels.js";
 import { ToolInputError } from "../src/tools/types.js";
 
-const one = (analyte: string, value: number) => evaluatePanel([{ analyte, value }]);
-const resultOf = (analyte: string, value: number) => {
-  const result = one(analyte, value).results[0];
+/** The canonical unit of an analyte, as a caller following getPanels sends it. */
+const canonicalUnit = (analyte: string): string | undefined => findAnalyte(analyte)?.measure?.displayUnit;
+const one = (analyte: string, value: number, unit = canonicalUnit(analyte)) =>
+  evaluatePanel([{ analyte, value, ...(unit === undefined ? {} : { unit }) }]);
+const resultOf = (analyte: string, value: number, unit = canonicalUnit(analyte)) => {
+  const result = one(analyte, value, unit).results[0];
   if (!result) throw new Error(`no result for ${analyte}`);
   return result;
 };
@@ -25,15 +28,20 @@ const allAnalytes = (): PanelAnalyte[] => {
 
 describe("getPanels", () => {
   it("offers the monitoring panels the agent needs", () => {
+    // One vocabulary: the lab catalog's panel ids (decision 64); panels without a sourced range are left out.
     expect(getPanels().map((p) => p.id)).toEqual([
       "lithium_monitoring",
-      "renal",
-      "thyroid",
-      "electrolytes",
-      "liver",
-      "full_blood_count",
-      "metabolic",
-      "drug_levels",
+      "clozapine_anc",
+      "clozapine_level",
+      "antipsychotic_metabolic",
+      "thyroid_panel",
+      "cmp",
+      "cbc_diff",
+      "valproate_level",
+      "carbamazepine_level",
+      "hepatic_panel",
+      "hba1c",
+      "renal_function",
     ]);
   });
 
@@ -161,8 +169,10 @@ describe("evaluatePanel: results, observations, risk", () => {
       value: 0.8,
       unit: "mmol/L",
       flag: "normal",
-      range: "0.6-1.0 mmol/L (therapeutic); critical >= 1.5",
+      range: "0.6-1.0 mmol/L (therapeutic, maintenance); critical >= 1.5",
       critical: false,
+      canonicalValue: 0.8,
+      canonicalUnit: "mmol/L",
     });
     const sodium = allAnalytes().find((a) => a.analyte === "sodium") as PanelAnalyte;
     expect(panelRangeTextOf(sodium)).toBe("135-145 mmol/L (reference); critical < 125 or >= 160");
@@ -185,7 +195,7 @@ describe("evaluatePanel: results, observations, risk", () => {
       { analyte: "Potassium", value: 4.2 },
       { analyte: "eGFR", value: 95 },
       { analyte: "Na", value: 118 },
-      { analyte: "Glucose", value: 5 },
+      { analyte: "Glucose", value: 5, unit: "mmol/L" },
     ]);
     expect(out.risk.level).toBe("high");
     expect(out.risk.labels).toEqual([
@@ -208,7 +218,7 @@ describe("evaluatePanel: results, observations, risk", () => {
   it("abnormal readings carry the map's relevance note; normal ones none", () => {
     const out = evaluatePanel([
       { analyte: "TSH", value: 8 },
-      { analyte: "free T4", value: 14 },
+      { analyte: "free T4", value: 14, unit: "pmol/L" },
     ]);
     expect(out.observations).toEqual([
       { analyte: "TSH", note: expect.stringMatching(/hypothyroidism/) },
@@ -219,7 +229,7 @@ describe("evaluatePanel: results, observations, risk", () => {
   it("all normal: no risk, but the lab-variance observation is still there", () => {
     const out = evaluatePanel([
       { analyte: "lithium", value: 0.7 },
-      { analyte: "creatinine", value: 80 },
+      { analyte: "creatinine", value: 80, unit: "µmol/L" },
     ]);
     expect(out.risk).toEqual({ flag: false, level: "none", labels: [] });
     expect(out.observations).toEqual([PANEL_UNIT_OBSERVATION]);
@@ -265,14 +275,37 @@ describe("evaluatePanel: what is not evaluated never reads as normal", () => {
     expect(evaluatePanel([]).risk.labels).toEqual(["Panel not assessed: no readings were sent"]);
   });
 
-  it("a value implausible in the panel unit (creatinine in mg/dL, HbA1c in mmol/mol) is not evaluated", () => {
-    const creatinine = one("creatinine", 3.5);
+  it("a value implausible in its unit is a data-quality finding, not evaluated", () => {
+    const creatinine = one("creatinine", 3.5, "µmol/L");
     expect(creatinine.results).toEqual([]);
     expect(creatinine.unrecognized).toEqual(["creatinine"]);
-    expect(creatinine.warnings[0]).toMatch(/implausible in µmol\/L.*mg\/dL/);
-    expect(one("HbA1c", 53).warnings[0]).toMatch(/mmol\/mol/);
+    expect(creatinine.warnings[0]).toMatch(/not evaluated: data quality.*outside the plausible range/);
+    // A wrong unit can hide a critical value: never silent (decision 67).
+    expect(one("ANC", 400, "x10^9/L").risk).toEqual({
+      flag: true,
+      level: "moderate",
+      labels: [
+        "Neutrophils (absolute) 400 x10^9/L: implausible for its unit, not evaluated; check the unit and the result",
+      ],
+    });
     expect(one("sodium", 0.14).results).toEqual([]);
-    expect(one("lithium", -1).warnings[0]).toMatch(/negative/);
+    expect(one("lithium", -1).warnings[0]).toMatch(/not evaluated: data quality/);
+  });
+
+  it("a unitless value is read only where the analyte has a single unit scale (decision 65)", () => {
+    const unitless = (analyte: string, value: number) => evaluatePanel([{ analyte, value }]);
+    expect(unitless("lithium", 0.8).results[0]?.flag).toBe("normal"); // mmol/L = mEq/L
+    for (const [name, value] of [
+      ["creatinine", 3.5],
+      ["HbA1c", 53],
+      ["valproate", 700],
+      ["ANC", 400],
+      ["glucose", 90],
+    ] as const) {
+      const out = unitless(name, value);
+      expect(out.results, name).toEqual([]);
+      expect(out.warnings[0], name).toMatch(/not evaluated: unit \(unit missing.*more than one unit/);
+    }
   });
 
   it("duplicate readings are each evaluated, with a warning", () => {

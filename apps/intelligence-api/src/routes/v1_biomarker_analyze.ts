@@ -21,6 +21,22 @@ const BiomarkerDataSchema = z.object({
   signalsPresent: z.number().int(),
   signals: z.array(ModuleSignalSchema),
   disclaimer: z.string(),
+  valueFindings: z
+    .array(
+      z.object({
+        analyte: z.string(),
+        panelId: z.string(),
+        observedAt: z.string().nullable(),
+        finding: z.enum(["critical", "not_evaluated_unit", "implausible"]),
+        current: z.boolean(),
+        labFlag: z.string().nullable(),
+        detail: z.string(),
+      }),
+    )
+    .openapi({
+      description:
+        "Additive (decision 67): readings beyond a sourced critical limit (current or earlier), readings not evaluated for their unit, and implausible values, whatever their laboratory flag. A current value beyond a critical limit is also named in intelligence.summary.flagged and sets requiresClinicianReview.",
+    }),
 });
 
 /** `data.object` of this endpoint's response (the route schema and the pipeline share it). */

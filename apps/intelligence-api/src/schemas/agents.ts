@@ -43,8 +43,15 @@ export const BiomarkerAgentRequestSchema = z
   .object({
     panel: panelReadingsSchema().openapi({
       description:
-        "1-50 readings, each value in the unit the getPanels tool gives for the analyte (SI where usual).",
-      example: [{ analyte: "lithium", value: 1.6 }],
+        "1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read in the canonical unit the getPanels tool gives only where the analyte has a single unit scale (lithium mmol/L = mEq/L); otherwise it is not evaluated (decision 65).",
+      example: [
+        { analyte: "lithium", value: 1.6, unit: "mmol/L" },
+        { analyte: "ANC", value: 1200, unit: "cells/uL" },
+      ],
+    }),
+    benignEthnicNeutropenia: z.boolean().optional().openapi({
+      description:
+        "Optional, additive: benign ethnic neutropenia documented by a clinician. Only the US clozapine label category of a neutrophil count names the BEN table; flags and critical limits never loosen. Absent: general-population thresholds (decision 66).",
     }),
     context: ContextSchema,
   })

@@ -1,13 +1,29 @@
 /**
- * Biomarker agent tools `getPanels` and `evaluatePanel`: typical adult reference or therapeutic
- * ranges and critical limits for the analytes of common psychiatric monitoring panels, and a
- * deterministic flag, observation and risk for each reading. The caller sends no unit and no
- * range, so every value is read in the unit of its analyte below. Names, display names, relevance
- * notes and LOINC codes come from `biomarker-map.ts` (one definition). Every range, limit and
- * source, with how far it was checked: docs/engines/panels.md.
+ * Biomarker agent tools `getPanels` and `evaluatePanel`: the panels of the lab catalog with the
+ * ranges, critical limits and accepted units of their analytes, and a deterministic flag,
+ * observation and risk for each reading. Every fact (names, units and conversions, plausible,
+ * reference, therapeutic and critical ranges, LOINC codes, panel ids) comes from the analyte table
+ * in `knowledge/analytes.ts` (decision 64); a reading is converted to its analyte's canonical unit
+ * before it is read, and a missing, unknown or ambiguous unit is never read as another unit
+ * (decision 65). Sources: docs/engines/panels.md.
  */
 
-import { type AnalyteEntry, BIOMARKER_MAP, chooseLoinc, findAnalyte } from "../biomarker-map.js";
+import {
+  ANALYTES,
+  type AnalyteEntry,
+  type AnalyteEvaluation,
+  type AnalyteMeasure,
+  acceptedUnitCodes,
+  type CriticalLimit,
+  chooseLoinc,
+  clozapineAncText,
+  evaluateAnalyteValue,
+  findAnalyte,
+  flagCanonicalValue,
+  formatAnalyteValue,
+  measureRangeText,
+  PANEL_DEFINITIONS,
+} from "../knowledge/analytes.js";
 import {
   type AgentRisk,
   type AgentRiskLevel,
@@ -17,12 +33,16 @@ import {
 } from "./types.js";
 
 export interface PanelAnalyte {
-  /** Key from BIOMARKER_MAP. */
+  /** Key of the analyte table. */
   analyte: string;
   display: string;
-  /** The unit values are read in (SI where usual), because the caller sends none. */
+  /** The canonical unit values are read in (SI where usual), as people write it. */
   unit: string;
-  /** Normal when low <= value <= high (both ends inclusive); null: no bound on that side. */
+  /** The canonical unit as a UCUM code (additive). */
+  ucum: string;
+  /** Every unit a reading may be sent in, as UCUM codes (additive). */
+  acceptedUnits: string[];
+  /** The primary range: normal when low <= value <= high (both ends inclusive); null: no bound on that side. */
   low: number | null;
   high: number | null;
   criticalLow: number | null;
@@ -35,7 +55,7 @@ export interface PanelAnalyte {
   criticalLowName: string;
   criticalHighName: string;
   rangeKind: "reference" | "therapeutic";
-  /** Only from biomarker-map's verified codes, chosen for this unit. */
+  /** Only from the table's verified codes, chosen for the canonical unit. */
   loinc: string | null;
   source: string;
 }
@@ -55,9 +75,12 @@ export interface PanelResult {
   value: number;
   unit: string;
   flag: PanelFlag;
-  /** E.g. "0.6-1.0 mmol/L (therapeutic); critical >= 1.5". */
+  /** E.g. "0.6-1.0 mmol/L (therapeutic, maintenance); critical >= 1.5", in the canonical unit. */
   range: string;
   critical: boolean;
+  /** The value in the canonical unit (additive; equal to `value` when sent in it). */
+  canonicalValue: number;
+  canonicalUnit: string;
 }
 
 export interface PanelObservation {
@@ -74,412 +97,178 @@ export interface PanelEvaluation {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Analyte ranges (one definition per analyte; panels list keys)
+// Panel analytes: a view of the analyte table (knowledge/analytes.ts, decision 64)
 
-/** What a range row states; display, LOINC and relevance come from the biomarker map. */
-type AnalyteRange = Omit<PanelAnalyte, "display" | "loinc" | "criticalLowName" | "criticalHighName"> & {
-  criticalLowName?: string;
-  criticalHighName?: string;
-};
-
-const NO_CRITICAL = {
-  criticalLow: null,
-  criticalHigh: null,
-  criticalLowInclusive: false,
-  criticalHighInclusive: true,
-} as const;
-
-/** RCPath 2017, "The communication of critical and unexpected pathology results", alert thresholds as tabulated by UK labs (SWL Pathology; Princess Charlotte/PCH pathology 2019 review). */
-const RCPATH_2017 =
-  "RCPath 2017 critical-result alert thresholds (as tabulated by SWL Pathology and PCH Pathology)";
-
-const ANALYTE_RANGES: readonly AnalyteRange[] = [
-  {
-    // NICE CG185 / QS95: 0.6-0.8 mmol/L usual, up to 1.0 after relapse; toxicity >= 1.5 (SWL Pathology phone limit; Stockley's: toxicity usually at 1.5-2).
-    analyte: "lithium",
-    unit: "mmol/L",
-    low: 0.6,
-    high: 1.0,
-    ...NO_CRITICAL,
-    criticalHigh: 1.5,
-    criticalHighName: "toxicity threshold",
-    rangeKind: "therapeutic",
-    source:
-      "NICE QS95 (0.6-0.8 mmol/L) and CG185 (0.8-1.0 after relapse, not re-read); critical >= 1.5 mmol/L: SWL Pathology phone limit and the issue; BNF UK range 0.4-1.0 is wider",
-  },
-  {
-    // Profound hyponatraemia < 125 (Spasovski et al. 2014 Eur J Endocrinol 170:G1); RCPath 2017 high >= 160.
-    analyte: "sodium",
-    unit: "mmol/L",
-    low: 135,
-    high: 145,
-    criticalLow: 125,
-    criticalLowInclusive: false,
-    criticalLowName: "profound hyponatraemia threshold",
-    criticalHigh: 160,
-    criticalHighInclusive: true,
-    rangeKind: "reference",
-    source: `135-145 mmol/L (Ramrakha, Moore & Sam 2020, Oxford Handbook of Acute Medicine 4th ed., reference intervals); critical < 125 (issue; Spasovski et al. 2014 "profound", not checked; Homerton GP limit); critical >= 160: ${RCPATH_2017}`,
-  },
-  {
-    analyte: "potassium",
-    unit: "mmol/L",
-    low: 3.5,
-    high: 5.0,
-    criticalLow: 2.5,
-    criticalLowInclusive: true,
-    criticalHigh: 6.5,
-    criticalHighInclusive: true,
-    rangeKind: "reference",
-    source: `3.5-5.0 mmol/L (Ramrakha, Moore & Sam 2020, Oxford Handbook of Acute Medicine 4th ed., reference intervals); critical <= 2.5 and >= 6.5: ${RCPATH_2017}`,
-  },
-  {
-    // Albumin-adjusted calcium.
-    analyte: "calcium",
-    unit: "mmol/L",
-    low: 2.12,
-    high: 2.65,
-    criticalLow: 1.8,
-    criticalLowInclusive: true,
-    criticalHigh: 3.5,
-    criticalHighInclusive: true,
-    rangeKind: "reference",
-    source: `total calcium 2.12-2.65 mmol/L (Ramrakha, Moore & Sam 2020, Oxford Handbook of Acute Medicine 4th ed., reference intervals); albumin-adjusted calcium critical <= 1.8 and >= 3.5: ${RCPATH_2017}`,
-  },
-  {
-    // Sex-specific reference ranges differ; the upper limit used here is the broad adult one.
-    analyte: "creatinine",
-    unit: "µmol/L",
-    low: null,
-    high: 130,
-    ...NO_CRITICAL,
-    criticalHigh: 354,
-    criticalHighName: "critical limit",
-    rangeKind: "reference",
-    source: `upper limit 130 µmol/L (Ramrakha, Moore & Sam 2020, Oxford Handbook of Acute Medicine 4th ed., reference intervals, 70-130); lower bound not used (sex- and muscle-dependent); critical >= 354: ${RCPATH_2017}`,
-  },
-  {
-    // KDIGO 2012 GFR categories: below 60 is G3a or worse.
-    analyte: "egfr",
-    unit: "mL/min/1.73m2",
-    low: 60,
-    high: null,
-    ...NO_CRITICAL,
-    rangeKind: "reference",
-    source:
-      "KDIGO 2012 CKD guideline GFR categories (G3a starts below 60); no critical limit: RCPath flags creatinine and AKI stage instead",
-  },
-  {
-    analyte: "tsh",
-    unit: "mIU/L",
-    low: 0.45,
-    high: 4.5,
-    ...NO_CRITICAL,
-    rangeKind: "reference",
-    source:
-      "0.45-4.5 mIU/L (2.5th-97.5th percentile of disease-free US adults as quoted in secondary summaries; not checked in a primary source)",
-  },
-  {
-    analyte: "free_t4",
-    unit: "pmol/L",
-    low: 9,
-    high: 19,
-    ...NO_CRITICAL,
-    rangeKind: "reference",
-    source: "9-19 pmol/L typical (assay-specific; secondary summary, not checked in a primary source)",
-  },
-  {
-    // ACG 2017: healthy ALT up to 33 IU/L in men (25 in women); critical = 15 x ULN (RCPath 2017) = 495.
-    analyte: "alt",
-    unit: "U/L",
-    low: null,
-    high: 33,
-    ...NO_CRITICAL,
-    criticalHigh: 495,
-    criticalHighName: "15 x upper-limit critical limit",
-    rangeKind: "reference",
-    source:
-      "upper limit 33 U/L (Kwo et al. 2017, Am J Gastroenterol 112:18-35, healthy men; 25 in women); critical >= 15 x ULN (RCPath 2017) = 495, derived",
-  },
-  {
-    // UK clozapine monitoring: red result when WBC < 3.0 x10^9/L (stop clozapine).
-    analyte: "wbc",
-    unit: "x10^9/L",
-    low: 4.0,
-    high: 11.0,
-    criticalLow: 3.0,
-    criticalLowInclusive: false,
-    criticalLowName: "clozapine red-range threshold",
-    criticalHigh: null,
-    criticalHighInclusive: true,
-    rangeKind: "reference",
-    source:
-      "4.0-11.0 x10^9/L (most UK NHS labs, tabulated in PMC7082321 table 6; Cancer Research UK); critical < 3.0: UK clozapine monitoring red range (NHS Borders clozapine red alert guideline)",
-  },
-  {
-    // UK clozapine monitoring: green >= 2.0, amber 1.5-2.0, red < 1.5 x10^9/L (stop clozapine).
-    analyte: "anc",
-    unit: "x10^9/L",
-    low: 2.0,
-    high: 7.5,
-    criticalLow: 1.5,
-    criticalLowInclusive: false,
-    criticalLowName: "clozapine red-range threshold",
-    criticalHigh: null,
-    criticalHighInclusive: true,
-    rangeKind: "reference",
-    source:
-      "2.0-7.5 x10^9/L (most UK NHS labs, PMC7082321 table 6); critical < 1.5: UK clozapine red range (NHS Borders guideline); Clozaril label: start only with ANC >= 2.0",
-  },
-  {
-    // ADA: fasting 5.6-6.9 impaired, so normal up to 5.5; level 1 hypoglycaemia < 3.9, level 2 < 3.0.
-    analyte: "glucose",
-    unit: "mmol/L",
-    low: 3.9,
-    high: 5.5,
-    criticalLow: 3.0,
-    criticalLowInclusive: false,
-    criticalLowName: "level 2 hypoglycaemia threshold",
-    criticalHigh: 25,
-    criticalHighInclusive: true,
-    rangeKind: "reference",
-    source: `fasting: ADA Standards of Care (impaired fasting glucose from 5.6 mmol/L; hypoglycaemia level 1 < 3.9, level 2 < 3.0, these two not re-read this pass); critical >= 25: ${RCPATH_2017}`,
-  },
-  {
-    // ADA: 5.7-6.4 % prediabetes, >= 6.5 % diabetes; read in % (NGSP/DCCT), not mmol/mol.
-    analyte: "hba1c",
-    unit: "%",
-    low: null,
-    high: 5.6,
-    ...NO_CRITICAL,
-    rangeKind: "reference",
-    source: "ADA Standards of Care: 5.7-6.4 % prediabetes, >= 6.5 % diabetes (NGSP %); no critical limit",
-  },
-  {
-    analyte: "valproate",
-    unit: "mg/L",
-    low: 50,
-    high: 100,
-    ...NO_CRITICAL,
-    criticalHigh: 150,
-    criticalHighName: "critical limit",
-    rangeKind: "therapeutic",
-    source:
-      "50-100 mg/L (US label via secondary summaries; UHNM Pathology target range); critical >= 150 mg/L (Quest/Nichols Institute adult critical value)",
-  },
-  {
-    analyte: "carbamazepine",
-    unit: "mg/L",
-    low: 4,
-    high: 12,
-    ...NO_CRITICAL,
-    criticalHigh: 15,
-    criticalHighName: "critical limit",
-    rangeKind: "therapeutic",
-    source:
-      "4-12 mg/L (CMMC and St Luke's Cedar Rapids lab pages); critical >= 15 mg/L (St Luke's; CMMC uses > 20, HEFT > 25)",
-  },
-  {
-    analyte: "clozapine",
-    unit: "ng/mL",
-    low: 350,
-    high: 600,
-    ...NO_CRITICAL,
-    criticalHigh: 1000,
-    criticalHighName: "toxicity threshold",
-    rangeKind: "therapeutic",
-    source: "350-600 ng/mL, toxic >= 1000 ng/mL (ARUP clozapine test, University of Iowa pathology handbook)",
-  },
-];
-
-/** A biomarker-map entry by key; a missing key is a programming error in the table above. */
-function mapEntryOf(key: string): AnalyteEntry {
-  const entry = BIOMARKER_MAP.find((candidate) => candidate.key === key);
-  if (!entry) throw new Error(`panels: no biomarker-map entry "${key}"`);
-  return entry;
-}
-
-function panelAnalyteOf(row: AnalyteRange): PanelAnalyte {
-  const entry = mapEntryOf(row.analyte);
+function panelAnalyteOf(entry: AnalyteEntry, measure: AnalyteMeasure): PanelAnalyte {
+  const primary =
+    measure.rangeKind === "therapeutic" ? (measure.therapeutic?.[0] ?? null) : (measure.reference ?? null);
+  const sources = [
+    ...(measure.rangeKind === "therapeutic"
+      ? (measure.therapeutic ?? []).map((r) => `${r.indication} ${r.low ?? ""}-${r.high ?? ""}: ${r.source}`)
+      : measure.reference
+        ? [measure.reference.source]
+        : []),
+    ...(measure.criticalLow ? [`critical low: ${measure.criticalLow.source}`] : []),
+    ...(measure.criticalHigh ? [`critical high: ${measure.criticalHigh.source}`] : []),
+  ];
   return {
-    ...row,
+    analyte: entry.key,
     display: entry.display,
-    criticalLowName: row.criticalLowName ?? "critical limit",
-    criticalHighName: row.criticalHighName ?? "critical limit",
-    loinc: chooseLoinc(entry, row.unit)?.code ?? null,
+    unit: measure.displayUnit,
+    ucum: measure.canonicalUnit,
+    acceptedUnits: acceptedUnitCodes(measure),
+    low: primary?.low ?? null,
+    high: primary?.high ?? null,
+    criticalLow: measure.criticalLow?.value ?? null,
+    criticalHigh: measure.criticalHigh?.value ?? null,
+    criticalLowInclusive: measure.criticalLow?.inclusive ?? false,
+    criticalHighInclusive: measure.criticalHigh?.inclusive ?? true,
+    criticalLowName: measure.criticalLow?.name ?? "critical limit",
+    criticalHighName: measure.criticalHigh?.name ?? "critical limit",
+    rangeKind: measure.rangeKind,
+    loinc: chooseLoinc(entry, measure.canonicalUnit)?.code ?? null,
+    source: sources.join("; "),
   };
 }
 
-const PANEL_ANALYTES: ReadonlyMap<string, PanelAnalyte> = new Map(
-  ANALYTE_RANGES.map((row) => [row.analyte, panelAnalyteOf(row)]),
+/** Every analyte of the table with a measurement row, by key. */
+const PANEL_ANALYTES: ReadonlyMap<string, { entry: AnalyteEntry; analyte: PanelAnalyte }> = new Map(
+  ANALYTES.flatMap((entry) =>
+    entry.measure ? [[entry.key, { entry, analyte: panelAnalyteOf(entry, entry.measure) }] as const] : [],
+  ),
 );
 
-/** Panels by monitoring purpose; an analyte in several panels has one definition. */
-const PANEL_KEYS: readonly { id: string; display: string; analytes: readonly string[] }[] = [
-  // NICE CG185: lithium level, renal and thyroid function, calcium.
-  {
-    id: "lithium_monitoring",
-    display: "Lithium monitoring",
-    analytes: ["lithium", "sodium", "creatinine", "egfr", "tsh", "calcium"],
-  },
-  { id: "renal", display: "Renal function", analytes: ["creatinine", "egfr", "sodium", "potassium"] },
-  { id: "thyroid", display: "Thyroid function", analytes: ["tsh", "free_t4"] },
-  { id: "electrolytes", display: "Electrolytes", analytes: ["sodium", "potassium", "calcium"] },
-  { id: "liver", display: "Liver function", analytes: ["alt"] },
-  { id: "full_blood_count", display: "Full blood count (clozapine monitoring)", analytes: ["wbc", "anc"] },
-  { id: "metabolic", display: "Metabolic (antipsychotic monitoring)", analytes: ["glucose", "hba1c"] },
-  {
-    id: "drug_levels",
-    display: "Psychotropic drug levels",
-    analytes: ["lithium", "valproate", "carbamazepine", "clozapine"],
-  },
-];
-
-function panelAnalyte(key: string): PanelAnalyte {
-  const analyte = PANEL_ANALYTES.get(key);
-  if (!analyte) throw new Error(`panels: no range row "${key}"`);
-  return analyte;
-}
-
-/** Every panel with its analytes, ranges, critical limits, verified LOINC codes and sources. */
+/**
+ * Every catalog panel with at least one analyte that has a sourced range, listing only those
+ * analytes: ranges, critical limits, accepted units, verified LOINC codes and sources.
+ */
 export function getPanels(): ReferencePanel[] {
-  return PANEL_KEYS.map((panel) => ({
-    id: panel.id,
-    display: panel.display,
-    analytes: panel.analytes.map((key) => ({ ...panelAnalyte(key) })),
-  }));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Unit plausibility (house rule): values impossible in the analyte's unit but typical of another
-// common unit are not evaluated, so a mg/dL creatinine never reads as normal in µmol/L.
-
-const PLAUSIBLE_VALUES: Readonly<Record<string, { min: number; max: number; otherUnit: string }>> = {
-  sodium: { min: 80, max: 200, otherUnit: "another unit" },
-  potassium: { min: 1, max: 12, otherUnit: "another unit" },
-  calcium: { min: 0.5, max: 5, otherUnit: "mg/dL" },
-  creatinine: { min: 15, max: 3000, otherUnit: "mg/dL" },
-  free_t4: { min: 2, max: 150, otherUnit: "ng/dL" },
-  wbc: { min: 0, max: 500, otherUnit: "cells/µL" },
-  anc: { min: 0, max: 200, otherUnit: "cells/µL" },
-  glucose: { min: 0.5, max: 60, otherUnit: "mg/dL" },
-  hba1c: { min: 3, max: 20, otherUnit: "mmol/mol" },
-};
-
-function implausibleReason(analyte: PanelAnalyte, value: number): string | null {
-  if (value < 0) return `a negative value is not a concentration in ${analyte.unit}`;
-  const bounds = PLAUSIBLE_VALUES[analyte.analyte];
-  if (!bounds || (value >= bounds.min && value <= bounds.max)) return null;
-  return `${value} is implausible in ${analyte.unit} (plausible ${bounds.min}-${bounds.max}); it may be in ${bounds.otherUnit}`;
+  return PANEL_DEFINITIONS.flatMap((panel) => {
+    const analytes = panel.analytes.flatMap((key) => {
+      const found = PANEL_ANALYTES.get(key);
+      return found ? [{ ...found.analyte, acceptedUnits: [...found.analyte.acceptedUnits] }] : [];
+    });
+    return analytes.length === 0 ? [] : [{ id: panel.id, display: panel.display, analytes }];
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Flag, range text and risk of one reading
 
-function isCriticalLow(a: PanelAnalyte, value: number): boolean {
-  if (a.criticalLow === null) return false;
-  return a.criticalLowInclusive ? value <= a.criticalLow : value < a.criticalLow;
+/** The table row behind a panel analyte; a missing key is a programming error. */
+function rowOf(a: PanelAnalyte): { entry: AnalyteEntry; measure: AnalyteMeasure } {
+  const found = PANEL_ANALYTES.get(a.analyte);
+  if (!found?.entry.measure) throw new Error(`panels: no measurement row "${a.analyte}"`);
+  return { entry: found.entry, measure: found.entry.measure };
 }
 
-function isCriticalHigh(a: PanelAnalyte, value: number): boolean {
-  if (a.criticalHigh === null) return false;
-  return a.criticalHighInclusive ? value >= a.criticalHigh : value > a.criticalHigh;
-}
-
-/** Critical limits first; otherwise the [low, high] range, both ends inclusive. */
+/** A value in the analyte's canonical unit: critical limits first, then outside every normal range. */
 export function panelFlagOf(a: PanelAnalyte, value: number): PanelFlag {
-  if (isCriticalLow(a, value)) return "critical_low";
-  if (isCriticalHigh(a, value)) return "critical_high";
-  if (a.low !== null && value < a.low) return "low";
-  if (a.high !== null && value > a.high) return "high";
-  return "normal";
+  return flagCanonicalValue(rowOf(a).measure, value).flag;
 }
 
-/** Decimals of the most precise of the numbers, so "0.6-1.0" keeps its trailing zero. */
-function formatBounds(values: readonly number[]): string[] {
-  const decimals = Math.max(0, ...values.map((v) => (String(v).split(".")[1] ?? "").length));
-  return values.map((v) => v.toFixed(decimals));
-}
-
-function normalRangeText(a: PanelAnalyte): string {
-  if (a.low !== null && a.high !== null) {
-    const [low, high] = formatBounds([a.low, a.high]);
-    return `${low}-${high} ${a.unit}`;
-  }
-  if (a.high !== null) return `<= ${a.high} ${a.unit}`;
-  return a.low !== null ? `>= ${a.low} ${a.unit}` : `no range in ${a.unit}`;
-}
-
-function criticalText(a: PanelAnalyte): string {
-  const parts: string[] = [];
-  if (a.criticalLow !== null) parts.push(`${a.criticalLowInclusive ? "<=" : "<"} ${a.criticalLow}`);
-  if (a.criticalHigh !== null) parts.push(`${a.criticalHighInclusive ? ">=" : ">"} ${a.criticalHigh}`);
-  return parts.length === 0 ? "" : `; critical ${parts.join(" or ")}`;
-}
-
-/** "0.6-1.0 mmol/L (therapeutic); critical >= 1.5". */
+/** "0.6-1.0 mmol/L (therapeutic, maintenance); critical >= 1.5". */
 export function panelRangeTextOf(a: PanelAnalyte): string {
-  return `${normalRangeText(a)} (${a.rangeKind})${criticalText(a)}`;
+  return measureRangeText(rowOf(a).measure);
 }
 
 const TONE_RISK: Readonly<Record<"watch" | "elevated", AgentRiskLevel>> = {
-  // Reuses the biomarker map's per-analyte tone: a result with a direct psychiatric safety
+  // Reuses the analyte table's per-analyte tone: a result with a direct psychiatric safety
   // implication ("elevated") is a moderate risk, one worth noting ("watch") a low one.
   watch: "low",
   elevated: "moderate",
 };
 
-function criticalLabel(a: PanelAnalyte, value: number, flag: PanelFlag): string {
-  const reading = `${a.display} ${value} ${a.unit}`;
-  if (flag === "critical_high") {
-    const side = a.criticalHighInclusive ? "at or above" : "above";
-    return `${reading}: ${side} the ${a.criticalHigh} ${a.unit} ${a.criticalHighName}`;
-  }
-  const side = a.criticalLowInclusive ? "at or below" : "below";
-  return `${reading}: ${side} the ${a.criticalLow} ${a.unit} ${a.criticalLowName}`;
+/** "Valproate 700 umol/L (101 mg/L)": the value as sent and, when converted, in the canonical unit. */
+function readingText(entry: AnalyteEntry, reading: PanelReading, evaluation: AnalyteEvaluation): string {
+  const sentUnit = reading.unit?.trim() ? reading.unit.trim() : evaluation.unit;
+  const canonical = formatAnalyteValue(evaluation.canonicalValue);
+  const converted = sentUnit === evaluation.unit || String(reading.value) === canonical;
+  return `${entry.display} ${reading.value} ${sentUnit}${converted ? "" : ` (${canonical} ${evaluation.unit})`}`;
 }
 
-function readingRisk(a: PanelAnalyte, entry: AnalyteEntry, value: number, flag: PanelFlag): AgentRisk {
+function readingRisk(
+  entry: AnalyteEntry,
+  measure: AnalyteMeasure,
+  reading: PanelReading,
+  evaluation: AnalyteEvaluation,
+): AgentRisk {
+  const { flag } = evaluation;
   if (flag === "normal") return { flag: false, level: "none", labels: [] };
   if (flag === "critical_high" || flag === "critical_low") {
-    return { flag: true, level: "high", labels: [criticalLabel(a, value, flag)] };
+    const limit = evaluation.critical as CriticalLimit;
+    const high = flag === "critical_high";
+    const side = high
+      ? limit.inclusive
+        ? "at or above"
+        : "above"
+      : limit.inclusive
+        ? "at or below"
+        : "below";
+    return {
+      flag: true,
+      level: "high",
+      labels: [
+        `${readingText(entry, reading, evaluation)}: ${side} the ${limit.value} ${evaluation.unit} ${limit.name}`,
+      ],
+    };
   }
   const level = TONE_RISK[flag === "high" ? entry.toneHigh : entry.toneLow];
   const side = flag === "high" ? "above" : "below";
   return {
     flag: true,
     level,
-    labels: [`${a.display} ${value} ${a.unit}: ${side} the ${a.rangeKind} range ${normalRangeText(a)}`],
+    labels: [
+      `${readingText(entry, reading, evaluation)}: ${side} the ${measure.rangeKind} range ${measureRangeText(measure).split(" (")[0]}`,
+    ],
   };
 }
 
 const CRITICAL_REVIEW_NOTE =
   "Critical value: needs prompt clinician review; follow the laboratory's critical-result procedure and confirm the result.";
 
-function readingObservations(a: PanelAnalyte, entry: AnalyteEntry, flag: PanelFlag): PanelObservation[] {
-  if (flag === "normal") return [];
+function readingObservations(
+  entry: AnalyteEntry,
+  evaluation: AnalyteEvaluation,
+  options: PanelOptions,
+): PanelObservation[] {
+  const { flag } = evaluation;
+  const notes: PanelObservation[] = evaluation.notes.map((note) => ({ analyte: entry.display, note }));
+  if (entry.key === "anc" && flag !== "normal" && flag !== "high")
+    notes.push({
+      analyte: entry.display,
+      note: clozapineAncText(evaluation.canonicalValue, options.benignEthnicNeutropenia === true),
+    });
+  if (flag === "normal") return notes;
   const relevance = flag === "high" || flag === "critical_high" ? entry.high : entry.low;
-  const notes = [{ analyte: a.display, note: relevance }];
+  notes.unshift({ analyte: entry.display, note: relevance });
   if (flag === "critical_high" || flag === "critical_low")
-    notes.unshift({ analyte: a.display, note: CRITICAL_REVIEW_NOTE });
+    notes.unshift({ analyte: entry.display, note: CRITICAL_REVIEW_NOTE });
   return notes;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Evaluation
 
-/** Said in every evaluation: the caller sends no unit or range. */
+/** Said in every evaluation: ranges are typical adult ones, not the reporting laboratory's. */
 export const PANEL_UNIT_OBSERVATION: PanelObservation = Object.freeze({
   analyte: "All readings",
-  note: "Reference intervals vary by laboratory, assay, age, sex and pregnancy. No unit or range was sent, so each value was read in the unit shown for its analyte; check it against the reporting laboratory's own range.",
+  note: "Reference intervals vary by laboratory, assay, age, sex and pregnancy. Each value was converted to its analyte's canonical unit before it was read; a value without a unit was read only where the analyte has a single unit scale. Check it against the reporting laboratory's own range.",
 });
 
 export interface PanelReading {
   analyte: string;
   value: number;
+  /** Optional unit (UCUM or a common spelling); without one, see decision 65. */
+  unit?: string;
 }
 
-/** Values must be finite numbers and names strings; anything else cannot be read at all. */
+export interface PanelOptions {
+  /** Benign ethnic neutropenia documented by a clinician: the US-label BEN table is named (decision 66). */
+  benignEthnicNeutropenia?: boolean;
+}
+
+/** Values must be finite numbers, names strings and units strings; anything else cannot be read at all. */
 function assertReadable(readings: readonly PanelReading[]): void {
   const issues: ToolInputIssue[] = [];
   readings.forEach((reading, i) => {
@@ -490,6 +279,8 @@ function assertReadable(readings: readonly PanelReading[]): void {
         path: [i, "value"],
         message: `reading ${i} (${String(reading.analyte)}): value must be a finite number`,
       });
+    if (reading.unit !== undefined && typeof reading.unit !== "string")
+      issues.push({ path: [i, "unit"], message: `reading ${i}: unit must be a string` });
   });
   if (issues.length > 0) throw new ToolInputError(issues);
 }
@@ -500,42 +291,66 @@ interface Evaluated {
   observations: PanelObservation[];
 }
 
-function evaluateReading(a: PanelAnalyte, entry: AnalyteEntry, value: number): Evaluated {
-  const flag = panelFlagOf(a, value);
-  const critical = flag === "critical_high" || flag === "critical_low";
+function evaluateReading(
+  entry: AnalyteEntry,
+  measure: AnalyteMeasure,
+  reading: PanelReading,
+  evaluation: AnalyteEvaluation,
+  options: PanelOptions,
+): Evaluated {
+  const { flag } = evaluation;
   return {
     result: {
-      analyte: a.display,
-      analyteKey: a.analyte,
-      value,
-      unit: a.unit,
+      analyte: entry.display,
+      analyteKey: entry.key,
+      value: reading.value,
+      unit: reading.unit?.trim() ? reading.unit.trim() : measure.displayUnit,
       flag,
-      range: panelRangeTextOf(a),
-      critical,
+      range: measureRangeText(measure),
+      critical: flag === "critical_high" || flag === "critical_low",
+      canonicalValue: Number(formatAnalyteValue(evaluation.canonicalValue)),
+      canonicalUnit: measure.displayUnit,
     },
-    risk: readingRisk(a, entry, value, flag),
-    observations: readingObservations(a, entry, flag),
+    risk: readingRisk(entry, measure, reading, evaluation),
+    observations: readingObservations(entry, evaluation, options),
   };
 }
 
-/** Why a reading cannot be evaluated, or its map entry and panel analyte. */
+/** Why a reading cannot be evaluated, or its table row and evaluation. */
 function classify(
   reading: PanelReading,
-): { entry: AnalyteEntry; analyte: PanelAnalyte } | { notEvaluated: string } {
+):
+  | { entry: AnalyteEntry; measure: AnalyteMeasure; evaluation: AnalyteEvaluation }
+  | { notEvaluated: string; implausible?: AgentRisk } {
   const entry = findAnalyte(reading.analyte);
   if (!entry)
     return { notEvaluated: `"${reading.analyte}" is not a recognised analyte; it was not evaluated.` };
-  const analyte = PANEL_ANALYTES.get(entry.key);
-  if (!analyte)
+  const measure = entry.measure;
+  if (!measure)
     return {
       notEvaluated: `"${reading.analyte}" (${entry.display}) has no sourced range in this tool; it was not evaluated.`,
     };
-  const implausible = implausibleReason(analyte, reading.value);
-  if (implausible)
-    return {
-      notEvaluated: `${analyte.display} "${reading.analyte}": ${implausible}. It was not evaluated; re-send it in ${analyte.unit}.`,
-    };
-  return { entry, analyte };
+  const unit = reading.unit?.trim() ? reading.unit.trim() : undefined;
+  const evaluation = evaluateAnalyteValue(entry, reading.value, unit, { unitlessMeansCanonical: true });
+  if (evaluation === null || !evaluation.evaluated) {
+    const implausible = evaluation?.reason === "implausible";
+    const notEvaluated = `${entry.display} "${reading.analyte}" ${reading.value}${unit ? ` ${unit}` : ""}: not evaluated: ${implausible ? "data quality" : "unit"} (${evaluation?.detail ?? "no measurement row"}). Accepted units: ${acceptedUnitCodes(measure).join(", ")}.`;
+    // Decision 67: a wrong unit or entry can hide a critical value, so an implausible value is a
+    // moderate risk that asks for review, never a silent gap.
+    return implausible
+      ? {
+          notEvaluated,
+          implausible: {
+            flag: true,
+            level: "moderate",
+            labels: [
+              `${entry.display} ${reading.value}${unit ? ` ${unit}` : ""}: implausible for its unit, not evaluated; check the unit and the result`,
+            ],
+          },
+        }
+      : { notEvaluated };
+  }
+  return { entry, measure, evaluation };
 }
 
 function duplicateWarnings(results: readonly PanelResult[]): string[] {
@@ -563,31 +378,41 @@ function notAssessedRisk(readings: number): AgentRisk {
 }
 
 /**
- * Flags each reading against its analyte's range and critical limits, in input order. Unknown
- * analytes, analytes without a sourced range and values implausible in the analyte's unit go to
- * `unrecognized` with a warning (never read as normal). Any critical value makes the risk high.
+ * Flags each reading against its analyte's row in the analyte table, in input order, after
+ * converting it to the canonical unit. Unknown analytes, analytes without a sourced range, a
+ * missing, unknown or ambiguous unit and values outside the plausible range go to `unrecognized`
+ * with a warning that says "not evaluated" and why (never read as normal). Any critical value
+ * makes the risk high.
  */
-export function evaluatePanel(readings: readonly PanelReading[]): PanelEvaluation {
+export function evaluatePanel(
+  readings: readonly PanelReading[],
+  options: PanelOptions = {},
+): PanelEvaluation {
   assertReadable(readings);
   const evaluated: Evaluated[] = [];
   const unrecognized: string[] = [];
   const warnings: string[] = [];
+  const dataQuality: AgentRisk[] = [];
   for (const reading of readings) {
     const found = classify(reading);
     if ("notEvaluated" in found) {
       unrecognized.push(reading.analyte);
       warnings.push(found.notEvaluated);
-    } else evaluated.push(evaluateReading(found.analyte, found.entry, reading.value));
+      if (found.implausible) dataQuality.push(found.implausible);
+    } else evaluated.push(evaluateReading(found.entry, found.measure, reading, found.evaluation, options));
   }
   const results = evaluated.map((e) => e.result);
   warnings.push(...duplicateWarnings(results));
   if (readings.length === 0) warnings.push("No readings were sent; nothing was evaluated.");
+  const risks = [...evaluated.map((e) => e.risk), ...dataQuality];
   return {
     results,
     unrecognized,
     observations: [...evaluated.flatMap((e) => e.observations), PANEL_UNIT_OBSERVATION],
     risk:
-      results.length === 0 ? notAssessedRisk(readings.length) : combineRisks(evaluated.map((e) => e.risk)),
+      results.length === 0 && dataQuality.length === 0
+        ? notAssessedRisk(readings.length)
+        : combineRisks(risks),
     warnings,
   };
 }

@@ -1,0 +1,169 @@
+import {
+  analyzeBiomarkers,
+  evaluateAnalyteValue,
+  findAnalyte,
+  getPanels,
+  PANEL_DEFINITIONS,
+} from "@svc/engines";
+import { call, startTestService, type TestService } from "@svc/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type {
+  BiomarkerAgentRequest,
+  BiomarkerAgentResponse,
+  BiomarkerAnalysisResponse,
+  BiomarkerAnalyzeRequest,
+} from "../src/index.js";
+import { LAB_PANELS } from "../src/labs/catalog.js";
+import { sandboxResults } from "../src/labs/results.js";
+
+/**
+ * The analyte table over HTTP (decisions 64-67): units are converted before a value is read, a
+ * value beyond a critical limit is never silent, and the sandbox lab results agree with the
+ * table the engines read.
+ */
+let svc: TestService;
+let key: string;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  key = (await svc.seed.caller("enterprise")).key;
+});
+afterAll(async () => {
+  await svc.close();
+});
+
+describe("POST /v1/biomarker/analyze", () => {
+  it("an unflagged lithium of 2.6 mmol/L is flagged in the summary, reviewed and listed in valueFindings", async () => {
+    const res = await call<BiomarkerAnalysisResponse, BiomarkerAnalyzeRequest>(
+      svc.url,
+      "/v1/biomarker/analyze",
+      {
+        key,
+        body: {
+          labs: [
+            {
+              id: "p1",
+              labName: "Chemistry",
+              observedAt: "2026-06-20",
+              results: { biomarkers: [{ name: "Lithium", value: 2.6, unit: "mmol/L" }] },
+            },
+          ],
+        },
+      },
+    );
+    expect(res.status).toBe(200);
+    const data = res.json.data;
+    expect(data.signals).toEqual([]);
+    expect(data.intelligence.summary).toMatchObject({ status: "critical", requiresClinicianReview: true });
+    expect(data.intelligence.summary.flagged).toEqual([
+      "Lithium 2.6 mmol/L: at or above the 1.5 mmol/L toxicity threshold (not flagged by the laboratory)",
+    ]);
+    expect(data.valueFindings).toEqual([
+      expect.objectContaining({ analyte: "lithium", finding: "critical", current: true, labFlag: null }),
+    ]);
+  });
+
+  it("a neutrophil count in cells/uL is converted: 400 cells/uL flagged low is critical, not high", async () => {
+    const res = await call<BiomarkerAnalysisResponse, BiomarkerAnalyzeRequest>(
+      svc.url,
+      "/v1/biomarker/analyze",
+      {
+        key,
+        body: {
+          labs: [
+            {
+              id: "p1",
+              labName: "Haematology",
+              observedAt: "2026-06-20",
+              results: { biomarkers: [{ name: "ANC", value: 400, unit: "cells/uL", flag: "low" }] },
+            },
+          ],
+        },
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(res.json.data.signals[0]).toMatchObject({ tone: "critical", signalKey: "bio_anc" });
+    expect(res.json.data.signals[0]?.detail).toContain("0.4 x10^9/L: below the 1.5 x10^9/L");
+  });
+});
+
+describe("POST /v1/biomarker/{patientId}/agent", () => {
+  it("takes an optional unit per reading; a unitless multi-unit analyte is not evaluated", async () => {
+    const res = await call<BiomarkerAgentResponse, BiomarkerAgentRequest>(
+      svc.url,
+      "/v1/biomarker/pt_9/agent",
+      {
+        key,
+        body: {
+          panel: [
+            { analyte: "ANC", value: 1200, unit: "cells/uL" },
+            { analyte: "valproate", value: 700, unit: "umol/L" },
+            { analyte: "carbamazepine", value: 9 },
+          ],
+          benignEthnicNeutropenia: true,
+        },
+      },
+    );
+    expect(res.status).toBe(200);
+    const data = res.json.data;
+    expect(data.assessment?.results.map((r) => [r.analyte, r.flag])).toEqual([
+      ["Neutrophils (absolute)", "critical_low"],
+      ["Valproate", "normal"],
+    ]);
+    expect(data.assessment?.unrecognized).toEqual(["carbamazepine"]);
+    expect(data.warnings.join(" ")).toMatch(/not evaluated: unit \(unit missing/);
+    expect(data.assessment?.observations.map((o) => o.note).join(" ")).toContain("normal BEN range");
+    expect(data.risk.level).toBe("high");
+  });
+
+  it("refuses a unit that is not a string or is too long", async () => {
+    const res = await call<BiomarkerAgentResponse>(svc.url, "/v1/biomarker/pt_9/agent", {
+      key,
+      body: { panel: [{ analyte: "lithium", value: 1, unit: "x".repeat(65) }] },
+    });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("one panel vocabulary (decision 64)", () => {
+  it("the lab catalog, the analyte table's panels and the panels tool use the same ids", () => {
+    const catalog = LAB_PANELS.map((p) => p.panelId);
+    expect(PANEL_DEFINITIONS.map((p) => p.id)).toEqual(catalog);
+    for (const panel of getPanels()) expect(catalog).toContain(panel.id);
+    expect(catalog).toContain("thyroid_panel");
+    expect(catalog).not.toContain("thyroid");
+  });
+});
+
+describe("sandbox lab results read the analyte table", () => {
+  it("lithium's range is the table's 0.6-1.0 mmol/L, and every flag agrees with the table", () => {
+    const lithium = sandboxResults("labord_li", "lithium_monitoring", new Date("2026-01-01T00:00:00Z"));
+    expect(lithium.biomarkers.find((b) => b.name === "Lithium")?.referenceRange).toBe("0.6-1.0 mmol/L");
+    for (const panel of LAB_PANELS)
+      for (let i = 0; i < 12; i++) {
+        const results = sandboxResults(
+          `labord_${panel.panelId}_${i}`,
+          panel.panelId,
+          new Date("2026-01-01T00:00:00Z"),
+        );
+        for (const b of results.biomarkers) {
+          const entry = findAnalyte(b.name);
+          if (!entry?.measure || typeof b.value !== "number") continue;
+          const evaluation = evaluateAnalyteValue(entry, b.value, b.unit);
+          expect(evaluation?.evaluated, `${b.name} ${b.value} ${b.unit}`).toBe(true);
+          if (!evaluation?.evaluated) continue;
+          const expected =
+            evaluation.flag === "critical_high" || evaluation.flag === "critical_low"
+              ? "critical"
+              : evaluation.flag;
+          expect(b.flag, `${b.name} ${b.value} ${b.unit}`).toBe(expected);
+        }
+        // The engine reads them without a unit finding.
+        const run = analyzeBiomarkers(
+          { labs: [{ id: "o", labName: "Sandbox", observedAt: results.observedAt, results }] },
+          { now: new Date("2026-01-02T00:00:00Z") },
+        );
+        expect(run.data.valueFindings.filter((f) => f.finding !== "critical")).toEqual([]);
+      }
+  });
+});

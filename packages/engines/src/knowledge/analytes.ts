@@ -1,0 +1,1691 @@
+/**
+ * The analyte table: every lab analyte the service knows, written once. Each row has a canonical
+ * key (signal key `bio_<key>`), display name and aliases, what a high or low result can mean in
+ * psychiatric care and the tone of a high or low flag, LOINC codes ONLY where the code was seen
+ * paired with the analyte in a public source (listed per code in docs/engines/biomarker.md), and,
+ * where sourced, its measurement row: canonical UCUM unit, accepted units with conversion
+ * factors, plausible, reference, therapeutic and critical ranges (decision 64). The biomarker
+ * engine, the panels tool, the sandbox lab results and the terminology codes read this table.
+ * Unverified codes are left out on purpose: no code is better than a wrong one.
+ */
+
+export type FlagTone = "watch" | "elevated";
+
+/** What a LOINC code measures; decides which code fits a reading's unit. */
+export type LoincProperty = "mass" | "moles" | "units" | "count" | "activity" | "fraction" | "volume";
+
+export interface LoincRef {
+  code: string;
+  display: string;
+  property: LoincProperty;
+  /** false: recognised when the caller sends it, never chosen from the unit alone. */
+  byDefault?: boolean;
+}
+
+export interface AnalyteEntry {
+  key: string;
+  display: string;
+  /** Names that match after normalisation (lower case, letters and digits only). */
+  variants: string[];
+  high: string;
+  low: string;
+  toneHigh: FlagTone;
+  toneLow: FlagTone;
+  loinc?: LoincRef[];
+  /** Units and ranges; absent when no range is sourced (the reading is then read by its flag only). */
+  measure?: AnalyteMeasure;
+}
+
+const W: FlagTone = "watch";
+const E: FlagTone = "elevated";
+
+const RELEVANCE: readonly Omit<AnalyteEntry, "measure">[] = [
+  // Thyroid
+  {
+    key: "tsh",
+    display: "TSH",
+    variants: ["tsh", "thyrotropin", "thyroid stimulating hormone", "thyroid-stimulating hormone", "s-tsh"],
+    high: "A raised TSH points to hypothyroidism, which can cause or deepen low mood, fatigue and slowed thinking; lithium is a known cause.",
+    low: "A low TSH points to hyperthyroidism, which can mimic anxiety, agitation or hypomania and disturb sleep.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [{ code: "3016-3", display: "Thyrotropin [Units/volume] in Serum or Plasma", property: "units" }],
+  },
+  {
+    key: "free_t4",
+    display: "Free T4",
+    variants: ["free t4", "ft4", "t4 free", "free thyroxine", "thyroxine free", "thyroxine (t4) free"],
+    high: "A high free T4 fits hyperthyroidism: anxiety, irritability, insomnia or manic-like symptoms may be thyroid-driven.",
+    low: "A low free T4 fits hypothyroidism: depressive symptoms and cognitive slowing may be thyroid-driven.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [
+      { code: "3024-7", display: "Thyroxine (T4) free [Mass/volume] in Serum or Plasma", property: "mass" },
+    ],
+  },
+  {
+    key: "free_t3",
+    display: "Free T3",
+    variants: ["free t3", "ft3", "t3 free", "free triiodothyronine", "triiodothyronine free"],
+    high: "A high free T3 fits a hyperthyroid state, which can present as anxiety or agitation.",
+    low: "A low free T3 can accompany hypothyroidism or significant physical illness and low intake.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [
+      {
+        code: "3051-0",
+        display: "Triiodothyronine (T3) Free [Mass/volume] in Serum or Plasma",
+        property: "mass",
+      },
+    ],
+  },
+  // Psychotropic drug levels
+  {
+    key: "lithium",
+    display: "Lithium",
+    variants: ["lithium", "li", "lithium level", "serum lithium", "lithium serum"],
+    high: "Above range: risk of lithium toxicity (coarse tremor, ataxia, confusion, vomiting). Check sample timing, renal function, hydration and interacting drugs such as NSAIDs, ACE inhibitors and thiazides.",
+    low: "Below range: possibly subtherapeutic or missed doses; lower protection against relapse.",
+    toneHigh: E,
+    toneLow: W,
+    loinc: [{ code: "14334-7", display: "Lithium [Moles/volume] in Serum or Plasma", property: "moles" }],
+  },
+  {
+    key: "valproate",
+    display: "Valproate",
+    variants: ["valproate", "valproic acid", "divalproex", "depakote", "vpa", "sodium valproate"],
+    high: "Above range: sedation, confusion and tremor; consider valproate-related hyperammonaemia and liver effects.",
+    low: "Below range: possibly subtherapeutic or missed doses.",
+    toneHigh: E,
+    toneLow: W,
+    loinc: [{ code: "4086-5", display: "Valproate [Mass/volume] in Serum or Plasma", property: "mass" }],
+  },
+  {
+    key: "carbamazepine",
+    display: "Carbamazepine",
+    variants: ["carbamazepine", "tegretol", "cbz"],
+    high: "Above range: dizziness, ataxia, double vision and sedation; carbamazepine also lowers sodium.",
+    low: "Below range: possibly subtherapeutic, missed doses or auto-induction of its own metabolism.",
+    toneHigh: E,
+    toneLow: W,
+  },
+  {
+    key: "lamotrigine",
+    display: "Lamotrigine",
+    variants: ["lamotrigine", "lamictal", "ltg"],
+    high: "Above range: dizziness, ataxia and blurred vision; check interacting drugs such as valproate.",
+    low: "Below range: possibly subtherapeutic or missed doses; estrogen-containing contraceptives lower levels.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [{ code: "6948-4", display: "Lamotrigine [Mass/volume] in Serum or Plasma", property: "mass" }],
+  },
+  {
+    key: "clozapine",
+    display: "Clozapine",
+    variants: ["clozapine", "clozaril", "clozapine level", "clz"],
+    high: "Above range: higher risk of seizures, sedation, hypotension and hypersalivation; smoking cessation and infection can raise levels.",
+    low: "Below range: possibly subtherapeutic or missed doses; smoking induces clozapine metabolism.",
+    toneHigh: E,
+    toneLow: W,
+  },
+  {
+    key: "norclozapine",
+    display: "Norclozapine",
+    variants: ["norclozapine", "n-desmethylclozapine", "desmethylclozapine", "norclz"],
+    high: "A high norclozapine level, read with the clozapine level (ratio), can suggest metabolic induction or timing issues.",
+    low: "A low norclozapine level, read with the clozapine level, can suggest missed doses or inhibited metabolism.",
+    toneHigh: W,
+    toneLow: W,
+  },
+  // Vitamins
+  {
+    key: "vitamin_b12",
+    display: "Vitamin B12",
+    variants: ["vitamin b12", "b12", "cobalamin", "cyanocobalamin", "vit b12"],
+    high: "A high B12 usually reflects supplementation; rarely liver or myeloproliferative disease.",
+    low: "B12 deficiency can cause depression, cognitive impairment, irritability and, rarely, psychosis, with neuropathy.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [
+      {
+        code: "2132-9",
+        display: "Cobalamin (Vitamin B12) [Mass/volume] in Serum or Plasma",
+        property: "mass",
+      },
+    ],
+  },
+  {
+    key: "folate",
+    display: "Folate",
+    variants: ["folate", "folic acid", "serum folate", "vitamin b9", "folate serum"],
+    high: "A high folate usually reflects supplementation; it can mask B12 deficiency.",
+    low: "Folate deficiency is linked with depressive symptoms and poorer antidepressant response; check alcohol use and diet.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [{ code: "2284-8", display: "Folate [Mass/volume] in Serum or Plasma", property: "mass" }],
+  },
+  {
+    key: "vitamin_d",
+    display: "Vitamin D (25-OH)",
+    variants: [
+      "vitamin d",
+      "25 oh vitamin d",
+      "25-hydroxyvitamin d",
+      "25(oh)d",
+      "25-oh-d",
+      "vitamin d 25 hydroxy",
+      "25 hydroxy vitamin d",
+      "calcidiol",
+      "vit d",
+    ],
+    high: "Very high vitamin D can raise calcium and cause confusion or low mood.",
+    low: "Vitamin D deficiency is common in severe mental illness and associated with low mood and fatigue.",
+    toneHigh: W,
+    toneLow: W,
+    // Only the D3 code was verified; a total 25-OH D result is not D3, so it is never chosen by unit.
+    loinc: [
+      {
+        code: "14635-7",
+        display: "25-hydroxyvitamin D3 [Moles/volume] in Serum or Plasma",
+        property: "moles",
+        byDefault: false,
+      },
+    ],
+  },
+  {
+    key: "thiamine",
+    display: "Thiamine (vitamin B1)",
+    variants: ["thiamine", "thiamin", "vitamin b1", "b1", "thiamine pyrophosphate"],
+    high: "A high thiamine level usually reflects supplementation.",
+    low: "Thiamine deficiency risks Wernicke encephalopathy (confusion, ataxia, eye signs), especially with alcohol use or malnutrition.",
+    toneHigh: W,
+    toneLow: E,
+  },
+  // Electrolytes and minerals
+  {
+    key: "sodium",
+    display: "Sodium",
+    variants: ["sodium", "na", "serum sodium", "na+"],
+    high: "High sodium suggests dehydration or lithium-related nephrogenic diabetes insipidus; can cause confusion.",
+    low: "Low sodium (SSRIs, carbamazepine/oxcarbazepine, psychogenic polydipsia) can cause confusion, falls and seizures.",
+    toneHigh: W,
+    toneLow: E,
+    loinc: [{ code: "2951-2", display: "Sodium [Moles/volume] in Serum or Plasma", property: "moles" }],
+  },
+  {
+    key: "potassium",
+    display: "Potassium",
+    variants: ["potassium", "k", "serum potassium", "k+"],
+    high: "High potassium raises arrhythmia risk; review renal function and medicines.",
+    low: "Low potassium (vomiting, purging, diuretics) raises arrhythmia and QT-prolongation risk with QT-prolonging psychotropics.",
+    toneHigh: E,
+    toneLow: E,
+    loinc: [{ code: "2823-3", display: "Potassium [Moles/volume] in Serum or Plasma", property: "moles" }],
+  },
+  {
+    key: "calcium",
+    display: "Calcium",
+    variants: ["calcium", "ca", "serum calcium", "total calcium"],
+    high: "High calcium (including lithium-associated hyperparathyroidism) can cause low mood, fatigue and confusion.",
+    low: "Low calcium can cause anxiety, irritability and, when marked, tetany or seizures.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [{ code: "17861-6", display: "Calcium [Mass/volume] in Serum or Plasma", property: "mass" }],
+  },
+  {
+    key: "magnesium",
+    display: "Magnesium",
+    variants: ["magnesium", "mg", "serum magnesium"],
+    high: "High magnesium is uncommon outside renal impairment or supplements; can cause drowsiness.",
+    low: "Low magnesium (alcohol use, malnutrition, PPIs) adds to QT-prolongation risk and can cause irritability.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [
+      { code: "19123-9", display: "Magnesium [Mass/volume] in Serum or Plasma", property: "mass" },
+      { code: "2601-3", display: "Magnesium [Moles/volume] in Serum or Plasma", property: "moles" },
+    ],
+  },
+  {
+    key: "phosphate",
+    display: "Phosphate",
+    variants: ["phosphate", "phosphorus", "inorganic phosphate", "po4"],
+    high: "High phosphate mostly reflects renal impairment.",
+    low: "Low phosphate in a malnourished patient (for example an eating disorder) warns of refeeding syndrome.",
+    toneHigh: W,
+    toneLow: E,
+  },
+  // Renal
+  {
+    key: "creatinine",
+    display: "Creatinine",
+    variants: ["creatinine", "creat", "serum creatinine", "cr"],
+    high: "Raised creatinine means reduced renal clearance: lithium and other renally cleared drugs may accumulate.",
+    low: "Low creatinine can reflect low muscle mass, as in malnutrition or eating disorders.",
+    toneHigh: E,
+    toneLow: W,
+    loinc: [
+      { code: "2160-0", display: "Creatinine [Mass/volume] in Serum or Plasma", property: "mass" },
+      { code: "14682-9", display: "Creatinine [Moles/volume] in Serum or Plasma", property: "moles" },
+    ],
+  },
+  {
+    key: "egfr",
+    display: "eGFR",
+    variants: ["egfr", "estimated gfr", "gfr estimated", "estimated glomerular filtration rate", "gfr"],
+    high: "A high eGFR has no particular psychiatric meaning; estimates are unreliable at extremes of muscle mass.",
+    low: "Reduced eGFR affects lithium dosing and monitoring and the clearance of other renally cleared drugs.",
+    toneHigh: W,
+    toneLow: E,
+  },
+  {
+    key: "urea",
+    display: "Urea / BUN",
+    variants: ["urea", "bun", "blood urea nitrogen", "urea nitrogen", "serum urea"],
+    high: "High urea suggests dehydration or renal impairment, relevant to lithium levels.",
+    low: "Low urea can reflect low protein intake or overhydration (for example polydipsia).",
+    toneHigh: W,
+    toneLow: W,
+    // Urea nitrogen (BUN) is not urea: the code is kept only when the caller sends it.
+    loinc: [
+      {
+        code: "3094-0",
+        display: "Urea nitrogen [Mass/volume] in Serum or Plasma",
+        property: "mass",
+        byDefault: false,
+      },
+    ],
+  },
+  // Liver
+  {
+    key: "alt",
+    display: "ALT",
+    variants: ["alt", "alanine aminotransferase", "alanine transaminase", "sgpt", "alt (sgpt)"],
+    high: "Raised ALT: hepatocellular injury from alcohol, valproate, some antipsychotics or other causes; review hepatically cleared drugs.",
+    low: "A low ALT has no specific psychiatric meaning.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [
+      {
+        code: "1742-6",
+        display: "Alanine aminotransferase [Enzymatic activity/volume] in Serum or Plasma",
+        property: "activity",
+      },
+    ],
+  },
+  {
+    key: "ast",
+    display: "AST",
+    variants: ["ast", "aspartate aminotransferase", "aspartate transaminase", "sgot", "ast (sgot)"],
+    high: "Raised AST: liver injury (an AST/ALT ratio above 2 suggests alcohol) or muscle injury.",
+    low: "A low AST has no specific psychiatric meaning.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [
+      {
+        code: "1920-8",
+        display: "Aspartate aminotransferase [Enzymatic activity/volume] in Serum or Plasma",
+        property: "activity",
+      },
+    ],
+  },
+  {
+    key: "ggt",
+    display: "GGT",
+    variants: [
+      "ggt",
+      "gamma gt",
+      "gamma glutamyl transferase",
+      "gamma-glutamyltransferase",
+      "ggtp",
+      "gamma gt (ggt)",
+    ],
+    high: "Raised GGT is a marker of heavy alcohol use and of enzyme induction (for example carbamazepine).",
+    low: "A low GGT has no specific psychiatric meaning.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [
+      {
+        code: "2324-2",
+        display: "Gamma glutamyl transferase [Enzymatic activity/volume] in Serum or Plasma",
+        property: "activity",
+      },
+    ],
+  },
+  {
+    key: "alp",
+    display: "Alkaline phosphatase",
+    variants: ["alp", "alkaline phosphatase", "alk phos", "alkp"],
+    high: "Raised ALP suggests cholestasis (including drug-induced, for example chlorpromazine) or bone disease.",
+    low: "Low ALP can accompany malnutrition or zinc or magnesium deficiency.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [
+      {
+        code: "6768-6",
+        display: "Alkaline phosphatase [Enzymatic activity/volume] in Serum or Plasma",
+        property: "activity",
+      },
+    ],
+  },
+  {
+    key: "bilirubin",
+    display: "Bilirubin (total)",
+    variants: ["bilirubin", "total bilirubin", "bilirubin total", "tbil", "t bili", "bili"],
+    high: "Raised bilirubin suggests liver or biliary disease or haemolysis; consider drug-induced cholestasis.",
+    low: "A low bilirubin has no specific psychiatric meaning.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [
+      { code: "1975-2", display: "Bilirubin.total [Mass/volume] in Serum or Plasma", property: "mass" },
+    ],
+  },
+  {
+    key: "albumin",
+    display: "Albumin",
+    variants: ["albumin", "serum albumin", "alb"],
+    high: "High albumin usually reflects dehydration.",
+    low: "Low albumin suggests malnutrition, liver disease or inflammation and raises the free fraction of highly protein-bound drugs such as valproate.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [{ code: "1751-7", display: "Albumin [Mass/volume] in Serum or Plasma", property: "mass" }],
+  },
+  {
+    key: "ammonia",
+    display: "Ammonia",
+    variants: ["ammonia", "nh3", "plasma ammonia", "blood ammonia"],
+    high: "Raised ammonia can cause encephalopathy (confusion, drowsiness); valproate is a recognised cause even with normal liver tests.",
+    low: "A low ammonia has no specific psychiatric meaning.",
+    toneHigh: E,
+    toneLow: W,
+  },
+  // Haematology
+  {
+    key: "wbc",
+    display: "White cell count",
+    variants: [
+      "wbc",
+      "white blood cells",
+      "white blood cell count",
+      "white cell count",
+      "leukocytes",
+      "leucocytes",
+      "wcc",
+    ],
+    high: "A high white count suggests infection or inflammation; lithium can cause a benign leukocytosis.",
+    low: "A low white count needs urgent review on clozapine (and with carbamazepine or mirtazapine): risk of neutropenia or agranulocytosis.",
+    toneHigh: W,
+    toneLow: E,
+    loinc: [
+      { code: "6690-2", display: "Leukocytes [#/volume] in Blood by Automated count", property: "count" },
+    ],
+  },
+  {
+    key: "anc",
+    display: "Neutrophils (absolute)",
+    variants: [
+      "anc",
+      "absolute neutrophil count",
+      "neutrophils",
+      "neutrophil count",
+      "neutrophils absolute",
+      "neut",
+      "neutrophils #",
+    ],
+    high: "High neutrophils suggest infection, inflammation or stress; lithium can raise them.",
+    low: "Low neutrophils on clozapine need review against the monitoring thresholds at once (agranulocytosis risk); also consider benign ethnic neutropenia.",
+    toneHigh: W,
+    toneLow: E,
+    loinc: [
+      { code: "751-8", display: "Neutrophils [#/volume] in Blood by Automated count", property: "count" },
+    ],
+  },
+  {
+    key: "hemoglobin",
+    display: "Haemoglobin",
+    variants: ["hemoglobin", "haemoglobin", "hb", "hgb"],
+    high: "High haemoglobin can reflect dehydration or smoking.",
+    low: "Anaemia causes fatigue, poor concentration and low energy that can mimic or worsen depression.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [{ code: "718-7", display: "Hemoglobin [Mass/volume] in Blood", property: "mass" }],
+  },
+  {
+    key: "platelets",
+    display: "Platelets",
+    variants: ["platelets", "platelet count", "plt", "thrombocytes"],
+    high: "High platelets suggest inflammation or iron deficiency.",
+    low: "Low platelets: consider valproate-related thrombocytopenia and bleeding risk with SSRIs.",
+    toneHigh: W,
+    toneLow: E,
+    loinc: [
+      { code: "777-3", display: "Platelets [#/volume] in Blood by Automated count", property: "count" },
+    ],
+  },
+  {
+    key: "mcv",
+    display: "MCV",
+    variants: ["mcv", "mean corpuscular volume", "mean cell volume"],
+    high: "A high MCV (macrocytosis) suggests heavy alcohol use or B12/folate deficiency.",
+    low: "A low MCV suggests iron deficiency.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [{ code: "787-2", display: "MCV [Entitic volume] by Automated count", property: "volume" }],
+  },
+  {
+    key: "eosinophils",
+    display: "Eosinophils",
+    variants: ["eosinophils", "eosinophil count", "eos", "eosinophils absolute"],
+    high: "Eosinophilia early in clozapine treatment can precede myocarditis; also drug hypersensitivity (DRESS).",
+    low: "Low eosinophils have no specific psychiatric meaning (they fall with high cortisol).",
+    toneHigh: W,
+    toneLow: W,
+  },
+  // Endocrine and metabolic
+  {
+    key: "prolactin",
+    display: "Prolactin",
+    variants: ["prolactin", "prl", "serum prolactin"],
+    high: "Raised prolactin is common with dopamine-blocking antipsychotics (risperidone, amisulpride, haloperidol): sexual dysfunction, galactorrhoea, amenorrhoea, bone loss.",
+    low: "Low prolactin can occur with aripiprazole (a partial agonist).",
+    toneHigh: W,
+    toneLow: W,
+  },
+  {
+    key: "total_cholesterol",
+    display: "Total cholesterol",
+    variants: ["total cholesterol", "cholesterol", "cholesterol total", "tc", "chol"],
+    high: "Raised cholesterol: part of antipsychotic-related metabolic risk (olanzapine, clozapine, quetiapine).",
+    low: "Low cholesterol can accompany malnutrition or hyperthyroidism.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [
+      { code: "2093-3", display: "Cholesterol [Mass/volume] in Serum or Plasma", property: "mass" },
+      { code: "14647-2", display: "Cholesterol [Moles/volume] in Serum or Plasma", property: "moles" },
+    ],
+  },
+  {
+    key: "ldl",
+    display: "LDL cholesterol",
+    variants: [
+      "ldl",
+      "ldl cholesterol",
+      "ldl-c",
+      "ldl c",
+      "cholesterol ldl",
+      "low density lipoprotein",
+      "ldl calculated",
+    ],
+    high: "Raised LDL: cardiovascular risk, higher in people with severe mental illness and on some antipsychotics.",
+    low: "A low LDL has no specific psychiatric meaning.",
+    toneHigh: W,
+    toneLow: W,
+    // LDL may be direct or calculated; only the calculated code was verified, so it is never assumed.
+    loinc: [
+      {
+        code: "13457-7",
+        display: "Cholesterol in LDL [Mass/volume] in Serum or Plasma by calculation",
+        property: "mass",
+        byDefault: false,
+      },
+    ],
+  },
+  {
+    key: "hdl",
+    display: "HDL cholesterol",
+    variants: ["hdl", "hdl cholesterol", "hdl-c", "hdl c", "cholesterol hdl", "high density lipoprotein"],
+    high: "A high HDL has no specific psychiatric meaning; very high values can accompany heavy alcohol use.",
+    low: "Low HDL is a component of the metabolic syndrome seen with some antipsychotics.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [
+      { code: "2085-9", display: "Cholesterol in HDL [Mass/volume] in Serum or Plasma", property: "mass" },
+    ],
+  },
+  {
+    key: "triglycerides",
+    display: "Triglycerides",
+    variants: ["triglycerides", "triglyceride", "tg", "trig", "trigs"],
+    high: "Raised triglycerides: antipsychotic-related metabolic risk (notably olanzapine and clozapine) or alcohol use.",
+    low: "Low triglycerides can accompany malnutrition.",
+    toneHigh: W,
+    toneLow: W,
+  },
+  {
+    key: "glucose",
+    display: "Glucose",
+    variants: [
+      "glucose",
+      "fasting glucose",
+      "glucose fasting",
+      "fasting plasma glucose",
+      "fasting blood glucose",
+      "fbg",
+      "fpg",
+      "blood glucose",
+      "plasma glucose",
+    ],
+    high: "High glucose: screen for antipsychotic-associated diabetes and metabolic syndrome.",
+    low: "Low glucose causes anxiety, sweating, confusion and behaviour change that can be mistaken for a psychiatric presentation.",
+    toneHigh: W,
+    toneLow: E,
+    loinc: [
+      { code: "2345-7", display: "Glucose [Mass/volume] in Serum or Plasma", property: "mass" },
+      { code: "14749-6", display: "Glucose [Moles/volume] in Serum or Plasma", property: "moles" },
+    ],
+  },
+  {
+    key: "hba1c",
+    display: "HbA1c",
+    variants: [
+      "hba1c",
+      "a1c",
+      "hemoglobin a1c",
+      "haemoglobin a1c",
+      "glycated hemoglobin",
+      "glycated haemoglobin",
+      "glycohemoglobin",
+    ],
+    high: "Raised HbA1c indicates sustained hyperglycaemia: review antipsychotic metabolic monitoring.",
+    low: "A low HbA1c can reflect anaemia or increased red-cell turnover rather than low glucose.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [{ code: "4548-4", display: "Hemoglobin A1c/Hemoglobin.total in Blood", property: "fraction" }],
+  },
+  {
+    key: "cortisol",
+    display: "Cortisol",
+    variants: ["cortisol", "serum cortisol", "morning cortisol", "am cortisol"],
+    high: "High cortisol (stress, Cushing syndrome, steroid use) can cause depression, anxiety, insomnia or psychosis; interpret with time of sampling.",
+    low: "Low cortisol (adrenal insufficiency) causes fatigue, low mood and apathy; interpret with time of sampling.",
+    toneHigh: W,
+    toneLow: W,
+  },
+  {
+    key: "testosterone",
+    display: "Testosterone",
+    variants: ["testosterone", "total testosterone", "testosterone total", "serum testosterone"],
+    high: "High testosterone in men can reflect anabolic steroid use (irritability, aggression, mood swings).",
+    low: "Low testosterone is associated with low mood, fatigue and reduced libido; opioids and hyperprolactinaemia lower it.",
+    toneHigh: W,
+    toneLow: W,
+  },
+  // Other
+  {
+    key: "ck",
+    display: "Creatine kinase",
+    variants: ["ck", "creatine kinase", "cpk", "creatine phosphokinase", "ck total"],
+    high: "Raised CK: consider neuroleptic malignant syndrome (with fever, rigidity, confusion), rhabdomyolysis, restraint or intramuscular injection.",
+    low: "A low CK has no specific psychiatric meaning.",
+    toneHigh: E,
+    toneLow: W,
+  },
+  {
+    key: "ferritin",
+    display: "Ferritin",
+    variants: ["ferritin", "serum ferritin"],
+    high: "High ferritin suggests inflammation, liver disease or heavy alcohol use.",
+    low: "Low ferritin (iron deficiency) is linked to fatigue, restless legs and akathisia-like restlessness.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [{ code: "2276-4", display: "Ferritin [Mass/volume] in Serum or Plasma", property: "mass" }],
+  },
+  {
+    key: "iron",
+    display: "Iron",
+    variants: ["iron", "serum iron", "fe"],
+    high: "High iron suggests overload or supplementation; consider liver involvement.",
+    low: "Low iron contributes to fatigue and poor concentration.",
+    toneHigh: W,
+    toneLow: W,
+  },
+  {
+    key: "crp",
+    display: "C-reactive protein",
+    variants: ["crp", "c reactive protein", "c-reactive protein", "hs crp", "hscrp", "high sensitivity crp"],
+    high: "Raised CRP indicates inflammation or infection; early in clozapine treatment it can accompany myocarditis; low-grade inflammation is linked with depression.",
+    low: "A low CRP has no specific psychiatric meaning.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [
+      { code: "1988-5", display: "C reactive protein [Mass/volume] in Serum or Plasma", property: "mass" },
+    ],
+  },
+  {
+    key: "troponin",
+    display: "Troponin",
+    variants: [
+      "troponin",
+      "troponin i",
+      "troponin t",
+      "hs troponin",
+      "hs-troponin",
+      "tni",
+      "tnt",
+      "ctni",
+      "ctnt",
+    ],
+    high: "Raised troponin indicates myocardial injury; in the first weeks of clozapine consider myocarditis urgently.",
+    low: "A low troponin is expected.",
+    toneHigh: E,
+    toneLow: W,
+  },
+  {
+    key: "ethanol",
+    display: "Blood alcohol",
+    variants: ["ethanol", "alcohol", "blood alcohol", "etoh", "serum ethanol", "blood ethanol"],
+    high: "Alcohol present: intoxication affects mental-state assessment and risk; consider withdrawal planning.",
+    low: "No alcohol detected.",
+    toneHigh: E,
+    toneLow: W,
+  },
+  {
+    key: "cdt",
+    display: "Carbohydrate-deficient transferrin",
+    variants: ["cdt", "carbohydrate deficient transferrin", "carbohydrate-deficient transferrin", "%cdt"],
+    high: "Raised CDT indicates sustained heavy drinking over recent weeks.",
+    low: "A low CDT has no specific psychiatric meaning.",
+    toneHigh: W,
+    toneLow: W,
+  },
+  {
+    key: "homocysteine",
+    display: "Homocysteine",
+    variants: ["homocysteine", "total homocysteine", "hcy"],
+    high: "Raised homocysteine suggests functional B12 or folate deficiency and is associated with depression and cognitive decline.",
+    low: "A low homocysteine has no specific psychiatric meaning.",
+    toneHigh: W,
+    toneLow: W,
+  },
+  // Urine drug screen components (a "high" flag is read as a positive screen)
+  {
+    key: "uds_amphetamines",
+    display: "Urine amphetamines",
+    variants: [
+      "amphetamines",
+      "amphetamine",
+      "urine amphetamines",
+      "amphetamine screen",
+      "amp",
+      "methamphetamine",
+    ],
+    high: "Positive amphetamine screen: stimulant use can cause anxiety, insomnia, paranoia or psychosis; prescribed stimulants also test positive.",
+    low: "Negative screen.",
+    toneHigh: W,
+    toneLow: W,
+  },
+  {
+    key: "uds_cannabinoids",
+    display: "Urine cannabinoids",
+    variants: ["cannabinoids", "thc", "cannabis", "urine cannabinoids", "marijuana", "thc screen"],
+    high: "Positive cannabinoid screen: cannabis use is associated with psychosis risk and poorer outcomes; it can stay positive for weeks with heavy use.",
+    low: "Negative screen.",
+    toneHigh: W,
+    toneLow: W,
+  },
+  {
+    key: "uds_cocaine",
+    display: "Urine cocaine metabolite",
+    variants: ["cocaine", "benzoylecgonine", "urine cocaine", "cocaine metabolite", "coc"],
+    high: "Positive cocaine screen: recent use can cause agitation, paranoia and cardiovascular risk.",
+    low: "Negative screen.",
+    toneHigh: W,
+    toneLow: W,
+  },
+  {
+    key: "uds_opiates",
+    display: "Urine opiates",
+    variants: ["opiates", "opiate", "urine opiates", "morphine", "opioids", "opi"],
+    high: "Positive opiate screen: consider opioid use, overdose risk and interactions with sedating psychotropics; prescribed opioids also test positive.",
+    low: "Negative screen.",
+    toneHigh: W,
+    toneLow: W,
+  },
+  {
+    key: "uds_benzodiazepines",
+    display: "Urine benzodiazepines",
+    variants: ["benzodiazepines", "benzodiazepine", "urine benzodiazepines", "benzos", "bzd", "bzo"],
+    high: "Positive benzodiazepine screen: prescribed or non-prescribed use; sedation and dependence risk.",
+    low: "Negative screen.",
+    toneHigh: W,
+    toneLow: W,
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Measurement: units, plausible, reference, therapeutic and critical ranges (one row per analyte)
+
+/** One unit an analyte is accepted in: canonical value = value x toCanonical + offset. */
+export interface AnalyteUnit {
+  /** UCUM code of the unit. */
+  ucum: string;
+  /** Spellings labs use, compared after `normaliseUnitSpelling`. */
+  spellings: readonly string[];
+  toCanonical: number;
+  /** Added after the factor (only HbA1c mmol/mol -> %, the NGSP/IFCC master equation). */
+  offset?: number;
+  /** Where the factor comes from (molar mass, identity of units, master equation). */
+  basis: string;
+}
+
+/** A range with where it comes from; null: no bound on that side. */
+export interface SourcedRange {
+  low: number | null;
+  high: number | null;
+  source: string;
+}
+
+export interface TherapeuticRange extends SourcedRange {
+  /** What the range is for, e.g. "epilepsy" or "acute mania". */
+  indication: string;
+}
+
+/** A limit beyond which a value needs prompt clinician review whatever the laboratory flag says. */
+export interface CriticalLimit {
+  value: number;
+  /** true: a value equal to the limit is critical ("at or below" / "at or above"). */
+  inclusive: boolean;
+  /** What crossing it means ("toxicity threshold"). */
+  name: string;
+  source: string;
+}
+
+export interface AnalyteMeasure {
+  /** UCUM code of the unit every evaluation is made in. */
+  canonicalUnit: string;
+  /** How the canonical unit is written for people (µmol/L, x10^9/L). */
+  displayUnit: string;
+  /** Every accepted unit, the canonical one first (factor 1). */
+  units: readonly AnalyteUnit[];
+  /** Spellings that name no single unit for this analyte, with why (never evaluated). */
+  ambiguousUnits?: readonly { spelling: string; reason: string }[];
+  /** Values outside this range (canonical unit) are a data-quality finding, not a result. */
+  plausible: { low: number; high: number; source: string };
+  /** Which range decides low/high: the reference range or the (first) therapeutic range. */
+  rangeKind: "reference" | "therapeutic";
+  reference?: SourcedRange;
+  /** The first is the one most results are read against; a value inside any of them is not high or low. */
+  therapeutic?: readonly TherapeuticRange[];
+  criticalLow?: CriticalLimit;
+  criticalHigh?: CriticalLimit;
+}
+
+const same = (ucum: string, spellings: readonly string[], basis: string): AnalyteUnit => ({
+  ucum,
+  spellings,
+  toCanonical: 1,
+  basis,
+});
+
+/** RCPath 2017, "The communication of critical and unexpected pathology results", as tabulated by UK labs. */
+const RCPATH_2017 =
+  "RCPath 2017 critical-result alert thresholds (as tabulated by SWL Pathology and PCH Pathology)";
+const OXFORD_ACUTE =
+  "Ramrakha, Moore & Sam 2020, Oxford Handbook of Acute Medicine 4th ed., reference intervals";
+const CELLS_PER_UL = ["/ul", "cells/ul", "/mm3", "cells/mm3", "{cells}/ul"];
+const GIGA_PER_L = ["10*9/l", "10^9/l", "x10*9/l", "x10^9/l", "10e9/l", "g/l (cells)", "giga/l"];
+const KILO_PER_UL = ["10*3/ul", "10^3/ul", "x10*3/ul", "x10^3/ul", "k/ul", "thou/ul", "10e3/ul"];
+
+/**
+ * Units and ranges of the analytes the engines evaluate against the table. Factors between mass
+ * and moles come from molar masses (PubChem), mEq/L equals mmol/L for a monovalent ion, and
+ * x10^9/L equals x10^3/µL equals 1000 cells/µL. Sources per row; docs/engines/biomarker.md and
+ * the evidence table list them with their level.
+ */
+const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
+  lithium: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: [
+      same("mmol/L", ["mmol/l"], "canonical"),
+      same("meq/L", ["meq/l"], "Li+ is monovalent: 1 mEq/L = 1 mmol/L"),
+    ],
+    plausible: { low: 0, high: 10, source: "house rule: above any reported survivable level" },
+    rangeKind: "therapeutic",
+    therapeutic: [
+      {
+        indication: "maintenance",
+        low: 0.6,
+        high: 1.0,
+        source:
+          "NICE QS95 (0.6-0.8 mmol/L) and CG185 (up to 1.0 after relapse); the US label's 0.8-1.2 mEq/L is not used, so 1.1 reads high",
+      },
+    ],
+    criticalHigh: {
+      value: 1.5,
+      inclusive: true,
+      name: "toxicity threshold",
+      source:
+        "lithium US label, Overdosage (levels above 1.5 mEq/L carry a greater risk; above 3 a complex multi-organ picture; quoted in a secondary source); SWL Pathology phone limit 1.5",
+    },
+  },
+  sodium: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: [
+      same("mmol/L", ["mmol/l"], "canonical"),
+      same("meq/L", ["meq/l"], "Na+ is monovalent: 1 mEq/L = 1 mmol/L"),
+    ],
+    plausible: { low: 80, high: 200, source: "house rule" },
+    rangeKind: "reference",
+    reference: { low: 135, high: 145, source: OXFORD_ACUTE },
+    criticalLow: {
+      value: 125,
+      inclusive: false,
+      name: "profound hyponatraemia threshold",
+      source: "Spasovski et al. 2014, Eur J Endocrinol 170:G1 ('profound' below 125; not re-read)",
+    },
+    criticalHigh: { value: 160, inclusive: true, name: "critical limit", source: RCPATH_2017 },
+  },
+  potassium: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: [
+      same("mmol/L", ["mmol/l"], "canonical"),
+      same("meq/L", ["meq/l"], "K+ is monovalent: 1 mEq/L = 1 mmol/L"),
+    ],
+    plausible: { low: 1, high: 12, source: "house rule" },
+    rangeKind: "reference",
+    reference: { low: 3.5, high: 5.0, source: OXFORD_ACUTE },
+    criticalLow: { value: 2.5, inclusive: true, name: "critical limit", source: RCPATH_2017 },
+    criticalHigh: { value: 6.5, inclusive: true, name: "critical limit", source: RCPATH_2017 },
+  },
+  calcium: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: [
+      same("mmol/L", ["mmol/l"], "canonical"),
+      { ucum: "mg/dL", spellings: ["mg/dl"], toCanonical: 0.2495, basis: "Ca 40.08 g/mol: 10/40.08" },
+    ],
+    // mEq/L is not accepted: Ca2+ is divalent (1 mEq/L = 0.5 mmol/L) and labs rarely use it.
+    ambiguousUnits: [{ spelling: "meq/l", reason: "calcium is divalent; mEq/L is not mmol/L" }],
+    plausible: { low: 0.5, high: 5, source: "house rule" },
+    rangeKind: "reference",
+    reference: { low: 2.12, high: 2.65, source: `total calcium, ${OXFORD_ACUTE}` },
+    criticalLow: { value: 1.8, inclusive: true, name: "critical limit", source: RCPATH_2017 },
+    criticalHigh: { value: 3.5, inclusive: true, name: "critical limit", source: RCPATH_2017 },
+  },
+  creatinine: {
+    canonicalUnit: "umol/L",
+    displayUnit: "µmol/L",
+    units: [
+      same("umol/L", ["umol/l"], "canonical"),
+      {
+        ucum: "mg/dL",
+        spellings: ["mg/dl"],
+        toCanonical: 88.4,
+        basis: "creatinine 113.12 g/mol: 10000/113.12",
+      },
+    ],
+    plausible: { low: 10, high: 3000, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 130,
+      source: `upper limit 130 (${OXFORD_ACUTE}, 70-130); lower bound not used (sex- and muscle-dependent)`,
+    },
+    criticalHigh: { value: 354, inclusive: true, name: "critical limit", source: RCPATH_2017 },
+  },
+  egfr: {
+    canonicalUnit: "mL/min/{1.73_m2}",
+    displayUnit: "mL/min/1.73m2",
+    units: [
+      same(
+        "mL/min/{1.73_m2}",
+        ["ml/min/1.73m2", "ml/min/1.73m^2", "ml/min/{1.73_m2}", "ml/min/1.73_m2", "ml/min"],
+        "canonical",
+      ),
+    ],
+    plausible: { low: 0, high: 200, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 60,
+      high: null,
+      source: "KDIGO 2012 CKD guideline GFR categories (G3a starts below 60)",
+    },
+  },
+  tsh: {
+    canonicalUnit: "m[IU]/L",
+    displayUnit: "mIU/L",
+    units: [
+      same("m[IU]/L", ["miu/l", "mu/l", "m[iu]/l"], "canonical"),
+      same("u[IU]/mL", ["uiu/ml", "u[iu]/ml", "uu/ml"], "1 µIU/mL = 1 mIU/L"),
+    ],
+    plausible: { low: 0, high: 1000, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 0.45,
+      high: 4.5,
+      source:
+        "2.5th-97.5th percentile of disease-free US adults as quoted in secondary summaries; not checked in a primary source",
+    },
+  },
+  free_t4: {
+    canonicalUnit: "pmol/L",
+    displayUnit: "pmol/L",
+    units: [
+      same("pmol/L", ["pmol/l"], "canonical"),
+      {
+        ucum: "ng/dL",
+        spellings: ["ng/dl"],
+        toCanonical: 12.87,
+        basis: "thyroxine 776.87 g/mol: 10000/776.87",
+      },
+    ],
+    plausible: { low: 1, high: 150, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 9,
+      high: 19,
+      source: "typical, assay-specific (secondary summary, not checked in a primary source)",
+    },
+  },
+  alt: {
+    canonicalUnit: "U/L",
+    displayUnit: "U/L",
+    units: [same("U/L", ["u/l", "iu/l", "[iu]/l"], "canonical; 1 IU/L = 1 U/L")],
+    plausible: { low: 0, high: 20000, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 33,
+      source: "Kwo et al. 2017, Am J Gastroenterol 112:18-35 (healthy men; 25 in women)",
+    },
+    criticalHigh: {
+      value: 495,
+      inclusive: true,
+      name: "15 x upper-limit critical limit",
+      source: "RCPath 2017 (15 x ULN), derived from the 33 U/L upper limit",
+    },
+  },
+  wbc: {
+    canonicalUnit: "10*9/L",
+    displayUnit: "x10^9/L",
+    units: [
+      same("10*9/L", GIGA_PER_L, "canonical"),
+      same("10*3/uL", KILO_PER_UL, "1 x10^3/µL = 1 x10^9/L"),
+      { ucum: "/uL", spellings: CELLS_PER_UL, toCanonical: 0.001, basis: "1000 cells/µL = 1 x10^9/L" },
+    ],
+    ambiguousUnits: [{ spelling: "%", reason: "a percentage is not a count" }],
+    plausible: { low: 0, high: 500, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 4.0,
+      high: 11.0,
+      source: "most UK NHS labs (tabulated in PMC7082321 table 6; Cancer Research UK)",
+    },
+    criticalLow: {
+      value: 3.0,
+      inclusive: false,
+      name: "clozapine red-range threshold",
+      source:
+        "UK clozapine monitoring red result, WBC < 3.0 x10^9/L (NHS Borders and NHS GGC clozapine guidance, citing the monitoring services)",
+    },
+  },
+  anc: {
+    canonicalUnit: "10*9/L",
+    displayUnit: "x10^9/L",
+    units: [
+      same("10*9/L", GIGA_PER_L, "canonical"),
+      same("10*3/uL", KILO_PER_UL, "1 x10^3/µL = 1 x10^9/L"),
+      { ucum: "/uL", spellings: CELLS_PER_UL, toCanonical: 0.001, basis: "1000 cells/µL = 1 x10^9/L" },
+    ],
+    ambiguousUnits: [{ spelling: "%", reason: "a neutrophil percentage is not an absolute count" }],
+    plausible: { low: 0, high: 100, source: "house rule" },
+    rangeKind: "reference",
+    reference: { low: 2.0, high: 7.5, source: "most UK NHS labs (PMC7082321 table 6)" },
+    criticalLow: {
+      value: 1.5,
+      inclusive: false,
+      name: "clozapine red-range threshold",
+      source:
+        "UK clozapine monitoring red result, neutrophils < 1.5 x10^9/L (NHS Borders and NHS GGC clozapine guidance); US Clozaril label: below 1500/µL is neutropenia",
+    },
+  },
+  glucose: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: [
+      same("mmol/L", ["mmol/l"], "canonical"),
+      { ucum: "mg/dL", spellings: ["mg/dl"], toCanonical: 0.0555, basis: "glucose 180.16 g/mol: 10/180.16" },
+    ],
+    plausible: { low: 0.5, high: 60, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 3.9,
+      high: 5.5,
+      source:
+        "fasting: ADA Standards of Care (impaired fasting glucose from 5.6 mmol/L; level 1 hypoglycaemia below 3.9)",
+    },
+    criticalLow: {
+      value: 3.0,
+      inclusive: false,
+      name: "level 2 hypoglycaemia threshold",
+      source: "ADA Standards of Care (level 2 hypoglycaemia below 3.0 mmol/L; not re-read this pass)",
+    },
+    criticalHigh: { value: 25, inclusive: true, name: "critical limit", source: RCPATH_2017 },
+  },
+  hba1c: {
+    canonicalUnit: "%",
+    displayUnit: "%",
+    units: [
+      same("%", ["%", "% hb", "%{hb}", "% (ngsp)"], "canonical (NGSP/DCCT %)"),
+      {
+        ucum: "mmol/mol",
+        spellings: ["mmol/mol", "mmol/mol hb", "mmol/mol{hb}"],
+        toCanonical: 0.09148,
+        offset: 2.152,
+        basis: "IFCC-NGSP master equation: NGSP % = 0.09148 x IFCC mmol/mol + 2.152",
+      },
+    ],
+    plausible: { low: 3, high: 20, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 5.6,
+      source: "ADA Standards of Care: 5.7-6.4 % prediabetes, >= 6.5 % diabetes (NGSP %)",
+    },
+  },
+  valproate: {
+    canonicalUnit: "mg/L",
+    displayUnit: "mg/L",
+    units: [
+      same("mg/L", ["mg/l"], "canonical"),
+      same("ug/mL", ["ug/ml"], "1 µg/mL = 1 mg/L"),
+      {
+        ucum: "umol/L",
+        spellings: ["umol/l"],
+        toCanonical: 1 / 6.934,
+        basis: "valproic acid 144.21 g/mol: 1 mg/L = 6.934 µmol/L",
+      },
+    ],
+    plausible: { low: 0, high: 400, source: "house rule" },
+    rangeKind: "therapeutic",
+    therapeutic: [
+      {
+        indication: "epilepsy",
+        low: 50,
+        high: 100,
+        source: "Depakote (divalproex) US label: epilepsy trough 50-100 µg/mL",
+      },
+      {
+        indication: "acute mania",
+        low: 50,
+        high: 125,
+        source:
+          "Depakote US label, mania trials dosed to trough 50-125 µg/mL (label not re-read this pass); Bowden et al. 1996, Am J Psychiatry (abstract read: 45 to 100-125 µg/mL efficacious and tolerated, adverse effects disproportionately from 125); Allen et al. 2006, Am J Psychiatry 163:272-275 (abstract read)",
+      },
+    ],
+    criticalHigh: {
+      value: 150,
+      inclusive: true,
+      name: "critical limit",
+      source: "Quest/Nichols Institute adult critical value",
+    },
+  },
+  carbamazepine: {
+    canonicalUnit: "mg/L",
+    displayUnit: "mg/L",
+    units: [
+      same("mg/L", ["mg/l"], "canonical"),
+      same("ug/mL", ["ug/ml"], "1 µg/mL = 1 mg/L"),
+      {
+        ucum: "umol/L",
+        spellings: ["umol/l"],
+        toCanonical: 1 / 4.233,
+        basis: "carbamazepine 236.27 g/mol: 1 mg/L = 4.233 µmol/L",
+      },
+    ],
+    plausible: { low: 0, high: 80, source: "house rule" },
+    rangeKind: "therapeutic",
+    therapeutic: [
+      {
+        indication: "epilepsy",
+        low: 4,
+        high: 12,
+        source: "CMMC and St Luke's Cedar Rapids lab pages",
+      },
+    ],
+    criticalHigh: {
+      value: 15,
+      inclusive: true,
+      name: "critical limit",
+      source: "St Luke's lab (CMMC uses > 20, HEFT > 25)",
+    },
+  },
+  clozapine: {
+    canonicalUnit: "ng/mL",
+    displayUnit: "ng/mL",
+    units: [same("ng/mL", ["ng/ml"], "canonical"), same("ug/L", ["ug/l"], "1 µg/L = 1 ng/mL")],
+    plausible: { low: 0, high: 10000, source: "house rule" },
+    rangeKind: "therapeutic",
+    therapeutic: [
+      {
+        indication: "treatment-resistant schizophrenia",
+        low: 350,
+        high: 600,
+        source: "ARUP clozapine test; University of Iowa pathology handbook",
+      },
+    ],
+    criticalHigh: {
+      value: 1000,
+      inclusive: true,
+      name: "toxicity threshold",
+      source: "ARUP clozapine test, University of Iowa pathology handbook (toxic >= 1000 ng/mL)",
+    },
+  },
+};
+
+/** Every analyte with its relevance and, where sourced, its measurement row. */
+export const ANALYTES: readonly AnalyteEntry[] = Object.freeze(
+  RELEVANCE.map((entry): AnalyteEntry => {
+    const measure = MEASURES[entry.key];
+    return measure ? { ...entry, measure } : { ...entry };
+  }),
+);
+
+/** The relevance map the biomarker engine has always read: the same table. */
+export const BIOMARKER_MAP: readonly AnalyteEntry[] = ANALYTES;
+
+/** The table row of a key; undefined when the service does not know it. */
+export function analyteByKey(key: string): AnalyteEntry | undefined {
+  return ANALYTES.find((entry) => entry.key === key);
+}
+
+/** Lower-case letters and digits only, accents removed: "Free T4", "free-t4" and "FT 4" compare equal to "freet4". */
+export function normaliseAnalyteName(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "");
+}
+
+/** Words a lab adds around an analyte name that do not change which analyte it is. */
+const FILLER_WORDS = new Set([
+  "serum",
+  "plasma",
+  "blood",
+  "level",
+  "levels",
+  "concentration",
+  "conc",
+  "result",
+  "test",
+]);
+
+function withoutFillers(name: string): string {
+  const words = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== "" && !FILLER_WORDS.has(w));
+  return words.join("");
+}
+
+const BY_NAME = new Map<string, AnalyteEntry>();
+const BY_LOINC = new Map<string, AnalyteEntry>();
+for (const entry of BIOMARKER_MAP) {
+  for (const name of [entry.key, entry.display, ...entry.variants]) {
+    const norm = normaliseAnalyteName(name);
+    if (norm !== "" && !BY_NAME.has(norm)) BY_NAME.set(norm, entry);
+  }
+  for (const ref of entry.loinc ?? []) BY_LOINC.set(ref.code, entry);
+}
+
+/** The map entry for a reading name: exact after normalisation, then without filler words. */
+export function findAnalyte(name: string): AnalyteEntry | null {
+  const exact = BY_NAME.get(normaliseAnalyteName(name));
+  if (exact) return exact;
+  const stripped = withoutFillers(name);
+  return stripped === "" ? null : (BY_NAME.get(stripped) ?? null);
+}
+
+/** The map entry that lists this verified LOINC code, if any. */
+export function findAnalyteByLoinc(code: string): AnalyteEntry | null {
+  return BY_LOINC.get(code.trim()) ?? null;
+}
+
+/** Which LOINC property a reading's unit implies, when it says (mass or moles matter for the code). */
+export function unitProperty(unit: string | undefined): "mass" | "moles" | null {
+  if (!unit) return null;
+  const u = unit.trim().toLowerCase().replace(/μ/g, "µ");
+  if (/(^|[^a-z])([mµunpk]?mol|meq)(\/|$|\s)/.test(u) || /mmol|µmol|umol|nmol|pmol|meq/.test(u))
+    return "moles";
+  if (/(^|[^a-z])([mµunpk]?g|mcg)\s*\//.test(u) || /g\/dl|g\/l|mg\/|µg\/|ug\/|ng\/|pg\/|mcg\//.test(u))
+    return "mass";
+  return null;
+}
+
+/**
+ * The verified LOINC code to emit for a reading of `entry`, or null. A code the caller sent is
+ * kept only if it is one of the entry's verified codes. Otherwise a mass or moles code is chosen
+ * only when the reading's unit says which; unit-independent codes (units, counts, enzyme
+ * activity, fractions, volumes) are chosen unless the unit contradicts them.
+ */
+export function chooseLoinc(
+  entry: AnalyteEntry,
+  unit: string | undefined,
+  callerCode?: string,
+): LoincRef | null {
+  const refs = entry.loinc ?? [];
+  if (callerCode !== undefined && callerCode.trim() !== "") {
+    return refs.find((r) => r.code === callerCode.trim()) ?? null;
+  }
+  const property = unitProperty(unit);
+  for (const ref of refs) {
+    if (ref.byDefault === false) continue;
+    if (ref.property === "mass" || ref.property === "moles") {
+      if (property === ref.property) return ref;
+    } else if (property === null) {
+      return ref;
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Units: every evaluation is made in the canonical unit, or not at all (decision 65)
+
+/**
+ * A unit as labs write it, compared loosely: lower case, µ/μ/mc read as u, spaces dropped, ^ and
+ * superscript exponents read as *, "cells" kept only as "/": "x10^9/L", "10*9/l" and "×10⁹/L"
+ * compare equal.
+ */
+export function normaliseUnitSpelling(unit: string): string {
+  return unit
+    .normalize("NFKC")
+    .trim()
+    .toLowerCase()
+    .replace(/[µμ]/g, "u")
+    .replace(/mcg/g, "ug")
+    .replace(/mcl/g, "ul")
+    .replace(/×/g, "x")
+    .replace(/\s+/g, "")
+    .replace(/\^/g, "*");
+}
+
+export type UnitResolution =
+  | { kind: "resolved"; unit: AnalyteUnit }
+  | { kind: "missing" | "unknown" | "ambiguous"; reason: string };
+
+/** True when every accepted unit is the canonical one under another name (no factor, no offset). */
+export function hasSingleScale(measure: AnalyteMeasure): boolean {
+  return measure.units.every((u) => u.toCanonical === 1 && (u.offset ?? 0) === 0);
+}
+
+/** Accepted units of a measurement row, as UCUM codes, canonical first. */
+export function acceptedUnitCodes(measure: AnalyteMeasure): string[] {
+  return measure.units.map((u) => u.ucum);
+}
+
+/**
+ * Which accepted unit a reading's unit is. Missing: no unit given. Ambiguous: a spelling the row
+ * names as not one unit for this analyte (e.g. "%" for a count). Unknown: anything else.
+ */
+export function resolveUnit(entry: AnalyteEntry, unit: string | undefined): UnitResolution {
+  const measure = entry.measure;
+  const list = measure ? acceptedUnitCodes(measure).join(", ") : "";
+  if (!measure) return { kind: "unknown", reason: `${entry.display} has no unit table` };
+  if (unit === undefined || unit.trim() === "")
+    return { kind: "missing", reason: `unit missing; ${entry.display} is accepted in ${list}` };
+  const spelled = normaliseUnitSpelling(unit);
+  const ambiguous = measure.ambiguousUnits?.find((a) => normaliseUnitSpelling(a.spelling) === spelled);
+  if (ambiguous)
+    return {
+      kind: "ambiguous",
+      reason: `unit "${unit}" is ambiguous for ${entry.display}: ${ambiguous.reason}`,
+    };
+  const found = measure.units.find(
+    (u) =>
+      normaliseUnitSpelling(u.ucum) === spelled ||
+      u.spellings.some((s) => normaliseUnitSpelling(s) === spelled),
+  );
+  return found
+    ? { kind: "resolved", unit: found }
+    : { kind: "unknown", reason: `unit "${unit}" is not known for ${entry.display} (accepted: ${list})` };
+}
+
+/** The value in the canonical unit. */
+export function toCanonicalValue(unit: AnalyteUnit, value: number): number {
+  return value * unit.toCanonical + (unit.offset ?? 0);
+}
+
+/** A canonical value as people read it: whole numbers from 100, else three significant digits. */
+export function formatAnalyteValue(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const rounded = Math.abs(value) >= 100 ? Math.round(value) : Number(value.toPrecision(3));
+  return String(Object.is(rounded, -0) ? 0 : rounded);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evaluation against the table
+
+export type RangeFlag = "low" | "normal" | "high" | "critical_low" | "critical_high";
+
+export interface AnalyteEvaluation {
+  evaluated: true;
+  /** The value in the canonical unit (unrounded). */
+  canonicalValue: number;
+  /** The canonical unit as people write it. */
+  unit: string;
+  flag: RangeFlag;
+  /** The critical limit crossed, if any. */
+  critical: CriticalLimit | null;
+  /** E.g. "above the epilepsy range (50-100 mg/L) but within the acute mania target (50-125 mg/L)". */
+  notes: string[];
+}
+
+export interface AnalyteNotEvaluated {
+  evaluated: false;
+  /** `unit`: missing, unknown or ambiguous unit; `implausible`: outside the plausible range (data quality). */
+  reason: "unit" | "implausible";
+  detail: string;
+}
+
+export interface EvaluateOptions {
+  /**
+   * A reading without a unit is read in the canonical unit only where the analyte has a single
+   * scale (every accepted unit equal to it, e.g. lithium mmol/L = mEq/L); otherwise it is not
+   * evaluated (decision 65). Default false: a unitless reading is never evaluated.
+   */
+  unitlessMeansCanonical?: boolean;
+}
+
+/**
+ * Conversions are floating point: 7.214 mg/dL calcium is 1.8 mmol/L give or take 1e-16. Limits
+ * and plausible bounds are compared with this relative slack, always towards the safer side (a
+ * value at an inclusive critical limit is critical; a value at a plausible bound is plausible).
+ */
+const SLACK = 1e-9;
+const slack = (limit: number) => SLACK * Math.max(1, Math.abs(limit));
+
+function isBelow(limit: CriticalLimit | undefined, value: number): boolean {
+  if (!limit) return false;
+  return limit.inclusive ? value <= limit.value + slack(limit.value) : value < limit.value;
+}
+
+function isAbove(limit: CriticalLimit | undefined, value: number): boolean {
+  if (!limit) return false;
+  return limit.inclusive ? value >= limit.value - slack(limit.value) : value > limit.value;
+}
+
+/** The ranges a value is read against: the reference range, or every therapeutic range. */
+function normalRanges(measure: AnalyteMeasure): readonly (SourcedRange & { indication?: string })[] {
+  if (measure.rangeKind === "therapeutic" && measure.therapeutic && measure.therapeutic.length > 0)
+    return measure.therapeutic;
+  return measure.reference ? [measure.reference] : [];
+}
+
+function boundsText(range: SourcedRange, unit: string): string {
+  if (range.low !== null && range.high !== null) {
+    // Decimals of the more precise bound, so "0.6-1.0" keeps its trailing zero.
+    const decimals = Math.max(...[range.low, range.high].map((v) => (String(v).split(".")[1] ?? "").length));
+    return `${range.low.toFixed(decimals)}-${range.high.toFixed(decimals)} ${unit}`;
+  }
+  if (range.high !== null) return `<= ${range.high} ${unit}`;
+  return range.low !== null ? `>= ${range.low} ${unit}` : `no range in ${unit}`;
+}
+
+/**
+ * Critical limits first; then low or high only when outside every normal range (a valproate of
+ * 110 mg/L is above the epilepsy range but within the acute mania target, so not high; a note
+ * says so).
+ */
+export function flagCanonicalValue(
+  measure: AnalyteMeasure,
+  value: number,
+): { flag: RangeFlag; critical: CriticalLimit | null; notes: string[] } {
+  if (isBelow(measure.criticalLow, value))
+    return { flag: "critical_low", critical: measure.criticalLow ?? null, notes: [] };
+  if (isAbove(measure.criticalHigh, value))
+    return { flag: "critical_high", critical: measure.criticalHigh ?? null, notes: [] };
+  const ranges = normalRanges(measure);
+  if (ranges.length === 0) return { flag: "normal", critical: null, notes: [] };
+  const inside = ranges.filter(
+    (r) => (r.low === null || value >= r.low) && (r.high === null || value <= r.high),
+  );
+  const primary = ranges[0] as SourcedRange & { indication?: string };
+  if (inside.length === 0) {
+    const below = ranges.every((r) => r.low !== null && value < r.low);
+    return { flag: below ? "low" : "high", critical: null, notes: [] };
+  }
+  const notes: string[] = [];
+  if (!inside.includes(primary)) {
+    const side = primary.high !== null && value > primary.high ? "Above" : "Below";
+    const within = inside
+      .map((r) => `the ${r.indication ?? "other"} target (${boundsText(r, measure.displayUnit)})`)
+      .join(" and ");
+    notes.push(
+      `${side} the ${primary.indication ?? "usual"} range (${boundsText(primary, measure.displayUnit)}) but within ${within}; read it against the indication.`,
+    );
+  }
+  return { flag: "normal", critical: null, notes };
+}
+
+/**
+ * Evaluates one reading of `entry` against the table: resolves its unit, converts to the
+ * canonical unit, checks plausibility, then flags it. Null when the analyte has no measurement
+ * row. A missing, unknown or ambiguous unit, or an implausible value, is never evaluated.
+ */
+export function evaluateAnalyteValue(
+  entry: AnalyteEntry,
+  value: number,
+  unit: string | undefined,
+  options: EvaluateOptions = {},
+): AnalyteEvaluation | AnalyteNotEvaluated | null {
+  const measure = entry.measure;
+  if (!measure) return null;
+  let resolved = resolveUnit(entry, unit);
+  if (resolved.kind === "missing" && options.unitlessMeansCanonical && hasSingleScale(measure))
+    resolved = { kind: "resolved", unit: measure.units[0] as AnalyteUnit };
+  if (resolved.kind !== "resolved") {
+    const detail =
+      resolved.kind === "missing" && options.unitlessMeansCanonical
+        ? `${resolved.reason}; ${entry.display} is reported in more than one unit, so a value without a unit cannot be read`
+        : resolved.reason;
+    return { evaluated: false, reason: "unit", detail };
+  }
+  const canonical = toCanonicalValue(resolved.unit, value);
+  const { low, high } = measure.plausible;
+  if (!Number.isFinite(canonical) || canonical < low - slack(low) || canonical > high + slack(high)) {
+    const shown = unit === undefined || unit.trim() === "" ? measure.displayUnit : unit;
+    return {
+      evaluated: false,
+      reason: "implausible",
+      detail: `${entry.display} ${value} ${shown} is outside the plausible range (${low}-${high} ${measure.displayUnit}); a data-quality problem (wrong unit or entry?), not a result`,
+    };
+  }
+  const { flag, critical, notes } = flagCanonicalValue(measure, canonical);
+  return { evaluated: true, canonicalValue: canonical, unit: measure.displayUnit, flag, critical, notes };
+}
+
+/** "0.6-1.0 mmol/L (therapeutic, maintenance); critical >= 1.5". */
+export function measureRangeText(measure: AnalyteMeasure): string {
+  const ranges = normalRanges(measure);
+  const primary = ranges[0];
+  let text = primary ? boundsText(primary, measure.displayUnit) : `no range in ${measure.displayUnit}`;
+  const kind =
+    measure.rangeKind === "therapeutic" && primary && "indication" in primary
+      ? `therapeutic, ${String(primary.indication)}`
+      : measure.rangeKind;
+  const others = ranges
+    .slice(1)
+    .map(
+      (r) =>
+        `${r.high !== null ? `up to ${r.high}` : boundsText(r, measure.displayUnit)} in ${(r as TherapeuticRange).indication}`,
+    );
+  text += ` (${[kind, ...others].join("; ")})`;
+  const limits: string[] = [];
+  if (measure.criticalLow)
+    limits.push(`${measure.criticalLow.inclusive ? "<=" : "<"} ${measure.criticalLow.value}`);
+  if (measure.criticalHigh)
+    limits.push(`${measure.criticalHigh.inclusive ? ">=" : ">"} ${measure.criticalHigh.value}`);
+  return limits.length === 0 ? text : `${text}; critical ${limits.join(" or ")}`;
+}
+
+/** "Lithium 2.6 mmol/L: at or above the 1.5 mmol/L toxicity threshold". */
+export function criticalText(entry: AnalyteEntry, evaluation: AnalyteEvaluation): string {
+  const limit = evaluation.critical;
+  const value = `${entry.display} ${formatAnalyteValue(evaluation.canonicalValue)} ${evaluation.unit}`;
+  if (!limit) return value;
+  const high = evaluation.flag === "critical_high";
+  const side = high ? (limit.inclusive ? "at or above" : "above") : limit.inclusive ? "at or below" : "below";
+  return `${value}: ${side} the ${limit.value} ${evaluation.unit} ${limit.name}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clozapine neutrophil categories (US label and UK monitoring), decision 66
+
+export interface ClozapineAncCategories {
+  /** US Clozaril label ANC categories (general population, or the BEN table when indicated). */
+  usLabel: { category: string; source: string };
+  /** UK monitoring-service colour band (general population thresholds). */
+  ukMonitoring: { band: "green" | "amber" | "red"; source: string };
+}
+
+const US_CLOZARIL_LABEL =
+  "US clozapine labels: ANC categories for the general population and for benign ethnic neutropenia (Clozaril label tables as reproduced in PMC9243911 tables 6-7; current labels on openFDA keep ANC-based dosage modifications, general and BEN, in sections 2.3-2.4, and define severe neutropenia as ANC < 500/µL in the boxed warning)";
+const UK_CLOZAPINE_MONITORING =
+  "UK clozapine monitoring (Clozaril SmPC via NHS Borders and NHS GGC guidance): green >= 2.0, amber 1.5-2.0, red < 1.5 x10^9/L";
+
+/**
+ * The US-label category and the UK band of a neutrophil count in x10^9/L. `ben`: the patient has
+ * benign ethnic neutropenia documented by a clinician; only the US-label category changes (its
+ * BEN table); the UK bands and the critical limit never loosen (decision 66).
+ */
+export function clozapineAncCategories(ancGigaPerL: number, ben = false): ClozapineAncCategories {
+  const perUl = ancGigaPerL * 1000;
+  let category: string;
+  if (ben)
+    category =
+      perUl >= 1000
+        ? "normal BEN range (>= 1000/µL)"
+        : perUl >= 500
+          ? "BEN neutropenia (500-999/µL): haematology consultation"
+          : "BEN severe neutropenia (< 500/µL): interrupt clozapine";
+  else
+    category =
+      perUl >= 1500
+        ? "normal range (>= 1500/µL)"
+        : perUl >= 1000
+          ? "mild neutropenia (1000-1499/µL): continue, ANC three times weekly"
+          : perUl >= 500
+            ? "moderate neutropenia (500-999/µL): interrupt clozapine"
+            : "severe neutropenia (< 500/µL): interrupt clozapine, haematology consultation";
+  const band = ancGigaPerL >= 2.0 ? "green" : ancGigaPerL >= 1.5 ? "amber" : "red";
+  return {
+    usLabel: { category, source: US_CLOZARIL_LABEL },
+    ukMonitoring: { band, source: UK_CLOZAPINE_MONITORING },
+  };
+}
+
+/** One sentence naming both categories, for observations and signal details. */
+export function clozapineAncText(ancGigaPerL: number, ben = false): string {
+  const c = clozapineAncCategories(ancGigaPerL, ben);
+  return `On clozapine: US label ${c.usLabel.category}${ben ? " (BEN table)" : ""}; UK monitoring ${c.ukMonitoring.band}.`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Panels: one vocabulary of panel ids (the lab catalog's), shared by the panels tool and the
+// sandbox lab results (decision 64)
+
+export interface PanelDefinition {
+  /** The lab catalog's panelId, the one id every module uses. */
+  id: string;
+  display: string;
+  /** Analyte keys of this table, in report order. */
+  analytes: readonly string[];
+  /** Ids the panels tool used before one vocabulary; accepted by `findPanelDefinition`. */
+  formerIds?: readonly string[];
+}
+
+export const PANEL_DEFINITIONS: readonly PanelDefinition[] = [
+  // NICE CG185: lithium level, renal and thyroid function, calcium.
+  {
+    id: "lithium_monitoring",
+    display: "Lithium monitoring",
+    analytes: ["lithium", "creatinine", "egfr", "sodium", "calcium", "tsh"],
+  },
+  {
+    id: "clozapine_anc",
+    display: "Clozapine ANC monitoring",
+    analytes: ["wbc", "anc"],
+    formerIds: ["full_blood_count"],
+  },
+  {
+    id: "clozapine_level",
+    display: "Clozapine and norclozapine level",
+    analytes: ["clozapine", "norclozapine"],
+  },
+  {
+    id: "antipsychotic_metabolic",
+    display: "Antipsychotic metabolic monitoring",
+    analytes: ["glucose", "hba1c", "total_cholesterol", "ldl", "hdl", "triglycerides"],
+    formerIds: ["metabolic"],
+  },
+  {
+    id: "thyroid_panel",
+    display: "Thyroid panel",
+    analytes: ["tsh", "free_t4", "free_t3"],
+    formerIds: ["thyroid"],
+  },
+  { id: "b12_folate", display: "Vitamin B12 and folate", analytes: ["vitamin_b12", "folate"] },
+  { id: "vitamin_d", display: "Vitamin D, 25-hydroxy", analytes: ["vitamin_d"] },
+  {
+    id: "cmp",
+    display: "Comprehensive metabolic panel",
+    analytes: [
+      "glucose",
+      "sodium",
+      "potassium",
+      "calcium",
+      "creatinine",
+      "urea",
+      "albumin",
+      "alt",
+      "ast",
+      "alp",
+      "bilirubin",
+    ],
+    formerIds: ["electrolytes"],
+  },
+  {
+    id: "cbc_diff",
+    display: "CBC with differential",
+    analytes: ["wbc", "anc", "hemoglobin", "platelets", "mcv", "eosinophils"],
+  },
+  { id: "valproate_level", display: "Valproate level", analytes: ["valproate", "alt", "ast", "platelets"] },
+  { id: "carbamazepine_level", display: "Carbamazepine level", analytes: ["carbamazepine", "sodium", "wbc"] },
+  { id: "lamotrigine_level", display: "Lamotrigine level", analytes: ["lamotrigine"] },
+  {
+    id: "hepatic_panel",
+    display: "Hepatic function panel",
+    analytes: ["alt", "ast", "ggt", "alp", "bilirubin", "albumin"],
+    formerIds: ["liver"],
+  },
+  {
+    id: "urine_drug_screen",
+    display: "Urine drug screen",
+    analytes: ["uds_amphetamines", "uds_benzodiazepines", "uds_cannabinoids", "uds_cocaine", "uds_opiates"],
+  },
+  {
+    id: "lipid_panel",
+    display: "Lipid panel",
+    analytes: ["total_cholesterol", "ldl", "hdl", "triglycerides"],
+  },
+  { id: "hba1c", display: "Hemoglobin A1c", analytes: ["hba1c"] },
+  { id: "prolactin", display: "Prolactin", analytes: ["prolactin"] },
+  {
+    id: "renal_function",
+    display: "Renal function panel",
+    analytes: ["creatinine", "egfr", "urea", "sodium", "potassium"],
+    formerIds: ["renal"],
+  },
+  { id: "pregnancy_test", display: "Pregnancy test (serum hCG, qualitative)", analytes: [] },
+];
+
+/** A panel by its id or a former id. */
+export function findPanelDefinition(id: string): PanelDefinition | undefined {
+  return PANEL_DEFINITIONS.find((p) => p.id === id || (p.formerIds ?? []).includes(id));
+}
