@@ -155,7 +155,16 @@ describe("QT risk classes (decision 70)", () => {
     ]);
     expect(check.risk.labels[0]).toMatch(/^citalopram 60 mg\/day: above the 40 mg\/day label maximum/);
     expect(check.warnings.some((w) => w.includes("above the label maximum of 40 mg/day"))).toBe(true);
-    expect(checkInteractions(["citalopram 20 mg bd"]).risk.level).toBe("none");
+    // 40 mg/day is within the 40 mg/day maximum; without an age the over-60 maximum is not
+    // evaluated, which keeps the risk at low, named (decision 80), never high.
+    expect(checkInteractions(["citalopram 20 mg bd"]).risk).toEqual({
+      flag: true,
+      level: "low",
+      labels: [
+        "Not evaluated: citalopram 40 mg/day (age not given: the 20 mg/day maximum above age 60 was not checked)",
+      ],
+    });
+    expect(checkInteractions(["citalopram 20 mg bd"], { ageYears: 45 }).risk.level).toBe("none");
     expect(checkInteractions(["citalopram 30 mg bd"]).risk.labels[0]).toContain("60 mg/day");
     expect(checkInteractions(["citalopram 2 x 30 mg"]).risk.labels[0]).toContain("60 mg/day");
     expect(checkInteractions(["citalopram 2x20mg bd"]).risk.labels[0]).toContain("80 mg/day");
@@ -176,7 +185,11 @@ describe("QT risk classes (decision 70)", () => {
 
   it("citalopram 30 mg without an age says the over-60 limit was not checked", () => {
     const check = checkInteractions(["citalopram 30 mg"]);
-    expect(check.risk.level).toBe("none");
+    // Not evaluated is never none (decision 80).
+    expect(check.risk.level).toBe("low");
+    expect(check.risk.labels).toEqual([
+      "Not evaluated: citalopram 30 mg/day (age not given: the 20 mg/day maximum above age 60 was not checked)",
+    ]);
     expect(check.doseAlerts).toEqual([]);
     expect(check.warnings.some((w) => w.includes("Age was not given, so this was not checked"))).toBe(true);
   });

@@ -18,7 +18,8 @@ import { clamp, round } from "../shared.js";
 import {
   type AgentRisk,
   type AgentRiskLevel,
-  combineRisks,
+  type NotEvaluatedItem,
+  riskWithNotEvaluated,
   ToolInputError,
   type ToolInputIssue,
 } from "./types.js";
@@ -985,22 +986,23 @@ function isSafetyCritical(key: string | undefined): boolean {
 }
 
 /**
- * A name that was not scored keeps the risk at low or above and is named (decision 77). A negated
- * safety-critical name ("no suicidal ideation", "passive SI, no plan") cannot be told from a
- * mixed statement by this reader, so it asks for the clinician's confirmation at moderate.
+ * A name that was not scored is a not-evaluated item (decision 80): it keeps the risk at low or
+ * above and is named, in this tool's own wording (decision 77). A negated safety-critical name
+ * ("no suicidal ideation", "passive SI, no plan") cannot be told from a mixed statement by this
+ * reader, so it asks for the clinician's confirmation at moderate.
  */
-function notScoredRisk(item: RelapseNotScored): AgentRisk {
+function notScoredItem(item: RelapseNotScored): NotEvaluatedItem {
+  const what = `indicator "${item.indicator}"`;
   if (item.reason === "unrecognised")
-    return { flag: true, level: "low", labels: [`Not scored: unrecognised indicator "${item.indicator}"`] };
+    return { what, why: "unrecognised", label: `Not scored: unrecognised indicator "${item.indicator}"` };
   if (isSafetyCritical(item.negates))
     return {
-      flag: true,
+      what,
+      why: "negated safety-critical indicator",
       level: "moderate",
-      labels: [
-        `Clinician review: "${item.indicator}" reads as a negated safety-critical indicator and was not scored; confirm directly`,
-      ],
+      label: `Clinician review: "${item.indicator}" reads as a negated safety-critical indicator and was not scored; confirm directly`,
     };
-  return { flag: true, level: "low", labels: [`Not scored: negated indicator "${item.indicator}"`] };
+  return { what, why: "negated", label: `Not scored: negated indicator "${item.indicator}"` };
 }
 
 function notScoredWarning(item: RelapseNotScored): string {
@@ -1033,21 +1035,19 @@ function scoreRisk(
   rules: readonly RelapseRuleFinding[],
 ): AgentRisk {
   const { severities, notScored } = collected;
-  const notScoredRisks = notScored.map(notScoredRisk);
+  const notScoredItems = notScored.map(notScoredItem);
   if (severities.size === 0)
-    return combineRisks([
-      { flag: false, level: "none", labels: ["Relapse signals not assessed: no indicator was recognised"] },
-      ...notScoredRisks,
-    ]);
+    return riskWithNotEvaluated(
+      [{ flag: false, level: "none", labels: ["Relapse signals not assessed: no indicator was recognised"] }],
+      notScoredItems,
+    );
   const ruleRisks = rules.map(
     (r): AgentRisk => ({ flag: true, level: BAND_RISK[r.band], labels: [r.label] }),
   );
-  const risk = combineRisks([
-    ...ruleRisks,
-    bandRisk(score, band),
-    ...severeSignalRisks(severities),
-    ...notScoredRisks,
-  ]);
+  const risk = riskWithNotEvaluated(
+    [...ruleRisks, bandRisk(score, band), ...severeSignalRisks(severities)],
+    notScoredItems,
+  );
   if (risk.level !== "none" || severities.size === RELAPSE_INDICATORS.length) return risk;
   // A low band from a partial set of indicators is not reassurance: say what was not supplied.
   return {
