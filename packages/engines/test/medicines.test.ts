@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
+  ANTIPSYCHOTICS_NOT_MODELLED,
   COMBINATION_PRODUCTS,
   CYP_ROLES,
   DAILY_DOSE_LIMITS,
@@ -261,8 +262,62 @@ describe("topical NSAIDs (decision 71)", () => {
   });
 });
 
+describe("the therapeutic classes mood_stabiliser and antipsychotic", () => {
+  const membersOf = (drugClass: string) =>
+    INGREDIENTS.filter((item) => (item.classes as readonly string[]).includes(drugClass)).map(
+      (item) => item.ingredient,
+    );
+
+  it("mood_stabiliser is lithium, valproate, lamotrigine and carbamazepine", () => {
+    expect(membersOf("mood_stabiliser").sort()).toEqual([
+      "carbamazepine",
+      "lamotrigine",
+      "lithium",
+      "valproate",
+    ]);
+  });
+
+  it("antipsychotic holds every ATC N05A ingredient of the table, and not lithium", () => {
+    expect(membersOf("antipsychotic").sort()).toEqual([
+      "aripiprazole",
+      "chlorpromazine",
+      "clozapine",
+      "haloperidol",
+      "lurasidone",
+      "olanzapine",
+      "paliperidone",
+      "pimozide",
+      "quetiapine",
+      "risperidone",
+      "thioridazine",
+    ]);
+    for (const item of INGREDIENTS.filter((i) => i.classes.includes("sedating_antipsychotic")))
+      expect(item.classes, item.ingredient).toContain("antipsychotic");
+  });
+
+  it("antipsychotics without interaction data are not recognised by the checker (not evaluated, never none)", () => {
+    const known = new Set(INGREDIENTS.flatMap((item) => [item.ingredient, ...item.names, ...item.brands]));
+    for (const name of ANTIPSYCHOTICS_NOT_MODELLED) {
+      expect(known.has(name), name).toBe(false);
+      const check = checkInteractions(["citalopram 20 mg", name], { ageYears: 40 });
+      expect(check.unrecognized, name).toEqual([name]);
+      expect(check.risk.level, name).not.toBe("none");
+    }
+  });
+});
+
 describe("interactions.md documents the model", () => {
   const doc = readFileSync(new URL("../../../docs/engines/interactions.md", import.meta.url), "utf8");
+  it("lists the members of the two therapeutic classes as the model has them", () => {
+    for (const drugClass of ["mood_stabiliser", "antipsychotic"] as const) {
+      const row = doc.split("\n").find((line) => line.startsWith(`| \`${drugClass}\``));
+      const listed = row?.split("|")[2]?.trim().split(", ");
+      expect(listed, drugClass).toEqual(
+        INGREDIENTS.filter((item) => item.classes.includes(drugClass)).map((item) => item.ingredient),
+      );
+    }
+  });
+
   it("lists every combination product with its ingredients and every QT category", () => {
     for (const product of COMBINATION_PRODUCTS) {
       const row = doc.split("\n").find((line) => line.startsWith(`| ${product.names.join(", ")} `));

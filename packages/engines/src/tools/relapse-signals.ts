@@ -13,6 +13,7 @@
  * Indicators, weights, rules, formula and sources: docs/engines/relapse-signals.md.
  */
 
+import { ANTIPSYCHOTICS_NOT_MODELLED, namesOfClass } from "../knowledge/medicines.js";
 import { RELAPSE_DEFAULT_PARAMS, type RelapseLevel } from "../relapse.js";
 import { clamp, round } from "../shared.js";
 import {
@@ -668,39 +669,36 @@ const DISCONTINUATION_WORDS = new Set(
 );
 
 /**
- * Mood stabilisers and antipsychotics named in maintenance treatment of bipolar disorder and
- * psychosis (generic names and class words only; brand names are the medicines model's to add).
+ * Words that name a stopped maintenance medicine: every name and brand of the medicine model's
+ * mood stabilisers and antipsychotics (knowledge/medicines.ts, one table), the antipsychotics it
+ * lists without interaction data, and the class words. Each is a run of words, matched anywhere
+ * in the phrase ("stopped Abilify Maintena", "lithium carbonate discontinued").
  */
-const MOOD_STABILISER_WORDS = new Set(
-  [
-    "lithium",
-    "valproate",
-    "valproic",
-    "divalproex",
-    "lamotrigine",
-    "carbamazepine",
-    "stabiliser",
+const MAINTENANCE_MEDICINE_PHRASES: readonly (readonly string[])[] = [
+  ...new Set([
+    ...namesOfClass("mood_stabiliser"),
+    ...namesOfClass("antipsychotic"),
+    ...ANTIPSYCHOTICS_NOT_MODELLED,
+    "mood stabiliser",
     "antipsychotic",
     "neuroleptic",
     "depot",
-    "quetiapine",
-    "olanzapine",
-    "aripiprazole",
-    "risperidone",
-    "haloperidol",
-    "clozapine",
-    "paliperidone",
-    "lurasidone",
-    "asenapine",
-    "cariprazine",
-    "ziprasidone",
-    "chlorpromazine",
-    "flupentixol",
-    "zuclopenthixol",
-    "fluphenazine",
-    "amisulpride",
-  ].map(singular),
-);
+  ]),
+]
+  .map(wordsOf)
+  .filter((words) => words.length > 0);
+
+/** True when `run` occurs in `words` as consecutive words. */
+function containsRun(words: readonly string[], run: readonly string[]): boolean {
+  for (let start = 0; start + run.length <= words.length; start += 1)
+    if (run.every((word, i) => words[start + i] === word)) return true;
+  return false;
+}
+
+function namesMaintenanceMedicine(words: readonly string[]): boolean {
+  return MAINTENANCE_MEDICINE_PHRASES.some((run) => containsRun(words, run));
+}
+
 const MEDICATION_WORDS = new Set(
   ["medication", "medicine", "med", "meds", "tablet", "pill", "treatment"].map(singular),
 );
@@ -708,8 +706,7 @@ const MEDICATION_WORDS = new Set(
 /** A discontinuation phrase with a medicine: which indicator, or null. */
 function readDiscontinuation(words: readonly string[]): RelapseIndicator | null {
   if (!words.some((w) => DISCONTINUATION_WORDS.has(w))) return null;
-  if (words.some((w) => MOOD_STABILISER_WORDS.has(w)))
-    return indicatorByKey("mood_stabiliser_discontinuation");
+  if (namesMaintenanceMedicine(words)) return indicatorByKey("mood_stabiliser_discontinuation");
   if (words.some((w) => MEDICATION_WORDS.has(w))) return indicatorByKey("medication_nonadherence");
   return null;
 }
