@@ -57,7 +57,9 @@ function baseEnvelope<Assessment>(
     patientId: request.patientId,
     mode: "advisory",
     assessment: grounded.assessment,
-    // Nothing recognised is "not assessed", never a reassuring "none" without a word.
+    // Nothing recognised is "not assessed", never a reassuring "none" without a word. The tool's
+    // risk already names each entry it could not evaluate, at low or above (decision 80); this
+    // one line says that the assessment as a whole is missing (an empty input stays at none).
     risk: notAssessed
       ? {
           ...grounded.risk,
