@@ -5,6 +5,5 @@ export * from "./mse-agent.js";
 export * from "./mse-tools.js";
 export * from "./products.js";
 export * from "./prompts.js";
-export * from "./reassurance.js";
 export * from "./record-agent.js";
 export * from "./record-tools.js";

@@ -1,3 +1,10 @@
+import {
+  findReassurance,
+  foldForMatching,
+  reassuranceWarning,
+  screenReassurance,
+  splitSentences,
+} from "@svc/intelligence";
 import type { ChatModel, ToolCallRecord } from "@svc/model";
 import {
   assessRisk,
@@ -18,13 +25,6 @@ import type { AgentReasoning, AgentRunner } from "./envelope.js";
 import { type GroundedEntity, groundAnswer, parseModelAnswer, parseModelJson } from "./grounding.js";
 import { DEFAULT_TOOL_LOOP_LIMITS, type ToolLoopLimits } from "./limits.js";
 import { MSE_AGENT_TOOLS, MseTelemetrySchema } from "./mse-tools.js";
-import {
-  findReassurance,
-  foldForMatching,
-  reassuranceWarning,
-  screenReassurance,
-  splitSentences,
-} from "./reassurance.js";
 import { analyzeTelemetryFindings, type MseTelemetry, type TelemetryAnalysis } from "./telemetry-findings.js";
 
 /**

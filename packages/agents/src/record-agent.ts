@@ -1,10 +1,10 @@
+import { screenModelWords } from "@svc/intelligence";
 import type { ChatModel, ToolCallRecord } from "@svc/model";
 import { AGENT_DISCLAIMER, type AgentReasoning, type RecordAgentEnvelope } from "./envelope.js";
 import { type GroundedAnswer, groundAnswer, parseModelAnswer } from "./grounding.js";
 import { DEFAULT_TOOL_LOOP_LIMITS, type ToolLoopLimits } from "./limits.js";
 import type { GroundedAssessment, RecordAgentDefinition } from "./products.js";
 import { RECORD_AGENT_SYSTEM_PROMPT, recordAgentPrompt } from "./prompts.js";
-import { screenModelWords } from "./reassurance.js";
 
 /**
  * One record-level agent request. With a model: the model runs a bounded tool loop over the
@@ -57,7 +57,9 @@ function baseEnvelope<Assessment>(
     patientId: request.patientId,
     mode: "advisory",
     assessment: grounded.assessment,
-    // Nothing recognised is "not assessed", never a reassuring "none" without a word.
+    // Nothing recognised is "not assessed", never a reassuring "none" without a word. The tool's
+    // risk already names each entry it could not evaluate, at low or above (decision 80); this
+    // one line says that the assessment as a whole is missing (an empty input stays at none).
     risk: notAssessed
       ? {
           ...grounded.risk,

@@ -1,21 +1,14 @@
+import { foldForMatching } from "@svc/intelligence";
 import type { ChatModel, ToolCallRecord, ToolLoopResult } from "@svc/model";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  findReassurance,
-  foldForMatching,
-  medicationAgent,
-  RAISED_RISK_CONTRADICTIONS,
-  REASSURANCE_PHRASES,
-  runMseAgent,
-  runRecordAgent,
-  screenReassurance,
-} from "../src/index.js";
+import { disguised, neutralText, REASSURING } from "../../intelligence/test/reassurance-arbitraries.js";
+import { medicationAgent, runMseAgent, runRecordAgent } from "../src/index.js";
 
 /**
  * Reassurance about risk from a model never survives (decision 74), whatever letters spell it:
- * the shared rule (reassurance.ts), the record agents (scripted model, medication agent) and the
- * MSE agent (scripted model).
+ * the record agents (scripted model, medication agent) and the MSE agent (scripted model) apply
+ * the rule of `@svc/intelligence` (its own tests are in packages/intelligence/test).
  */
 const NOW = () => new Date("2026-06-01T10:00:00.000Z");
 
@@ -29,193 +22,7 @@ function scriptedModel(text: string, toolCalls: ToolCallRecord[] = [], extra: Pa
   return model;
 }
 
-const RAISED = { riskRaised: true } as const;
-const NOT_RAISED = { riskRaised: false } as const;
-
-// ---------------------------------------------------------------------------------------------
-// Disguises a model could use, written independently of the folding code
-
-const ZERO_WIDTH = ["\u200B", "\u200C", "\u200D", "\u2060", "\uFEFF", "\u00AD", "\u200E", "\u034F"];
-/** Latin letter -> look-alikes (Cyrillic, Greek, fullwidth, small capitals). */
-const LOOK_ALIKES: Record<string, string[]> = {
-  a: ["а", "α", "ａ"],
-  c: ["с", "ϲ", "ｃ"],
-  e: ["е", "ε", "ｅ"],
-  h: ["һ", "ｈ"],
-  i: ["і", "ι", "ｉ", "ı"],
-  k: ["к", "κ"],
-  o: ["о", "ο", "ｏ", "0"],
-  p: ["р", "ρ"],
-  s: ["ѕ", "ｓ", "5"],
-  t: ["т", "τ"],
-  x: ["х", "χ"],
-  y: ["у"],
-  d: ["ԁ"],
-  n: ["ｎ"],
-  r: ["ｒ"],
-};
-
-/** Capital Latin letter -> capital look-alikes (Cyrillic, Greek). */
-const CAPITAL_LOOK_ALIKES: Record<string, string[]> = {
-  A: ["А", "Α"],
-  B: ["В", "Β"],
-  C: ["С"],
-  E: ["Е", "Ε"],
-  H: ["Н", "Η"],
-  I: ["І", "Ι"],
-  K: ["К", "Κ"],
-  M: ["М", "Μ"],
-  N: ["Ν"],
-  O: ["О", "Ο"],
-  P: ["Р", "Ρ"],
-  S: ["Ѕ"],
-  T: ["Т", "Τ"],
-  X: ["Х", "Χ"],
-};
-
-/**
- * Per character: keep, upper-case, swap for a small look-alike, or swap for a capital look-alike
- * (else toggle case); then maybe a zero-width character.
- */
-const disguised = (phrase: string) =>
-  fc
-    .tuple(
-      fc.array(fc.tuple(fc.nat(3), fc.nat(10), fc.nat(ZERO_WIDTH.length - 1), fc.boolean()), {
-        minLength: phrase.length,
-        maxLength: phrase.length,
-      }),
-    )
-    .map(([choices]) =>
-      [...phrase]
-        .map((char, i) => {
-          const [mode, pick, zw, insert] = choices[i] ?? [0, 0, 0, false];
-          const alikes = LOOK_ALIKES[char.toLowerCase()] ?? [];
-          let out = char;
-          if (mode === 1) out = char.toUpperCase();
-          if (mode === 2 && alikes.length > 0) out = alikes[pick % alikes.length] ?? char;
-          if (mode === 3) {
-            const capitals = CAPITAL_LOOK_ALIKES[char.toUpperCase()] ?? [];
-            out =
-              capitals.length > 0
-                ? (capitals[pick % capitals.length] ?? char)
-                : char === char.toUpperCase()
-                  ? char.toLowerCase()
-                  : char.toUpperCase();
-          }
-          return insert ? `${out}${ZERO_WIDTH[zw]}` : out;
-        })
-        .join(""),
-    );
-
-/** Reassurance a model might write, as examples of the class (the list has many more). */
-const REASSURING = [
-  "safe to combine",
-  "ignore the flag",
-  "no risk",
-  "denies SI/HI",
-  "denies suicidal ideation",
-  "safe for discharge",
-  "not suicidal",
-  "no safety concerns",
-  "can be safely ignored",
-];
-
-/** Neutral clinical sentences: no reassurance, no risk word beside a negation. */
-const NEUTRAL = [
-  "Lithium and ibuprofen were checked together.",
-  "The tool lists the interaction with its recommendation.",
-  "Monitor lithium levels closely and review renal function.",
-  "Speech was slowed on the device.",
-  "Please review the flagged interaction with the prescriber.",
-  "The lithium level was 1.2 mmol/L on the last panel.",
-  "Mood is low and sleep is reduced.",
-  "Ibuprofen raises lithium levels.",
-];
-const neutralText = fc
-  .array(fc.constantFrom(...NEUTRAL), { minLength: 1, maxLength: 4 })
-  .map((sentences) => sentences.join(" "));
-
-// ---------------------------------------------------------------------------------------------
-
-describe("the shared rule", () => {
-  it("folds look-alike letters, zero-width characters, case and punctuation to one plain form", () => {
-    expect(foldForMatching("dеniеs SI/HI, nо risk, sаfе fоr dischаrge")).toBe(
-      "denies si hi no risk safe for discharge",
-    );
-    expect(foldForMatching("S\u200Bａ\u00ADƒe to COMBINE!!")).toBe("safe to combine");
-    expect(foldForMatching("ΝΟ RΙSΚ")).toBe("no risk");
-  });
-
-  it("finds the issue's phrases, and only when the engine raised risk the contradictions", () => {
-    expect(findReassurance("Safe to combine, ignore the flag.", NOT_RAISED)).toEqual([
-      "safe to combine",
-      "ignore the flag",
-    ]);
-    expect(findReassurance("denies SI/HI, no risk, safe for discharge", NOT_RAISED)).toEqual([
-      "denies si hi",
-      "no risk",
-      "safe for discharge",
-    ]);
-    expect(findReassurance("The interaction is not clinically significant.", NOT_RAISED)).toEqual([]);
-    expect(findReassurance("The interaction is not clinically significant.", RAISED)).toEqual([
-      "not clinically significant",
-    ]);
-    expect(findReassurance("s a f e for discharge", NOT_RAISED)).toEqual(["safe for discharge"]);
-    expect(findReassurance("There are no risks here.", NOT_RAISED)).toEqual(["no risk"]);
-    expect(findReassurance("The diagnosis was reviewed.", RAISED)).toEqual([]);
-  });
-
-  it("drops only the reassuring sentence and returns other text exactly as given", () => {
-    expect(screenReassurance("Lithium is high.  Safe to combine. Review.", RAISED)).toEqual({
-      text: "Lithium is high. Review.",
-      dropped: ["safe to combine"],
-    });
-    const plain = "Lithium is high.\n\nReview  it.";
-    expect(screenReassurance(plain, RAISED)).toEqual({ text: plain, dropped: [] });
-  });
-});
-
 describe("properties", () => {
-  it("zero-width characters, look-alike letters or case changes never let a reassurance phrase through", () => {
-    // Every phrase of the list (and the issue's spellings), disguised.
-    const phrases = [...REASSURING, ...REASSURANCE_PHRASES];
-    fc.assert(
-      fc.property(
-        fc.constantFrom(...phrases).chain((phrase) => fc.tuple(fc.constant(phrase), disguised(phrase))),
-        neutralText,
-        fc.boolean(),
-        ([phrase, disguise], neutral, riskRaised) => {
-          const text = `${neutral} ${disguise}. ${neutral}`;
-          const found = findReassurance(text, { riskRaised });
-          expect(found.length, JSON.stringify(disguise)).toBeGreaterThan(0);
-          const screened = screenReassurance(text, { riskRaised });
-          expect(findReassurance(screened.text, { riskRaised })).toEqual([]);
-          expect(foldForMatching(screened.text)).not.toContain(foldForMatching(phrase));
-        },
-      ),
-      { numRuns: 500 },
-    );
-  });
-
-  it("every listed phrase is found in its own folded spelling and in upper case", () => {
-    for (const phrase of REASSURANCE_PHRASES) {
-      expect(findReassurance(phrase.toUpperCase(), NOT_RAISED).length, phrase).toBeGreaterThan(0);
-    }
-    for (const phrase of RAISED_RISK_CONTRADICTIONS) {
-      expect(findReassurance(`It is ${phrase.toUpperCase()}.`, RAISED).length, phrase).toBeGreaterThan(0);
-    }
-  });
-
-  it("text without reassurance is kept unchanged", () => {
-    fc.assert(
-      fc.property(neutralText, fc.boolean(), (text, riskRaised) => {
-        expect(findReassurance(text, { riskRaised })).toEqual([]);
-        expect(screenReassurance(text, { riskRaised })).toEqual({ text, dropped: [] });
-      }),
-      { numRuns: 300 },
-    );
-  });
-
   it("through the record agent: a disguised reassurance never reaches the narrative or the observations", async () => {
     await fc.assert(
       fc.asyncProperty(

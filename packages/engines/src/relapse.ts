@@ -24,7 +24,12 @@ import {
   signed,
   slopePer30Days,
 } from "./shared.js";
-import { capForUnreadScales, readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
+import {
+  capForUnreadScales,
+  PP_EPSILON,
+  readSymptomFindings,
+  type SymptomFindings,
+} from "./symptom-findings.js";
 import type {
   Assessment,
   ConfidenceLevel,
@@ -267,8 +272,14 @@ function recencyWeight(ageDays: number, p: RelapseParams): number {
       : p.recencyStaleWeight;
 }
 
+/**
+ * The cut-offs allow PP_EPSILON of rounding: percentages of a maximum (and their mirror on a
+ * higher-is-better scale, 100 - pct) do not subtract exactly, so a slope of exactly the cut-off
+ * must read the same on a scale and on its mirror.
+ */
 function symptomTrend(slope: number, p: RelapseParams): RelapseTrend {
-  return slope >= p.trendSlopePp ? "rising" : slope <= -p.trendSlopePp ? "falling" : "stable";
+  if (slope >= p.trendSlopePp - PP_EPSILON) return "rising";
+  return slope <= -p.trendSlopePp + PP_EPSILON ? "falling" : "stable";
 }
 
 /** The least the symptom factor gives for a severe latest score or a reliable deterioration. */

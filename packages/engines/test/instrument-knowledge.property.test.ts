@@ -212,7 +212,22 @@ describe("mirroring a higher-is-better scale mirrors its reading", () => {
         const metric = (m: typeof m1) => m.data.signals[0]?.metricValue ?? 0;
         expect(Math.abs(metric(m1) - metric(m2))).toBeLessThanOrEqual(0.1 + 1e-9);
       }),
-      { numRuns: 300 },
+      // A slope of exactly the trend cut-off (72 -> 67 over 30 days) once read "falling" on the
+      // PHQ-9 and "stable" on its WHO-5 mirror (fast-check found it after about 22,000 runs); it is
+      // an explicit example on every run.
+      {
+        numRuns: 300,
+        examples: [
+          [
+            [
+              { day: 4, score: 72 },
+              { day: 34, score: 67 },
+            ],
+            {},
+            0,
+          ],
+        ],
+      },
     );
   });
 });

@@ -397,7 +397,11 @@ describe("scoreInstruments on the further instruments", () => {
       ["PHQ-2", 1],
     ] as const) {
       const scoring = scoreInstruments([{ instrument, total }]);
-      expect(scoring.risk.level).toBe("low");
+      expect(scoring.risk).toMatchObject({ flag: true, level: "low" });
+      // Not evaluated, never none (the agent tools' shared rule, decision 80).
+      expect(scoring.risk.labels).toContain(
+        `Not evaluated: ${instrument} suicide risk (the form has no item that screens it)`,
+      );
       expect(scoring.warnings.join(" ")).toMatch(/suicide risk is not screened/);
     }
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
+  ANTIPSYCHOTICS_NOT_MODELLED,
   COMBINATION_PRODUCTS,
   CYP_ROLES,
   DAILY_DOSE_LIMITS,
@@ -155,7 +156,16 @@ describe("QT risk classes (decision 70)", () => {
     ]);
     expect(check.risk.labels[0]).toMatch(/^citalopram 60 mg\/day: above the 40 mg\/day label maximum/);
     expect(check.warnings.some((w) => w.includes("above the label maximum of 40 mg/day"))).toBe(true);
-    expect(checkInteractions(["citalopram 20 mg bd"]).risk.level).toBe("none");
+    // 40 mg/day is within the 40 mg/day maximum; without an age the over-60 maximum is not
+    // evaluated, which keeps the risk at low, named (decision 80), never high.
+    expect(checkInteractions(["citalopram 20 mg bd"]).risk).toEqual({
+      flag: true,
+      level: "low",
+      labels: [
+        "Not evaluated: citalopram 40 mg/day (age not given: the 20 mg/day maximum above age 60 was not checked)",
+      ],
+    });
+    expect(checkInteractions(["citalopram 20 mg bd"], { ageYears: 45 }).risk.level).toBe("none");
     expect(checkInteractions(["citalopram 30 mg bd"]).risk.labels[0]).toContain("60 mg/day");
     expect(checkInteractions(["citalopram 2 x 30 mg"]).risk.labels[0]).toContain("60 mg/day");
     expect(checkInteractions(["citalopram 2x20mg bd"]).risk.labels[0]).toContain("80 mg/day");
@@ -176,7 +186,11 @@ describe("QT risk classes (decision 70)", () => {
 
   it("citalopram 30 mg without an age says the over-60 limit was not checked", () => {
     const check = checkInteractions(["citalopram 30 mg"]);
-    expect(check.risk.level).toBe("none");
+    // Not evaluated is never none (decision 80).
+    expect(check.risk.level).toBe("low");
+    expect(check.risk.labels).toEqual([
+      "Not evaluated: citalopram 30 mg/day (age not given: the 20 mg/day maximum above age 60 was not checked)",
+    ]);
     expect(check.doseAlerts).toEqual([]);
     expect(check.warnings.some((w) => w.includes("Age was not given, so this was not checked"))).toBe(true);
   });
@@ -248,8 +262,62 @@ describe("topical NSAIDs (decision 71)", () => {
   });
 });
 
+describe("the therapeutic classes mood_stabiliser and antipsychotic", () => {
+  const membersOf = (drugClass: string) =>
+    INGREDIENTS.filter((item) => (item.classes as readonly string[]).includes(drugClass)).map(
+      (item) => item.ingredient,
+    );
+
+  it("mood_stabiliser is lithium, valproate, lamotrigine and carbamazepine", () => {
+    expect(membersOf("mood_stabiliser").sort()).toEqual([
+      "carbamazepine",
+      "lamotrigine",
+      "lithium",
+      "valproate",
+    ]);
+  });
+
+  it("antipsychotic holds every ATC N05A ingredient of the table, and not lithium", () => {
+    expect(membersOf("antipsychotic").sort()).toEqual([
+      "aripiprazole",
+      "chlorpromazine",
+      "clozapine",
+      "haloperidol",
+      "lurasidone",
+      "olanzapine",
+      "paliperidone",
+      "pimozide",
+      "quetiapine",
+      "risperidone",
+      "thioridazine",
+    ]);
+    for (const item of INGREDIENTS.filter((i) => i.classes.includes("sedating_antipsychotic")))
+      expect(item.classes, item.ingredient).toContain("antipsychotic");
+  });
+
+  it("antipsychotics without interaction data are not recognised by the checker (not evaluated, never none)", () => {
+    const known = new Set(INGREDIENTS.flatMap((item) => [item.ingredient, ...item.names, ...item.brands]));
+    for (const name of ANTIPSYCHOTICS_NOT_MODELLED) {
+      expect(known.has(name), name).toBe(false);
+      const check = checkInteractions(["citalopram 20 mg", name], { ageYears: 40 });
+      expect(check.unrecognized, name).toEqual([name]);
+      expect(check.risk.level, name).not.toBe("none");
+    }
+  });
+});
+
 describe("interactions.md documents the model", () => {
   const doc = readFileSync(new URL("../../../docs/engines/interactions.md", import.meta.url), "utf8");
+  it("lists the members of the two therapeutic classes as the model has them", () => {
+    for (const drugClass of ["mood_stabiliser", "antipsychotic"] as const) {
+      const row = doc.split("\n").find((line) => line.startsWith(`| \`${drugClass}\``));
+      const listed = row?.split("|")[2]?.trim().split(", ");
+      expect(listed, drugClass).toEqual(
+        INGREDIENTS.filter((item) => item.classes.includes(drugClass)).map((item) => item.ingredient),
+      );
+    }
+  });
+
   it("lists every combination product with its ingredients and every QT category", () => {
     for (const product of COMBINATION_PRODUCTS) {
       const row = doc.split("\n").find((line) => line.startsWith(`| ${product.names.join(", ")} `));

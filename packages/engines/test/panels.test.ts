@@ -265,14 +265,18 @@ describe("evaluatePanel: what is not evaluated never reads as normal", () => {
     expect(out.warnings[0]).toMatch(/no sourced range in this tool/);
   });
 
-  it("nothing evaluated: risk level none, but labelled not assessed", () => {
+  it("nothing evaluated: risk at least low, each reading named (decision 80); no readings: not assessed", () => {
     const out = one("Mystery", 1);
     expect(out.risk).toEqual({
+      flag: true,
+      level: "low",
+      labels: ['Not evaluated: "Mystery" 1 (not a recognised analyte)'],
+    });
+    expect(evaluatePanel([]).risk).toEqual({
       flag: false,
       level: "none",
-      labels: ["Panel not assessed: no reading could be evaluated"],
+      labels: ["Panel not assessed: no readings were sent"],
     });
-    expect(evaluatePanel([]).risk.labels).toEqual(["Panel not assessed: no readings were sent"]);
   });
 
   it("a value implausible in its unit is a data-quality finding, not evaluated", () => {
@@ -285,7 +289,7 @@ describe("evaluatePanel: what is not evaluated never reads as normal", () => {
       flag: true,
       level: "moderate",
       labels: [
-        "Neutrophils (absolute) 400 x10^9/L: implausible for its unit, not evaluated; check the unit and the result",
+        "Not evaluated: Neutrophils (absolute) 400 x10^9/L (implausible for its unit; check the unit and the result)",
       ],
     });
     expect(one("sodium", 0.14).results).toEqual([]);

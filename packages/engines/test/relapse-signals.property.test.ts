@@ -5,6 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ANTIPSYCHOTICS_NOT_MODELLED, namesOfClass } from "../src/knowledge/medicines.js";
 import {
   findRelapseIndicator,
   RELAPSE_INDICATORS,
@@ -332,6 +333,50 @@ describe("a stopped mood stabiliser (decision 78)", () => {
         expect(findRelapseIndicator(phrase)?.indicator, phrase).toBe("mood_stabiliser_discontinuation");
       }),
     );
+  });
+
+  it("property: every name and brand of the medicine model's mood stabilisers and antipsychotics, stopped, is recognised", () => {
+    const names = [
+      ...namesOfClass("mood_stabiliser"),
+      ...namesOfClass("antipsychotic"),
+      ...ANTIPSYCHOTICS_NOT_MODELLED,
+    ];
+    expect(names).toEqual(expect.arrayContaining(["depakote", "lamictal", "seroquel", "zyprexa", "abilify"]));
+    fc.assert(
+      fc.property(fc.constantFrom(...names), fc.constantFrom(...TEMPLATES), (medicine, template) => {
+        const phrase = template(medicine);
+        expect(findRelapseIndicator(phrase)?.indicator, phrase).toBe("mood_stabiliser_discontinuation");
+      }),
+    );
+  });
+
+  it.each([
+    "stopped Depakote",
+    "Lamictal stopped",
+    "not taking her Seroquel",
+    "off Zyprexa",
+    "missed Abilify Maintena injection",
+    "stopped Priadel",
+    "Tegretol discontinued",
+    "stopped zuclopenthixol depot",
+    "stopped Symbyax",
+  ])("a brand or generic name, stopped, is a stopped mood stabiliser or antipsychotic: %s", (phrase) => {
+    expect(findRelapseIndicator(phrase)?.indicator).toBe("mood_stabiliser_discontinuation");
+  });
+
+  it("'stopped Depakote' with short sleep is high, for prompt review (a brand name was not recognised before)", () => {
+    const out = scoreRelapse([
+      { indicator: "stopped Depakote", severity: 0.8 },
+      { indicator: "short sleep", severity: 0.6 },
+    ]);
+    expect(out.risk.level).toBe("high");
+    expect(out.rules.map((r) => r.rule)).toContain("mood_stabiliser_stopped_with_sleep_loss");
+    expect(out.unrecognized).toEqual([]);
+  });
+
+  it("medicines outside the two classes are not read as a stopped mood stabiliser", () => {
+    for (const phrase of ["stopped sertraline", "stopped Zoloft", "stopped ibuprofen", "stopped gabapentin"])
+      expect(findRelapseIndicator(phrase)?.indicator, phrase).not.toBe("mood_stabiliser_discontinuation");
   });
 
   it("taking or monitoring a medicine is not stopping it", () => {

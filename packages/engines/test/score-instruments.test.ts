@@ -449,7 +449,9 @@ describe("scoreInstruments: risk items always raise risk", () => {
     const scoring = scoreOne({ instrument: "PHQ-9", total: 3 });
     expect(scoring.results[0]?.itemFlags).toEqual([]);
     expect(scoring.risk.level).toBe("low");
-    expect(scoring.risk.labels).toEqual(["PHQ-9 item 9 not available: suicide risk not screened"]);
+    expect(scoring.risk.labels).toEqual([
+      "Not evaluated: PHQ-9 item 9 (given as a total only: suicide risk not screened)",
+    ]);
     expect(scoring.warnings).toHaveLength(1);
     expect(scoring.warnings[0]).toMatch(/PHQ-9 .*item 9 .*could not be checked/);
     expect(scoring.observations.map((o) => o.note).join(" ")).toMatch(/item 9/);
@@ -457,7 +459,9 @@ describe("scoreInstruments: risk items always raise risk", () => {
 
   it("an EPDS total without responses warns that item 10 was not checked", () => {
     const scoring = scoreOne({ instrument: "EPDS", total: 8 });
-    expect(scoring.risk.labels).toEqual(["EPDS item 10 not available: self-harm risk not screened"]);
+    expect(scoring.risk.labels).toEqual([
+      "Not evaluated: EPDS item 10 (given as a total only: self-harm risk not screened)",
+    ]);
     expect(scoring.risk.flag).toBe(true);
   });
 

@@ -9,8 +9,10 @@
 
 /**
  * Classes the interaction rules select on. A class is a shared property that drives an
- * interaction (for example "strong CYP2D6 inhibitor"), not a therapeutic category. The QT and
- * CYP classes are derived from QT_RISK and CYP_ROLES below, never written on an ingredient.
+ * interaction (for example "strong CYP2D6 inhibitor"), not a therapeutic category, except the two
+ * therapeutic classes `mood_stabiliser` and `antipsychotic`, which the relapse signal tool reads
+ * (a stopped maintenance medicine, decision 78). The QT and CYP classes are derived from QT_RISK
+ * and CYP_ROLES below, never written on an ingredient.
  */
 export const DRUG_CLASSES = [
   "ssri",
@@ -43,6 +45,13 @@ export const DRUG_CLASSES = [
   "sedating_antipsychotic",
   /** CYP3A4-inhibiting macrolides that raise carbamazepine. */
   "cyp3a4_inhibiting_macrolide",
+  /**
+   * Long-term (maintenance) treatments of bipolar disorder: lithium and valproate (NICE CG185),
+   * lamotrigine and carbamazepine (BAP bipolar guidelines). Therapeutic class; no rule selects on it.
+   */
+  "mood_stabiliser",
+  /** WHO ATC group N05A (antipsychotics) without N05AN (lithium). Therapeutic class; no rule selects on it. */
+  "antipsychotic",
   // Derived from QT_RISK (CredibleMeds categories; decision 70)
   "qt_known_risk",
   "qt_possible_risk",
@@ -372,33 +381,35 @@ const BASE_INGREDIENTS: readonly BaseEntry[] = [
     names: ["saint johns wort", "st john wort", "hypericum", "hypericum perforatum"],
   }),
   // Antipsychotics
-  entry("clozapine", ["anticholinergic_high", "sedating_antipsychotic"], {
+  entry("clozapine", ["antipsychotic", "anticholinergic_high", "sedating_antipsychotic"], {
     brands: ["clozaril", "denzapine", "zaponex"],
     rxcui: "2626",
   }),
-  entry("olanzapine", ["anticholinergic_high", "sedating_antipsychotic"], {
+  entry("olanzapine", ["antipsychotic", "anticholinergic_high", "sedating_antipsychotic"], {
     brands: ["zyprexa"],
     rxcui: "61381",
   }),
-  entry("quetiapine", ["anticholinergic_high", "sedating_antipsychotic"], { brands: ["seroquel"] }),
-  entry("risperidone", [], { brands: ["risperdal"], rxcui: "35636" }),
-  entry("paliperidone", [], { brands: ["invega", "xeplion"] }),
-  entry("aripiprazole", [], { brands: ["abilify"], rxcui: "89013" }),
-  entry("haloperidol", [], { brands: ["haldol"], rxcui: "5093" }),
-  entry("lurasidone", [], { brands: ["latuda"] }),
-  entry("chlorpromazine", ["anticholinergic_high", "sedating_antipsychotic"], {
+  entry("quetiapine", ["antipsychotic", "anticholinergic_high", "sedating_antipsychotic"], {
+    brands: ["seroquel"],
+  }),
+  entry("risperidone", ["antipsychotic"], { brands: ["risperdal"], rxcui: "35636" }),
+  entry("paliperidone", ["antipsychotic"], { brands: ["invega", "xeplion"] }),
+  entry("aripiprazole", ["antipsychotic"], { brands: ["abilify"], rxcui: "89013" }),
+  entry("haloperidol", ["antipsychotic"], { brands: ["haldol"], rxcui: "5093" }),
+  entry("lurasidone", ["antipsychotic"], { brands: ["latuda"] }),
+  entry("chlorpromazine", ["antipsychotic", "anticholinergic_high", "sedating_antipsychotic"], {
     brands: ["largactil", "thorazine"],
   }),
-  entry("pimozide", [], { brands: ["orap"], rxcui: "8331" }),
-  entry("thioridazine", ["anticholinergic_high"], { rxcui: "10502" }),
+  entry("pimozide", ["antipsychotic"], { brands: ["orap"], rxcui: "8331" }),
+  entry("thioridazine", ["antipsychotic", "anticholinergic_high"], { rxcui: "10502" }),
   // Mood stabilisers and antiepileptics
-  entry("lithium", [], {
+  entry("lithium", ["mood_stabiliser"], {
     names: ["lithium carbonate", "lithium citrate"],
     brands: ["priadel", "camcolit", "lithobid", "liskonum"],
   }),
   // No code: CPIC lists valproic acid (11118) and divalproex sodium (266856) as separate concepts
   // and no source maps the salts to one ingredient (docs/terminology.md).
-  entry("valproate", [], {
+  entry("valproate", ["mood_stabiliser"], {
     names: [
       "valproic acid",
       "sodium valproate",
@@ -409,9 +420,9 @@ const BASE_INGREDIENTS: readonly BaseEntry[] = [
     ],
     brands: ["depakote", "depakene", "epilim", "depakine"],
   }),
-  entry("carbamazepine", [], { brands: ["tegretol"], rxcui: "2002" }),
+  entry("carbamazepine", ["mood_stabiliser"], { brands: ["tegretol"], rxcui: "2002" }),
   entry("oxcarbazepine", [], { brands: ["trileptal"], rxcui: "32624" }),
-  entry("lamotrigine", [], { brands: ["lamictal"], rxcui: "28439" }),
+  entry("lamotrigine", ["mood_stabiliser"], { brands: ["lamictal"], rxcui: "28439" }),
   entry("phenytoin", [], { brands: ["dilantin", "epanutin"], rxcui: "8183" }),
   entry("phenobarbital", [], { names: ["phenobarbitone"] }),
   entry("primidone", [], { brands: ["mysoline"] }),
@@ -612,6 +623,25 @@ export const INGREDIENTS: readonly IngredientEntry[] = BASE_INGREDIENTS.map((bas
   qtRisk: QT_RISK[base.ingredient]?.risk ?? null,
 }));
 
+/**
+ * Antipsychotics (WHO ATC N05A) that are not in INGREDIENTS: their QT category and CYP roles are
+ * not modelled, so the interaction checker leaves them unrecognised (not evaluated, decision 80)
+ * rather than recognising them with no interaction. The relapse signal tool still reads them as
+ * antipsychotics (a stopped depot of zuclopenthixol is a stopped antipsychotic). Generic names
+ * only (lower case); source: WHO ATC index, group N05A, as reproduced by rxreasoner.com and
+ * BMC Psychiatry 2013;13:198 Table 1 (secondary copies).
+ */
+export const ANTIPSYCHOTICS_NOT_MODELLED: readonly string[] = [
+  "amisulpride",
+  "asenapine",
+  "cariprazine",
+  "flupentixol",
+  "flupenthixol",
+  "fluphenazine",
+  "ziprasidone",
+  "zuclopenthixol",
+];
+
 // ---------------------------------------------------------------------------------------------
 // Combination products
 
@@ -759,6 +789,21 @@ export const COMBINATION_PRODUCTS: readonly CombinationProduct[] = [
     sourceChecked: false,
   },
 ];
+
+/**
+ * Every name that means an ingredient of a class (lower case): its generic name, other names and
+ * brands, and the names of combination products that contain it.
+ */
+export function namesOfClass(drugClass: DrugClass): string[] {
+  const members = INGREDIENTS.filter((item) => item.classes.includes(drugClass));
+  const ingredients = new Set(members.map((item) => item.ingredient));
+  return [
+    ...members.flatMap((item) => [item.ingredient, ...item.names, ...item.brands]),
+    ...COMBINATION_PRODUCTS.filter((product) => product.ingredients.some((i) => ingredients.has(i))).flatMap(
+      (product) => product.names,
+    ),
+  ];
+}
 
 // ---------------------------------------------------------------------------------------------
 // Words of a medication entry that are not ingredients

@@ -14,7 +14,14 @@ import {
   type InteractionRule,
   type InteractionSeverity,
 } from "./interaction-rules.js";
-import { type AgentRisk, type AgentRiskLevel, higherRiskLevel, ToolInputError } from "./types.js";
+import {
+  type AgentRisk,
+  type AgentRiskLevel,
+  higherRiskLevel,
+  type NotEvaluatedItem,
+  riskWithNotEvaluated,
+  ToolInputError,
+} from "./types.js";
 
 export type { DrugClass, IngredientEntry } from "./drug-names.js";
 export { DRUG_CLASSES, INGREDIENTS } from "./drug-names.js";
@@ -294,6 +301,8 @@ function findInteractions(members: readonly Member[]): FoundInteraction[] {
 interface DoseFinding {
   alert: DoseAlert | null;
   warning: string;
+  /** A limit that could not be checked (the age it depends on was not given; decision 80). */
+  notEvaluated?: NotEvaluatedItem;
 }
 
 /**
@@ -378,6 +387,14 @@ function doseFindings(
       findings.push({
         alert: null,
         warning: `"${entry.input}" is ${formatMg(daily)} of ${name}; the label maximum is ${limit.reducedMaxDailyMg} mg/day for ${limit.reducedFor}. ${age === undefined ? "Age was not given, so this was not checked." : "Check hepatic function and CYP2C19 status."} Source: ${limit.source}.`,
+        ...(age === undefined
+          ? {
+              notEvaluated: {
+                what: `${name} ${formatMg(daily)}`,
+                why: `age not given: the ${limit.reducedMaxDailyMg} mg/day maximum above age ${limit.reducedAboveAgeYears} was not checked`,
+              },
+            }
+          : {}),
       });
     }
   }
@@ -433,6 +450,24 @@ function partlyRecognisedWarnings(entries: readonly ParsedEntry[]): string[] {
     });
 }
 
+/** Entries named in the output as not evaluated, each with why (decision 80). */
+function notEvaluatedEntries(entries: readonly ParsedEntry[]): NotEvaluatedItem[] {
+  return entries.flatMap((entry): NotEvaluatedItem[] => {
+    const what = entry.input === "" ? "(empty entry)" : `"${entry.input}"`;
+    if (entry.medications.length === 0)
+      return [{ what, why: "not a recognised medicine; its interactions were not checked" }];
+    if (entry.unrecognizedWords.length === 0) return [];
+    const named = [...new Set(entry.medications.map((m) => m.ingredient))].join(", ");
+    const words = entry.unrecognizedWords.map((word) => `"${word}"`).join(", ");
+    return [
+      {
+        what,
+        why: `partly recognised: read as ${named}; ${words} not recognised, and any medicine it names was not checked`,
+      },
+    ];
+  });
+}
+
 /** Says which NSAIDs were read as topical, so the lower rating is visible (decision 71). */
 function topicalWarnings(entries: readonly ParsedEntry[], members: readonly Member[]): string[] {
   return members
@@ -486,9 +521,10 @@ function assertMedicationList(medications: unknown): asserts medications is read
  * Checks a medication list for interactions. Every ingredient of every entry (each ingredient of
  * a combination product) is recognised; every pair of distinct recognised ingredients is compared
  * with every rule, and label dose limits are applied to written doses. `risk.level` is the highest
- * severity found ("none" when none), and the warnings say what was not checked, including words
- * of an entry that were not recognised. Throws ToolInputError for a non-array, a non-string entry
- * or more than 50 entries.
+ * severity found ("none" when none); an entry not recognised or only partly recognised, and a
+ * dose limit that could not be checked, keep it at low or above with a "Not evaluated" label
+ * (decision 80), and the warnings say what was not checked. Throws ToolInputError for a
+ * non-array, a non-string entry or more than 50 entries.
  */
 export function checkInteractions(
   medications: readonly string[],
@@ -525,7 +561,13 @@ export function checkInteractions(
     recognized,
     unrecognized,
     medications: parsed,
-    risk: interactionRisk(found, alerts),
+    risk: riskWithNotEvaluated(
+      [interactionRisk(found, alerts)],
+      [
+        ...notEvaluatedEntries(entries),
+        ...doses.flatMap((dose) => (dose.notEvaluated ? [dose.notEvaluated] : [])),
+      ],
+    ),
     doseAlerts: alerts,
     warnings,
     complete: medications.length > 0 && unrecognized.length === 0 && partlyRecognised.length === 0,

@@ -27,7 +27,8 @@ import {
 import {
   type AgentRisk,
   type AgentRiskLevel,
-  combineRisks,
+  type NotEvaluatedItem,
+  riskWithNotEvaluated,
   ToolInputError,
   type ToolInputIssue,
 } from "./types.js";
@@ -316,39 +317,51 @@ function evaluateReading(
   };
 }
 
+/** A reading that could not be evaluated: the warning, and the item for the risk (decision 80). */
+interface NotEvaluatedReading {
+  warning: string;
+  item: NotEvaluatedItem;
+}
+
 /** Why a reading cannot be evaluated, or its table row and evaluation. */
 function classify(
   reading: PanelReading,
 ):
   | { entry: AnalyteEntry; measure: AnalyteMeasure; evaluation: AnalyteEvaluation }
-  | { notEvaluated: string; implausible?: AgentRisk } {
+  | { notEvaluated: NotEvaluatedReading } {
+  const unit = reading.unit?.trim() ? reading.unit.trim() : undefined;
+  const sent = `${reading.value}${unit ? ` ${unit}` : ""}`;
   const entry = findAnalyte(reading.analyte);
   if (!entry)
-    return { notEvaluated: `"${reading.analyte}" is not a recognised analyte; it was not evaluated.` };
+    return {
+      notEvaluated: {
+        warning: `"${reading.analyte}" is not a recognised analyte; it was not evaluated.`,
+        item: { what: `"${reading.analyte}" ${sent}`, why: "not a recognised analyte" },
+      },
+    };
   const measure = entry.measure;
   if (!measure)
     return {
-      notEvaluated: `"${reading.analyte}" (${entry.display}) has no sourced range in this tool; it was not evaluated.`,
+      notEvaluated: {
+        warning: `"${reading.analyte}" (${entry.display}) has no sourced range in this tool; it was not evaluated.`,
+        item: { what: `${entry.display} ${sent}`, why: "no sourced range in this tool" },
+      },
     };
-  const unit = reading.unit?.trim() ? reading.unit.trim() : undefined;
   const evaluation = evaluateAnalyteValue(entry, reading.value, unit, { unitlessMeansCanonical: true });
   if (evaluation === null || !evaluation.evaluated) {
     const implausible = evaluation?.reason === "implausible";
-    const notEvaluated = `${entry.display} "${reading.analyte}" ${reading.value}${unit ? ` ${unit}` : ""}: not evaluated: ${implausible ? "data quality" : "unit"} (${evaluation?.detail ?? "no measurement row"}). Accepted units: ${acceptedUnitCodes(measure).join(", ")}.`;
+    const detail = evaluation?.detail ?? "no measurement row";
+    const warning = `${entry.display} "${reading.analyte}" ${sent}: not evaluated: ${implausible ? "data quality" : "unit"} (${detail}). Accepted units: ${acceptedUnitCodes(measure).join(", ")}.`;
     // Decision 67: a wrong unit or entry can hide a critical value, so an implausible value is a
     // moderate risk that asks for review, never a silent gap.
-    return implausible
+    const item: NotEvaluatedItem = implausible
       ? {
-          notEvaluated,
-          implausible: {
-            flag: true,
-            level: "moderate",
-            labels: [
-              `${entry.display} ${reading.value}${unit ? ` ${unit}` : ""}: implausible for its unit, not evaluated; check the unit and the result`,
-            ],
-          },
+          what: `${entry.display} ${sent}`,
+          why: "implausible for its unit; check the unit and the result",
+          level: "moderate",
         }
-      : { notEvaluated };
+      : { what: `${entry.display} ${sent}`, why: `unit: ${detail}` };
+    return { notEvaluated: { warning, item } };
   }
   return { entry, measure, evaluation };
 }
@@ -364,25 +377,23 @@ function duplicateWarnings(results: readonly PanelResult[]): string[] {
     .map((c) => `${c.display} was sent ${c.count} times; each reading was evaluated separately.`);
 }
 
-/** A panel with nothing evaluated has not been assessed; the risk says so rather than staying silent. */
-function notAssessedRisk(readings: number): AgentRisk {
-  return {
-    flag: false,
-    level: "none",
-    labels: [
-      readings === 0
-        ? "Panel not assessed: no readings were sent"
-        : "Panel not assessed: no reading could be evaluated",
-    ],
-  };
-}
+/**
+ * A panel with no readings has not been assessed; the label says so rather than staying silent.
+ * Readings that were sent but not evaluated are each named by the not-evaluated rule instead.
+ */
+const NO_READINGS_RISK: AgentRisk = Object.freeze({
+  flag: false,
+  level: "none",
+  labels: ["Panel not assessed: no readings were sent"],
+}) as AgentRisk;
 
 /**
  * Flags each reading against its analyte's row in the analyte table, in input order, after
  * converting it to the canonical unit. Unknown analytes, analytes without a sourced range, a
  * missing, unknown or ambiguous unit and values outside the plausible range go to `unrecognized`
- * with a warning that says "not evaluated" and why (never read as normal). Any critical value
- * makes the risk high.
+ * with a warning that says "not evaluated" and why (never read as normal), and keep the risk at
+ * low or above with a "Not evaluated" label (moderate for an implausible value; decision 80).
+ * Any critical value makes the risk high.
  */
 export function evaluatePanel(
   readings: readonly PanelReading[],
@@ -392,27 +403,24 @@ export function evaluatePanel(
   const evaluated: Evaluated[] = [];
   const unrecognized: string[] = [];
   const warnings: string[] = [];
-  const dataQuality: AgentRisk[] = [];
+  const notEvaluated: NotEvaluatedItem[] = [];
   for (const reading of readings) {
     const found = classify(reading);
     if ("notEvaluated" in found) {
       unrecognized.push(reading.analyte);
-      warnings.push(found.notEvaluated);
-      if (found.implausible) dataQuality.push(found.implausible);
+      warnings.push(found.notEvaluated.warning);
+      notEvaluated.push(found.notEvaluated.item);
     } else evaluated.push(evaluateReading(found.entry, found.measure, reading, found.evaluation, options));
   }
   const results = evaluated.map((e) => e.result);
   warnings.push(...duplicateWarnings(results));
   if (readings.length === 0) warnings.push("No readings were sent; nothing was evaluated.");
-  const risks = [...evaluated.map((e) => e.risk), ...dataQuality];
+  const risks = readings.length === 0 ? [NO_READINGS_RISK] : evaluated.map((e) => e.risk);
   return {
     results,
     unrecognized,
     observations: [...evaluated.flatMap((e) => e.observations), PANEL_UNIT_OBSERVATION],
-    risk:
-      results.length === 0 && dataQuality.length === 0
-        ? notAssessedRisk(readings.length)
-        : combineRisks(risks),
+    risk: riskWithNotEvaluated(risks, notEvaluated),
     warnings,
   };
 }

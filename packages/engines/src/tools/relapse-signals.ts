@@ -13,12 +13,14 @@
  * Indicators, weights, rules, formula and sources: docs/engines/relapse-signals.md.
  */
 
+import { ANTIPSYCHOTICS_NOT_MODELLED, namesOfClass } from "../knowledge/medicines.js";
 import { RELAPSE_DEFAULT_PARAMS, type RelapseLevel } from "../relapse.js";
 import { clamp, round } from "../shared.js";
 import {
   type AgentRisk,
   type AgentRiskLevel,
-  combineRisks,
+  type NotEvaluatedItem,
+  riskWithNotEvaluated,
   ToolInputError,
   type ToolInputIssue,
 } from "./types.js";
@@ -667,39 +669,36 @@ const DISCONTINUATION_WORDS = new Set(
 );
 
 /**
- * Mood stabilisers and antipsychotics named in maintenance treatment of bipolar disorder and
- * psychosis (generic names and class words only; brand names are the medicines model's to add).
+ * Words that name a stopped maintenance medicine: every name and brand of the medicine model's
+ * mood stabilisers and antipsychotics (knowledge/medicines.ts, one table), the antipsychotics it
+ * lists without interaction data, and the class words. Each is a run of words, matched anywhere
+ * in the phrase ("stopped Abilify Maintena", "lithium carbonate discontinued").
  */
-const MOOD_STABILISER_WORDS = new Set(
-  [
-    "lithium",
-    "valproate",
-    "valproic",
-    "divalproex",
-    "lamotrigine",
-    "carbamazepine",
-    "stabiliser",
+const MAINTENANCE_MEDICINE_PHRASES: readonly (readonly string[])[] = [
+  ...new Set([
+    ...namesOfClass("mood_stabiliser"),
+    ...namesOfClass("antipsychotic"),
+    ...ANTIPSYCHOTICS_NOT_MODELLED,
+    "mood stabiliser",
     "antipsychotic",
     "neuroleptic",
     "depot",
-    "quetiapine",
-    "olanzapine",
-    "aripiprazole",
-    "risperidone",
-    "haloperidol",
-    "clozapine",
-    "paliperidone",
-    "lurasidone",
-    "asenapine",
-    "cariprazine",
-    "ziprasidone",
-    "chlorpromazine",
-    "flupentixol",
-    "zuclopenthixol",
-    "fluphenazine",
-    "amisulpride",
-  ].map(singular),
-);
+  ]),
+]
+  .map(wordsOf)
+  .filter((words) => words.length > 0);
+
+/** True when `run` occurs in `words` as consecutive words. */
+function containsRun(words: readonly string[], run: readonly string[]): boolean {
+  for (let start = 0; start + run.length <= words.length; start += 1)
+    if (run.every((word, i) => words[start + i] === word)) return true;
+  return false;
+}
+
+function namesMaintenanceMedicine(words: readonly string[]): boolean {
+  return MAINTENANCE_MEDICINE_PHRASES.some((run) => containsRun(words, run));
+}
+
 const MEDICATION_WORDS = new Set(
   ["medication", "medicine", "med", "meds", "tablet", "pill", "treatment"].map(singular),
 );
@@ -707,8 +706,7 @@ const MEDICATION_WORDS = new Set(
 /** A discontinuation phrase with a medicine: which indicator, or null. */
 function readDiscontinuation(words: readonly string[]): RelapseIndicator | null {
   if (!words.some((w) => DISCONTINUATION_WORDS.has(w))) return null;
-  if (words.some((w) => MOOD_STABILISER_WORDS.has(w)))
-    return indicatorByKey("mood_stabiliser_discontinuation");
+  if (namesMaintenanceMedicine(words)) return indicatorByKey("mood_stabiliser_discontinuation");
   if (words.some((w) => MEDICATION_WORDS.has(w))) return indicatorByKey("medication_nonadherence");
   return null;
 }
@@ -985,22 +983,23 @@ function isSafetyCritical(key: string | undefined): boolean {
 }
 
 /**
- * A name that was not scored keeps the risk at low or above and is named (decision 77). A negated
- * safety-critical name ("no suicidal ideation", "passive SI, no plan") cannot be told from a
- * mixed statement by this reader, so it asks for the clinician's confirmation at moderate.
+ * A name that was not scored is a not-evaluated item (decision 80): it keeps the risk at low or
+ * above and is named, in this tool's own wording (decision 77). A negated safety-critical name
+ * ("no suicidal ideation", "passive SI, no plan") cannot be told from a mixed statement by this
+ * reader, so it asks for the clinician's confirmation at moderate.
  */
-function notScoredRisk(item: RelapseNotScored): AgentRisk {
+function notScoredItem(item: RelapseNotScored): NotEvaluatedItem {
+  const what = `indicator "${item.indicator}"`;
   if (item.reason === "unrecognised")
-    return { flag: true, level: "low", labels: [`Not scored: unrecognised indicator "${item.indicator}"`] };
+    return { what, why: "unrecognised", label: `Not scored: unrecognised indicator "${item.indicator}"` };
   if (isSafetyCritical(item.negates))
     return {
-      flag: true,
+      what,
+      why: "negated safety-critical indicator",
       level: "moderate",
-      labels: [
-        `Clinician review: "${item.indicator}" reads as a negated safety-critical indicator and was not scored; confirm directly`,
-      ],
+      label: `Clinician review: "${item.indicator}" reads as a negated safety-critical indicator and was not scored; confirm directly`,
     };
-  return { flag: true, level: "low", labels: [`Not scored: negated indicator "${item.indicator}"`] };
+  return { what, why: "negated", label: `Not scored: negated indicator "${item.indicator}"` };
 }
 
 function notScoredWarning(item: RelapseNotScored): string {
@@ -1033,21 +1032,19 @@ function scoreRisk(
   rules: readonly RelapseRuleFinding[],
 ): AgentRisk {
   const { severities, notScored } = collected;
-  const notScoredRisks = notScored.map(notScoredRisk);
+  const notScoredItems = notScored.map(notScoredItem);
   if (severities.size === 0)
-    return combineRisks([
-      { flag: false, level: "none", labels: ["Relapse signals not assessed: no indicator was recognised"] },
-      ...notScoredRisks,
-    ]);
+    return riskWithNotEvaluated(
+      [{ flag: false, level: "none", labels: ["Relapse signals not assessed: no indicator was recognised"] }],
+      notScoredItems,
+    );
   const ruleRisks = rules.map(
     (r): AgentRisk => ({ flag: true, level: BAND_RISK[r.band], labels: [r.label] }),
   );
-  const risk = combineRisks([
-    ...ruleRisks,
-    bandRisk(score, band),
-    ...severeSignalRisks(severities),
-    ...notScoredRisks,
-  ]);
+  const risk = riskWithNotEvaluated(
+    [...ruleRisks, bandRisk(score, band), ...severeSignalRisks(severities)],
+    notScoredItems,
+  );
   if (risk.level !== "none" || severities.size === RELAPSE_INDICATORS.length) return risk;
   // A low band from a partial set of indicators is not reassurance: say what was not supplied.
   return {

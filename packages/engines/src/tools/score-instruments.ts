@@ -11,6 +11,8 @@ import {
   type AgentRisk,
   type AgentRiskLevel,
   combineRisks,
+  type NotEvaluatedItem,
+  riskWithNotEvaluated,
   ToolInputError,
   type ToolInputIssue,
 } from "./types.js";
@@ -122,7 +124,9 @@ export const ALERT_BANDS: Readonly<Record<InstrumentId, { bandKey: string; level
  * to the submissions array) for wrong item counts, answers outside an item's range, totals or
  * prior totals outside the instrument's range or not whole numbers (decision 63), or a total that
  * disagrees with its responses.
- * Unknown instrument names are listed in `unrecognized` with a warning, not thrown.
+ * Unknown instrument names are listed in `unrecognized` with a warning, not thrown; they and
+ * risk items given as a total only keep the risk at low or above with a "Not evaluated" label
+ * (decision 80).
  */
 export function scoreInstruments(submissions: readonly InstrumentSubmission[]): InstrumentScoring {
   if (submissions.length === 0) {
@@ -137,10 +141,15 @@ export function scoreInstruments(submissions: readonly InstrumentSubmission[]): 
 
   const scoring = emptyScoring([]);
   const risks: AgentRisk[] = [];
+  const notEvaluated: NotEvaluatedItem[] = [];
   submissions.forEach((submission, index) => {
     const definition = recognised[index];
     if (!definition) {
-      recordUnrecognised(scoring, submission.instrument);
+      if (recordUnrecognised(scoring, submission.instrument))
+        notEvaluated.push({
+          what: `instrument "${submission.instrument}"`,
+          why: "not recognised: not scored and its risk not assessed",
+        });
       return;
     }
     const scored = scoreOne(submission, definition);
@@ -148,8 +157,9 @@ export function scoreInstruments(submissions: readonly InstrumentSubmission[]): 
     scoring.observations.push(...scored.observations);
     scoring.warnings.push(...scored.warnings);
     risks.push(...scored.risks);
+    notEvaluated.push(...scored.notEvaluated);
   });
-  scoring.risk = combineRisks(risks);
+  scoring.risk = riskWithNotEvaluated(risks, notEvaluated);
   return scoring;
 }
 
@@ -157,12 +167,14 @@ function emptyScoring(warnings: string[]): InstrumentScoring {
   return { results: [], unrecognized: [], observations: [], risk: combineRisks([]), warnings };
 }
 
-function recordUnrecognised(scoring: InstrumentScoring, name: string): void {
-  if (scoring.unrecognized.includes(name)) return;
+/** Lists an unrecognised name once; true the first time it is seen. */
+function recordUnrecognised(scoring: InstrumentScoring, name: string): boolean {
+  if (scoring.unrecognized.includes(name)) return false;
   scoring.unrecognized.push(name);
   scoring.warnings.push(
     `Instrument "${name}" is not recognised: it was not scored and its risk was not assessed.`,
   );
+  return true;
 }
 
 // --- Input checks ------------------------------------------------------------------------------
@@ -268,6 +280,7 @@ interface ScoredInstrument {
   observations: InstrumentObservation[];
   warnings: string[];
   risks: AgentRisk[];
+  notEvaluated: NotEvaluatedItem[];
 }
 
 function scoreOne(submission: InstrumentSubmission, definition: InstrumentDefinition): ScoredInstrument {
@@ -313,6 +326,7 @@ function scoreOne(submission: InstrumentSubmission, definition: InstrumentDefini
     ],
     warnings: riskItems.warnings,
     risks,
+    notEvaluated: riskItems.notEvaluated,
   };
 }
 
@@ -403,6 +417,8 @@ function deteriorationLabel(
 interface RiskItemReading {
   itemFlags: InstrumentItemFlag[];
   risks: AgentRisk[];
+  /** Risk items that could not be read (total only): never "no risk" (decision 80). */
+  notEvaluated: NotEvaluatedItem[];
   notes: string[];
   warnings: string[];
 }
@@ -418,7 +434,7 @@ function readRiskItems(
   responses: readonly number[] | undefined,
   total: number,
 ): RiskItemReading {
-  const reading: RiskItemReading = { itemFlags: [], risks: [], notes: [], warnings: [] };
+  const reading: RiskItemReading = { itemFlags: [], risks: [], notEvaluated: [], notes: [], warnings: [] };
   for (const riskItem of definition.riskItems) {
     const name = `${definition.display} item ${riskItem.item}`;
     if (responses !== undefined) {
@@ -432,9 +448,11 @@ function readRiskItems(
       continue;
     }
     if (total === 0) continue;
-    reading.risks.push(
-      riskOf(RISK_ITEM_NOT_AVAILABLE_LEVEL, `${name} not available: ${riskItem.screens} not screened`),
-    );
+    reading.notEvaluated.push({
+      what: name,
+      why: `given as a total only: ${riskItem.screens} not screened`,
+      level: RISK_ITEM_NOT_AVAILABLE_LEVEL,
+    });
     const unscreened = `${definition.display} was given as a total only: ${name} (${riskItem.label}) could not be checked, so ${riskItem.screens} was not screened by this score.`;
     reading.warnings.push(unscreened);
     reading.notes.push(unscreened);
@@ -450,7 +468,12 @@ function readRiskItems(
   }
   if (definition.riskNotScreened) {
     const { screens, note } = definition.riskNotScreened;
-    reading.risks.push(riskOf(RISK_NOT_SCREENED_LEVEL, `${definition.display}: ${screens} not screened`));
+    // Not evaluated, never none: the shared rule of the agent tools (decision 80).
+    reading.notEvaluated.push({
+      what: `${definition.display} ${screens}`,
+      why: "the form has no item that screens it",
+      level: RISK_NOT_SCREENED_LEVEL,
+    });
     const text = `${definition.display}: ${note}; ask about it directly or use the full form.`;
     reading.warnings.push(text);
     reading.notes.push(text);

@@ -37,6 +37,55 @@ export function combineRisks(risks: readonly AgentRisk[]): AgentRisk {
   return { flag: level !== "none", level, labels };
 }
 
+/**
+ * Something a tool was given but could not evaluate (decision 80): an unrecognised or partly
+ * recognised entry, a reading whose unit is missing or ambiguous, an implausible value, a risk
+ * item that was not screened. `what` names it as the caller sent it; `why` says why it was not
+ * evaluated.
+ */
+export interface NotEvaluatedItem {
+  what: string;
+  why: string;
+  /**
+   * A tool may ask for more than the floor (`low`), e.g. an implausible lab value that can hide a
+   * critical one (decision 67); a lower level is never used.
+   */
+  level?: AgentRiskLevel;
+  /** A tool's own published wording (relapse signals, decision 77); default `notEvaluatedLabel`. */
+  label?: string;
+}
+
+/** The level a not-evaluated item holds at the least: never `none` (decision 80). */
+export const NOT_EVALUATED_MIN_LEVEL: AgentRiskLevel = "low";
+
+/** "Not evaluated: <what> (<why>)". */
+export function notEvaluatedLabel(item: Pick<NotEvaluatedItem, "what" | "why">): string {
+  return `Not evaluated: ${item.what} (${item.why})`;
+}
+
+/**
+ * The one rule every agent tool applies to what it could not evaluate (decision 80): the risk of
+ * the evaluated findings combined with one finding per not-evaluated item, each at least `low`,
+ * flagged and labelled with what it is and why. Evaluated findings keep their own levels (the
+ * combination is a maximum, so none is ever lowered), and with no not-evaluated item the result
+ * is `combineRisks(evaluated)` unchanged.
+ */
+export function riskWithNotEvaluated(
+  evaluated: readonly AgentRisk[],
+  notEvaluated: readonly NotEvaluatedItem[],
+): AgentRisk {
+  return combineRisks([
+    ...evaluated,
+    ...notEvaluated.map(
+      (item): AgentRisk => ({
+        flag: true,
+        level: higherRiskLevel(NOT_EVALUATED_MIN_LEVEL, item.level ?? NOT_EVALUATED_MIN_LEVEL),
+        labels: [item.label ?? notEvaluatedLabel(item)],
+      }),
+    ),
+  ]);
+}
+
 /** Where in the tool's input a problem is, and what it is (becomes a 400's `issues` entry). */
 export interface ToolInputIssue {
   /** Path inside the tool's input, e.g. [2, "responses"] for the third instrument's responses. */

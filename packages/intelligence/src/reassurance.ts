@@ -11,7 +11,8 @@
  * mapped to Latin, diacritics, zero-width and other invisible characters removed, case folded,
  * digits used as letters read as letters, and every run of spacing or punctuation collapsed to one
  * space; a phrase spelled out letter by letter ("s a f e") is read as a word. This one module
- * serves the record-level agents and the MSE agent.
+ * serves the record-level agents, the MSE agent (`@svc/agents`) and the model-written narrative of
+ * `intelligence.reasoning` (attachReasoning).
  */
 
 /** Look-alike letters (after lower-casing) read as the Latin letter they imitate. */
