@@ -15,6 +15,7 @@ import {
   type ScaleDirection,
   severityBand,
 } from "./instruments.js";
+import { percentOfScale } from "./knowledge/instruments.js";
 import {
   ageInDays,
   capStaleConfidence,
@@ -248,7 +249,10 @@ function groupByInstrument(
     }
     group.points.push({
       time,
-      pct: burdenPctOf(known ? INSTRUMENTS[known].direction : null, (a.score / a.maxScore) * 100),
+      pct: burdenPctOf(
+        known ? INSTRUMENTS[known].direction : null,
+        percentOfScale(known, a.score, a.maxScore),
+      ),
       score: a.score,
       maxScore: a.maxScore,
       published: known !== null && isPublishedTotal(known, a.score, a.maxScore),

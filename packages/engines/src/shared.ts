@@ -7,6 +7,7 @@
 import {
   INSTRUMENTS,
   type InstrumentId,
+  percentOfScale,
   recogniseInstrument,
   type ScaleDirection,
 } from "./knowledge/instruments.js";
@@ -395,7 +396,7 @@ export function readTrajectory(
       }
       byName.set(a.instrumentName, g);
     }
-    const raw = pctOfMax(a.score, a.maxScore);
+    const raw = clamp(percentOfScale(g.known, a.score, a.maxScore), 0, 100);
     const pct = g.direction === "higher_is_better" ? 100 - raw : raw;
     if (g.n === 0) {
       g.firstPct = pct;

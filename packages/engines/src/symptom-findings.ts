@@ -20,6 +20,7 @@ import {
   type SeverityBand,
   severityBand,
 } from "./instruments.js";
+import { percentOfScale } from "./knowledge/instruments.js";
 import { fmt, instrumentKeyOf, parseTime, signed } from "./shared.js";
 import type { Assessment } from "./types.js";
 
@@ -152,7 +153,7 @@ function groupAdministrations(
       g = { key, display: known ? INSTRUMENTS[known].display : a.instrumentName, known, items: [] };
       groups.set(key, g);
     }
-    const pct = Math.min(100, Math.max(0, (a.score / a.maxScore) * 100));
+    const pct = Math.min(100, Math.max(0, percentOfScale(known, a.score, a.maxScore)));
     const direction = known ? INSTRUMENTS[known].direction : null;
     const item: Administration = {
       score: a.score,

@@ -22,7 +22,12 @@ import {
   scoreOutcome,
   ToolInputError,
 } from "../src/index.js";
-import { maximumTotalWithout, reachableTotalRange, totalOfResponses } from "../src/knowledge/instruments.js";
+import {
+  maximumTotalWithout,
+  percentOfScale,
+  reachableTotalRange,
+  totalOfResponses,
+} from "../src/knowledge/instruments.js";
 import { UNKNOWN_SCALE_CHANGE_PP } from "../src/symptom-findings.js";
 import { ALERT_BANDS } from "../src/tools/score-instruments.js";
 
@@ -219,9 +224,10 @@ describe("every entry of the table is coherent", () => {
 
 describe("WEMWBS 56 -> 50 -> 42: a fall of 14 points is a deterioration (higher is better)", () => {
   const wemwbs = series("wemwbs", "WEMWBS", 70, [56, 50, 42], "2026-06-01");
-  // No reliable change is sourced, so the percentage-point rule applies: 14 / 70 = 20 points >= 15.
+  // No reliable change is sourced, so the percentage-point rule applies, on the published range
+  // 14-70 (percentOfScale): 14 / 56 = 25 points >= 15 (it read 20, 14 / 70, on the maximum).
   const flag =
-    "WEMWBS fell 20 percentage points of the scale maximum toward its worse end (15 or more is counted as deterioration here, an expert-set threshold)";
+    "WEMWBS fell 25 percentage points of the scale maximum toward its worse end (15 or more is counted as deterioration here, an expert-set threshold)";
 
   it("outcome: worsening with clinician review", () => {
     const r = scoreOutcome({ assessments: wemwbs }, { now: NOW });
@@ -500,6 +506,41 @@ describe("scoreInstruments over every instrument of the table (properties)", () 
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("a total range that starts above 0 is read on the range, not the maximum (percentOfScale)", () => {
+  it("K10 10 is 0 % and 50 is 100 %; WEMWBS 14 is 0 % (the worst wellbeing); scales from 0 and other maxima are unchanged", () => {
+    expect(percentOfScale("k10", 10, 50)).toBe(0);
+    expect(percentOfScale("k10", 50, 50)).toBe(100);
+    expect(percentOfScale("wemwbs", 14, 70)).toBe(0);
+    expect(percentOfScale("panss", 120, 210)).toBe(50);
+    expect(percentOfScale("phq9", 9, 27)).toBe((9 / 27) * 100);
+    expect(percentOfScale("k10", 20, 40)).toBe(50);
+    expect(percentOfScale(null, 5, 20)).toBe(25);
+  });
+
+  it("property: on a published K10, WEMWBS, SWEMWBS or PANSS, the threshold in points of the range reads as a deterioration", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<InstrumentId>("k10", "wemwbs", "swemwbs", "panss"),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (id, at) => {
+          const k = INSTRUMENTS[id];
+          const range = k.totalMax - k.totalMin;
+          const threshold = Math.ceil((UNKNOWN_SCALE_CHANGE_PP / 100) * range);
+          const low = k.totalMin + Math.round(at * (range - threshold));
+          const high = low + threshold;
+          const [first, last] = k.direction === "higher_is_worse" ? [low, high] : [high, low];
+          const r = scoreOutcome(
+            { assessments: series(id, k.display, k.totalMax, [first, last], "2026-06-01") },
+            { now: NOW },
+          );
+          expect(r.data.direction).toBe("worsening");
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

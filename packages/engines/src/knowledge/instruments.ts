@@ -1148,6 +1148,21 @@ export function isPublishedTotal(id: InstrumentId, total: number, maxScore: numb
 }
 
 /**
+ * Percent of the scale of one administration, unclamped: on a recognised instrument whose range
+ * starts above 0 (K10 10-50, WEMWBS 14-70, SWEMWBS 7-35, PANSS 30-210), given on its published
+ * maximum, the share of the published range, (score - totalMin) / (totalMax - totalMin), so the
+ * lowest possible total is 0 % and a change is read against the range the scale can move over;
+ * otherwise (every scale from 0, another maxScore, an unknown instrument) score / maxScore. The
+ * engines' percentage points, and the 15-point rule, are read on this.
+ */
+export function percentOfScale(id: InstrumentId | null, score: number, maxScore: number): number {
+  const k = id === null ? null : INSTRUMENTS[id];
+  if (k !== null && k.totalMin > 0 && maxScore === k.totalMax)
+    return ((score - k.totalMin) / (k.totalMax - k.totalMin)) * 100;
+  return (score / maxScore) * 100;
+}
+
+/**
  * How much worse `after` is than `before`, in the instrument's points: positive is worse on
  * either direction (a WHO-5 fall from 18 to 5 is +13).
  */
