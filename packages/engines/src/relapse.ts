@@ -297,7 +297,7 @@ function symptomFactor(
   findings: SymptomFindings,
   nowMs: number,
   p: RelapseParams,
-): { factor: RelapseFactor; trend: RelapseTrend } {
+): { factor: RelapseFactor; trend: RelapseTrend; validReading?: boolean } {
   const floor = findingFloor(findings, p);
   if (read === null) {
     const detail =
@@ -350,7 +350,7 @@ function invalidTotalsVelocity(
   floor: { points: number; text: string },
   nowMs: number,
   p: RelapseParams,
-): { factor: RelapseFactor; trend: RelapseTrend } {
+): { factor: RelapseFactor; trend: RelapseTrend; validReading?: boolean } {
   const tr = read.trajectory;
   const validTimes = read.times.filter((_, i) => read.valid[i]);
   const validPcts = read.pcts.filter((_, i) => read.valid[i]);
@@ -385,8 +385,17 @@ function invalidTotalsVelocity(
     tr.direction === "higher_is_better" ? " toward its worse end (higher is better on this scale)" : "";
   const detail = `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s)): ${why}; steepest slope of the valid administrations and of every administration read at its nearest total either side ${signed(slope)} percentage points of the scale maximum${toward} per 30 days${validSlope === null ? " (the valid administrations alone give no velocity)" : ""}; recency weight ${fmt(weight)}.${floor.text}`;
   return {
-    factor: relapseFactor("symptoms", validSlope !== null || points > 0, points, p.symptomsMaxPoints, detail),
+    // Without a valid velocity the factor is a reading only when it gives points (a rise or a finding).
+    factor: relapseFactor(
+      "symptoms",
+      validSlope !== null || round(points) > 0,
+      points,
+      p.symptomsMaxPoints,
+      detail,
+    ),
     trend,
+    // Points from invalid totals alone are a concern, not a reading: a low level still says insufficient data.
+    validReading: validSlope !== null || floor.points > 0,
   };
 }
 
@@ -838,7 +847,7 @@ export function predictRelapse(
   const score = relapseScore(factors);
   const ranked = rankedDrivers(factors);
   // Without a readable symptom factor the score stands on too little to be read as low risk.
-  const symptomsRead = symptoms.factor.available;
+  const symptomsRead = symptoms.factor.available && symptoms.validReading !== false;
   const stale = read !== null && isStale(read.trajectory.newestAt, nowMs);
   const staleText =
     read !== null && stale
