@@ -25,7 +25,12 @@ import {
   slopePer30Days,
   type TrajectoryRead,
 } from "./shared.js";
-import { capForUnreadScales, readSymptomFindings, type SymptomFindings } from "./symptom-findings.js";
+import {
+  capForUnreadScales,
+  PP_EPSILON,
+  readSymptomFindings,
+  type SymptomFindings,
+} from "./symptom-findings.js";
 import type {
   Assessment,
   ConfidenceLevel,
@@ -267,7 +272,13 @@ function recencyWeight(ageDays: number, p: RelapseParams): number {
 }
 
 function symptomTrend(slope: number, p: RelapseParams): RelapseTrend {
-  return slope >= p.trendSlopePp ? "rising" : slope <= -p.trendSlopePp ? "falling" : "stable";
+  // PP_EPSILON: a slope of percentages (100 - x on a higher-is-better scale) carries rounding error
+  // at the threshold, so a mirrored scale reads the same trend.
+  return slope >= p.trendSlopePp - PP_EPSILON
+    ? "rising"
+    : slope <= -p.trendSlopePp + PP_EPSILON
+      ? "falling"
+      : "stable";
 }
 
 /** The least the symptom factor gives for a severe latest score or a reliable deterioration. */
