@@ -323,7 +323,7 @@ function symptomsComponent(
   const bestText =
     change === base || main?.best == null
       ? ""
-      : ` Read from the best score (${fmt(main.best.burdenPct)}% on ${dateOf(main.best.at)}): ${signed(change)} percentage points since then, a deterioration.`;
+      : ` Read from the best score (${fmt(main.best.betterBurdenPct)}% on ${dateOf(main.best.at)}): ${signed(change)} percentage points since then, a deterioration.`;
   const share = clamp(change / p.symptomsFullChangePp, -1, 1);
   const scale =
     tr.direction === "higher_is_better"

@@ -3,9 +3,10 @@
  * each scale (decision 60): the latest score's severity band, reliable deterioration or
  * improvement (first vs latest, previous vs latest, and best vs latest: decision 61), and a flag
  * label for each finding a clinician must not miss. An instrument whose direction is not known is
- * not evaluated for change (a note says so), and a total that is not a valid administration of its
- * instrument (another maximum, out of range, or a fraction of a whole-number scale: decision 63)
- * is read off-scale. The outcome, relapse and medication engines all read this, so a severe score
+ * not evaluated for change (a note says so); an administration on another form (another maximum:
+ * decision 63) is read off-scale; an invalid total (a fraction of a whole-number scale, or out of
+ * range: decision 81) is never read as improvement, only for a deterioration or severe score at
+ * the nearest total the form can produce toward the worse end. The outcome, relapse and medication engines all read this, so a severe score
  * or a reliable deterioration is seen the same way everywhere and cannot be outweighed by
  * non-symptom sources. Pure; sources in docs/engines/evidence.md.
  */
@@ -27,8 +28,7 @@ import { dateOf, fmt, instrumentKeyOf, parseTime, signed } from "./shared.js";
 import type { Assessment } from "./types.js";
 
 /**
- * Expert-set: on a recognised instrument read off its published scale (another maxScore, a
- * fractional total) or without a sourced reliable change (AUDIT), a change of at least this many
+ * Expert-set: on a recognised instrument read off its published scale (another maxScore) or without a sourced reliable change (AUDIT), a change of at least this many
  * percentage points of the scale maximum, in the scale's worse (better) direction, is read as a
  * deterioration (improvement). It sits between the PHQ-9 (6/27 = 22 %) and GAD-7 (4/21 = 19 %)
  * reliable changes rounded down, so such a reading is never held to a stricter standard than the
