@@ -7,8 +7,10 @@
 import {
   INSTRUMENTS,
   type InstrumentId,
+  nearestFormTotals,
   recogniseInstrument,
   type ScaleDirection,
+  totalValidity,
 } from "./knowledge/instruments.js";
 import type { Assessment, ConfidenceLevel } from "./types.js";
 
@@ -296,6 +298,8 @@ export interface Trajectory {
   instruments: number;
   /** Readable administrations of the chosen instrument. */
   n: number;
+  /** Of them, administrations whose total is invalid for the instrument (decision 81). */
+  invalid: number;
   firstAt: number;
   lastAt: number;
   /** Percent of maximum toward the worse end (0-100) of the oldest and newest administration. */
@@ -318,6 +322,11 @@ interface Group {
   n: number;
   times: number[];
   pcts: number[];
+  invalid: number;
+  /** Per administration: valid, and the percentages of its nearest totals toward the worse / better end. */
+  valid: boolean[];
+  worsePcts: number[];
+  betterPcts: number[];
   firstAt: number;
   firstPct: number;
   lastAt: number;
@@ -340,6 +349,18 @@ export function pctOfMax(score: number, maxScore: number): number {
   return clamp((score / maxScore) * 100, 0, 100);
 }
 
+/** A trajectory and its administrations (times and percentages toward the worse end, aligned). */
+export interface TrajectoryRead {
+  trajectory: Trajectory;
+  times: number[];
+  pcts: number[];
+  /** Whether each administration's total is valid for its instrument (decision 81). */
+  valid: boolean[];
+  /** Each administration at its nearest total toward the worse / better end (pcts when valid). */
+  worsePcts: number[];
+  betterPcts: number[];
+}
+
 /**
  * Reads assessments once: parses each createdAt (unreadable dates and non-finite scores are
  * skipped), groups by instrument (recognised instruments under their table key) and returns the
@@ -353,7 +374,7 @@ export function readTrajectory(
   assessments: readonly Assessment[] | undefined,
   /** Each assessment's parsed createdAt (assessmentTimes), when the caller has them already. */
   times?: readonly (number | null)[],
-): { trajectory: Trajectory; times: number[]; pcts: number[] } | null {
+): TrajectoryRead | null {
   if (!assessments || assessments.length === 0) return null;
   const groups = new Map<string, Group>();
   // instrumentId -> instrumentName -> group: most requests repeat one or two pairs, so each pair
@@ -385,6 +406,10 @@ export function readTrajectory(
           n: 0,
           times: [],
           pcts: [],
+          invalid: 0,
+          valid: [],
+          worsePcts: [],
+          betterPcts: [],
           firstAt: t,
           firstPct: 0,
           lastAt: t,
@@ -396,7 +421,19 @@ export function readTrajectory(
       byName.set(a.instrumentName, g);
     }
     const raw = pctOfMax(a.score, a.maxScore);
-    const pct = g.direction === "higher_is_better" ? 100 - raw : raw;
+    const toward = (r: number) => (g.direction === "higher_is_better" ? 100 - r : r);
+    const pct = toward(raw);
+    if (g.known !== null && totalValidity(g.known, a.score, a.maxScore) === "invalid") {
+      const near = nearestFormTotals(g.known, a.score, a.maxScore);
+      g.invalid += 1;
+      g.valid.push(false);
+      g.worsePcts.push(toward(pctOfMax(near.worse, a.maxScore)));
+      g.betterPcts.push(toward(pctOfMax(near.better, a.maxScore)));
+    } else {
+      g.valid.push(true);
+      g.worsePcts.push(pct);
+      g.betterPcts.push(pct);
+    }
     if (g.n === 0) {
       g.firstPct = pct;
       g.lastPct = pct;
@@ -437,6 +474,7 @@ export function readTrajectory(
       instrumentName: best.lastName,
       instruments: groups.size,
       n: best.n,
+      invalid: best.invalid,
       firstAt: best.firstAt,
       lastAt: best.lastAt,
       firstPct: best.firstPct,
@@ -448,6 +486,9 @@ export function readTrajectory(
     },
     times: best.times,
     pcts: best.pcts,
+    valid: best.valid,
+    worsePcts: best.worsePcts,
+    betterPcts: best.betterPcts,
   };
 }
 
