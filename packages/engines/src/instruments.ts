@@ -22,10 +22,14 @@ export {
   type InstrumentId,
   type InstrumentKnowledge,
   type InstrumentRiskItem,
+  invalidTotalReason,
   isPublishedTotal,
+  nearestFormTotals,
   normaliseInstrumentText,
   recogniseInstrument,
   type ScaleDirection,
+  type TotalValidity,
+  totalValidity,
   worseningOf,
 } from "./knowledge/instruments.js";
 

@@ -8,12 +8,15 @@
 import {
   classifyScaleChange,
   INSTRUMENTS,
+  invalidTotalReason,
   isPublishedTotal,
   type KnownInstrument,
+  nearestFormTotals,
   recogniseInstrument,
   type ScaleChange,
   type ScaleDirection,
   severityBand,
+  totalValidity,
 } from "./instruments.js";
 import { percentOfScale } from "./knowledge/instruments.js";
 import {
@@ -159,6 +162,13 @@ interface Point {
   maxScore: number;
   /** A valid administration of the published instrument (recognised instruments only). */
   published: boolean;
+  /** Not an invalid total for its instrument (decision 81). */
+  valid: boolean;
+  /** The nearest totals the form can produce toward the worse / better end, and their pct (the score itself when valid). */
+  worseScore: number;
+  betterScore: number;
+  worsePct: number;
+  betterPct: number;
 }
 
 interface Series {
@@ -167,11 +177,13 @@ interface Series {
   known: KnownInstrument | null;
   direction: ScaleDirection | null;
   points: Point[];
-  /** Prefix sums of pct and score for O(1) baseline means. */
+  /** Prefix sums of betterPct and betterScore for O(1) baseline means. */
   pctSums: number[];
   scoreSums: number[];
-  /** Prefix count of points that are not valid published administrations (known scales). */
+  /** Prefix count of points not on the published maximum (known scales: another form, decision 63). */
   offScaleCounts: number[];
+  /** Points with invalid totals (decision 81). */
+  invalid: number;
 }
 
 const round = (value: number, digits = 1): number => {
@@ -247,15 +259,22 @@ function groupByInstrument(
       group = { known, display: known ? INSTRUMENTS[known].display : a.instrumentName, points: [] };
       groups.set(key, group);
     }
+    const burden = (score: number) =>
+      burdenPctOf(known ? INSTRUMENTS[known].direction : null, percentOfScale(known, score, a.maxScore));
+    const pct = burden(a.score);
+    const valid = known === null || totalValidity(known, a.score, a.maxScore) !== "invalid";
+    const near = valid ? null : nearestFormTotals(known as KnownInstrument, a.score, a.maxScore);
     group.points.push({
       time,
-      pct: burdenPctOf(
-        known ? INSTRUMENTS[known].direction : null,
-        percentOfScale(known, a.score, a.maxScore),
-      ),
+      pct,
       score: a.score,
       maxScore: a.maxScore,
       published: known !== null && isPublishedTotal(known, a.score, a.maxScore),
+      valid,
+      worseScore: near ? near.worse : a.score,
+      betterScore: near ? near.better : a.score,
+      worsePct: near ? burden(near.worse) : pct,
+      betterPct: near ? burden(near.better) : pct,
     });
   }
   return groups;
@@ -299,11 +318,13 @@ function toSeries(key: string, group: InstrumentGroup): Series {
   let pct = 0;
   let score = 0;
   let off = 0;
+  let invalid = 0;
   for (let i = 0; i < points.length; i++) {
     const p = points[i] as Point;
-    pct += p.pct;
-    score += p.score;
-    if (group.known !== null && !p.published) off += 1;
+    pct += p.betterPct;
+    score += p.betterScore;
+    if (group.known !== null && p.maxScore !== INSTRUMENTS[group.known].totalMax) off += 1;
+    if (!p.valid) invalid += 1;
     pctSums.push(pct);
     scoreSums.push(score);
     offScaleCounts.push(off);
@@ -317,6 +338,7 @@ function toSeries(key: string, group: InstrumentGroup): Series {
     pctSums,
     scoreSums,
     offScaleCounts,
+    invalid,
   };
 }
 
@@ -455,7 +477,7 @@ function referencesOf(series: Series, nBefore: number): Reference[] {
     let found: Point | null = null;
     for (let i = from; i < to; i++) {
       const p = points[i] as Point;
-      if (found === null || p.pct < found.pct) found = p;
+      if (found === null || p.betterPct < found.betterPct) found = p;
     }
     return found;
   };
@@ -470,15 +492,15 @@ function referencesOf(series: Series, nBefore: number): Reference[] {
   if (nBefore > 1)
     refs.push({
       label: `the best score before the start (${dateOnly(isoOf(bestPre.time))})`,
-      score: bestPre.score,
-      pct: bestPre.pct,
+      score: bestPre.betterScore,
+      pct: bestPre.betterPct,
     });
   const bestPost = best(nBefore, points.length - 1);
   if (bestPost !== null)
     refs.push({
       label: `the best score since the start (${dateOnly(isoOf(bestPost.time))})`,
-      score: bestPost.score,
-      pct: bestPost.pct,
+      score: bestPost.betterScore,
+      pct: bestPost.betterPct,
     });
   return refs;
 }
@@ -556,7 +578,7 @@ function percentPointRule(
   const k = series.known ? INSTRUMENTS[series.known] : null;
   const why =
     offScale > 0 && k
-      ? `Reliable change not assessed: ${offScale} administration(s) are not valid ${k.display} administrations (a maxScore other than the published ${k.totalMax}, a total outside ${k.totalMin}-${k.totalMax}, or a fraction of a whole-number total)`
+      ? `Reliable change not assessed: ${offScale} administration(s) are not valid ${k.display} administrations (a maxScore other than the published ${k.totalMax}: another form, decision 63)`
       : "No published reliable change for this scale";
   const rule = `${why}; improvement is a fall of at least ${fmt(params.improvementPctPoints)} and worsening a rise of at least ${fmt(params.worseningPctPoints)} percentage points toward the worse end, from ${(refs[worst] as Reference).label}.`;
   return { outcome, rule };
@@ -591,6 +613,75 @@ const VERB: Record<Outcome, string> = {
   insufficient_data: "not assessed",
 };
 
+interface Judged {
+  outcome: Outcome;
+  rule: string;
+  baselinePct: number;
+  latestPct: number;
+  change: number;
+}
+
+/**
+ * The latest administration (at its nearest total toward the worse end, when invalid) against
+ * the references (at theirs toward the better end): decisions 61 and 81.
+ */
+function judge(series: Series, nBefore: number, params: MedicationParams): Judged {
+  const latest = series.points.at(-1) as Point;
+  const refs = referencesOf(series, nBefore);
+  const baselinePct = (refs[0] as Reference).pct;
+  const offScale = series.offScaleCounts[series.points.length] as number;
+  const threshold = series.known && offScale === 0 ? pointsThreshold(series.known, params) : null;
+  const compared =
+    series.known && threshold !== null
+      ? reliableChangeRule(series.known, refs, latest.worseScore, threshold)
+      : percentPointRule(series, refs, latest.worsePct, offScale, params);
+  return { ...compared, baselinePct, latestPct: latest.worsePct, change: latest.worsePct - baselinePct };
+}
+
+/**
+ * Decision 81: with invalid totals, the valid administrations alone and all of them read toward
+ * the worse end are both judged; a worsening shown by either counts, a response only when both
+ * show it, and without valid administrations on both sides of the start there is no comparison.
+ */
+function judgeWithInvalidTotals(
+  series: Series,
+  nBefore: number,
+  anchor: number,
+  params: MedicationParams,
+): Judged {
+  const all = judge(series, nBefore, params);
+  const validPoints = series.points.filter((pt) => pt.valid);
+  const validSeries = toSeries(series.key, {
+    known: series.known,
+    display: series.display,
+    points: validPoints,
+  });
+  const nValidBefore = countAtOrBefore(validSeries.points, anchor);
+  const valid =
+    nValidBefore > 0 && nValidBefore < validPoints.length ? judge(validSeries, nValidBefore, params) : null;
+  const outcome: Outcome =
+    all.outcome === "worsening" || valid?.outcome === "worsening"
+      ? "worsening"
+      : valid?.outcome === "responding" && all.outcome === "responding"
+        ? "responding"
+        : valid !== null
+          ? "no_clear_change"
+          : "insufficient_data";
+  const from = valid !== null && (valid.outcome === "worsening" || outcome !== "worsening") ? valid : all;
+  const note = `Not evaluated: ${series.invalid} ${series.display} administration(s) with an invalid total (${invalidReasons(series)}); an invalid total is never read as a response, only as a worsening at the nearest total the form can produce toward the worse end${valid === null ? "; the valid administrations do not fall on both sides of the start" : ""}.`;
+  return { ...from, outcome, rule: outcome === "insufficient_data" ? note : `${note} ${from.rule}` };
+}
+
+function invalidReasons(series: Series): string {
+  if (series.known === null) return "";
+  const known = series.known;
+  return [
+    ...new Set(
+      series.points.filter((pt) => !pt.valid).map((pt) => invalidTotalReason(known, pt.score, pt.maxScore)),
+    ),
+  ].join("; ");
+}
+
 /** The latest administration after the start against the references before and since it (decision 61). */
 function compareAroundStart(
   subject: Subject,
@@ -600,6 +691,7 @@ function compareAroundStart(
   nAfter: number,
   params: MedicationParams,
   nowMs: number,
+  anchor: number,
 ): Evaluated {
   const { points } = series;
   const latest = points.at(-1) as Point;
@@ -612,15 +704,19 @@ function compareAroundStart(
       nBefore,
       nAfter,
     );
-  const refs = referencesOf(series, nBefore);
-  const baselinePct = (refs[0] as Reference).pct;
-  const change = latest.pct - baselinePct;
-  const offScale = series.offScaleCounts[points.length] as number;
-  const threshold = series.known && offScale === 0 ? pointsThreshold(series.known, params) : null;
   const compared =
-    series.known && threshold !== null
-      ? reliableChangeRule(series.known, refs, latest.score, threshold)
-      : percentPointRule(series, refs, latest.pct, offScale, params);
+    series.invalid > 0
+      ? judgeWithInvalidTotals(series, nBefore, anchor, params)
+      : judge(series, nBefore, params);
+  const { baselinePct, change } = compared;
+  if (compared.outcome === "insufficient_data")
+    return insufficientData(
+      subject,
+      `${compared.rule} metricValue is 0 (no comparison).`,
+      latestIso,
+      nBefore,
+      nAfter,
+    );
   const name = subject.rx.medicationName;
   const age = ageInDays(latest.time, nowMs) ?? 0;
   if (compared.outcome === "responding" && isStale(latest.time, nowMs))
@@ -642,7 +738,7 @@ function compareAroundStart(
       : "higher scores are worse";
   return {
     signal: responseSignal(subject, {
-      detail: `${series.display} (the most administered scale): mean of ${nBefore} administration(s) on or before the start on ${startText} was ${fmt(baselinePct)}% of the scale maximum; the latest of ${nAfter} after it (${dateOnly(latestIso)}) was ${fmt(latest.pct)}%; change ${signed(change)} percentage points (${scale}). ${rule}`,
+      detail: `${series.display} (the most administered scale): mean of ${nBefore} administration(s) on or before the start on ${startText} was ${fmt(baselinePct)}% of the scale maximum; the latest of ${nAfter} after it (${dateOnly(latestIso)}) was ${fmt(compared.latestPct)}%; change ${signed(change)} percentage points (${scale}). ${rule}`,
       tone: TONE_OF[outcome],
       metricValue: round(change),
       confidence: isStale(latest.time, nowMs) ? "low" : confidenceFor(nBefore, nAfter, params),
@@ -690,7 +786,7 @@ function evaluatePrescription(
   const nBefore = countAtOrBefore(series.points, anchor);
   const nAfter = series.points.length - nBefore;
   if (nBefore === 0 || nAfter === 0) return oneSidedSeries(subject, series, startText, nBefore, nAfter);
-  return compareAroundStart(subject, series, startText, nBefore, nAfter, params, Date.parse(nowIso));
+  return compareAroundStart(subject, series, startText, nBefore, nAfter, params, Date.parse(nowIso), anchor);
 }
 
 /** One evaluation per active prescription; repeated names get numbered signal keys (`_2`, `_3`, ...). */

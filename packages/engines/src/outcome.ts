@@ -168,7 +168,10 @@ function symptomVerdict(findings: SymptomFindings, tr: Trajectory | null): Sympt
   if (findings.deteriorated.length > 0) return "worsening";
   if (findings.severe.some((f) => !f.improved)) return "severe_symptoms";
   if (tr === null || tr.lastAt === tr.firstAt || tr.direction === null) return null;
-  return mainFinding(findings, tr)?.improved === true ? "improving" : "stable";
+  const main = mainFinding(findings, tr);
+  // Decision 81: a change shown only with invalid totals is no anchor (valid administrations on two dates are).
+  if (main !== undefined && !main.changeRead) return null;
+  return main?.improved === true ? "improving" : "stable";
 }
 
 /** The finding of the scale the symptom component describes (the trajectory's instrument). */
@@ -298,14 +301,29 @@ function symptomsComponent(
       p.symptomsWeight,
       `${tr.instrumentName}: change not evaluated: direction unknown (not a recognised instrument, so whether a higher score is better or worse is not known).`,
     );
+  // Decision 81: with invalid totals the change is the worse of the valid reading and the reading
+  // of every administration toward the worse end; an invalid total's fall is never credited.
+  const invalid = main !== undefined && main.invalid > 0;
+  const base = invalid ? main.overallPp : tr.change;
+  if (base === null || (invalid && !main.changeRead && base <= 0))
+    return outcomeComponent(
+      "symptoms",
+      false,
+      0,
+      p.symptomsWeight,
+      `${tr.instrumentName}: change not evaluated: ${main?.invalid ?? 0} administration(s) have invalid totals and the valid ones were not given on two dates (an invalid total is never read as improvement).`,
+    );
   // Decision 61: a deterioration since the best score is read from the best score, so a fall
   // from the first score cannot hide a rise since remission.
   const sinceBest = main?.deteriorated === true && main.fromBestPp !== null ? main.fromBestPp : null;
-  const change = sinceBest !== null && sinceBest > tr.change ? sinceBest : tr.change;
+  const change = sinceBest !== null && sinceBest > base ? sinceBest : base;
+  const invalidText = invalid
+    ? ` Read with ${main.invalid} invalid total(s) not evaluated as improvement: ${signed(base)} percentage points counted (the worse of the valid administrations alone and of every administration read toward the worse end).`
+    : "";
   const bestText =
-    change === tr.change || main?.best == null
+    change === base || main?.best == null
       ? ""
-      : ` Read from the best score (${fmt(main.best.burdenPct)}% on ${dateOf(main.best.at)}): ${signed(change)} percentage points since then, a deterioration.`;
+      : ` Read from the best score (${fmt(main.best.betterBurdenPct)}% on ${dateOf(main.best.at)}): ${signed(change)} percentage points since then, a deterioration.`;
   const share = clamp(change / p.symptomsFullChangePp, -1, 1);
   const scale =
     tr.direction === "higher_is_better"
@@ -319,7 +337,7 @@ function symptomsComponent(
     true,
     staleNote === "" ? raw : 0,
     p.symptomsWeight,
-    `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): ${fmt(tr.firstPct)}% ${scale} on ${dateOf(tr.firstAt)} to ${fmt(tr.lastPct)}% on ${dateOf(tr.lastAt)}, ${signed(tr.change)} percentage points (a rise is worse); full contribution at ${fmt(p.symptomsFullChangePp)} points.${bestText}${staleNote}`,
+    `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s), ${tr.n} administrations): ${fmt(tr.firstPct)}% ${scale} on ${dateOf(tr.firstAt)} to ${fmt(tr.lastPct)}% on ${dateOf(tr.lastAt)}, ${signed(tr.change)} percentage points (a rise is worse); full contribution at ${fmt(p.symptomsFullChangePp)} points.${invalidText}${bestText}${staleNote}`,
   );
 }
 

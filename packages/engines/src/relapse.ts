@@ -23,6 +23,7 @@ import {
   type SlopeFit,
   signed,
   slopePer30Days,
+  type TrajectoryRead,
 } from "./shared.js";
 import {
   capForUnreadScales,
@@ -261,8 +262,6 @@ const TREND_DEFAULTS = {
   trendSlopePp: 5,
 } satisfies Partial<RelapseParams>;
 
-type TrajectoryRead = NonNullable<ReturnType<typeof readTrajectory>>;
-
 /** Weight of the velocity by the age of the last administration: the newest weeks matter most. */
 function recencyWeight(ageDays: number, p: RelapseParams): number {
   return ageDays <= p.recencyFullWeightDays
@@ -309,7 +308,7 @@ function symptomFactor(
   findings: SymptomFindings,
   nowMs: number,
   p: RelapseParams,
-): { factor: RelapseFactor; trend: RelapseTrend } {
+): { factor: RelapseFactor; trend: RelapseTrend; validReading?: boolean } {
   const floor = findingFloor(findings, p);
   if (read === null) {
     const detail =
@@ -327,6 +326,7 @@ function symptomFactor(
       trend: "unknown",
     };
   }
+  if (tr.invalid > 0) return invalidTotalsVelocity(read, floor, nowMs, p);
   const fit = slopePer30Days(read.times, read.pcts, p.symptomWindowDays);
   const slope = fit.slopePer30Days;
   const ageDays = daysBetween(tr.lastAt, nowMs);
@@ -346,6 +346,67 @@ function symptomFactor(
   return {
     factor: relapseFactor("symptoms", true, Math.max(raw, floor.points), p.symptomsMaxPoints, detail),
     trend: symptomTrend(slope, p),
+  };
+}
+
+/**
+ * Decision 81: with invalid totals the velocity is the steepest rise of three readings (the valid
+ * administrations alone, and every administration at its nearest total toward the worse end and
+ * toward the better end), so an invalid total never lowers the velocity; a fall counts as
+ * `falling` only when the valid administrations show it too, and without a valid velocity a
+ * trend that is not rising is `unknown` and a flat or falling velocity is not a reading.
+ */
+function invalidTotalsVelocity(
+  read: TrajectoryRead,
+  floor: { points: number; text: string },
+  nowMs: number,
+  p: RelapseParams,
+): { factor: RelapseFactor; trend: RelapseTrend; validReading?: boolean } {
+  const tr = read.trajectory;
+  const validTimes = read.times.filter((_, i) => read.valid[i]);
+  const validPcts = read.pcts.filter((_, i) => read.valid[i]);
+  const valid = validTimes.length > 0 ? slopePer30Days(validTimes, validPcts, p.symptomWindowDays) : null;
+  const fits = [
+    valid,
+    slopePer30Days(read.times, read.worsePcts, p.symptomWindowDays),
+    slopePer30Days(read.times, read.betterPcts, p.symptomWindowDays),
+  ];
+  let slope: number | null = null;
+  for (const f of fits)
+    if (f?.slopePer30Days != null && (slope === null || f.slopePer30Days > slope)) slope = f.slopePer30Days;
+  const validSlope = valid?.slopePer30Days ?? null;
+  const why = `${tr.invalid} of ${tr.n} administration(s) have invalid totals and were not evaluated as improvement`;
+  if (slope === null) {
+    const detail = `${tr.instrumentName}: ${why}; no velocity could be read (fewer than two dates).${floor.text}`;
+    return {
+      factor: relapseFactor("symptoms", floor.points > 0, floor.points, p.symptomsMaxPoints, detail),
+      trend: "unknown",
+    };
+  }
+  const weight = recencyWeight(daysBetween(tr.lastAt, nowMs), p);
+  const raw = p.symptomsMaxPoints * ramp(slope, p.symptomSlopeZeroPp, p.symptomSlopeFullPp) * weight;
+  const points = Math.max(raw, floor.points);
+  const trend: RelapseTrend =
+    validSlope === null
+      ? symptomTrend(slope, p) === "rising"
+        ? "rising"
+        : "unknown"
+      : symptomTrend(slope, p);
+  const toward =
+    tr.direction === "higher_is_better" ? " toward its worse end (higher is better on this scale)" : "";
+  const detail = `${tr.instrumentName} (the most administered of ${tr.instruments} scale(s)): ${why}; steepest slope of the valid administrations and of every administration read at its nearest total either side ${signed(slope)} percentage points of the scale maximum${toward} per 30 days${validSlope === null ? " (the valid administrations alone give no velocity)" : ""}; recency weight ${fmt(weight)}.${floor.text}`;
+  return {
+    // Without a valid velocity the factor is a reading only when it gives points (a rise or a finding).
+    factor: relapseFactor(
+      "symptoms",
+      validSlope !== null || round(points) > 0,
+      points,
+      p.symptomsMaxPoints,
+      detail,
+    ),
+    trend,
+    // Points from invalid totals alone are a concern, not a reading: a low level still says insufficient data.
+    validReading: validSlope !== null || floor.points > 0,
   };
 }
 
@@ -536,7 +597,8 @@ function relapseConfidence(
   staleText: string,
   p: RelapseParams,
 ): { level: ConfidenceLevel; score: number; reasons: string[] } {
-  const n = read?.trajectory.n ?? 0;
+  // Decision 81: invalid totals add no history depth.
+  const n = read === null ? 0 : read.trajectory.n - read.trajectory.invalid;
   const sourceCount = factors.filter((f) => f.available).length;
   const coverage = sourceCount / factors.length;
   const depth = Math.min(1, n / p.confidenceDepthFullAdministrations);
@@ -796,7 +858,7 @@ export function predictRelapse(
   const score = relapseScore(factors);
   const ranked = rankedDrivers(factors);
   // Without a readable symptom factor the score stands on too little to be read as low risk.
-  const symptomsRead = symptoms.factor.available;
+  const symptomsRead = symptoms.factor.available && symptoms.validReading !== false;
   const stale = read !== null && isStale(read.trajectory.newestAt, nowMs);
   const staleText =
     read !== null && stale

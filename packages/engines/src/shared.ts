@@ -7,9 +7,11 @@
 import {
   INSTRUMENTS,
   type InstrumentId,
+  nearestFormTotals,
   percentOfScale,
   recogniseInstrument,
   type ScaleDirection,
+  totalValidity,
 } from "./knowledge/instruments.js";
 import type { Assessment, ConfidenceLevel } from "./types.js";
 
@@ -297,6 +299,8 @@ export interface Trajectory {
   instruments: number;
   /** Readable administrations of the chosen instrument. */
   n: number;
+  /** Of them, administrations whose total is invalid for the instrument (decision 81). */
+  invalid: number;
   firstAt: number;
   lastAt: number;
   /** Percent of maximum toward the worse end (0-100) of the oldest and newest administration. */
@@ -319,6 +323,11 @@ interface Group {
   n: number;
   times: number[];
   pcts: number[];
+  invalid: number;
+  /** Per administration: valid, and the percentages of its nearest totals toward the worse / better end. */
+  valid: boolean[];
+  worsePcts: number[];
+  betterPcts: number[];
   firstAt: number;
   firstPct: number;
   lastAt: number;
@@ -341,6 +350,18 @@ export function pctOfMax(score: number, maxScore: number): number {
   return clamp((score / maxScore) * 100, 0, 100);
 }
 
+/** A trajectory and its administrations (times and percentages toward the worse end, aligned). */
+export interface TrajectoryRead {
+  trajectory: Trajectory;
+  times: number[];
+  pcts: number[];
+  /** Whether each administration's total is valid for its instrument (decision 81). */
+  valid: boolean[];
+  /** Each administration at its nearest total toward the worse / better end (pcts when valid). */
+  worsePcts: number[];
+  betterPcts: number[];
+}
+
 /**
  * Reads assessments once: parses each createdAt (unreadable dates and non-finite scores are
  * skipped), groups by instrument (recognised instruments under their table key) and returns the
@@ -354,7 +375,7 @@ export function readTrajectory(
   assessments: readonly Assessment[] | undefined,
   /** Each assessment's parsed createdAt (assessmentTimes), when the caller has them already. */
   times?: readonly (number | null)[],
-): { trajectory: Trajectory; times: number[]; pcts: number[] } | null {
+): TrajectoryRead | null {
   if (!assessments || assessments.length === 0) return null;
   const groups = new Map<string, Group>();
   // instrumentId -> instrumentName -> group: most requests repeat one or two pairs, so each pair
@@ -386,6 +407,10 @@ export function readTrajectory(
           n: 0,
           times: [],
           pcts: [],
+          invalid: 0,
+          valid: [],
+          worsePcts: [],
+          betterPcts: [],
           firstAt: t,
           firstPct: 0,
           lastAt: t,
@@ -397,7 +422,19 @@ export function readTrajectory(
       byName.set(a.instrumentName, g);
     }
     const raw = clamp(percentOfScale(g.known, a.score, a.maxScore), 0, 100);
-    const pct = g.direction === "higher_is_better" ? 100 - raw : raw;
+    const toward = (r: number) => (g.direction === "higher_is_better" ? 100 - r : r);
+    const pct = toward(raw);
+    if (g.known !== null && totalValidity(g.known, a.score, a.maxScore) === "invalid") {
+      const near = nearestFormTotals(g.known, a.score, a.maxScore);
+      g.invalid += 1;
+      g.valid.push(false);
+      g.worsePcts.push(toward(clamp(percentOfScale(g.known, near.worse, a.maxScore), 0, 100)));
+      g.betterPcts.push(toward(clamp(percentOfScale(g.known, near.better, a.maxScore), 0, 100)));
+    } else {
+      g.valid.push(true);
+      g.worsePcts.push(pct);
+      g.betterPcts.push(pct);
+    }
     if (g.n === 0) {
       g.firstPct = pct;
       g.lastPct = pct;
@@ -438,6 +475,7 @@ export function readTrajectory(
       instrumentName: best.lastName,
       instruments: groups.size,
       n: best.n,
+      invalid: best.invalid,
       firstAt: best.firstAt,
       lastAt: best.lastAt,
       firstPct: best.firstPct,
@@ -449,6 +487,9 @@ export function readTrajectory(
     },
     times: best.times,
     pcts: best.pcts,
+    valid: best.valid,
+    worsePcts: best.worsePcts,
+    betterPcts: best.betterPcts,
   };
 }
 

@@ -3,9 +3,10 @@
  * each scale (decision 60): the latest score's severity band, reliable deterioration or
  * improvement (first vs latest, previous vs latest, and best vs latest: decision 61), and a flag
  * label for each finding a clinician must not miss. An instrument whose direction is not known is
- * not evaluated for change (a note says so), and a total that is not a valid administration of its
- * instrument (another maximum, out of range, or a fraction of a whole-number scale: decision 63)
- * is read off-scale. The outcome, relapse and medication engines all read this, so a severe score
+ * not evaluated for change (a note says so); an administration on another form (another maximum:
+ * decision 63) is read off-scale; an invalid total (a fraction of a whole-number scale, or out of
+ * range: decision 81) is never read as improvement, only for a deterioration or severe score at
+ * the nearest total the form can produce toward the worse end. The outcome, relapse and medication engines all read this, so a severe score
  * or a reliable deterioration is seen the same way everywhere and cannot be outweighed by
  * non-symptom sources. Pure; sources in docs/engines/evidence.md.
  */
@@ -13,20 +14,22 @@ import {
   classifyScaleChange,
   INSTRUMENTS,
   type InstrumentId,
-  isPublishedTotal,
+  invalidTotalReason,
+  nearestFormTotals,
   recogniseInstrument,
   type ScaleChange,
   type ScaleDirection,
   type SeverityBand,
   severityBand,
+  type TotalValidity,
+  totalValidity,
 } from "./instruments.js";
 import { percentOfScale } from "./knowledge/instruments.js";
-import { fmt, instrumentKeyOf, parseTime, signed } from "./shared.js";
+import { dateOf, fmt, instrumentKeyOf, parseTime, signed } from "./shared.js";
 import type { Assessment } from "./types.js";
 
 /**
- * Expert-set: on a recognised instrument read off its published scale (another maxScore, a
- * fractional total) or without a sourced reliable change (AUDIT), a change of at least this many
+ * Expert-set: on a recognised instrument read off its published scale (another maxScore) or without a sourced reliable change (AUDIT), a change of at least this many
  * percentage points of the scale maximum, in the scale's worse (better) direction, is read as a
  * deterioration (improvement). It sits between the PHQ-9 (6/27 = 22 %) and GAD-7 (4/21 = 19 %)
  * reliable changes rounded down, so such a reading is never held to a stricter standard than the
@@ -60,6 +63,14 @@ export interface Administration {
   burdenPct: number;
   /** A valid administration of the published instrument (recognised instruments only). */
   published: boolean;
+  /** published, other_form or invalid (decision 81); null on an unrecognised instrument. */
+  validity: TotalValidity | null;
+  /** The nearest totals the form can produce toward the worse / better end (the score itself when valid). */
+  worseScore: number;
+  betterScore: number;
+  /** burdenPct of worseScore / betterScore. */
+  worseBurdenPct: number;
+  betterBurdenPct: number;
   severity?: string;
 }
 
@@ -80,8 +91,12 @@ export interface InstrumentFinding {
   /** The latest score is in the instrument's severe band, or the caller labelled it severe. */
   severe: boolean;
   severeBy: "published_band" | "caller_severity" | null;
-  /** Recognised instrument with an administration that is not a valid published total. */
+  /** Recognised instrument with an administration on another form (another maxScore: decision 63). */
   offScale: boolean;
+  /** Administrations whose total the form cannot produce (decision 81): never read as improvement. */
+  invalid: number;
+  /** Change was read from at least two dates of valid administrations (direction known). */
+  changeRead: boolean;
   /** First vs latest, previous vs latest, best vs latest (recognised, on scale, with a reliable change). */
   overall: ScaleChange | null;
   recent: ScaleChange | null;
@@ -111,6 +126,8 @@ export interface SymptomFindings {
   deteriorated: InstrumentFinding[];
   /** Instruments whose change was not evaluated (direction unknown). */
   unevaluated: InstrumentFinding[];
+  /** Instruments with invalid administrations (decision 81). */
+  withInvalid: InstrumentFinding[];
   /** Every finding's flags, deteriorations first, then severe scores, in instrument order. */
   flags: string[];
   /** Every finding's data-quality notes, in instrument order. */
@@ -153,15 +170,23 @@ function groupAdministrations(
       g = { key, display: known ? INSTRUMENTS[known].display : a.instrumentName, known, items: [] };
       groups.set(key, g);
     }
-    const pct = Math.min(100, Math.max(0, percentOfScale(known, a.score, a.maxScore)));
+    const pctOf = (score: number) => Math.min(100, Math.max(0, percentOfScale(known, score, a.maxScore)));
+    const pct = pctOf(a.score);
     const direction = known ? INSTRUMENTS[known].direction : null;
+    const validity = known ? totalValidity(known, a.score, a.maxScore) : null;
+    const near = known ? nearestFormTotals(known, a.score, a.maxScore) : { worse: a.score, better: a.score };
     const item: Administration = {
       score: a.score,
       maxScore: a.maxScore,
       at,
       pct,
       burdenPct: burdenPctOf(direction, pct),
-      published: known !== null && isPublishedTotal(known, a.score, a.maxScore),
+      published: validity === "published",
+      validity,
+      worseScore: near.worse,
+      betterScore: near.better,
+      worseBurdenPct: burdenPctOf(direction, pctOf(near.worse)),
+      betterBurdenPct: burdenPctOf(direction, pctOf(near.better)),
     };
     if (a.severity !== undefined) item.severity = a.severity;
     g.items.push(item);
@@ -173,27 +198,31 @@ function describeBand(display: string, profileMax: number, score: number, b: Sev
   return `${display} ${fmt(score)} of ${profileMax}: ${b.label} band (${b.min}-${b.max})`;
 }
 
-/** Why a recognised instrument's administrations were read off its published scale. */
+/** Why a recognised instrument's administrations were read off its published scale (another form: decision 63). */
 function offScaleNote(display: string, known: InstrumentId, items: readonly Administration[]): string {
   const k = INSTRUMENTS[known];
-  const bad = items.filter((i) => !i.published);
-  const fractional = k.wholeNumberTotals && bad.some((i) => !Number.isInteger(i.score));
-  const reasons = [
-    ...(bad.some((i) => i.maxScore !== k.totalMax)
-      ? [`a maxScore other than the published ${k.totalMax}`]
-      : []),
-    ...(fractional ? ["a total that is not a whole number (its items are scored in whole numbers)"] : []),
-    ...(bad.some((i) => i.score < k.totalMin || i.score > k.totalMax)
-      ? [`a total outside the published ${k.totalMin}-${k.totalMax}`]
-      : []),
-  ];
-  return `${display}: ${bad.length} administration(s) with ${reasons.join(" or ")} are not valid ${display} administrations; bands and the published reliable change were not applied, change read in percentage points of the scale maximum (data quality)`;
+  const other = items.filter((i) => i.validity === "other_form");
+  return `${display}: ${other.length} administration(s) with a maxScore other than the published ${k.totalMax} are not on the published ${display} form; bands and the published reliable change were not applied, change read in percentage points of the scale maximum (data quality)`;
 }
 
-/** The administration before the latest with the lowest burden (the earliest among equals). */
+/** Which administrations were not evaluated because their totals are invalid (decision 81). */
+function invalidNote(display: string, known: InstrumentId, items: readonly Administration[]): string {
+  const reasons = [
+    ...new Set(
+      items
+        .filter((i) => i.validity === "invalid")
+        .map((i) => invalidTotalReason(known, i.score, i.maxScore) as string),
+    ),
+  ];
+  const n = items.filter((i) => i.validity === "invalid").length;
+  return `${display}: ${n} administration(s) not evaluated: ${reasons.join("; ")}; an invalid total is never read as improvement or as reassurance, and is read only for a deterioration or a severe score, at the nearest total the form can produce toward the worse end (data quality)`;
+}
+
+/** The administration before the latest with the lowest burden (better reading; the earliest among equals). */
 function bestBefore(items: readonly Administration[], latest: Administration): Administration | null {
   let best: Administration | null = null;
-  for (const i of items) if (i.at < latest.at && (best === null || i.burdenPct < best.burdenPct)) best = i;
+  for (const i of items)
+    if (i.at < latest.at && (best === null || i.betterBurdenPct < best.betterBurdenPct)) best = i;
   return best;
 }
 
@@ -204,33 +233,56 @@ function deteriorationText(g: Group, worst: ScaleChange, fromBest: boolean, thre
   return `${g.display} reliable deterioration${from}: ${fmt(worst.before)} -> ${fmt(worst.after)} (${signed(worst.change)} points${scale}; ${fmt(threshold)} or more is reliable)`;
 }
 
-function readGroup(g: Group, unknownPp: number): InstrumentFinding {
-  // Stable sort: equal times keep input order, so "latest" is the last sent among equals.
-  const items = g.items.sort((x, y) => x.at - y.at);
+/**
+ * One reading of a set of administrations of one instrument. Each comparison reads the later
+ * administration at its `worse` total and the earlier one at its `better` total (decision 81);
+ * for valid administrations both are the score, so a reading of valid administrations alone is
+ * the plain reading of decisions 60-63.
+ */
+interface Reading {
+  latest: Administration;
+  best: Administration | null;
+  distinctDates: boolean;
+  band: SeverityBand | null;
+  byBand: boolean;
+  overall: ScaleChange | null;
+  recent: ScaleChange | null;
+  fromBest: ScaleChange | null;
+  overallPp: number | null;
+  recentPp: number | null;
+  fromBestPp: number | null;
+  deteriorated: boolean;
+  /** The improvement criterion (first vs latest), before the deterioration check. */
+  improvedFromFirst: boolean;
+  deteriorationFlag: string | null;
+  severityFlag: string | null;
+}
+
+function readSet(g: Group, items: readonly Administration[], unknownPp: number): Reading {
   const first = items[0] as Administration;
   const latest = items[items.length - 1] as Administration;
   const previous = items.length >= 2 ? (items[items.length - 2] as Administration) : null;
   const distinctDates = latest.at > first.at;
   const k = g.known ? INSTRUMENTS[g.known] : null;
   const direction = k?.direction ?? null;
-  const offScale = k !== null && items.some((i) => !i.published);
-  const onScale = k !== null && !offScale;
-  // Reliable change in the instrument's points needs a sourced threshold; otherwise percentage points.
+  // On the published maximum (valid or invalid totals): bands and reliable change in points apply.
+  const onScale = k !== null && items.every((i) => i.maxScore === k.totalMax);
   const byPoints = onScale && k?.reliableChangePoints != null;
   const best = distinctDates ? bestBefore(items, latest) : null;
 
-  const bandOf = onScale && g.known ? severityBand(g.known, latest.score) : null;
-  const byBand = bandOf !== null && k?.severeBandKey === bandOf.key;
-  const byCaller = callerSaysSevere(latest.severity);
+  const band = onScale && g.known ? severityBand(g.known, latest.worseScore) : null;
+  const byBand = band !== null && k?.severeBandKey === band.key;
   const compare = (before: Administration | null): ScaleChange | null =>
     byPoints && g.known && before && latest.at > before.at
-      ? classifyScaleChange(g.known, before.score, latest.score)
+      ? classifyScaleChange(g.known, before.betterScore, latest.worseScore)
       : null;
   const overall = compare(first);
   const recent = compare(previous);
   const fromBest = compare(best);
   const ppOf = (before: Administration | null): number | null =>
-    direction !== null && before && latest.at > before.at ? latest.burdenPct - before.burdenPct : null;
+    direction !== null && before && latest.at > before.at
+      ? latest.worseBurdenPct - before.betterBurdenPct
+      : null;
   const overallPp = ppOf(first);
   const recentPp = ppOf(previous);
   const fromBestPp = ppOf(best);
@@ -241,9 +293,8 @@ function readGroup(g: Group, unknownPp: number): InstrumentFinding {
     : byPoints
       ? [overall, recent, fromBest].some((c) => c?.category === "reliable_deterioration")
       : [overallPp, recentPp, fromBestPp].some((pp) => (pp ?? 0) >= unknownPp - PP_EPSILON);
-  const improved =
+  const improvedFromFirst =
     evaluated &&
-    !deteriorated &&
     (byPoints ? overall?.category === "reliable_improvement" : (overallPp ?? 0) <= -unknownPp + PP_EPSILON);
 
   let deteriorationFlag: string | null = null;
@@ -262,19 +313,91 @@ function readGroup(g: Group, unknownPp: number): InstrumentFinding {
       deteriorationFlag = `${g.display} ${toward} ${fmt(rise)} percentage points of the scale maximum toward its worse end (${unknownPp} or more is counted as deterioration here, an expert-set threshold)`;
     }
   }
+  const byCaller = callerSaysSevere(latest.severity);
   const severityFlag =
-    byBand && k && bandOf
-      ? describeBand(g.display, k.totalMax, latest.score, bandOf)
+    byBand && k && band
+      ? describeBand(g.display, k.totalMax, latest.worseScore, band)
       : byCaller
         ? `${g.display} latest administration reported as "${latest.severity}" by the caller`
         : null;
+  return {
+    latest,
+    best,
+    distinctDates,
+    band,
+    byBand,
+    overall,
+    recent,
+    fromBest,
+    overallPp,
+    recentPp,
+    fromBestPp,
+    deteriorated,
+    improvedFromFirst,
+    deteriorationFlag,
+    severityFlag,
+  };
+}
+
+const maxOf = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.max(a, b);
+
+/** Marks a sentence read from invalid totals as such (decision 81). */
+const fromInvalid = (flag: string | null): string | null =>
+  flag === null
+    ? null
+    : `${flag} (reading the invalid total(s) at the nearest total the form can produce toward the worse end)`;
+
+function readGroup(g: Group, unknownPp: number): InstrumentFinding {
+  // Stable sort: equal times keep input order, so "latest" is the last sent among equals.
+  const items = g.items.sort((x, y) => x.at - y.at);
+  const k = g.known ? INSTRUMENTS[g.known] : null;
+  const direction = k?.direction ?? null;
+  const evaluated = direction !== null;
+  const valid = items.filter((i) => i.validity !== "invalid");
+  const invalid = items.length - valid.length;
+  // Valid administrations alone; with invalid ones, also all of them read toward the worse end
+  // (decision 81): a deterioration or severe score shown by either counts, an improvement only
+  // when both show it, so an invalid total never supports improvement and never hides a rise.
+  const v = valid.length > 0 ? readSet(g, valid, unknownPp) : null;
+  const all = invalid > 0 ? readSet(g, items, unknownPp) : null;
+  const main = (v ?? all) as Reading;
+  const latest = items[items.length - 1] as Administration;
+  const changeRead = evaluated && v?.distinctDates === true;
+  const deteriorated = (v?.deteriorated ?? false) || (all?.deteriorated ?? false);
+  const improved =
+    changeRead && !deteriorated && (v?.improvedFromFirst ?? false) && (all === null || all.improvedFromFirst);
+  const byBand = (v?.byBand ?? false) || (all?.byBand ?? false);
+  const byCaller = callerSaysSevere(latest.severity);
+
+  const deteriorationFlag = !deteriorated
+    ? null
+    : v?.deteriorated
+      ? (v.deteriorationFlag as string)
+      : fromInvalid((all as Reading).deteriorationFlag);
+  const severityFlag =
+    v?.byBand && v.severityFlag
+      ? v.severityFlag +
+        (v.latest === latest ? "" : ` (the latest valid administration, ${dateOf(v.latest.at)})`)
+      : all?.byBand
+        ? fromInvalid(all.severityFlag)
+        : byCaller
+          ? `${g.display} latest administration reported as "${latest.severity}" by the caller`
+          : null;
 
   const notes: string[] = [];
-  if (!evaluated && distinctDates)
+  if (!evaluated && latest.at > (items[0] as Administration).at)
     notes.push(
       `${g.display}: change not evaluated: direction unknown (not a recognised instrument, so whether a higher score is better or worse is not known)`,
     );
+  const offScale = items.some((i) => i.validity === "other_form");
   if (offScale && g.known) notes.push(offScaleNote(g.display, g.known, items));
+  if (invalid > 0 && g.known) notes.push(invalidNote(g.display, g.known, items));
+
+  // Change in percentage points: the worse of the two readings; without a valid change, an
+  // invalid total's fall counts as no change (it is never credited as improvement).
+  const pp = (a: number | null, b: number | null): number | null =>
+    all === null ? a : changeRead ? maxOf(a, b) : b === null ? null : Math.max(0, b);
 
   return {
     key: g.key,
@@ -283,17 +406,19 @@ function readGroup(g: Group, unknownPp: number): InstrumentFinding {
     direction,
     n: items.length,
     latest,
-    best,
-    band: bandOf,
+    best: all?.best ?? main.best,
+    band: v !== null && v.latest === latest ? v.band : null,
     severe: byBand || byCaller,
     severeBy: byBand ? "published_band" : byCaller ? "caller_severity" : null,
     offScale,
-    overall,
-    recent,
-    fromBest,
-    overallPp,
-    recentPp,
-    fromBestPp,
+    invalid,
+    changeRead,
+    overall: v?.overall ?? null,
+    recent: v?.recent ?? null,
+    fromBest: v?.fromBest ?? null,
+    overallPp: evaluated ? pp(v?.overallPp ?? null, all?.overallPp ?? null) : null,
+    recentPp: evaluated ? pp(v?.recentPp ?? null, all?.recentPp ?? null) : null,
+    fromBestPp: evaluated ? pp(v?.fromBestPp ?? null, all?.fromBestPp ?? null) : null,
     deteriorated,
     improved,
     evaluated,
@@ -320,6 +445,7 @@ export function readSymptomFindings(
   const severe = instruments.filter((f) => f.severe);
   const deteriorated = instruments.filter((f) => f.deteriorated);
   const unevaluated = instruments.filter((f) => !f.evaluated);
+  const withInvalid = instruments.filter((f) => f.invalid > 0);
   const flags: string[] = [];
   for (const f of deteriorated) if (f.deteriorationFlag) flags.push(f.deteriorationFlag);
   for (const f of severe) if (f.severityFlag) flags.push(f.severityFlag);
@@ -328,24 +454,39 @@ export function readSymptomFindings(
     severe,
     deteriorated,
     unevaluated,
+    withInvalid,
     flags,
     notes: instruments.flatMap((f) => f.notes),
   };
 }
 
-/** Confidence lowered (never raised) when a scale of unknown direction was given on two dates or more (decision 60). */
+/**
+ * Confidence lowered (never raised) when a scale of unknown direction was given on two dates or
+ * more (decision 60), or an administration's total was invalid and not evaluated (decision 81):
+ * at most moderate, score at most UNREAD_SCALE_CONFIDENCE_SCORE_CAP, with a reason naming them.
+ */
 export function capForUnreadScales<
   T extends { level: "high" | "moderate" | "low"; score: number; reasons: string[] },
 >(confidence: T, findings: SymptomFindings): T {
   const unread = findings.unevaluated.filter((f) => f.notes.length > 0);
-  if (unread.length === 0 || confidence.level === "low") return confidence;
+  const invalid = findings.withInvalid;
+  if ((unread.length === 0 && invalid.length === 0) || confidence.level === "low") return confidence;
   return {
     ...confidence,
     level: UNREAD_SCALE_CONFIDENCE_CAP,
     score: Math.min(confidence.score, UNREAD_SCALE_CONFIDENCE_SCORE_CAP),
     reasons: [
       ...confidence.reasons,
-      `Confidence at most ${UNREAD_SCALE_CONFIDENCE_CAP}: the change of ${unread.map((f) => f.display).join(", ")} could not be read (direction unknown).`,
+      ...(unread.length > 0
+        ? [
+            `Confidence at most ${UNREAD_SCALE_CONFIDENCE_CAP}: the change of ${unread.map((f) => f.display).join(", ")} could not be read (direction unknown).`,
+          ]
+        : []),
+      ...(invalid.length > 0
+        ? [
+            `Confidence at most ${UNREAD_SCALE_CONFIDENCE_CAP}: ${invalid.map((f) => `${f.invalid} ${f.display} administration(s)`).join(", ")} with an invalid total were not evaluated.`,
+          ]
+        : []),
     ],
   };
 }

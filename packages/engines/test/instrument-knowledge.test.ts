@@ -278,13 +278,16 @@ describe("fractional totals of a whole-number instrument (decision 63)", () => {
     expect(scoreInstruments([{ instrument: "PHQ-9", total: 12 }]).results[0]?.total).toBe(12);
   });
 
-  it("the engines read a fractional PHQ-9 off its published scale, with a data-quality note", () => {
+  it("the engines do not evaluate a fractional PHQ-9 (decision 81), with a data-quality note", () => {
     const a = series("phq9", "PHQ-9", 27, [20, 20.5], "2026-06-01");
     const o = scoreOutcome({ assessments: a }, { now: NOW });
     expect(o.facts.confidence.reasons.join(" ")).toContain(
-      "a total that is not a whole number (its items are scored in whole numbers)",
+      "PHQ-9: 1 administration(s) not evaluated: total 20.5 is not a whole number (PHQ-9 items are scored in whole numbers)",
     );
-    // Not banded as a PHQ-9: 20.5 is not read as the severe band.
-    expect(o.facts.summary.flagged.some((f) => f.includes("severe band"))).toBe(false);
+    // 20.5 is not banded itself; the severe flag names the latest valid score, 20.
+    expect(o.facts.summary.flagged).toContain(
+      "PHQ-9 20 of 27: severe band (20-27) (the latest valid administration, 2026-06-01)",
+    );
+    expect(o.data.direction).toBe("severe_symptoms");
   });
 });

@@ -516,6 +516,7 @@ describe("readSymptomFindings (the one reading of the symptom scales the engines
       severe: [],
       deteriorated: [],
       unevaluated: [],
+      withInvalid: [],
       flags: [],
       notes: [],
     });

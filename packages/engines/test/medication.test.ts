@@ -227,10 +227,15 @@ describe("reliable change on the PHQ-9 and GAD-7", () => {
     expect(phq(5).tone).toBe("watch");
     expect(phq(4).tone).toBe("positive");
     expect(phq(4).detail).toContain("Reliable improvement");
-    // Decision 63: a fractional PHQ-9 total is not a PHQ-9 administration; read off-scale in
-    // percentage points (15.99 - 10 = 22.2 pp of 27: a rise beyond 15 pp).
-    expect(phq(15.99).detail).toContain("are not valid PHQ-9 administrations");
+    // Decision 81: a fractional PHQ-9 total is invalid and never a response; a rise is still read,
+    // at the nearest whole total toward the worse end (15.99 -> 16: +6 points, reliable).
+    expect(phq(15.99).detail).toContain(
+      "Not evaluated: 1 PHQ-9 administration(s) with an invalid total (total 15.99 is not a whole number",
+    );
     expect(phq(15.99).tone).toBe("elevated");
+    // A fall shown only by an invalid total is not a response: no valid score after the start.
+    expect(phq(3.5).tone).toBe("watch");
+    expect(phq(3.5).detail).toContain("the valid administrations do not fall on both sides of the start");
   });
 
   it("uses the GAD-7 reliable change of 4 points", () => {

@@ -175,14 +175,27 @@ describe("components", () => {
     expect(contribution({ assessments: a }, "symptoms").detail).toContain("Read from the best score");
   });
 
-  it("symptoms: a score above maxScore reads as 100 %; unreadable dates are skipped", () => {
-    const a = [
-      ...series([200, 10], "2026-06-01T00:00:00Z", 7, 100, "phq9"),
-      { instrumentId: "phq9", instrumentName: "PHQ-9", score: 0, maxScore: 100, createdAt: "yesterday-ish" },
-    ];
-    const c = contribution({ assessments: a }, "symptoms");
-    expect(c.available).toBe(true);
-    expect(c.contribution).toBe(45);
+  it("symptoms: a score above maxScore is invalid (decision 81): its fall is never credited, its rise reads as 100 %; unreadable dates are skipped", () => {
+    const unreadable = {
+      instrumentId: "phq9",
+      instrumentName: "PHQ-9",
+      score: 0,
+      maxScore: 100,
+      createdAt: "yesterday-ish",
+    };
+    const fall = contribution(
+      { assessments: [...series([200, 10], "2026-06-01T00:00:00Z", 7, 100, "phq9"), unreadable] },
+      "symptoms",
+    );
+    expect(fall.available).toBe(false);
+    expect(fall.contribution).toBe(0);
+    expect(fall.detail).toContain("change not evaluated: 1 administration(s) have invalid totals");
+    const rise = contribution(
+      { assessments: [...series([10, 200], "2026-06-01T00:00:00Z", 7, 100, "phq9"), unreadable] },
+      "symptoms",
+    );
+    expect(rise.available).toBe(true);
+    expect(rise.contribution).toBe(-45);
   });
 
   it("symptoms: unavailable with a single date", () => {

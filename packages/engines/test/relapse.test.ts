@@ -797,3 +797,21 @@ describe("symptom window text", () => {
     );
   });
 });
+
+describe("trend at the threshold on a mirrored scale", () => {
+  it("WHO-5 93 -> 89 of 100 and PHQ-9 7 -> 11 of 100, 24 days apart (5 points per 30 days): both rising", () => {
+    const now = new Date("2026-07-01T00:00:00Z");
+    const at = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
+    const as = (id: string, name: string, scores: [number, number]): Assessment[] =>
+      scores.map((score, i) => ({
+        instrumentId: id,
+        instrumentName: name,
+        score,
+        maxScore: 100,
+        createdAt: at(i === 0 ? 40 : 16),
+      }));
+    const who5 = predictRelapse({ assessments: as("who5", "WHO-5", [93, 89]) }, { now }).data;
+    const phq9 = predictRelapse({ assessments: as("phq9", "PHQ-9", [7, 11]) }, { now }).data;
+    expect([who5.trend, phq9.trend]).toEqual(["rising", "rising"]);
+  });
+});

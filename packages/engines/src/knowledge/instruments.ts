@@ -1231,3 +1231,50 @@ export function maximumTotalWithout(id: InstrumentId, item: number): number {
   }
   return max;
 }
+
+/**
+ * What an administration of a recognised instrument is (decision 81): `published` (a valid total
+ * on the published scale), `other_form` (the same instrument on another maximum, e.g. sent as
+ * 0-100, read off-scale in percentage points: decision 63) or `invalid` (a total the form cannot
+ * produce: on the published maximum, a fraction of a whole-number instrument or a total outside
+ * the published range; on another maximum, a total below 0 or above that maximum).
+ */
+export type TotalValidity = "published" | "other_form" | "invalid";
+
+export function totalValidity(id: InstrumentId, total: number, maxScore: number): TotalValidity {
+  const k = INSTRUMENTS[id];
+  if (maxScore !== k.totalMax) return total < 0 || total > maxScore ? "invalid" : "other_form";
+  return isPublishedTotal(id, total, maxScore) ? "published" : "invalid";
+}
+
+/** Why a total is invalid for its instrument ("total 12.5 is not a whole number ..."), or null when it is not. */
+export function invalidTotalReason(id: InstrumentId, total: number, maxScore: number): string | null {
+  if (totalValidity(id, total, maxScore) !== "invalid") return null;
+  const k = INSTRUMENTS[id];
+  const t = String(Math.round(total * 1000) / 1000);
+  if (maxScore !== k.totalMax) return `total ${t} is outside 0-${maxScore}, the range of its own maxScore`;
+  if (total < k.totalMin || total > k.totalMax)
+    return `total ${t} is outside the published ${k.display} range ${k.totalMin}-${k.totalMax}`;
+  return `total ${t} is not a whole number (${k.display} items are scored in whole numbers)`;
+}
+
+/**
+ * The nearest totals the form can produce either side of an invalid total (decision 81): clamped
+ * into the range (0-maxScore on another form), and on a whole-number instrument at its published
+ * maximum the whole numbers below and above a fraction. `worse` is the one nearer the scale's
+ * worse end, `better` the other; both are the total itself for a valid administration.
+ */
+export function nearestFormTotals(
+  id: InstrumentId,
+  total: number,
+  maxScore: number,
+): { worse: number; better: number } {
+  if (totalValidity(id, total, maxScore) !== "invalid") return { worse: total, better: total };
+  const k = INSTRUMENTS[id];
+  const published = maxScore === k.totalMax;
+  const lo = published ? k.totalMin : 0;
+  const clamped = Math.min(maxScore, Math.max(lo, total));
+  const down = published && k.wholeNumberTotals ? Math.floor(clamped) : clamped;
+  const up = published && k.wholeNumberTotals ? Math.ceil(clamped) : clamped;
+  return k.direction === "higher_is_worse" ? { worse: up, better: down } : { worse: down, better: up };
+}
