@@ -41,6 +41,7 @@ describe("getPanels", () => {
       "carbamazepine_level",
       "hepatic_panel",
       "hba1c",
+      "prolactin",
       "renal_function",
     ]);
   });
