@@ -830,6 +830,9 @@ const KILO_PER_UL = ["10*3/ul", "10^3/ul", "x10*3/ul", "x10^3/ul", "k/ul", "thou
 /** Table 2.1 "Everyday tests" of an Oxford Handbook, as shown on the Oxford Index (secondary copy; edition not shown). */
 const OXFORD_EVERYDAY =
   "Oxford Handbook reference ranges, table 2.1 'Everyday tests' (oxfordindex.oup.com authority.20110803095506792; secondary copy, edition not shown)";
+/** Reference intervals of an earlier edition of the handbook cited as OXFORD_ACUTE, as read in an online copy. */
+const OXFORD_ACUTE_2004 =
+  "Ramrakha & Moore 2004, Oxford Handbook of Acute Medicine 2nd ed., reference intervals (online copy read)";
 /** NHS haematology telephone (critical) limits; the RCPath 2017 haematology table itself was not read. */
 const NHS_HAEMATOLOGY_PHONE =
   "NHS laboratory haematology telephone limits: Barnsley Hospital, North Bristol (Severn Pathology), South Tees, Royal Melbourne Hospital pages (RCPath 2017 haematology table not read)";
@@ -1213,7 +1216,7 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
       low: 150,
       high: 400,
       source:
-        "adult interval most UK NHS laboratories print (secondary summaries; not checked in a primary source)",
+        "Hoffbrand, Essential Haematology, appendix 1 normal values (150-400 x10^9/L; online copy read); University Hospitals Dorset 150-410, Royal Liverpool 140-450",
     },
     criticalLow: {
       value: 50,
@@ -1248,7 +1251,7 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
       low: 120,
       high: 180,
       source:
-        "adults: lower bound the WHO 2011 anaemia threshold for non-pregnant women (120 g/L; men 130; not re-read this pass), upper bound the usual adult male upper limit (secondary); sex is not modelled, so a man at 120-129 g/L is anaemic but reads within range",
+        "adults: women's lower limit 120 g/L (University Hospitals Dorset 120-150, Royal Liverpool 120-160; WHO 2011 anaemia threshold for non-pregnant women, not re-read), men's upper limit 180 g/L (Royal Liverpool 130-180; Dorset 130-170; Hoffbrand 135-175); sex is not modelled, so a man at 120-129 g/L is anaemic but reads within range",
     },
     criticalLow: {
       value: 70,
@@ -1273,8 +1276,7 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
     reference: {
       low: null,
       high: 395,
-      source:
-        "Lilleng et al. 2012, Clin Chem Lab Med 50(5) (Tromsø Study upper reference limits: men under 50 y 395, men 50 y and over 340, women 207 U/L; abstract read); sex is not modelled, so the highest bound is used",
+      source: `Lilleng et al. 2012, Clin Chem Lab Med 50(5) (Tromsø Study upper reference limits: men under 50 y 395, men 50 y and over 340, women 207 U/L; abstract read); sex is not modelled, so the highest bound is used (the older interval of ${OXFORD_ACUTE_2004} is men 25-195, women 25-170 U/L; a CK raised after restraint or an injection is common, so the population-based limit is preferred)`,
     },
     criticalHigh: { value: 5000, inclusive: true, name: "critical limit", source: RCPATH_2017 },
   },
@@ -1329,7 +1331,7 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
     reference: {
       low: null,
       high: 17,
-      source: `${OXFORD_EVERYDAY}: 3-17 µmol/L; lower bound not used (no clinical meaning)`,
+      source: `${OXFORD_EVERYDAY} and ${OXFORD_ACUTE_2004}: 3-17 µmol/L; lower bound not used (no clinical meaning)`,
     },
   },
   albumin: {
@@ -1341,7 +1343,7 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
     ],
     plausible: { low: 5, high: 80, source: "house rule" },
     rangeKind: "reference",
-    reference: { low: 35, high: 50, source: OXFORD_EVERYDAY },
+    reference: { low: 35, high: 50, source: `${OXFORD_EVERYDAY}; the same in ${OXFORD_ACUTE_2004}` },
   },
   ammonia: {
     canonicalUnit: "umol/L",
@@ -1378,7 +1380,7 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
     ],
     plausible: { low: 0.1, high: 10, source: "house rule" },
     rangeKind: "reference",
-    reference: { low: 0.75, high: 1.05, source: OXFORD_EVERYDAY },
+    reference: { low: 0.75, high: 1.05, source: `${OXFORD_EVERYDAY}; the same in ${OXFORD_ACUTE_2004}` },
     criticalLow: { value: 0.4, inclusive: true, name: "critical limit", source: RCPATH_2017 },
   },
   phosphate: {
@@ -1395,7 +1397,11 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
     ],
     plausible: { low: 0.05, high: 10, source: "house rule" },
     rangeKind: "reference",
-    reference: { low: 0.8, high: 1.45, source: `inorganic phosphate, ${OXFORD_EVERYDAY}` },
+    reference: {
+      low: 0.8,
+      high: 1.45,
+      source: `inorganic phosphate, ${OXFORD_EVERYDAY}; the same in ${OXFORD_ACUTE_2004}`,
+    },
     criticalLow: { value: 0.3, inclusive: true, name: "critical limit", source: RCPATH_2017 },
   },
   urea: {
@@ -1456,8 +1462,8 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
     rangeKind: "reference",
     reference: {
       low: null,
-      high: 5,
-      source: "upper limit most UK laboratories print (secondary; not checked in a primary source)",
+      high: 10,
+      source: `${OXFORD_ACUTE_2004}: CRP 0-10 mg/L (many UK laboratories print < 5)`,
     },
     criticalHigh: {
       value: 300,
@@ -1492,7 +1498,7 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
       low: null,
       high: 25,
       source:
-        "upper limit 25 µg/L in women, 20 in men, as general guideline thresholds (secondary summary of the Wikipedia 'Prolactin' article; not checked in a primary source); the women's bound, as sex is not modelled",
+        "upper limit 25 µg/L in women, 20 in men, as general guideline thresholds (secondary summary of the Wikipedia 'Prolactin' article; not checked in a primary source); the women's bound, as sex is not modelled. UK laboratories report mU/L (men < 450, women < 600 in the Oxford Handbook of Acute Medicine 2nd ed.), which is not converted",
     },
   },
 };
