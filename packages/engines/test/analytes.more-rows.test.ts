@@ -153,3 +153,33 @@ describe("units of the added rows", () => {
     expect(mgdl?.evaluated && Number(mgdl.canonicalValue.toFixed(3))).toBe(0.905);
   });
 });
+
+describe("drug levels, lipids and blood-count indices added later", () => {
+  it("lamotrigine in µmol/L is converted (256.09 g/mol): 70 µmol/L is 17.9 mg/L, above the 2.5-15 range", () => {
+    const p = evaluatePanel([{ analyte: "Lamictal", value: 70, unit: "umol/L" }]);
+    expect(p.results[0]).toMatchObject({ flag: "high", canonicalValue: 17.9, canonicalUnit: "mg/L" });
+    expect(evaluatePanel([{ analyte: "lamotrigine", value: 8, unit: "mg/L" }]).results[0]?.flag).toBe(
+      "normal",
+    );
+  });
+
+  it("triglycerides above 20 mmol/L (pancreatitis risk with clozapine or olanzapine) are never silent", () => {
+    const r = run([panel([{ name: "Triglycerides", value: 2000, unit: "mg/dL" }])]);
+    expect(r.facts.summary.requiresClinicianReview).toBe(true);
+    expect(r.facts.summary.flagged).toEqual([
+      "Triglycerides 22.6 mmol/L: above the 20 mmol/L critical limit (pancreatitis risk) (not flagged by the laboratory)",
+    ]);
+  });
+
+  it("an eosinophil percentage is not a count: not evaluated; a count in cells/µL is converted", () => {
+    expect(evaluatePanel([{ analyte: "eosinophils", value: 12, unit: "%" }]).warnings[0]).toMatch(
+      /not evaluated: unit \(unit "%" is ambiguous for Eosinophils/,
+    );
+    expect(
+      evaluatePanel([{ analyte: "eosinophils", value: 900, unit: "cells/uL" }]).results[0],
+    ).toMatchObject({
+      flag: "high",
+      canonicalValue: 0.9,
+    });
+  });
+});

@@ -1472,6 +1472,98 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
       source: `${RCPATH_2017} (GP and out-patient samples)`,
     },
   },
+  lamotrigine: {
+    canonicalUnit: "mg/L",
+    displayUnit: "mg/L",
+    units: [
+      same("mg/L", ["mg/l"], "canonical"),
+      same("ug/mL", ["ug/ml"], "1 µg/mL = 1 mg/L"),
+      {
+        ucum: "umol/L",
+        spellings: ["umol/l"],
+        toCanonical: 0.2561,
+        basis: "lamotrigine 256.09 g/mol: 1 µmol/L = 0.2561 mg/L",
+      },
+    ],
+    plausible: { low: 0, high: 200, source: "house rule" },
+    rangeKind: "therapeutic",
+    therapeutic: [
+      {
+        indication: "trough",
+        low: 2.5,
+        high: 15,
+        source:
+          "Newcastle Laboratories and Synnovis (King's College Hospital) lamotrigine test pages: 2.5-15 mg/L, pre-dose; HEFT Pathology gives 3-14 mg/L for bipolar disorder",
+      },
+    ],
+  },
+  triglycerides: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: [
+      same("mmol/L", ["mmol/l"], "canonical"),
+      {
+        ucum: "mg/dL",
+        spellings: ["mg/dl"],
+        toCanonical: 0.01129,
+        basis: "as triolein, 885.4 g/mol: 10/885.4 (the laboratory convention)",
+      },
+    ],
+    plausible: { low: 0.05, high: 120, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 2.1,
+      source:
+        "Simon, Everitt & Kendrick 2005, Oxford Handbook of General Practice 2nd ed., reference intervals (< 2.1 mmol/L; online copy read)",
+    },
+    criticalHigh: {
+      value: 20,
+      inclusive: false,
+      name: "critical limit (pancreatitis risk)",
+      source:
+        "Homerton Hospital chemical pathology critical result limits, triglycerides > 20.0 mmol/L (Royal Melbourne Hospital phones > 12.0)",
+    },
+  },
+  ferritin: {
+    canonicalUnit: "ug/L",
+    displayUnit: "µg/L",
+    units: [same("ug/L", ["ug/l"], "canonical"), same("ng/mL", ["ng/ml"], "1 ng/mL = 1 µg/L")],
+    plausible: { low: 0, high: 100000, source: "house rule" },
+    rangeKind: "reference",
+    reference: { low: 12, high: 200, source: OXFORD_ACUTE_2004 },
+  },
+  eosinophils: {
+    canonicalUnit: "10*9/L",
+    displayUnit: "x10^9/L",
+    units: [
+      same("10*9/L", GIGA_PER_L, "canonical"),
+      same("10*3/uL", KILO_PER_UL, "1 x10^3/µL = 1 x10^9/L"),
+      { ucum: "/uL", spellings: CELLS_PER_UL, toCanonical: 0.001, basis: "1000 cells/µL = 1 x10^9/L" },
+    ],
+    ambiguousUnits: [{ spelling: "%", reason: "an eosinophil percentage is not an absolute count" }],
+    plausible: { low: 0, high: 100, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 0.44,
+      source:
+        "Hoffbrand, Essential Haematology, appendix 1 normal values (0.04-0.44 x10^9/L; online copy read); lower bound not used",
+    },
+  },
+  mcv: {
+    canonicalUnit: "fL",
+    displayUnit: "fL",
+    units: [same("fL", ["fl"], "canonical"), same("um3", ["um3", "um*3"], "1 µm3 = 1 fL")],
+    plausible: { low: 40, high: 160, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 80,
+      high: 100,
+      source:
+        "Royal Liverpool University Hospital FBC ranges (80-100 fL, from Bain, A Practical Guide; Pathology Harmonisation); Hoffbrand 80-95",
+    },
+  },
   prolactin: {
     canonicalUnit: "ng/mL",
     displayUnit: "ng/mL",
