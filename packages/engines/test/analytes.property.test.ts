@@ -164,10 +164,12 @@ describe("property: the same value in another accepted unit gives the same evalu
 });
 
 describe("property: a missing, unknown or ambiguous unit is never evaluated as normal", () => {
+  // Every spelling the row names ambiguous (prolactin mIU/L, urea mg/dL, ...) is tried as well.
   const arbBadUnit = (entry: AnalyteEntry) =>
     fc
       .oneof(
         fc.constantFrom("xyz", "mg", "g/L", "%", "mmol/kg", "IU", "cells"),
+        fc.constantFrom("xyz", ...(entry.measure?.ambiguousUnits ?? []).map((a) => a.spelling.toUpperCase())),
         fc.string({ minLength: 1, maxLength: 8 }),
       )
       .filter((u) => resolveUnit(entry, u).kind !== "resolved");
