@@ -8,6 +8,7 @@ import {
   evaluateAnalyteValue,
   findAnalyte,
   hasSingleScale,
+  normaliseUnitSpelling,
   resolveUnit,
 } from "../src/knowledge/analytes.js";
 import { evaluatePanel } from "../src/tools/panels.js";
@@ -69,6 +70,17 @@ describe("analyte table: one row per fact", () => {
     if (m.criticalLow) expect(m.criticalLow.source.length).toBeGreaterThan(5);
     if (m.criticalHigh) expect(m.criticalHigh.source.length).toBeGreaterThan(5);
     for (const u of m.units) expect(u.basis.length).toBeGreaterThan(3);
+    // A row without a range would read every value as normal: each row has one to read against.
+    const ranges = m.rangeKind === "therapeutic" ? (m.therapeutic ?? []) : m.reference ? [m.reference] : [];
+    expect(ranges.length).toBeGreaterThan(0);
+    // No spelling is both accepted and named ambiguous; a row with an ambiguous spelling has no
+    // single scale, so a value without a unit is never read on it (decision 64).
+    const accepted = m.units.flatMap((u) => [u.ucum, ...u.spellings].map(normaliseUnitSpelling));
+    for (const a of m.ambiguousUnits ?? []) {
+      expect(accepted).not.toContain(normaliseUnitSpelling(a.spelling));
+      expect(resolveUnit(e, a.spelling).kind).toBe("ambiguous");
+      expect(hasSingleScale(m)).toBe(false);
+    }
   });
 
   it("states the issue's conversions exactly", () => {
@@ -152,10 +164,12 @@ describe("property: the same value in another accepted unit gives the same evalu
 });
 
 describe("property: a missing, unknown or ambiguous unit is never evaluated as normal", () => {
+  // Every spelling the row names ambiguous (prolactin mIU/L, urea mg/dL, ...) is tried as well.
   const arbBadUnit = (entry: AnalyteEntry) =>
     fc
       .oneof(
         fc.constantFrom("xyz", "mg", "g/L", "%", "mmol/kg", "IU", "cells"),
+        fc.constantFrom("xyz", ...(entry.measure?.ambiguousUnits ?? []).map((a) => a.spelling.toUpperCase())),
         fc.string({ minLength: 1, maxLength: 8 }),
       )
       .filter((u) => resolveUnit(entry, u).kind !== "resolved");
@@ -237,9 +251,27 @@ describe("property: a value beyond a critical limit always reaches clinician rev
 
 describe("property: making the newest reading worse never lowers the status", () => {
   // Worse = further above the lower bound of the normal range for analytes whose high side
-  // carries the risk named in the issue (lithium, valproate, carbamazepine, clozapine, potassium).
-  const HIGH_RISK = ["lithium", "valproate", "carbamazepine", "clozapine", "potassium", "creatinine", "alt"];
+  // carries the risk named in the issue (lithium, valproate, carbamazepine, clozapine, potassium),
+  // and of liver and muscle injury, hyperammonaemia, uraemia and inflammation.
+  const HIGH_RISK = [
+    "lithium",
+    "valproate",
+    "carbamazepine",
+    "clozapine",
+    "potassium",
+    "creatinine",
+    "alt",
+    "ast",
+    "ck",
+    "ammonia",
+    "urea",
+    "bun",
+    "crp",
+    "lamotrigine",
+    "triglycerides",
+  ];
   const rows = MEASURED.filter((e) => HIGH_RISK.includes(e.key));
+  it("every listed analyte has a measurement row", () => expect(rows.length).toBe(HIGH_RISK.length));
   const lowerNormal = (m: AnalyteMeasure) =>
     m.rangeKind === "therapeutic"
       ? (m.therapeutic?.[0]?.low ?? m.plausible.low)
@@ -293,9 +325,22 @@ describe("property: making the newest reading worse never lowers the status", ()
 
 describe("property: making the newest reading worse never lowers the status (low side)", () => {
   // Worse = further below the upper bound of the normal range where the low side carries the
-  // risk: hyponatraemia, neutropenia on clozapine, leucopenia, hypoglycaemia, hypokalaemia.
-  const LOW_RISK = ["sodium", "anc", "wbc", "glucose", "potassium", "calcium"];
+  // risk: hyponatraemia, neutropenia on clozapine, leucopenia, hypoglycaemia, hypokalaemia,
+  // thrombocytopenia (valproate), anaemia, hypomagnesaemia and hypophosphataemia (refeeding).
+  const LOW_RISK = [
+    "sodium",
+    "anc",
+    "wbc",
+    "glucose",
+    "potassium",
+    "calcium",
+    "platelets",
+    "hemoglobin",
+    "magnesium",
+    "phosphate",
+  ];
   const rows = MEASURED.filter((e) => LOW_RISK.includes(e.key));
+  it("every listed analyte has a measurement row", () => expect(rows.length).toBe(LOW_RISK.length));
   const upperNormal = (m: AnalyteMeasure) => m.reference?.high ?? m.plausible.high;
 
   it("two readings, the newer one lowered: status rank never falls", () => {

@@ -39,8 +39,11 @@ describe("getPanels", () => {
       "cbc_diff",
       "valproate_level",
       "carbamazepine_level",
+      "lamotrigine_level",
       "hepatic_panel",
+      "lipid_panel",
       "hba1c",
+      "prolactin",
       "renal_function",
     ]);
   });

@@ -134,7 +134,8 @@ const DRAWS: Readonly<Record<string, SandboxDraw>> = {
     decimals: 0,
     displayRange: { low: 30, high: 100 },
   },
-  urea: { unit: "mg/dL", typical: [9, 18], outOfRange: 26, decimals: 0, displayRange: { low: 7, high: 20 } },
+  // Urea in mmol/L: urea in mg/dL is ambiguous with urea nitrogen (BUN) in the analyte table.
+  urea: { unit: "mmol/L", typical: [3.2, 6.2], outOfRange: 9.1, decimals: 1 },
   albumin: {
     unit: "g/dL",
     typical: [3.8, 4.8],

@@ -279,21 +279,24 @@ const RELEVANCE: readonly Omit<AnalyteEntry, "measure">[] = [
   },
   {
     key: "urea",
-    display: "Urea / BUN",
-    variants: ["urea", "bun", "blood urea nitrogen", "urea nitrogen", "serum urea"],
+    display: "Urea",
+    variants: ["urea", "serum urea", "plasma urea"],
     high: "High urea suggests dehydration or renal impairment, relevant to lithium levels.",
     low: "Low urea can reflect low protein intake or overhydration (for example polydipsia).",
     toneHigh: W,
     toneLow: W,
-    // Urea nitrogen (BUN) is not urea: the code is kept only when the caller sends it.
-    loinc: [
-      {
-        code: "3094-0",
-        display: "Urea nitrogen [Mass/volume] in Serum or Plasma",
-        property: "mass",
-        byDefault: false,
-      },
-    ],
+  },
+  {
+    // Urea nitrogen (BUN) is not urea: 1 mg/dL of urea nitrogen is 0.357 mmol/L of urea, 1 mg/dL
+    // of urea 0.1665 mmol/L. Its own row, so a BUN value is never read on the urea scale.
+    key: "bun",
+    display: "Urea nitrogen (BUN)",
+    variants: ["bun", "blood urea nitrogen", "urea nitrogen", "serum urea nitrogen", "urea n"],
+    high: "High urea nitrogen suggests dehydration or renal impairment, relevant to lithium levels.",
+    low: "Low urea nitrogen can reflect low protein intake or overhydration (for example polydipsia).",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [{ code: "3094-0", display: "Urea nitrogen [Mass/volume] in Serum or Plasma", property: "mass" }],
   },
   // Liver
   {
@@ -824,6 +827,30 @@ const OXFORD_ACUTE =
 const CELLS_PER_UL = ["/ul", "cells/ul", "/mm3", "cells/mm3", "{cells}/ul"];
 const GIGA_PER_L = ["10*9/l", "10^9/l", "x10*9/l", "x10^9/l", "10e9/l", "g/l (cells)", "giga/l"];
 const KILO_PER_UL = ["10*3/ul", "10^3/ul", "x10*3/ul", "x10^3/ul", "k/ul", "thou/ul", "10e3/ul"];
+/** Table 2.1 "Everyday tests" of an Oxford Handbook, as shown on the Oxford Index (secondary copy; edition not shown). */
+const OXFORD_EVERYDAY =
+  "Oxford Handbook reference ranges, table 2.1 'Everyday tests' (oxfordindex.oup.com authority.20110803095506792; secondary copy, edition not shown)";
+/** Reference intervals of an earlier edition of the handbook cited as OXFORD_ACUTE, as read in an online copy. */
+const OXFORD_ACUTE_2004 =
+  "Ramrakha & Moore 2004, Oxford Handbook of Acute Medicine 2nd ed., reference intervals (online copy read)";
+/** NHS haematology telephone (critical) limits; the RCPath 2017 haematology table itself was not read. */
+const NHS_HAEMATOLOGY_PHONE =
+  "NHS laboratory haematology telephone limits: Barnsley Hospital, North Bristol (Severn Pathology), South Tees, Royal Melbourne Hospital pages (RCPath 2017 haematology table not read)";
+/** Enzyme activity: U/L and IU/L are one unit; 1 µkat/L = 60 U/L (1 U = 1 µmol/min, 1 kat = 1 mol/s). */
+const ENZYME_UNITS: readonly AnalyteUnit[] = [
+  {
+    ucum: "U/L",
+    spellings: ["u/l", "iu/l", "[iu]/l"],
+    toCanonical: 1,
+    basis: "canonical; 1 IU/L = 1 U/L",
+  },
+  {
+    ucum: "ukat/L",
+    spellings: ["ukat/l", "microkat/l"],
+    toCanonical: 60,
+    basis: "1 U = 1 µmol/min = 1/60 µkat, so 1 µkat/L = 60 U/L",
+  },
+];
 
 /**
  * Units and ranges of the analytes the engines evaluate against the table. Factors between mass
@@ -1173,6 +1200,399 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
       source: "ARUP clozapine test, University of Iowa pathology handbook (toxic >= 1000 ng/mL)",
     },
   },
+  // Haematology (decision 64: rows added for platelets and haemoglobin)
+  platelets: {
+    canonicalUnit: "10*9/L",
+    displayUnit: "x10^9/L",
+    units: [
+      same("10*9/L", GIGA_PER_L, "canonical"),
+      same("10*3/uL", KILO_PER_UL, "1 x10^3/µL = 1 x10^9/L"),
+      { ucum: "/uL", spellings: CELLS_PER_UL, toCanonical: 0.001, basis: "1000 /µL = 1 x10^9/L" },
+    ],
+    ambiguousUnits: [{ spelling: "%", reason: "a percentage is not a platelet count" }],
+    plausible: { low: 0, high: 5000, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 150,
+      high: 400,
+      source:
+        "Hoffbrand, Essential Haematology, appendix 1 normal values (150-400 x10^9/L; online copy read); University Hospitals Dorset 150-410, Royal Liverpool 140-450",
+    },
+    criticalLow: {
+      value: 50,
+      inclusive: false,
+      name: "critical limit",
+      source: `${NHS_HAEMATOLOGY_PHONE}: platelets < 50 x10^9/L (Barnsley, South Tees, Royal Melbourne; North Bristol < 30)`,
+    },
+    criticalHigh: {
+      value: 1000,
+      inclusive: false,
+      name: "critical limit",
+      source: `${NHS_HAEMATOLOGY_PHONE}: platelets > 1000 x10^9/L (Barnsley, North Bristol, Royal Melbourne)`,
+    },
+  },
+  hemoglobin: {
+    canonicalUnit: "g/L",
+    displayUnit: "g/L",
+    units: [
+      same("g/L", ["g/l"], "canonical"),
+      { ucum: "g/dL", spellings: ["g/dl", "g%", "gm/dl"], toCanonical: 10, basis: "1 g/dL = 10 g/L" },
+    ],
+    // Haemoglobin in mmol/L (Netherlands) is counted per haem monomer by convention; not converted.
+    ambiguousUnits: [
+      {
+        spelling: "mmol/l",
+        reason: "haemoglobin in mmol/L depends on the monomer or tetramer convention; not converted",
+      },
+    ],
+    plausible: { low: 10, high: 260, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 120,
+      high: 180,
+      source:
+        "adults: women's lower limit 120 g/L (University Hospitals Dorset 120-150, Royal Liverpool 120-160; WHO 2011 anaemia threshold for non-pregnant women, not re-read), men's upper limit 180 g/L (Royal Liverpool 130-180; Dorset 130-170; Hoffbrand 135-175); sex is not modelled, so a man at 120-129 g/L is anaemic but reads within range",
+    },
+    criticalLow: {
+      value: 70,
+      inclusive: false,
+      name: "critical limit",
+      source: `${NHS_HAEMATOLOGY_PHONE}: Hb < 70 g/L (Barnsley in-patients, North Bristol, Royal Melbourne; South Tees < 75)`,
+    },
+    criticalHigh: {
+      value: 200,
+      inclusive: false,
+      name: "critical limit",
+      source: `${NHS_HAEMATOLOGY_PHONE}: Hb > 200 g/L (Barnsley, Royal Melbourne; North Bristol > 190)`,
+    },
+  },
+  // Muscle and heart
+  ck: {
+    canonicalUnit: "U/L",
+    displayUnit: "U/L",
+    units: ENZYME_UNITS,
+    plausible: { low: 0, high: 1000000, source: "house rule (rhabdomyolysis can exceed 100000 U/L)" },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 395,
+      source: `Lilleng et al. 2012, Clin Chem Lab Med 50(5) (Tromsø Study upper reference limits: men under 50 y 395, men 50 y and over 340, women 207 U/L; abstract read); sex is not modelled, so the highest bound is used (the older interval of ${OXFORD_ACUTE_2004} is men 25-195, women 25-170 U/L; a CK raised after restraint or an injection is common, so the population-based limit is preferred)`,
+    },
+    criticalHigh: { value: 5000, inclusive: true, name: "critical limit", source: RCPATH_2017 },
+  },
+  // Liver
+  ast: {
+    canonicalUnit: "U/L",
+    displayUnit: "U/L",
+    units: ENZYME_UNITS,
+    plausible: { low: 0, high: 20000, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 36,
+      source:
+        "Leino et al. 1995, Scand J Clin Lab Invest 55:243-250 (men 15-36, women 13-33 U/L; abstract read); the men's upper bound",
+    },
+    criticalHigh: {
+      value: 540,
+      inclusive: true,
+      name: "15 x upper-limit critical limit",
+      source:
+        "RCPath 2017 15 x ULN transaminase limit (listed for ALT; applied to AST by Homerton Pathology, AST > 600 = 15 x its ULN), derived from the 36 U/L upper limit",
+    },
+  },
+  ggt: {
+    canonicalUnit: "U/L",
+    displayUnit: "U/L",
+    units: ENZYME_UNITS,
+    plausible: { low: 0, high: 20000, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 58,
+      source:
+        "Leino et al. 1995, Scand J Clin Lab Invest 55:243-250 (men 11-58, women 8-42 U/L; abstract read); the men's upper bound",
+    },
+  },
+  bilirubin: {
+    canonicalUnit: "umol/L",
+    displayUnit: "µmol/L",
+    units: [
+      same("umol/L", ["umol/l"], "canonical"),
+      {
+        ucum: "mg/dL",
+        spellings: ["mg/dl"],
+        toCanonical: 17.1,
+        basis: "bilirubin 584.66 g/mol: 10000/584.66 = 17.10",
+      },
+    ],
+    plausible: { low: 0, high: 1000, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 17,
+      source: `${OXFORD_EVERYDAY} and ${OXFORD_ACUTE_2004}: 3-17 µmol/L; lower bound not used (no clinical meaning)`,
+    },
+  },
+  albumin: {
+    canonicalUnit: "g/L",
+    displayUnit: "g/L",
+    units: [
+      same("g/L", ["g/l"], "canonical"),
+      { ucum: "g/dL", spellings: ["g/dl"], toCanonical: 10, basis: "1 g/dL = 10 g/L" },
+    ],
+    plausible: { low: 5, high: 80, source: "house rule" },
+    rangeKind: "reference",
+    reference: { low: 35, high: 50, source: `${OXFORD_EVERYDAY}; the same in ${OXFORD_ACUTE_2004}` },
+  },
+  ammonia: {
+    canonicalUnit: "umol/L",
+    displayUnit: "µmol/L",
+    units: [same("umol/L", ["umol/l"], "canonical")],
+    // µg/dL is reported as NH3 (x 0.587) by some laboratories and as ammonia nitrogen (x 0.714) by others.
+    ambiguousUnits: [
+      { spelling: "ug/dl", reason: "µg/dL may be ammonia (NH3) or ammonia nitrogen; the factor differs" },
+    ],
+    plausible: { low: 0, high: 2000, source: "house rule" },
+    rangeKind: "reference",
+    reference: { low: null, high: 40, source: `${OXFORD_EVERYDAY}: < 40 µmol/L (blood)` },
+    criticalHigh: {
+      value: 200,
+      inclusive: false,
+      name: "critical limit",
+      source:
+        "Calgary Laboratory Services critical values, adults 17-150 y: > 200 µmol/L (HEFT Pathology phones every ammonia)",
+    },
+  },
+  // Electrolytes and renal
+  magnesium: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: [
+      same("mmol/L", ["mmol/l"], "canonical"),
+      { ucum: "mg/dL", spellings: ["mg/dl"], toCanonical: 0.4114, basis: "Mg 24.305 g/mol: 10/24.305" },
+      {
+        ucum: "meq/L",
+        spellings: ["meq/l"],
+        toCanonical: 0.5,
+        basis: "Mg2+ is divalent: 1 mEq/L = 0.5 mmol/L",
+      },
+    ],
+    plausible: { low: 0.1, high: 10, source: "house rule" },
+    rangeKind: "reference",
+    reference: { low: 0.75, high: 1.05, source: `${OXFORD_EVERYDAY}; the same in ${OXFORD_ACUTE_2004}` },
+    criticalLow: { value: 0.4, inclusive: true, name: "critical limit", source: RCPATH_2017 },
+  },
+  phosphate: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: [
+      same("mmol/L", ["mmol/l"], "canonical"),
+      {
+        ucum: "mg/dL",
+        spellings: ["mg/dl"],
+        toCanonical: 0.3229,
+        basis: "reported as phosphorus, P 30.974 g/mol: 10/30.974",
+      },
+    ],
+    plausible: { low: 0.05, high: 10, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 0.8,
+      high: 1.45,
+      source: `inorganic phosphate, ${OXFORD_EVERYDAY}; the same in ${OXFORD_ACUTE_2004}`,
+    },
+    criticalLow: { value: 0.3, inclusive: true, name: "critical limit", source: RCPATH_2017 },
+  },
+  urea: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: [same("mmol/L", ["mmol/l"], "canonical")],
+    ambiguousUnits: [
+      {
+        spelling: "mg/dl",
+        reason:
+          "mg/dL may be urea (x 0.1665 mmol/L) or urea nitrogen, BUN (x 0.357 mmol/L of urea); send BUN as urea nitrogen",
+      },
+    ],
+    plausible: { low: 0.3, high: 150, source: "house rule" },
+    rangeKind: "reference",
+    reference: { low: 2.5, high: 6.7, source: OXFORD_EVERYDAY },
+    criticalHigh: {
+      value: 30,
+      inclusive: true,
+      name: "critical limit",
+      source: `${RCPATH_2017}, adults over 16 y`,
+    },
+  },
+  bun: {
+    canonicalUnit: "mg/dL",
+    displayUnit: "mg/dL",
+    units: [same("mg/dL", ["mg/dl"], "canonical (mass of urea nitrogen)")],
+    ambiguousUnits: [
+      {
+        spelling: "mmol/l",
+        reason: "urea nitrogen in mmol/L may count urea molecules or nitrogen atoms; send it as urea",
+      },
+    ],
+    plausible: { low: 1, high: 420, source: "house rule (the urea bounds x 2.8)" },
+    rangeKind: "reference",
+    reference: {
+      low: 7.0,
+      high: 18.8,
+      source: `derived from urea 2.5-6.7 mmol/L (${OXFORD_EVERYDAY}) x 2.8014 (two N of 14.007 g/mol per urea)`,
+    },
+    criticalHigh: {
+      value: 84,
+      inclusive: true,
+      name: "critical limit",
+      source: `derived from urea 30 mmol/L (${RCPATH_2017}) x 2.8014 = 84.0 mg/dL`,
+    },
+  },
+  // Inflammation and endocrine
+  crp: {
+    canonicalUnit: "mg/L",
+    displayUnit: "mg/L",
+    units: [
+      same("mg/L", ["mg/l"], "canonical"),
+      same("ug/mL", ["ug/ml"], "1 µg/mL = 1 mg/L"),
+      { ucum: "mg/dL", spellings: ["mg/dl"], toCanonical: 10, basis: "1 mg/dL = 10 mg/L" },
+    ],
+    plausible: { low: 0, high: 1000, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 10,
+      source: `${OXFORD_ACUTE_2004}: CRP 0-10 mg/L (many UK laboratories print < 5)`,
+    },
+    criticalHigh: {
+      value: 300,
+      inclusive: true,
+      name: "critical limit",
+      source: `${RCPATH_2017} (GP and out-patient samples)`,
+    },
+  },
+  lamotrigine: {
+    canonicalUnit: "mg/L",
+    displayUnit: "mg/L",
+    units: [
+      same("mg/L", ["mg/l"], "canonical"),
+      same("ug/mL", ["ug/ml"], "1 µg/mL = 1 mg/L"),
+      {
+        ucum: "umol/L",
+        spellings: ["umol/l"],
+        toCanonical: 0.2561,
+        basis: "lamotrigine 256.09 g/mol: 1 µmol/L = 0.2561 mg/L",
+      },
+    ],
+    plausible: { low: 0, high: 200, source: "house rule" },
+    rangeKind: "therapeutic",
+    therapeutic: [
+      {
+        indication: "trough",
+        low: 2.5,
+        high: 15,
+        source:
+          "Newcastle Laboratories and Synnovis (King's College Hospital) lamotrigine test pages: 2.5-15 mg/L, pre-dose; HEFT Pathology gives 3-14 mg/L for bipolar disorder",
+      },
+    ],
+  },
+  triglycerides: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: [
+      same("mmol/L", ["mmol/l"], "canonical"),
+      {
+        ucum: "mg/dL",
+        spellings: ["mg/dl"],
+        toCanonical: 0.01129,
+        basis: "as triolein, 885.4 g/mol: 10/885.4 (the laboratory convention)",
+      },
+    ],
+    plausible: { low: 0.05, high: 120, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 2.1,
+      source:
+        "Simon, Everitt & Kendrick 2005, Oxford Handbook of General Practice 2nd ed., reference intervals (< 2.1 mmol/L; online copy read)",
+    },
+    criticalHigh: {
+      value: 20,
+      inclusive: false,
+      name: "critical limit (pancreatitis risk)",
+      source:
+        "Homerton Hospital chemical pathology critical result limits, triglycerides > 20.0 mmol/L (Royal Melbourne Hospital phones > 12.0)",
+    },
+  },
+  ferritin: {
+    canonicalUnit: "ug/L",
+    displayUnit: "µg/L",
+    units: [same("ug/L", ["ug/l"], "canonical"), same("ng/mL", ["ng/ml"], "1 ng/mL = 1 µg/L")],
+    plausible: { low: 0, high: 100000, source: "house rule" },
+    rangeKind: "reference",
+    reference: { low: 12, high: 200, source: OXFORD_ACUTE_2004 },
+  },
+  eosinophils: {
+    canonicalUnit: "10*9/L",
+    displayUnit: "x10^9/L",
+    units: [
+      same("10*9/L", GIGA_PER_L, "canonical"),
+      same("10*3/uL", KILO_PER_UL, "1 x10^3/µL = 1 x10^9/L"),
+      { ucum: "/uL", spellings: CELLS_PER_UL, toCanonical: 0.001, basis: "1000 cells/µL = 1 x10^9/L" },
+    ],
+    ambiguousUnits: [{ spelling: "%", reason: "an eosinophil percentage is not an absolute count" }],
+    plausible: { low: 0, high: 100, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 0.44,
+      source:
+        "Hoffbrand, Essential Haematology, appendix 1 normal values (0.04-0.44 x10^9/L; online copy read); lower bound not used",
+    },
+  },
+  mcv: {
+    canonicalUnit: "fL",
+    displayUnit: "fL",
+    units: [same("fL", ["fl"], "canonical"), same("um3", ["um3", "um*3"], "1 µm3 = 1 fL")],
+    plausible: { low: 40, high: 160, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 80,
+      high: 100,
+      source:
+        "Royal Liverpool University Hospital FBC ranges (80-100 fL, from Bain, A Practical Guide; Pathology Harmonisation); Hoffbrand 80-95",
+    },
+  },
+  prolactin: {
+    canonicalUnit: "ng/mL",
+    displayUnit: "ng/mL",
+    units: [same("ng/mL", ["ng/ml"], "canonical"), same("ug/L", ["ug/l"], "1 µg/L = 1 ng/mL")],
+    // mIU/L depends on the calibration standard (21.2 mIU/L per ng/mL is quoted for WHO IS 84/500,
+    // other factors for other standards): never converted.
+    ambiguousUnits: [
+      {
+        spelling: "miu/l",
+        reason: "mIU/L to ng/mL depends on the assay's calibration standard; not converted",
+      },
+      {
+        spelling: "mu/l",
+        reason: "mU/L to ng/mL depends on the assay's calibration standard; not converted",
+      },
+      {
+        spelling: "uiu/ml",
+        reason: "µIU/mL to ng/mL depends on the assay's calibration standard; not converted",
+      },
+    ],
+    plausible: { low: 0, high: 20000, source: "house rule (macroprolactinomas can exceed 10000)" },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 25,
+      source:
+        "upper limit 25 µg/L in women, 20 in men, as general guideline thresholds (secondary summary of the Wikipedia 'Prolactin' article; not checked in a primary source); the women's bound, as sex is not modelled. UK laboratories report mU/L (men < 450, women < 600 in the Oxford Handbook of Acute Medicine 2nd ed.), which is not converted",
+    },
+  },
 };
 
 /** Every analyte with its relevance and, where sourced, its measurement row. */
@@ -1309,9 +1729,17 @@ export type UnitResolution =
   | { kind: "resolved"; unit: AnalyteUnit }
   | { kind: "missing" | "unknown" | "ambiguous"; reason: string };
 
-/** True when every accepted unit is the canonical one under another name (no factor, no offset). */
+/**
+ * True when every accepted unit is the canonical one under another name (no factor, no offset)
+ * and no spelling is named ambiguous: an analyte also reported in a unit the table will not
+ * convert (urea in mg/dL, prolactin in mIU/L, ammonia in µg/dL) has more than one scale in use,
+ * so a value without a unit cannot be read (decision 64).
+ */
 export function hasSingleScale(measure: AnalyteMeasure): boolean {
-  return measure.units.every((u) => u.toCanonical === 1 && (u.offset ?? 0) === 0);
+  return (
+    measure.units.every((u) => u.toCanonical === 1 && (u.offset ?? 0) === 0) &&
+    (measure.ambiguousUnits ?? []).length === 0
+  );
 }
 
 /** Accepted units of a measurement row, as UCUM codes, canonical first. */
