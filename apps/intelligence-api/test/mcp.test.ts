@@ -3,8 +3,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ErrorEnvelope } from "@svc/http";
 import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCP_TOOLS } from "../src/routes/v1_mcp.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { BATCH_REFUSED_CODE, MCP_TOOLS } from "../src/routes/v1_mcp.js";
 
 /**
  * The engine tools over MCP (issue 11), driven by the SDK's own client over real HTTP: it lists
@@ -284,6 +284,88 @@ describe("tools/call: input a tool cannot take is a tool error, not a failed req
   it("the connection keeps working after errors", async () => {
     const check = await callTool<{ recognized: string[] }>("checkInteractions", { medications: ["lithium"] });
     expect(check.recognized).toEqual(["lithium"]);
+  });
+});
+
+describe("HTTP: a JSON-RPC batch is refused before any message runs (decision 82)", () => {
+  /** The checkInteractions tool as the MCP server runs it, watched for calls (the engine itself runs). */
+  function watchTool() {
+    const tool = MCP_TOOLS.find((t) => t.name === "checkInteractions");
+    if (!tool) throw new Error("checkInteractions is not an MCP tool");
+    return vi.spyOn(tool, "execute");
+  }
+  const toolsCall = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "checkInteractions", arguments: { medications: ["sertraline", "tramadol"] } },
+  });
+  const remaining = (res: { headers: Headers }) => Number(res.headers.get("x-ratelimit-remaining"));
+  const refusal = {
+    jsonrpc: "2.0",
+    id: null,
+    error: { code: BATCH_REFUSED_CODE, message: expect.stringMatching(/batch/i) },
+  };
+
+  it("100 tools/call messages in one array: JSON-RPC Invalid Request (-32600), no tool runs, one request of quota", async () => {
+    // A sandbox key (100 requests a day): X-RateLimit-Remaining is an exact count.
+    const caller = await svc.seed.caller("sandbox");
+    const execute = watchTool();
+    try {
+      const before = await postMessage({ key: caller.key, body: toolsCall(1) });
+      expect(before.status).toBe(200);
+      expect(execute).toHaveBeenCalledTimes(1);
+      execute.mockClear();
+
+      const batch = await postMessage({
+        key: caller.key,
+        body: Array.from({ length: 100 }, (_, i) => toolsCall(i + 2)),
+      });
+      expect(batch.status).toBe(400);
+      expect(batch.json).toEqual(refusal);
+      expect(execute).not.toHaveBeenCalled();
+      // The refused batch reached us, so it counts: exactly one request, not 100.
+      expect(remaining(batch)).toBe(remaining(before) - 1);
+      expect(batch.headers.get("x-request-id")).toMatch(/^req_/);
+
+      // A single tools/call afterwards works exactly as before, one request of quota.
+      const after = await postMessage({ key: caller.key, body: toolsCall(200) });
+      expect(after.status).toBe(200);
+      expect(after.json).toMatchObject({
+        jsonrpc: "2.0",
+        id: 200,
+        result: { structuredContent: { risk: { flag: true } } },
+      });
+      expect(execute).toHaveBeenCalledTimes(1);
+      expect(remaining(after)).toBe(remaining(batch) - 1);
+    } finally {
+      execute.mockRestore();
+    }
+  });
+
+  it("an empty array, an array of one message and a batched initialize are batches too", async () => {
+    const execute = watchTool();
+    try {
+      const initialize = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      };
+      for (const body of [
+        [],
+        [toolsCall(1)],
+        [initialize],
+        [{ jsonrpc: "2.0", method: "notifications/initialized" }],
+      ]) {
+        const res = await postMessage({ key, body });
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(res.json).toEqual(refusal);
+      }
+      expect(execute).not.toHaveBeenCalled();
+    } finally {
+      execute.mockRestore();
+    }
   });
 });
 

@@ -20,7 +20,8 @@ import type { Logger } from "pino";
  * speaks MCP's Streamable HTTP transport, so an external AI agent can list the same tools the
  * service's own agents use and call the engines directly. Secret keys only and rate-limited like
  * every /v1 route: the request guard admits the caller before this handler runs, and each
- * JSON-RPC message is one request against the key's limit.
+ * JSON-RPC message is one request against the key's limit, because a request carries exactly one
+ * message: a JSON-RPC batch (a JSON array) is refused before any message in it runs (decision 82).
  *
  * Stateless, the way the SDK documents stateless servers: a fresh server and transport per
  * request, no session id, JSON answers instead of an SSE stream (every tool answers at once).
@@ -77,7 +78,7 @@ const route = createRoute({
   tags: ["Agents"],
   summary: "MCP server: the deterministic engine tools",
   description:
-    "Model Context Protocol over Streamable HTTP (stateless, JSON answers). Send `Accept: application/json, text/event-stream`. Lists and runs the tools the agents use (checkInteractions, evaluatePanel, scoreInstruments, scoreRelapse, ...); a tool that cannot score its input answers a result with `isError: true`. Each message counts against the key's rate limit. Secret keys only; publishable keys get 403. GET and DELETE answer 405.",
+    "Model Context Protocol over Streamable HTTP (stateless, JSON answers). Send `Accept: application/json, text/event-stream`. Lists and runs the tools the agents use (checkInteractions, evaluatePanel, scoreInstruments, scoreRelapse, ...); a tool that cannot score its input answers a result with `isError: true`. One JSON-RPC message per request, counted against the key's rate limit; a batch (a JSON array) is refused with JSON-RPC error -32600 and none of its messages runs. Secret keys only; publishable keys get 403. GET and DELETE answer 405.",
   request: {
     body: { required: true, content: { "application/json": { schema: JsonRpcMessageSchema } } },
   },
@@ -91,7 +92,7 @@ const route = createRoute({
     ...errorResponses(402, 413),
     400: {
       description:
-        "invalid_request (envelope) from the body checks, or a JSON-RPC error for a message that is not valid JSON-RPC",
+        "invalid_request (envelope) from the body checks, or a JSON-RPC error: -32600 for a batch (a JSON array; MCP 2025-06-18 removed batching, none of its messages runs), -32700 for a message that is not valid JSON-RPC",
       content: { "application/json": { schema: z.union([ErrorEnvelopeSchema, JsonRpcResponseSchema]) } },
     },
     406: {
@@ -194,6 +195,24 @@ function loadMcpSdk(): Promise<McpSdk> {
 // ---------------------------------------------------------------------------------------------
 // The route
 
+/**
+ * A JSON-RPC batch (a JSON array body, empty or of one message included) is refused whole with
+ * JSON-RPC "Invalid Request" before the SDK sees it (decision 82). MCP removed batching in its
+ * 2025-06-18 revision (the Streamable HTTP POST body is one request, notification or response),
+ * and the SDK's transport would otherwise run up to 100 messages for one request of the key's
+ * rate limit. The status and shape follow the transport's own refusals (400, `id: null`).
+ */
+export const BATCH_REFUSED_CODE = -32600;
+const BATCH_REFUSED_MESSAGE =
+  "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 removed batching); send one message per request.";
+
+function refuseBatch(c: Context<AppEnv>): Response {
+  return c.json(
+    { jsonrpc: "2.0", id: null, error: { code: BATCH_REFUSED_CODE, message: BATCH_REFUSED_MESSAGE } },
+    400,
+  );
+}
+
 /** The parsed body; a request without one is refused like any other body that is not JSON. */
 async function jsonRpcMessage(c: Context<AppEnv>): Promise<unknown> {
   try {
@@ -212,6 +231,7 @@ async function jsonRpcMessage(c: Context<AppEnv>): Promise<unknown> {
  */
 async function serveMcpMessage(c: Context<AppEnv>, service: ServiceApp): Promise<Response> {
   const message = await jsonRpcMessage(c);
+  if (Array.isArray(message)) return refuseBatch(c);
   const sdk = await loadMcpSdk();
   const server = engineToolServer(sdk, { logger: service.deps.logger, requestId: c.get("requestId") });
   const transport = new sdk.Transport({ enableJsonResponse: true });
