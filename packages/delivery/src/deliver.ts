@@ -37,6 +37,34 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 export const RESPONSE_SNIPPET_BYTES = 1024;
 export const USER_AGENT = "ClinicalIntelligenceService-Webhooks/1";
 
+/** C0 controls except tab and newline, DEL, and the C1 controls: not kept in a stored snippet. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const UNSAFE_SNIPPET_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+
+/**
+ * A receiver's answer made safe to store in a PostgreSQL text column and show: at most the first
+ * RESPONSE_SNIPPET_BYTES bytes, decoded as UTF-8 with U+FFFD for anything invalid (a binary or
+ * gzip-encoded body, a character cut at the limit), every NUL and other control character except
+ * tab and newline replaced by U+FFFD (PostgreSQL text cannot hold U+0000 at all, and an attempt row
+ * that cannot be written would leave the delivery unrecorded), a CRLF kept as a newline, and the
+ * result cut again on a character boundary so it never exceeds the byte limit. Null for an empty
+ * answer. Every stored snippet goes through this.
+ */
+export function safeResponseSnippet(bytes: Uint8Array): string | null {
+  const decoded = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, RESPONSE_SNIPPET_BYTES))
+    .toString("utf8")
+    .replace(/\r\n/g, "\n")
+    .replace(UNSAFE_SNIPPET_CHARS, "\uFFFD");
+  let text = decoded;
+  // U+FFFD is 3 bytes where it may stand for 1: cut back to the limit, whole characters only.
+  while (Buffer.byteLength(text, "utf8") > RESPONSE_SNIPPET_BYTES) {
+    const over = Buffer.byteLength(text, "utf8") - RESPONSE_SNIPPET_BYTES;
+    const chars = Array.from(text);
+    text = chars.slice(0, Math.max(0, chars.length - Math.max(1, Math.ceil(over / 4)))).join("");
+  }
+  return text === "" ? null : text;
+}
+
 /** Resolves a host name to every address it has (the caller checks all of them). */
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
@@ -95,7 +123,7 @@ function post(
   headers: Record<string, string>,
   body: string,
   options: { timeoutMs: number; signal?: AbortSignal | undefined; trustedCa?: string | undefined },
-): Promise<{ statusCode: number; snippet: string }> {
+): Promise<{ statusCode: number; snippet: string | null }> {
   const { timeoutMs, signal, trustedCa } = options;
   const pinned: LookupFunction = (_hostname, options, callback) => {
     if (options.all) callback(null, addresses);
@@ -122,7 +150,7 @@ function post(
           clearTimeout(timer);
           resolve({
             statusCode: response.statusCode ?? 0,
-            snippet: Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET_BYTES).toString("utf8"),
+            snippet: safeResponseSnippet(Buffer.concat(chunks)),
           });
         };
         response.on("data", (chunk: Buffer) => {
@@ -250,9 +278,60 @@ export async function deliver(deliveryId: string, ctx: DeliverContext): Promise<
     return releaseAtShutdown(prepared);
   }
   const outcome = await classifyResult(prepared, result);
-  await recordAttempt(prepared, result, outcome);
+  await recordAttemptSurely(prepared, result, outcome);
   logOutcome(prepared, result, outcome);
   return outcome;
+}
+
+/** PostgreSQL's SQLSTATE of a failed query, on the error or on its cause (the driver's error). */
+function sqlState(error: unknown): string | null {
+  for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return null;
+}
+
+/**
+ * Record the attempt so that it always counts. If the attempt row cannot be written as it is
+ * (something about the receiver's answer the database refuses), it is written again without the
+ * snippet; if even that fails, the delivery row alone is settled (attempt count, outcome, next
+ * attempt at the scheduled time). Otherwise the row would stay claimed but unsettled, the
+ * sweeper would hand it out again when its claim ran out, and the receiver would be sent the same
+ * event every minute, outside the retry schedule and its 24 h window. Only when the database
+ * refuses every write (it is down) does the claim run out and the attempt repeat. The log names
+ * ids and the error's class, never the error's message: a database error quotes the query's
+ * parameters, which would be the receiver's body.
+ */
+async function recordAttemptSurely(
+  prepared: AttemptContext,
+  result: AttemptResult,
+  outcome: DeliverOutcome,
+): Promise<void> {
+  const { ctx, attempt, log } = prepared;
+  const failure = (error: unknown) => ({
+    ...log,
+    attempt,
+    errName: error instanceof Error ? error.name : typeof error,
+    // PostgreSQL's SQLSTATE (22021 for a NUL), on the error or on the query error's cause.
+    errCode: sqlState(error),
+  });
+  try {
+    await recordAttempt(prepared, result, outcome, { attemptRow: true });
+    return;
+  } catch (error) {
+    ctx.logger.error(
+      failure(error),
+      "recording a webhook attempt failed; recording it without the answer's body",
+    );
+  }
+  try {
+    await recordAttempt(prepared, { ...result, snippet: null }, outcome, { attemptRow: true });
+    return;
+  } catch (error) {
+    ctx.logger.error(failure(error), "recording a webhook attempt failed again; settling the delivery alone");
+  }
+  await recordAttempt(prepared, { ...result, snippet: null }, outcome, { attemptRow: false });
 }
 
 /** Claim: push next_attempt_at past the attempt, so the sweeper and a duplicate job leave it. */
@@ -341,7 +420,9 @@ async function classifyResult(prepared: AttemptContext, result: AttemptResult): 
   if (ok) return { kind: "delivered", attempt, statusCode: result.statusCode as number };
   const error = result.error ?? `http_${result.statusCode}`;
   if (result.statusCode === 410) return { kind: "failed", attempt, error: "http_410" };
-  // Attempts made since the window opened (a redelivery opens a new window).
+  // Attempts made since the window opened (a redelivery opens a new window). An attempt whose row
+  // could not be written is not counted here, but the window (first_attempt_at on the delivery)
+  // still ends the retries.
   const [counted] = await ctx.db
     .select({ n: sql<number>`count(*)::int` })
     .from(webhookAttempts)
@@ -359,22 +440,24 @@ async function recordAttempt(
   prepared: AttemptContext,
   result: AttemptResult,
   outcome: DeliverOutcome,
+  options: { attemptRow: boolean },
 ): Promise<void> {
   const { ctx, deliveryId, attempt, firstAttemptAt, endpoint, clock } = prepared;
   const finishedAt = clock();
   const error = outcome.kind === "delivered" ? null : (result.error ?? `http_${result.statusCode}`);
   const latencyMs = Math.max(0, Math.round(result.latencyMs));
   await ctx.db.transaction(async (tx) => {
-    await tx.insert(webhookAttempts).values({
-      deliveryId,
-      attempt,
-      statusCode: result.statusCode,
-      latencyMs,
-      error,
-      responseSnippet: result.snippet,
-      nextAttemptAt: outcome.kind === "retry" ? outcome.nextAttemptAt : null,
-      attemptedAt: new Date(result.startedAt),
-    });
+    if (options.attemptRow)
+      await tx.insert(webhookAttempts).values({
+        deliveryId,
+        attempt,
+        statusCode: result.statusCode,
+        latencyMs,
+        error,
+        responseSnippet: result.snippet,
+        nextAttemptAt: outcome.kind === "retry" ? outcome.nextAttemptAt : null,
+        attemptedAt: new Date(result.startedAt),
+      });
     const common = {
       attempts: attempt,
       firstAttemptAt,
@@ -510,7 +593,7 @@ async function sendAttempt(prepared: AttemptContext): Promise<AttemptResult> {
           : code >= 200 && code < 300
             ? null
             : `http_${code}`,
-      snippet: response.snippet === "" ? null : response.snippet,
+      snippet: response.snippet,
       latencyMs: clock() - startedAt,
       startedAt,
     };

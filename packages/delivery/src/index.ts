@@ -6,6 +6,7 @@ export {
   deliver,
   RESPONSE_SNIPPET_BYTES,
   type Resolver,
+  safeResponseSnippet,
   systemResolver,
   USER_AGENT,
 } from "./deliver.js";

@@ -117,7 +117,9 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
   );
   worker.on("error", (error) => warnRedis(error, "worker"));
   worker.on("failed", (job, error) => {
-    logger.error({ deliveryId: job?.data.deliveryId, err: { message: error.message } }, "webhook job failed");
+    // The error's name only: a database error's message quotes its query's parameters, which may
+    // hold a receiver's answer.
+    logger.error({ deliveryId: job?.data.deliveryId, errName: error.name }, "webhook job failed");
   });
 
   /**

@@ -15,7 +15,13 @@ export interface ReceivedRequest {
   body: string;
 }
 
-export type Reply = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number };
+/** A scripted answer; `body` may be bytes (a binary or gzip-encoded answer). */
+export type Reply = {
+  status: number;
+  body?: string | Buffer;
+  headers?: Record<string, string>;
+  delayMs?: number;
+};
 
 /** A webhook receiver on loopback whose answers the test scripts per request. */
 export interface Receiver {
