@@ -1,13 +1,16 @@
 import { createHmac, randomBytes } from "node:crypto";
 import {
+  and,
   type Db,
   dashboardAuthSecret,
   dashboardCredentials,
   dashboardSessions,
   dashboardTwoFactors,
+  dashboardUsedTotpCodes,
   dashboardUsers,
   dashboardVerifications,
   eq,
+  lte,
 } from "@svc/db";
 import type { Logger } from "@svc/http";
 
@@ -110,6 +113,51 @@ export async function createDashboardAuth(options: DashboardAuthOptions) {
 }
 
 export type DashboardAuth = Awaited<ReturnType<typeof createDashboardAuth>>;
+
+/** TOTP time step (RFC 6238 default, as better-auth's plugin uses). */
+const TOTP_STEP_MS = 30_000;
+/** better-auth accepts the code of the current step and of one step either side. */
+const TOTP_WINDOW_STEPS = 1;
+
+/**
+ * Record that `userId` used `code`; false when it was used already and could still verify, so the
+ * caller refuses it (better-auth's plugin has no replay check of its own). A code accepted in step
+ * s belongs to a step no later than s + 1, and that step's code verifies until the end of step
+ * s + 2: the record lasts that long. Keyed by the code rather than its step, a different step
+ * with the same six digits within those 90 s is refused too (one chance in a million; the user
+ * waits for the next code). One INSERT decides: the primary key lets only one of two concurrent
+ * requests claim a code; an expired record is taken over in the same statement.
+ */
+export async function claimTotpCode(
+  db: Db,
+  userId: string,
+  code: string,
+  now = new Date(),
+): Promise<boolean> {
+  const step = Math.floor(now.getTime() / TOTP_STEP_MS);
+  const expiresAt = new Date((step + 2 * TOTP_WINDOW_STEPS + 1) * TOTP_STEP_MS);
+  const claimed = await db
+    .insert(dashboardUsedTotpCodes)
+    .values({ userId, code, expiresAt })
+    .onConflictDoUpdate({
+      target: [dashboardUsedTotpCodes.userId, dashboardUsedTotpCodes.code],
+      set: { expiresAt },
+      setWhere: lte(dashboardUsedTotpCodes.expiresAt, now),
+    })
+    .returning({ code: dashboardUsedTotpCodes.code });
+  if (claimed.length === 1)
+    await db
+      .delete(dashboardUsedTotpCodes)
+      .where(and(eq(dashboardUsedTotpCodes.userId, userId), lte(dashboardUsedTotpCodes.expiresAt, now)));
+  return claimed.length === 1;
+}
+
+/** Forget a claim whose code then failed to verify (it was never used). */
+export async function releaseTotpCode(db: Db, userId: string, code: string): Promise<void> {
+  await db
+    .delete(dashboardUsedTotpCodes)
+    .where(and(eq(dashboardUsedTotpCodes.userId, userId), eq(dashboardUsedTotpCodes.code, code)));
+}
 
 /** The CSRF token of a session: an HMAC of its id, so nothing more has to be stored. */
 export function csrfTokenFor(secret: string, sessionId: string): string {

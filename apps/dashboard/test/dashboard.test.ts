@@ -86,6 +86,36 @@ describe("sign-in", () => {
     expect((await again.get("/dashboard/keys")).location).toBe("/dashboard/sign-in");
   });
 
+  it("a new set-password link ends every session opened with the old password", async () => {
+    const email = "reset@example.com";
+    const first = await signedIn(accountA, email, "developer");
+    const other = new DashboardClient(service.url);
+    expect((await other.post("/dashboard/sign-in", { email, password: PASSWORD })).status).toBe(303);
+    expect((await first.client.get("/dashboard/keys")).status).toBe(200);
+    expect((await other.get("/dashboard/keys")).status).toBe(200);
+
+    const reset = await createInvite(
+      service.db.handle.db,
+      { workspace: { accountId: accountA }, email, role: "developer" },
+      service.url,
+    );
+    const fresh = new DashboardClient(service.url);
+    const newPassword = "a different passphrase entirely";
+    expect((await fresh.acceptInvite(reset.url, newPassword)).status).toBe(303);
+    // The session that set the password works; the two opened before it are over.
+    expect((await fresh.get("/dashboard/keys")).status).toBe(200);
+    for (const old of [first.client, other]) {
+      const page = await old.get("/dashboard/keys");
+      expect(page.status).toBe(303);
+      expect(page.location).toBe("/dashboard/sign-in");
+    }
+    // The old password no longer signs in; the new one does.
+    const stale = new DashboardClient(service.url);
+    expect((await stale.post("/dashboard/sign-in", { email, password: PASSWORD })).status).toBe(401);
+    expect((await stale.post("/dashboard/sign-in", { email, password: newPassword })).status).toBe(303);
+    expect((await stale.get("/dashboard/keys")).status).toBe(200);
+  });
+
   it("refuses wrong passwords, then limits attempts per email", async () => {
     await signedIn(accountA, "limited@example.com", "developer");
     const client = new DashboardClient(service.url);

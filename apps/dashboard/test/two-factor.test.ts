@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { dashboardAuditLog, dashboardTwoFactors, eq } from "@svc/db";
+import { dashboardAuditLog, dashboardTwoFactors, dashboardUsedTotpCodes, eq } from "@svc/db";
 import { startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInvite } from "../src/index.js";
@@ -72,10 +72,11 @@ async function turnOn(client: DashboardClient) {
   const wrong = totp(key, Date.now(), 1000);
   expect((await client.post("/dashboard/security/confirm", { code: wrong, _csrf: csrf })).status).toBe(400);
   expect((await client.get("/dashboard/security")).text).toMatch(/two-factor-status">[\s\S]*<strong>off</);
-  const confirmed = await client.post("/dashboard/security/confirm", { code: totp(key), _csrf: csrf });
+  const confirmCode = totp(key);
+  const confirmed = await client.post("/dashboard/security/confirm", { code: confirmCode, _csrf: csrf });
   expect(confirmed.status).toBe(303);
   expect((await client.get("/dashboard/security")).text).toMatch(/two-factor-status">[\s\S]*<strong>on</);
-  return { key, backupCodes };
+  return { key, backupCodes, confirmCode };
 }
 
 async function passwordStep(email: string) {
@@ -100,7 +101,8 @@ describe("two-factor sign-in (TOTP)", () => {
     expect((await client.post("/dashboard/sign-in/code", { code: totp(key, Date.now(), 1000) })).status).toBe(
       401,
     );
-    const verified = await client.post("/dashboard/sign-in/code", { code: totp(key) });
+    // The confirming code was used; the next step's code (already accepted) signs in.
+    const verified = await client.post("/dashboard/sign-in/code", { code: totp(key, Date.now(), 1) });
     expect(verified.status).toBe(303);
     expect(verified.location).toBe("/dashboard/keys");
     expect((await client.get("/dashboard/keys")).status).toBe(200);
@@ -145,11 +147,51 @@ describe("two-factor sign-in (TOTP)", () => {
     const foreign = new DashboardClient(service.url, "https://evil.example");
     for (const [name, value] of client.cookies) foreign.cookies.set(name, value);
     expect((await foreign.post("/dashboard/sign-in/code", { code: totp(key) })).status).toBe(403);
-    expect((await client.post("/dashboard/sign-in/code", { code: totp(key) })).status).toBe(303);
+    expect((await client.post("/dashboard/sign-in/code", { code: totp(key, Date.now(), 1) })).status).toBe(
+      303,
+    );
     // Still a viewer: workspace changes stay refused.
     const csrf = await client.csrf();
     expect(
       (await client.post("/dashboard/keys", { kind: "secret_test", origins: "", _csrf: csrf })).status,
     ).toBe(403);
+  });
+
+  it("accepts a code once: the same code is refused afterwards, the confirming one too", async () => {
+    const owner = await signedIn("totp-replay@example.com", "owner");
+    const { key, confirmCode } = await turnOn(owner);
+    // The code that confirmed the app is spent: it cannot sign in (it still verifies for 30 s+).
+    const afterConfirm = await passwordStep("totp-replay@example.com");
+    expect((await afterConfirm.client.post("/dashboard/sign-in/code", { code: confirmCode })).status).toBe(
+      401,
+    );
+    // The next step's code: accepted now and for the next minute, never the confirming code.
+    const code = totp(key, Date.now(), 1);
+    const first = await passwordStep("totp-replay@example.com");
+    expect((await first.client.post("/dashboard/sign-in/code", { code })).status).toBe(303);
+    expect((await first.client.get("/dashboard/keys")).status).toBe(200);
+    const replay = await passwordStep("totp-replay@example.com");
+    expect(replay.step.location).toBe("/dashboard/sign-in/code");
+    const refused = await replay.client.post("/dashboard/sign-in/code", { code });
+    expect(refused.status).toBe(401);
+    expect(replay.client.cookies.has("svc_dashboard.session_token")).toBe(false);
+    expect((await replay.client.get("/dashboard/keys")).status).toBe(303);
+    // The first session is untouched.
+    expect((await first.client.get("/dashboard/keys")).status).toBe(200);
+    const rows = await service.db.handle.db.select().from(dashboardUsedTotpCodes);
+    expect(rows.every((row) => row.expiresAt.getTime() <= Date.now() + 90_000)).toBe(true);
+  });
+
+  it("admits at most one of concurrent sign-ins with one code", async () => {
+    const owner = await signedIn("totp-race@example.com", "owner");
+    const { key } = await turnOn(owner);
+    const code = totp(key, Date.now(), 1);
+    const steps = await Promise.all(Array.from({ length: 5 }, () => passwordStep("totp-race@example.com")));
+    const answers = await Promise.all(
+      steps.map(({ client }) => client.post("/dashboard/sign-in/code", { code })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 401, 401, 401, 401]);
+    const pages = await Promise.all(steps.map(({ client }) => client.get("/dashboard/keys")));
+    expect(pages.filter((page) => page.status === 200)).toHaveLength(1);
   });
 });

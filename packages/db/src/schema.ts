@@ -513,6 +513,23 @@ export const dashboardTwoFactors = pgTable(
   (t) => [index("dashboard_two_factors_user_idx").on(t.userId)],
 );
 
+/**
+ * TOTP codes already accepted, so one is accepted once (RFC 6238 section 5.2): a user's code is
+ * kept until the last moment it could still verify. The primary key makes the claim atomic: of
+ * two requests with one code, one inserts the row and the other finds it.
+ */
+export const dashboardUsedTotpCodes = pgTable(
+  "dashboard_used_totp_codes",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => dashboardUsers.id, { onDelete: "cascade" }),
+    code: text("code").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.code] })],
+);
+
 export const DASHBOARD_ROLES = ["owner", "developer", "viewer"] as const;
 export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
 

@@ -59,13 +59,19 @@ async function signIn(
   }
 }
 
-/** Create the invited user, or give an existing one of this account the new password. */
+/**
+ * Create the invited user, or give an existing one of this account the new password. Setting a
+ * password ends every session the user had: a reset link is how someone who lost a password (or
+ * fears it leaked) takes the account back, so a session opened with the old password must not
+ * outlive it. The caller signs in afterwards, so the session that set the password is the new one.
+ */
 async function setCredential(auth: DashboardAuth, email: string, password: string): Promise<string> {
   const ctx = await auth.$context;
   const hash = await ctx.password.hash(password);
   const existing = await ctx.internalAdapter.findUserByEmail(email, { includeAccounts: true });
   if (existing?.accounts.some((a) => a.providerId === "credential")) {
     await ctx.internalAdapter.updatePassword(existing.user.id, hash);
+    await ctx.internalAdapter.deleteUserSessions(existing.user.id);
     return existing.user.id;
   }
   const userId =

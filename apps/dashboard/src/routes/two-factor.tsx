@@ -2,7 +2,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Context } from "hono";
 import { z } from "zod";
-import { MAX_PASSWORD_LENGTH } from "../auth.js";
+import { claimTotpCode, type DashboardAuth, MAX_PASSWORD_LENGTH, releaseTotpCode } from "../auth.js";
 import { SecurityPage, SignInCodePage, TwoFactorSetupPage } from "../pages/two-factor.js";
 import { type DashboardApp, type DashboardContext, type Env, formOf } from "./context.js";
 import { AFTER_SIGN_IN } from "./sign-in.js";
@@ -40,6 +40,32 @@ function secretOf(uri: string): string {
 }
 
 /**
+ * The TOTP code step: better-auth checks the code and opens a session; then the code is claimed
+ * for the user, and if it was used already (a replay, or the slower of two concurrent requests)
+ * the new session is ended before its cookie leaves and the code is refused. Only the user the
+ * challenge names is known before better-auth answers, hence the claim after it.
+ */
+async function signInWithTotp(
+  c: Context,
+  ctx: DashboardContext,
+  auth: DashboardAuth,
+  code: string,
+): Promise<boolean> {
+  let result: { headers: Headers; response: { token: string; user: { id: string } } };
+  try {
+    result = await auth.api.verifyTOTP({ body: { code }, headers: c.req.raw.headers, returnHeaders: true });
+  } catch {
+    return false;
+  }
+  if (!(await claimTotpCode(ctx.db, result.response.user.id, code))) {
+    await (await auth.$context).internalAdapter.deleteSession(result.response.token);
+    return false;
+  }
+  forwardCookies(c, result.headers);
+  return true;
+}
+
+/**
  * The code step of sign-in (before a session exists: better-auth's signed, 10-minute cookie names
  * the challenge, and it allows 5 wrong codes per challenge and locks the account's second factor
  * after repeated failures).
@@ -54,11 +80,11 @@ export function registerSignInCode(app: DashboardApp, ctx: DashboardContext): vo
       return c.html(<SignInCodePage problem="Enter a code." />);
     }
     const { code } = parsed.data;
-    const verified = await withAuthCookies(c, (headers) =>
-      TOTP_CODE.test(code)
-        ? auth.api.verifyTOTP({ body: { code }, headers, returnHeaders: true })
-        : auth.api.verifyBackupCode({ body: { code }, headers, returnHeaders: true }),
-    );
+    const verified = TOTP_CODE.test(code)
+      ? await signInWithTotp(c, ctx, auth, code)
+      : await withAuthCookies(c, (headers) =>
+          auth.api.verifyBackupCode({ body: { code }, headers, returnHeaders: true }),
+        );
     if (verified) return c.redirect(AFTER_SIGN_IN.signed_in, 303);
     c.status(401);
     return c.html(
@@ -105,8 +131,16 @@ export function registerSecurity(app: DashboardApp, ctx: DashboardContext): void
     const parsed = CodeSchema.safeParse(await formOf(c));
     if (!parsed.success || !TOTP_CODE.test(parsed.data.code)) return wrong(c, "Enter the 6-digit code.");
     const body = { code: parsed.data.code };
-    if (!(await withAuthCookies(c, (headers) => auth.api.verifyTOTP({ body, headers, returnHeaders: true }))))
+    const { userId } = c.get("viewer");
+    // Claimed before better-auth turns the factor on, so the confirming code cannot sign in again.
+    const fresh = await claimTotpCode(ctx.db, userId, body.code);
+    if (
+      !fresh ||
+      !(await withAuthCookies(c, (headers) => auth.api.verifyTOTP({ body, headers, returnHeaders: true })))
+    ) {
+      if (fresh) await releaseTotpCode(ctx.db, userId, body.code);
       return wrong(c, "That code is not right; set the app up again and enter the code it shows.");
+    }
     await ctx.audit(c, "user.two_factor_enabled", c.get("viewer").userId);
     return c.redirect(`${BACK}?done=two_factor_on`, 303);
   });
