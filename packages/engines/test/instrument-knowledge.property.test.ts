@@ -20,6 +20,7 @@ import {
   SYMPTOM_SCORE_STALE_AFTER_DAYS,
   scoreOutcome,
 } from "../src/index.js";
+import { recentPublishedSeriesArb } from "./arbitraries.js";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-07-01T00:00:00Z");
@@ -35,30 +36,7 @@ const CONFIDENCE_RANK = { low: 0, moderate: 1, high: 2 } as const;
 const iso = (daysAgo: number, now = NOW) => new Date(now.getTime() - daysAgo * DAY).toISOString();
 
 /** A recognised instrument given on distinct days within the last 60 days, on its published scale. */
-const recentSeriesArb = (minLength = 2) =>
-  fc.constantFrom(...INSTRUMENT_IDS).chain((id) => {
-    const k = INSTRUMENTS[id];
-    return fc
-      .uniqueArray(
-        fc.record({
-          day: fc.integer({ min: 1, max: 60 }),
-          score: fc.integer({ min: k.totalMin, max: k.totalMax }),
-        }),
-        { selector: (a) => a.day, minLength, maxLength: 6 },
-      )
-      .map((items) => ({
-        id,
-        items: items.map(
-          (a): Assessment => ({
-            instrumentId: id,
-            instrumentName: k.display,
-            score: a.score,
-            maxScore: k.totalMax,
-            createdAt: iso(a.day),
-          }),
-        ),
-      }));
-  });
+const recentSeriesArb = (minLength = 2) => recentPublishedSeriesArb(INSTRUMENT_IDS, NOW, minLength);
 
 const restArb = fc.record(
   {

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  type Assessment,
   analyzeMedication,
   findInstrument,
   INSTRUMENT_IDS,
@@ -17,26 +16,11 @@ import {
   scoreOutcome,
   ToolInputError,
 } from "../src/index.js";
+import { assessmentSeries } from "./arbitraries.js";
 
-const DAY = 86_400_000;
 const NOW = new Date("2026-07-01T00:00:00Z");
 
-function series(
-  id: string,
-  name: string,
-  max: number,
-  scores: number[],
-  start: string,
-  step = 14,
-): Assessment[] {
-  return scores.map((score, i) => ({
-    instrumentId: id,
-    instrumentName: name,
-    score,
-    maxScore: max,
-    createdAt: new Date(Date.parse(start) + i * step * DAY).toISOString(),
-  }));
-}
+const series = assessmentSeries;
 
 const rx = (prescribedAt: string) => [
   { id: "rx", medicationName: "Sertraline", status: "active", prescribedAt },

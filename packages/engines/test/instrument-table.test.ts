@@ -30,26 +30,12 @@ import {
 } from "../src/knowledge/instruments.js";
 import { UNKNOWN_SCALE_CHANGE_PP } from "../src/symptom-findings.js";
 import { ALERT_BANDS } from "../src/tools/score-instruments.js";
+import { assessmentSeries } from "./arbitraries.js";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-07-01T00:00:00Z");
 
-function series(
-  id: string,
-  name: string,
-  max: number,
-  scores: number[],
-  start: string,
-  step = 14,
-): Assessment[] {
-  return scores.map((score, i) => ({
-    instrumentId: id,
-    instrumentName: name,
-    score,
-    maxScore: max,
-    createdAt: new Date(Date.parse(start) + i * step * DAY).toISOString(),
-  }));
-}
+const series = assessmentSeries;
 
 const rx = [{ id: "rx", medicationName: "Sertraline", status: "active", prescribedAt: "2026-06-05" }];
 

@@ -22,6 +22,7 @@ import {
   scoreOutcome,
   totalValidity,
 } from "../src/index.js";
+import { recentPublishedSeriesArb } from "./arbitraries.js";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-07-01T00:00:00Z");
@@ -158,29 +159,7 @@ const level = (l: (typeof RELAPSE_LEVELS)[number]) => RELAPSE_LEVELS.indexOf(l);
 const WHOLE_NUMBER_IDS = INSTRUMENT_IDS.filter((id) => INSTRUMENTS[id].wholeNumberTotals);
 
 /** A recognised instrument on distinct days within the last 60 days, valid totals only. */
-const validSeriesArb = fc.constantFrom(...WHOLE_NUMBER_IDS).chain((id) => {
-  const k = INSTRUMENTS[id];
-  return fc
-    .uniqueArray(
-      fc.record({
-        day: fc.integer({ min: 1, max: 60 }),
-        score: fc.integer({ min: k.totalMin, max: k.totalMax }),
-      }),
-      { selector: (a) => a.day, minLength: 2, maxLength: 6 },
-    )
-    .map((items) => ({
-      id,
-      items: items.map(
-        (a): Assessment => ({
-          instrumentId: id,
-          instrumentName: k.display,
-          score: a.score,
-          maxScore: k.totalMax,
-          createdAt: iso(a.day),
-        }),
-      ),
-    }));
-});
+const validSeriesArb = recentPublishedSeriesArb(WHOLE_NUMBER_IDS, NOW);
 
 /** A fractional total within 1 of `score`, inside the published range (a corrupted copy of it). */
 function fractionNear(id: InstrumentId, score: number, offset: number): number {
