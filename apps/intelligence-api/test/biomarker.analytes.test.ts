@@ -122,6 +122,20 @@ describe("POST /v1/biomarker/{patientId}/agent", () => {
       body: { panel: [{ analyte: "lithium", value: 1, unit: "x".repeat(65) }] },
     });
     expect(res.status).toBe(400);
+    for (const body of [
+      { panel: [{ analyte: "lithium", value: 1, unit: 5 }] },
+      { panel: [{ analyte: "lithium", value: 1, unit: "   " }] },
+      { panel: [{ analyte: "lithium", value: 1 }], benignEthnicNeutropenia: "yes" },
+    ]) {
+      const refused = await call<{ ok: boolean; error: { code: string; issues?: { path: string }[] } }>(
+        svc.url,
+        "/v1/biomarker/pt_9/agent",
+        { key, body },
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.json.error.code).toBe("invalid_request");
+      expect(refused.json.error.issues?.length).toBeGreaterThan(0);
+    }
   });
 });
 
