@@ -14,7 +14,7 @@ import {
 } from "@svc/testkit";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInvite } from "../src/index.js";
+import { createInvite, recordAudit } from "../src/index.js";
 import { PASSWORD } from "./session-client.js";
 
 /**
@@ -229,8 +229,12 @@ describe("the dashboard in Chromium", () => {
     expect(await page.getByRole("img", { name: /Requests per UTC day/ }).count()).toBe(1);
     await checkPage(page, "usage");
 
-    // Revoking the secret key: the API refuses it at once.
+    // Revoking the secret key, after its confirmation page: the API refuses it at once.
     await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("button", { name: `Revoke ${key.slice(0, 16)}…` }).click();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Revoke this key?");
+    expect((await call(service.url, "/v1/ping", { key })).status).toBe(200);
+    await checkPage(page, "revoke-confirm");
     await page.getByRole("button", { name: `Revoke ${key.slice(0, 16)}…` }).click();
     await expect.poll(() => page.getByRole("status").textContent()).toMatch(/Key revoked/);
     expect((await call(service.url, "/v1/ping", { key })).status).toBe(401);
@@ -327,5 +331,45 @@ describe("the dashboard in Chromium", () => {
     await expect.poll(() => page.getByTestId("usage-rows").textContent()).toContain("POST /v1/mse/{visitId}");
     await checkPage(page, "organization-usage");
     expect(await page.getByRole("link", { name: "Lab orders" }).count()).toBe(0);
+  }, 60_000);
+
+  it("the audit log fits 1280 px without scrolling sideways, long origins and URLs included", async () => {
+    const wide = (await service.seed.account({ name: "Wide audit" })).id;
+    const invite = await createInvite(
+      service.db.handle.db,
+      { workspace: { accountId: wide }, email: "wide@clinic.example", role: "owner" },
+      service.url,
+    );
+    const page = await newPage();
+    await signInThroughLink(page, invite.url);
+    // What the dashboard writes for long allow-lists and endpoint URLs (no spaces to break at).
+    const longHost = `${"a".repeat(60)}.${"b".repeat(60)}.example`;
+    await recordAudit(service.db.handle.db, {
+      workspace: { accountId: wide },
+      actorEmail: `${"c".repeat(60)}@clinic.example`,
+      action: "key.origins_changed",
+      targetId: "key_01jd3k8w6t1x9c0q2m4n5p7r8s",
+      detail: { origins: [`https://${longHost}`, `https://www.${longHost}:8443`, "http://localhost:*"] },
+    });
+    await recordAudit(service.db.handle.db, {
+      workspace: { accountId: wide },
+      actorEmail: "wide@clinic.example",
+      action: "webhook_endpoint.created",
+      targetId: "we_01jd3k8w6t1x9c0q2m4n5p7r8s",
+      detail: { url: `https://${longHost}/hooks/${"d".repeat(300)}?token=${"e".repeat(200)}`, mode: "test" },
+    });
+    await page.getByRole("link", { name: "Audit log" }).click();
+    await expect.poll(() => page.getByTestId("audit-action").count()).toBeGreaterThanOrEqual(3);
+    const widths = await page.evaluate(() => {
+      const root = (
+        globalThis as unknown as {
+          document: { documentElement: { scrollWidth: number; clientWidth: number } };
+        }
+      ).document.documentElement;
+      return { scroll: root.scrollWidth, client: root.clientWidth };
+    });
+    expect(widths.client).toBeLessThanOrEqual(1280);
+    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    await checkPage(page, "audit-wide");
   }, 60_000);
 });

@@ -90,15 +90,28 @@ export interface CreatedKey {
 }
 
 const ORIGIN_PATTERN = /^https?:\/\/[A-Za-z0-9.-]+(:(\d{1,5}|\*))?$/;
+/** The part after the host: `:` and whatever the port was meant to be. */
+const PORT_PART = /^https?:\/\/[A-Za-z0-9.-]+:(.*)$/;
 
-/** A publishable key's allow-list: each entry an origin, `*` only as the port (DESIGN ruling 2). */
+/**
+ * A publishable key's allow-list: each entry an origin, `*` only as the port (DESIGN ruling 2). A
+ * port is 1 to 65535: a browser never sends port 0 or 99999 in an Origin, so such an entry could
+ * only be a typo that silently never matches; it is refused with the reason.
+ */
 export function checkOrigins(origins: string[]): void {
-  const badOrigin = origins.find((o) => !ORIGIN_PATTERN.test(o));
-  if (badOrigin)
-    throw new RepoError(
-      "invalid",
-      `"${badOrigin}" is not an origin like https://app.example.com or http://localhost:*.`,
-    );
+  for (const origin of origins) {
+    const port = PORT_PART.exec(origin)?.[1];
+    if (port !== undefined && port !== "*" && !(/^\d{1,5}$/.test(port) && +port >= 1 && +port <= 65535))
+      throw new RepoError(
+        "invalid",
+        `"${origin}" has port "${port}": a port is a number from 1 to 65535, or * for any port.`,
+      );
+    if (!ORIGIN_PATTERN.test(origin))
+      throw new RepoError(
+        "invalid",
+        `"${origin}" is not an origin like https://app.example.com or http://localhost:*.`,
+      );
+  }
 }
 
 export async function createApiKey(db: Db, input: CreateKeyInput): Promise<CreatedKey> {

@@ -1,14 +1,32 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { listAudit } from "../audit.js";
-import { Page, type Viewer, when } from "./layout.js";
+import { EmptyRow, Page, type Viewer, when } from "./layout.js";
 
 type AuditRow = Awaited<ReturnType<typeof listAudit>>[number];
+
+/** An audit row's detail as "name: value" lines (long values wrap in the cell). */
+function DetailList(props: { detail: unknown }) {
+  const entries =
+    props.detail && typeof props.detail === "object"
+      ? Object.entries(props.detail as Record<string, unknown>)
+      : [];
+  if (entries.length === 0) return null;
+  return (
+    <ul class="detail">
+      {entries.map(([name, value]) => (
+        <li>
+          {name}: <code>{typeof value === "string" ? value : JSON.stringify(value)}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 export function AuditPage(props: { viewer: Viewer; rows: AuditRow[] }) {
   return (
     <Page title="Audit log" viewer={props.viewer} section="audit">
-      <table>
+      <table class="audit">
         <caption>Every change here made through the dashboard or an invitation, newest first</caption>
         <thead>
           <tr>
@@ -20,6 +38,11 @@ export function AuditPage(props: { viewer: Viewer; rows: AuditRow[] }) {
           </tr>
         </thead>
         <tbody>
+          {props.rows.length === 0 ? (
+            <EmptyRow columns={5}>
+              No changes recorded yet: each change made here is listed as it happens.
+            </EmptyRow>
+          ) : null}
           {props.rows.map((row) => (
             <tr>
               <td>{when(row.createdAt)}</td>
@@ -29,7 +52,7 @@ export function AuditPage(props: { viewer: Viewer; rows: AuditRow[] }) {
                 <code>{row.targetId ?? ""}</code>
               </td>
               <td>
-                <code>{JSON.stringify(row.detail)}</code>
+                <DetailList detail={row.detail} />
               </td>
             </tr>
           ))}

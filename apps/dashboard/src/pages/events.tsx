@@ -1,7 +1,12 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+import { TEST_EVENT_TYPE } from "@svc/delivery";
 import type { listEvents } from "@svc/intelligence-api";
-import { Page, type Viewer, when } from "./layout.js";
+import { EVENT_TYPES, EventTypes } from "@svc/webhooks";
+import { EmptyRow, Page, type Viewer, when } from "./layout.js";
+
+/** The types an account's events have: the contract's list and the endpoint test event. */
+const ACCOUNT_EVENT_TYPES = [...EVENT_TYPES, TEST_EVENT_TYPE] as const;
 
 type EventRow = Awaited<ReturnType<typeof listEvents>>["rows"][number];
 
@@ -24,8 +29,13 @@ export function EventsPage(props: {
             live
           </option>
         </select>
-        <label for="type">Type (exact, e.g. lab_order.resulted)</label>
-        <input id="type" name="type" type="text" value={props.type} />
+        <label for="type">{`Type (exact, e.g. ${EventTypes.labOrderResultsReady}; empty for all)`}</label>
+        <input id="type" name="type" type="text" list="event-types" value={props.type} />
+        <datalist id="event-types">
+          {ACCOUNT_EVENT_TYPES.map((t) => (
+            <option value={t} />
+          ))}
+        </datalist>
         <button type="submit">Filter</button>
       </form>
       <table>
@@ -37,6 +47,13 @@ export function EventsPage(props: {
           </tr>
         </thead>
         <tbody>
+          {props.rows.length === 0 ? (
+            <EmptyRow columns={2}>
+              {props.type
+                ? `No ${props.mode} events of type ${props.type} in the last 30 days.`
+                : `No ${props.mode} events yet. They appear as lab orders and wearable connections change; a webhook endpoint's "Send test event" adds one.`}
+            </EmptyRow>
+          ) : null}
           {props.rows.map((row) => (
             <tr>
               <td>{when(row.createdAt)}</td>

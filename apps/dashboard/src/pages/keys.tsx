@@ -2,13 +2,27 @@
 /** @jsxImportSource hono/jsx */
 import { type listKeys, MAX_ROLL_GRACE_HOURS, MSE_SCOPES } from "@svc/db";
 import { isOrganization } from "../workspace.js";
-import { ActionButton, Csrf, ModeSections, Notice, Page, type Viewer, when } from "./layout.js";
+import { Csrf, EmptyRow, ModeSections, Notice, Page, type Viewer, when } from "./layout.js";
 
 type KeyRow = Awaited<ReturnType<typeof listKeys>>[number];
 
 const MODE_KINDS = { test: ["secret_test", "publishable"], live: ["secret_live"] } as const;
-/** Grace periods offered when rolling: at once, a day, a week (the longest allowed). */
+/**
+ * Grace periods offered when rolling: at once, a day, a week (the longest allowed). The form
+ * preselects a day (decision 92): a planned rotation then causes no outage, and a leaked key is
+ * stopped at once with Revoke, which a key in its grace period keeps offering.
+ */
 const GRACE_CHOICES = [0, 24, MAX_ROLL_GRACE_HOURS] as const;
+const DEFAULT_GRACE_HOURS = 24;
+const graceLabel = (hours: number) =>
+  hours === 0
+    ? "old key stops now"
+    : hours === DEFAULT_GRACE_HOURS
+      ? "old key works 24 h more"
+      : `old key works ${hours} h (${hours / 24} days) more`;
+
+/** Still accepted by the API: never revoked, or rolled and inside its grace period. */
+const stillWorks = (row: KeyRow, now: Date) => !row.revokedAt || row.revokedAt > now;
 
 function OriginsForm(props: { viewer: Viewer; row: KeyRow }) {
   const id = `origins-${props.row.id}`;
@@ -44,8 +58,8 @@ function RollForm(props: { viewer: Viewer; row: KeyRow }) {
       </label>
       <select id={id} name="graceHours">
         {GRACE_CHOICES.map((hours) => (
-          <option value={String(hours)}>
-            {hours === 0 ? "old key stops now" : `old key works ${hours} h`}
+          <option value={String(hours)} selected={hours === DEFAULT_GRACE_HOURS}>
+            {graceLabel(hours)}
           </option>
         ))}
       </select>{" "}
@@ -56,7 +70,21 @@ function RollForm(props: { viewer: Viewer; row: KeyRow }) {
   );
 }
 
-function KeyTable(props: { viewer: Viewer; rows: KeyRow[]; caption: string; now: Date }) {
+/**
+ * Revoke leads to a confirmation page first (a GET form: no JavaScript needed); the change is the
+ * confirmation page's own CSRF-guarded POST.
+ */
+function RevokeButton(props: { row: KeyRow }) {
+  return (
+    <form method="get" action={`/dashboard/keys/${props.row.id}/revoke`} class="inline">
+      <button type="submit">
+        Revoke<span class="sr-only"> {props.row.prefix}…</span>
+      </button>
+    </form>
+  );
+}
+
+function KeyTable(props: { viewer: Viewer; rows: KeyRow[]; caption: string; now: Date; empty: string }) {
   const canChange = props.viewer.role !== "viewer";
   const org = isOrganization(props.viewer.workspace);
   return (
@@ -74,6 +102,11 @@ function KeyTable(props: { viewer: Viewer; rows: KeyRow[]; caption: string; now:
         </tr>
       </thead>
       <tbody>
+        {props.rows.length === 0 ? (
+          <EmptyRow columns={canChange ? 7 : 6}>
+            {canChange ? `${props.empty} Create one with the form below.` : props.empty}
+          </EmptyRow>
+        ) : null}
         {props.rows.map((row) => (
           <tr>
             <td>{row.kind}</td>
@@ -89,14 +122,10 @@ function KeyTable(props: { viewer: Viewer; rows: KeyRow[]; caption: string; now:
                 {row.revokedAt ? null : (
                   <>
                     <RollForm viewer={props.viewer} row={row} />{" "}
-                    <ActionButton
-                      viewer={props.viewer}
-                      action={`/dashboard/keys/${row.id}/revoke`}
-                      label="Revoke"
-                      target={`${row.prefix}…`}
-                    />
                   </>
                 )}
+                {/* A rolled key in its grace period can still be stopped at once (a leak). */}
+                {stillWorks(row, props.now) ? <RevokeButton row={row} /> : null}
               </td>
             ) : null}
           </tr>
@@ -162,6 +191,7 @@ export function KeysPage(props: { viewer: Viewer; rows: KeyRow[]; notice?: strin
           rows={props.rows}
           caption="Organization keys (MSE Record API)"
           now={now}
+          empty="No organization key yet."
         />
         {canChange ? <CreateOrganizationKeyForm viewer={props.viewer} /> : null}
       </Page>
@@ -180,6 +210,7 @@ export function KeysPage(props: { viewer: Viewer; rows: KeyRow[]; notice?: strin
             rows={ofMode(mode)}
             caption={mode === "test" ? "Test and publishable keys" : "Live keys"}
             now={now}
+            empty={mode === "test" ? "No test or publishable key yet." : "No live key yet."}
           />
         )}
       />
@@ -206,6 +237,8 @@ export function SecretOncePage(props: {
   label: string;
   secret: string;
   back: string;
+  /** After a roll with a grace period: the confirmation page that stops the old key now. */
+  revokeOld?: string | undefined;
 }) {
   return (
     <Page title={props.title} viewer={props.viewer} section={props.section}>
@@ -213,9 +246,38 @@ export function SecretOncePage(props: {
       <code class="secret" data-testid="secret">
         {props.secret}
       </code>
+      {props.revokeOld ? (
+        <p>
+          If the old key leaked, do not wait for the grace period to end:{" "}
+          <a href={props.revokeOld}>revoke the old key now</a>.
+        </p>
+      ) : null}
       <p>
         <a href={props.back}>Done</a>
       </p>
+    </Page>
+  );
+}
+
+/** The confirmation step before a key is revoked: what stops, and a CSRF-guarded form. */
+export function RevokeConfirmPage(props: { viewer: Viewer; row: KeyRow; now: Date }) {
+  const { row } = props;
+  const inGrace = row.revokedAt !== null && row.revokedAt > props.now;
+  return (
+    <Page title="Revoke this key?" viewer={props.viewer} section="keys">
+      <p>
+        The {row.kind} key <code>{row.prefix}…</code>
+        {inGrace
+          ? ` was rolled and works until ${when(row.revokedAt)}. Revoking it stops it now.`
+          : `, created ${when(row.createdAt)}, ${row.lastUsedAt ? `last used ${when(row.lastUsedAt)}` : "never used"}.`}{" "}
+        Every request with it is refused from the next one on, and this cannot be undone.
+        {inGrace ? null : " To replace the key without an outage, roll it instead."}
+      </p>
+      <form method="post" action={`/dashboard/keys/${row.id}/revoke`} class="inline">
+        <Csrf viewer={props.viewer} />
+        <button type="submit">Revoke {row.prefix}…</button>
+      </form>{" "}
+      <a href="/dashboard/keys">Cancel</a>
     </Page>
   );
 }

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { listLabOrders } from "@svc/intelligence-api";
-import { ActionButton, BothModesPage, type Viewer, when } from "./layout.js";
+import { ActionButton, BothModesPage, EmptyRow, type Viewer, when } from "./layout.js";
 
 type LabOrderRow = Awaited<ReturnType<typeof listLabOrders>>["rows"][number];
 
@@ -21,6 +21,11 @@ function OrderTable(props: { viewer: Viewer; rows: LabOrderRow[]; mode: "test" |
         </tr>
       </thead>
       <tbody>
+        {props.rows.length === 0 ? (
+          <EmptyRow columns={helpers ? 6 : 5}>
+            {`No ${props.mode} lab orders yet. Create one with POST /v1/labs/orders and a ${props.mode === "test" ? "test" : "live"} secret key.`}
+          </EmptyRow>
+        ) : null}
         {props.rows.map((row) => (
           <tr>
             <td>

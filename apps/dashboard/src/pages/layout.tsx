@@ -131,8 +131,23 @@ export function Problem(props: { text: string }) {
   );
 }
 
+/**
+ * Every time the dashboard shows, in one format: "2026-11-26 16:35:04 UTC" (to the second, in UTC,
+ * the zone of the usage days and the API's timestamps; the same on every page and for every user).
+ */
 export function when(date: Date | null | undefined): string {
-  return date ? date.toISOString().replace("T", " ").slice(0, 19) : "";
+  return date ? `${date.toISOString().replace("T", " ").slice(0, 19)} UTC` : "";
+}
+
+/** The one row of an empty table: what is missing and, where there is one, the next step. */
+export function EmptyRow(props: { columns: number; children: Child }) {
+  return (
+    <tr>
+      <td colspan={props.columns} class="empty">
+        {props.children}
+      </td>
+    </tr>
+  );
 }
 
 /** Test mode above live mode, each under its own heading: `render` draws one mode's content. */

@@ -2,7 +2,7 @@
 /** @jsxImportSource hono/jsx */
 import type { MseSafetyEventPayload } from "@svc/db";
 import type { deliveriesOfEvents } from "@svc/delivery";
-import { Page, type Viewer } from "./layout.js";
+import { EmptyRow, Page, type Viewer, when } from "./layout.js";
 
 type DeliveryRow = Awaited<ReturnType<typeof deliveriesOfEvents>>[number];
 
@@ -44,9 +44,15 @@ export function SafetyEventsPage(props: {
           </tr>
         </thead>
         <tbody>
+          {props.events.length === 0 ? (
+            <EmptyRow columns={5}>
+              No safety events yet: a risk flagged by an MSE write (POST /v1/mse/{"{visitId}"}) appears here
+              and goes to the organization's webhook endpoints.
+            </EmptyRow>
+          ) : null}
           {props.events.map((event) => (
             <tr>
-              <td>{event.createdAt.replace("T", " ").slice(0, 19)}</td>
+              <td>{when(new Date(event.createdAt))}</td>
               <td>
                 <code>{event.visitId}</code> v{event.version}
                 <br />
@@ -66,7 +72,6 @@ export function SafetyEventsPage(props: {
           ))}
         </tbody>
       </table>
-      {props.events.length === 0 ? <p>No safety event yet.</p> : null}
       {props.next ? (
         <p>
           <a href={props.next}>Older events</a>

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import { type Workspace, workspaceLabel } from "../workspace.js";
-import { Page, Problem } from "./layout.js";
+import { Page, Problem, type Viewer } from "./layout.js";
 
 export function SignInPage(props: { problem?: string; email?: string }) {
   return (
@@ -78,10 +78,13 @@ export function SetPasswordPage(props: {
   );
 }
 
-/** Refusals: 403 (a viewer's change, a failed CSRF check), 404, 410 (a used link), 400. */
-export function ProblemPage(props: { title: string; text: string; back?: string }) {
+/**
+ * Refusals: 403 (a viewer's change, a failed CSRF check), 404, 410 (a used link), 400, 429. A
+ * signed-in user keeps the menu and Sign out, as on every other page.
+ */
+export function ProblemPage(props: { title: string; text: string; back?: string; viewer?: Viewer }) {
   return (
-    <Page title={props.title}>
+    <Page title={props.title} viewer={props.viewer}>
       <Problem text={props.text} />
       {props.back ? (
         <p>

@@ -23,6 +23,14 @@ pre { white-space: pre-wrap; word-break: break-all; background: #f3f3f3; padding
 .modes > section { min-width: 0; overflow-x: auto; }
 .modes.stacked { grid-template-columns: 1fr; }
 .origins { overflow-wrap: anywhere; }
+.empty { color: #3d3d3d; font-style: italic; }
+table.audit { table-layout: fixed; }
+table.audit th:nth-child(1) { width: 12rem; }
+table.audit th:nth-child(2) { width: 14rem; }
+table.audit th:nth-child(3) { width: 14rem; }
+table.audit th:nth-child(4) { width: 14rem; }
+table.audit td { overflow-wrap: anywhere; }
+.detail { list-style: none; margin: 0; padding: 0; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 label { display: block; margin: .5rem 0 .2rem; font-weight: 600; }
 input[type="text"], input[type="email"], input[type="password"], input[type="url"], textarea, select { font: inherit; padding: .3rem; min-width: 20rem; }

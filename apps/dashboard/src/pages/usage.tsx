@@ -16,29 +16,40 @@ function colourOf(keys: UsageKey[], keyId: string): string {
   return KEY_COLOURS[Math.min(index, KEY_COLOURS.length - 1)] as string;
 }
 
-/** A round axis top at or above `value`: 1, 2 or 5 times a power of ten. */
-function niceCeiling(value: number): number {
-  if (value <= 5) return 5;
-  const power = 10 ** Math.floor(Math.log10(value));
-  const step = [1, 2, 5, 10].find((m) => m * power >= value) as number;
-  return step * power;
+/**
+ * The value axis for a peak: a round step (1, 2 or 5 times a power of ten, never below 1, as
+ * requests are whole) and at most five steps up to the first multiple at or above the peak, so
+ * five requests give 0, 1, 2, 3, 4, 5 and 1,234 give 0, 500, 1,000, 1,500.
+ */
+export function valueAxis(peak: number): { top: number; ticks: number[] } {
+  const wanted = Math.max(1, peak);
+  let step = 1;
+  for (let power = 1; Math.ceil(wanted / step) > 5; ) {
+    const next = [1, 2, 5].map((m) => m * power).find((candidate) => candidate > step);
+    if (next === undefined) power *= 10;
+    else step = next;
+  }
+  const top = step * Math.ceil(wanted / step);
+  return { top, ticks: Array.from({ length: top / step + 1 }, (_, i) => i * step) };
 }
 
 /**
  * Requests per day as stacked bars: each key's accepted requests in its colour, the day's 429s in
- * red on top, and the daily account quota as a dashed line when the plan has one.
+ * red on top, and the daily account quota as a dashed line when the plan has one. The axis scales
+ * to the busiest day; the quota joins the scale only when it is near (within a quarter above the
+ * peak), else the caption gives it, so a few requests under a large quota still show as bars.
  */
 function UsageChart(props: { summary: UsageSummary; limits: UsageLimits; windowDays: number }) {
   const { days, keys } = props.summary;
   const quota = props.limits.dailyAccountQuota;
-  const peak = Math.max(1, ...days.map((d) => d.requests), quota ?? 0);
-  const top = niceCeiling(peak * 1.05);
+  const busiest = Math.max(0, ...days.map((d) => d.requests));
+  const quotaOnScale = quota !== null && quota <= Math.max(1, busiest) * 1.25;
+  const { top, ticks } = valueAxis(Math.max(busiest, quotaOnScale ? (quota ?? 0) : 0));
   const plotWidth = CHART.width - CHART.left - CHART.right;
   const plotHeight = CHART.height - CHART.top - CHART.bottom;
   const slot = plotWidth / days.length;
   const barWidth = Math.max(2, slot * 0.7);
   const y = (value: number) => CHART.top + plotHeight - (value / top) * plotHeight;
-  const ticks = [0, top / 4, top / 2, (3 * top) / 4, top];
   const labelEvery = Math.ceil(days.length / 10);
   const segments = (day: UsageDay, index: number) => {
     const x = CHART.left + index * slot + (slot - barWidth) / 2;
@@ -71,14 +82,14 @@ function UsageChart(props: { summary: UsageSummary; limits: UsageLimits; windowD
       >
         <title id="usage-chart-title">{`Requests per UTC day, last ${props.windowDays} days`}</title>
         <desc id="usage-chart-desc">
-          {`${props.summary.requests} requests in all, ${props.summary.rateLimited} of them refused with 429; busiest day ${Math.max(0, ...days.map((d) => d.requests))}.`}
+          {`${props.summary.requests} requests in all, ${props.summary.rateLimited} of them refused with 429; busiest day ${busiest}.`}
           {quota ? ` The daily account quota is ${quota}.` : ""} The table below has every number.
         </desc>
         {ticks.map((t) => (
           <g>
             <line x1={CHART.left} x2={CHART.width - CHART.right} y1={y(t)} y2={y(t)} stroke="#d0d0d0" />
             <text x={CHART.left - 6} y={y(t) + 4} text-anchor="end" font-size="12" fill="#1b1b1b">
-              {Number.isInteger(t) ? t : t.toFixed(1)}
+              {t.toLocaleString("en-US")}
             </text>
           </g>
         ))}
@@ -96,7 +107,7 @@ function UsageChart(props: { summary: UsageSummary; limits: UsageLimits; windowD
             </text>
           ) : null,
         )}
-        {quota ? (
+        {quota !== null && quotaOnScale ? (
           <g>
             <line
               x1={CHART.left}
@@ -136,6 +147,9 @@ function UsageChart(props: { summary: UsageSummary; limits: UsageLimits; windowD
             refused with 429
           </li>
         </ul>
+        {quota !== null && !quotaOnScale ? (
+          <p data-testid="quota-off-scale">{`The daily account quota, ${quota.toLocaleString("en-US")}, is above this scale.`}</p>
+        ) : null}
       </figcaption>
     </figure>
   );

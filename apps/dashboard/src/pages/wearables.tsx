@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { listConnections } from "@svc/intelligence-api";
-import { ActionButton, BothModesPage, Csrf, type Viewer, when } from "./layout.js";
+import { ActionButton, BothModesPage, Csrf, EmptyRow, type Viewer, when } from "./layout.js";
 
 type ConnectionRow = Awaited<ReturnType<typeof listConnections>>["rows"][number];
 
@@ -42,6 +42,11 @@ function ConnectionTable(props: { viewer: Viewer; rows: ConnectionRow[]; mode: "
         </tr>
       </thead>
       <tbody>
+        {props.rows.length === 0 ? (
+          <EmptyRow columns={helpers ? 6 : 5}>
+            {`No ${props.mode} wearable connections yet. Start one with POST /v1/wearables/connect and a ${props.mode} secret key.`}
+          </EmptyRow>
+        ) : null}
         {props.rows.map((row) => (
           <tr>
             <td>

@@ -2,13 +2,13 @@
 /** @jsxImportSource hono/jsx */
 import type { listDeliveryAttempts, listWebhookDeliveries, listWebhookEndpoints } from "@svc/delivery";
 import { isOrganization } from "../workspace.js";
-import { ActionButton, Csrf, ModeSections, Notice, Page, type Viewer, when } from "./layout.js";
+import { ActionButton, Csrf, EmptyRow, ModeSections, Notice, Page, type Viewer, when } from "./layout.js";
 
 type EndpointRow = Awaited<ReturnType<typeof listWebhookEndpoints>>["endpoints"][number];
 type DeliveryRow = Awaited<ReturnType<typeof listWebhookDeliveries>>["deliveries"][number];
 type AttemptRow = Awaited<ReturnType<typeof listDeliveryAttempts>>[number];
 
-function EndpointTable(props: { viewer: Viewer; rows: EndpointRow[]; caption: string }) {
+function EndpointTable(props: { viewer: Viewer; rows: EndpointRow[]; caption: string; empty: string }) {
   return (
     <table>
       <caption>{props.caption}</caption>
@@ -20,6 +20,13 @@ function EndpointTable(props: { viewer: Viewer; rows: EndpointRow[]; caption: st
         </tr>
       </thead>
       <tbody>
+        {props.rows.length === 0 ? (
+          <EmptyRow columns={3}>
+            {props.viewer.role === "viewer"
+              ? props.empty
+              : `${props.empty} Add one with the form below to receive events.`}
+          </EmptyRow>
+        ) : null}
         {props.rows.map((row) => (
           <tr>
             <td>
@@ -73,7 +80,12 @@ function OrganizationWebhooksPage(props: { viewer: Viewer; rows: EndpointRow[] }
         The organization's endpoints receive its MSE safety events (<code>mse.risk_flagged</code>), signed in{" "}
         <code>x-mse-signature</code>. They are live endpoints: https and a public address.
       </p>
-      <EndpointTable viewer={props.viewer} rows={props.rows} caption="Safety event endpoints" />
+      <EndpointTable
+        viewer={props.viewer}
+        rows={props.rows}
+        caption="Safety event endpoints"
+        empty="No webhook endpoints yet."
+      />
       <AddEndpointForm viewer={props.viewer} />
     </Page>
   );
@@ -90,6 +102,7 @@ export function WebhooksPage(props: { viewer: Viewer; rows: EndpointRow[] }) {
             viewer={props.viewer}
             rows={props.rows.filter((r) => r.mode === mode)}
             caption={mode === "test" ? "Test endpoints" : "Live endpoints"}
+            empty={`No ${mode} webhook endpoints yet.`}
           />
         )}
       />
@@ -165,6 +178,15 @@ export function EndpointPage(props: {
           </tr>
         </thead>
         <tbody>
+          {props.deliveries.length === 0 ? (
+            <EmptyRow columns={canChange ? 4 : 3}>
+              {isOrganization(viewer.workspace)
+                ? "No delivery yet: each safety event the organization records is delivered here."
+                : canChange
+                  ? "No delivery yet. Send a test event to try this endpoint."
+                  : "No delivery yet."}
+            </EmptyRow>
+          ) : null}
           {props.deliveries.map((d) => (
             <tr>
               <td>

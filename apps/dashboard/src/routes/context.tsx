@@ -63,7 +63,9 @@ export function createContext(deps: AppDeps, options: DashboardOptions): Dashboa
   let ready: Promise<{ auth: DashboardAuth; secret: string }> | undefined;
   const problem: DashboardContext["problem"] = (c, status, title, text, back) => {
     c.status(status);
-    return c.html(<ProblemPage title={title} text={text} back={back} />);
+    // Signed in (the session guard has set the viewer): the page keeps the menu and Sign out.
+    const viewer = (c as Context<Env>).get("viewer") as SignedIn | undefined;
+    return c.html(<ProblemPage title={title} text={text} back={back} viewer={viewer} />);
   };
   return {
     db,

@@ -18,6 +18,9 @@ export function installRequestGuards(app: DashboardApp, ctx: DashboardContext): 
     await next();
     c.header("Content-Security-Policy", CSP);
     c.header("X-Content-Type-Options", "nosniff");
+    // frame-ancestors for browsers that read CSP 2; X-Frame-Options for those (and proxies and
+    // scanners) that do not: no page of the dashboard may be framed (clickjacking).
+    c.header("X-Frame-Options", "DENY");
     // same-origin, not no-referrer: under no-referrer Chromium sends `Origin: null` on form
     // posts, which the Origin check must refuse; other origins still never see our URLs.
     c.header("Referrer-Policy", "same-origin");
@@ -49,6 +52,8 @@ export function installSessionGuard(app: DashboardApp, ctx: DashboardContext): v
       if (c.req.method === "GET") return c.redirect("/dashboard/sign-in", 303);
       return ctx.problem(c, 403, "Refused", "Sign in first.", "/dashboard/sign-in");
     }
+    // Set before any refusal below, so its page keeps the menu and Sign out.
+    c.set("viewer", viewer);
     // An account's pages do not exist for an organization's users, and the other way round.
     if (sectionBelongsElsewhere(viewer.workspace, c.req.path.split("/")[2] ?? ""))
       return ctx.problem(c, 404, "Not found", "There is no such page.", "/dashboard/keys");
@@ -74,7 +79,6 @@ export function installSessionGuard(app: DashboardApp, ctx: DashboardContext): v
           "/dashboard/users",
         );
     }
-    c.set("viewer", viewer);
     return next();
   });
 }

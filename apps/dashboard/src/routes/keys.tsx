@@ -14,7 +14,8 @@ import {
   setPublishableOrigins,
 } from "@svc/db";
 import { z } from "zod";
-import { KeysPage, SecretOncePage } from "../pages/keys.js";
+import { KeysPage, RevokeConfirmPage, SecretOncePage } from "../pages/keys.js";
+import { when } from "../pages/layout.js";
 import { accountOf, isOrganization } from "../workspace.js";
 import { type DashboardApp, type DashboardContext, formOf, lines } from "./context.js";
 
@@ -80,6 +81,17 @@ export function registerKeys(app: DashboardApp, ctx: DashboardContext): void {
       return ctx.refusal(c, error, BACK);
     }
   });
+  // The confirmation step: Revoke on the list opens this page, whose form posts the change.
+  app.get("/keys/:id/revoke", async (c) => {
+    const viewer = c.get("viewer");
+    if (viewer.role === "viewer")
+      return ctx.problem(c, 403, "Refused", "Viewers can look but not change anything.", BACK);
+    const now = new Date();
+    const row = (await listKeys(db, viewer.workspace)).find((k) => k.id === c.req.param("id"));
+    if (!row || (row.revokedAt && row.revokedAt <= now))
+      return ctx.problem(c, 404, "Not found", "There is no such key here, or it is revoked already.", BACK);
+    return c.html(<RevokeConfirmPage viewer={viewer} row={row} now={now} />);
+  });
   app.post("/keys/:id/revoke", async (c) => {
     const viewer = c.get("viewer");
     const [key] = await db
@@ -121,10 +133,12 @@ export function registerKeys(app: DashboardApp, ctx: DashboardContext): void {
           label={
             graceHours === 0
               ? `The new ${rolled.kind} key; the old one is revoked.`
-              : `The new ${rolled.kind} key; the old one keeps working until ${rolled.oldStopsAt.toISOString()} (${graceHours} h).`
+              : `The new ${rolled.kind} key; the old one keeps working until ${when(rolled.oldStopsAt)} (${graceHours} h).`
           }
           secret={rolled.key}
           back={BACK}
+          // A key rolled because it leaked: its grace period can be ended at once.
+          revokeOld={graceHours === 0 ? undefined : `${BACK}/${rolled.replaced}/revoke`}
         />,
       );
     } catch (error) {

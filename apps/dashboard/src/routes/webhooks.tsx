@@ -23,6 +23,12 @@ const AddEndpointSchema = z.object({
   mode: z.enum(["test", "live"]).default("live"),
 });
 const BACK = "/dashboard/webhooks";
+/**
+ * "Send test event" per endpoint: bursts of 5, refilled at 5 a minute (decision 93). Counted by
+ * the service's rate limiter, in Redis where the replicas share it (process memory only in the
+ * embedded single-process mode), so a second replica does not double the allowance.
+ */
+export const TEST_EVENT_LIMIT = { burst: 5, ratePerSecond: 5 / 60 } as const;
 
 /**
  * Webhook endpoints and their deliveries: the CLI's functions, bounded to the user's workspace.
@@ -90,6 +96,25 @@ export function registerWebhooks(app: DashboardApp, ctx: DashboardContext): void
     const viewer = c.get("viewer");
     const back = `${BACK}/${c.req.param("id")}`;
     if (isOrganization(viewer.workspace)) return noEndpoint(c);
+    // Only the workspace's own endpoint is counted: another account cannot spend its allowance.
+    const endpoint = await endpointOf(viewer.workspace, c.req.param("id"));
+    if (!endpoint) return noEndpoint(c);
+    const decision = await deps.limiter.consume({
+      kind: "bucket",
+      subject: `dashboard-test-event:${endpoint.id}`,
+      ...TEST_EVENT_LIMIT,
+    });
+    if (!decision.allowed) {
+      const wait = Math.max(1, Math.ceil(decision.retryAfter));
+      c.header("Retry-After", String(wait));
+      return ctx.problem(
+        c,
+        429,
+        "Too many test events",
+        `This endpoint takes at most ${TEST_EVENT_LIMIT.burst} test events a minute; try again in ${wait} s.`,
+        back,
+      );
+    }
     try {
       const recorded = await sendTestEvent(db, {
         accountId: accountOf(viewer.workspace),
