@@ -209,6 +209,50 @@ describe("paging parameters", () => {
   });
 });
 
+describe("chainValid on a page", () => {
+  it("a broken link shows on every page; an edited column on the page that holds its row", async () => {
+    const seeded = await svc.seed.org();
+    const api = mse(svc.url, seeded.key);
+    const id = visit("pagedchain");
+    for (let i = 0; i < 3; i += 1) await api.write(id, { patientId: "p", selection: baseSelection });
+    const db = svc.db.handle.db;
+    const row = (version: number) =>
+      and(
+        eq(mseVersions.orgId, seeded.org.id),
+        eq(mseVersions.visitId, id),
+        eq(mseVersions.version, version),
+      );
+    const historyPages = async () => {
+      const first = await call<MseHistoryResponse>(svc.url, `/v1/mse/${id}/history?limit=2`, {
+        key: seeded.key,
+      });
+      const second = await call<MseHistoryResponse>(
+        svc.url,
+        `/v1/mse/${id}/history?limit=2&cursor=${first.json.nextCursor}`,
+        { key: seeded.key },
+      );
+      return [first.json.chainValid, second.json.chainValid];
+    };
+    expect(await historyPages()).toEqual([true, true]);
+
+    // Version 1's narrative edited behind the API's back, its hashes untouched.
+    await db.update(mseVersions).set({ objectiveBlock: "Edited." }).where(row(1));
+    expect(await historyPages()).toEqual([true, false]);
+    const auditFirst = await call<MseAuditResponse>(svc.url, `/v1/mse/${id}/audit?limit=1`, {
+      key: seeded.key,
+    });
+    expect(auditFirst.json.chainValid).toBe(false);
+    expect(auditFirst.json.versions.map((v) => v.hashValid)).toEqual([false]);
+
+    // A rewritten chain hash breaks the links, which every page checks.
+    await db
+      .update(mseVersions)
+      .set({ chainHash: "0".repeat(64) })
+      .where(row(2));
+    expect(await historyPages()).toEqual([false, false]);
+  });
+});
+
 describe("per-visit bounds", () => {
   it(`a visit holds at most ${MAX_VERSIONS_PER_VISIT} versions: the next write or patch is 409, nothing stored`, async () => {
     const seeded = await svc.seed.org();

@@ -221,8 +221,11 @@ export interface VersionPage {
   hasMore: boolean;
   /** Signatures of the page's versions, oldest first. */
   signatures: SignatureRow[];
-  /** Every link of the whole chain, and the content hash of every row on this page. */
-  chainValid: boolean;
+  /**
+   * Every link of the whole chain recomputes, and so does the content hash of each of `versions`
+   * (the rows the page finally returns).
+   */
+  chainValid(versions: readonly number[]): boolean;
   /** Per row on this page: its content hash, previous link and chain hash all recompute. */
   rowValid(version: number): boolean;
 }
@@ -307,7 +310,7 @@ async function readVersionPage(
     rows,
     hasMore: fetched.length > query.limit,
     signatures,
-    chainValid: linkCheck.valid && [...contentOk.values()].every(Boolean),
+    chainValid: (versions) => linkCheck.valid && versions.every((v) => contentOk.get(v) === true),
     rowValid: (version) => linkCheck.byVersion.get(version) === true && contentOk.get(version) === true,
   };
 }

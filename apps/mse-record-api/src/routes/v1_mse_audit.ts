@@ -82,7 +82,7 @@ export function registerMseAudit(service: ServiceApp): void {
       visitId,
       patientId: page.patientId,
       currentVersion: page.currentVersion,
-      chainValid: page.chainValid,
+      chainValid: page.chainValid([...keptNumbers]),
       versions: kept,
       // Oldest first, as read: the signatures of the versions on this page.
       signatures: signatures.filter((s) => keptNumbers.has(s.version)),

@@ -71,7 +71,7 @@ export function registerMseHistory(service: ServiceApp): void {
     const response: HistoryResponse = {
       visitId,
       versions: kept,
-      chainValid: page.chainValid,
+      chainValid: page.chainValid(kept.map((e) => e.version)),
       hasMore,
       nextCursor: hasMore && last ? versionCursor("history", last.version) : null,
     };
