@@ -27,3 +27,19 @@ export function nothingToSign(): ApiError {
 export function recordedForAnotherPatient(): ApiError {
   return new ApiError("conflict", "This visit is recorded for a different patientId.");
 }
+
+/** 409: a visit holds at most `max` versions (decision 86); the write or patch stored nothing. */
+export function versionLimitReached(max: number): ApiError {
+  return new ApiError(
+    "conflict",
+    `This visit already has ${max} versions, the most one visit may hold; nothing was stored.`,
+  );
+}
+
+/** 409: a version carries at most `max` signatures (decision 86); nothing was stored. */
+export function signatureLimitReached(max: number): ApiError {
+  return new ApiError(
+    "conflict",
+    `This version already has ${max} signatures, the most one version may carry; nothing was stored.`,
+  );
+}

@@ -58,32 +58,46 @@ function contentOf(row: VersionRow): VersionContent {
   };
 }
 
-export interface ChainCheck {
+/** The hash columns of one version: all a link check reads. */
+export interface ChainLink {
+  version: number;
+  contentHash: string;
+  prevHash: string | null;
+  chainHash: string;
+}
+
+export interface LinkCheck {
+  /** Versions 1..n with n = the visit's counter, and every link and chain hash recomputes. */
   valid: boolean;
-  /** Per row (same order as given): content hash, previous link and chain hash all recompute. */
-  rows: boolean[];
+  /** Per version: its number is in place, its previous link holds and its chain hash recomputes. */
+  byVersion: Map<number, boolean>;
 }
 
 /**
- * Recompute every version's content hash and chain hash from the stored rows (ascending by
- * version). Any edited column, a broken link, a gap in the numbering or a missing latest
- * version makes the chain invalid.
+ * Check the whole chain's links from the hash columns alone (ascending by version): a gap in the
+ * numbering, a missing latest version, a broken previous link or a chain hash that no longer
+ * covers the stored content hash makes it invalid. Cheap (no content is read), so every paged read
+ * checks every link; the content hashes are recomputed for the rows a page returns
+ * (`contentHashValid`, decision 87).
  */
-export function verifyChain(rowsAsc: readonly VersionRow[], currentVersion: number): ChainCheck {
+export function verifyLinks(linksAsc: readonly ChainLink[], currentVersion: number): LinkCheck {
   let prevChain: string | null = null;
-  const rows: boolean[] = [];
-  let valid = rowsAsc.length === currentVersion;
-  rowsAsc.forEach((row, i) => {
-    const content = contentHashOf(contentOf(row));
+  const byVersion = new Map<number, boolean>();
+  let valid = linksAsc.length === currentVersion;
+  linksAsc.forEach((link, i) => {
     const ok =
-      row.version === i + 1 &&
-      content === row.contentHash &&
-      row.prevHash === prevChain &&
-      chainHashOf(prevChain, content) === row.chainHash;
-    rows.push(ok);
+      link.version === i + 1 &&
+      link.prevHash === prevChain &&
+      chainHashOf(prevChain, link.contentHash) === link.chainHash;
+    byVersion.set(link.version, ok);
     if (!ok) valid = false;
     // Continue from the stored link so one bad row does not mark every later row bad.
-    prevChain = row.chainHash;
+    prevChain = link.chainHash;
   });
-  return { valid, rows };
+  return { valid, byVersion };
+}
+
+/** The stored content hash is the hash of the stored content (no column edited behind its back). */
+export function contentHashValid(row: VersionRow): boolean {
+  return contentHashOf(contentOf(row)) === row.contentHash;
 }

@@ -239,6 +239,36 @@ export const SafetyEventsQuerySchema = z.object({
     .openapi({ param: { name: "visitId", in: "query" }, description: "Only this visit's events." }),
 });
 
+/**
+ * History and audit pages (decision 87): keyset paging on the version number, as the other lists
+ * page (`limit`, `cursor` = the previous page's `nextCursor`). The defaults keep a usual visit
+ * whole in one page; a page also stops before its JSON passes PAGE_BYTES.
+ */
+export const HISTORY_LIMIT = { min: 1, max: 100, fallback: 50 } as const;
+export const AUDIT_LIMIT = { min: 1, max: 200, fallback: 100 } as const;
+
+const pageCursor = z
+  .string()
+  .max(200)
+  .optional()
+  .openapi({ param: { name: "cursor", in: "query" }, description: "`nextCursor` of the previous page." });
+
+export const HistoryQuerySchema = z.object({
+  limit: decimalInteger(HISTORY_LIMIT).openapi({
+    param: { name: "limit", in: "query" },
+    description: "Versions per page, 1-100, default 50.",
+  }),
+  cursor: pageCursor,
+});
+
+export const AuditQuerySchema = z.object({
+  limit: decimalInteger(AUDIT_LIMIT).openapi({
+    param: { name: "limit", in: "query" },
+    description: "Versions per page, 1-200, default 100.",
+  }),
+  cursor: pageCursor,
+});
+
 // ---------------------------------------------------------------------------------------------
 // Responses
 
@@ -330,10 +360,16 @@ export const HistoryEntrySchema = z
 export const HistoryResponseSchema = z
   .object({
     visitId: z.string(),
-    versions: z.array(HistoryEntrySchema).openapi({ description: "Newest first." }),
-    chainValid: z
-      .boolean()
-      .openapi({ description: "Additive: every version's content hash and chain hash recompute." }),
+    versions: z.array(HistoryEntrySchema).openapi({ description: "Newest first (this page)." }),
+    chainValid: z.boolean().openapi({
+      description:
+        "Additive: every link of the whole chain recomputes (versions 1..n, each previous link and chain hash), and so does the content hash of every version on this page.",
+    }),
+    hasMore: z.boolean().openapi({ description: "Additive: older versions follow; pass `nextCursor`." }),
+    nextCursor: z
+      .string()
+      .nullable()
+      .openapi({ description: "Additive: the `cursor` of the next (older) page, or null." }),
   })
   .openapi("MseHistory");
 export type HistoryResponse = z.infer<typeof HistoryResponseSchema>;
@@ -378,9 +414,21 @@ export const AuditResponseSchema = z
     visitId: z.string(),
     patientId: z.string(),
     currentVersion: z.number().int(),
-    chainValid: z.boolean(),
-    versions: z.array(AuditVersionSchema).openapi({ description: "Oldest first (chain order)." }),
-    signatures: z.array(AuditSignatureSchema).openapi({ description: "Oldest first." }),
+    chainValid: z.boolean().openapi({
+      description:
+        "Every link of the whole chain recomputes (versions 1..n, each previous link and chain hash), and so does the content hash of every version on this page.",
+    }),
+    versions: z
+      .array(AuditVersionSchema)
+      .openapi({ description: "Oldest first (chain order), this page's versions." }),
+    signatures: z
+      .array(AuditSignatureSchema)
+      .openapi({ description: "Signatures of this page's versions, oldest first." }),
+    hasMore: z.boolean().openapi({ description: "Additive: later versions follow; pass `nextCursor`." }),
+    nextCursor: z
+      .string()
+      .nullable()
+      .openapi({ description: "Additive: the `cursor` of the next (later) page, or null." }),
   })
   .openapi("MseAudit");
 export type AuditResponse = z.infer<typeof AuditResponseSchema>;

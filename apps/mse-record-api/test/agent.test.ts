@@ -343,18 +343,62 @@ describe("request bounds", () => {
 describe("who may call", () => {
   const body = { patientId: "p", telemetry };
 
-  it("secret and publishable keys are 403 forbidden", async () => {
+  it("an account's secret test key is accepted (the contract's secret key)", async () => {
+    const caller = await noModel.seed.caller("sandbox");
+    const res = await agent(noModel, caller.key, visit(), body);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ object: "mse.agent.proposal", ok: true, runner: "deterministic" });
+    expect(res.headers.get("x-ratelimit-limit")).not.toBeNull();
+  });
+
+  it("an account's secret live key is accepted on a paid plan with production access, else 402", async () => {
+    const paid = await noModel.seed.account({ plan: "launch", production: true });
+    const live = await noModel.seed.key("secret_live", paid.id);
+    const ok = await agent(noModel, live.key, visit(), body);
+    expect(ok.status).toBe(200);
+    expect(ok.json.object).toBe("mse.agent.proposal");
+
+    const unpaid = await noModel.seed.account({ plan: "sandbox" });
+    const refused = await agent<FlatErrorBody>(
+      noModel,
+      (await noModel.seed.key("secret_live", unpaid.id)).key,
+      visit(),
+      body,
+    );
+    expect(refused.status).toBe(402);
+    expect(refused.json.code).toBe("payment_required");
+    expect(typeof refused.json.error).toBe("string");
+  });
+
+  it("an organization key with mse:write alone is accepted", async () => {
+    const { key } = await noModel.seed.org(["mse:write"]);
+    expect((await agent(noModel, key, visit(), body)).status).toBe(200);
+  });
+
+  it("publishable keys are 403 forbidden, from an allowed origin too", async () => {
     const caller = await noModel.seed.caller("enterprise");
     const publishable = await noModel.seed.key("publishable", caller.account.id);
-    for (const key of [caller.key, publishable.key]) {
-      const res = await call<FlatErrorBody>(noModel.url, `/v1/mse/${visit()}/agent`, {
-        method: "POST",
-        body,
-        headers: { authorization: `Bearer ${key}`, origin: "http://localhost:3000" },
-      });
-      expect(res.status).toBe(403);
-      expect(res.json.code).toBe("forbidden");
-    }
+    const res = await call<FlatErrorBody>(noModel.url, `/v1/mse/${visit()}/agent`, {
+      method: "POST",
+      body,
+      headers: { authorization: `Bearer ${publishable.key}`, origin: "http://localhost:3000" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.json.code).toBe("forbidden");
+  });
+
+  it("a secret key still cannot save the proposal: the write takes an organization key", async () => {
+    const caller = await noModel.seed.caller("sandbox");
+    const proposal = await agent(noModel, caller.key, visit(), body);
+    const commit = proposal.json.commit;
+    expect(commit).not.toBeNull();
+    const res = await call<FlatErrorBody>(noModel.url, commit?.path ?? "", {
+      method: "POST",
+      key: caller.key,
+      body: commit?.body,
+    });
+    expect(res.status).toBe(403);
+    expect(res.json.code).toBe("forbidden");
   });
 
   it("no key is 401; an organization key without mse:write is 403", async () => {

@@ -5,6 +5,10 @@ import {
   type DbOrTx,
   desc,
   eq,
+  gt,
+  gte,
+  lt,
+  lte,
   mseSignatures,
   mseVersions,
   mseVisits,
@@ -12,8 +16,8 @@ import {
   sql,
 } from "@svc/db";
 import type { DomainKey, RiskAssessment } from "@svc/mse-catalog";
-import { noRecord, recordedForAnotherPatient } from "../errors.js";
-import { type ChainCheck, chainHashOf, verifyChain } from "../hash-chain.js";
+import { noRecord, recordedForAnotherPatient, versionLimitReached } from "../errors.js";
+import { chainHashOf, contentHashValid, type LinkCheck, verifyLinks } from "../hash-chain.js";
 import { type Change, deriveVersion, nextSelection } from "../version-content.js";
 import type { SignatureRow, VersionRow } from "./rows.js";
 
@@ -21,6 +25,13 @@ import type { SignatureRow, VersionRow } from "./rows.js";
  * Visits and their versions. Every query is scoped to the caller's organization; versions are
  * immutable, append-only rows whose content is hashed and chained to the previous version.
  */
+
+/**
+ * The most versions one visit may hold (decision 86). A visit is one encounter's examination and
+ * its amendments: real ones hold a handful. The bound keeps every read of a visit (the chain
+ * check reads each version's hash columns) bounded; the next write or patch is 409, nothing stored.
+ */
+export const MAX_VERSIONS_PER_VISIT = 1000;
 
 /** The versions of one organization's visit. */
 const visitScope = (orgId: string, visitId: string) =>
@@ -134,6 +145,8 @@ async function claimNextVersion(
           .returning(returning);
   if (!visit) throw noRecord();
   if (visit.patientId !== input.patientId) throw recordedForAnotherPatient();
+  // Thrown inside the transaction: the increment rolls back with it.
+  if (visit.currentVersion > MAX_VERSIONS_PER_VISIT) throw versionLimitReached(MAX_VERSIONS_PER_VISIT);
   return visit.currentVersion;
 }
 
@@ -152,84 +165,152 @@ async function previousVersion(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reads
+// Reads: every one is bounded (decision 87). None loads all versions' content or all signatures.
 
 export interface LatestVersion {
   row: VersionRow;
-  /** Signatures of this version, newest first. */
-  signatures: SignatureRow[];
+  /** The latest signature of this version, if any. */
+  signature: SignatureRow | undefined;
 }
 
-/** The latest version of an organization's visit and its signatures, or undefined. */
+/** The latest version of an organization's visit and its latest signature, or undefined. */
 export async function latestVersion(
-  db: Db,
+  db: DbOrTx,
   orgId: string,
   visitId: string,
 ): Promise<LatestVersion | undefined> {
-  // One round trip: the latest version with each of its signatures (none: one row, signature null).
-  const latestNumber = db
-    .select({ version: sql`max(${mseVersions.version})` })
+  const [row] = await db
+    .select()
     .from(mseVersions)
-    .where(visitScope(orgId, visitId));
-  const rows = await db
-    .select({ row: mseVersions, signature: mseSignatures })
-    .from(mseVersions)
-    .leftJoin(
-      mseSignatures,
+    .where(visitScope(orgId, visitId))
+    .orderBy(desc(mseVersions.version))
+    .limit(1);
+  if (!row) return undefined;
+  const [signature] = await db
+    .select()
+    .from(mseSignatures)
+    .where(
       and(
-        eq(mseSignatures.orgId, mseVersions.orgId),
-        eq(mseSignatures.visitId, mseVersions.visitId),
-        eq(mseSignatures.version, mseVersions.version),
+        eq(mseSignatures.orgId, orgId),
+        eq(mseSignatures.visitId, visitId),
+        eq(mseSignatures.version, row.version),
       ),
     )
-    .where(and(visitScope(orgId, visitId), eq(mseVersions.version, sql`(${latestNumber})`)))
-    .orderBy(desc(mseSignatures.signedAt), desc(mseSignatures.id));
-  const first = rows[0];
-  if (!first) return undefined;
-  const signatures = rows.flatMap(({ signature }) => (signature ? [signature] : []));
-  return { row: first.row, signatures };
+    .orderBy(desc(mseSignatures.signedAt), desc(mseSignatures.id))
+    .limit(1);
+  return { row, signature };
 }
 
-export interface FullRecord {
+export interface VersionPageQuery {
+  /** Newest first (history) or oldest first (audit, chain order). */
+  order: "newest" | "oldest";
+  /** At most this many versions. */
+  limit: number;
+  /** Continue after this version (exclusive): below it newest first, above it oldest first. */
+  after?: number | undefined;
+}
+
+export interface VersionPage {
   patientId: string;
   currentVersion: number;
-  /** Ascending by version. */
-  versions: VersionRow[];
-  /** Ascending by signing time. */
+  /** The highest stored version number (0 when none is stored). */
+  latestStored: number;
+  /** Up to `limit` versions in the requested order. */
+  rows: VersionRow[];
+  /** More versions follow the last row in this order. */
+  hasMore: boolean;
+  /** Signatures of the page's versions, oldest first. */
   signatures: SignatureRow[];
-  chain: ChainCheck;
+  /**
+   * Every link of the whole chain recomputes, and so does the content hash of each of `versions`
+   * (the rows the page finally returns).
+   */
+  chainValid(versions: readonly number[]): boolean;
+  /** Per row on this page: its content hash, previous link and chain hash all recompute. */
+  rowValid(version: number): boolean;
 }
 
-/** Every version and signature of an organization's visit, with the chain verified; or undefined. */
-export async function fullRecord(db: Db, orgId: string, visitId: string): Promise<FullRecord | undefined> {
-  // One snapshot: a write committing between the reads must not look like a broken chain.
-  return db.transaction((tx) => readFullRecord(tx, orgId, visitId), {
+/**
+ * One page of an organization's visit, read in one snapshot (a write committing between the
+ * reads must not look like a broken chain); undefined when the visit has no MSE. What it reads
+ * is bounded: the visit row, the hash columns of every version (at most MAX_VERSIONS_PER_VISIT),
+ * `limit + 1` versions, and the signatures of the page's versions (at most
+ * MAX_SIGNATURES_PER_VERSION each).
+ */
+export async function versionPage(
+  db: Db,
+  orgId: string,
+  visitId: string,
+  query: VersionPageQuery,
+): Promise<VersionPage | undefined> {
+  return db.transaction((tx) => readVersionPage(tx, orgId, visitId, query), {
     isolationLevel: "repeatable read",
     accessMode: "read only",
   });
 }
 
-async function readFullRecord(db: DbOrTx, orgId: string, visitId: string): Promise<FullRecord | undefined> {
+async function readVersionPage(
+  db: DbOrTx,
+  orgId: string,
+  visitId: string,
+  query: VersionPageQuery,
+): Promise<VersionPage | undefined> {
   const [visit] = await db
     .select({ patientId: mseVisits.patientId, currentVersion: mseVisits.currentVersion })
     .from(mseVisits)
     .where(and(eq(mseVisits.orgId, orgId), eq(mseVisits.visitId, visitId)));
   if (!visit) return undefined;
-  const versions = await db
-    .select()
+  const links = await db
+    .select({
+      version: mseVersions.version,
+      contentHash: mseVersions.contentHash,
+      prevHash: mseVersions.prevHash,
+      chainHash: mseVersions.chainHash,
+    })
     .from(mseVersions)
     .where(visitScope(orgId, visitId))
     .orderBy(asc(mseVersions.version));
-  const signatures = await db
+  if (links.length === 0) return undefined;
+  const newest = query.order === "newest";
+  const position =
+    query.after === undefined
+      ? undefined
+      : newest
+        ? lt(mseVersions.version, query.after)
+        : gt(mseVersions.version, query.after);
+  const fetched = await db
     .select()
-    .from(mseSignatures)
-    .where(and(eq(mseSignatures.orgId, orgId), eq(mseSignatures.visitId, visitId)))
-    .orderBy(asc(mseSignatures.signedAt), asc(mseSignatures.id));
+    .from(mseVersions)
+    .where(and(visitScope(orgId, visitId), position))
+    .orderBy(newest ? desc(mseVersions.version) : asc(mseVersions.version))
+    .limit(query.limit + 1);
+  const rows = fetched.slice(0, query.limit);
+  const numbers = rows.map((r) => r.version);
+  const signatures =
+    rows.length === 0
+      ? []
+      : await db
+          .select()
+          .from(mseSignatures)
+          .where(
+            and(
+              eq(mseSignatures.orgId, orgId),
+              eq(mseSignatures.visitId, visitId),
+              gte(mseSignatures.version, Math.min(...numbers)),
+              lte(mseSignatures.version, Math.max(...numbers)),
+            ),
+          )
+          .orderBy(asc(mseSignatures.signedAt), asc(mseSignatures.id));
+  const linkCheck: LinkCheck = verifyLinks(links, visit.currentVersion);
+  const contentOk = new Map(rows.map((r) => [r.version, contentHashValid(r)]));
   return {
     patientId: visit.patientId,
     currentVersion: visit.currentVersion,
-    versions,
+    latestStored: links[links.length - 1]?.version ?? 0,
+    rows,
+    hasMore: fetched.length > query.limit,
     signatures,
-    chain: verifyChain(versions, visit.currentVersion),
+    chainValid: (versions) => linkCheck.valid && versions.every((v) => contentOk.get(v) === true),
+    rowValid: (version) => linkCheck.byVersion.get(version) === true && contentOk.get(version) === true,
   };
 }

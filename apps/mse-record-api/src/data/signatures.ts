@@ -1,6 +1,6 @@
-import { type Db, mseSignatures } from "@svc/db";
+import { and, type Db, type DbOrTx, eq, mseSignatures, mseVisits, sql } from "@svc/db";
 import { newId } from "@svc/ids";
-import { nothingToSign, recordedForAnotherPatient } from "../errors.js";
+import { nothingToSign, recordedForAnotherPatient, signatureLimitReached } from "../errors.js";
 import { localIsoTime } from "../local-time.js";
 import { latestVersion } from "./records.js";
 import type { SignatureRow } from "./rows.js";
@@ -19,24 +19,62 @@ export interface SignInput {
 }
 
 /**
+ * The most signatures one version may carry (decision 86): a signer and co-signers, never an
+ * unbounded list that every read of the version would carry.
+ */
+export const MAX_SIGNATURES_PER_VERSION = 20;
+
+/**
  * Sign the latest version: the signature binds to its number and content hash. Signing again
  * adds another signature (a co-signature); a later write creates a new, unsigned version.
- * 409 when the visit has no MSE in the organization or is recorded for another patient.
+ * 409 when the visit has no MSE in the organization, is recorded for another patient, or the
+ * version already carries MAX_SIGNATURES_PER_VERSION signatures.
  */
 export async function signLatest(db: Db, input: SignInput): Promise<SignatureRow> {
-  const latest = await latestVersion(db, input.orgId, input.visitId);
-  if (!latest) throw nothingToSign();
-  if (latest.row.patientId !== input.patientId) throw recordedForAnotherPatient();
+  return db.transaction(async (tx) => {
+    // The visit row's lock (writes take it too) makes count-then-insert one step: concurrent
+    // signers queue, so the bound holds, and a signature binds to the latest committed version.
+    const [visit] = await tx
+      .select({ visitId: mseVisits.visitId })
+      .from(mseVisits)
+      .where(and(eq(mseVisits.orgId, input.orgId), eq(mseVisits.visitId, input.visitId)))
+      .for("update");
+    if (!visit) throw nothingToSign();
+    const latest = await latestVersion(tx, input.orgId, input.visitId);
+    if (!latest) throw nothingToSign();
+    if (latest.row.patientId !== input.patientId) throw recordedForAnotherPatient();
+    const [counted] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(mseSignatures)
+      .where(
+        and(
+          eq(mseSignatures.orgId, input.orgId),
+          eq(mseSignatures.visitId, input.visitId),
+          eq(mseSignatures.version, latest.row.version),
+        ),
+      );
+    if ((counted?.n ?? 0) >= MAX_SIGNATURES_PER_VERSION) {
+      throw signatureLimitReached(MAX_SIGNATURES_PER_VERSION);
+    }
+    return insertSignature(tx, input, latest.row);
+  });
+}
+
+async function insertSignature(
+  tx: DbOrTx,
+  input: SignInput,
+  latest: { version: number; patientId: string; contentHash: string },
+): Promise<SignatureRow> {
   const now = new Date();
-  const [row] = await db
+  const [row] = await tx
     .insert(mseSignatures)
     .values({
       id: newId("sig"),
       orgId: input.orgId,
       visitId: input.visitId,
-      version: latest.row.version,
-      patientId: latest.row.patientId,
-      contentHash: latest.row.contentHash,
+      version: latest.version,
+      patientId: latest.patientId,
+      contentHash: latest.contentHash,
       signedByName: input.signedByName,
       credential: input.credential ?? null,
       license: input.license ?? null,

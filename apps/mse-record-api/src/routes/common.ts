@@ -6,6 +6,13 @@ import { invalidSelection } from "../errors.js";
 export const READ: RoutePolicy = { keys: ["organization"], scope: "mse:read" };
 export const WRITE: RoutePolicy = { keys: ["organization"], scope: "mse:write" };
 export const SIGN: RoutePolicy = { keys: ["organization"], scope: "mse:sign" };
+/**
+ * The MSE agent (decision 53): the contract's "secret key (write-equivalent)". An account's secret
+ * test or live key (a live key under the usual plan rules, else 402), or an organization key with
+ * `mse:write`; publishable keys and organization keys without `mse:write` are 403. The scope
+ * applies to organization keys only. The route reads no organization data, so it needs no `caller`.
+ */
+export const AGENT: RoutePolicy = { keys: ["secret", "organization"], scope: "mse:write" };
 
 export const TAG = "MSE Record";
 

@@ -1,10 +1,17 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type MseAgentProposal, runMseAgent, type ToolLoopLimits } from "@svc/agents";
-import { ApiError, type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import {
+  ApiError,
+  type AppEnv,
+  FlatErrorSchema,
+  flatErrorResponses,
+  rateLimitHeaders,
+  type ServiceApp,
+} from "@svc/http";
 import { type ChatModel, ModelUnavailableError } from "@svc/model";
 import { VisitIdParamSchema } from "../schemas.js";
 import { MseAgentProposalSchema, MseAgentRequestSchema } from "../schemas-agent.js";
-import { TAG, WRITE } from "./common.js";
+import { AGENT, TAG } from "./common.js";
 
 /** The body a client sends to POST /v1/mse/{visitId}/agent. */
 export type MseAgentRequestBody = z.input<typeof MseAgentRequestSchema>;
@@ -17,7 +24,7 @@ const route = createRoute({
   tags: [TAG],
   summary: "MSE agent: propose a selection from a transcript and/or telemetry",
   description:
-    "Proposes an MSE selection: telemetry signals outside the dmse engine's range become digital_mse findings; with a language model configured, findings from the transcript are added (else the transcript is not read; `runner` says which ran). The proposal is re-validated by the write endpoint's validator; the agent never proposes an absence of risk (no `denies_si_hi`, no C-SSRS 'no'). Nothing is written: POST `commit.body` to `commit.path` to record it. Neither transcript nor telemetry: 400. 503 `service_unavailable` when the model cannot be reached or runs past its time limit. Organization key with scope `mse:write` (the agent is write-equivalent).",
+    "Proposes an MSE selection: telemetry signals outside the dmse engine's range become digital_mse findings; with a language model configured, findings from the transcript are added (else the transcript is not read; `runner` says which ran). The proposal is re-validated by the write endpoint's validator; the agent never proposes an absence of risk (no `denies_si_hi`, no C-SSRS 'no'). Nothing is written: POST `commit.body` to `commit.path` to record it. Neither transcript nor telemetry: 400. 503 `service_unavailable` when the model cannot be reached or runs past its time limit. Who may call (the contract's secret key, write-equivalent): an account's secret test or live key (a live key needs a paid plan and approved production access, else 402), or an organization key with scope `mse:write`; publishable keys and organization keys without `mse:write` are 403. Saving the proposal (`commit`) takes an organization key with `mse:write`, as every MSE write does.",
   request: {
     params: VisitIdParamSchema,
     body: { required: true, content: { "application/json": { schema: MseAgentRequestSchema } } },
@@ -29,6 +36,10 @@ const route = createRoute({
       content: { "application/json": { schema: MseAgentProposalSchema } },
     },
     ...flatErrorResponses(400, 503),
+    402: {
+      description: "payment_required: a live secret key without a paid plan and approved production access",
+      content: { "application/json": { schema: FlatErrorSchema } },
+    },
   },
 });
 
@@ -48,7 +59,7 @@ export function registerMseAgent(
     );
     return c.json(proposal, 200);
   };
-  service.openapi(route, handler, WRITE);
+  service.openapi(route, handler, AGENT);
 }
 
 /** A model that cannot serve the request is the contract's 503; nothing was stored. */

@@ -1,26 +1,30 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import type { RiskLevel } from "@svc/mse-catalog";
-import { fullRecord } from "../data/records.js";
+import { versionPage } from "../data/records.js";
 import { noRecord } from "../errors.js";
-import { type AuditResponse, AuditResponseSchema, VisitIdParamSchema } from "../schemas.js";
+import { AuditQuerySchema, type AuditResponse, AuditResponseSchema, VisitIdParamSchema } from "../schemas.js";
 import { signatureView } from "../signature-view.js";
+import { cursorVersion, entriesWithin, jsonBytes, PAGE_BYTES, versionCursor } from "../version-pages.js";
 import { caller, READ, TAG } from "./common.js";
 
 /** The 200 body of GET /v1/mse/{visitId}/audit. */
 export type MseAuditResponse = z.infer<typeof AuditResponseSchema>;
 
+type AuditVersion = AuditResponse["versions"][number];
+type AuditSignature = AuditResponse["signatures"][number];
+
 const route = createRoute({
   method: "get",
   path: "/v1/mse/{visitId}/audit",
   tags: [TAG],
-  summary: "Audit trail of a visit's MSE (additive)",
+  summary: "Audit trail of a visit's MSE, oldest first (additive, paged)",
   description:
-    "Every version in chain order with who wrote it (clinicianId, keyId), when, the operation, its risk and safety event, and its contentHash, prevHash and chainHash, each re-verified (`hashValid`); then every signature, checked against the signed version's content hash. `chainValid` is false when any stored row no longer matches its hashes. 404 when the visit has no MSE in this organization. Scope `mse:read`.",
-  request: { params: VisitIdParamSchema },
+    "Every version in chain order with who wrote it (clinicianId, keyId), when, the operation, its risk and safety event, and its contentHash, prevHash and chainHash, each re-verified (`hashValid`); then the signatures of those versions, each checked against the signed version's content hash. Paged: `limit` 1-200 (default 100, which keeps a usual visit whole) and `cursor` (the previous page's `nextCursor`); `hasMore` says later versions follow; a page also stops before its JSON passes 1 MB. `chainValid` is false when any link of the whole chain, or any version on this page, no longer matches its hashes: reading every page checks every stored row. 404 when the visit has no MSE in this organization; 400 for a bad `limit` or `cursor`. Scope `mse:read`.",
+  request: { params: VisitIdParamSchema, query: AuditQuerySchema },
   responses: {
     200: {
-      description: "The audit trail",
+      description: "A page of the audit trail",
       headers: rateLimitHeaders,
       content: { "application/json": { schema: AuditResponseSchema } },
     },
@@ -31,41 +35,59 @@ const route = createRoute({
 export function registerMseAudit(service: ServiceApp): void {
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const { visitId } = c.req.valid("param");
+    const query = c.req.valid("query");
+    const after = query.cursor === undefined ? undefined : cursorVersion("audit", query.cursor);
     const { orgId } = caller(c);
-    const record = await fullRecord(service.deps.db, orgId, visitId);
-    if (!record || record.versions.length === 0) throw noRecord();
+    const page = await versionPage(service.deps.db, orgId, visitId, {
+      order: "oldest",
+      limit: query.limit,
+      after,
+    });
+    if (!page) throw noRecord();
     // A signature holds when it names the stored content hash of its version and that row verifies.
-    const rowCheck = new Map(
-      record.versions.map((v, i) => [
-        v.version,
-        { contentHash: v.contentHash, valid: record.chain.rows[i] === true },
-      ]),
+    const contentHashes = new Map(page.rows.map((row) => [row.version, row.contentHash]));
+    const signatures: AuditSignature[] = page.signatures.map((s) => ({
+      ...signatureView(s),
+      hashValid: contentHashes.get(s.version) === s.contentHash && page.rowValid(s.version),
+    }));
+    const versions: AuditVersion[] = page.rows.map((row) => ({
+      version: row.version,
+      operation: row.operation,
+      patchedDomains: row.patchedDomains,
+      clinicianId: row.clinicianId,
+      keyId: row.keyId,
+      savedAt: row.savedAt.toISOString(),
+      riskFlag: row.riskFlag,
+      riskLevel: row.riskLevel as RiskLevel,
+      safetyEventId: row.safetyEventId,
+      contentHash: row.contentHash,
+      prevHash: row.prevHash,
+      chainHash: row.chainHash,
+      hashValid: page.rowValid(row.version),
+    }));
+    // A version is measured with its signatures, so the byte bound never splits them.
+    const signatureBytes = new Map<number, number>();
+    for (const s of signatures)
+      signatureBytes.set(s.version, (signatureBytes.get(s.version) ?? 0) + jsonBytes(s));
+    const keptCount = entriesWithin(
+      versions,
+      PAGE_BYTES,
+      (v) => jsonBytes(v) + (signatureBytes.get(v.version) ?? 0),
     );
+    const kept = versions.slice(0, keptCount);
+    const keptNumbers = new Set(kept.map((v) => v.version));
+    const hasMore = page.hasMore || kept.length < versions.length;
+    const last = kept[kept.length - 1];
     const response: AuditResponse = {
       visitId,
-      patientId: record.patientId,
-      currentVersion: record.currentVersion,
-      chainValid: record.chain.valid,
-      versions: record.versions.map((row, i) => ({
-        version: row.version,
-        operation: row.operation,
-        patchedDomains: row.patchedDomains,
-        clinicianId: row.clinicianId,
-        keyId: row.keyId,
-        savedAt: row.savedAt.toISOString(),
-        riskFlag: row.riskFlag,
-        riskLevel: row.riskLevel as RiskLevel,
-        safetyEventId: row.safetyEventId,
-        contentHash: row.contentHash,
-        prevHash: row.prevHash,
-        chainHash: row.chainHash,
-        hashValid: record.chain.rows[i] ?? false,
-      })),
-      signatures: record.signatures.map((s) => ({
-        ...signatureView(s),
-        hashValid:
-          rowCheck.get(s.version)?.contentHash === s.contentHash && rowCheck.get(s.version)?.valid === true,
-      })),
+      patientId: page.patientId,
+      currentVersion: page.currentVersion,
+      chainValid: page.chainValid([...keptNumbers]),
+      versions: kept,
+      // Oldest first, as read: the signatures of the versions on this page.
+      signatures: signatures.filter((s) => keptNumbers.has(s.version)),
+      hasMore,
+      nextCursor: hasMore && last ? versionCursor("audit", last.version) : null,
     };
     return c.json(response, 200);
   };

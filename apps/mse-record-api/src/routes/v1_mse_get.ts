@@ -37,7 +37,7 @@ export function registerMseGet(service: ServiceApp): void {
     const latest = await latestVersion(service.deps.db, orgId, visitId);
     if (!latest || (patientId !== undefined && latest.row.patientId !== patientId)) throw noRecord();
     const { row } = latest;
-    const signature = latest.signatures[0];
+    const { signature } = latest;
     const selection = storedSelection(row.selection);
     // Derived from the stored selection (the level itself was fixed and hashed at write time).
     const cssrs = assessRisk(selection).cssrs ?? null;

@@ -1,25 +1,33 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import type { Line } from "@svc/mse-catalog";
-import { fullRecord } from "../data/records.js";
+import { versionPage } from "../data/records.js";
 import { noRecord } from "../errors.js";
-import { type HistoryResponse, HistoryResponseSchema, VisitIdParamSchema } from "../schemas.js";
+import {
+  HistoryQuerySchema,
+  type HistoryResponse,
+  HistoryResponseSchema,
+  VisitIdParamSchema,
+} from "../schemas.js";
+import { cursorVersion, entriesWithin, jsonBytes, PAGE_BYTES, versionCursor } from "../version-pages.js";
 import { caller, READ, TAG } from "./common.js";
 
 /** The 200 body of GET /v1/mse/{visitId}/history. */
 export type MseHistoryResponse = z.infer<typeof HistoryResponseSchema>;
 
+type HistoryEntry = HistoryResponse["versions"][number];
+
 const route = createRoute({
   method: "get",
   path: "/v1/mse/{visitId}/history",
   tags: [TAG],
-  summary: "Every version of a visit's MSE, newest first",
+  summary: "The versions of a visit's MSE, newest first (paged)",
   description:
-    "Each version with its narrative lines, whether a later version superseded it, its signatures, the operation that wrote it and who recorded it. `chainValid` recomputes every content hash and chain hash from storage. 404 when the visit has no MSE in this organization. Scope `mse:read`.",
-  request: { params: VisitIdParamSchema },
+    "Each version with its narrative lines, whether a later version superseded it, its signatures, the operation that wrote it and who recorded it. Paged (additive): `limit` 1-100 (default 50, which keeps a usual visit whole) and `cursor` (the previous page's `nextCursor`); `hasMore` says older versions follow. A page also stops before its entries pass 1 MB of JSON, so it may hold fewer than `limit` versions. `chainValid` recomputes every link of the whole chain and the content hash of every version on the page. 404 when the visit has no MSE in this organization; 400 for a bad `limit` or `cursor`. Scope `mse:read`.",
+  request: { params: VisitIdParamSchema, query: HistoryQuerySchema },
   responses: {
     200: {
-      description: "The version history",
+      description: "A page of the version history",
       headers: rateLimitHeaders,
       content: { "application/json": { schema: HistoryResponseSchema } },
     },
@@ -30,31 +38,42 @@ const route = createRoute({
 export function registerMseHistory(service: ServiceApp): void {
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const { visitId } = c.req.valid("param");
+    const query = c.req.valid("query");
+    const after = query.cursor === undefined ? undefined : cursorVersion("history", query.cursor);
     const { orgId } = caller(c);
-    const record = await fullRecord(service.deps.db, orgId, visitId);
-    if (!record || record.versions.length === 0) throw noRecord();
-    const signaturesByVersion = new Map<number, string[]>();
-    for (const s of record.signatures) {
-      signaturesByVersion.set(s.version, [...(signaturesByVersion.get(s.version) ?? []), s.id]);
+    const page = await versionPage(service.deps.db, orgId, visitId, {
+      order: "newest",
+      limit: query.limit,
+      after,
+    });
+    if (!page) throw noRecord();
+    const signatureIds = new Map<number, string[]>();
+    for (const s of page.signatures) {
+      signatureIds.set(s.version, [...(signatureIds.get(s.version) ?? []), s.id]);
     }
-    const latest = record.versions[record.versions.length - 1]?.version ?? 0;
+    const entries: HistoryEntry[] = page.rows.map((row) => {
+      const ids = signatureIds.get(row.version);
+      return {
+        version: row.version,
+        savedAt: row.savedAt.toISOString(),
+        lines: (row.lines as Line[]).map((l) => l.line),
+        superseded: row.version < page.latestStored,
+        signed: ids !== undefined,
+        ...(ids ? { signatureIds: ids } : {}),
+        operation: row.operation,
+        ...(row.patchedDomains ? { patchedDomains: row.patchedDomains } : {}),
+        clinicianId: row.clinicianId,
+      };
+    });
+    const kept = entries.slice(0, entriesWithin(entries, PAGE_BYTES, jsonBytes));
+    const hasMore = page.hasMore || kept.length < entries.length;
+    const last = kept[kept.length - 1];
     const response: HistoryResponse = {
       visitId,
-      versions: [...record.versions].reverse().map((row) => {
-        const signatureIds = signaturesByVersion.get(row.version);
-        return {
-          version: row.version,
-          savedAt: row.savedAt.toISOString(),
-          lines: (row.lines as Line[]).map((l) => l.line),
-          superseded: row.version < latest,
-          signed: signatureIds !== undefined,
-          ...(signatureIds ? { signatureIds } : {}),
-          operation: row.operation,
-          ...(row.patchedDomains ? { patchedDomains: row.patchedDomains } : {}),
-          clinicianId: row.clinicianId,
-        };
-      }),
-      chainValid: record.chain.valid,
+      versions: kept,
+      chainValid: page.chainValid(kept.map((e) => e.version)),
+      hasMore,
+      nextCursor: hasMore && last ? versionCursor("history", last.version) : null,
     };
     return c.json(response, 200);
   };
