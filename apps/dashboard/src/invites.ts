@@ -192,7 +192,7 @@ export type AcceptOutcome =
   | { outcome: "changed"; mode: AcceptMode };
 
 /**
- * Accept an invitation in one transaction: the email's rows are locked (a transaction-scoped
+ * Accept an invitation in one transaction (decision 85): the email's rows are locked (a transaction-scoped
  * advisory lock on the email, taken before anything is read, as the user may not exist yet), so
  * two links for one email claimed at once run one after the other, and what was checked is what
  * is written. The slow work is done by the caller before: `passwordHash` is the new password's
