@@ -38,13 +38,6 @@ export function workspaceIdOf(workspace: Workspace): string {
   return isOrganization(workspace) ? workspace.orgId : workspace.accountId;
 }
 
-/** Whether two workspaces are the same one. */
-export function sameWorkspace(a: Workspace, b: Workspace): boolean {
-  const x = workspaceColumns(a);
-  const y = workspaceColumns(b);
-  return x.accountId === y.accountId && x.orgId === y.orgId;
-}
-
 /**
  * The account of an account workspace. Account-only pages are refused to organization users by
  * the session guard before their handlers run, so reaching this with an organization is a bug.
