@@ -10,7 +10,7 @@ import { registerSafetyEvents } from "./routes/safety-events.js";
 import { registerSignIn, registerSignOut } from "./routes/sign-in.js";
 import { registerSecurity, registerSignInCode } from "./routes/two-factor.js";
 import { registerUsage } from "./routes/usage.js";
-import { registerUsers } from "./routes/users.js";
+import { registerUsers, registerWorkspaceSwitch } from "./routes/users.js";
 import { registerWearables } from "./routes/wearables.js";
 import { registerWebhooks } from "./routes/webhooks.js";
 
@@ -43,6 +43,7 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
   registerSafetyEvents(app, ctx);
   registerUsage(app, ctx);
   registerUsers(app, ctx);
+  registerWorkspaceSwitch(app, ctx);
   registerSecurity(app, ctx);
   app.notFound((c) => ctx.problem(c, 404, "Not found", "There is no such page.", "/dashboard/keys"));
   return app;

@@ -5,8 +5,10 @@ import {
   DASHBOARD_ROLES,
   type DashboardRole,
   type Db,
+  dashboardCredentials,
   dashboardInvites,
   dashboardMembers,
+  dashboardSessions,
   dashboardUsers,
   eq,
   gt,
@@ -14,14 +16,15 @@ import {
   organizations,
   RepoError,
   type SQL,
+  sql,
 } from "@svc/db";
 import { z } from "zod";
 import { recordAudit } from "./audit.js";
 import {
   isOrganization,
-  sameWorkspace,
   type Workspace,
   workspaceColumns,
+  workspaceIdOf,
   workspaceLabel,
   workspaceOf,
 } from "./workspace.js";
@@ -57,14 +60,14 @@ async function checkWorkspaceExists(db: Db, workspace: Workspace): Promise<void>
   if (found.length === 0) throw new RepoError("not_found", `No ${workspaceLabel(workspace)}.`);
 }
 
-/** The workspace a user already works in, if any. */
-export async function workspaceOfUser(db: Db, email: string): Promise<Workspace | null> {
-  const [member] = await db
-    .select({ accountId: dashboardMembers.accountId, orgId: dashboardMembers.orgId })
+/** The password hash of the dashboard user with this email, if there is one with a password. */
+export async function passwordHashOf(db: Db, email: string): Promise<string | null> {
+  const [row] = await db
+    .select({ password: dashboardCredentials.password })
     .from(dashboardUsers)
-    .innerJoin(dashboardMembers, eq(dashboardMembers.userId, dashboardUsers.id))
-    .where(eq(dashboardUsers.email, email));
-  return member ? workspaceOf(member) : null;
+    .innerJoin(dashboardCredentials, eq(dashboardCredentials.userId, dashboardUsers.id))
+    .where(and(eq(dashboardUsers.email, email), eq(dashboardCredentials.providerId, "credential")));
+  return row?.password ?? null;
 }
 
 function hashToken(token: string): string {
@@ -76,10 +79,12 @@ export function inviteUrl(publicBaseUrl: string, token: string): string {
 }
 
 /**
- * A one-time set-password link for a user of an account or organization (the operator's
- * `svc users invite`, and the owner's link on first start, which has no email yet). Only the
- * token's hash is stored. An email already used in another workspace is refused: a user belongs
- * to one.
+ * A one-time link that makes its holder a member of an account or organization (the operator's
+ * `svc users invite`, the owner's link on first start, which has no email yet, and an owner's
+ * invitation from the users page). Only the token's hash is stored. Any email may be invited: a
+ * person may work in several workspaces (decision 83), and whether the email already signs in
+ * anywhere is neither checked nor told here. A link made without an actor is the operator's: only
+ * such a link may set the password of an email that already signs in.
  */
 export async function createInvite(
   db: Db,
@@ -94,11 +99,6 @@ export async function createInvite(
   const { workspace, role } = parsed.data;
   const email = parsed.data.email?.toLowerCase();
   await checkWorkspaceExists(db, workspace);
-  if (email) {
-    const current = await workspaceOfUser(db, email);
-    if (current && !sameWorkspace(current, workspace))
-      throw new RepoError("invalid", `${email} already belongs to another account or organization.`);
-  }
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + INVITE_HOURS * 3600_000);
   const id = `inv_${randomBytes(12).toString("hex")}`;
@@ -108,6 +108,7 @@ export async function createInvite(
     ...workspaceColumns(workspace),
     email: email ?? null,
     role,
+    byOperator: options.actor === undefined,
     expiresAt,
   });
   await recordAudit(db, {
@@ -133,6 +134,8 @@ export interface OpenInvite {
   workspace: Workspace;
   email: string | null;
   role: DashboardRole;
+  /** Made by the operator: may set the password of an email that already signs in. */
+  byOperator: boolean;
 }
 
 /** The unused, unexpired invitation a link's token stands for, or null. */
@@ -145,6 +148,7 @@ export async function findOpenInvite(db: Db, token: string, now = new Date()): P
       orgId: dashboardInvites.orgId,
       email: dashboardInvites.email,
       role: dashboardInvites.role,
+      byOperator: dashboardInvites.byOperator,
     })
     .from(dashboardInvites)
     .where(
@@ -154,17 +158,145 @@ export async function findOpenInvite(db: Db, token: string, now = new Date()): P
         gt(dashboardInvites.expiresAt, now),
       ),
     );
-  return row ? { id: row.id, workspace: workspaceOf(row), email: row.email, role: row.role } : null;
+  return row
+    ? {
+        id: row.id,
+        workspace: workspaceOf(row),
+        email: row.email,
+        role: row.role,
+        byOperator: row.byOperator,
+      }
+    : null;
 }
 
-/** Mark an invitation used; false when another request used it first (the link is one-time). */
-export async function claimInvite(db: Db, id: string, now = new Date()): Promise<boolean> {
-  const claimed = await db
-    .update(dashboardInvites)
-    .set({ usedAt: now })
-    .where(and(eq(dashboardInvites.id, id), isNull(dashboardInvites.usedAt)))
-    .returning({ id: dashboardInvites.id });
-  return claimed.length === 1;
+/**
+ * How a link is accepted for an email: `create` a user with the new password (nobody signs in
+ * with it yet), `reset` the password (an operator's link for an email that signs in already), or
+ * `join` as the user who signs in with it (their current password, so a link's holder cannot take
+ * over someone else's sign-in).
+ */
+export type AcceptMode = "create" | "reset" | "join";
+
+export function acceptModeOf(invite: OpenInvite, userExists: boolean): AcceptMode {
+  if (!userExists) return "create";
+  return invite.byOperator ? "reset" : "join";
+}
+
+export type AcceptOutcome =
+  | { outcome: "accepted"; userId: string; mode: AcceptMode }
+  /** The link was used (or expired) meanwhile. */
+  | { outcome: "used" }
+  /** `join`: the password given is not the user's current one. */
+  | { outcome: "wrong_password" }
+  /** The email's user appeared, went or changed password between the form's checks and now. */
+  | { outcome: "changed"; mode: AcceptMode };
+
+/**
+ * Accept an invitation in one transaction (decision 85): the email's rows are locked (a transaction-scoped
+ * advisory lock on the email, taken before anything is read, as the user may not exist yet), so
+ * two links for one email claimed at once run one after the other, and what was checked is what
+ * is written. The slow work is done by the caller before: `passwordHash` is the new password's
+ * hash, `verifiedHash` the stored hash the given password was verified against (null if it was
+ * not, or there was none). The link gives a membership in its own workspace only: a membership
+ * the user has there already keeps its role (the users page changes roles), and memberships of
+ * other workspaces are never read for a decision nor written.
+ */
+export async function acceptInvite(
+  db: Db,
+  input: {
+    invite: OpenInvite;
+    email: string;
+    passwordHash: string;
+    verifiedHash: string | null;
+    expectedMode: AcceptMode;
+  },
+  now = new Date(),
+): Promise<AcceptOutcome> {
+  const { invite, email } = input;
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`dashboard-user:${email}`}))`);
+    const [open] = await tx
+      .select({ id: dashboardInvites.id })
+      .from(dashboardInvites)
+      .where(
+        and(
+          eq(dashboardInvites.id, invite.id),
+          isNull(dashboardInvites.usedAt),
+          gt(dashboardInvites.expiresAt, now),
+        ),
+      )
+      .for("update");
+    if (!open) return { outcome: "used" };
+    const [user] = await tx
+      .select({ id: dashboardUsers.id })
+      .from(dashboardUsers)
+      .where(eq(dashboardUsers.email, email))
+      .for("update");
+    const mode = acceptModeOf(invite, user !== undefined);
+    if (mode !== input.expectedMode) return { outcome: "changed", mode };
+    let userId: string;
+    if (!user) {
+      userId = randomBytes(16).toString("hex");
+      await tx
+        .insert(dashboardUsers)
+        .values({ id: userId, name: email, email, emailVerified: true, createdAt: now, updatedAt: now });
+      await tx.insert(dashboardCredentials).values({
+        id: randomBytes(16).toString("hex"),
+        userId,
+        accountId: userId,
+        providerId: "credential",
+        password: input.passwordHash,
+        createdAt: now,
+        updatedAt: now,
+      });
+    } else {
+      userId = user.id;
+      const [credential] = await tx
+        .select({ id: dashboardCredentials.id, password: dashboardCredentials.password })
+        .from(dashboardCredentials)
+        .where(
+          and(eq(dashboardCredentials.userId, userId), eq(dashboardCredentials.providerId, "credential")),
+        )
+        .for("update");
+      if (mode === "join") {
+        if (!credential?.password || input.verifiedHash === null) return { outcome: "wrong_password" };
+        if (credential.password !== input.verifiedHash) return { outcome: "changed", mode };
+      } else {
+        // An operator's link sets the password: every session opened with the old one ends (the
+        // link is how someone who lost a password, or fears it leaked, takes the sign-in back).
+        if (credential)
+          await tx
+            .update(dashboardCredentials)
+            .set({ password: input.passwordHash, updatedAt: now })
+            .where(eq(dashboardCredentials.id, credential.id));
+        else
+          await tx.insert(dashboardCredentials).values({
+            id: randomBytes(16).toString("hex"),
+            userId,
+            accountId: userId,
+            providerId: "credential",
+            password: input.passwordHash,
+            createdAt: now,
+            updatedAt: now,
+          });
+        await tx.delete(dashboardSessions).where(eq(dashboardSessions.userId, userId));
+      }
+    }
+    await tx
+      .insert(dashboardMembers)
+      .values({ userId, ...workspaceColumns(invite.workspace), role: invite.role })
+      .onConflictDoNothing({ target: [dashboardMembers.userId, dashboardMembers.workspaceId] });
+    await tx.update(dashboardInvites).set({ usedAt: now }).where(eq(dashboardInvites.id, invite.id));
+    await recordAudit(tx, {
+      workspace: invite.workspace,
+      userId,
+      actorEmail: email,
+      action: mode === "join" ? "user.joined" : "user.password_set",
+      targetId: invite.id,
+      detail: { role: invite.role },
+    });
+    return { outcome: "accepted", userId, mode };
+  });
 }
 
 /** The workspace's dashboard users and its invitations not yet used, for the owner's users page. */
@@ -200,8 +332,11 @@ export async function listWorkspaceUsers(db: Db, workspace: Workspace, now = new
 }
 
 /**
- * Change a member's role, or remove them (their user, credentials and sessions go with it). The
- * workspace must keep an owner; another workspace's user is not found.
+ * Change a member's role in a workspace, or remove them from it. The workspace must keep an owner;
+ * another workspace's user is not found, and their memberships elsewhere are untouched. A user
+ * left in no workspace is deleted (their credentials and sessions go with it); a user who still
+ * works elsewhere keeps their sign-in, and a session working in this workspace moves to another
+ * of theirs on its next request.
  */
 export async function changeMember(
   db: Db,
@@ -218,12 +353,19 @@ export async function changeMember(
     const owners = members.filter((m) => m.role === "owner").length;
     if (member.role === "owner" && input.role !== "owner" && owners === 1)
       throw new RepoError("invalid", "The account must keep an owner: make someone else owner first.");
-    if (input.role === "removed") await tx.delete(dashboardUsers).where(eq(dashboardUsers.id, input.userId));
-    else
-      await tx
-        .update(dashboardMembers)
-        .set({ role: input.role })
-        .where(eq(dashboardMembers.userId, input.userId));
+    const thisMembership = and(
+      eq(dashboardMembers.userId, input.userId),
+      eq(dashboardMembers.workspaceId, workspaceIdOf(input.workspace)),
+    );
+    if (input.role === "removed") {
+      await tx.delete(dashboardMembers).where(thisMembership);
+      const [elsewhere] = await tx
+        .select({ userId: dashboardMembers.userId })
+        .from(dashboardMembers)
+        .where(eq(dashboardMembers.userId, input.userId))
+        .limit(1);
+      if (!elsewhere) await tx.delete(dashboardUsers).where(eq(dashboardUsers.id, input.userId));
+    } else await tx.update(dashboardMembers).set({ role: input.role }).where(thisMembership);
     return { userId: input.userId, previousRole: member.role, role: input.role };
   });
 }

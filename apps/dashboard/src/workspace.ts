@@ -30,11 +30,12 @@ export function workspaceOf(row: { accountId: string | null; orgId: string | nul
   throw new Error("A dashboard row has neither an account nor an organization.");
 }
 
-/** Whether two workspaces are the same one. */
-export function sameWorkspace(a: Workspace, b: Workspace): boolean {
-  const x = workspaceColumns(a);
-  const y = workspaceColumns(b);
-  return x.accountId === y.accountId && x.orgId === y.orgId;
+/**
+ * The workspace's id, as `dashboard_members.workspace_id` stores it: account and organization ids
+ * have different prefixes, so one text column names either.
+ */
+export function workspaceIdOf(workspace: Workspace): string {
+  return isOrganization(workspace) ? workspace.orgId : workspace.accountId;
 }
 
 /**

@@ -372,4 +372,36 @@ describe("the dashboard in Chromium", () => {
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);
     await checkPage(page, "audit-wide");
   }, 60_000);
+
+  it("a person of two workspaces joins the second with their sign-in and switches between them", async () => {
+    const db = service.db.handle.db;
+    const second = (await service.seed.account({ name: "Second clinic" })).id;
+    const first = await createInvite(
+      db,
+      { workspace: { accountId }, email: "two@clinic.example", role: "developer" },
+      service.url,
+    );
+    const page = await newPage();
+    await signInThroughLink(page, first.url);
+    // Single workspace: no switcher.
+    expect(await page.getByLabel("Workspace").count()).toBe(0);
+    const join = await createInvite(
+      db,
+      { workspace: { accountId: second }, email: "two@clinic.example", role: "viewer" },
+      service.url,
+      { actor: { userId: "usr_test", email: "owner@second.example" } },
+    );
+    await page.goto(join.url);
+    await checkPage(page, "join-workspace");
+    await page.getByLabel("Your password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Join and sign in" }).click();
+    await page.waitForURL("**/dashboard/keys");
+    expect(await page.locator("header").textContent()).toContain(`account ${second}`);
+    await checkPage(page, "workspace-switcher");
+    await page.getByLabel("Workspace").selectOption(accountId);
+    await page.getByRole("button", { name: "Switch workspace" }).click();
+    await page.waitForURL("**/dashboard/keys?done=switched");
+    expect(await page.locator("header").textContent()).toContain(`(developer, account ${accountId})`);
+    expect(await page.getByLabel("Workspace").inputValue()).toBe(accountId);
+  }, 60_000);
 });

@@ -538,22 +538,42 @@ const oneWorkspace = (name: string, t: { accountId: AnyPgColumn; orgId: AnyPgCol
   check(name, sql`(${t.accountId} is null) <> (${t.orgId} is null)`);
 
 /**
- * Which workspace a dashboard user works in, and as what (one per user): an account (the
- * intelligence API) or an organization (the MSE Record API).
+ * Which workspaces a dashboard user works in, and as what: an account (the intelligence API) or
+ * an organization (the MSE Record API). A user may belong to several workspaces, with one role in
+ * each (decision 83); `workspace_id` is whichever of the two ids is set (account and organization
+ * ids have different prefixes), so the key is one row per user and workspace.
  */
 export const dashboardMembers = pgTable(
   "dashboard_members",
   {
     userId: text("user_id")
-      .primaryKey()
+      .notNull()
       .references(() => dashboardUsers.id, { onDelete: "cascade" }),
     accountId: text("account_id").references(() => accounts.id),
     orgId: text("org_id").references(() => organizations.id),
+    workspaceId: text("workspace_id").notNull().generatedAlwaysAs(sql`coalesce(account_id, org_id)`),
     role: text("role").$type<DashboardRole>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [oneWorkspace("dashboard_members_workspace_check", t)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.workspaceId] }),
+    index("dashboard_members_workspace_idx").on(t.workspaceId),
+    oneWorkspace("dashboard_members_workspace_check", t),
+  ],
 );
+
+/**
+ * The workspace a session works in, chosen with the dashboard's switcher (decision 84). Without a
+ * row, or when the user has since left that workspace, the session works in the user's most
+ * recently joined workspace; membership is checked on every request either way.
+ */
+export const dashboardSessionWorkspaces = pgTable("dashboard_session_workspaces", {
+  sessionId: text("session_id")
+    .primaryKey()
+    .references(() => dashboardSessions.id, { onDelete: "cascade" }),
+  workspaceId: text("workspace_id").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
 
 /**
  * One-time set-password links (first start, `svc users invite`). Only the SHA-256 of the link's
@@ -569,6 +589,11 @@ export const dashboardInvites = pgTable(
     /** Null for the first start's owner link: whoever opens it chooses the email. */
     email: text("email"),
     role: text("role").$type<DashboardRole>().notNull(),
+    /**
+     * Made by the operator (`svc users invite`, first start) rather than by a workspace's owner:
+     * only such a link may set the password of a user who also works in another workspace.
+     */
+    byOperator: boolean("by_operator").notNull().default(false),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),

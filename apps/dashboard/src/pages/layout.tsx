@@ -2,6 +2,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Child } from "hono/jsx";
 import { isOrganization, type Workspace, workspaceLabel } from "../workspace.js";
+import { WorkspaceSwitcher } from "./workspaces.js";
 
 export interface Viewer {
   email: string;
@@ -10,6 +11,16 @@ export interface Viewer {
   /** Whether the user signs in with a second factor (TOTP). */
   twoFactorEnabled: boolean;
   csrf: string;
+  /** Every workspace the user works in (the switcher shows when there is more than one). */
+  workspaces?: WorkspaceChoice[];
+}
+
+/** A workspace the signed-in user may switch to. */
+export interface WorkspaceChoice {
+  id: string;
+  name: string;
+  role: "owner" | "developer" | "viewer";
+  organization: boolean;
 }
 
 /** Each section, its label, and which workspaces have it. */
@@ -75,6 +86,7 @@ export function Page(props: { title: string; viewer?: Viewer; section?: Section;
               </ul>
             </nav>
           ) : null}
+          {props.viewer ? <WorkspaceSwitcher viewer={props.viewer} /> : null}
           {props.viewer ? (
             <form method="post" action="/dashboard/sign-out" class="who">
               <span>

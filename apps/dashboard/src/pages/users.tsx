@@ -34,7 +34,7 @@ export function UsersPage(props: { viewer: Viewer; users: Users; notice?: string
     <Page title="Users" viewer={props.viewer} section="users">
       <Notice text={props.notice} />
       <table>
-        <caption>Dashboard users of this account</caption>
+        <caption>Dashboard users of this workspace</caption>
         <thead>
           <tr>
             <th scope="col">Email</th>

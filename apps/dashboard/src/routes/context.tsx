@@ -13,7 +13,7 @@ export interface DashboardOptions {
   onKeysChanged?: (keyId: string) => Promise<void> | void;
 }
 
-export type SignedIn = Viewer & { userId: string };
+export type SignedIn = Viewer & { userId: string; sessionId: string };
 export interface Env {
   Variables: { viewer: SignedIn };
 }
@@ -53,7 +53,8 @@ const NOTICES: Record<string, string> = {
   connected: "Connection completed; its event and webhooks are on their way.",
   synced: "Connection synced; its daily metrics and event are stored.",
   role: "Role changed.",
-  removed: "User removed; their sessions ended.",
+  removed: "User removed from this workspace; their sessions here ended.",
+  switched: "Switched workspace.",
   two_factor_on: "Two-factor sign-in is on: sign-in asks for a code from now on.",
   two_factor_off: "Two-factor sign-in is off.",
 };

@@ -66,8 +66,11 @@ export function installSessionGuard(app: DashboardApp, ctx: DashboardContext): v
           "Refused",
           "This form is stale (CSRF check); reload the page and try again.",
         );
-      // Signing out and one's own second factor are not changes to the workspace.
-      const ownSignIn = c.req.path === "/dashboard/sign-out" || c.req.path.startsWith("/dashboard/security/");
+      // Signing out, one's own second factor and switching workspace are not changes to one.
+      const ownSignIn =
+        c.req.path === "/dashboard/sign-out" ||
+        c.req.path === "/dashboard/workspace" ||
+        c.req.path.startsWith("/dashboard/security/");
       if (viewer.role === "viewer" && !ownSignIn)
         return ctx.problem(c, 403, "Refused", "Viewers can look but not change anything.", "/dashboard/keys");
       if (viewer.role !== "owner" && c.req.path.startsWith("/dashboard/users"))

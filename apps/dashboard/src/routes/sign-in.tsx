@@ -1,13 +1,19 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { dashboardMembers } from "@svc/db";
+import { dashboardUsers, eq } from "@svc/db";
 import type { Context } from "hono";
 import { z } from "zod";
-import { recordAudit } from "../audit.js";
 import { type DashboardAuth, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../auth.js";
-import { claimInvite, findOpenInvite, type OpenInvite, workspaceOfUser } from "../invites.js";
+import {
+  type AcceptMode,
+  acceptInvite,
+  acceptModeOf,
+  findOpenInvite,
+  type OpenInvite,
+  passwordHashOf,
+} from "../invites.js";
+import { JoinPage } from "../pages/invite.js";
 import { SetPasswordPage, SignInPage } from "../pages/sign-in.js";
-import { sameWorkspace, workspaceColumns } from "../workspace.js";
 import { type DashboardApp, type DashboardContext, formOf } from "./context.js";
 
 /** Sign-in attempts per email: 5 at once, then one every 12 s (shared by replicas via Redis). */
@@ -24,6 +30,11 @@ const PasswordSchema = z
     confirm: z.string(),
   })
   .refine((v) => v.password === v.confirm, { message: "The two passwords differ." });
+const JoinSchema = z.object({
+  email: z.email().max(254).optional(),
+  password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
+});
+const EmailSchema = z.email().max(254);
 
 const LINK_NOT_VALID = "This link was used already, has expired, or never existed.";
 
@@ -59,38 +70,13 @@ async function signIn(
   }
 }
 
-/**
- * Create the invited user, or give an existing one of this account the new password. Setting a
- * password ends every session the user had: a reset link is how someone who lost a password (or
- * fears it leaked) takes the account back, so a session opened with the old password must not
- * outlive it. The caller signs in afterwards, so the session that set the password is the new one.
- */
-async function setCredential(auth: DashboardAuth, email: string, password: string): Promise<string> {
-  const ctx = await auth.$context;
-  const hash = await ctx.password.hash(password);
-  const existing = await ctx.internalAdapter.findUserByEmail(email, { includeAccounts: true });
-  if (existing?.accounts.some((a) => a.providerId === "credential")) {
-    await ctx.internalAdapter.updatePassword(existing.user.id, hash);
-    await ctx.internalAdapter.deleteUserSessions(existing.user.id);
-    return existing.user.id;
-  }
-  const userId =
-    existing?.user.id ??
-    (await ctx.internalAdapter.createUser({ email, name: email, emailVerified: true }, { method: "admin" }))
-      .id;
-  await ctx.internalAdapter.linkAccount({
-    userId,
-    providerId: "credential",
-    accountId: userId,
-    password: hash,
-  });
-  return userId;
-}
-
-/** Whether the email already belongs to a user of another workspace (a user has one). */
-async function belongsElsewhere(ctx: DashboardContext, email: string, invite: OpenInvite) {
-  const current = await workspaceOfUser(ctx.db, email);
-  return current !== null && !sameWorkspace(current, invite.workspace);
+/** Whether a dashboard user has this email (so a link for it joins or resets, not creates). */
+async function signsIn(ctx: DashboardContext, email: string): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ id: dashboardUsers.id })
+    .from(dashboardUsers)
+    .where(eq(dashboardUsers.email, email));
+  return row !== undefined;
 }
 
 /** Sign-in with email and password, and the one-time set-password links. */
@@ -122,58 +108,104 @@ export function registerSignIn(app: DashboardApp, ctx: DashboardContext): void {
     );
   });
 
+  /** The page a link shows for `mode`: choose a password, or enter the current one. */
+  const invitePage = (
+    c: Context,
+    invite: OpenInvite,
+    mode: AcceptMode,
+    email: string | null,
+    problem?: string,
+  ) =>
+    mode === "join" && email
+      ? c.html(
+          <JoinPage
+            action={c.req.path}
+            email={email}
+            emailField={invite.email === null}
+            role={invite.role}
+            workspace={invite.workspace}
+            {...(problem ? { problem } : {})}
+          />,
+        )
+      : c.html(
+          <SetPasswordPage
+            action={c.req.path}
+            email={invite.email}
+            role={invite.role}
+            workspace={invite.workspace}
+            {...(problem ? { problem } : {})}
+          />,
+        );
+
   app.get("/invite/:token", async (c) => {
     const invite = await findOpenInvite(ctx.db, c.req.param("token"));
     if (!invite) return ctx.problem(c, 410, "Link not valid", LINK_NOT_VALID);
-    return c.html(
-      <SetPasswordPage
-        action={c.req.path}
-        email={invite.email}
-        role={invite.role}
-        workspace={invite.workspace}
-      />,
-    );
+    const mode = invite.email ? acceptModeOf(invite, await signsIn(ctx, invite.email)) : "create";
+    return invitePage(c, invite, mode, invite.email);
   });
+  /**
+   * Accepting a link (decision 83): a new email gets a user with the chosen password; an email
+   * that already signs in joins with its current password (an operator's link sets a new one
+   * instead). Either way the user gains a membership in the link's workspace only. The slow
+   * password work is done here, before the one transaction that checks and writes.
+   */
   app.post("/invite/:token", async (c) => {
     const { auth } = await ctx.init();
     const invite = await findOpenInvite(ctx.db, c.req.param("token"));
     if (!invite) return ctx.problem(c, 410, "Link not valid", LINK_NOT_VALID);
-    const parsed = PasswordSchema.safeParse(await formOf(c));
-    const email = (invite.email ?? parsed.data?.email)?.toLowerCase();
+    const form = await formOf(c);
+    const typed = EmailSchema.safeParse(form.email);
+    const email = invite.email ?? (typed.success ? typed.data.toLowerCase() : null);
+    const mode = email ? acceptModeOf(invite, await signsIn(ctx, email)) : "create";
+    const parsed = (mode === "join" ? JoinSchema : PasswordSchema).safeParse(form);
     if (!parsed.success || !email) {
       c.status(400);
-      return c.html(
-        <SetPasswordPage
-          action={c.req.path}
-          email={invite.email}
-          role={invite.role}
-          workspace={invite.workspace}
-          problem={parsed.error?.issues[0]?.message ?? "Enter your email."}
-        />,
+      return invitePage(c, invite, mode, email, parsed.error?.issues[0]?.message ?? "Enter your email.");
+    }
+    const { password } = parsed.data;
+    if (mode === "join") {
+      // Entering a sign-in's password here is a sign-in attempt: the same limit applies.
+      const decision = await ctx.deps.limiter.consume({
+        kind: "bucket",
+        subject: `dashboard-sign-in:${email}`,
+        ...SIGN_IN_LIMIT,
+      });
+      if (!decision.allowed) {
+        c.header("Retry-After", String(Math.ceil(decision.retryAfter)));
+        c.status(429);
+        return invitePage(c, invite, mode, email, "Too many attempts; wait a minute and try again.");
+      }
+    }
+    const passwords = (await auth.$context).password;
+    let passwordHash = "";
+    let verifiedHash: string | null = null;
+    if (mode === "join") {
+      const stored = await passwordHashOf(ctx.db, email);
+      if (stored && (await passwords.verify({ hash: stored, password }))) verifiedHash = stored;
+    } else passwordHash = await passwords.hash(password);
+    const result = await acceptInvite(ctx.db, {
+      invite,
+      email,
+      passwordHash,
+      verifiedHash,
+      expectedMode: mode,
+    });
+    if (result.outcome === "used") return ctx.problem(c, 410, "Link not valid", LINK_NOT_VALID);
+    if (result.outcome === "wrong_password") {
+      c.status(400);
+      return invitePage(c, invite, mode, email, "That password does not match this email's sign-in.");
+    }
+    if (result.outcome === "changed") {
+      c.status(409);
+      return invitePage(
+        c,
+        invite,
+        result.mode,
+        email,
+        "This email's sign-in changed while the form was on its way; the link is unused: try again.",
       );
     }
-    if (await belongsElsewhere(ctx, email, invite))
-      return ctx.problem(
-        c,
-        400,
-        "Not changed",
-        "This email already belongs to another account or organization.",
-      );
-    if (!(await claimInvite(ctx.db, invite.id))) return ctx.problem(c, 410, "Link not valid", LINK_NOT_VALID);
-    const userId = await setCredential(auth, email, parsed.data.password);
-    await ctx.db
-      .insert(dashboardMembers)
-      .values({ userId, ...workspaceColumns(invite.workspace), role: invite.role })
-      .onConflictDoUpdate({ target: dashboardMembers.userId, set: { role: invite.role } });
-    await recordAudit(ctx.db, {
-      workspace: invite.workspace,
-      userId,
-      actorEmail: email,
-      action: "user.password_set",
-      targetId: invite.id,
-      detail: { role: invite.role },
-    });
-    const outcome = await signIn(c, auth, email, parsed.data.password);
+    const outcome = await signIn(c, auth, email, password);
     return c.redirect(
       outcome === "second_factor" ? AFTER_SIGN_IN.second_factor : AFTER_SIGN_IN.signed_in,
       303,

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { changeMember, createInvite, InviteInputSchema, listWorkspaceUsers } from "../invites.js";
 import { SecretOncePage } from "../pages/keys.js";
 import { UsersPage } from "../pages/users.js";
+import { chooseWorkspace } from "../session.js";
 import { type DashboardApp, type DashboardContext, type Env, formOf } from "./context.js";
 
 const MemberChangeSchema = z.object({ role: z.enum(["owner", "developer", "viewer", "removed"]) });
@@ -74,4 +75,19 @@ export function registerUsers(app: DashboardApp, ctx: DashboardContext): void {
     "/users/:id/remove",
     changeMemberRoute(() => "removed"),
   );
+}
+
+/**
+ * The header's workspace switcher: the session works in the chosen workspace from now on, if the
+ * user is a member of it (any role; it changes nothing in a workspace). The keys page exists in
+ * every workspace, so that is where it leads.
+ */
+export function registerWorkspaceSwitch(app: DashboardApp, ctx: DashboardContext): void {
+  app.post("/workspace", async (c) => {
+    const viewer = c.get("viewer");
+    const form = await formOf(c);
+    if (!(await chooseWorkspace(ctx.db, viewer, form.workspace ?? "")))
+      return ctx.problem(c, 404, "Not found", "You do not work in such a workspace.", "/dashboard/keys");
+    return c.redirect("/dashboard/keys?done=switched", 303);
+  });
 }
