@@ -51,6 +51,12 @@ function timesShown(html: string): string[] {
   );
 }
 const cookiesOf = (client: DashboardClient) => [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+/** The same session posting from another site's page. */
+function crossOrigin(client: DashboardClient): DashboardClient {
+  const other = new DashboardClient(client.base, "https://elsewhere.example");
+  for (const [name, value] of client.cookies) other.cookies.set(name, value);
+  return other;
+}
 const ONE_FORMAT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/;
 
 describe("keys", () => {
@@ -156,8 +162,11 @@ describe("pages", () => {
       await client.get("/dashboard/events?mode=staging"),
       await viewer.post("/dashboard/keys", { kind: "secret_test", _csrf: await viewer.csrf() }),
       await client.get("/dashboard/safety-events"),
+      // Refused before the session guard: another origin, and a form over the size limit.
+      await crossOrigin(client).post("/dashboard/keys", { kind: "secret_test", _csrf: await client.csrf() }),
+      await client.post("/dashboard/keys", { kind: "secret_test", note: "x".repeat(70_000) }),
     ];
-    expect(pages.map((p) => p.status)).toEqual([404, 404, 403, 400, 403, 404]);
+    expect(pages.map((p) => p.status)).toEqual([404, 404, 403, 400, 403, 404, 403, 413]);
     for (const page of pages) {
       expect(page.text).toContain('<nav aria-label="Dashboard">');
       expect(page.text).toContain('href="/dashboard/keys"');

@@ -1,7 +1,8 @@
+import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { sectionBelongsElsewhere } from "../pages/layout.js";
 import { csrfMatches, sameOrigin, viewerOf } from "../session.js";
-import { type DashboardApp, type DashboardContext, formOf } from "./context.js";
+import { type DashboardApp, type DashboardContext, type Env, formOf } from "./context.js";
 
 const CSP =
   "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -30,14 +31,41 @@ export function installRequestGuards(app: DashboardApp, ctx: DashboardContext): 
     "*",
     bodyLimit({
       maxSize: FORM_LIMIT_BYTES,
-      onError: (c) => ctx.problem(c, 413, "Refused", "That form is larger than the dashboard accepts."),
+      onError: (c) =>
+        refuseBeforeSessionGuard(c, ctx, 413, "That form is larger than the dashboard accepts."),
     }),
   );
   app.use("*", async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD" && !sameOrigin(c, ctx.deps.publicBaseUrl))
-      return ctx.problem(c, 403, "Refused", "This change did not come from a dashboard page (Origin check).");
+      return refuseBeforeSessionGuard(
+        c,
+        ctx,
+        403,
+        "This change did not come from a dashboard page (Origin check).",
+      );
     return next();
   });
+}
+
+/**
+ * A refusal that fires before the session guard: the session is read (cookies only, never the
+ * refused body) so a signed-in user's page keeps the menu and Sign out; a session that cannot be
+ * read leaves the plain page.
+ */
+async function refuseBeforeSessionGuard(
+  c: Context<Env>,
+  ctx: DashboardContext,
+  status: 403 | 413,
+  text: string,
+): Promise<Response> {
+  try {
+    const { auth, secret } = await ctx.init();
+    const viewer = await viewerOf(c, auth, ctx.db, secret);
+    if (viewer) c.set("viewer", viewer);
+  } catch {
+    // The refusal stands without the menu.
+  }
+  return ctx.problem(c, status, "Refused", text);
 }
 
 /**
