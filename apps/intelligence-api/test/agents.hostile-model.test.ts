@@ -40,15 +40,16 @@ const panel = [
   { analyte: "lithium", value: 1.6 },
   { analyte: "sodium", value: 139 },
 ];
-const post = () =>
-  call<BiomarkerAgentResponse & ErrorEnvelope>(svc.url, "/v1/biomarker/pt_1/agent", { key, body: { panel } });
+function post<T extends BiomarkerAgentResponse | ErrorEnvelope>() {
+  return call<T>(svc.url, "/v1/biomarker/pt_1/agent", { key, body: { panel } });
+}
 
 describe("a hostile model", () => {
   it("2,000 tool calls in one reply: 503 service_unavailable at once, after one model call", async () => {
     const calls = Array.from({ length: 2_000 }, () => ({ name: "getPanels", args: {} }));
     model.script([toolCallsAnswer(calls), textAnswer("Done.")]);
     const started = performance.now();
-    const res = await post();
+    const res = await post<ErrorEnvelope>();
     expect(res.status).toBe(503);
     expect(res.json.error.code).toBe("service_unavailable");
     expect(model.received).toHaveLength(1);
@@ -57,7 +58,7 @@ describe("a hostile model", () => {
 
   it("a 30 MB chunked reply: 503, read no further than the bound", async () => {
     model.script([{ ...textAnswer("x".repeat(30_000_000)), chunked: true }]);
-    const res = await post();
+    const res = await post<ErrorEnvelope>();
     expect(res.status).toBe(503);
     expect(res.json.error.code).toBe("service_unavailable");
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -70,7 +71,7 @@ describe("a hostile model", () => {
       toolCallsAnswer([{ name, args: {} }]),
       textAnswer(JSON.stringify({ narrative: "Reviewed." })),
     ]);
-    const res = await post();
+    const res = await post<BiomarkerAgentResponse>();
     expect(res.status).toBe(200);
     const warning = res.json.data.warnings.find((w) => w.startsWith("The model's call to y"));
     expect(warning).toBe(
