@@ -434,7 +434,20 @@ function modelEntry(domain: string, raw: Record<string, unknown>, warnings: stri
   const entry: DraftEntry = { values: raw.values };
   if (Array.isArray(raw.values)) {
     const values = [...new Set(raw.values.filter((v): v is string => typeof v === "string"))];
-    entry.values = domain === "risk" ? withoutReassurance(values, warnings) : values;
+    // A value the domain does not have is dropped here, its warnings bounded (a model can send
+    // thousands; the validator would name them a page at a time).
+    const unknown = values.filter((v) => !getOption(domain, v));
+    warnings.push(
+      ...boundedWarnings(
+        unknown.map(
+          (v) =>
+            `Dropped "${clipModelText(v)}" from the proposed ${domain} domain: Unknown option for this domain.`,
+        ),
+        "dropped values",
+      ),
+    );
+    const known = unknown.length === 0 ? values : values.filter((v) => getOption(domain, v));
+    entry.values = domain === "risk" ? withoutReassurance(known, warnings) : known;
   }
   if (raw.text !== undefined) {
     const text = typeof raw.text === "string" ? withoutReassuringNote(domain, raw.text, warnings) : raw.text;

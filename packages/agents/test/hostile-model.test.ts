@@ -87,4 +87,21 @@ describe("the MSE agent on a hostile model", () => {
     expect(result.warnings).toContain("195 further dropped domains were not listed.");
     expectBounded(result.warnings);
   });
+
+  it("bounds the warnings of 2,000 values a domain does not have", async () => {
+    const values = Array.from({ length: 2_000 }, (_, i) => `${"z".repeat(200)}${i}`);
+    server.script([
+      textAnswer(
+        JSON.stringify({ selection: { mood: { values: ["depressed", ...values] } }, narrative: "Proposed." }),
+      ),
+    ]);
+    const result = await runMseAgent(
+      { visitId: "visit-1", patientId: "pt-1", transcript: "I have been low for weeks." },
+      { model: model(), limits: LIMITS, now: NOW },
+    );
+    expect(result.warnings).toContain("1995 further dropped values were not listed.");
+    expect(result.draft?.selection.mood?.values).toEqual(["depressed"]);
+    for (const warning of result.warnings) expect(warning).not.toMatch(/z{81}/);
+    expectBounded(result.warnings);
+  });
 });
