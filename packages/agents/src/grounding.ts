@@ -111,11 +111,17 @@ export function groundAnswer(
 ): GroundedAnswer {
   const droppedObservations: string[] = [];
   const droppedCitations: string[] = [];
+  const repeatedObservations: string[] = [];
   const byName = entityIndex(entities);
   const observations: GroundedAnswer["observations"] = [];
   for (const observation of answer.observations) {
     const entity = byName.get(normaliseEntityName(observation.entity));
-    if (entity) observations.push({ entity, note: observation.note.slice(0, MAX_NOTE_CHARS) });
+    // One observation per entity (the first): a model repeating itself cannot grow the response.
+    if (entity && observations.some((kept) => kept.entity === entity))
+      repeatedObservations.push(
+        `Dropped a further observation about "${clipModelText(observation.entity)}": one observation per entity is kept.`,
+      );
+    else if (entity) observations.push({ entity, note: observation.note.slice(0, MAX_NOTE_CHARS) });
     else
       droppedObservations.push(
         `Dropped an observation about "${clipModelText(observation.entity)}": no tool returned it for this request.`,
@@ -136,6 +142,7 @@ export function groundAnswer(
   const screened = screenNarrative(answer.narrative, byName, vocabulary);
   const warnings = [
     ...boundedWarnings(droppedObservations, "dropped observations"),
+    ...boundedWarnings(repeatedObservations, "repeated observations"),
     ...boundedWarnings(droppedCitations, "dropped citations"),
     ...screened.warnings,
   ];

@@ -69,6 +69,23 @@ describe("a record agent on a hostile model", () => {
     expect(result.warnings).toContain("195 further dropped citations were not listed.");
     expectBounded(result.warnings);
   });
+
+  it("keeps one observation per entity however often the model repeats it", async () => {
+    const observations = Array.from({ length: 1_000 }, (_, i) => ({
+      entity: "sertraline",
+      note: `Note ${i}.`,
+    }));
+    server.script([textAnswer(JSON.stringify({ narrative: "Reviewed.", observations, citations: [] }))]);
+    const result = await runRecordAgent(
+      medicationAgent,
+      { patientId: "pt-1", body: { medications: ["sertraline", "tramadol"] } },
+      { model: model(), limits: LIMITS, now: NOW },
+    );
+    const fromModel = (result.assessment?.observations ?? []).filter((o) => o.source === "model");
+    expect(fromModel).toEqual([{ medication: expect.any(String), note: "Note 0.", source: "model" }]);
+    expect(result.warnings).toContain("994 further repeated observations were not listed.");
+    expectBounded(result.warnings);
+  });
 });
 
 describe("the MSE agent on a hostile model", () => {
