@@ -1,3 +1,4 @@
+import { boundedWarnings, clipModelText } from "@svc/intelligence";
 /**
  * Keeping a model's words to what the tools returned. The model's final answer is parsed into a
  * narrative, observations and citations; an observation about an entity no tool returned for this
@@ -108,15 +109,22 @@ export function groundAnswer(
   entities: readonly GroundedEntity[],
   vocabulary: readonly string[],
 ): GroundedAnswer {
-  const warnings: string[] = [];
+  const droppedObservations: string[] = [];
+  const droppedCitations: string[] = [];
+  const repeatedObservations: string[] = [];
   const byName = entityIndex(entities);
   const observations: GroundedAnswer["observations"] = [];
   for (const observation of answer.observations) {
     const entity = byName.get(normaliseEntityName(observation.entity));
-    if (entity) observations.push({ entity, note: observation.note.slice(0, MAX_NOTE_CHARS) });
+    // One observation per entity (the first): a model repeating itself cannot grow the response.
+    if (entity && observations.some((kept) => kept.entity === entity))
+      repeatedObservations.push(
+        `Dropped a further observation about "${clipModelText(observation.entity)}": one observation per entity is kept.`,
+      );
+    else if (entity) observations.push({ entity, note: observation.note.slice(0, MAX_NOTE_CHARS) });
     else
-      warnings.push(
-        `Dropped an observation about "${clip(observation.entity)}": no tool returned it for this request.`,
+      droppedObservations.push(
+        `Dropped an observation about "${clipModelText(observation.entity)}": no tool returned it for this request.`,
       );
   }
   const validCitations = new Set(entities.map((entity) => entity.citation));
@@ -125,12 +133,19 @@ export function groundAnswer(
     if (validCitations.has(citation)) {
       if (!citations.includes(citation)) citations.push(citation);
     } else
-      warnings.push(`Dropped the citation "${clip(citation)}": it names no tool result of this request.`);
+      droppedCitations.push(
+        `Dropped the citation "${clipModelText(citation)}": it names no tool result of this request.`,
+      );
   }
   for (const { entity } of observations)
     if (!citations.includes(entity.citation)) citations.push(entity.citation);
   const screened = screenNarrative(answer.narrative, byName, vocabulary);
-  warnings.push(...screened.warnings);
+  const warnings = [
+    ...boundedWarnings(droppedObservations, "dropped observations"),
+    ...boundedWarnings(repeatedObservations, "repeated observations"),
+    ...boundedWarnings(droppedCitations, "dropped citations"),
+    ...screened.warnings,
+  ];
   return { narrative: screened.narrative.slice(0, MAX_NARRATIVE_CHARS), observations, citations, warnings };
 }
 
@@ -176,8 +191,4 @@ function splitSentences(text: string): string[] {
     .split(/(?<=[.!?])\s+/)
     .map((sentence) => sentence.trim())
     .filter(Boolean);
-}
-
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

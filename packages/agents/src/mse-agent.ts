@@ -1,4 +1,7 @@
 import {
+  boundedWarnings,
+  clipModelList,
+  clipModelText,
   findReassurance,
   foldForMatching,
   reassuranceWarning,
@@ -353,13 +356,13 @@ function reportToolCalls(
   telemetry: MseTelemetry | undefined,
 ): { names: string[]; warnings: string[] } {
   const names: string[] = [];
-  const warnings: string[] = [];
+  const rejected: string[] = [];
   const expected = telemetry ? canonicalJson({ telemetry: MseTelemetrySchema.parse(telemetry) }) : null;
   let analysedCallerTelemetry = false;
   for (const record of records) {
     if (!record.ok) {
-      warnings.push(
-        `The model's call to ${clip(record.name)} was rejected (${record.error}); nothing from it was used.`,
+      rejected.push(
+        `The model's call to ${clipModelText(record.name)} was rejected (${record.error}); nothing from it was used.`,
       );
       continue;
     }
@@ -367,6 +370,7 @@ function reportToolCalls(
     if (record.name === "analyzeTelemetry" && canonicalJson(record.input) === expected)
       analysedCallerTelemetry = true;
   }
+  const warnings = boundedWarnings(rejected, "rejected tool calls");
   if (expected !== null && !analysedCallerTelemetry) {
     names.push("analyzeTelemetry");
     warnings.push(
@@ -388,10 +392,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
 /** The model's proposed domains, each reduced to values, note and positive C-SSRS answers. */
 function modelSelection(
   answer: Record<string, unknown> | undefined,
@@ -403,16 +403,24 @@ function modelSelection(
     warnings.push("The model proposed no selection from the transcript.");
     return candidate;
   }
+  // A domain the catalog does not have is dropped here, its warnings bounded: a model can name
+  // any number of them, the catalog's own domains are few.
+  const unknown: string[] = [];
   for (const [domain, raw] of Object.entries(proposed)) {
+    if (!getDomain(domain)) {
+      unknown.push(`Dropped the proposed domain "${clipModelText(domain)}": the catalog has no such domain.`);
+      continue;
+    }
     if (!isRecord(raw)) {
       warnings.push(
-        `Dropped the proposed domain "${clip(domain)}": a domain entry must be an object with a values array.`,
+        `Dropped the proposed domain "${clipModelText(domain)}": a domain entry must be an object with a values array.`,
       );
       continue;
     }
     const entry = modelEntry(domain, raw, warnings);
     if (entry) candidate.set(domain, entry);
   }
+  warnings.push(...boundedWarnings(unknown, "dropped domains"));
   return candidate;
 }
 
@@ -426,7 +434,20 @@ function modelEntry(domain: string, raw: Record<string, unknown>, warnings: stri
   const entry: DraftEntry = { values: raw.values };
   if (Array.isArray(raw.values)) {
     const values = [...new Set(raw.values.filter((v): v is string => typeof v === "string"))];
-    entry.values = domain === "risk" ? withoutReassurance(values, warnings) : values;
+    // A value the domain does not have is dropped here, its warnings bounded (a model can send
+    // thousands; the validator would name them a page at a time).
+    const unknown = values.filter((v) => !getOption(domain, v));
+    warnings.push(
+      ...boundedWarnings(
+        unknown.map(
+          (v) =>
+            `Dropped "${clipModelText(v)}" from the proposed ${domain} domain: Unknown option for this domain.`,
+        ),
+        "dropped values",
+      ),
+    );
+    const known = unknown.length === 0 ? values : values.filter((v) => getOption(domain, v));
+    entry.values = domain === "risk" ? withoutReassurance(known, warnings) : known;
   }
   if (raw.text !== undefined) {
     const text = typeof raw.text === "string" ? withoutReassuringNote(domain, raw.text, warnings) : raw.text;
@@ -456,7 +477,9 @@ function withoutReassuringNote(domain: string, text: string, warnings: string[])
   // unremarkable") only the phrases that assert an absence of risk or safety.
   const screened = screenReassurance(text, { riskRaised: domain === "risk" });
   if (screened.dropped.length > 0)
-    warnings.push(reassuranceWarning(`from the model's ${clip(domain)} note a sentence`, screened.dropped));
+    warnings.push(
+      reassuranceWarning(`from the model's ${clipModelText(domain)} note a sentence`, screened.dropped),
+    );
   return screened.text;
 }
 
@@ -475,7 +498,7 @@ function positiveAnswers(raw: unknown, warnings: string[]): unknown {
   const noKeys = Object.keys(raw).filter((key) => raw[key] === "no");
   if (noKeys.length > 0) {
     warnings.push(
-      `Dropped the model's C-SSRS "no" answers (${noKeys.map(clip).join(", ")}): a negative screen must be recorded by the clinician.`,
+      `Dropped the model's C-SSRS "no" answers (${clipModelList(noKeys)}): a negative screen must be recorded by the clinician.`,
     );
   }
   const kept = Object.fromEntries(Object.entries(raw).filter(([, answer]) => answer !== "no"));
@@ -508,7 +531,7 @@ function mergeTelemetryFindings(
     }
     if (other.length > 0) {
       warnings.push(
-        `The model's ${domain} findings (${other.map(clip).join(", ")}) were not added: that domain holds telemetry findings (digital_mse); the clinician can add them.`,
+        `The model's ${domain} findings (${clipModelList(other)}) were not added: that domain holds telemetry findings (digital_mse); the clinician can add them.`,
       );
     }
     candidate.set(domain, entry);
@@ -538,7 +561,7 @@ function revalidate(candidate: Map<string, DraftEntry>, warnings: string[]): Sel
 function dropProblem(candidate: Map<string, DraftEntry>, error: SelectionError, warnings: string[]): boolean {
   const entry = candidate.get(error.domain);
   if (!entry) return false;
-  const domain = clip(error.domain);
+  const domain = clipModelText(error.domain);
   const value = error.value;
   const values = Array.isArray(entry.values) ? entry.values : [];
   if (value === undefined || !getDomain(error.domain) || value === "values") {
@@ -548,19 +571,21 @@ function dropProblem(candidate: Map<string, DraftEntry>, error: SelectionError, 
     // A known option here is one of a contradictory pair: which one holds is the clinician's call.
     if (getOption(error.domain, value)) return dropDomain(candidate, error, warnings);
     entry.values = values.filter((v) => v !== value);
-    warnings.push(`Dropped "${clip(value)}" from the proposed ${domain} domain: ${error.message}`);
+    warnings.push(`Dropped "${clipModelText(value)}" from the proposed ${domain} domain: ${error.message}`);
     return true;
   }
   if (Object.hasOwn(entry, value)) {
     delete entry[value];
-    warnings.push(`Dropped the ${clip(value)} of the proposed ${domain} domain: ${error.message}`);
+    warnings.push(`Dropped the ${clipModelText(value)} of the proposed ${domain} domain: ${error.message}`);
     return true;
   }
   const cssrs = entry.cssrs;
   if (isRecord(cssrs) && Object.hasOwn(cssrs, value)) {
     delete cssrs[value];
     if (Object.keys(cssrs).length === 0) delete entry.cssrs;
-    warnings.push(`Dropped the C-SSRS answer ${clip(value)} of the proposed risk domain: ${error.message}`);
+    warnings.push(
+      `Dropped the C-SSRS answer ${clipModelText(value)} of the proposed risk domain: ${error.message}`,
+    );
     return true;
   }
   return dropDomain(candidate, error, warnings);
@@ -568,8 +593,8 @@ function dropProblem(candidate: Map<string, DraftEntry>, error: SelectionError, 
 
 function dropDomain(candidate: Map<string, DraftEntry>, error: SelectionError, warnings: string[]): boolean {
   candidate.delete(error.domain);
-  const what = error.value === undefined ? "" : ` (${clip(error.value)})`;
-  warnings.push(`Dropped the proposed domain "${clip(error.domain)}"${what}: ${error.message}`);
+  const what = error.value === undefined ? "" : ` (${clipModelText(error.value)})`;
+  warnings.push(`Dropped the proposed domain "${clipModelText(error.domain)}"${what}: ${error.message}`);
   return true;
 }
 

@@ -1,4 +1,4 @@
-import { screenModelWords } from "@svc/intelligence";
+import { boundedWarnings, clipModelText, screenModelWords } from "@svc/intelligence";
 import type { ChatModel, ToolCallRecord } from "@svc/model";
 import { AGENT_DISCLAIMER, type AgentReasoning, type RecordAgentEnvelope } from "./envelope.js";
 import { type GroundedAnswer, groundAnswer, parseModelAnswer } from "./grounding.js";
@@ -181,13 +181,13 @@ function reportToolCalls<Body>(
   body: Body,
 ): { names: string[]; warnings: string[] } {
   const names: string[] = [];
-  const warnings: string[] = [];
+  const rejected: string[] = [];
   const expectedInput = JSON.stringify(agent.assessingTool.inputSchema.parse(agent.toolInput(body)));
   let assessedCallerData = false;
   for (const record of records) {
     if (!record.ok) {
-      warnings.push(
-        `The model's call to ${record.name} was rejected (${record.error}); nothing from it was used.`,
+      rejected.push(
+        `The model's call to ${clipModelText(record.name)} was rejected (${record.error}); nothing from it was used.`,
       );
       continue;
     }
@@ -195,6 +195,7 @@ function reportToolCalls<Body>(
     if (record.name === agent.assessingTool.name && JSON.stringify(record.input) === expectedInput)
       assessedCallerData = true;
   }
+  const warnings = boundedWarnings(rejected, "rejected tool calls");
   if (!assessedCallerData) {
     names.push(agent.assessingTool.name);
     warnings.push(

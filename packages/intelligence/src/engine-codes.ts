@@ -1,6 +1,6 @@
 import { type EngineFacts, INSTRUMENTS, type InstrumentId, recogniseInstrument } from "@svc/engines";
 import { LOINC_SYSTEM, matchIngredients, RXNORM_SYSTEM } from "./terminology.js";
-import { CODE_SYSTEMS, type TerminologyCode } from "./types.js";
+import { CODE_SYSTEMS, type TerminologyCode, type UnmappedConcept } from "./types.js";
 
 /**
  * Terminology codes for engine output. Codes are additive metadata: they never change a score,
@@ -64,4 +64,27 @@ export function instrumentCodes(
       ? [{ system: LOINC_SYSTEM, code: loinc.total.code, display: loinc.total.display, mapsTo }]
       : [];
   });
+}
+
+/**
+ * The dmse signals outside the range used here (subclinical or clinical attention), each stated
+ * as unmapped: no SNOMED CT concept for a device measurement of response latency, fidgeting,
+ * speech rate or gaze share was verified in a public source, so `codes` carries none of them
+ * (decision 19) and this says so rather than leaving an empty list to be read as "nothing to
+ * code" (decision 91).
+ */
+export function dmseUnmapped(
+  signals: readonly { label: string; present: boolean; interpretation: string }[],
+): UnmappedConcept[] {
+  const unmapped: UnmappedConcept[] = [];
+  signals.forEach((signal, i) => {
+    if (!signal.present || signal.interpretation === "within_normal") return;
+    unmapped.push({
+      concept: signal.label,
+      mapsTo: `signals.${i}`,
+      reason:
+        "SNOMED CT: no concept for this device measurement was verified in a public source, so no code is given.",
+    });
+  });
+  return unmapped;
 }

@@ -18,45 +18,188 @@ export interface Narrator {
 }
 
 const ENGINE_NAMES: Record<IntelligenceBlock["engine"], string> = {
-  dmse: "digital mental status signals",
-  biomarker: "laboratory biomarker review",
-  medication: "medication response review",
-  outcome: "treatment-response composite",
-  relapse: "relapse early-warning score",
+  dmse: "Digital mental status signals",
+  biomarker: "Laboratory biomarker review",
+  medication: "Medication response review",
+  outcome: "Treatment-response composite",
+  relapse: "Relapse early-warning score",
 };
 
-function sentence(text: string): string {
-  const trimmed = text.trim();
-  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+/** Most sentences of a narrative (the contract: 2 to 4). */
+export const MAX_NARRATIVE_SENTENCES = 4;
+
+/** Where one sentence of engine text ends and the next begins: an end mark, then a capital or digit. */
+const SENTENCE_BREAK = /(?<=[.!?\u2026]["'\u201D\u2019)\]]*)\s+(?=[A-Z0-9("'\u201C])/u;
+/** End marks (and separators) closing a piece of text, with any space before them. */
+const TRAILING_MARKS = /[\s.!?\u2026,;:]+$/u;
+
+/**
+ * Punctuation as one mark where a text doubles it ("done.;", "x ,", "a.. b"); an ellipsis ("...")
+ * becomes one character and is kept. The words are not touched.
+ */
+function tidyPunctuation(text: string): string {
+  return text
+    .replace(/\.{3,}/g, "\u2026")
+    .replace(/\s+([.;,:!?\u2026])/gu, "$1")
+    .replace(/([.!?\u2026])[.;,:]+/gu, "$1")
+    .replace(/([;,:])[.;,:!?\u2026]+/gu, "$1");
+}
+
+/** The sentences of a piece of engine text (one per end mark followed by a new sentence). */
+export function splitNarrativeSentences(text: string): string[] {
+  return tidyPunctuation(text)
+    .trim()
+    .split(SENTENCE_BREAK)
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
 }
 
 /**
- * Deterministic template reasoning (2-4 sentences) written from engine output alone. It restates
- * what the engine computed; it adds no clinical judgment of its own.
+ * A piece of text without its closing end marks or separators, so we can add exactly one; an end
+ * mark inside a closing quote or bracket goes too ('said "fine."' becomes 'said "fine"').
+ */
+function clause(text: string): string {
+  return text
+    .trim()
+    .replace(/[.!?\u2026]+(["'\u201D\u2019)\]]+)$/u, "$1")
+    .replace(TRAILING_MARKS, "");
+}
+
+/** Clauses joined with semicolons into one sentence with one full stop (empty when none). */
+function joinedSentence(clauses: readonly string[]): string {
+  const kept = clauses.map(clause).filter((c) => c !== "");
+  if (kept.length === 0) return "";
+  const text = kept.join("; ");
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
+/** Lower-case first letter for mid-sentence use, unless the first word is an acronym (PHQ-9). */
+function midSentence(text: string): string {
+  const first = text.split(/\s/)[0] ?? "";
+  if (/[A-Z].*[A-Z0-9]|[0-9]/.test(first) && first === first.toUpperCase()) return text;
+  return `${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+}
+
+/** Lower-case letters and digits: how two findings are compared. */
+function fold(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+}
+
+/** The clauses (split at end marks and semicolons) of a text, folded; short ones are ignored. */
+function foldedClauses(text: string): string[] {
+  return text
+    .split(/[.;!?]\s+|[.;!?]$/)
+    .map(fold)
+    .filter((c) => c.length >= 12);
+}
+
+/**
+ * Deterministic template reasoning written from engine output alone: 2 to 4 sentences
+ * (MAX_NARRATIVE_SENTENCES), each finding once, each sentence ending in one full stop. It restates
+ * what the engine computed and adds no clinical judgment of its own. The headline comes first
+ * (its further sentences joined into a second one), the review sentence last; between them the
+ * change and the most relevant lines as room allows, each line by its first sentence and only
+ * when the narrative does not already state it.
  */
 export const templateNarrator: Narrator = {
   kind: "template",
   async narrate(request) {
-    const parts: string[] = [];
-    parts.push(sentence(`The ${ENGINE_NAMES[request.engine]} reads: ${request.summary.headline}`));
-    if (request.highlights.length > 0)
-      parts.push(sentence(`Most relevant: ${request.highlights.slice(0, 2).join("; ")}`));
-    if (request.change) {
-      const why = request.change.explanations[0];
-      parts.push(
-        sentence(
-          `Compared with the previous result it ${request.change.direction === "unchanged" ? "is unchanged" : request.change.direction}${why ? ` (${why.replace(/\.$/, "")})` : ""}`,
-        ),
+    const ledger = findingLedger();
+    const review = request.summary.requiresClinicianReview
+      ? "a clinician should review this result"
+      : "this is decision support for clinician review, not a diagnosis";
+    ledger.fresh(review);
+
+    const name = ENGINE_NAMES[request.engine];
+    const [lead = "", ...rest] = splitNarrativeSentences(request.summary.headline);
+    const opening = fold(lead).startsWith(fold(name))
+      ? clause(lead)
+      : `${name}: ${midSentence(clause(lead))}`;
+    const head = [joinedSentence([ledger.fresh(opening)])];
+    if (rest.length > 0) head.push(joinedSentence([ledger.fresh(rest.map(clause).join("; "))]));
+    const headSentences = head.filter(Boolean);
+
+    const middle: string[] = [];
+    const room = () => MAX_NARRATIVE_SENTENCES - headSentences.length - 1 - middle.length;
+    if (request.change && room() > 0) {
+      const why = ledger.fresh(firstClause(request.change.explanations[0] ?? ""));
+      const moved = request.change.direction === "unchanged" ? "is unchanged" : request.change.direction;
+      middle.push(
+        joinedSentence([
+          `Compared with the previous result it ${moved}${why ? ` (${midSentence(why)})` : ""}`,
+        ]),
       );
     }
-    parts.push(
-      sentence(
-        `Confidence is ${request.confidence.level}${request.confidence.reasons[0] ? ` because ${request.confidence.reasons[0].replace(/\.$/, "").toLowerCase()}` : ""}; ${request.summary.requiresClinicianReview ? "a clinician should review this result" : "this is decision support for clinician review, not a diagnosis"}`,
-      ),
-    );
-    return parts.slice(0, 4).join(" ");
+    if (room() > 0) {
+      const lines: string[] = [];
+      for (const highlight of request.highlights) {
+        if (lines.length === 2) break;
+        const line = ledger.fresh(firstClause(highlight));
+        if (line) lines.push(lines.length === 0 ? line : midSentence(line));
+      }
+      if (lines.length > 0) middle.push(joinedSentence([`Most relevant: ${lines.join("; ")}`]));
+    }
+    const reason = ledger.fresh(firstClause(request.confidence.reasons[0] ?? ""));
+    const closing = joinedSentence([
+      `Confidence is ${request.confidence.level}${reason ? ` because ${midSentence(reason)}` : ""}`,
+      review,
+    ]);
+    return [...headSentences, ...middle, closing].join(" ");
   },
 };
+
+/** The first sentence of a text, without its end mark. */
+function firstClause(text: string): string {
+  return clause(splitNarrativeSentences(text)[0] ?? "");
+}
+
+/** A text's parts between semicolons outside brackets ("a (b; c); d" is "a (b; c)" and "d"). */
+function semicolonParts(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === "(" || char === "[") depth++;
+    else if ((char === ")" || char === "]") && depth > 0) depth--;
+    else if (char === ";" && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts.map((part) => part.trim()).filter((part) => part !== "");
+}
+
+/**
+ * What the narrative has stated so far: `fresh` keeps the parts of a text (between semicolons)
+ * that state something new and records them, so no finding is written twice.
+ */
+function findingLedger(): { fresh(text: string): string } {
+  const stated = new Set<string>();
+  return {
+    fresh(text) {
+      const kept: string[] = [];
+      for (const part of semicolonParts(text)) {
+        const whole = fold(part);
+        if (whole === "") continue;
+        const clauses = foldedClauses(part);
+        const repeated =
+          clauses.some((c) => stated.has(c)) ||
+          new Set(clauses).size < clauses.length ||
+          (whole.length >= 12 && [...stated].some((c) => c.includes(whole) || whole.includes(c)));
+        if (repeated) continue;
+        kept.push(part);
+        for (const c of clauses) stated.add(c);
+        if (whole.length >= 12) stated.add(whole);
+      }
+      return kept.join("; ");
+    },
+  };
+}
 
 /** Default bound on narration (the contract quotes about 1-3 s of added latency). */
 export const DEFAULT_REASONING_TIMEOUT_MS = 3_000;

@@ -1,3 +1,5 @@
+import { clipModelText } from "./model-text.js";
+
 /**
  * Reassurance about risk in a language model's words (decision 74). A model's narrative, notes or
  * observations may say that there is no risk, that the patient denies suicidal or homicidal
@@ -422,12 +424,8 @@ export function screenModelWords<Observation extends { note: string }>(
   const kept = observations.filter((observation) => {
     const found = findReassurance(observation.note, context);
     if (found.length > 0)
-      warnings.push(reassuranceWarning(`the observation about "${clip(name(observation))}"`, found));
+      warnings.push(reassuranceWarning(`the observation about "${clipModelText(name(observation))}"`, found));
     return found.length === 0;
   });
   return { narrative: screened.text, observations: kept, warnings };
-}
-
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -23,6 +23,19 @@ export interface TerminologyCode {
   mapsTo: string;
 }
 
+/**
+ * A concept of the response that has no verified code, said explicitly (decision 91): `codes`
+ * keeps no entry for it (the contract: unmapped concepts have no entry) and no code is invented.
+ */
+export interface UnmappedConcept {
+  /** What is not coded, as the response names it (a signal's label). */
+  concept: string;
+  /** Pointer into the response `data`, as `codes[].mapsTo`. */
+  mapsTo: string;
+  /** The code system it would belong to and why it has no code. */
+  reason: string;
+}
+
 export interface IntelligenceBlock {
   schema: typeof INTELLIGENCE_SCHEMA;
   engine: EngineName;
@@ -40,6 +53,8 @@ export interface IntelligenceBlock {
     inputs: { name: string; value: unknown; observedAt: string | null; contributed: boolean }[];
   };
   codes: TerminologyCode[];
+  /** Additive (decision 91): concepts the engine flagged that have no verified code; absent when none. */
+  unmapped?: UnmappedConcept[];
   change: {
     direction: "improved" | "worsened" | "unchanged";
     delta: number | null;

@@ -30,7 +30,24 @@ export interface ToolLoopRequest {
   totalTimeoutMs: number;
   /** The caller's cancellation (the client went away); its abort is passed through as is. */
   signal?: AbortSignal;
+  /** Most bytes of one model reply (after decompression); default MODEL_REPLY_BOUNDS.maxReplyBytes. */
+  maxReplyBytes?: number;
+  /** Most tool calls in one model reply; default MODEL_REPLY_BOUNDS.maxToolCallsPerStep. */
+  maxToolCallsPerStep?: number;
 }
+
+/**
+ * The bounds on what one model reply may hold. A reply over either is refused while it is read
+ * (ModelUnavailableError, reason "reply_over_bound"): nothing of it is parsed into tool calls or
+ * run, so a hostile or broken model cannot hold the event loop or the memory of the service. A
+ * chat-completions reply with a few tool calls and a 2,000-character answer is a few kilobytes;
+ * the agents offer a handful of tools, so sixteen calls in one step is already a model repeating
+ * itself.
+ */
+export const MODEL_REPLY_BOUNDS = Object.freeze({
+  maxReplyBytes: 1_048_576,
+  maxToolCallsPerStep: 16,
+});
 
 /** One tool call of the loop, in the order the model made them. */
 export type ToolCallRecord =
@@ -53,10 +70,11 @@ export interface ChatModel {
 }
 
 /** Why the model could not serve the loop; agents answer 503 service_unavailable for any of them. */
-export type ModelUnavailableReason = "unreachable" | "failed" | "timed_out";
+export type ModelUnavailableReason = "unreachable" | "failed" | "timed_out" | "reply_over_bound";
 
 /**
- * The model could not be reached, answered with an error or nonsense, or ran past a time limit.
+ * The model could not be reached, answered with an error or nonsense, ran past a time limit or
+ * sent a reply over MODEL_REPLY_BOUNDS.
  * The message carries the reason and an HTTP status at most, never prompt or tool content.
  */
 export class ModelUnavailableError extends Error {

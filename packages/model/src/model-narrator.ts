@@ -1,4 +1,6 @@
 import type { NarrationRequest, Narrator } from "@svc/intelligence";
+import { MODEL_REPLY_BOUNDS } from "./chat-model.js";
+import { readBounded } from "./reply-bounds.js";
 
 /**
  * The model port's real adapter: an OpenAI-compatible chat-completions endpoint (MODEL_BASE_URL,
@@ -40,8 +42,15 @@ export function createModelNarrator(options: ModelNarratorOptions): Narrator {
           ],
         }),
       });
-      if (!response.ok) throw new Error(`model answered ${response.status}`);
-      const body = (await response.json()) as { choices?: { message?: { content?: unknown } }[] };
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new Error(`model answered ${response.status}`);
+      }
+      // Read within the reply bound, never buffered whole (a reply over it is refused).
+      const bytes = await readBounded(response, MODEL_REPLY_BOUNDS.maxReplyBytes);
+      const body = JSON.parse(new TextDecoder().decode(bytes)) as {
+        choices?: { message?: { content?: unknown } }[];
+      };
       const content = body.choices?.[0]?.message?.content;
       if (typeof content !== "string" || content.trim().length === 0) throw new Error("empty model answer");
       return content;

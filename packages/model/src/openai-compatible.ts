@@ -1,7 +1,9 @@
+import { clipModelText } from "@svc/intelligence";
 import type { StepResult, Tool, ToolSet } from "ai";
 import {
   type ChatModel,
   type ChatTool,
+  MODEL_REPLY_BOUNDS,
   ModelUnavailableError,
   type ModelUnavailableReason,
   type ToolCallRecord,
@@ -9,13 +11,15 @@ import {
   type ToolLoopResult,
 } from "./chat-model.js";
 import type { ModelEnv } from "./model-narrator.js";
+import { readBounded, replyOverBound } from "./reply-bounds.js";
 
 /**
  * The chat-model port over any OpenAI-compatible chat-completions endpoint, with the AI SDK's
  * tool loop (`generateText` with tools and a step-count stop condition) rather than our own:
  * it validates tool input against the schemas, reports failed calls back to the model and keeps
  * the message history. We add the bounds (no retries, a time limit per model call and per loop)
- * and turn every model failure into a ModelUnavailableError.
+ * and the reply bounds (MODEL_REPLY_BOUNDS: bytes read, tool calls per reply, checked on the
+ * bytes before the SDK parses them) and turn every model failure into a ModelUnavailableError.
  */
 export interface OpenAiCompatibleChatModelOptions {
   baseUrl: string;
@@ -46,7 +50,10 @@ export function createOpenAiCompatibleChatModel(options: OpenAiCompatibleChatMod
         name: "model",
         baseURL: options.baseUrl.replace(/\/$/, ""),
         apiKey: options.apiKey,
-        fetch: fetchWithTimeLimit(request.callTimeoutMs),
+        fetch: boundedFetch(request.callTimeoutMs, {
+          maxReplyBytes: request.maxReplyBytes ?? MODEL_REPLY_BOUNDS.maxReplyBytes,
+          maxToolCallsPerStep: request.maxToolCallsPerStep ?? MODEL_REPLY_BOUNDS.maxToolCallsPerStep,
+        }),
       });
       try {
         const result = await generateText({
@@ -82,13 +89,49 @@ export function chatModelFromEnv(env: ModelEnv): ChatModel | undefined {
   });
 }
 
-/** fetch bounded per model call: the call's own signal (loop limit, caller) or the call limit. */
-function fetchWithTimeLimit(callTimeoutMs: number): typeof fetch {
-  return (input, init) => {
+/**
+ * fetch bounded per model call: in time (the call's own signal, the loop limit or the caller, or
+ * the call limit) and in what the reply may hold. The body is read here up to maxReplyBytes and
+ * refused past it (the rest is never read); a successful reply asking for more than
+ * maxToolCallsPerStep tool calls is refused before the SDK parses it into calls and runs them.
+ * The SDK then gets the bytes read, as a fresh response.
+ */
+function boundedFetch(
+  callTimeoutMs: number,
+  bounds: { maxReplyBytes: number; maxToolCallsPerStep: number },
+): typeof fetch {
+  return async (input, init) => {
     const callLimit = AbortSignal.timeout(callTimeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, callLimit]) : callLimit;
-    return fetch(input, { ...init, signal, redirect: "error" });
+    const response = await fetch(input, { ...init, signal, redirect: "error" });
+    const bytes = await readBounded(response, bounds.maxReplyBytes);
+    if (response.ok) refuseToolCallsOverBound(bytes, bounds.maxToolCallsPerStep);
+    const headers = new Headers(response.headers);
+    // The body is already decoded and its length is what was read.
+    headers.delete("content-encoding");
+    headers.delete("content-length");
+    return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
   };
+}
+
+/**
+ * Refuses a chat-completions reply whose first choice (the one the SDK reads) holds more tool
+ * calls than the bound. A body that is not such JSON is left to the SDK, which reports it.
+ */
+function refuseToolCallsOverBound(bytes: Uint8Array, maxToolCalls: number): void {
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return;
+  }
+  const choices = (body as { choices?: unknown } | null)?.choices;
+  const first = Array.isArray(choices) ? (choices[0] as { message?: { tool_calls?: unknown } }) : undefined;
+  const calls = first?.message?.tool_calls;
+  if (Array.isArray(calls) && calls.length > maxToolCalls)
+    throw replyOverBound(
+      `model unavailable: reply asked for ${calls.length} tool calls, over the bound of ${maxToolCalls} per step`,
+    );
 }
 
 function toSdkTools({ tool }: AiSdk, tools: readonly ChatTool[]): ToolSet {
@@ -140,13 +183,17 @@ function toolCallRecordsOf(sdk: AiSdk, step: StepResult<ToolSet>): ToolCallRecor
 function describeToolError({ InvalidToolInputError, NoSuchToolError }: AiSdk, error: unknown): string {
   if (InvalidToolInputError.isInstance(error)) return "input does not match the tool's schema";
   if (NoSuchToolError.isInstance(error)) return "no such tool";
-  if (error instanceof Error) return error.message;
+  // A tool's own error; clipped like any text that may echo what the model sent.
+  if (error instanceof Error) return clipModelText(error.message, 200);
   return "tool call failed";
 }
 
 /** Any failure of the model becomes a ModelUnavailableError; the caller's own abort passes through. */
 function toModelUnavailableError(sdk: AiSdk, error: unknown, callerSignal: AbortSignal | undefined): unknown {
   if (callerSignal?.aborted) return callerSignal.reason;
+  // A bound of the reply refused in boundedFetch, passed through the SDK as it was thrown.
+  const refused = findInCauses(error, (e) => e instanceof ModelUnavailableError);
+  if (refused) return refused;
   const reason = unavailableReasonOf(sdk, error);
   if (!reason) return error;
   const status = sdk.APICallError.isInstance(error) ? error.statusCode : undefined;
@@ -162,6 +209,12 @@ function unavailableReasonOf(
   if (APICallError.isInstance(error)) return error.statusCode === undefined ? "unreachable" : "failed";
   if (AISDKError.isInstance(error)) return "failed";
   return undefined;
+}
+
+function findInCauses(error: unknown, match: (error: unknown) => boolean, depth = 0): unknown {
+  if (match(error)) return error;
+  if (!(error instanceof Error) || depth >= 8 || error.cause === error) return undefined;
+  return findInCauses(error.cause, match, depth + 1);
 }
 
 function isTimeLimit(error: unknown): boolean {

@@ -11,6 +11,7 @@ import {
   type ChatTool,
   chatModelFromEnv,
   createOpenAiCompatibleChatModel,
+  MODEL_REPLY_BOUNDS,
   ModelUnavailableError,
   type ToolLoopRequest,
 } from "../src/index.js";
@@ -225,6 +226,77 @@ describe("createOpenAiCompatibleChatModel", () => {
     setTimeout(() => caller.abort(new Error("client went away")), 100);
 
     await expect(run).rejects.toThrow("client went away");
+  });
+});
+
+describe("a hostile model's reply is bounded", () => {
+  it("refuses a reply with 2,000 tool calls before running any, without holding the event loop", async () => {
+    const calls = Array.from({ length: 2_000 }, () => ({
+      name: "checkInteractions",
+      args: { medications: ["a", "b"] },
+    }));
+    server.script([toolCallsAnswer(calls), textAnswer("Done.")]);
+    const started = performance.now();
+    const error = await unavailable(model().runToolLoop(loop({ totalTimeoutMs: 30_000 })));
+
+    expect(error.reason).toBe("reply_over_bound");
+    expect(error.message).toBe(
+      `model unavailable: reply asked for 2000 tool calls, over the bound of ${MODEL_REPLY_BOUNDS.maxToolCallsPerStep} per step`,
+    );
+    expect(executedInputs).toEqual([]);
+    expect(server.received).toHaveLength(1);
+    // Refused on the bytes, before the SDK turned 2,000 calls into work.
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it("runs a reply with tool calls at the bound", async () => {
+    const calls = Array.from({ length: MODEL_REPLY_BOUNDS.maxToolCallsPerStep }, () => ({
+      name: "checkInteractions",
+      args: { medications: ["a", "b"] },
+    }));
+    server.script([toolCallsAnswer(calls), textAnswer("Done.")]);
+    const result = await model().runToolLoop(loop());
+    expect(result.toolCalls).toHaveLength(MODEL_REPLY_BOUNDS.maxToolCallsPerStep);
+    expect(result.text).toBe("Done.");
+  });
+
+  it("refuses a 30 MB reply with a Content-Length", async () => {
+    server.script([textAnswer("x".repeat(30_000_000))]);
+    const error = await unavailable(
+      model().runToolLoop(loop({ callTimeoutMs: 10_000, totalTimeoutMs: 20_000 })),
+    );
+
+    expect(error.reason).toBe("reply_over_bound");
+    expect(error.message).toMatch(/^model unavailable: reply of \d+ bytes, over the bound of 1048576$/);
+  });
+
+  it("refuses a 30 MB chunked reply while reading it, not after buffering it", async () => {
+    server.script([{ ...textAnswer("x".repeat(30_000_000)), chunked: true }]);
+    const error = await unavailable(
+      model().runToolLoop(loop({ callTimeoutMs: 10_000, totalTimeoutMs: 20_000 })),
+    );
+
+    expect(error.reason).toBe("reply_over_bound");
+    expect(error.message).toBe("model unavailable: reply over the bound of 1048576 bytes");
+    // Reading stopped near the bound: the rest was never taken (socket buffers allow some slack).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.bytesSent).toBeLessThan(12_000_000);
+  });
+
+  it("clips a tool's error message that may echo the model's input", async () => {
+    const echoing: ChatTool = {
+      ...checkInteractions,
+      name: "echoing",
+      execute: (input) => Promise.reject(new Error(`bad input ${JSON.stringify(input)}`)),
+    };
+    server.script([
+      toolCallsAnswer([{ name: "echoing", args: { medications: ["y".repeat(5_000)] } }]),
+      textAnswer("Done."),
+    ]);
+    const result = await model().runToolLoop(loop({ tools: [echoing] }));
+    const [record] = result.toolCalls;
+    expect(record?.ok).toBe(false);
+    expect(record && !record.ok && record.error.length).toBeLessThanOrEqual(200);
   });
 });
 

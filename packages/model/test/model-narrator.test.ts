@@ -92,6 +92,14 @@ describe("createModelNarrator", () => {
       await expect(narrator.narrate(request, AbortSignal.timeout(2_000))).rejects.toThrow();
     }
   });
+
+  it("refuses a reply over the 1 MiB bound rather than buffering it (attachReasoning gives null)", async () => {
+    answer = reply("x".repeat(5_000_000));
+    const narrator = createModelNarrator({ baseUrl, model: "scripted" });
+    await expect(narrator.narrate(request, AbortSignal.timeout(5_000))).rejects.toThrow(
+      "model unavailable: reply over the bound of 1048576 bytes",
+    );
+  });
 });
 
 describe("modelNarratorFromEnv", () => {

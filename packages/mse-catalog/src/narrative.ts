@@ -2,11 +2,16 @@ import { DOMAINS } from "./catalog.js";
 import { cssrsItemsPhrase, cssrsUnaskedFollowUps, hasCssrs, q6RecencyPhrase, triageCssrs } from "./risk.js";
 import { type Coding, CSSRS_ITEM_IDS, type CssrsAnswers, type Line, type Selection } from "./types.js";
 
-/** "a", "a and b", "a, b and c"; phrases that hold commas are separated by semicolons. */
+/**
+ * "a", "a and b", "a, b and c". When a phrase holds a comma or an "and" of its own ("Denies
+ * suicidal and homicidal ideation", "Oriented to person, place and time"), every phrase is
+ * separated by a semicolon and no "and" is added, so no phrase can read as part of another (a
+ * denial never reaches the phrase after it).
+ */
 export function joinPhrases(phrases: readonly string[]): string {
   if (phrases.length <= 1) return phrases[0] ?? "";
-  const sep = phrases.some((p) => p.includes(",")) ? "; " : ", ";
-  return `${phrases.slice(0, -1).join(sep)} and ${phrases[phrases.length - 1]}`;
+  if (phrases.some((p) => /,|\band\b/i.test(p))) return phrases.join("; ");
+  return `${phrases.slice(0, -1).join(", ")} and ${phrases[phrases.length - 1]}`;
 }
 
 /** Lower-cases the first letter of a chip label for use mid-sentence, keeping acronyms. */
@@ -16,11 +21,21 @@ export function toPhrase(label: string): string {
   return label.charAt(0).toLowerCase() + label.slice(1);
 }
 
+/** A sentence's end: a full stop, question or exclamation mark or ellipsis, then any closing quotes or brackets. */
+const SENTENCE_END = /[.!?\u2026]["'\u2019\u201D\u00BB)\]]*$/u;
+
+/**
+ * The text as one sentence: capitalised, ending in exactly one end mark. A clinician's note that
+ * already ends a sentence (also inside a closing quote or bracket) keeps its own; a trailing comma,
+ * semicolon, colon or dash is replaced rather than followed by a full stop.
+ */
 function sentence(text: string): string {
   const t = text.trim();
   if (t === "") return "";
   const capital = t.charAt(0).toUpperCase() + t.slice(1);
-  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+  if (SENTENCE_END.test(capital)) return capital.replace(/\s+([.!?\u2026]+)$/u, "$1");
+  const open = capital.replace(/[\s,;:\u2013\u2014-]+$/u, "");
+  return open === "" ? "" : `${open}.`;
 }
 
 /**

@@ -26,7 +26,7 @@ describe("buildLines", () => {
       orientation: { values: ["disoriented_to_time", "disoriented_to_place"] },
     });
     expect(orientation?.line).toBe("Orientation: disoriented to time and disoriented to place.");
-    expect(joinPhrases(["a, b", "c", "d"])).toBe("a, b; c and d");
+    expect(joinPhrases(["a, b", "c", "d"])).toBe("a, b; c; d");
   });
 
   it("appends the domain note as a sentence", () => {

@@ -11,12 +11,19 @@ export interface ScriptedAnswer {
   body: unknown;
   /** Wait this long before answering (a slow model). */
   delayMs?: number;
+  /**
+   * Send the body in 64 KiB chunks without a Content-Length (chunked encoding), waiting for the
+   * client to take each one; the bytes the client took are kept in `bytesSent`.
+   */
+  chunked?: boolean;
 }
 
 export interface ScriptedModelServer {
   baseUrl: string;
   /** The request bodies received, in order. */
   received: Record<string, unknown>[];
+  /** Bytes of the last chunked answer the client took before it finished or went away. */
+  readonly bytesSent: number;
   script(answers: ScriptedAnswer[]): void;
   close(): Promise<void>;
 }
@@ -24,6 +31,7 @@ export interface ScriptedModelServer {
 export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
   let answers: ScriptedAnswer[] = [];
   const received: Record<string, unknown>[] = [];
+  let bytesSent = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -35,8 +43,30 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
       received.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
       const answer = answers.length > 1 ? answers.shift() : answers[0];
       const send = () => {
+        const body = Buffer.from(JSON.stringify(answer?.body ?? {}));
+        if (!answer?.chunked) {
+          res.writeHead(answer?.status ?? 200, {
+            "content-type": "application/json",
+            "content-length": String(body.length),
+          });
+          res.end(body);
+          return;
+        }
         res.writeHead(answer?.status ?? 200, { "content-type": "application/json" });
-        res.end(JSON.stringify(answer?.body ?? {}));
+        bytesSent = 0;
+        const writeFrom = (offset: number): void => {
+          let next = offset;
+          while (next < body.length && !res.destroyed) {
+            const chunk = body.subarray(next, next + 65_536);
+            next += chunk.length;
+            if (!res.write(chunk, () => (bytesSent += chunk.length))) {
+              res.once("drain", () => writeFrom(next));
+              return;
+            }
+          }
+          if (!res.destroyed) res.end();
+        };
+        writeFrom(0);
       };
       const timer = setTimeout(send, answer?.delayMs ?? 0);
       res.on("close", () => clearTimeout(timer));
@@ -46,6 +76,9 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     received,
+    get bytesSent() {
+      return bytesSent;
+    },
     script(next) {
       answers = [...next];
       received.length = 0;

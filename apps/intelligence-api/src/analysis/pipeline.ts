@@ -8,6 +8,7 @@ import {
   type Narrator,
   type PreviousResult,
   type TerminologyCode,
+  type UnmappedConcept,
 } from "@svc/intelligence";
 import type { ActiveModels } from "../models.js";
 
@@ -27,6 +28,8 @@ export interface AnalysisSpec<TInput, TData, TParams, TObject extends string> {
   /** Validates a calibrated parameter row and merges it over the defaults (throws when invalid). */
   resolveParams(overrides: unknown): TParams;
   codes(input: TInput, run: EngineRun<TData>): TerminologyCode[];
+  /** Flagged concepts without a verified code, stated as such (decision 91); none when omitted. */
+  unmapped?(input: TInput, run: EngineRun<TData>): UnmappedConcept[];
   /** A few engine lines a narrator may mention. */
   highlights(data: TData): string[];
 }
@@ -103,6 +106,20 @@ export function analysisPipeline<TInput, TData extends object, TParams, TObject 
       previous: body.previous,
       currentInputs: currentInputsOf(body),
     });
+    const unmapped = spec.unmapped?.(body, run) ?? [];
+    if (unmapped.length > 0) {
+      // Right after `codes`, where a reader looks for the codes.
+      intelligence = Object.fromEntries(
+        Object.entries(intelligence).flatMap(([key, value]) =>
+          key === "codes"
+            ? [
+                [key, value],
+                ["unmapped", unmapped],
+              ]
+            : [[key, value]],
+        ),
+      ) as IntelligenceBlock;
+    }
     if (body.explain) {
       intelligence = await attachReasoning(intelligence, context.narrator, {
         highlights: spec.highlights(run.data),

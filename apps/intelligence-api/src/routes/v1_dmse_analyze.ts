@@ -8,7 +8,7 @@ import {
   resolveDmseParams,
 } from "@svc/engines";
 import type { ServiceApp } from "@svc/http";
-import { engineCodes } from "@svc/intelligence";
+import { dmseUnmapped, engineCodes } from "@svc/intelligence";
 import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
 import { analysisFields } from "../schemas/common.js";
@@ -111,6 +111,7 @@ export function registerDmseAnalyze(service: ServiceApp, context: AnalysisContex
       run: analyzeDmse,
       resolveParams: resolveDmseParams,
       codes: (_input: DmseInput, run) => engineCodes(run.facts),
+      unmapped: (_input: DmseInput, run) => dmseUnmapped(run.data.signals),
       highlights: (data) =>
         data.signals.filter((s) => s.interpretation !== "within_normal").map((s) => s.mseLine),
     },

@@ -52,6 +52,19 @@ export const IntelligenceSchema = z
         mapsTo: z.string().openapi({ description: "Dotted path into `data`, e.g. `signals.0`." }),
       }),
     ),
+    unmapped: z
+      .array(
+        z.object({
+          concept: z.string(),
+          mapsTo: z.string().openapi({ description: "Dotted path into `data`, e.g. `signals.0`." }),
+          reason: z.string(),
+        }),
+      )
+      .optional()
+      .openapi({
+        description:
+          "Additive: flagged concepts that have no verified code (so `codes` has no entry for them), each with the reason; absent when there are none. No code is ever invented.",
+      }),
     change: z
       .object({
         direction: z.enum(["improved", "worsened", "unchanged"]),

@@ -1,0 +1,82 @@
+import type { ErrorEnvelope } from "@svc/http";
+import { createOpenAiCompatibleChatModel } from "@svc/model";
+import {
+  call,
+  type ScriptedModelServer,
+  startScriptedModelServer,
+  startTestService,
+  type TestService,
+  textAnswer,
+  toolCallsAnswer,
+} from "@svc/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BiomarkerAgentResponse } from "../src/index.js";
+
+/**
+ * The record agents over HTTP on a hostile model (a scripted OpenAI-compatible server on
+ * loopback): a reply with thousands of tool calls or tens of megabytes is refused while it is
+ * read (503, nothing ran), and a model-chosen string never reaches a warning unclipped
+ * (decision 89).
+ */
+let model: ScriptedModelServer;
+let svc: TestService;
+let key: string;
+const LIMITS = { maxSteps: 3, callTimeoutMs: 5_000, totalTimeoutMs: 10_000 };
+
+beforeAll(async () => {
+  model = await startScriptedModelServer();
+  svc = await startTestService({
+    chatModel: createOpenAiCompatibleChatModel({ baseUrl: model.baseUrl, model: "scripted" }),
+    agentLimits: LIMITS,
+  });
+  key = (await svc.seed.caller("enterprise")).key;
+});
+afterAll(async () => {
+  await svc.close();
+  await model.close();
+});
+
+const panel = [
+  { analyte: "lithium", value: 1.6 },
+  { analyte: "sodium", value: 139 },
+];
+function post<T extends BiomarkerAgentResponse | ErrorEnvelope>() {
+  return call<T>(svc.url, "/v1/biomarker/pt_1/agent", { key, body: { panel } });
+}
+
+describe("a hostile model", () => {
+  it("2,000 tool calls in one reply: 503 service_unavailable at once, after one model call", async () => {
+    const calls = Array.from({ length: 2_000 }, () => ({ name: "getPanels", args: {} }));
+    model.script([toolCallsAnswer(calls), textAnswer("Done.")]);
+    const started = performance.now();
+    const res = await post<ErrorEnvelope>();
+    expect(res.status).toBe(503);
+    expect(res.json.error.code).toBe("service_unavailable");
+    expect(model.received).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  it("a 30 MB chunked reply: 503, read no further than the bound", async () => {
+    model.script([{ ...textAnswer("x".repeat(30_000_000)), chunked: true }]);
+    const res = await post<ErrorEnvelope>();
+    expect(res.status).toBe(503);
+    expect(res.json.error.code).toBe("service_unavailable");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(model.bytesSent).toBeLessThan(12_000_000);
+  });
+
+  it("a 3,000-character tool name: the warning quotes it clipped to 80 characters", async () => {
+    const name = "y".repeat(3_000);
+    model.script([
+      toolCallsAnswer([{ name, args: {} }]),
+      textAnswer(JSON.stringify({ narrative: "Reviewed." })),
+    ]);
+    const res = await post<BiomarkerAgentResponse>();
+    expect(res.status).toBe(200);
+    const warning = res.json.data.warnings.find((w) => w.startsWith("The model's call to y"));
+    expect(warning).toBe(
+      `The model's call to ${"y".repeat(77)}... was rejected (no such tool); nothing from it was used.`,
+    );
+    for (const w of res.json.data.warnings) expect(w).not.toMatch(/y{81}/);
+  });
+});
