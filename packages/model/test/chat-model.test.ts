@@ -40,11 +40,24 @@ const checkInteractions: ChatTool<{ medications: string[] }, { interactions: num
   },
 };
 
+/**
+ * Each loop's prompt carries its own case number, and `thisCase()` keeps only the requests that
+ * carry it: a request the previous case aborted can still reach the server after `script()`
+ * cleared the log (seen on a loaded machine), and is not this case's.
+ */
+let caseNumber = 0;
+const casePrompt = () => `Assess: sertraline, tramadol. (case ${caseNumber})`;
+function thisCase(): Record<string, unknown>[] {
+  const marker = `(case ${caseNumber})`;
+  return server.received.filter((request) => JSON.stringify(request).includes(marker));
+}
+
 function loop(overrides: Partial<ToolLoopRequest> = {}): ToolLoopRequest {
   executedInputs.length = 0;
+  caseNumber += 1;
   return {
     system: "You assess medication lists with the tools only.",
-    prompt: "Assess: sertraline, tramadol.",
+    prompt: casePrompt(),
     tools: [checkInteractions],
     maxSteps: 4,
     callTimeoutMs: 2_000,
@@ -85,12 +98,11 @@ describe("createOpenAiCompatibleChatModel", () => {
       steps: 2,
       stoppedAtStepBound: false,
     });
-    expect(server.received).toHaveLength(2);
-    const first = server.received[0] as { model: string; tools: { function: { name: string } }[] };
+    expect(thisCase()).toHaveLength(2);
+    const first = thisCase()[0] as { model: string; tools: { function: { name: string } }[] };
     expect(first.model).toBe("m");
     expect(first.tools.map((t) => t.function.name)).toEqual(["checkInteractions"]);
-    const secondMessages = (server.received[1] as { messages: { role: string; content: unknown }[] })
-      .messages;
+    const secondMessages = (thisCase()[1] as { messages: { role: string; content: unknown }[] }).messages;
     expect(secondMessages.at(-1)).toMatchObject({
       role: "tool",
       content: JSON.stringify({ interactions: 1 }),
@@ -126,7 +138,7 @@ describe("createOpenAiCompatibleChatModel", () => {
       { name: "noSuchTool", ok: false, input: {}, error: "no such tool" },
     ]);
     expect(executedInputs).toEqual([]);
-    const toolMessages = (server.received[1] as { messages: { role: string }[] }).messages.filter(
+    const toolMessages = (thisCase()[1] as { messages: { role: string }[] }).messages.filter(
       (message) => message.role === "tool",
     );
     expect(toolMessages).toHaveLength(3);
@@ -154,7 +166,7 @@ describe("createOpenAiCompatibleChatModel", () => {
     server.script([toolCallsAnswer([{ name: "checkInteractions", args: { medications: ["a", "b"] } }])]);
     const result = await model().runToolLoop(loop({ maxSteps: 3 }));
 
-    expect(server.received).toHaveLength(3);
+    expect(thisCase()).toHaveLength(3);
     expect(result.steps).toBe(3);
     expect(result.stoppedAtStepBound).toBe(true);
     expect(result.text).toBe("");
@@ -177,7 +189,7 @@ describe("createOpenAiCompatibleChatModel", () => {
 
     expect(error.reason).toBe("timed_out");
     expect(performance.now() - started).toBeLessThan(1_500);
-    expect(server.received).toHaveLength(1);
+    expect(thisCase()).toHaveLength(1);
   });
 
   it("stops the whole loop at the total limit even when each call is in time", async () => {
@@ -202,7 +214,7 @@ describe("createOpenAiCompatibleChatModel", () => {
 
     expect(error.reason).toBe("failed");
     expect(error.message).toBe("model unavailable: answered 500");
-    expect(server.received).toHaveLength(1);
+    expect(thisCase()).toHaveLength(1);
   });
 
   it("reports a 429 answer as unavailable after exactly one request", async () => {
@@ -210,7 +222,7 @@ describe("createOpenAiCompatibleChatModel", () => {
     const error = await unavailable(model().runToolLoop(loop()));
 
     expect(error.reason).toBe("failed");
-    expect(server.received).toHaveLength(1);
+    expect(thisCase()).toHaveLength(1);
   });
 
   it("reports a malformed answer as unavailable", async () => {
@@ -244,7 +256,7 @@ describe("a hostile model's reply is bounded", () => {
       `model unavailable: reply asked for 2000 tool calls, over the bound of ${MODEL_REPLY_BOUNDS.maxToolCallsPerStep} per step`,
     );
     expect(executedInputs).toEqual([]);
-    expect(server.received).toHaveLength(1);
+    expect(thisCase()).toHaveLength(1);
     // Refused on the bytes, before the SDK turned 2,000 calls into work.
     expect(performance.now() - started).toBeLessThan(1_000);
   });
