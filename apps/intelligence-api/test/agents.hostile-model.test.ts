@@ -52,6 +52,7 @@ describe("a hostile model", () => {
     const res = await post<ErrorEnvelope>();
     expect(res.status).toBe(503);
     expect(res.json.error.code).toBe("service_unavailable");
+    expect(res.json.error.message).toContain("over the service's bounds for a model reply");
     expect(model.received).toHaveLength(1);
     expect(performance.now() - started).toBeLessThan(3_000);
   });

@@ -254,7 +254,7 @@ describe("with a model (scripted, real adapter)", () => {
     const before = await mseRowCounts(withModel);
     const res = await agent<FlatErrorBody>(withModel, key, id, { patientId: "p", transcript, telemetry });
     expect(res.status).toBe(503);
-    expect(res.json.error).toContain("temporarily unavailable");
+    expect(res.json.error).toContain("temporarily unavailable: it answered with an error");
     expect(res.json.code).toBe("service_unavailable");
     expect(server.received).toHaveLength(1); // no retry storm
     expect((await mse(withModel.url, key).get<FlatErrorBody>(id)).status).toBe(404);

@@ -86,3 +86,20 @@ export class ModelUnavailableError extends Error {
     this.reason = reason;
   }
 }
+
+/**
+ * Why the model could not serve, in words a caller can read: the agent routes put it in their 503
+ * so a reply refused for its bounds is not mistaken for an outage. Never prompt or tool content.
+ */
+export function describeModelUnavailable(error: ModelUnavailableError): string {
+  switch (error.reason) {
+    case "reply_over_bound":
+      return "its reply was over the service's bounds for a model reply";
+    case "timed_out":
+      return "it did not answer in time";
+    case "unreachable":
+      return "it could not be reached";
+    case "failed":
+      return "it answered with an error";
+  }
+}

@@ -11,7 +11,7 @@ import {
 } from "@svc/agents";
 import { ToolInputError } from "@svc/engines";
 import { ApiError, type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
-import { type ChatModel, ModelUnavailableError } from "@svc/model";
+import { type ChatModel, describeModelUnavailable, ModelUnavailableError } from "@svc/model";
 import {
   AgentPatientIdParamSchema,
   type BiomarkerAgentRequest,
@@ -191,7 +191,7 @@ async function runAgent<Body, Output, Assessment>(
     if (error instanceof ModelUnavailableError) {
       throw new ApiError(
         "service_unavailable",
-        "The agent's model is temporarily unavailable; nothing was stored. Retry later.",
+        `The agent's model is temporarily unavailable: ${describeModelUnavailable(error)}; nothing was stored. Retry later.`,
       );
     }
     throw error;

@@ -8,7 +8,7 @@ import {
   rateLimitHeaders,
   type ServiceApp,
 } from "@svc/http";
-import { type ChatModel, ModelUnavailableError } from "@svc/model";
+import { type ChatModel, describeModelUnavailable, ModelUnavailableError } from "@svc/model";
 import { VisitIdParamSchema } from "../schemas.js";
 import { MseAgentProposalSchema, MseAgentRequestSchema } from "../schemas-agent.js";
 import { AGENT, TAG } from "./common.js";
@@ -70,7 +70,7 @@ async function unlessModelUnavailable(run: () => Promise<MseAgentProposal>): Pro
     if (error instanceof ModelUnavailableError) {
       throw new ApiError(
         "service_unavailable",
-        "The MSE agent's model is temporarily unavailable; nothing was stored. Retry later.",
+        `The MSE agent's model is temporarily unavailable: ${describeModelUnavailable(error)}; nothing was stored. Retry later.`,
       );
     }
     throw error;
