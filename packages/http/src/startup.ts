@@ -102,6 +102,29 @@ function hostPort(hostname: string, port: number): string {
     : `${hostname}:${port}`;
 }
 
+/** Who can reach a socket bound to `hostname`. */
+function reach(hostname: string): string {
+  if (WILDCARD_HOSTS.has(hostname))
+    return `${hostname === "0.0.0.0" ? "every IPv4 interface" : "every interface"}, reachable from other machines too`;
+  return LOOPBACK_HOSTS.has(hostname) ? "this machine only" : "this address only";
+}
+
+/**
+ * A scale-out app's one start line (`<name> listening on <scheme>://<bound address>:<port> (...)
+ * ...; started in N ms`): the address the socket is bound to, never a loopback stand-in for it.
+ */
+export function standaloneListeningLine(input: {
+  name: string;
+  hostname: string;
+  port: number;
+  tls: boolean;
+  details: string;
+  startedInMs: number;
+}): string {
+  const url = `${input.tls ? "https" : "http"}://${hostPort(input.hostname, input.port)}`;
+  return `${input.name} listening on ${url} (${reach(input.hostname)}; ${input.details}); started in ${input.startedInMs} ms`;
+}
+
 /**
  * The start banner's first two lines: where the socket really listens (the address it is bound
  * to, and whether other machines can reach it), then the URL to open. The URL is PUBLIC_BASE_URL
@@ -116,11 +139,7 @@ export function listeningLines(input: {
 }): [string, string] {
   const { hostname, port } = input;
   const bound = hostPort(hostname, port);
-  const where = WILDCARD_HOSTS.has(hostname)
-    ? `${hostname === "0.0.0.0" ? "every IPv4 interface" : "every interface"}, reachable from other machines too (HOST=127.0.0.1 keeps it to this one)`
-    : LOOPBACK_HOSTS.has(hostname)
-      ? "this machine only"
-      : "this address only";
+  const where = `${reach(hostname)}${WILDCARD_HOSTS.has(hostname) ? " (HOST=127.0.0.1 keeps it to this one)" : ""}`;
   const scheme = input.tls ? "https" : "http";
   const local = WILDCARD_HOSTS.has(hostname) || LOOPBACK_HOSTS.has(hostname) ? "localhost" : hostname;
   const open = (input.publicBaseUrl ?? `${scheme}://${hostPort(local, port)}`).replace(/\/+$/, "");

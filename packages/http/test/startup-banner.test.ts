@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { originAllowed } from "../src/auth.js";
-import { listeningLines, sandboxPublishableOrigins } from "../src/startup.js";
+import { listeningLines, sandboxPublishableOrigins, standaloneListeningLine } from "../src/startup.js";
 
 describe("start banner: where the socket listens, and the URL to open", () => {
   it("a wildcard bind says every interface and gives localhost (or PUBLIC_BASE_URL) to open", () => {
@@ -32,6 +32,23 @@ describe("start banner: where the socket listens, and the URL to open", () => {
     const [bound, open] = listeningLines({ hostname: "10.0.0.5", port: 3000, tls: true });
     expect(bound).toBe("Listening on 10.0.0.5:3000: this address only");
     expect(open).toMatch(/^ {2}open https:\/\/10\.0\.0\.5:3000 /);
+  });
+});
+
+describe("scale-out apps' start line names the bound address", () => {
+  it("0.0.0.0 is printed as bound, with who can reach it, in the line the launchers parse", () => {
+    const line = standaloneListeningLine({
+      name: "intelligence-api",
+      hostname: "0.0.0.0",
+      port: 3000,
+      tls: false,
+      details: "database: postgres; rate limits in Redis",
+      startedInMs: 812,
+    });
+    expect(line).toBe(
+      "intelligence-api listening on http://0.0.0.0:3000 (every IPv4 interface, reachable from other machines too; database: postgres; rate limits in Redis); started in 812 ms",
+    );
+    expect(/listening on https?:\/\/[^:\s]+:(\d+).*started in \d+ ms/.exec(line)?.[1]).toBe("3000");
   });
 });
 
