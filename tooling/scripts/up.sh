@@ -8,4 +8,6 @@ bash tooling/scripts/ensure-pnpm.sh
 pnpm install --frozen-lockfile
 # The service runs compiled JavaScript (tsup bundles with source maps), never TypeScript at runtime.
 pnpm build
+echo "[setup] in another shell, \`. tooling/scripts/ensure-node.sh\` puts this Node and pnpm on PATH (then: pnpm svc --help)" >&2
+# `start` execs node, so a SIGTERM or Ctrl+C reaches the service, which drains and exits 0.
 exec pnpm start

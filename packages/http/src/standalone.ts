@@ -5,7 +5,12 @@ import { startServer } from "./server.js";
 
 type FetchHandler = (request: Request) => Response | Promise<Response>;
 
-import { exitOnStartupFailure, loadEnvOrExit, msSinceProcessStart } from "./startup.js";
+import {
+  exitOnStartupFailure,
+  loadEnvOrExit,
+  msSinceProcessStart,
+  standaloneListeningLine,
+} from "./startup.js";
 
 /** Start one app alone (scale-out): validate env, open the database, serve, drain on SIGTERM. */
 export async function runStandalone(
@@ -29,7 +34,14 @@ export async function runStandalone(
   }).catch((error: unknown) => exitOnStartupFailure(error, env));
   const startedInMs = msSinceProcessStart();
   process.stdout.write(
-    `${name} listening on ${server.url} (database: ${runtime.dbHandle.kind}; ${runtime.rateLimiting}); started in ${startedInMs} ms\n`,
+    `${standaloneListeningLine({
+      name,
+      hostname: env.HOST,
+      port: server.port,
+      tls: tlsFilesOf(env) !== undefined,
+      details: `database: ${runtime.dbHandle.kind}; ${runtime.rateLimiting}`,
+      startedInMs,
+    })}\n`,
   );
   runtime.logger.info(
     { port: server.port, database: runtime.dbHandle.kind, startedInMs },

@@ -3,13 +3,8 @@ import { parseEnv } from "@svc/http";
 import { parseArgs } from "./args.js";
 import { refusalMessage } from "./command.js";
 import { runCommand, USAGE } from "./commands/index.js";
+import { humanOutput } from "./human.js";
 import { runThroughServer } from "./operator.js";
-
-function human(result: Record<string, unknown>): string {
-  const lines = Object.entries(result).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(",") : String(v)}`);
-  if (typeof result.key === "string") lines.push("", "The key is shown this once; store it now.");
-  return lines.join("\n");
-}
 
 /** Run on the database directly: PostgreSQL, or the embedded one when no server holds it. */
 async function runLocally(args: ReturnType<typeof parseArgs>): Promise<Record<string, unknown>> {
@@ -42,7 +37,7 @@ async function main(): Promise<number> {
     return args.positionals.length === 0 && !args.flags.has("help") ? 1 : 0;
   }
   const print = (result: Record<string, unknown>) =>
-    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${human(result)}\n`);
+    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${humanOutput(result)}\n`);
   const refuse = (message: string) => process.stderr.write(`${JSON.stringify({ error: message })}\n`);
   try {
     print(await runLocally(args));

@@ -12,10 +12,12 @@ import {
   installShutdown,
   KEYS_CHANGED_CHANNEL,
   type Logger,
+  listeningLines,
   loadEnvOrExit,
   msSinceProcessStart,
   redisUrlOf,
   type ServiceEnv,
+  sandboxPublishableOrigins,
   startServer,
   tlsFilesOf,
 } from "@svc/http";
@@ -32,11 +34,8 @@ async function createSandboxOnFirstStart(db: Db, baseUrl: string): Promise<void>
   if ((await countAccounts(db)) > 0) return;
   const account = await createAccount(db, { name: "Sandbox", plan: "sandbox" });
   const secret = await createApiKey(db, { kind: "secret_test", accountId: account.id });
-  const publishable = await createApiKey(db, {
-    kind: "publishable",
-    accountId: account.id,
-    origins: ["http://localhost:*"],
-  });
+  const origins = sandboxPublishableOrigins(baseUrl);
+  const publishable = await createApiKey(db, { kind: "publishable", accountId: account.id, origins });
   const ownerLink = await createInvite(db, { workspace: { accountId: account.id }, role: "owner" }, baseUrl);
   process.stdout.write(
     [
@@ -44,7 +43,7 @@ async function createSandboxOnFirstStart(db: Db, baseUrl: string): Promise<void>
       `Sandbox account ${account.id} created. Its keys are shown this once; store them now.`,
       "Secret test key (server-side only):",
       secret.key,
-      "Publishable key (browser, origin http://localhost:*):",
+      `Publishable key (browser pages on ${origins.join(", ")}; try it at ${baseUrl}/capture-demo):`,
       publishable.key,
       `Dashboard: set the owner's password once, within ${INVITE_HOURS} h (later: pnpm svc users invite):`,
       ownerLink.url,
@@ -121,9 +120,18 @@ async function main(): Promise<void> {
   const startedInMs = msSinceProcessStart();
   process.stdout.write(
     [
-      `Listening on ${server.url} (database: ${runtime.dbHandle.kind}); reference at ${server.url}/docs`,
-      `  ${delivery.description}; ${runtime.rateLimiting}`,
-      ...(operator ? ["  the operator CLI (pnpm svc ...) works through this server while it runs"] : []),
+      ...listeningLines({
+        hostname: env.HOST,
+        port: server.port,
+        tls: tlsFilesOf(env) !== undefined,
+        publicBaseUrl: env.PUBLIC_BASE_URL,
+      }),
+      `  database: ${runtime.dbHandle.kind}; ${delivery.description}; ${runtime.rateLimiting}`,
+      ...(operator
+        ? [
+            "  the operator CLI works through this server while it runs: in another shell, . tooling/scripts/ensure-node.sh, then pnpm svc --help",
+          ]
+        : []),
       `  started in ${startedInMs} ms`,
       "",
     ].join("\n"),

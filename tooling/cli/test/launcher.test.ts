@@ -48,10 +48,14 @@ function cleanEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
   return env;
 }
 
-function launch(port: number, dataDir: string): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(launcher.command, launcher.args, {
-    cwd: dir,
-    env: cleanEnv(port, dataDir),
+function launch(
+  port: number,
+  dataDir: string,
+  how: { command: string; args: string[]; cwd: string; env?: NodeJS.ProcessEnv } = { ...launcher, cwd: dir },
+): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(how.command, how.args, {
+    cwd: how.cwd,
+    env: { ...cleanEnv(port, dataDir), ...how.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -163,6 +167,50 @@ describe("pnpm start with no DATABASE_URL and no REDIS_URL (compiled, embedded P
     const exited2 = exitOf(again.child);
     again.child.kill("SIGTERM");
     expect(await exited2).toBe(0);
+  }, 120_000);
+
+  it("as a new user runs it (pnpm start, links on 127.0.0.1): the banner says where the socket listens, the printed key works from the printed links' origin, and SIGTERM ends it cleanly", async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const server = await launch(port, path.join(dir, "newuser"), {
+      command: "pnpm",
+      args: ["start"],
+      cwd: root,
+      env: { PUBLIC_BASE_URL: base },
+    });
+    const out = server.output();
+    // Bound on every interface (HOST's default), and says so; the URL to open is separate.
+    expect(out).toContain(
+      `Listening on 0.0.0.0:${port}: every IPv4 interface, reachable from other machines too (HOST=127.0.0.1`,
+    );
+    expect(out).toContain(`  open ${base} (reference ${base}/docs, capture demo ${base}/capture-demo`);
+    expect(out).not.toMatch(/Listening on http:\/\/127\.0\.0\.1/);
+    const publishable = out.split("\n").find((l) => /^svc_pk_[0-9A-Za-z]{38}$/.test(l)) as string;
+    expect(publishable).toBeDefined();
+    // The key allows the printed links' origin (the demo page's origin) and localhost.
+    for (const origin of [base, `http://localhost:${port}`]) {
+      const check = await fetch(`${base}/capture-demo/check`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${publishable}`, origin },
+      });
+      expect(check.status, origin).toBe(200);
+      const analysis = await fetch(`${base}/v1/dmse/analyze`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${publishable}`, origin, "content-type": "application/json" },
+        body: JSON.stringify({
+          responseLatencySeconds: 1.2,
+          speechRateWpm: 130,
+          sessionDurationSeconds: 300,
+        }),
+      });
+      expect(analysis.status, origin).toBe(200);
+      expect(analysis.headers.get("access-control-allow-origin")).toBe(origin);
+    }
+    // SIGTERM to pnpm reaches the service, which drains and exits 0: pnpm reports no failure.
+    const exited = exitOf(server.child);
+    server.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(server.output()).not.toContain("ELIFECYCLE");
   }, 120_000);
 
   it("a webhook added with the CLI while the server runs receives signed deliveries for a lab order walked through its states", async () => {

@@ -1,7 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { type AppEnv, type ServiceApp, setHtmlSecurityHeaders } from "@svc/http";
+import {
+  ApiError,
+  type AppEnv,
+  authenticateKey,
+  bearerToken,
+  originAllowed,
+  type ServiceApp,
+  setHtmlSecurityHeaders,
+} from "@svc/http";
 import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /**
  * GET /capture-demo: a short guided session with the browser capture library (@svc/capture). The
@@ -9,6 +18,10 @@ import type { Context } from "hono";
  * end, shows the numbers measured on the device and the analysis the service returns. The
  * publishable key comes from the page's form, never from the server. GET /capture-demo/capture.js
  * serves the library's built bundle (packages/capture/dist, made by `pnpm build`).
+ *
+ * Start first asks POST /capture-demo/check whether the key is a publishable key that allows this
+ * page's origin, and opens the microphone only then: a session is never recorded only to be
+ * refused when Finish sends it.
  *
  * CSP: scripts only from this origin, the nonce'd inline module, and blob: (the library loads its
  * AudioWorklet from a Blob URL); requests only to this origin; no framing, no forms elsewhere.
@@ -74,12 +87,31 @@ async function nextPrompt() {
   session.promptEnded();
   $("next").disabled = false;
 }
+$("origin").textContent = location.origin;
+/** The key and this page's origin, checked before anything is recorded; an error message or null. */
+async function checkKey(key) {
+  try {
+    const response = await fetch("/capture-demo/check", {
+      method: "POST",
+      headers: { authorization: "Bearer " + key },
+      credentials: "omit",
+    });
+    const body = await response.json();
+    return body.ok ? null : body.error.code + ": " + body.error.message;
+  } catch (error) {
+    return "network_error: the key could not be checked (" + error.message + ")";
+  }
+}
 $("start").addEventListener("click", async () => {
   const key = $("key").value.trim();
+  $("start").disabled = true;
+  show("status", "Checking the key...");
+  const refusal = await checkKey(key);
+  if (refusal) { show("status", refusal + " Nothing was recorded."); $("start").disabled = false; return; }
   show("status", "Asking for the microphone...");
   try {
     session = await createCapture({ baseUrl: location.origin, publishableKey: key }).start();
-  } catch (error) { show("status", error.code + ": " + error.message); return; }
+  } catch (error) { show("status", error.code + ": " + error.message); $("start").disabled = false; return; }
   $("start").disabled = true; $("finish").disabled = false; $("abort").disabled = false;
   show("status", "Listening. Answer each prompt aloud, then press Next.");
   timer = setInterval(() => show("metrics", session.metrics()), 500);
@@ -106,7 +138,7 @@ const BODY = `<p>A short guided session: a few prompts, your spoken answers meas
 numbers (response latency, speech rate, session length) are sent; audio never leaves the device.</p>
 <label for="key">Publishable key</label>
 <input id="key" name="key" autocomplete="off" spellcheck="false" placeholder="svc_pk_...">
-<p class="note">The key's allow-list must hold this page's origin.</p>
+<p class="note">The key's allow-list must hold this page's origin, <code id="origin"></code>; Start checks it before recording.</p>
 <button id="start" type="button">Start</button><button id="next" type="button" disabled>Next</button><button id="finish" type="button" disabled>Finish</button><button id="abort" type="button" disabled>Stop without sending</button>
 <p id="prompt" aria-live="polite"></p>
 <p id="status" role="status"></p>
@@ -139,9 +171,45 @@ ${BODY}
 </html>`);
 }
 
+/**
+ * POST /capture-demo/check: whether the Bearer key could send this page's session, checked the
+ * way POST /v1/dmse/analyze will check it (the key, then the request's Origin against its
+ * allow-list). It reads nothing but the key and costs no quota; the analysis request itself is
+ * still authorized on its own. A secret or organization key is refused here, since a web page
+ * must never hold one. Answers `{ ok: true, origin }` or `{ ok: false, error: { code, message } }`.
+ */
+async function checkDemoKey(service: ServiceApp, c: Context<AppEnv>): Promise<Response> {
+  const origin = c.req.header("origin");
+  try {
+    const row = await authenticateKey(
+      service.deps.db,
+      bearerToken(c.req.header("authorization")),
+      service.deps.keyCache,
+    );
+    if (row.kind !== "publishable")
+      throw new ApiError(
+        "forbidden",
+        "This is not a publishable key: a web page must use the publishable key (svc_pk_...), never a secret or organization key.",
+      );
+    if (!originAllowed(origin, row.origins))
+      throw new ApiError(
+        "forbidden",
+        `This page's origin (${origin ?? "none"}) is not in the key's allow-list (${row.origins.join(", ") || "empty"}). Open the page from an allowed origin, or add this one to the key's origins.`,
+      );
+    c.header("Cache-Control", "no-store");
+    return c.json({ ok: true, origin });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const message = error.code === "unauthorized" ? "Enter the publishable key (svc_pk_...)." : error.message;
+    c.header("Cache-Control", "no-store");
+    return c.json({ ok: false, error: { code: error.code, message } }, error.status as ContentfulStatusCode);
+  }
+}
+
 export function registerCaptureDemo(service: ServiceApp): void {
   let bundle: string | null = null;
   service.plain("GET", "/capture-demo", (c) => demoPage(c), null);
+  service.plain("POST", "/capture-demo/check", (c) => checkDemoKey(service, c), null);
   service.plain(
     "GET",
     "/capture-demo/capture.js",
