@@ -7,6 +7,7 @@ import {
   loadEnvOrExit,
   msSinceProcessStart,
   redisUrlOf,
+  standaloneListeningLine,
   startServer,
 } from "@svc/http";
 import { healthHandler } from "./health.js";
@@ -34,7 +35,14 @@ const health = await startServer({
 }).catch((error: unknown) => exitOnStartupFailure(error, env));
 const startedInMs = msSinceProcessStart();
 process.stdout.write(
-  `webhook-worker listening on ${health.url} (health only); started in ${startedInMs} ms\n`,
+  `${standaloneListeningLine({
+    name: "webhook-worker",
+    hostname: env.HOST,
+    port: health.port,
+    tls: false,
+    details: "health only",
+    startedInMs,
+  })}\n`,
 );
 logger.info({ port: health.port, startedInMs }, "webhook-worker listening");
 installShutdown(async () => {
