@@ -181,7 +181,9 @@ describe("address policy per endpoint", () => {
     expect(checkEndpointUrl("http://127.0.0.1:9000/h", { ...hosted, allowPrivate: true }).ok).toBe(true);
     // A live endpoint's refusal says what a live endpoint needs, not the loopback setting.
     const live = checkEndpointUrl("https://127.0.0.1/h", { mode: "live", allowPrivate: false });
-    expect(live.ok === false && live.reason).toContain("not public (loopback): live-mode endpoints need a public address");
+    expect(live.ok === false && live.reason).toContain(
+      "not public (loopback): live-mode endpoints need a public address",
+    );
   });
 });
 
