@@ -51,12 +51,13 @@ export class BrowserOrigins {
   }
 
   /**
-   * Read the allow-lists, and keep them unless a key change was announced meanwhile. With a cache,
-   * callers share a read in flight only if no change was announced since it began.
+   * Read the allow-lists, and keep them unless a key change was announced meanwhile. With a live
+   * cache, callers share a read in flight only if no change was announced since it began; without
+   * one (nothing announced can reach us) every caller reads for itself.
    */
   private refresh(): Promise<readonly OriginEntry[]> {
     const cache = this.cache;
-    if (!cache) return readOriginEntries(this.db, new Date());
+    if (!cache?.isLive) return readOriginEntries(this.db, new Date());
     const generation = cache.generation;
     if (this.refreshing?.generation === generation) return this.refreshing.read;
     const read = readOriginEntries(this.db, new Date())
