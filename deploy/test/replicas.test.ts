@@ -77,6 +77,8 @@ beforeAll(async () => {
     intelligence: 2,
     mse: 1,
     workers: 2,
+    // The receiver below is a test-mode endpoint on loopback (off by default with DATABASE_URL).
+    env: { ALLOW_LOOPBACK_WEBHOOKS: "true" },
   });
   summary["topology start (5 apps + nginx), ms"] = Math.round(performance.now() - started);
 }, 90_000);
@@ -326,6 +328,7 @@ describe("replicas behind nginx", () => {
       accountId: caller.account.id,
       url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
       mode: "test",
+      allowLoopbackWebhooks: true,
     });
     secret = endpoint.secret;
 

@@ -39,7 +39,10 @@ let accountId: string;
 beforeAll(async () => {
   service = await startTestService();
   receiver = await startReceiver(() => ({ status: 200, body: "received" }));
+  // The receiver is on loopback: allowed as on a developer's machine (the operator's setting).
+  service.deps.allowLoopbackWebhooks = true;
   delivery = startInProcessDelivery({
+    allowLoopbackWebhooks: true,
     db: service.db.handle.db,
     logger: service.deps.logger,
     pollIntervalMs: 100,

@@ -22,7 +22,10 @@ const idInPath = (text: string, prefix: string) =>
 beforeAll(async () => {
   service = await startTestService();
   receiver = await startReceiver(() => ({ status: 200, body: "thanks" }));
+  // The receiver is on loopback: allowed as on a developer's machine (the operator's setting).
+  service.deps.allowLoopbackWebhooks = true;
   delivery = startInProcessDelivery({
+    allowLoopbackWebhooks: true,
     db: service.db.handle.db,
     logger: service.deps.logger,
     pollIntervalMs: 100,
@@ -222,6 +225,23 @@ describe("changes", () => {
     expect(actions).toEqual(
       expect.arrayContaining(["key.created", "key.origins_changed", "key.revoked", "user.password_set"]),
     );
+  });
+
+  it("webhooks: where the operator does not allow loopback webhooks, a test-mode loopback endpoint is refused and the page says why", async () => {
+    const { client } = await signedIn(accountA, "hooks-hosted@example.com", "owner");
+    const csrf = await client.csrf();
+    service.deps.allowLoopbackWebhooks = false; // as with DATABASE_URL and no ALLOW_LOOPBACK_WEBHOOKS
+    try {
+      for (const url of [`${receiver.url}/hosted`, "http://localhost:9/hosted", "http://[::1]:9/hosted"]) {
+        const refused = await client.post("/dashboard/webhooks", { url, mode: "test", _csrf: csrf });
+        expect(refused.status, url).toBe(400);
+        expect(refused.text).toContain("is loopback");
+        expect(refused.text).toContain("ALLOW_LOOPBACK_WEBHOOKS");
+      }
+    } finally {
+      service.deps.allowLoopbackWebhooks = true;
+    }
+    expect(receiver.requests.filter((r) => r.path === "/hosted")).toHaveLength(0);
   });
 
   it("webhooks: an endpoint on loopback gets the test event, the log shows the attempt, redelivery sends it again", async () => {

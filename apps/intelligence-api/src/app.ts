@@ -48,7 +48,7 @@ export interface IntelligenceApiOptions {
 export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOptions = {}): ServiceApp {
   const service = createServiceApp(deps, {
     errorBody: envelopeErrorBody(deps.publicBaseUrl),
-    aroundGuard: [dmseBrowserCors(deps.db)],
+    aroundGuard: [dmseBrowserCors(deps)],
   });
   registerStandardRoutes(service, { documentSource: options.documentSource });
   registerPing(service);

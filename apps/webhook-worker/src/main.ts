@@ -5,6 +5,7 @@ import {
   exitOnStartupFailure,
   installShutdown,
   loadEnvOrExit,
+  loopbackWebhooksAllowed,
   msSinceProcessStart,
   redisUrlOf,
   standaloneListeningLine,
@@ -27,7 +28,12 @@ if (!env.DATABASE_URL) {
 const logger = createLogger({ level: env.LOG_LEVEL, name: "webhook-worker" });
 const dbHandle = createDb({ databaseUrl: env.DATABASE_URL, maxConnections: 12 });
 await dbHandle.migrate().catch((error: unknown) => exitOnStartupFailure(error, env));
-const worker = await startWebhookWorker({ logger, db: dbHandle.db, redisUrl: redisUrlOf(env) });
+const worker = await startWebhookWorker({
+  logger,
+  db: dbHandle.db,
+  redisUrl: redisUrlOf(env),
+  allowLoopbackWebhooks: loopbackWebhooksAllowed(env),
+});
 const health = await startServer({
   fetch: healthHandler(dbHandle, () => worker.redisState()),
   port: env.PORT,

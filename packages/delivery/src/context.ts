@@ -19,6 +19,11 @@ export interface DeliveryRunOptions {
   leaseMs?: number;
   /** DNS resolution (tests make names resolve to chosen addresses). */
   resolve?: Resolver;
+  /**
+   * The operator's loopback setting (`loopbackWebhooksAllowed(env)`): may test-mode endpoints be
+   * delivered on loopback? Unset is no.
+   */
+  allowLoopbackWebhooks?: boolean;
   /** CAs trusted for https endpoints instead of Node's bundled ones (private CA; tests). */
   trustedCa?: string;
   /** Observes every delivery outcome (tests). */
@@ -36,6 +41,7 @@ export function deliverContextFor(db: Db, options: DeliveryRunOptions, signal: A
     leaseMs: options.leaseMs,
     schedule: scheduleFor({ timeScale: options.timeScale ?? 1 }),
     resolve: options.resolve,
+    allowLoopbackWebhooks: options.allowLoopbackWebhooks,
     signal,
     trustedCa: options.trustedCa,
   };

@@ -18,8 +18,10 @@ import {
 import {
   addressPolicyFor,
   checkEndpointUrl,
+  classifyAddress,
   EVENT_ID_HEADER,
   isAllowedAddress,
+  isLocalhostName,
   SAFETY_SIGNATURE_HEADER,
   type SafetyEventPayload,
   type Schedule,
@@ -83,6 +85,12 @@ export interface DeliverContext {
    */
   leaseMs?: number;
   resolve?: Resolver;
+  /**
+   * The operator's loopback setting (`loopbackWebhooksAllowed(env)`), checked at every attempt:
+   * may a test-mode endpoint be delivered on loopback? Unset is no. An endpoint registered while it
+   * was allowed is refused (`loopback_not_allowed`) once it is not.
+   */
+  allowLoopbackWebhooks?: boolean;
   now?: () => number;
   /** Aborted on a forced shutdown: an attempt in flight is dropped and its row released. */
   signal?: AbortSignal;
@@ -518,13 +526,12 @@ function logOutcome(prepared: AttemptContext, result: AttemptResult, outcome: De
 async function checkedAddresses(
   endpoint: EndpointRow,
   resolve: Resolver,
+  allowLoopbackWebhooks: boolean,
 ): Promise<{ url: URL; addresses: { address: string; family: number }[] } | { refused: string }> {
-  const policy = addressPolicyFor(endpoint);
-  const checked = checkEndpointUrl(endpoint.url, {
-    mode: endpoint.mode,
-    allowPrivate: endpoint.allowPrivate,
-  });
-  if (!checked.ok) return { refused: refusedUrlReason(endpoint.url, policy) };
+  const policyInput = { mode: endpoint.mode, allowPrivate: endpoint.allowPrivate, allowLoopbackWebhooks };
+  const policy = addressPolicyFor(policyInput);
+  const checked = checkEndpointUrl(endpoint.url, policyInput);
+  if (!checked.ok) return { refused: refusedUrlReason(endpoint.url, policy, endpoint) };
   const url = checked.url;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: { address: string; family: number }[];
@@ -537,21 +544,37 @@ async function checkedAddresses(
     }
   }
   if (addresses.length === 0) return { refused: "dns_failure" };
-  if (addresses.some((a) => !isAllowedAddress(a.address, policy))) return { refused: "forbidden_address" };
+  const refused = addresses.find((a) => !isAllowedAddress(a.address, policy));
+  if (refused) return { refused: forbiddenReason(refused.address, endpoint) };
   return { url, addresses };
 }
 
+/**
+ * `forbidden_address`, or `loopback_not_allowed` for loopback on a test-mode endpoint: the one
+ * the operator's loopback setting decides, so the delivery log says why it stopped.
+ */
+function forbiddenReason(ip: string, endpoint: EndpointRow): string {
+  return endpoint.mode === "test" && !endpoint.allowPrivate && classifyAddress(ip) === "loopback"
+    ? "loopback_not_allowed"
+    : "forbidden_address";
+}
+
 /** Why a URL the rules refuse is refused: its literal address (or localhost), or the URL itself. */
-function refusedUrlReason(raw: string, policy: ReturnType<typeof addressPolicyFor>): string {
+function refusedUrlReason(
+  raw: string,
+  policy: ReturnType<typeof addressPolicyFor>,
+  endpoint: EndpointRow,
+): string {
   let host: string;
   try {
     host = new URL(raw).hostname.replace(/^\[|\]$/g, "");
   } catch {
     return "invalid_url";
   }
-  if (isIP(host)) return isAllowedAddress(host, policy) ? "invalid_url" : "forbidden_address";
-  const localhost = host === "localhost" || host.endsWith(".localhost");
-  return localhost && !policy.allowLoopback && !policy.allowPrivate ? "forbidden_address" : "invalid_url";
+  if (isIP(host)) return isAllowedAddress(host, policy) ? "invalid_url" : forbiddenReason(host, endpoint);
+  return isLocalhostName(host) && !policy.allowLoopback && !policy.allowPrivate
+    ? forbiddenReason("127.0.0.1", endpoint)
+    : "invalid_url";
 }
 
 /** Check the addresses, sign afresh and POST once. Throws ShutdownAbort on a forced shutdown. */
@@ -565,7 +588,11 @@ async function sendAttempt(prepared: AttemptContext): Promise<AttemptResult> {
     latencyMs: clock() - startedAt,
     startedAt,
   });
-  const target = await checkedAddresses(endpoint, ctx.resolve ?? systemResolver);
+  const target = await checkedAddresses(
+    endpoint,
+    ctx.resolve ?? systemResolver,
+    ctx.allowLoopbackWebhooks ?? false,
+  );
   if ("refused" in target) return fail(target.refused);
 
   // Signed afresh on every attempt (a fresh timestamp); the event id stays the same.

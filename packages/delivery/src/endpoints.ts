@@ -19,9 +19,9 @@ import { newId } from "@svc/ids";
 import {
   addressPolicyFor,
   checkEndpointUrl,
-  classifyAddress,
   isAllowedAddress,
   newWebhookSecret,
+  refusedAddressReason,
 } from "@svc/webhooks";
 import { type Resolver, systemResolver } from "./deliver.js";
 
@@ -36,14 +36,20 @@ export interface AddEndpointInput {
   url: string;
   mode?: "test" | "live";
   allowPrivate?: boolean;
+  /**
+   * The operator's loopback setting (`loopbackWebhooksAllowed(env)`): may a test-mode endpoint be
+   * on loopback? Unset is no (DESIGN: off on a hosted service). `allowPrivate` is apart.
+   */
+  allowLoopbackWebhooks?: boolean;
   resolve?: Resolver;
 }
 
 /**
  * Register an endpoint (decision 48): live needs https; organization endpoints are always live
  * (decision 28); the URL must carry no credentials; every
- * address its name resolves to must be public, loopback being allowed for test mode and private
- * ranges with `allowPrivate` (operator only). The secret is returned this once.
+ * address its name resolves to must be public, loopback being allowed for test mode where the
+ * operator allows loopback webhooks, and private ranges with `allowPrivate` (operator only). The
+ * secret is returned this once.
  */
 export async function addWebhookEndpoint(db: Db, input: AddEndpointInput) {
   if (Boolean(input.accountId) === Boolean(input.orgId))
@@ -71,7 +77,8 @@ export async function addWebhookEndpoint(db: Db, input: AddEndpointInput) {
         "Organization endpoints receive MSE safety events (live patient data) and must be live: https, public unless --allow-private.",
       );
   }
-  const checked = checkEndpointUrl(input.url, { mode, allowPrivate });
+  const policyInput = { mode, allowPrivate, allowLoopbackWebhooks: input.allowLoopbackWebhooks };
+  const checked = checkEndpointUrl(input.url, policyInput);
   if (!checked.ok) throw new RepoError("invalid", checked.reason);
   const host = checked.url.hostname.replace(/^\[|\]$/g, "");
   if (!isIP(host)) {
@@ -81,12 +88,16 @@ export async function addWebhookEndpoint(db: Db, input: AddEndpointInput) {
     } catch {
       throw new RepoError("invalid", `The host ${host} does not resolve.`);
     }
-    const policy = addressPolicyFor({ mode, allowPrivate });
+    const policy = addressPolicyFor(policyInput);
     const refused = addresses.find((a) => !isAllowedAddress(a.address, policy));
     if (refused)
       throw new RepoError(
         "invalid",
-        `The host ${host} resolves to ${refused.address}, which is not public (${classifyAddress(refused.address)}).`,
+        refusedAddressReason(
+          `The host ${host} resolves to ${refused.address}, which`,
+          refused.address,
+          policyInput,
+        ),
       );
   }
   const row = {

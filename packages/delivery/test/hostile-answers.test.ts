@@ -43,6 +43,8 @@ beforeAll(async () => {
   const redisUrl = requireEnv("TEST_REDIS_URL");
   receiver = await startReceiver();
   worker = await startWebhookWorker({
+    // Test-mode receivers on loopback, as on a developer's machine (the operator's setting).
+    allowLoopbackWebhooks: true,
     logger: logs.logger,
     db,
     redisUrl,

@@ -40,6 +40,8 @@ afterAll(async () => {
 
 async function start(options: Partial<WebhookWorkerOptions> = {}) {
   const worker = await startWebhookWorker({
+    // Test-mode receivers on loopback, as on a developer's machine (the operator's setting).
+    allowLoopbackWebhooks: true,
     logger: captureLogger().logger,
     db,
     redisUrl: requireEnv("TEST_REDIS_URL"),
@@ -72,6 +74,7 @@ describe.sequential("webhook worker lifecycle", () => {
     const account = await seed.account();
     await addEndpoint(db, { accountId: account.id, url: `${receiver.url}/down` });
     const down = await startWebhookWorker({
+      allowLoopbackWebhooks: true,
       logger,
       db,
       redisUrl: "redis://127.0.0.1:1",

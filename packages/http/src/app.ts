@@ -42,6 +42,11 @@ export interface AppDeps {
   usage?: UsageMeter;
   /** Reports Redis state for /readyz. */
   redisState?: () => "ready" | "down" | "disabled";
+  /**
+   * The operator's loopback setting (`loopbackWebhooksAllowed(env)`): may a tenant register a
+   * test-mode webhook endpoint on loopback? Unset is no.
+   */
+  allowLoopbackWebhooks?: boolean;
 }
 
 export interface AppEnv {

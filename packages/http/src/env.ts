@@ -27,6 +27,12 @@ export const ServiceEnvSchema = z.object({
   MODEL_BASE_URL: z.string().url("must be an absolute URL such as https://api.openai.com/v1").optional(),
   MODEL_API_KEY: z.string().min(1).optional(),
   MODEL_NAME: z.string().min(1).max(200).optional(),
+  /**
+   * May a tenant's test-mode webhook endpoint be on loopback (127.0.0.0/8, ::1, localhost)?
+   * Unset: yes on the embedded database (one developer's machine), no with DATABASE_URL (a hosted
+   * service, where the server's loopback is the operator's own services). See `loopbackWebhooksAllowed`.
+   */
+  ALLOW_LOOPBACK_WEBHOOKS: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
 });
 export type ServiceEnv = z.infer<typeof ServiceEnvSchema>;
 
@@ -76,6 +82,19 @@ export function tlsFilesOf(env: ServiceEnv): { certFile: string; keyFile: string
   return env.TLS_CERT_FILE && env.TLS_KEY_FILE
     ? { certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE }
     : undefined;
+}
+
+/**
+ * The operator's loopback setting for tenants' test-mode webhook endpoints (registration and every
+ * delivery): ALLOW_LOOPBACK_WEBHOOKS when set, else on for the embedded database and off with
+ * DATABASE_URL, where any tenant could otherwise reach the host's own loopback services and read
+ * their answers back in the delivery log. The operator's per-endpoint `--allow-private` is apart.
+ */
+export function loopbackWebhooksAllowed(
+  env: Pick<ServiceEnv, "ALLOW_LOOPBACK_WEBHOOKS" | "DATABASE_URL">,
+): boolean {
+  if (env.ALLOW_LOOPBACK_WEBHOOKS !== undefined) return env.ALLOW_LOOPBACK_WEBHOOKS === "true";
+  return !env.DATABASE_URL;
 }
 
 export function publicBaseUrl(env: ServiceEnv): string {

@@ -16,6 +16,13 @@ export type LimitRule =
   | { kind: "daily"; keyId: string; accountId: string; keyQuota: number; accountQuota: number }
   | { kind: "bucket"; subject: string; ratePerSecond: number; burst: number; monthlyUsageOf?: string };
 
+/**
+ * Requests without a working key (401) draw on a token bucket per client address (decision 97):
+ * its values are the X-RateLimit-* of every 401, and an empty bucket is 429. Requests with a
+ * working key never draw on it.
+ */
+export const UNAUTHENTICATED_RATE = { ratePerSecond: 50, burst: 100 } as const;
+
 export interface LimitDecision {
   allowed: boolean;
   limit: number;

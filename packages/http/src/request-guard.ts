@@ -1,3 +1,4 @@
+import type { AuthKeyRow } from "@svc/db";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import type { AppDeps, AppEnv } from "./app.js";
 import {
@@ -11,7 +12,7 @@ import {
 import { checkBodyHeaders, chunkedBodyLimit, DEFAULT_BODY_LIMIT } from "./body-checks.js";
 import { ApiError } from "./errors.js";
 import { type HygieneOptions, inputHygiene } from "./hygiene.js";
-import type { LimitDecision } from "./rate-limit.js";
+import { type LimitDecision, UNAUTHENTICATED_RATE } from "./rate-limit.js";
 import { ANY_KEY_POLICY, type EndpointRegistry } from "./route-policy.js";
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -29,17 +30,64 @@ function rateLimitMessage(auth: AuthContext): string {
   return "Too many requests per second; retry after the number of seconds in Retry-After.";
 }
 
-/** Authentication, authorization and the rate limit of one request under a route's policy. */
+/** The connection's peer address (behind a proxy, the proxy's); "unknown" off a Node server. */
+function clientAddress(c: Context<AppEnv>): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? "unknown";
+}
+
+/** The same refusal with the rate-limit headers (and Retry-After for a 429) added. */
+function withHeaders(error: ApiError, headers: Record<string, string>): ApiError {
+  return new ApiError(error.code, error.message, {
+    ...error.options,
+    headers: { ...error.options.headers, ...headers },
+  });
+}
+
+/** A refused key or missing header: counted per address, then 401 (or 429) with its headers. */
+async function refuseUnauthenticated(c: Context<AppEnv>, deps: AppDeps, refusal: ApiError): Promise<never> {
+  const decision = await deps.limiter.consume({
+    kind: "bucket",
+    subject: `unauthenticated:${clientAddress(c)}`,
+    ...UNAUTHENTICATED_RATE,
+  });
+  const headers = rateLimitHeaderValues(decision);
+  if (!decision.allowed)
+    throw new ApiError(
+      "rate_limited",
+      "Too many requests without a valid API key from this address; retry after the number of seconds in Retry-After.",
+      { headers: { "Retry-After": String(decision.retryAfter), ...headers } },
+    );
+  throw withHeaders(refusal, headers);
+}
+
+/**
+ * Authentication, authorization and the rate limit of one request under a route's policy. Every
+ * answer carries X-RateLimit-* (the contract): a request with a working key counts against the
+ * key's own limit before the kind, origin, scope and plan checks, so their 403 or 402 carries the
+ * key's values; a request without one carries the per-address values (decision 97).
+ */
 async function admitCaller(c: Context<AppEnv>, deps: AppDeps, policy: RoutePolicy): Promise<void> {
-  const row = await authenticateKey(deps.db, bearerToken(c.req.header("authorization")), deps.keyCache);
+  let row: AuthKeyRow;
+  try {
+    row = await authenticateKey(deps.db, bearerToken(c.req.header("authorization")), deps.keyCache);
+  } catch (error) {
+    if (error instanceof ApiError) await refuseUnauthenticated(c, deps, error);
+    throw error;
+  }
   const auth = toAuthContext(row);
   c.set("auth", auth);
-  authorize(row, policy, c.req.header("origin"));
   const decision = await deps.limiter.consume(auth.limit);
-  for (const [name, value] of Object.entries(rateLimitHeaderValues(decision))) c.header(name, value);
+  const headers = rateLimitHeaderValues(decision);
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  try {
+    authorize(row, policy, c.req.header("origin"));
+  } catch (error) {
+    throw error instanceof ApiError ? withHeaders(error, headers) : error;
+  }
   if (!decision.allowed) {
     throw new ApiError("rate_limited", rateLimitMessage(auth), {
-      headers: { "Retry-After": String(decision.retryAfter), ...rateLimitHeaderValues(decision) },
+      headers: { "Retry-After": String(decision.retryAfter), ...headers },
     });
   }
 }

@@ -1,7 +1,7 @@
 import { acquireDataDirLock, createDb, type DbHandle } from "@svc/db";
 import { Redis } from "ioredis";
 import type { AppDeps } from "./app.js";
-import { publicBaseUrl, redisUrlOf, type ServiceEnv } from "./env.js";
+import { loopbackWebhooksAllowed, publicBaseUrl, redisUrlOf, type ServiceEnv } from "./env.js";
 import { KEYS_CHANGED_CHANNEL, KeyCache } from "./key-cache.js";
 import { createLogger, type Logger } from "./logger.js";
 import { FallbackRateLimiter, MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from "./rate-limit.js";
@@ -105,6 +105,7 @@ export async function createRuntime(
     limiter,
     logger,
     publicBaseUrl: publicBaseUrl(env),
+    allowLoopbackWebhooks: loopbackWebhooksAllowed(env),
     redisState: () => (redis ? (redis.status === "ready" ? "ready" : "down") : "disabled"),
   };
   return {

@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 
 export interface ServeOptions {
-  fetch: (request: Request) => Response | Promise<Response>;
+  /** `env` is the Node server's (`{ incoming, outgoing }`): the guard reads the peer address. */
+  fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   port: number;
   hostname?: string;
   /** Serve HTTPS with TLS 1.3 only (decision 51). */
@@ -26,8 +27,8 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 export function startServer(options: ServeOptions): Promise<RunningServer> {
   const tls = options.tls;
   const fetch = tls
-    ? async (request: Request) => {
-        const response = await options.fetch(request);
+    ? async (request: Request, env?: unknown) => {
+        const response = await options.fetch(request, env);
         const headers = new Headers(response.headers);
         headers.set("Strict-Transport-Security", HSTS);
         return new Response(response.body, {

@@ -2,9 +2,10 @@ import { isIP } from "node:net";
 
 /**
  * Where a webhook may be delivered (decision 48): never to loopback, private, link-local, metadata
- * or other non-public addresses, unless the endpoint is allowed private addresses (test mode,
- * operator's `--allow-private`). Pure checks: the caller resolves names and passes addresses in,
- * at registration and again at each delivery (DNS rebinding).
+ * or other non-public addresses, unless the endpoint is allowed them (operator's `--allow-private`;
+ * loopback for a test-mode endpoint where the operator allows loopback webhooks). Pure checks: the
+ * caller resolves names and passes addresses in, at registration and again at each delivery (DNS
+ * rebinding).
  */
 export type AddressClass =
   | "public"
@@ -113,18 +114,53 @@ export function classifyAddress(ip: string): AddressClass {
 export interface AddressPolicy {
   /** Operator's `--allow-private`: loopback, private and link-local ranges are accepted. */
   allowPrivate: boolean;
-  /** Test-mode endpoints: loopback (127.0.0.0/8, ::1) is accepted for local development. */
+  /** Loopback (127.0.0.0/8, ::1) is accepted: a test-mode endpoint where the operator allows it. */
   allowLoopback?: boolean;
 }
 
-/** The policy of an endpoint (decision 48): test mode may use loopback, `allowPrivate` more. */
-export function addressPolicyFor(endpoint: { mode: "test" | "live"; allowPrivate: boolean }): AddressPolicy {
-  return { allowPrivate: endpoint.allowPrivate, allowLoopback: endpoint.mode === "test" };
+/** What an endpoint is, for its address policy. */
+export interface EndpointPolicyInput {
+  mode: "test" | "live";
+  allowPrivate: boolean;
+  /**
+   * The operator's setting (ALLOW_LOOPBACK_WEBHOOKS; on for the embedded database, off with
+   * DATABASE_URL): may test-mode endpoints use loopback? Unset is no: on a hosted service a
+   * tenant's loopback endpoint reaches the host's own services and reads their answers back in
+   * the delivery log.
+   */
+  allowLoopbackWebhooks?: boolean;
 }
 
 /**
- * May a delivery go to this address? Public ones always; loopback for test-mode endpoints;
- * private ranges only for endpoints allowed them; metadata, unspecified, multicast and reserved
+ * The policy of an endpoint (decision 48): test mode may use loopback where the operator allows
+ * loopback webhooks, `allowPrivate` (operator only) more.
+ */
+export function addressPolicyFor(endpoint: EndpointPolicyInput): AddressPolicy {
+  return {
+    allowPrivate: endpoint.allowPrivate,
+    allowLoopback: endpoint.mode === "test" && endpoint.allowLoopbackWebhooks === true,
+  };
+}
+
+/** Why a tenant's endpoint on loopback is refused; the dashboard and the CLI show it as it is. */
+export const LOOPBACK_REFUSED_REASON =
+  "this service does not deliver webhooks to its own loopback (127.0.0.1, ::1, localhost): the operator has not allowed loopback webhooks (ALLOW_LOOPBACK_WEBHOOKS), since on a shared server it would reach the server's own services. Use a public https:// URL (for local development, a tunnel to your machine).";
+
+/**
+ * The sentence refusing an address of this class for this endpoint: for loopback, why (a live
+ * endpoint needs a public address; a test-mode one is refused by the operator's setting).
+ */
+export function refusedAddressReason(subject: string, ip: string, endpoint: EndpointPolicyInput): string {
+  const kind = classifyAddress(ip);
+  if (kind !== "loopback") return `${subject} is not public (${kind}).`;
+  return endpoint.mode === "live"
+    ? `${subject} is not public (loopback): live-mode endpoints need a public address.`
+    : `${subject} is loopback: ${LOOPBACK_REFUSED_REASON}`;
+}
+
+/**
+ * May a delivery go to this address? Public ones always; loopback for test-mode endpoints where
+ * the operator allows it; private ranges only for endpoints allowed them; metadata, unspecified, multicast and reserved
  * never.
  */
 export function isAllowedAddress(ip: string, options: AddressPolicy): boolean {
@@ -142,10 +178,7 @@ export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
  * the URL; a host is required; a literal IP must pass the endpoint's address policy. Names are
  * resolved by the caller, which checks every address with `isAllowedAddress`.
  */
-export function checkEndpointUrl(
-  raw: string,
-  options: { mode: "test" | "live"; allowPrivate: boolean },
-): UrlCheck {
+export function checkEndpointUrl(raw: string, options: EndpointPolicyInput): UrlCheck {
   let url: URL;
   try {
     url = new URL(raw);
@@ -162,8 +195,14 @@ export function checkEndpointUrl(
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const policy = addressPolicyFor(options);
   if (isIP(host) && !isAllowedAddress(host, policy))
-    return { ok: false, reason: `The address ${host} is not public (${classifyAddress(host)}).` };
-  if (!policy.allowPrivate && !policy.allowLoopback && (host === "localhost" || host.endsWith(".localhost")))
-    return { ok: false, reason: "localhost is not a public address." };
+    return { ok: false, reason: refusedAddressReason(`The address ${host}`, host, options) };
+  if (!policy.allowPrivate && !policy.allowLoopback && isLocalhostName(host))
+    return { ok: false, reason: refusedAddressReason(host, "127.0.0.1", options) };
   return { ok: true, url };
+}
+
+/** `localhost` and its subdomains, which resolve to loopback. */
+export function isLocalhostName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, "");
+  return name === "localhost" || name.endsWith(".localhost");
 }

@@ -57,11 +57,12 @@ export function buildCombinedApp(
       return dashboardOptions.onKeysChanged?.(keyId);
     },
   });
-  const fetch = (request: Request): Response | Promise<Response> => {
+  // `env` is the Node server's: the guard reads the peer address from it (decision 97).
+  const fetch = (request: Request, env?: unknown): Response | Promise<Response> => {
     const pathname = splitRequestUrl(request.url).path;
-    if (pathname === "/v1/mse" || pathname.startsWith("/v1/mse/")) return mse.app.fetch(request);
-    if (pathname === "/dashboard" || pathname.startsWith("/dashboard/")) return dashboard.fetch(request);
-    return intelligence.app.fetch(request);
+    if (pathname === "/v1/mse" || pathname.startsWith("/v1/mse/")) return mse.app.fetch(request, env);
+    if (pathname === "/dashboard" || pathname.startsWith("/dashboard/")) return dashboard.fetch(request, env);
+    return intelligence.app.fetch(request, env);
   };
   return { fetch, intelligence, mse, document: documentSource };
 }

@@ -14,6 +14,7 @@ import {
   type Logger,
   listeningLines,
   loadEnvOrExit,
+  loopbackWebhooksAllowed,
   msSinceProcessStart,
   redisUrlOf,
   type ServiceEnv,
@@ -65,8 +66,9 @@ interface DeliveryPath {
  * the worker (with its outbox sweeper for whatever Redis missed) delivers them.
  */
 async function startDeliveries(env: ServiceEnv, db: Db, logger: Logger): Promise<DeliveryPath> {
+  const allowLoopbackWebhooks = loopbackWebhooksAllowed(env);
   if (!env.DATABASE_URL && !env.REDIS_URL) {
-    const inProcess = startInProcessDelivery({ db, logger });
+    const inProcess = startInProcessDelivery({ db, logger, allowLoopbackWebhooks });
     return {
       deliveries: inProcess,
       description: "webhooks delivered in-process from the outbox (no REDIS_URL)",
@@ -75,7 +77,7 @@ async function startDeliveries(env: ServiceEnv, db: Db, logger: Logger): Promise
   }
   const redisUrl = redisUrlOf(env);
   const enqueuer = apiDeliveryEnqueuer({ redisUrl, db, logger });
-  const worker = await startWebhookWorker({ logger, db, redisUrl });
+  const worker = await startWebhookWorker({ logger, db, redisUrl, allowLoopbackWebhooks });
   return {
     deliveries: enqueuer,
     description: "webhooks delivered by the BullMQ worker in this process",

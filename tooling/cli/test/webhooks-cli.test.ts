@@ -12,9 +12,13 @@ afterAll(async () => {
   await db.drop();
 });
 
+// A developer's setup: loopback webhooks allowed (with DATABASE_URL they are off unless set).
+let loopbackSetting: "true" | "false" | undefined = "true";
+
 function svcCli(...args: string[]) {
   return runSvcCli(db.url, [...args, "--json"], {
     REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:1",
+    ...(loopbackSetting ? { ALLOW_LOOPBACK_WEBHOOKS: loopbackSetting } : {}),
   });
 }
 
@@ -49,6 +53,36 @@ describe("pnpm svc webhooks", { timeout: 90_000 }, () => {
     expect(listed.endpoints).toHaveLength(1);
     expect(listed.endpoints[0]).toMatchObject({ id: added.id, mode: "test", allowPrivate: false });
     expect(JSON.stringify(listed)).not.toContain(added.secret);
+  });
+
+  it("with DATABASE_URL, a test-mode loopback endpoint is refused unless ALLOW_LOOPBACK_WEBHOOKS=true; --allow-private is unchanged", async () => {
+    const account = await seed.account();
+    try {
+      for (const setting of [undefined, "false"] as const) {
+        loopbackSetting = setting;
+        const reason = refused(
+          "webhooks",
+          "add",
+          "--account",
+          account.id,
+          "--url",
+          "http://127.0.0.1:9/hook",
+        );
+        expect(reason).toMatch(/is loopback/);
+        expect(reason).toMatch(/ALLOW_LOOPBACK_WEBHOOKS/);
+        expect(
+          refused("webhooks", "add", "--account", account.id, "--url", "http://localhost:9/hook"),
+        ).toMatch(/is loopback/);
+      }
+      expect(
+        ok("webhooks", "add", "--account", account.id, "--url", "http://127.0.0.1:9/op", "--allow-private"),
+      ).toMatchObject({ url: "http://127.0.0.1:9/op" });
+    } finally {
+      loopbackSetting = "true";
+    }
+    expect(ok("webhooks", "list", "--account", account.id).endpoints).toEqual([
+      expect.objectContaining({ url: "http://127.0.0.1:9/op", allowPrivate: true }),
+    ]);
   });
 
   it("refuses an unknown account or organization, a bad URL and a missing owner", async () => {

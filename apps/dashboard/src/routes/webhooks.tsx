@@ -54,7 +54,12 @@ export function registerWebhooks(app: DashboardApp, ctx: DashboardContext): void
     const parsed = AddEndpointSchema.safeParse(await formOf(c));
     if (!parsed.success) return ctx.problem(c, 400, "Not changed", "Give a URL and a mode.", BACK);
     try {
-      const created = await addWebhookEndpoint(db, { ...viewer.workspace, ...parsed.data });
+      // Refusals (a loopback endpoint where the operator does not allow one, say) name the reason.
+      const created = await addWebhookEndpoint(db, {
+        ...viewer.workspace,
+        ...parsed.data,
+        allowLoopbackWebhooks: deps.allowLoopbackWebhooks ?? false,
+      });
       await ctx.audit(c, "webhook_endpoint.created", created.id, {
         url: created.url,
         mode: parsed.data.mode,

@@ -1,5 +1,5 @@
-import { type Db, MODELS_CHANGED_CHANNEL, publishableOrigins } from "@svc/db";
-import { ApiError, type AppMiddleware, originAllowed, type ServiceApp } from "@svc/http";
+import { MODELS_CHANGED_CHANNEL } from "@svc/db";
+import { ApiError, type AppDeps, type AppMiddleware, browserOriginsOf, type ServiceApp } from "@svc/http";
 import { type Narrator, templateNarrator } from "@svc/intelligence";
 import type { AnalysisContext } from "../analysis/pipeline.js";
 import { ActiveModels } from "../models.js";
@@ -17,7 +17,8 @@ const EXPOSED_HEADERS =
 /**
  * Browsers call POST /v1/dmse/analyze with a publishable key. The preflight carries no key, so it
  * is answered for an origin that some active publishable key allows; the real request is then
- * checked against its own key's allow-list (403 otherwise, see @svc/http authorize).
+ * checked against its own key's allow-list (403 otherwise, see @svc/http authorize). The
+ * allow-lists are cached as key lookups are (browserOriginsOf): a preflight costs no query.
  */
 function registerDmsePreflight(service: ServiceApp): void {
   service.plain(
@@ -26,7 +27,7 @@ function registerDmsePreflight(service: ServiceApp): void {
     async (c) => {
       const origin = c.req.header("origin");
       c.header("Vary", "Origin");
-      if (!origin || !originAllowed(origin, await publishableOrigins(service.deps.db))) {
+      if (!origin || !(await browserOriginsOf(service.deps).allowed(origin))) {
         throw new ApiError("forbidden", "This origin is not allowed to call the API from a browser.");
       }
       c.header("Access-Control-Allow-Origin", origin);
@@ -43,10 +44,10 @@ function registerDmsePreflight(service: ServiceApp): void {
  * The CORS headers of the real POST, around the guard so refusals get them too (decision 20): an
  * answer to a publishable key is readable by its (already checked) origin; a refusal (401, 403,
  * 429, 400) is readable by an origin that passes the preflight, so a page whose preflight was
- * answered can tell its key's 403 or 429 from a network failure. The database is asked only for
- * refusals of browser requests.
+ * answered can tell its key's 403 or 429 from a network failure. The allow-lists are asked only
+ * for refusals of browser requests.
  */
-export function dmseBrowserCors(db: Db): { path: string; middleware: AppMiddleware } {
+export function dmseBrowserCors(deps: AppDeps): { path: string; middleware: AppMiddleware } {
   const middleware: AppMiddleware = async (c, next) => {
     const origin = c.req.header("origin");
     if (!origin || c.req.method !== "POST") return next();
@@ -54,7 +55,7 @@ export function dmseBrowserCors(db: Db): { path: string; middleware: AppMiddlewa
     const readable =
       c.get("auth")?.kind === "publishable" && c.res.ok
         ? true
-        : c.res.status >= 400 && originAllowed(origin, await publishableOrigins(db));
+        : c.res.status >= 400 && (await browserOriginsOf(deps).allowed(origin));
     c.res.headers.append("Vary", "Origin");
     if (!readable) return;
     c.res.headers.set("Access-Control-Allow-Origin", origin);

@@ -6,7 +6,7 @@ import {
   redeliverWebhook,
   removeWebhookEndpoint,
 } from "@svc/delivery";
-import { DEFAULT_REDIS_URL } from "@svc/http";
+import { DEFAULT_REDIS_URL, loopbackWebhooksAllowed, parseEnv } from "@svc/http";
 import { CliError, type CommandTable, integer, text } from "../command.js";
 
 /** The mode asked for; unset leaves the default to the endpoint's owner (organizations: live). */
@@ -25,6 +25,8 @@ export const webhookCommands: CommandTable = {
       url: text(args, "url") as string,
       mode: mode(text(args, "mode", false)),
       allowPrivate: args.flags.get("allow-private") === true,
+      // A test-mode endpoint on loopback follows the deployment's setting, as its deliveries will.
+      allowLoopbackWebhooks: loopbackWebhooksAllowed(parseEnv()),
     }),
   "webhooks list": async (args, { db }) =>
     listWebhookEndpoints(db, { accountId: text(args, "account", false), orgId: text(args, "org", false) }),
