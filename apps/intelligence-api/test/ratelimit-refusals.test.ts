@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { revokeApiKey } from "@svc/db";
 import { type ErrorEnvelope, UNAUTHENTICATED_RATE } from "@svc/http";
 import { type CallResult, call, startTestService, type TestService } from "@svc/testkit";
@@ -121,5 +122,32 @@ describe("X-RateLimit-* on refusals, both APIs", () => {
     const ok = await call(svc.url, "/v1/ping", { key: secret });
     expect(ok.status).toBe(200);
     expectRateLimitHeaders(ok, "200");
+  });
+});
+
+describe("the OpenAPI document says so", () => {
+  it("declares X-RateLimit-* on every 401, 402, 403 and 429 it lists, and Retry-After on 429", () => {
+    type Responses = Record<string, { headers?: Record<string, unknown> }>;
+    const document = JSON.parse(
+      readFileSync(new URL("../../../docs/openapi.json", import.meta.url), "utf8"),
+    ) as { paths: Record<string, Record<string, { responses: Responses }>> };
+    const missing: string[] = [];
+    let refusals = 0;
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (!["401", "402", "403", "429"].includes(status)) continue;
+          refusals += 1;
+          const declared = Object.keys(response.headers ?? {});
+          const needed = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+          if (status === "429") needed.push("Retry-After");
+          for (const header of needed)
+            if (!declared.includes(header))
+              missing.push(`${method.toUpperCase()} ${path} ${status} ${header}`);
+        }
+      }
+    }
+    expect(refusals).toBeGreaterThan(50);
+    expect(missing).toEqual([]);
   });
 });

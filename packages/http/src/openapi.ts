@@ -4,10 +4,10 @@ import { ErrorEnvelopeSchema, FlatErrorSchema } from "./errors.js";
 /** Error responses every authenticated Intelligence API route can give, spread into `responses`. */
 export function errorResponses(...extra: (400 | 402 | 404 | 409 | 413 | 422 | 503)[]) {
   const json = { "application/json": { schema: ErrorEnvelopeSchema } };
-  const base: Record<string, { description: string; content: typeof json }> = {
-    401: { description: "unauthorized or invalid_token", content: json },
-    403: { description: "forbidden", content: json },
-    429: { description: "rate_limited (Retry-After sent)", content: json },
+  const base: Record<string, ErrorResponse<typeof json>> = {
+    401: { description: "unauthorized or invalid_token", content: json, headers: refusalHeaders },
+    403: { description: "forbidden", content: json, headers: refusalHeaders },
+    429: { description: "rate_limited (Retry-After sent)", content: json, headers: rateLimitedHeaders },
     500: { description: "server_error", content: json },
   };
   const names: Record<number, string> = {
@@ -19,20 +19,33 @@ export function errorResponses(...extra: (400 | 402 | 404 | 409 | 413 | 422 | 50
     422: "idempotency_key_reused",
     503: "service_unavailable",
   };
-  for (const status of extra) base[status] = { description: names[status] ?? "error", content: json };
+  for (const status of extra)
+    base[status] = {
+      description: names[status] ?? "error",
+      content: json,
+      ...(status === 402 ? { headers: refusalHeaders } : {}),
+    };
   return base;
 }
 
 /** Flat error responses of the MSE Record API. */
-export function flatErrorResponses(...extra: (400 | 404 | 409 | 422 | 503)[]) {
+export function flatErrorResponses(...extra: (400 | 402 | 404 | 409 | 422 | 503)[]) {
   const json = { "application/json": { schema: FlatErrorSchema } };
-  const out: Record<string, { description: string; content: typeof json }> = {
-    401: { description: "unauthorized or invalid_token", content: json },
-    403: { description: "forbidden", content: json },
-    429: { description: "rate_limited", content: json },
+  const out: Record<string, ErrorResponse<typeof json>> = {
+    401: { description: "unauthorized or invalid_token", content: json, headers: refusalHeaders },
+    403: { description: "forbidden", content: json, headers: refusalHeaders },
+    429: { description: "rate_limited (Retry-After sent)", content: json, headers: rateLimitedHeaders },
     500: { description: "server_error", content: json },
   };
-  for (const status of extra) out[status] = { description: "error", content: json };
+  for (const status of extra)
+    out[status] =
+      status === 402
+        ? {
+            description: "payment_required: a live key without a paid plan and approved production access",
+            content: json,
+            headers: refusalHeaders,
+          }
+        : { description: "error", content: json };
   return out;
 }
 
@@ -41,6 +54,24 @@ export const rateLimitHeaders = {
   "X-RateLimit-Limit": { schema: { type: "integer" as const } },
   "X-RateLimit-Remaining": { schema: { type: "integer" as const } },
   "X-RateLimit-Reset": { schema: { type: "integer" as const }, description: "Unix seconds." },
+};
+
+/**
+ * A refusal's headers (401, 402, 403): the rate limit it was counted against, decision 97 (the
+ * key's own limit once the key is known; before that, the caller's address's bucket).
+ */
+const refusalHeaders = rateLimitHeaders;
+
+/** A 429's headers: the limit it hit and when to retry. */
+const rateLimitedHeaders = {
+  ...rateLimitHeaders,
+  "Retry-After": { schema: { type: "integer" as const }, description: "Seconds until a retry may pass." },
+};
+
+type ErrorResponse<Content> = {
+  description: string;
+  content: Content;
+  headers?: typeof rateLimitedHeaders | typeof rateLimitHeaders;
 };
 
 export const HealthSchema = z

@@ -3,7 +3,6 @@ import { type MseAgentProposal, runMseAgent, type ToolLoopLimits } from "@svc/ag
 import {
   ApiError,
   type AppEnv,
-  FlatErrorSchema,
   flatErrorResponses,
   rateLimitHeaders,
   type ServiceApp,
@@ -35,11 +34,7 @@ const route = createRoute({
       headers: rateLimitHeaders,
       content: { "application/json": { schema: MseAgentProposalSchema } },
     },
-    ...flatErrorResponses(400, 503),
-    402: {
-      description: "payment_required: a live secret key without a paid plan and approved production access",
-      content: { "application/json": { schema: FlatErrorSchema } },
-    },
+    ...flatErrorResponses(400, 402, 503),
   },
 });
 
