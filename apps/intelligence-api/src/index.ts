@@ -1,7 +1,4 @@
 export { buildIntelligenceApi } from "./app.js";
-export { eventCursor, eventPosition, listEvents } from "./events/store.js";
-export { listLabOrders, transitionLabOrder } from "./labs/store.js";
-export { LAB_ORDER_STATUSES, LabOrderError } from "./labs/transitions.js";
 // Request and response body types of each route, for clients and tests.
 export type {
   BiomarkerAgentRequest,
@@ -38,4 +35,3 @@ export type { WearableMetricsResponse } from "./routes/v1_wearables_connections_
 export type { WearableSyncResponse } from "./routes/v1_wearables_connections_sync.js";
 export type { WearableProviderList } from "./routes/v1_wearables_providers.js";
 export { LabResultsSchema } from "./schemas/labs.js";
-export { completeConnection, listConnections, syncConnection } from "./wearables/store.js";

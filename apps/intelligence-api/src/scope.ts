@@ -1,11 +1,6 @@
 import { ApiError, type AppEnv } from "@svc/http";
+import type { Scope } from "@svc/records";
 import type { Context } from "hono";
-
-/** The account and mode a key acts in: every lab order, wearable and event query is bounded by both. */
-export interface Scope {
-  accountId: string;
-  mode: "test" | "live";
-}
 
 /** The calling key's scope (these routes accept account secret keys only, so there is an account). */
 export function scopeOf(c: Context<AppEnv>): Scope {

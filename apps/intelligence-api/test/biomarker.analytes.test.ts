@@ -1,10 +1,3 @@
-import {
-  analyzeBiomarkers,
-  evaluateAnalyteValue,
-  findAnalyte,
-  getPanels,
-  PANEL_DEFINITIONS,
-} from "@svc/engines";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type {
@@ -13,13 +6,11 @@ import type {
   BiomarkerAnalysisResponse,
   BiomarkerAnalyzeRequest,
 } from "../src/index.js";
-import { LAB_PANELS } from "../src/labs/catalog.js";
-import { sandboxResults } from "../src/labs/results.js";
 
 /**
  * The analyte table over HTTP (decisions 64-67): units are converted before a value is read, a
- * value beyond a critical limit is never silent, and the sandbox lab results agree with the
- * table the engines read.
+ * value beyond a critical limit is never silent. That the sandbox lab results agree with the table
+ * the engines read is tested beside them, in the records package.
  */
 let svc: TestService;
 let key: string;
@@ -136,48 +127,5 @@ describe("POST /v1/biomarker/{patientId}/agent", () => {
       expect(refused.json.error.code).toBe("invalid_request");
       expect(refused.json.error.issues?.length).toBeGreaterThan(0);
     }
-  });
-});
-
-describe("one panel vocabulary (decision 64)", () => {
-  it("the lab catalog, the analyte table's panels and the panels tool use the same ids", () => {
-    const catalog = LAB_PANELS.map((p) => p.panelId);
-    expect(PANEL_DEFINITIONS.map((p) => p.id)).toEqual(catalog);
-    for (const panel of getPanels()) expect(catalog).toContain(panel.id);
-    expect(catalog).toContain("thyroid_panel");
-    expect(catalog).not.toContain("thyroid");
-  });
-});
-
-describe("sandbox lab results read the analyte table", () => {
-  it("lithium's range is the table's 0.6-1.0 mmol/L, and every flag agrees with the table", () => {
-    const lithium = sandboxResults("labord_li", "lithium_monitoring", new Date("2026-01-01T00:00:00Z"));
-    expect(lithium.biomarkers.find((b) => b.name === "Lithium")?.referenceRange).toBe("0.6-1.0 mmol/L");
-    for (const panel of LAB_PANELS)
-      for (let i = 0; i < 12; i++) {
-        const results = sandboxResults(
-          `labord_${panel.panelId}_${i}`,
-          panel.panelId,
-          new Date("2026-01-01T00:00:00Z"),
-        );
-        for (const b of results.biomarkers) {
-          const entry = findAnalyte(b.name);
-          if (!entry?.measure || typeof b.value !== "number") continue;
-          const evaluation = evaluateAnalyteValue(entry, b.value, b.unit);
-          expect(evaluation?.evaluated, `${b.name} ${b.value} ${b.unit}`).toBe(true);
-          if (!evaluation?.evaluated) continue;
-          const expected =
-            evaluation.flag === "critical_high" || evaluation.flag === "critical_low"
-              ? "critical"
-              : evaluation.flag;
-          expect(b.flag, `${b.name} ${b.value} ${b.unit}`).toBe(expected);
-        }
-        // The engine reads them without a unit finding.
-        const run = analyzeBiomarkers(
-          { labs: [{ id: "o", labName: "Sandbox", observedAt: results.observedAt, results }] },
-          { now: new Date("2026-01-02T00:00:00Z") },
-        );
-        expect(run.data.valueFindings.filter((f) => f.finding !== "critical")).toEqual([]);
-      }
   });
 });

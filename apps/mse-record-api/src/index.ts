@@ -1,5 +1,4 @@
 export { buildMseRecordApi } from "./app.js";
-export { listSafetyEvents, safetyEventCursor, safetyEventPosition } from "./data/safety-events.js";
 // Request and response body types of each route, for clients and tests.
 export type { MseAgentRequestBody, MseAgentResponse } from "./routes/v1_mse_agent.js";
 export type { MseAuditResponse } from "./routes/v1_mse_audit.js";

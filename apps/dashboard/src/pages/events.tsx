@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import { TEST_EVENT_TYPE } from "@svc/delivery";
-import type { listEvents } from "@svc/intelligence-api";
+import type { listEvents } from "@svc/records";
 import { EVENT_TYPES, EventTypes } from "@svc/webhooks";
 import { EmptyRow, Page, type Viewer, when } from "./layout.js";
 

@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import type { listLabOrders } from "@svc/intelligence-api";
+import type { listLabOrders } from "@svc/records";
 import { ActionButton, BothModesPage, EmptyRow, type Viewer, when } from "./layout.js";
 
 type LabOrderRow = Awaited<ReturnType<typeof listLabOrders>>["rows"][number];

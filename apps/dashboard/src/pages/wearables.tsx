@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import type { listConnections } from "@svc/intelligence-api";
+import type { listConnections } from "@svc/records";
 import { ActionButton, BothModesPage, Csrf, EmptyRow, type Viewer, when } from "./layout.js";
 
 type ConnectionRow = Awaited<ReturnType<typeof listConnections>>["rows"][number];

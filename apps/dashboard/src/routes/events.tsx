@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { eventCursor, eventPosition, listEvents } from "@svc/intelligence-api";
+import { eventCursor, eventPosition, listEvents } from "@svc/records";
 import { z } from "zod";
 import { listAudit } from "../audit.js";
 import { AuditPage } from "../pages/audit.js";

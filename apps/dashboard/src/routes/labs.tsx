@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { LabOrderError, listLabOrders, transitionLabOrder } from "@svc/intelligence-api";
+import { LabOrderError, listLabOrders, transitionLabOrder } from "@svc/records";
 import { LabsPage } from "../pages/labs.js";
 import { accountOf } from "../workspace.js";
 import { bothModes, type DashboardApp, type DashboardContext } from "./context.js";

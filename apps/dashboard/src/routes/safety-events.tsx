@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import { deliveriesOfEvents } from "@svc/delivery";
-import { listSafetyEvents, safetyEventCursor, safetyEventPosition } from "@svc/mse-record-api";
+import { listSafetyEvents, safetyEventCursor, safetyEventPosition } from "@svc/records";
 import { SafetyEventsPage } from "../pages/safety-events.js";
 import { isOrganization } from "../workspace.js";
 import type { DashboardApp, DashboardContext } from "./context.js";

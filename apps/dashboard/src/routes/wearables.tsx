@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import { ApiError } from "@svc/http";
-import { completeConnection, listConnections, syncConnection } from "@svc/intelligence-api";
+import { completeConnection, listConnections, syncConnection } from "@svc/records";
 import type { Context } from "hono";
 import { WearablesPage } from "../pages/wearables.js";
 import { accountOf } from "../workspace.js";

@@ -1,5 +1,5 @@
+import type { EventRow } from "@svc/records";
 import type { EventBody } from "../schemas/events.js";
-import type { EventRow } from "./store.js";
 
 /** A stored event as the list returns it (the same shape webhooks deliver). */
 export function toEvent(row: EventRow): EventBody {

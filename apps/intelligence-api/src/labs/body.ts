@@ -1,6 +1,5 @@
+import type { LabOrderRow, LabResults } from "@svc/records";
 import type { LabOrderBody } from "../schemas/labs.js";
-import type { LabResults } from "./results.js";
-import type { LabOrderRow } from "./store.js";
 
 export const LAB_ORDER_NOTICE =
   "A licensed provider must authorize this order before specimen collection; it stays in `requested` until then.";

@@ -1,10 +1,8 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { ApiError, type AppEnv, handOffDeliveries, type ServiceApp, setHtmlSecurityHeaders } from "@svc/http";
+import { CONNECT_TOKEN_PATTERN, completeConnection, findConnectionByToken, findProvider } from "@svc/records";
 import type { Context } from "hono";
-import { CONNECT_TOKEN_PATTERN } from "../wearables/connect-token.js";
 import { type ConnectStrings, connectStrings } from "../wearables/languages.js";
-import { findProvider } from "../wearables/providers.js";
-import { completeConnection, findConnectionByToken } from "../wearables/store.js";
 
 /**
  * The hosted connect page (decision 36): GET /connect/{token} lists the connection's providers as

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { eventCursor, eventPosition, listEvents } from "@svc/records";
 import { toEvent } from "../events/body.js";
-import { eventCursor, eventPosition, listEvents } from "../events/store.js";
 import { EVENT_TYPES, type EventListResponse, EventListResponseSchema } from "../schemas/events.js";
 import { LimitQuery } from "../schemas/resources.js";
 import { scopeOf } from "../scope.js";

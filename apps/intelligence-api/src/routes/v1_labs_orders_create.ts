@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { ApiError, type AppEnv, errorResponses, runIdempotent, type ServiceApp } from "@svc/http";
+import { findPanel, insertLabOrder } from "@svc/records";
 import { toLabOrder } from "../labs/body.js";
-import { findPanel } from "../labs/catalog.js";
-import { insertLabOrder } from "../labs/store.js";
 import {
   CreateLabOrderRequestSchema,
   type LabOrderResponse,

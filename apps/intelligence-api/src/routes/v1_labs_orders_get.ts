@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { getLabOrder } from "@svc/records";
 import { toLabOrder } from "../labs/body.js";
-import { getLabOrder } from "../labs/store.js";
 import { type LabOrderResponse, LabOrderResponseSchema, OrderIdParams } from "../schemas/labs.js";
 import { scopeOf } from "../scope.js";
 

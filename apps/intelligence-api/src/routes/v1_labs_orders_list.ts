@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { labOrderCursor, labOrderPosition, listLabOrders } from "@svc/records";
 import { toLabOrder } from "../labs/body.js";
-import { labOrderCursor, labOrderPosition, listLabOrders } from "../labs/store.js";
 import { type LabOrderListResponse, LabOrderListResponseSchema } from "../schemas/labs.js";
 import { LimitQuery } from "../schemas/resources.js";
 import { scopeOf } from "../scope.js";

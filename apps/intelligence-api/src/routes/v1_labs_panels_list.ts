@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
-import { LAB_CATEGORIES, listPanels } from "../labs/catalog.js";
+import { LAB_CATEGORIES, listPanels } from "@svc/records";
 import { type LabPanelListResponse, LabPanelListResponseSchema } from "../schemas/labs.js";
 
 const QuerySchema = z.object({

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { type AppEnv, errorResponses, handOffDeliveries, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { transitionLabOrder } from "@svc/records";
 import { toLabOrder } from "../labs/body.js";
-import { transitionLabOrder } from "../labs/store.js";
 import {
   type LabOrderAdvanceRequest,
   LabOrderAdvanceRequestSchema,

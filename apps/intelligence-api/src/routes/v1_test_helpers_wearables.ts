@@ -1,5 +1,6 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, errorResponses, handOffDeliveries, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { completeConnection } from "@svc/records";
 import {
   ConnectionIdParams,
   WearableCompleteRequestSchema,
@@ -8,7 +9,6 @@ import {
 } from "../schemas/wearables.js";
 import { requireTestMode, scopeOf } from "../scope.js";
 import { toConnection } from "../wearables/body.js";
-import { completeConnection } from "../wearables/store.js";
 
 // The body types of this route, for clients and tests (from the schemas it declares).
 export type { WearableConnectionResponse };

@@ -1,5 +1,6 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, errorResponses, runIdempotent, type ServiceApp } from "@svc/http";
+import { insertConnection, PROVIDER_CODES } from "@svc/records";
 import { IdempotencyHeaderSchema, idempotentResponseHeaders } from "../schemas/resources.js";
 import {
   ConnectRequestSchema,
@@ -8,8 +9,6 @@ import {
 } from "../schemas/wearables.js";
 import { scopeOf } from "../scope.js";
 import { toConnection } from "../wearables/body.js";
-import { PROVIDER_CODES } from "../wearables/providers.js";
-import { insertConnection } from "../wearables/store.js";
 
 // The body types of this route, for clients and tests (from the schemas it declares).
 export type { WearableConnectionResponse };

@@ -1,5 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { getConnection } from "@svc/records";
 import {
   ConnectionIdParams,
   type WearableConnectionResponse,
@@ -7,7 +8,6 @@ import {
 } from "../schemas/wearables.js";
 import { scopeOf } from "../scope.js";
 import { toConnection } from "../wearables/body.js";
-import { getConnection } from "../wearables/store.js";
 
 // The body types of this route, for clients and tests (from the schemas it declares).
 export type { WearableConnectionResponse };

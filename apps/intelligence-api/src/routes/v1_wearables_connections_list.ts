@@ -1,10 +1,10 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { listConnections } from "@svc/records";
 import { LimitQuery } from "../schemas/resources.js";
 import { type WearableConnectionList, WearableConnectionListSchema } from "../schemas/wearables.js";
 import { scopeOf } from "../scope.js";
 import { toConnection } from "../wearables/body.js";
-import { listConnections } from "../wearables/store.js";
 
 const QuerySchema = z.object({
   patientRef: z

@@ -1,5 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { type AppEnv, decimalInteger, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { dailyMetricsBetween, getConnection, lastDays } from "@svc/records";
 import {
   ConnectionIdParams,
   type WearableMetricsResponse,
@@ -7,8 +8,6 @@ import {
 } from "../schemas/wearables.js";
 import { scopeOf } from "../scope.js";
 import { averageSleepHours, toDailyMetrics } from "../wearables/body.js";
-import { lastDays } from "../wearables/providers.js";
-import { dailyMetricsBetween, getConnection } from "../wearables/store.js";
 
 export const METRICS_DAYS_MAX = 90;
 

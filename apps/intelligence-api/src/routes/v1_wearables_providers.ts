@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { PROVIDERS } from "@svc/records";
 import { type WearableProviderList, WearableProviderListSchema } from "../schemas/wearables.js";
-import { PROVIDERS } from "../wearables/providers.js";
 
 // The body types of this route, for clients and tests (from the schemas it declares).
 export type { WearableProviderList };

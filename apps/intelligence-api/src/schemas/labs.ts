@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { LAB_CATEGORIES } from "../labs/catalog.js";
-import { LAB_ORDER_STATUSES } from "../labs/transitions.js";
+import { LAB_CATEGORIES, LAB_ORDER_STATUSES } from "@svc/records";
 import { BiomarkerSchema, IsoDate } from "./common.js";
 import { MetadataSchema, PatientRefSchema } from "./resources.js";
 

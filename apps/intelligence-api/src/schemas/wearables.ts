@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import { PROVIDER_CODES, WEARABLE_METRICS } from "@svc/records";
 import { isIso6391 } from "../wearables/languages.js";
-import { PROVIDER_CODES, WEARABLE_METRICS } from "../wearables/providers.js";
 import { MetadataSchema, PatientRefSchema } from "./resources.js";
 
 /** Shapes of the wearable routes (one zod schema per shape: validation, OpenAPI and tests). */

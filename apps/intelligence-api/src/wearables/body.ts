@@ -1,7 +1,6 @@
+import type { DailyMetricsRow, WearableConnectionRow } from "@svc/records";
+import { connectUrl, findProvider } from "@svc/records";
 import type { DailyMetricsBody, WearableConnectionBody } from "../schemas/wearables.js";
-import { connectUrl } from "./connect-token.js";
-import { findProvider } from "./providers.js";
-import type { DailyMetricsRow, WearableConnectionRow } from "./store.js";
 
 export const WEARABLE_NOTICE =
   "Send connect.url to the patient: they choose their device on that page. The connection stays pending until they do; only daily summaries are shared.";

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
-import { listSafetyEvents, safetyEventPosition } from "../data/safety-events.js";
+import { listSafetyEvents, safetyEventPosition } from "@svc/records";
 import { type SafetyEventList, SafetyEventListSchema, SafetyEventsQuerySchema } from "../schemas.js";
 import { caller, READ, TAG } from "./common.js";
 

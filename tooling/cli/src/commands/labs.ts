@@ -1,11 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { DbHandle } from "@svc/db";
-import {
-  LAB_ORDER_STATUSES,
-  LabOrderError,
-  LabResultsSchema,
-  transitionLabOrder,
-} from "@svc/intelligence-api";
+import { LabResultsSchema } from "@svc/intelligence-api";
+import { LAB_ORDER_STATUSES, LabOrderError, transitionLabOrder } from "@svc/records";
 import type { ParsedArgs } from "../args.js";
 import { CliError, type CommandTable, text } from "../command.js";
 

@@ -1,0 +1,105 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The boundaries decision 103 draws, checked on the manifests and sources so that a slip fails
+ * CI: no app depends on an API app except the launcher CLI (which starts them) and the bench
+ * (which reads their request schemas), and `@svc/records` reaches no route framework, queue or
+ * model, directly or through a package that does.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const API_APPS = ["@svc/intelligence-api", "@svc/mse-record-api", "@svc/webhook-worker", "@svc/dashboard"];
+const MAY_DEPEND_ON_APPS = new Set(["@svc/cli", "@svc/bench", "@svc/testkit"]);
+const NOT_IN_RECORDS =
+  /^(hono|@hono\/|bullmq|ioredis|ai$|@ai-sdk\/|@modelcontextprotocol\/|@svc\/(delivery|model|agents|intelligence-api|mse-record-api|dashboard|webhook-worker|cli)$)/;
+
+interface Manifest {
+  name: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+function manifest(dir: string): Manifest {
+  return JSON.parse(readFileSync(path.join(root, dir, "package.json"), "utf8")) as Manifest;
+}
+
+/** The API apps a package depends on, where it is not one allowed to. */
+function appDependencies(m: Manifest): string[] {
+  if (MAY_DEPEND_ON_APPS.has(m.name)) return [];
+  const deps = Object.keys({ ...m.dependencies, ...m.devDependencies });
+  return deps.filter((dep) => API_APPS.includes(dep) && dep !== m.name);
+}
+
+/** Module specifiers in a source text that `@svc/records` must not import. */
+function forbiddenImports(source: string): string[] {
+  const specifiers = [...source.matchAll(/\bfrom\s+"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/g)].map(
+    (m) => (m[1] ?? m[2]) as string,
+  );
+  return specifiers.filter((s) => NOT_IN_RECORDS.test(s));
+}
+
+function sourcesOf(dir: string): string[] {
+  return readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
+    .filter((f) => /\.tsx?$/.test(f))
+    .map((f) => path.join(dir, f));
+}
+
+describe("package boundaries (decision 103)", () => {
+  const workspaces = ["packages", "apps", "tooling"].flatMap((top) =>
+    readdirSync(path.join(root, top), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => path.join(top, d.name))
+      .filter((dir) => {
+        try {
+          manifest(dir);
+          return true;
+        } catch {
+          return false;
+        }
+      }),
+  );
+
+  it("no package or app depends on an app, except the launcher CLI, the bench and the test kit", () => {
+    expect(workspaces).toContain("apps/dashboard");
+    const found = workspaces.flatMap((dir) =>
+      appDependencies(manifest(dir)).map((dep) => `${dir} -> ${dep}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("@svc/records depends on no route framework, queue or model, and imports none", () => {
+    const m = manifest("packages/records");
+    expect(Object.keys({ ...m.dependencies }).filter((d) => NOT_IN_RECORDS.test(d))).toEqual([]);
+    const files = sourcesOf("packages/records/src");
+    expect(files.length).toBeGreaterThan(5);
+    const found = files.flatMap((f) =>
+      forbiddenImports(readFileSync(path.join(root, f), "utf8")).map((s) => `${f}: ${s}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("the checks catch the mistakes they guard against", () => {
+    const dashboardAsBefore: Manifest = {
+      name: "@svc/dashboard",
+      dependencies: { "@svc/db": "workspace:*", "@svc/intelligence-api": "workspace:*" },
+    };
+    expect(appDependencies(dashboardAsBefore)).toEqual(["@svc/intelligence-api"]);
+    expect(appDependencies({ name: "@svc/cli", dependencies: { "@svc/intelligence-api": "1" } })).toEqual([]);
+    const source = [
+      'import { Hono } from "hono";',
+      'import { Queue } from "bullmq";',
+      'import { generateText } from "ai";',
+      'import type { Db } from "@svc/db";',
+      'import { ApiError } from "@svc/http";',
+      'const m = await import("@modelcontextprotocol/sdk/server/mcp.js");',
+    ].join("\n");
+    expect(forbiddenImports(source)).toEqual([
+      "hono",
+      "bullmq",
+      "ai",
+      "@modelcontextprotocol/sdk/server/mcp.js",
+    ]);
+  });
+});

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { assertTransition, LAB_ORDER_STATUSES, LabOrderError, nextStatus } from "../src/index.js";
+
+/** The lab order state machine without a database: the main path, the refusals and their codes. */
+describe("lab order transitions", () => {
+  it("walks the main path from requested to completed", () => {
+    const path = ["requested"];
+    for (;;) {
+      const last = path.at(-1) as string;
+      if (last === "completed") break;
+      path.push(nextStatus(last));
+    }
+    expect(path.every((status) => (LAB_ORDER_STATUSES as readonly string[]).includes(status))).toBe(true);
+    expect(path.at(-1)).toBe("completed");
+    expect(() => nextStatus("completed")).toThrow(LabOrderError);
+  });
+
+  it("refuses an unknown status as invalid_request and an illegal move as invalid_transition", () => {
+    expect(() => assertTransition("requested", "lost")).toThrow(
+      expect.objectContaining({ code: "invalid_request", status: 400 }),
+    );
+    expect(() => assertTransition("completed", "requested")).toThrow(
+      expect.objectContaining({ code: "invalid_transition", status: 409 }),
+    );
+    expect(() => assertTransition("requested", "cancelled")).not.toThrow();
+  });
+});
