@@ -1,12 +1,6 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type MseAgentProposal, runMseAgent, type ToolLoopLimits } from "@svc/agents";
-import {
-  ApiError,
-  type AppEnv,
-  flatErrorResponses,
-  rateLimitHeaders,
-  type ServiceApp,
-} from "@svc/http";
+import { ApiError, type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { type ChatModel, describeModelUnavailable, ModelUnavailableError } from "@svc/model";
 import { VisitIdParamSchema } from "../schemas.js";
 import { MseAgentProposalSchema, MseAgentRequestSchema } from "../schemas-agent.js";
