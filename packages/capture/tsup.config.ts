@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { defineConfig } from "tsup";
 
-/** Stated in the issue: the browser bundle stays under this many gzipped bytes. */
+/** The browser bundle's size budget, checked at build: it stays under this many gzipped bytes. */
 const GZIP_BUDGET_BYTES = 15 * 1024;
 
 /**

@@ -125,7 +125,7 @@ describe("404 and 405", () => {
     expect(res.json.error.code).toBe("method_not_allowed");
     expect(res.headers.get("allow")).toContain("GET");
   });
-  it("a trailing slash is 404, never a 405 that names the route's own method (issue 15, 7)", async () => {
+  it("a trailing slash is 404, never a 405 that names the route's own method", async () => {
     for (const path of ["/v1/ping/", "/v1/labs/orders/", "/v1/labs/orders/labord_x/", "/v1/events/"]) {
       const res = await call<ErrorEnvelope>(svc.url, path, { key });
       expect(res.status, path).toBe(404);

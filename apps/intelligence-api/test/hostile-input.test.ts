@@ -14,7 +14,7 @@ import { type AnalysisResponse, bodies } from "./analysis-bodies.js";
 import { HOSTILE_PG_ERRORS, pgLogMark } from "./pg-log.js";
 
 /**
- * Issue 15 ("Hostile input") over real HTTP: every finding answers 400 `invalid_request` naming
+ * Hostile input (decision 29) over real HTTP: every finding answers 400 `invalid_request` naming
  * the path, nothing is stored, nothing reaches PostgreSQL's log, and nothing is a 500.
  */
 let svc: TestService;

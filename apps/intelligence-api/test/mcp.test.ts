@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BATCH_REFUSED_CODE, MCP_TOOLS } from "../src/routes/v1_mcp.js";
 
 /**
- * The engine tools over MCP (issue 11), driven by the SDK's own client over real HTTP: it lists
+ * The engine tools over MCP (decision 52), driven by the SDK's own client over real HTTP: it lists
  * the tools and calls each one with real clinical input, and the answers are the engines'. Input
  * a tool cannot take is a tool error the calling agent can read, never a failed request; the
  * route admits secret keys only and counts each message against the key's rate limit.

@@ -306,7 +306,7 @@ describe("405 method_not_allowed", () => {
     expectFlat(res, 405, "method_not_allowed");
     expect(res.headers.get("allow")).toContain("PATCH");
   });
-  it("a trailing slash is 404, not the methods of /v1/mse/{visitId} (issue 15, 7)", async () => {
+  it("a trailing slash is 404, not the methods of /v1/mse/{visitId}", async () => {
     for (const path of ["/v1/mse/domains/", `/v1/mse/${visit()}/`, `/v1/mse/${visit()}/sign/`]) {
       const res = await call<FlatErrorBody>(t.svc.url, path, { key: t.key });
       expectFlat(res, 404, "not_found");

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { baseSelection, serviceWithOrgPerTest, visit } from "./helpers.js";
 
 /**
- * Issue 15 ("Hostile input") on the MSE Record API: the shared input hygiene answers with the
+ * Hostile input (decision 29) on the MSE Record API: the shared input hygiene answers with the
  * flat 400 (422 `invalid_selection` inside a selection, as documented), duplicate keys are
  * refused rather than resolved last-wins, and nothing is stored.
  */

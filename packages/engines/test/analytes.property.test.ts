@@ -251,7 +251,7 @@ describe("property: a value beyond a critical limit always reaches clinician rev
 
 describe("property: making the newest reading worse never lowers the status", () => {
   // Worse = further above the lower bound of the normal range for analytes whose high side
-  // carries the risk named in the issue (lithium, valproate, carbamazepine, clozapine, potassium),
+  // carries the risk its analyte is monitored for (lithium, valproate, carbamazepine, clozapine, potassium),
   // and of liver and muscle injury, hyperammonaemia, uraemia and inflammation.
   const HIGH_RISK = [
     "lithium",

@@ -208,7 +208,7 @@ describe("flags", () => {
       status: "no_flags",
       flagged: [],
       requiresClinicianReview: false,
-      // A reading without any flag is not read as normal (clinical safety review, issue 9).
+      // A reading without any flag is not read as normal (clinical safety rules, decision 25).
       headline:
         "No reading was flagged high, low or critical in 2 reading(s) across 1 panel(s); 1 carried no flag at all, which is not evidence of a normal result.",
     });

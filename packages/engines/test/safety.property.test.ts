@@ -1,5 +1,5 @@
 /**
- * Safety rules of the engines, checked over the whole input space with fast-check (issue 9):
+ * Safety rules of the engines, checked over the whole input space with fast-check (decision 25):
  * absence of data never reassures; a reliable deterioration or a severe latest score on any
  * scale is never hidden; non-symptom sources never produce "improving" and never lift a
  * direction above what the symptom scales show. The oracle below reads the scales on its own

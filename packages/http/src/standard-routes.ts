@@ -15,7 +15,7 @@ import {
 } from "./reference-page.js";
 
 /**
- * The headers every HTML page we serve carries (issue 15): a Content-Security-Policy that allows
+ * The headers every HTML page we serve carries: a Content-Security-Policy that allows
  * only the page's own nonce-tagged style (no scripts, images, frames or foreign forms), framing
  * refused twice over (frame-ancestors and X-Frame-Options for older browsers), no referrer, and
  * no caching. Returns the nonce to put on the page's `<style>` element.

@@ -38,7 +38,7 @@ describe("OpenAPI document", () => {
     expect(errors).toContain('id="error-rate_limited"');
   });
 
-  it("/docs/errors carries the HTML security headers, and its one style element carries the CSP nonce (issue 15, 10)", async () => {
+  it("/docs/errors carries the HTML security headers, and its one style element carries the CSP nonce", async () => {
     const page = await fetch(`${svc.url}/docs/errors`);
     const csp = page.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'none'");
