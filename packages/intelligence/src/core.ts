@@ -1,10 +1,6 @@
 import { capStaleConfidence, SYMPTOM_SCORE_STALE_AFTER_DAYS } from "@svc/engines";
-import {
-  type EngineName,
-  INTELLIGENCE_SCHEMA,
-  type IntelligenceBlock,
-  type TerminologyCode,
-} from "./types.js";
+import type { EngineName } from "./registry.js";
+import { INTELLIGENCE_SCHEMA, type IntelligenceBlock, type TerminologyCode } from "./types.js";
 
 /** One accepted input of an engine: whether the caller supplied it and whether it moved the result. */
 export interface InputDescriptor {
