@@ -1,11 +1,18 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { ENGINE_DESCRIPTORS, ENGINE_REGISTRY } from "@svc/intelligence";
+import { ENGINE_DESCRIPTORS, ENGINE_NAMES, ENGINE_REGISTRY } from "@svc/intelligence";
 import { describe, expect, it } from "vitest";
-import { type EngineEvidence, engineEvidenceProblems, readMarkdownTables } from "../src/index.js";
+import {
+  type EngineEvidence,
+  engineEvidenceProblems,
+  readMarkdownTables,
+  readVignettes,
+} from "../src/index.js";
 
 const path = fileURLToPath(new URL("../../../docs/engines/evidence.md", import.meta.url));
 const rows = readMarkdownTables(readFileSync(path, "utf8"));
+const vignettesPath = fileURLToPath(new URL("../../../docs/engines/vignettes.md", import.meta.url));
+const vignettes = readVignettes(readFileSync(vignettesPath, "utf8"));
 
 /** An engine added to the registry with parameters that evidence.md does not source. */
 const withoutEvidence: EngineEvidence = {
@@ -49,5 +56,12 @@ describe("the evidence check iterates the engine registry", () => {
     expect(engineEvidenceProblems(rows, [{ ...relapse, evidence: { ...relapse.evidence, tables } }])).toEqual(
       ['relapse: extra is not in evidence.md "Off medication with short sleep"'],
     );
+  });
+});
+
+describe("the vignettes cover the engine registry", () => {
+  it("has a clinical vignette for every registered engine", () => {
+    const covered = new Set(vignettes.map((v) => (v.body as { engine?: unknown }).engine));
+    expect(ENGINE_NAMES.filter((name) => !covered.has(name))).toEqual([]);
   });
 });
