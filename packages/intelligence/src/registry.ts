@@ -89,6 +89,23 @@ function defineEngine<TInput, TData, TParams, TName extends string>(
   return descriptor;
 }
 
+/**
+ * The instruments' codes, pointing at the available `symptoms` item of a list of components or
+ * factors (none when symptoms did not contribute), then the codes the engine resolved itself.
+ */
+function symptomScoreCodes(
+  assessments: readonly { instrumentId: string; instrumentName: string }[],
+  items: readonly { key: string; available: boolean }[],
+  list: string,
+  run: EngineRun<unknown>,
+): TerminologyCode[] {
+  const symptoms = items.findIndex((item) => item.key === "symptoms" && item.available);
+  return [
+    ...(symptoms >= 0 ? instrumentCodes(assessments, `${list}.${symptoms}`) : []),
+    ...engineCodes(run.facts),
+  ];
+}
+
 const dmse = defineEngine<DmseInput, DmseData, DmseParams, "dmse">({
   name: "dmse",
   modelKey: DMSE_MODEL_KEY,
@@ -141,13 +158,7 @@ const outcome = defineEngine<OutcomeInput, OutcomeData, OutcomeParams, "outcome"
   defaults: OUTCOME_DEFAULT_PARAMS,
   resolveParams: resolveOutcomeParams,
   run: scoreOutcome,
-  codes: (input, run) => {
-    const symptoms = run.data.components.findIndex((c) => c.key === "symptoms" && c.available);
-    return [
-      ...(symptoms >= 0 ? instrumentCodes(input.assessments, `components.${symptoms}`) : []),
-      ...engineCodes(run.facts),
-    ];
-  },
+  codes: (input, run) => symptomScoreCodes(input.assessments, run.data.components, "components", run),
   highlights: (data) => data.components.filter((c) => c.available).map((c) => c.detail),
   evidence: { section: "Outcome" },
 });
@@ -159,13 +170,7 @@ const relapse = defineEngine<RelapseInput, RelapseData, RelapseParams, "relapse"
   defaults: RELAPSE_DEFAULT_PARAMS,
   resolveParams: resolveRelapseParams,
   run: predictRelapse,
-  codes: (input, run) => {
-    const symptoms = run.data.factors.findIndex((f) => f.key === "symptoms" && f.available);
-    return [
-      ...(symptoms >= 0 ? instrumentCodes(input.assessments, `factors.${symptoms}`) : []),
-      ...engineCodes(run.facts),
-    ];
-  },
+  codes: (input, run) => symptomScoreCodes(input.assessments, run.data.factors, "factors", run),
   highlights: (data) => data.factors.filter((f) => f.points > 0).map((f) => f.detail),
   evidence: {
     section: "Relapse",

@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { ENGINE_DESCRIPTORS, ENGINE_NAMES, ENGINE_REGISTRY } from "@svc/intelligence";
 import { describe, expect, it } from "vitest";
 import {
@@ -9,10 +7,10 @@ import {
   readVignettes,
 } from "../src/index.js";
 
-const path = fileURLToPath(new URL("../../../docs/engines/evidence.md", import.meta.url));
-const rows = readMarkdownTables(readFileSync(path, "utf8"));
-const vignettesPath = fileURLToPath(new URL("../../../docs/engines/vignettes.md", import.meta.url));
-const vignettes = readVignettes(readFileSync(vignettesPath, "utf8"));
+import { readEngineDoc } from "./engine-docs.js";
+
+const rows = readMarkdownTables(readEngineDoc("evidence.md"));
+const vignettes = readVignettes(readEngineDoc("vignettes.md"));
 
 /** An engine added to the registry with parameters that evidence.md does not source. */
 const withoutEvidence: EngineEvidence = {
