@@ -6,6 +6,7 @@ import {
   analyzeMedication,
   type EngineFacts,
   predictRelapse,
+  reviewSleep,
   scoreOutcome,
 } from "@svc/engines";
 import { assessRisk, buildLines, type Selection } from "@svc/mse-catalog";
@@ -28,7 +29,7 @@ interface Expectation {
 }
 
 interface Vignette {
-  engine: "outcome" | "relapse" | "medication" | "biomarker" | "dmse" | "mse_risk";
+  engine: "outcome" | "relapse" | "medication" | "biomarker" | "dmse" | "sleep" | "mse_risk";
   input: Record<string, unknown>;
   expect: Expectation;
 }
@@ -95,6 +96,10 @@ function observe(v: Vignette): Observed {
         ...r.data.signals.map((s) => s.detail),
       ]);
     }
+    case "sleep": {
+      const r = reviewSleep(input, { now: NOW });
+      return fromFacts(r.facts, r.data.status, [r.data.summaryLine]);
+    }
     case "mse_risk": {
       const selection = input as Selection;
       const risk = assessRisk(selection);
@@ -120,6 +125,7 @@ describe("docs/engines/vignettes.md", () => {
       "mse_risk",
       "outcome",
       "relapse",
+      "sleep",
     ]);
   });
 
