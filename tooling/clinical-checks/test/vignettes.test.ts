@@ -6,7 +6,6 @@ import {
   analyzeMedication,
   type EngineFacts,
   predictRelapse,
-  reviewSleep,
   scoreOutcome,
 } from "@svc/engines";
 import { assessRisk, buildLines, type Selection } from "@svc/mse-catalog";
@@ -29,7 +28,7 @@ interface Expectation {
 }
 
 interface Vignette {
-  engine: "outcome" | "relapse" | "medication" | "biomarker" | "dmse" | "sleep" | "mse_risk";
+  engine: "outcome" | "relapse" | "medication" | "biomarker" | "dmse" | "mse_risk";
   input: Record<string, unknown>;
   expect: Expectation;
 }
@@ -96,10 +95,6 @@ function observe(v: Vignette): Observed {
         ...r.data.signals.map((s) => s.detail),
       ]);
     }
-    case "sleep": {
-      const r = reviewSleep(input, { now: NOW });
-      return fromFacts(r.facts, r.data.status, [r.data.summaryLine]);
-    }
     case "mse_risk": {
       const selection = input as Selection;
       const risk = assessRisk(selection);
@@ -125,7 +120,6 @@ describe("docs/engines/vignettes.md", () => {
       "mse_risk",
       "outcome",
       "relapse",
-      "sleep",
     ]);
   });
 

@@ -6,7 +6,6 @@ import {
   resolveMedicationParams,
   resolveOutcomeParams,
   resolveRelapseParams,
-  resolveSleepParams,
 } from "@svc/engines";
 import { announce } from "../announce.js";
 import { CliError, type CommandTable, integer, text } from "../command.js";
@@ -18,7 +17,6 @@ const PARAMETER_CHECKS: Record<string, (params: unknown) => unknown> = {
   biomarker: resolveBiomarkerParams,
   outcome: resolveOutcomeParams,
   relapse: resolveRelapseParams,
-  sleep: resolveSleepParams,
 };
 
 export const modelCommands: CommandTable = {
