@@ -86,7 +86,7 @@ export interface EngineDescriptor<TInput, TData, TParams, TName extends string =
 function defineEngine<TInput, TData, TParams, TName extends string>(
   descriptor: EngineDescriptor<TInput, TData, TParams, TName>,
 ): EngineDescriptor<TInput, TData, TParams, TName> {
-  return descriptor;
+  return Object.freeze(descriptor);
 }
 
 /**
@@ -182,7 +182,7 @@ const relapse = defineEngine<RelapseInput, RelapseData, RelapseParams, "relapse"
  * Every engine, keyed by its name. The key order is the order of every derived list (the
  * OpenAPI `intelligence.engine` enum among them), so a new engine goes at the end.
  */
-export const ENGINE_REGISTRY = { dmse, biomarker, medication, outcome, relapse } as const;
+export const ENGINE_REGISTRY = Object.freeze({ dmse, biomarker, medication, outcome, relapse });
 
 export type EngineName = keyof typeof ENGINE_REGISTRY;
 
@@ -191,10 +191,15 @@ export type EngineName = keyof typeof ENGINE_REGISTRY;
 export type AnyEngineDescriptor = EngineDescriptor<any, any, any, EngineName>;
 
 /** The engines' names in registry order. */
-export const ENGINE_NAMES = Object.keys(ENGINE_REGISTRY) as [EngineName, ...EngineName[]];
+export const ENGINE_NAMES = Object.freeze(Object.keys(ENGINE_REGISTRY)) as readonly [
+  EngineName,
+  ...EngineName[],
+];
 
 /** Every descriptor in registry order. */
-export const ENGINE_DESCRIPTORS: readonly AnyEngineDescriptor[] = Object.values(ENGINE_REGISTRY);
+export const ENGINE_DESCRIPTORS: readonly AnyEngineDescriptor[] = Object.freeze(
+  Object.values(ENGINE_REGISTRY),
+);
 
 /** Whether a string names a registered engine. */
 export function isEngineName(name: string): name is EngineName {
