@@ -1,3 +1,4 @@
+import { ENGINE_NAMES, type EngineName, isEngineName } from "@svc/intelligence";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "./client.js";
 import { RepoError } from "./repo.js";
@@ -9,14 +10,15 @@ import { modelVersions } from "./schema.js";
  */
 export const MODELS_CHANGED_CHANNEL = "svc:models:changed";
 
-export const ENGINES = ["dmse", "medication", "biomarker", "outcome", "relapse"] as const;
-export type EngineKey = (typeof ENGINES)[number];
+/** The engines a model version may belong to: those of the engine registry (decision 101). */
+export const ENGINES = ENGINE_NAMES;
+export type EngineKey = EngineName;
 
 function checkEngine(engine: string): EngineKey {
-  if (!(ENGINES as readonly string[]).includes(engine)) {
+  if (!isEngineName(engine)) {
     throw new RepoError("invalid", `Unknown engine "${engine}"; engines: ${ENGINES.join(", ")}.`);
   }
-  return engine as EngineKey;
+  return engine;
 }
 
 /** Calibration proposes candidates; they stay inactive until a reviewer promotes one (decision 44). */

@@ -1,22 +1,14 @@
-import { capStaleConfidence, SYMPTOM_SCORE_STALE_AFTER_DAYS } from "@svc/engines";
 import {
-  type EngineName,
-  INTELLIGENCE_SCHEMA,
-  type IntelligenceBlock,
-  type TerminologyCode,
-} from "./types.js";
+  capStaleConfidence,
+  type EngineFacts,
+  type EngineInput,
+  SYMPTOM_SCORE_STALE_AFTER_DAYS,
+} from "@svc/engines";
+import type { EngineName } from "./registry.js";
+import { INTELLIGENCE_SCHEMA, type IntelligenceBlock, type TerminologyCode } from "./types.js";
 
-/** One accepted input of an engine: whether the caller supplied it and whether it moved the result. */
-export interface InputDescriptor {
-  name: string;
-  value: unknown;
-  /** When the underlying observation was made, if known. */
-  observedAt: string | null;
-  supplied: boolean;
-  contributed: boolean;
-  /** The engine's age limit for this input (decision 62); the block's default otherwise. */
-  staleAfterDays?: number;
-}
+/** One accepted input of an engine, as the engine reports it (`@svc/engines` EngineInput). */
+export type InputDescriptor = EngineInput;
 
 export interface PreviousResult {
   score?: number;
@@ -25,11 +17,8 @@ export interface PreviousResult {
   inputs?: Record<string, unknown>;
 }
 
-/** How to compare a result with the previous one. */
-export type Polarity =
-  | { kind: "score"; higherIs: "better" | "worse" }
-  /** Statuses from best to worst. */
-  | { kind: "status"; order: readonly string[] };
+/** How to compare a result with the previous one: by score, or by status ordered best to worst. */
+export type Polarity = EngineFacts["polarity"];
 
 export interface CoreInput {
   engine: EngineName;

@@ -1,6 +1,7 @@
 import type { EngineFacts, ModelRef } from "@svc/engines";
 import { buildIntelligenceCore, type PreviousResult } from "./core.js";
-import type { EngineName, IntelligenceBlock, TerminologyCode } from "./types.js";
+import type { EngineName } from "./registry.js";
+import type { IntelligenceBlock, TerminologyCode } from "./types.js";
 
 /** `provenance.engineVersion`: `default` for shipped constants, `v<N>` for calibrated version N. */
 export function engineVersionOf(model: ModelRef): string {

@@ -4,5 +4,6 @@ export * from "./engine-codes.js";
 export * from "./model-text.js";
 export * from "./reasoning.js";
 export * from "./reassurance.js";
+export * from "./registry.js";
 export * from "./terminology.js";
 export * from "./types.js";

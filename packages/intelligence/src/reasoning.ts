@@ -1,4 +1,5 @@
 import { screenReassurance } from "./reassurance.js";
+import { ENGINE_REGISTRY } from "./registry.js";
 import type { IntelligenceBlock } from "./types.js";
 
 /** What a narrator gets: engine output only, never identifiers (no sessionRef, no patientRef). */
@@ -16,14 +17,6 @@ export interface Narrator {
   readonly kind: "template" | "model";
   narrate(request: NarrationRequest, signal: AbortSignal): Promise<string>;
 }
-
-const ENGINE_NAMES: Record<IntelligenceBlock["engine"], string> = {
-  dmse: "Digital mental status signals",
-  biomarker: "Laboratory biomarker review",
-  medication: "Medication response review",
-  outcome: "Treatment-response composite",
-  relapse: "Relapse early-warning score",
-};
 
 /** Most sentences of a narrative (the contract: 2 to 4). */
 export const MAX_NARRATIVE_SENTENCES = 4;
@@ -113,7 +106,7 @@ export const templateNarrator: Narrator = {
       : "this is decision support for clinician review, not a diagnosis";
     ledger.fresh(review);
 
-    const name = ENGINE_NAMES[request.engine];
+    const name = ENGINE_REGISTRY[request.engine].label;
     const [lead = "", ...rest] = splitNarrativeSentences(request.summary.headline);
     const opening = fold(lead).startsWith(fold(name))
       ? clause(lead)

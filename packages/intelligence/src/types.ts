@@ -1,3 +1,5 @@
+import type { EngineName } from "./registry.js";
+
 /**
  * The unified `intelligence` block every analysis response carries (contract: "Unified
  * intelligence block"). `schema` is versioned independently of the API; additive fields never
@@ -12,8 +14,6 @@ export const CODE_SYSTEMS = {
   rxnorm: "http://www.nlm.nih.gov/research/umls/rxnorm",
 } as const;
 export type CodeSystem = (typeof CODE_SYSTEMS)[keyof typeof CODE_SYSTEMS];
-
-export type EngineName = "dmse" | "biomarker" | "medication" | "outcome" | "relapse";
 
 export interface TerminologyCode {
   system: CodeSystem;

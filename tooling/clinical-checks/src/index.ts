@@ -71,3 +71,57 @@ export function readVignettes(text: string): Vignette[] {
   }
   return out;
 }
+
+/** What the evidence check needs of an engine descriptor (the engine registry's, decision 101). */
+export interface EngineEvidence {
+  name: string;
+  defaults: object;
+  evidence: {
+    section: string;
+    tables?: readonly { section: string; values: Readonly<Record<string, number>> }[];
+  };
+}
+
+/**
+ * Every way `docs/engines/evidence.md` (read with readMarkdownTables) disagrees with the engines:
+ * an engine whose section is missing or empty, a default or constant without a row, a row whose
+ * value differs from the code, a row naming a constant the code does not have. Empty when they
+ * agree. Each table is found by the start of its `## ` section title and keyed by `Constant`.
+ */
+export function engineEvidenceProblems(
+  rows: readonly TableRow[],
+  engines: readonly EngineEvidence[],
+): string[] {
+  const problems: string[] = [];
+  for (const engine of engines) {
+    const tables = [
+      { section: engine.evidence.section, values: engine.defaults as Readonly<Record<string, unknown>> },
+      ...(engine.evidence.tables ?? []),
+    ];
+    for (const { section, values } of tables) {
+      const found =
+        section.trim() === ""
+          ? []
+          : rows.filter((r) => r.section.startsWith(section) && r.cells.Constant !== undefined);
+      if (found.length === 0) {
+        problems.push(`${engine.name}: evidence.md has no table in a section titled "${section}..."`);
+        continue;
+      }
+      const table = new Map(found.map((r) => [(r.cells.Constant ?? "").replace(/`/g, ""), r.cells]));
+      for (const [key, value] of Object.entries(values)) {
+        const row = table.get(key);
+        if (row === undefined) problems.push(`${engine.name}: ${key} is not in evidence.md "${section}"`);
+        else if (Number(row.Value) !== value)
+          problems.push(
+            `${engine.name}: ${key} is ${String(value)} in the code, ${row.Value} in evidence.md`,
+          );
+      }
+      for (const key of table.keys())
+        if (!Object.hasOwn(values, key))
+          problems.push(
+            `${engine.name}: evidence.md "${section}" lists ${key}, which the code does not have`,
+          );
+    }
+  }
+  return problems;
+}

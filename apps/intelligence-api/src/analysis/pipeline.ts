@@ -1,14 +1,13 @@
-import type { EngineKey } from "@svc/db";
-import type { EngineOptions, EngineRun } from "@svc/engines";
+import type { EngineRun } from "@svc/engines";
 import type { Logger } from "@svc/http";
 import {
   attachReasoning,
   buildEngineIntelligence,
+  type EngineDescriptor,
+  type EngineName,
   type IntelligenceBlock,
   type Narrator,
   type PreviousResult,
-  type TerminologyCode,
-  type UnmappedConcept,
 } from "@svc/intelligence";
 import type { ActiveModels } from "../models.js";
 
@@ -19,19 +18,14 @@ export interface AnalysisCommon {
   sessionRef?: string;
 }
 
-/** One analysis endpoint: its engine, how to run it, and what the block builder needs from it. */
+/**
+ * One analysis endpoint: its engine's descriptor in the registry (run, parameters, codes,
+ * highlights; decision 101) and the `data.object` of its response.
+ */
 export interface AnalysisSpec<TInput, TData, TParams, TObject extends string> {
-  engine: EngineKey;
+  engine: EngineDescriptor<TInput, TData, TParams, EngineName>;
   /** `data.object` of the response. */
   object: TObject;
-  run(input: TInput, options: EngineOptions<TParams>): EngineRun<TData>;
-  /** Validates a calibrated parameter row and merges it over the defaults (throws when invalid). */
-  resolveParams(overrides: unknown): TParams;
-  codes(input: TInput, run: EngineRun<TData>): TerminologyCode[];
-  /** Flagged concepts without a verified code, stated as such (decision 91); none when omitted. */
-  unmapped?(input: TInput, run: EngineRun<TData>): UnmappedConcept[];
-  /** A few engine lines a narrator may mention. */
-  highlights(data: TData): string[];
 }
 
 export interface AnalysisContext {
@@ -58,21 +52,21 @@ function currentInputsOf(body: AnalysisCommon): Record<string, unknown> {
  * defaults. Resolved sets are kept by version, so a calibrated model costs nothing per request.
  */
 function calibratedModel<TParams>(
-  spec: Pick<AnalysisSpec<unknown, unknown, TParams, string>, "engine" | "resolveParams">,
+  engine: Pick<EngineDescriptor<unknown, unknown, TParams, EngineName>, "name" | "resolveParams">,
   context: AnalysisContext,
 ): () => Promise<{ version: number; params: TParams } | undefined> {
   const resolved = new Map<number, TParams | null>();
   return async () => {
-    const active = await context.models.get(spec.engine);
+    const active = await context.models.get(engine.name);
     if (!active) return undefined;
     let params = resolved.get(active.version);
     if (params === undefined) {
       try {
-        params = spec.resolveParams(active.params);
+        params = engine.resolveParams(active.params);
       } catch (error) {
         // A promoted row the engine cannot read: run the shipped defaults and say so in `model`.
         context.logger.error(
-          { engine: spec.engine, version: active.version, err: (error as Error).message },
+          { engine: engine.name, version: active.version, err: (error as Error).message },
           "calibrated parameters rejected; running defaults",
         );
         params = null;
@@ -93,20 +87,21 @@ export function analysisPipeline<TInput, TData extends object, TParams, TObject 
   spec: AnalysisSpec<TInput, TData, TParams, TObject>,
   context: AnalysisContext,
 ): (body: TInput & AnalysisCommon) => Promise<AnalysisData<TObject, TData>> {
-  const calibrated = calibratedModel(spec, context);
+  const { engine } = spec;
+  const calibrated = calibratedModel(engine, context);
   return async (body) => {
     const now = new Date();
-    const run = spec.run(body, { now, model: await calibrated() });
+    const run = engine.run(body, { now, model: await calibrated() });
     let intelligence: IntelligenceBlock = buildEngineIntelligence({
-      engine: spec.engine,
+      engine: engine.name,
       facts: run.facts,
       model: run.model,
       now,
-      codes: spec.codes(body, run),
+      codes: engine.codes(body, run),
       previous: body.previous,
       currentInputs: currentInputsOf(body),
     });
-    const unmapped = spec.unmapped?.(body, run) ?? [];
+    const unmapped = engine.unmapped?.(body, run) ?? [];
     if (unmapped.length > 0) {
       // Right after `codes`, where a reader looks for the codes.
       intelligence = Object.fromEntries(
@@ -122,7 +117,7 @@ export function analysisPipeline<TInput, TData extends object, TParams, TObject 
     }
     if (body.explain) {
       intelligence = await attachReasoning(intelligence, context.narrator, {
-        highlights: spec.highlights(run.data),
+        highlights: engine.highlights(run.data),
         timeoutMs: context.reasoningTimeoutMs,
       });
     }

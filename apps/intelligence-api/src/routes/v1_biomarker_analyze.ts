@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { analyzeBiomarkers, resolveBiomarkerParams } from "@svc/engines";
 import type { ServiceApp } from "@svc/http";
-import { engineCodes } from "@svc/intelligence";
+import { ENGINE_REGISTRY } from "@svc/intelligence";
 import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
 import { analysisFields, LabPanelSchema } from "../schemas/common.js";
@@ -62,16 +61,6 @@ export type BiomarkerAnalysisResponse = z.infer<
 >;
 
 export function registerBiomarkerAnalyze(service: ServiceApp, context: AnalysisContext): void {
-  const analyze = analysisPipeline(
-    {
-      engine: "biomarker",
-      object: RESPONSE_OBJECT,
-      run: analyzeBiomarkers,
-      resolveParams: resolveBiomarkerParams,
-      codes: (_input, run) => engineCodes(run.facts),
-      highlights: (data) => data.signals.map((s) => s.summaryLine),
-    },
-    context,
-  );
+  const analyze = analysisPipeline({ engine: ENGINE_REGISTRY.biomarker, object: RESPONSE_OBJECT }, context);
   service.openapi(route, async (c) => c.json({ ok: true, data: await analyze(c.req.valid("json")) }, 200));
 }

@@ -1,14 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import {
-  analyzeDmse,
-  DMSE_METRIC_REQUIRED_MESSAGE,
-  type DmseInput,
-  hasDmseMetric,
-  DMSE_METRIC_MAX as MAX,
-  resolveDmseParams,
-} from "@svc/engines";
+import { DMSE_METRIC_REQUIRED_MESSAGE, hasDmseMetric, DMSE_METRIC_MAX as MAX } from "@svc/engines";
 import type { ServiceApp } from "@svc/http";
-import { dmseUnmapped, engineCodes } from "@svc/intelligence";
+import { ENGINE_REGISTRY } from "@svc/intelligence";
 import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
 import { analysisFields } from "../schemas/common.js";
@@ -104,19 +97,7 @@ export type DmseAnalysisResponse = Omit<
 > & { requestId: string };
 
 export function registerDmseAnalyze(service: ServiceApp, context: AnalysisContext): void {
-  const analyze = analysisPipeline(
-    {
-      engine: "dmse",
-      object: RESPONSE_OBJECT,
-      run: analyzeDmse,
-      resolveParams: resolveDmseParams,
-      codes: (_input: DmseInput, run) => engineCodes(run.facts),
-      unmapped: (_input: DmseInput, run) => dmseUnmapped(run.data.signals),
-      highlights: (data) =>
-        data.signals.filter((s) => s.interpretation !== "within_normal").map((s) => s.mseLine),
-    },
-    context,
-  );
+  const analyze = analysisPipeline({ engine: ENGINE_REGISTRY.dmse, object: RESPONSE_OBJECT }, context);
   service.openapi(
     route,
     async (c) =>

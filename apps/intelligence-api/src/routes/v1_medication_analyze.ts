@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { analyzeMedication, type MedicationInput, resolveMedicationParams } from "@svc/engines";
 import type { ServiceApp } from "@svc/http";
-import { engineCodes, instrumentCodes, medicationCodes } from "@svc/intelligence";
+import { ENGINE_REGISTRY } from "@svc/intelligence";
 import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
 import { AssessmentSchema, analysisFields, PrescriptionSchema } from "../schemas/common.js";
@@ -48,20 +47,6 @@ export type MedicationAnalysisResponse = z.infer<
 >;
 
 export function registerMedicationAnalyze(service: ServiceApp, context: AnalysisContext): void {
-  const analyze = analysisPipeline(
-    {
-      engine: "medication",
-      object: RESPONSE_OBJECT,
-      run: analyzeMedication,
-      resolveParams: resolveMedicationParams,
-      codes: (input: MedicationInput, run) => [
-        ...medicationCodes(run.data.signals, input.prescriptions),
-        ...(run.data.signals.length > 0 ? instrumentCodes(input.assessments, "signals") : []),
-        ...engineCodes(run.facts),
-      ],
-      highlights: (data) => data.signals.map((s) => s.summaryLine),
-    },
-    context,
-  );
+  const analyze = analysisPipeline({ engine: ENGINE_REGISTRY.medication, object: RESPONSE_OBJECT }, context);
   service.openapi(route, async (c) => c.json({ ok: true, data: await analyze(c.req.valid("json")) }, 200));
 }

@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { type OutcomeInput, resolveOutcomeParams, scoreOutcome } from "@svc/engines";
 import type { ServiceApp } from "@svc/http";
-import { engineCodes, instrumentCodes } from "@svc/intelligence";
+import { ENGINE_REGISTRY } from "@svc/intelligence";
 import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
 import { AssessmentSchema, analysisFields } from "../schemas/common.js";
@@ -62,22 +61,6 @@ export type OutcomeScoreResponse = z.infer<
 >;
 
 export function registerOutcomeScore(service: ServiceApp, context: AnalysisContext): void {
-  const analyze = analysisPipeline(
-    {
-      engine: "outcome",
-      object: RESPONSE_OBJECT,
-      run: scoreOutcome,
-      resolveParams: resolveOutcomeParams,
-      codes: (input: OutcomeInput, run) => {
-        const symptoms = run.data.components.findIndex((c) => c.key === "symptoms" && c.available);
-        return [
-          ...(symptoms >= 0 ? instrumentCodes(input.assessments, `components.${symptoms}`) : []),
-          ...engineCodes(run.facts),
-        ];
-      },
-      highlights: (data) => data.components.filter((c) => c.available).map((c) => c.detail),
-    },
-    context,
-  );
+  const analyze = analysisPipeline({ engine: ENGINE_REGISTRY.outcome, object: RESPONSE_OBJECT }, context);
   service.openapi(route, async (c) => c.json({ ok: true, data: await analyze(c.req.valid("json")) }, 200));
 }

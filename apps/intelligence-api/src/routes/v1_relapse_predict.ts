@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { predictRelapse, type RelapseInput, resolveRelapseParams } from "@svc/engines";
 import type { ServiceApp } from "@svc/http";
-import { engineCodes, instrumentCodes } from "@svc/intelligence";
+import { ENGINE_REGISTRY } from "@svc/intelligence";
 import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
 import { AssessmentSchema, analysisFields } from "../schemas/common.js";
@@ -68,22 +67,6 @@ export type RelapsePredictionResponse = z.infer<
 >;
 
 export function registerRelapsePredict(service: ServiceApp, context: AnalysisContext): void {
-  const analyze = analysisPipeline(
-    {
-      engine: "relapse",
-      object: RESPONSE_OBJECT,
-      run: predictRelapse,
-      resolveParams: resolveRelapseParams,
-      codes: (input: RelapseInput, run) => {
-        const symptoms = run.data.factors.findIndex((f) => f.key === "symptoms" && f.available);
-        return [
-          ...(symptoms >= 0 ? instrumentCodes(input.assessments, `factors.${symptoms}`) : []),
-          ...engineCodes(run.facts),
-        ];
-      },
-      highlights: (data) => data.factors.filter((f) => f.points > 0).map((f) => f.detail),
-    },
-    context,
-  );
+  const analyze = analysisPipeline({ engine: ENGINE_REGISTRY.relapse, object: RESPONSE_OBJECT }, context);
   service.openapi(route, async (c) => c.json({ ok: true, data: await analyze(c.req.valid("json")) }, 200));
 }

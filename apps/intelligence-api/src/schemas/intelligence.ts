@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ENGINE_NAMES } from "@svc/intelligence";
 
 /** Contract: "Unified intelligence block". */
 export const ConfidenceLevelSchema = z.enum(["high", "moderate", "low"]);
@@ -13,7 +14,7 @@ export const SummarySchema = z.object({
 export const IntelligenceSchema = z
   .object({
     schema: z.literal("service.intelligence/v1"),
-    engine: z.enum(["dmse", "biomarker", "medication", "outcome", "relapse"]),
+    engine: z.enum(ENGINE_NAMES),
     summary: SummarySchema,
     confidence: z.object({
       level: ConfidenceLevelSchema,

@@ -1,0 +1,207 @@
+import {
+  analyzeBiomarkers,
+  analyzeDmse,
+  analyzeMedication,
+  BIOMARKER_DEFAULT_PARAMS,
+  BIOMARKER_MODEL_KEY,
+  type BiomarkerData,
+  type BiomarkerInput,
+  type BiomarkerParams,
+  DMSE_DEFAULT_PARAMS,
+  DMSE_MODEL_KEY,
+  DMSE_PLAUSIBLE_LIMITS,
+  type DmseData,
+  type DmseInput,
+  type DmseParams,
+  type EngineOptions,
+  type EngineRun,
+  MEDICATION_DEFAULT_PARAMS,
+  MEDICATION_MODEL_KEY,
+  type MedicationData,
+  type MedicationInput,
+  type MedicationParams,
+  OFF_MEDICATION_PRODROME,
+  OUTCOME_DEFAULT_PARAMS,
+  OUTCOME_MODEL_KEY,
+  type OutcomeData,
+  type OutcomeInput,
+  type OutcomeParams,
+  predictRelapse,
+  RELAPSE_DEFAULT_PARAMS,
+  RELAPSE_MODEL_KEY,
+  type RelapseData,
+  type RelapseInput,
+  type RelapseParams,
+  resolveBiomarkerParams,
+  resolveDmseParams,
+  resolveMedicationParams,
+  resolveOutcomeParams,
+  resolveRelapseParams,
+  scoreOutcome,
+} from "@svc/engines";
+import { dmseUnmapped, engineCodes, instrumentCodes, medicationCodes } from "./engine-codes.js";
+import type { TerminologyCode, UnmappedConcept } from "./types.js";
+
+/**
+ * The engine registry (decision 101): one descriptor per engine, from which every list of
+ * engines derives (the `EngineName` type, the model-version store's engine check, the API's
+ * `intelligence.engine` enum, the narrator's labels) and which the clinical checks iterate, so a
+ * new engine is written once and cannot skip its evidence. Descriptors hold pure functions and
+ * constants only: no I/O, no framework.
+ */
+export interface EngineDescriptor<TInput, TData, TParams, TName extends string = string> {
+  /** The public name (its key in the registry): `intelligence.engine`, the model-version store's `engine`. */
+  name: TName;
+  /** `model.key` of a response: the engine's parameter model (decision 44). */
+  modelKey: string;
+  /** What the narrator calls the engine ("Relapse early-warning score"). */
+  label: string;
+  /** The shipped parameters (`model.source: "default"`). */
+  defaults: Readonly<TParams>;
+  /**
+   * The parameter schema: validates a calibrated parameter row and merges it over the defaults,
+   * throwing an Error that names every problem (decision 44).
+   */
+  resolveParams(overrides: unknown): TParams;
+  /** The engine itself: deterministic, the clock passed in. */
+  run(input: TInput, options: EngineOptions<TParams>): EngineRun<TData>;
+  /** Terminology codes of one run (verified mappings only; docs/terminology.md). */
+  codes(input: TInput, run: EngineRun<TData>): TerminologyCode[];
+  /** Flagged concepts without a verified code, stated as such (decision 91); none when omitted. */
+  unmapped?(input: TInput, run: EngineRun<TData>): UnmappedConcept[];
+  /** A few engine lines a narrator may mention. */
+  highlights(data: TData): string[];
+  /**
+   * Where `docs/engines/evidence.md` gives the source of every default: the title of the section
+   * (its start) listing `defaults`, and any further constant tables of the engine. The clinical
+   * checks compare each table with the code, so an engine without evidence fails CI.
+   */
+  evidence: {
+    section: string;
+    tables?: readonly { section: string; values: Readonly<Record<string, number>> }[];
+  };
+}
+
+/** Keeps each engine's own input, data and parameter types while checking the descriptor's shape. */
+function defineEngine<TInput, TData, TParams, TName extends string>(
+  descriptor: EngineDescriptor<TInput, TData, TParams, TName>,
+): EngineDescriptor<TInput, TData, TParams, TName> {
+  return Object.freeze(descriptor);
+}
+
+/**
+ * The instruments' codes, pointing at the available `symptoms` item of a list of components or
+ * factors (none when symptoms did not contribute), then the codes the engine resolved itself.
+ */
+function symptomScoreCodes(
+  assessments: readonly { instrumentId: string; instrumentName: string }[],
+  items: readonly { key: string; available: boolean }[],
+  list: string,
+  run: EngineRun<unknown>,
+): TerminologyCode[] {
+  const symptoms = items.findIndex((item) => item.key === "symptoms" && item.available);
+  return [
+    ...(symptoms >= 0 ? instrumentCodes(assessments, `${list}.${symptoms}`) : []),
+    ...engineCodes(run.facts),
+  ];
+}
+
+const dmse = defineEngine<DmseInput, DmseData, DmseParams, "dmse">({
+  name: "dmse",
+  modelKey: DMSE_MODEL_KEY,
+  label: "Digital mental status signals",
+  defaults: DMSE_DEFAULT_PARAMS,
+  resolveParams: resolveDmseParams,
+  run: analyzeDmse,
+  codes: (_input, run) => engineCodes(run.facts),
+  unmapped: (_input, run) => dmseUnmapped(run.data.signals),
+  highlights: (data) =>
+    data.signals.filter((s) => s.interpretation !== "within_normal").map((s) => s.mseLine),
+  evidence: {
+    section: "Digital MSE",
+    tables: [{ section: "Implausible dmse", values: DMSE_PLAUSIBLE_LIMITS }],
+  },
+});
+
+const biomarker = defineEngine<BiomarkerInput, BiomarkerData, BiomarkerParams, "biomarker">({
+  name: "biomarker",
+  modelKey: BIOMARKER_MODEL_KEY,
+  label: "Laboratory biomarker review",
+  defaults: BIOMARKER_DEFAULT_PARAMS,
+  resolveParams: resolveBiomarkerParams,
+  run: analyzeBiomarkers,
+  codes: (_input, run) => engineCodes(run.facts),
+  highlights: (data) => data.signals.map((s) => s.summaryLine),
+  evidence: { section: "Biomarker" },
+});
+
+const medication = defineEngine<MedicationInput, MedicationData, MedicationParams, "medication">({
+  name: "medication",
+  modelKey: MEDICATION_MODEL_KEY,
+  label: "Medication response review",
+  defaults: MEDICATION_DEFAULT_PARAMS,
+  resolveParams: resolveMedicationParams,
+  run: analyzeMedication,
+  codes: (input, run) => [
+    ...medicationCodes(run.data.signals, input.prescriptions),
+    ...(run.data.signals.length > 0 ? instrumentCodes(input.assessments, "signals") : []),
+    ...engineCodes(run.facts),
+  ],
+  highlights: (data) => data.signals.map((s) => s.summaryLine),
+  evidence: { section: "Medication" },
+});
+
+const outcome = defineEngine<OutcomeInput, OutcomeData, OutcomeParams, "outcome">({
+  name: "outcome",
+  modelKey: OUTCOME_MODEL_KEY,
+  label: "Treatment-response composite",
+  defaults: OUTCOME_DEFAULT_PARAMS,
+  resolveParams: resolveOutcomeParams,
+  run: scoreOutcome,
+  codes: (input, run) => symptomScoreCodes(input.assessments, run.data.components, "components", run),
+  highlights: (data) => data.components.filter((c) => c.available).map((c) => c.detail),
+  evidence: { section: "Outcome" },
+});
+
+const relapse = defineEngine<RelapseInput, RelapseData, RelapseParams, "relapse">({
+  name: "relapse",
+  modelKey: RELAPSE_MODEL_KEY,
+  label: "Relapse early-warning score",
+  defaults: RELAPSE_DEFAULT_PARAMS,
+  resolveParams: resolveRelapseParams,
+  run: predictRelapse,
+  codes: (input, run) => symptomScoreCodes(input.assessments, run.data.factors, "factors", run),
+  highlights: (data) => data.factors.filter((f) => f.points > 0).map((f) => f.detail),
+  evidence: {
+    section: "Relapse",
+    tables: [{ section: "Off medication with short sleep", values: OFF_MEDICATION_PRODROME }],
+  },
+});
+
+/**
+ * Every engine, keyed by its name. The key order is the order of every derived list (the
+ * OpenAPI `intelligence.engine` enum among them), so a new engine goes at the end.
+ */
+export const ENGINE_REGISTRY = Object.freeze({ dmse, biomarker, medication, outcome, relapse });
+
+export type EngineName = keyof typeof ENGINE_REGISTRY;
+
+/** A descriptor of any engine, for code that handles them alike (the clinical checks, the store). */
+// biome-ignore lint/suspicious/noExplicitAny: each engine has its own input, data and parameter types
+export type AnyEngineDescriptor = EngineDescriptor<any, any, any, EngineName>;
+
+/** The engines' names in registry order. */
+export const ENGINE_NAMES = Object.freeze(Object.keys(ENGINE_REGISTRY)) as readonly [
+  EngineName,
+  ...EngineName[],
+];
+
+/** Every descriptor in registry order. */
+export const ENGINE_DESCRIPTORS: readonly AnyEngineDescriptor[] = Object.freeze(
+  Object.values(ENGINE_REGISTRY),
+);
+
+/** Whether a string names a registered engine. */
+export function isEngineName(name: string): name is EngineName {
+  return Object.hasOwn(ENGINE_REGISTRY, name);
+}
