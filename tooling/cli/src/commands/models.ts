@@ -1,23 +1,8 @@
 import { readFileSync } from "node:fs";
 import { listModelVersions, MODELS_CHANGED_CHANNEL, promoteModelVersion, proposeModelVersion } from "@svc/db";
-import {
-  resolveBiomarkerParams,
-  resolveDmseParams,
-  resolveMedicationParams,
-  resolveOutcomeParams,
-  resolveRelapseParams,
-} from "@svc/engines";
+import { ENGINE_REGISTRY, isEngineName } from "@svc/intelligence";
 import { announce } from "../announce.js";
 import { CliError, type CommandTable, integer, text } from "../command.js";
-
-/** Each engine's own parameter check: a candidate the engine cannot run is refused at proposal. */
-const PARAMETER_CHECKS: Record<string, (params: unknown) => unknown> = {
-  dmse: resolveDmseParams,
-  medication: resolveMedicationParams,
-  biomarker: resolveBiomarkerParams,
-  outcome: resolveOutcomeParams,
-  relapse: resolveRelapseParams,
-};
 
 export const modelCommands: CommandTable = {
   "models list": async (args, { db }) => ({
@@ -32,10 +17,11 @@ export const modelCommands: CommandTable = {
       throw new CliError(`Cannot read JSON parameters from ${file}.`);
     }
     const engine = text(args, "engine") as string;
-    const check = PARAMETER_CHECKS[engine];
-    if (check) {
+    // Each engine's own parameter check (its registry descriptor): a candidate the engine cannot
+    // run is refused at proposal. An unknown engine is refused by the model-version store.
+    if (isEngineName(engine)) {
       try {
-        check(params);
+        ENGINE_REGISTRY[engine].resolveParams(params);
       } catch (error) {
         throw new CliError(`The ${engine} engine cannot use these parameters: ${(error as Error).message}`);
       }
