@@ -240,15 +240,7 @@ export async function acceptInvite(
       await tx
         .insert(dashboardUsers)
         .values({ id: userId, name: email, email, emailVerified: true, createdAt: now, updatedAt: now });
-      await tx.insert(dashboardCredentials).values({
-        id: randomBytes(16).toString("hex"),
-        userId,
-        accountId: userId,
-        providerId: "credential",
-        password: input.passwordHash,
-        createdAt: now,
-        updatedAt: now,
-      });
+      await insertPasswordCredential(tx, userId, input.passwordHash, now);
     } else {
       userId = user.id;
       const [credential] = await tx
@@ -269,16 +261,7 @@ export async function acceptInvite(
             .update(dashboardCredentials)
             .set({ password: input.passwordHash, updatedAt: now })
             .where(eq(dashboardCredentials.id, credential.id));
-        else
-          await tx.insert(dashboardCredentials).values({
-            id: randomBytes(16).toString("hex"),
-            userId,
-            accountId: userId,
-            providerId: "credential",
-            password: input.passwordHash,
-            createdAt: now,
-            updatedAt: now,
-          });
+        else await insertPasswordCredential(tx, userId, input.passwordHash, now);
         await tx.delete(dashboardSessions).where(eq(dashboardSessions.userId, userId));
       }
     }
@@ -300,6 +283,24 @@ export async function acceptInvite(
 }
 
 /** The workspace's dashboard users and its invitations not yet used, for the owner's users page. */
+/** A user's password sign-in, as better-auth stores it (provider `credential`). */
+async function insertPasswordCredential(
+  tx: Pick<Db, "insert">,
+  userId: string,
+  passwordHash: string,
+  now: Date,
+): Promise<void> {
+  await tx.insert(dashboardCredentials).values({
+    id: randomBytes(16).toString("hex"),
+    userId,
+    accountId: userId,
+    providerId: "credential",
+    password: passwordHash,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
 export async function listWorkspaceUsers(db: Db, workspace: Workspace, now = new Date()) {
   const users = await db
     .select({

@@ -70,6 +70,23 @@ async function signIn(
   }
 }
 
+/**
+ * One attempt at an email's password, counted per email (the sign-in form and joining a workspace
+ * with one's sign-in share the count). Refused: the 429 status and Retry-After are set, and the
+ * caller draws its page.
+ */
+async function signInAttemptAllowed(c: Context, ctx: DashboardContext, email: string): Promise<boolean> {
+  const decision = await ctx.deps.limiter.consume({
+    kind: "bucket",
+    subject: `dashboard-sign-in:${email}`,
+    ...SIGN_IN_LIMIT,
+  });
+  if (decision.allowed) return true;
+  c.header("Retry-After", String(Math.ceil(decision.retryAfter)));
+  c.status(429);
+  return false;
+}
+
 /** Whether a dashboard user has this email (so a link for it joins or resets, not creates). */
 async function signsIn(ctx: DashboardContext, email: string): Promise<boolean> {
   const [row] = await ctx.db
@@ -90,14 +107,7 @@ export function registerSignIn(app: DashboardApp, ctx: DashboardContext): void {
       return c.html(<SignInPage problem="Enter your email and password." />);
     }
     const email = parsed.data.email.toLowerCase();
-    const decision = await ctx.deps.limiter.consume({
-      kind: "bucket",
-      subject: `dashboard-sign-in:${email}`,
-      ...SIGN_IN_LIMIT,
-    });
-    if (!decision.allowed) {
-      c.header("Retry-After", String(Math.ceil(decision.retryAfter)));
-      c.status(429);
+    if (!(await signInAttemptAllowed(c, ctx, email))) {
       return c.html(<SignInPage email={email} problem="Too many attempts; wait a minute and try again." />);
     }
     const outcome = await signIn(c, auth, email, parsed.data.password);
@@ -165,14 +175,7 @@ export function registerSignIn(app: DashboardApp, ctx: DashboardContext): void {
     const { password } = parsed.data;
     if (mode === "join") {
       // Entering a sign-in's password here is a sign-in attempt: the same limit applies.
-      const decision = await ctx.deps.limiter.consume({
-        kind: "bucket",
-        subject: `dashboard-sign-in:${email}`,
-        ...SIGN_IN_LIMIT,
-      });
-      if (!decision.allowed) {
-        c.header("Retry-After", String(Math.ceil(decision.retryAfter)));
-        c.status(429);
+      if (!(await signInAttemptAllowed(c, ctx, email))) {
         return invitePage(c, invite, mode, email, "Too many attempts; wait a minute and try again.");
       }
     }
