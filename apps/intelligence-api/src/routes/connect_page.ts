@@ -1,5 +1,14 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
-import { ApiError, type AppEnv, handOffDeliveries, type ServiceApp, setHtmlSecurityHeaders } from "@svc/http";
+import { randomBytes } from "node:crypto";
+import {
+  ApiError,
+  type AppEnv,
+  declaredFormWithin,
+  formTokenMatches,
+  fromOurPage,
+  handOffDeliveries,
+  type ServiceApp,
+  setHtmlSecurityHeaders,
+} from "@svc/http";
 import { CONNECT_TOKEN_PATTERN, completeConnection, findConnectionByToken, findProvider } from "@svc/records";
 import type { Context } from "hono";
 import { type ConnectStrings, connectStrings } from "../wearables/languages.js";
@@ -14,7 +23,8 @@ import { type ConnectStrings, connectStrings } from "../wearables/languages.js";
  * leaks to another site; `nosniff` and `no-store` (set for every response). The form post is
  * protected against cross-site request forgery three ways: the token in the path, a per-page
  * double-submit value (an HttpOnly SameSite=Strict cookie scoped to this path that must match a
- * hidden field), and a same-origin check on `Origin` / `Sec-Fetch-Site`.
+ * hidden field), and the same-origin check every browser form of ours passes (`fromOurPage`,
+ * decision 109).
  */
 
 const CSRF_COOKIE = "svc_connect_csrf";
@@ -112,25 +122,6 @@ function statePage(
   });
 }
 
-function sameOrigin(c: Context<AppEnv>, publicBaseUrl: string): boolean {
-  const site = c.req.header("sec-fetch-site");
-  if (site && site !== "same-origin" && site !== "none") return false;
-  const origin = c.req.header("origin");
-  if (!origin || origin === "null") return site === "same-origin" || origin === undefined;
-  const host = c.req.header("host");
-  const allowed = new Set<string>();
-  try {
-    allowed.add(new URL(publicBaseUrl).origin);
-  } catch {
-    // an invalid base URL allows nothing extra
-  }
-  if (host) {
-    const proto = c.req.header("x-forwarded-proto") ?? new URL(c.req.url).protocol.replace(":", "");
-    allowed.add(`${proto}://${host}`);
-  }
-  return allowed.has(origin);
-}
-
 function cookieValue(c: Context<AppEnv>): string | undefined {
   const header = c.req.header("cookie") ?? "";
   for (const part of header.split(";")) {
@@ -140,23 +131,14 @@ function cookieValue(c: Context<AppEnv>): string | undefined {
   return undefined;
 }
 
-function equalSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /** The posted form once it passes the origin, size, type and CSRF checks; else the status to refuse with. */
 async function checkedForm(c: Context<AppEnv>, publicBaseUrl: string): Promise<URLSearchParams | 403 | 413> {
-  if (!sameOrigin(c, publicBaseUrl)) return 403;
-  const length = Number(c.req.header("content-length") ?? "NaN");
-  if (!Number.isFinite(length) || length > FORM_MAX_BYTES) return 413;
+  if (!fromOurPage(c, publicBaseUrl)) return 403;
+  if (!declaredFormWithin(c, FORM_MAX_BYTES)) return 413;
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return 403;
   const form = new URLSearchParams(await c.req.text());
-  const sent = form.get("csrf") ?? "";
-  const cookie = cookieValue(c);
-  if (!cookie || !sent || !equalSecret(cookie, sent)) return 403;
+  if (!formTokenMatches(cookieValue(c) ?? "", form.get("csrf"))) return 403;
   return form;
 }
 
