@@ -8,9 +8,8 @@ import { bodyLimit } from "hono/body-limit";
  * Each page keeps its own token scheme (the dashboard's per-session token, the connect page's
  * double-submit cookie) and its own refusal page; the rules they are judged by live here.
  *
- * HTML is rendered with Hono JSX where a page has a layout and components (the dashboard) and
- * with an escaped template string where it is one small page (the connect page); either way every
- * value written into the page is escaped, and the page sets its own Content-Security-Policy.
+ * Both render their HTML one way, with Hono JSX (`.tsx` pages): every value written into a page is
+ * escaped by the renderer, never by hand, and each page sets its own Content-Security-Policy.
  */
 
 // biome-ignore lint/suspicious/noExplicitAny: any app env.
