@@ -1,4 +1,3 @@
-import { timingSafeEqual } from "node:crypto";
 import {
   accounts,
   type DashboardRole,
@@ -92,22 +91,4 @@ export async function chooseWorkspace(
       set: { workspaceId, updatedAt: new Date() },
     });
   return true;
-}
-
-/** A form's CSRF field matches the session's token (constant time). */
-export function csrfMatches(expected: string, given: unknown): boolean {
-  if (typeof given !== "string") return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/**
- * A state change must come from a page of ours: the browser's Origin header names this service
- * (as the request reached us, or as the public base URL behind a TLS balancer).
- */
-export function sameOrigin(c: Context, publicBaseUrl: string): boolean {
-  const origin = c.req.header("origin");
-  if (!origin) return false;
-  return origin === new URL(c.req.url).origin || origin === new URL(publicBaseUrl).origin;
 }

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { constantTimeEqual } from "@svc/ids";
 import type { KeyKind } from "./schema.js";
 
 /**
@@ -82,16 +83,13 @@ export function parseKey(key: string): KeyKind | null {
     const rest = key.slice(prefix.length);
     if (!/^[0-9A-Za-z]+$/.test(rest)) return null;
     const body = key.slice(0, key.length - CHECKSUM_CHARS);
-    const expected = Buffer.from(base62Fixed(crc32(body), CHECKSUM_CHARS));
-    const given = Buffer.from(key.slice(key.length - CHECKSUM_CHARS));
-    return timingSafeEqual(expected, given) ? kind : null;
+    const expected = base62Fixed(crc32(body), CHECKSUM_CHARS);
+    return constantTimeEqual(expected, key.slice(key.length - CHECKSUM_CHARS)) ? kind : null;
   }
   return null;
 }
 
 /** Constant-time comparison of two hex hashes (the lookup is by hash; this guards the final match). */
 export function hashesEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, "utf8");
-  const right = Buffer.from(b, "utf8");
-  return left.length === right.length && timingSafeEqual(left, right);
+  return constantTimeEqual(a, b);
 }

@@ -1,4 +1,4 @@
-import { randomFillSync } from "node:crypto";
+import { randomFillSync, timingSafeEqual } from "node:crypto";
 
 /**
  * Prefixed, time-sortable identifiers (`req_`, `evt_`, `labord_`, `wear_`, `sev_`, ...).
@@ -87,4 +87,15 @@ export function newId(prefix: IdPrefix, now: number = Date.now()): string {
 /** True when `value` looks like an id of `prefix` (shape only, no lookup). */
 export function isId(prefix: IdPrefix, value: string): boolean {
   return new RegExp(`^${prefix}_[0-9a-hjkmnp-tv-z]{26}$`).test(value);
+}
+
+/**
+ * Do two secrets (tokens, hashes, signatures, checksums) match? The repository's one constant-time
+ * comparison: every secret compare calls it, so none is written twice or with `===`. Compares the
+ * UTF-8 bytes; only the lengths' (in)equality is visible in the timing, never where they differ.
+ */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, "utf8");
+  const right = Buffer.from(b, "utf8");
+  return left.length === right.length && timingSafeEqual(left, right);
 }

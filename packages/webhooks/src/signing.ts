@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
+import { constantTimeEqual } from "@svc/ids";
 
 /**
  * Webhook signatures (contract, Events 4): header `t=<unix seconds>,v1=<hex>`, where the hex is
@@ -73,13 +74,12 @@ export function verifySignature(input: {
   const now = input.now ?? input.nowSeconds ?? Math.floor(Date.now() / 1000);
   const tolerance = input.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;
   if (Math.abs(now - timestamp) > tolerance) return { ok: false, reason: "timestamp_out_of_tolerance" };
-  const expected = Buffer.from(hmacHex(input.secret, timestamp, input.payload), "hex");
+  const expected = hmacHex(input.secret, timestamp, input.payload);
   let match = false;
   for (const candidate of signatures) {
-    const given = Buffer.from(candidate, "hex");
-    // timingSafeEqual throws on unequal lengths: check first (the format check above already
-    // guarantees 32 bytes). Every candidate is compared, no early exit, each in constant time.
-    if (given.length === expected.length && timingSafeEqual(expected, given)) match = true;
+    // Both are 64 lowercase hex digits (the format check above). Every candidate is compared, no
+    // early exit, each in constant time.
+    if (constantTimeEqual(expected, candidate)) match = true;
   }
   return match ? { ok: true, timestamp } : { ok: false, reason: "signature_mismatch" };
 }

@@ -1,9 +1,9 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import type { DbHandle } from "@svc/db";
+import { type DbHandle, hashesEqual } from "@svc/db";
 import type { Logger } from "@svc/http";
 import { type ParsedArgs, parseArgs } from "./args.js";
 import { refusalMessage } from "./command.js";
@@ -31,7 +31,7 @@ export interface OperatorEndpoint {
   close(): Promise<void>;
 }
 
-const digest = (value: string) => createHash("sha256").update(value).digest();
+const digest = (value: string) => createHash("sha256").update(value).digest("hex");
 
 function readBody(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolve, reject) => {
@@ -77,7 +77,7 @@ export async function startOperatorEndpoint(options: {
   const expected = digest(`Bearer ${token}`);
   const server = createServer(async (req, res) => {
     if (req.method !== "POST" || req.url !== "/command") return reply(res, 404, { error: "Not found." });
-    if (!timingSafeEqual(digest(req.headers.authorization ?? ""), expected))
+    if (!hashesEqual(digest(req.headers.authorization ?? ""), expected))
       return reply(res, 401, { error: "Missing or wrong operator token." });
     const args = parseCommandBody(await readBody(req).catch(() => null));
     if (!args) return reply(res, 400, { error: "Send { argv: string[] } of at most 64 KB." });

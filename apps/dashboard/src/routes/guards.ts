@@ -1,7 +1,7 @@
+import { formSizeLimit, formTokenMatches, fromOurPage } from "@svc/http";
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { sectionBelongsElsewhere } from "../pages/layout.js";
-import { csrfMatches, sameOrigin, viewerOf } from "../session.js";
+import { viewerOf } from "../session.js";
 import { type DashboardApp, type DashboardContext, type Env, formOf } from "./context.js";
 
 const CSP =
@@ -29,14 +29,12 @@ export function installRequestGuards(app: DashboardApp, ctx: DashboardContext): 
   });
   app.use(
     "*",
-    bodyLimit({
-      maxSize: FORM_LIMIT_BYTES,
-      onError: (c) =>
-        refuseBeforeSessionGuard(c, ctx, 413, "That form is larger than the dashboard accepts."),
-    }),
+    formSizeLimit(FORM_LIMIT_BYTES, (c) =>
+      refuseBeforeSessionGuard(c, ctx, 413, "That form is larger than the dashboard accepts."),
+    ),
   );
   app.use("*", async (c, next) => {
-    if (c.req.method !== "GET" && c.req.method !== "HEAD" && !sameOrigin(c, ctx.deps.publicBaseUrl))
+    if (c.req.method !== "GET" && c.req.method !== "HEAD" && !fromOurPage(c, ctx.deps.publicBaseUrl))
       return refuseBeforeSessionGuard(
         c,
         ctx,
@@ -87,7 +85,7 @@ export function installSessionGuard(app: DashboardApp, ctx: DashboardContext): v
       return ctx.problem(c, 404, "Not found", "There is no such page.", "/dashboard/keys");
     if (c.req.method === "POST") {
       const form = await formOf(c);
-      if (!csrfMatches(viewer.csrf, form._csrf))
+      if (!formTokenMatches(viewer.csrf, form._csrf))
         return ctx.problem(
           c,
           403,

@@ -1,7 +1,19 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
-import { ApiError, type AppEnv, handOffDeliveries, type ServiceApp, setHtmlSecurityHeaders } from "@svc/http";
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import { randomBytes } from "node:crypto";
+import {
+  ApiError,
+  type AppEnv,
+  declaredFormWithin,
+  formTokenMatches,
+  fromOurPage,
+  handOffDeliveries,
+  type ServiceApp,
+  setHtmlSecurityHeaders,
+} from "@svc/http";
 import { CONNECT_TOKEN_PATTERN, completeConnection, findConnectionByToken, findProvider } from "@svc/records";
 import type { Context } from "hono";
+import type { Child } from "hono/jsx";
 import { type ConnectStrings, connectStrings } from "../wearables/languages.js";
 
 /**
@@ -14,18 +26,16 @@ import { type ConnectStrings, connectStrings } from "../wearables/languages.js";
  * leaks to another site; `nosniff` and `no-store` (set for every response). The form post is
  * protected against cross-site request forgery three ways: the token in the path, a per-page
  * double-submit value (an HttpOnly SameSite=Strict cookie scoped to this path that must match a
- * hidden field), and a same-origin check on `Origin` / `Sec-Fetch-Site`.
+ * hidden field), and the same-origin check every browser form of ours passes (`fromOurPage`,
+ * decision 109).
  */
 
 const CSRF_COOKIE = "svc_connect_csrf";
 const FORM_MAX_BYTES = 4096;
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
-
+/** A translated sentence with the provider's name in place of `{provider}` (escaped when rendered). */
 function fill(template: string, provider: string): string {
-  return escapeHtml(template).replace("{provider}", escapeHtml(provider));
+  return template.replace("{provider}", () => provider);
 }
 
 const STYLE = `body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;background:#f5f7fa;color:#1b1f23}
@@ -38,11 +48,15 @@ button:hover{background:#094a8a}button:focus-visible{outline:3px solid #f0b400;o
 interface PageOptions {
   lang: string;
   title: string;
-  body: string;
+  body: Child;
   status: 200 | 400 | 403 | 404 | 409 | 413 | 503;
   cookie?: { token: string; value: string };
 }
 
+/**
+ * The page, rendered with Hono JSX like the dashboard's (every value escaped); the one inline
+ * style carries the nonce of this response's Content-Security-Policy.
+ */
 function page(c: Context<AppEnv>, options: PageOptions): Response {
   const nonce = setHtmlSecurityHeaders(c, { allowFormsToSelf: true });
   if (options.cookie) {
@@ -52,23 +66,24 @@ function page(c: Context<AppEnv>, options: PageOptions): Response {
       `${CSRF_COOKIE}=${options.cookie.value}; Path=/connect/${options.cookie.token}; HttpOnly; SameSite=Strict; Max-Age=3600${secure ? "; Secure" : ""}`,
     );
   }
-  const html = `<!doctype html>
-<html lang="${escapeHtml(options.lang)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(options.title)}</title>
-<style nonce="${nonce}">${STYLE}</style>
-</head>
-<body>
-<main>
-<h1>${escapeHtml(options.title)}</h1>
-${options.body}
-</main>
-</body>
-</html>`;
-  return c.html(html, options.status);
+  const html = (
+    <html lang={options.lang}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <title>{options.title}</title>
+        <style nonce={nonce} dangerouslySetInnerHTML={{ __html: STYLE }} />
+      </head>
+      <body>
+        <main>
+          <h1>{options.title}</h1>
+          {options.body}
+        </main>
+      </body>
+    </html>
+  );
+  return c.html(`<!doctype html>\n${html}`, options.status);
 }
 
 function notFound(c: Context<AppEnv>): Response {
@@ -76,7 +91,7 @@ function notFound(c: Context<AppEnv>): Response {
   return page(c, {
     lang,
     title: strings.notFoundTitle,
-    body: `<p>${escapeHtml(strings.notFoundBody)}</p>`,
+    body: <p>{strings.notFoundBody}</p>,
     status: 404,
   });
 }
@@ -100,35 +115,16 @@ function statePage(
     return page(c, {
       lang,
       title: strings.connectedTitle,
-      body: `<p role="status">${fill(strings.alreadyConnected, name)}</p>`,
+      body: <p role="status">{fill(strings.alreadyConnected, name)}</p>,
       status: 409,
     });
   }
   return page(c, {
     lang,
     title: strings.title,
-    body: `<p role="status">${escapeHtml(strings.disconnected)}</p>`,
+    body: <p role="status">{strings.disconnected}</p>,
     status: 409,
   });
-}
-
-function sameOrigin(c: Context<AppEnv>, publicBaseUrl: string): boolean {
-  const site = c.req.header("sec-fetch-site");
-  if (site && site !== "same-origin" && site !== "none") return false;
-  const origin = c.req.header("origin");
-  if (!origin || origin === "null") return site === "same-origin" || origin === undefined;
-  const host = c.req.header("host");
-  const allowed = new Set<string>();
-  try {
-    allowed.add(new URL(publicBaseUrl).origin);
-  } catch {
-    // an invalid base URL allows nothing extra
-  }
-  if (host) {
-    const proto = c.req.header("x-forwarded-proto") ?? new URL(c.req.url).protocol.replace(":", "");
-    allowed.add(`${proto}://${host}`);
-  }
-  return allowed.has(origin);
 }
 
 function cookieValue(c: Context<AppEnv>): string | undefined {
@@ -140,23 +136,14 @@ function cookieValue(c: Context<AppEnv>): string | undefined {
   return undefined;
 }
 
-function equalSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /** The posted form once it passes the origin, size, type and CSRF checks; else the status to refuse with. */
 async function checkedForm(c: Context<AppEnv>, publicBaseUrl: string): Promise<URLSearchParams | 403 | 413> {
-  if (!sameOrigin(c, publicBaseUrl)) return 403;
-  const length = Number(c.req.header("content-length") ?? "NaN");
-  if (!Number.isFinite(length) || length > FORM_MAX_BYTES) return 413;
+  if (!fromOurPage(c, publicBaseUrl)) return 403;
+  if (!declaredFormWithin(c, FORM_MAX_BYTES)) return 413;
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return 403;
   const form = new URLSearchParams(await c.req.text());
-  const sent = form.get("csrf") ?? "";
-  const cookie = cookieValue(c);
-  if (!cookie || !sent || !equalSecret(cookie, sent)) return 403;
+  if (!formTokenMatches(cookieValue(c) ?? "", form.get("csrf"))) return 403;
   return form;
 }
 
@@ -172,8 +159,7 @@ function alertPage(
   text: string,
   status: PageOptions["status"],
 ): Response {
-  const body = `<p role="alert">${escapeHtml(text)}</p>`;
-  return page(c, { lang: view.lang, title: view.strings.title, body, status });
+  return page(c, { lang: view.lang, title: view.strings.title, body: <p role="alert">{text}</p>, status });
 }
 
 /** GET: the provider buttons of a pending connection, or the state it is already in. */
@@ -184,21 +170,24 @@ async function showConnectPage(c: Context<AppEnv>, service: ServiceApp): Promise
   const { lang, strings } = connectStrings(row.language);
   if (row.status !== "pending") return statePage(c, lang, strings, row.status, row.provider);
   const csrf = randomBytes(24).toString("base64url");
-  const buttons = row.providers
-    .map((code) => {
-      const provider = findProvider(code);
-      const label = fill(strings.connectWith, provider?.displayName ?? code);
-      return `<li><button type="submit" name="provider" value="${escapeHtml(code)}">${label}</button></li>`;
-    })
-    .join("\n");
-  const body = `<p>${escapeHtml(strings.intro)}</p>
-<form method="post" action="/connect/${escapeHtml(token)}">
-<input type="hidden" name="csrf" value="${csrf}">
-<ul>
-${buttons}
-</ul>
-</form>
-<p class="note">${escapeHtml(strings.privacy)}</p>`;
+  const body = (
+    <>
+      <p>{strings.intro}</p>
+      <form method="post" action={`/connect/${token}`}>
+        <input type="hidden" name="csrf" value={csrf} />
+        <ul>
+          {row.providers.map((code) => (
+            <li>
+              <button type="submit" name="provider" value={code}>
+                {fill(strings.connectWith, findProvider(code)?.displayName ?? code)}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </form>
+      <p class="note">{strings.privacy}</p>
+    </>
+  );
   return page(c, { lang, title: strings.title, body, status: 200, cookie: { token, value: csrf } });
 }
 
@@ -231,7 +220,7 @@ async function connectSandboxProvider(
     return page(c, {
       lang,
       title: strings.connectedTitle,
-      body: `<p role="status">${fill(strings.connectedBody, name)}</p>`,
+      body: <p role="status">{fill(strings.connectedBody, name)}</p>,
       status: 200,
     });
   } catch (error) {
