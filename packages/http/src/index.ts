@@ -11,7 +11,7 @@ export * from "./idempotency.js";
 export * from "./key-cache.js";
 export * from "./logger.js";
 export * from "./openapi.js";
-export * from "./rate-limit.js";
+export * from "./rate-limit/index.js";
 export * from "./request-url.js";
 export * from "./runtime.js";
 export * from "./server.js";
