@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { buildCombinedApp } from "@svc/cli/combined";
-import { createRuntime, parseEnv, startServer } from "@svc/http";
+import { createRuntime, parseEnv, startServer } from "@svc/http/runtime";
 import { modelNarratorFromEnv } from "@svc/model";
 import { baselineHandlers, handCheckedHandlers } from "./baseline.js";
 

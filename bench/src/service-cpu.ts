@@ -1,5 +1,5 @@
 import { buildCombinedApp } from "@svc/cli/combined";
-import { createRuntime, parseEnv } from "@svc/http";
+import { createRuntime, parseEnv } from "@svc/http/runtime";
 import { createTestDatabase, requireEnv } from "@svc/testkit";
 import { unlimitedBenchCaller } from "./caller.js";
 

@@ -6,7 +6,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { healthzRoute, parseEnv, readyzRoute, ServiceEnvSchema } from "@svc/http";
+import { healthzRoute, readyzRoute } from "@svc/http";
+import { parseEnv, ServiceEnvSchema } from "@svc/http/runtime";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 

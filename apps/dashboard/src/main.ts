@@ -1,5 +1,6 @@
 import { apiDeliveryEnqueuer } from "@svc/delivery";
-import { KEYS_CHANGED_CHANNEL, readiness, redisUrlOf, runStandalone } from "@svc/http";
+import { KEYS_CHANGED_CHANNEL, readiness } from "@svc/http";
+import { redisUrlOf, runStandalone } from "@svc/http/runtime";
 import { Hono } from "hono";
 import { Redis } from "ioredis";
 import { buildDashboard } from "./app.js";

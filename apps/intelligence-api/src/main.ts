@@ -1,5 +1,5 @@
 import { apiDeliveryEnqueuer } from "@svc/delivery";
-import { redisUrlOf, runStandalone } from "@svc/http";
+import { redisUrlOf, runStandalone } from "@svc/http/runtime";
 import { chatModelFromEnv, modelNarratorFromEnv } from "@svc/model";
 import { buildIntelligenceApi } from "./app.js";
 

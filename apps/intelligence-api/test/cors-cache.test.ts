@@ -1,13 +1,6 @@
 import { createApiKey, revokeApiKey, setPublishableOrigins } from "@svc/db";
-import {
-  createRuntime,
-  KEYS_CHANGED_CHANNEL,
-  ORIGIN_MISS_REFRESH_MS,
-  parseEnv,
-  type RunningServer,
-  type Runtime,
-  startServer,
-} from "@svc/http";
+import { KEYS_CHANGED_CHANNEL, ORIGIN_MISS_REFRESH_MS } from "@svc/http";
+import { createRuntime, parseEnv, type RunningServer, type Runtime, startServer } from "@svc/http/runtime";
 import { createTestDatabase, requireEnv, Seeder, type TestDatabase } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildIntelligenceApi } from "../src/index.js";

@@ -1,7 +1,7 @@
 import { createDb } from "@svc/db";
 import { startWebhookWorker } from "@svc/delivery";
+import { createLogger } from "@svc/http";
 import {
-  createLogger,
   exitOnStartupFailure,
   installShutdown,
   loadEnvOrExit,
@@ -10,7 +10,7 @@ import {
   redisUrlOf,
   standaloneListeningLine,
   startServer,
-} from "@svc/http";
+} from "@svc/http/runtime";
 import { healthHandler } from "./health.js";
 
 /**

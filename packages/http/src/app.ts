@@ -9,7 +9,7 @@ import { ApiError, zodIssues } from "./errors.js";
 import type { HygieneOptions } from "./hygiene.js";
 import type { KeyCache } from "./key-cache.js";
 import { notFoundHandler } from "./not-found.js";
-import type { RateLimiter } from "./rate-limit.js";
+import type { RateLimiter } from "./rate-limit/index.js";
 import { requestGuard } from "./request-guard.js";
 import { requestLog } from "./request-log.js";
 import { EndpointRegistry } from "./route-policy.js";

@@ -9,7 +9,7 @@ import {
 } from "@svc/db";
 import { ApiError } from "./errors.js";
 import type { KeyCache } from "./key-cache.js";
-import type { LimitRule } from "./rate-limit.js";
+import type { LimitRule } from "./rate-limit/index.js";
 
 /** The authenticated caller, as routes see it. */
 export interface AuthContext {

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError, type Issue } from "./errors.js";
+import { answerJsonWith, cacheBodyText } from "./framework-internals.js";
 import { splitRequestUrl } from "./request-url.js";
 
 /**
@@ -464,14 +465,14 @@ async function screenBody(c: Context, options: HygieneOptions): Promise<void> {
   } catch {
     throw refuseBody("The body is not valid UTF-8.");
   }
-  (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
+  cacheBodyText(c, text);
   const checked = checkJsonText(text, options);
   if (!checked.ok) {
     if (checked.invalidJson) throw refuseBody("The body is not valid JSON.");
     throw options.bodyError?.(checked.issues) ?? refuse(checked.issues);
   }
   const parsed = checked.value;
-  c.req.json = (() => Promise.resolve(parsed)) as typeof c.req.json;
+  answerJsonWith(c, parsed);
 }
 
 /**

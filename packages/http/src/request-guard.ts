@@ -12,7 +12,7 @@ import {
 import { checkBodyHeaders, chunkedBodyLimit, DEFAULT_BODY_LIMIT } from "./body-checks.js";
 import { ApiError } from "./errors.js";
 import { type HygieneOptions, inputHygiene } from "./hygiene.js";
-import { type LimitDecision, UNAUTHENTICATED_RATE } from "./rate-limit.js";
+import { type LimitDecision, UNAUTHENTICATED_RATE } from "./rate-limit/index.js";
 import { ANY_KEY_POLICY, type EndpointRegistry } from "./route-policy.js";
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { RouterRoute } from "hono/types";
 import type { RoutePolicy } from "./auth.js";
+import { lastRegisteredRoute } from "./framework-internals.js";
 
 /** A registered operation: its path as documented (`/v1/mse/{visitId}`) and who may call it. */
 export interface Endpoint {
@@ -33,7 +34,7 @@ export class EndpointRegistry {
 
   /** Record the route the app registered last (the operation's final handler). */
   add(routes: readonly RouterRoute[], pattern: string, policy: RoutePolicy | null | undefined): void {
-    const route = routes.at(-1);
+    const route = lastRegisteredRoute(routes);
     if (!route) throw new Error(`no route registered for ${pattern}`);
     const endpoint: Endpoint = {
       method: route.method,

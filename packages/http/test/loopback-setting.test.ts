@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, loopbackWebhooksAllowed, parseEnv } from "../src/env.js";
+import { EnvError, loopbackWebhooksAllowed, parseEnv } from "../src/runtime/env.js";
 
 const DATABASE_URL = "postgres://svc:svc@db.internal:5432/svc";
 

@@ -1,6 +1,6 @@
+import { listeningLines, sandboxPublishableOrigins, standaloneListeningLine } from "@svc/http/runtime";
 import { describe, expect, it } from "vitest";
 import { originAllowed } from "../src/auth.js";
-import { listeningLines, sandboxPublishableOrigins, standaloneListeningLine } from "../src/startup.js";
 
 describe("start banner: where the socket listens, and the URL to open", () => {
   it("a wildcard bind says every interface and gives localhost (or PUBLIC_BASE_URL) to open", () => {

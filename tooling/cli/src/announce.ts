@@ -1,4 +1,4 @@
-import { DEFAULT_REDIS_URL } from "@svc/http";
+import { DEFAULT_REDIS_URL } from "@svc/http/runtime";
 import { Redis } from "ioredis";
 
 /**

@@ -1,5 +1,5 @@
 import { DataDirLockedError, type DbHandle, RepoError } from "@svc/db";
-import { EnvError } from "@svc/http";
+import { EnvError } from "@svc/http/runtime";
 import type { ParsedArgs } from "./args.js";
 
 /** A refusal to print as `{ error }` on stderr with exit code 1. */

@@ -1,5 +1,5 @@
 import { acquireDataDirLock, createDb, DataDirLockedError, type DbHandle } from "@svc/db";
-import { parseEnv } from "@svc/http";
+import { parseEnv } from "@svc/http/runtime";
 import { parseArgs } from "./args.js";
 import { refusalMessage } from "./command.js";
 import { runCommand, USAGE } from "./commands/index.js";

@@ -6,12 +6,11 @@ import {
   startInProcessDelivery,
   startWebhookWorker,
 } from "@svc/delivery";
+import { KEYS_CHANGED_CHANNEL, type Logger } from "@svc/http";
 import {
   createRuntime,
   exitOnStartupFailure,
   installShutdown,
-  KEYS_CHANGED_CHANNEL,
-  type Logger,
   listeningLines,
   loadEnvOrExit,
   loopbackWebhooksAllowed,
@@ -21,7 +20,7 @@ import {
   sandboxPublishableOrigins,
   startServer,
   tlsFilesOf,
-} from "@svc/http";
+} from "@svc/http/runtime";
 import { chatModelFromEnv, modelNarratorFromEnv } from "@svc/model";
 import { announce } from "./announce.js";
 import { buildCombinedApp } from "./combined.js";

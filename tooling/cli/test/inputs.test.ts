@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { listModelVersions } from "@svc/db";
-import { EnvError, parseEnv } from "@svc/http";
+import { EnvError, parseEnv } from "@svc/http/runtime";
 import { createTestDatabase, runSvcCli, type TestDatabase } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

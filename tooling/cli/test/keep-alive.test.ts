@@ -1,5 +1,5 @@
 import { connect, type Socket } from "node:net";
-import { type RunningServer, startServer } from "@svc/http";
+import { type RunningServer, startServer } from "@svc/http/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 let server: RunningServer;

@@ -1,14 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { revokeApiKey } from "@svc/db";
-import {
-  createRuntime,
-  type ErrorEnvelope,
-  parseEnv,
-  type RunningServer,
-  type Runtime,
-  startServer,
-} from "@svc/http";
+import type { ErrorEnvelope } from "@svc/http";
+import { createRuntime, parseEnv, type RunningServer, type Runtime, startServer } from "@svc/http/runtime";
 import type { PingResponse } from "@svc/intelligence-api";
 import { call, createTestDatabase, requireEnv, Seeder, svcCliCommand, type TestDatabase } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -3,7 +3,7 @@ import { request } from "node:https";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { connect } from "node:tls";
-import { type RunningServer, startServer } from "@svc/http";
+import { type RunningServer, startServer } from "@svc/http/runtime";
 import { writeSelfSignedCert } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -17,10 +17,9 @@ import {
   MemoryRateLimiter,
   type RateLimiter,
   RedisRateLimiter,
-  type RunningServer,
-  startServer,
   UsageMeter,
 } from "@svc/http";
+import { type RunningServer, startServer } from "@svc/http/runtime";
 import { Redis } from "ioredis";
 import postgres from "postgres";
 

@@ -6,7 +6,7 @@ import {
   redeliverWebhook,
   removeWebhookEndpoint,
 } from "@svc/delivery";
-import { DEFAULT_REDIS_URL, loopbackWebhooksAllowed, parseEnv } from "@svc/http";
+import { DEFAULT_REDIS_URL, loopbackWebhooksAllowed, parseEnv } from "@svc/http/runtime";
 import { CliError, type CommandTable, integer, text } from "../command.js";
 
 /** The mode asked for; unset leaves the default to the endpoint's owner (organizations: live). */

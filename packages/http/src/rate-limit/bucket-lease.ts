@@ -1,4 +1,4 @@
-import type { LimitRule } from "./rate-limit.js";
+import type { LimitRule } from "./limiter.js";
 
 export type BucketRule = Extract<LimitRule, { kind: "bucket" }>;
 

@@ -1,11 +1,16 @@
 import { acquireDataDirLock, createDb, type DbHandle } from "@svc/db";
 import { Redis } from "ioredis";
-import type { AppDeps } from "./app.js";
+import type { AppDeps } from "../app.js";
+import { KEYS_CHANGED_CHANNEL, KeyCache } from "../key-cache.js";
+import { createLogger, type Logger } from "../logger.js";
+import {
+  FallbackRateLimiter,
+  MemoryRateLimiter,
+  type RateLimiter,
+  RedisRateLimiter,
+} from "../rate-limit/index.js";
+import { UsageMeter } from "../usage-meter.js";
 import { loopbackWebhooksAllowed, publicBaseUrl, redisUrlOf, type ServiceEnv } from "./env.js";
-import { KEYS_CHANGED_CHANNEL, KeyCache } from "./key-cache.js";
-import { createLogger, type Logger } from "./logger.js";
-import { FallbackRateLimiter, MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from "./rate-limit.js";
-import { UsageMeter } from "./usage-meter.js";
 
 /** The shared state one process holds: database, Redis, limiter, logger. */
 export interface Runtime {

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { BucketLeases, leaseSizeFor } from "../src/bucket-lease.js";
-import { type LimitDecision, RedisRateLimiter } from "../src/rate-limit.js";
+import { BucketLeases, leaseSizeFor } from "../../src/rate-limit/bucket-lease.js";
+import { type LimitDecision, RedisRateLimiter } from "../../src/rate-limit/index.js";
 
 const url = process.env.TEST_REDIS_URL;
 if (!url) throw new Error("TEST_REDIS_URL is not set (run through tooling/scripts/test-services.sh)");

@@ -1,4 +1,4 @@
-import type { AppDeps, ServiceApp } from "./app.js";
+import type { AppDeps, ServiceApp } from "../app.js";
 import { type ServiceEnv, tlsFilesOf } from "./env.js";
 import { createRuntime } from "./runtime.js";
 import { startServer } from "./server.js";

@@ -1,5 +1,5 @@
 import { checkOrigins, DataDirLockedError } from "@svc/db";
-import { originAllowed } from "./auth.js";
+import { originAllowed } from "../auth.js";
 import { EnvError, parseEnv, type ServiceEnv } from "./env.js";
 
 /** Connection failures worth one plain line instead of a stack trace. */
