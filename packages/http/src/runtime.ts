@@ -5,6 +5,7 @@ import { loopbackWebhooksAllowed, publicBaseUrl, redisUrlOf, type ServiceEnv } f
 import { KEYS_CHANGED_CHANNEL, KeyCache } from "./key-cache.js";
 import { createLogger, type Logger } from "./logger.js";
 import { FallbackRateLimiter, MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from "./rate-limit.js";
+import { STATEMENT_TIMEOUT_MS } from "./request-guard.js";
 import { UsageMeter } from "./usage-meter.js";
 
 /** The shared state one process holds: database, Redis, limiter, logger. */
@@ -55,6 +56,7 @@ export async function createRuntime(
     databaseUrl: env.DATABASE_URL,
     dataDir: env.SVC_DATA_DIR,
     onQuery: options.onQuery,
+    statementTimeoutMs: STATEMENT_TIMEOUT_MS,
   });
   try {
     await dbHandle.migrate();
