@@ -33,6 +33,13 @@ export interface DbOptions {
   maxConnections?: number;
   /** Called once per query sent (benchmarks count queries per request with it). */
   onQuery?: () => void;
+  /**
+   * PostgreSQL `statement_timeout` on every pooled connection, in ms: a statement running longer
+   * is cancelled and its transaction rolls back. The HTTP runtime sets it a little under the
+   * request time limit, so a write cannot commit long after its caller got a 503 (decision 111).
+   * Migrations run on connections of their own without it. Embedded PGlite is given none.
+   */
+  statementTimeoutMs?: number;
 }
 
 /**
@@ -48,31 +55,38 @@ const migrationsFolder = (() => {
 const MIGRATION_LOCK_ID = 730_114_201;
 
 export function createDb(options: DbOptions): DbHandle {
-  if (options.databaseUrl)
-    return createPostgres(options.databaseUrl, options.maxConnections ?? 10, options.onQuery);
+  if (options.databaseUrl) return createPostgres(options.databaseUrl, options);
   return createPglite(options.dataDir ?? "./.data");
 }
 
-function createPostgres(url: string, max: number, onQuery?: () => void): DbHandle {
+function createPostgres(url: string, options: DbOptions): DbHandle {
+  const { onQuery, statementTimeoutMs } = options;
   // onnotice: keep PostgreSQL's NOTICE chatter (e.g. "relation already exists") out of our logs.
   const client = postgres(url, {
-    max,
+    max: options.maxConnections ?? 10,
     onnotice: () => {},
     connect_timeout: 10,
     ...(onQuery ? { debug: () => onQuery() } : {}),
+    ...(statementTimeoutMs ? { connection: { statement_timeout: statementTimeoutMs } } : {}),
   });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   return {
     db,
     kind: "postgres",
     async migrate() {
-      const reserved = await client.reserve();
+      // A migration may rebuild a large table: with a statement timeout on the pool, it runs on
+      // two connections of its own (one holds the lock) without one.
+      const migrator = statementTimeoutMs
+        ? postgres(url, { max: 2, onnotice: () => {}, connect_timeout: 10 })
+        : client;
+      const reserved = await migrator.reserve();
       try {
         await reserved`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
-        await migratePostgres(drizzlePostgres(client, { schema }), { migrationsFolder });
+        await migratePostgres(drizzlePostgres(migrator, { schema }), { migrationsFolder });
       } finally {
         await reserved`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.catch(() => {});
         reserved.release();
+        if (migrator !== client) await migrator.end({ timeout: 5 });
       }
     },
     async ping() {

@@ -17,7 +17,7 @@ import { preferSyncRequestParsing } from "./sync-validation.js";
 import type { UsageMeter } from "./usage-meter.js";
 
 export { DEFAULT_BODY_LIMIT } from "./body-checks.js";
-export { DEFAULT_REQUEST_TIMEOUT_MS } from "./request-guard.js";
+export { DEFAULT_REQUEST_TIMEOUT_MS, STATEMENT_TIMEOUT_MS } from "./request-guard.js";
 
 export interface AppDeps {
   db: Db;
@@ -54,6 +54,11 @@ export interface AppEnv {
     requestId: string;
     auth: AuthContext;
     routePattern: string;
+    /**
+     * Aborted when the request's time limit passes and the caller has got its 503: long work
+     * stops at the next check, and `runIdempotent` does not commit (decision 111).
+     */
+    signal: AbortSignal;
   };
 }
 

@@ -24,6 +24,26 @@ function honoFailure(err: HTTPException): ErrorReply | undefined {
   return undefined;
 }
 
+/** PostgreSQL's SQLSTATE for a statement cancelled by `statement_timeout` (query_canceled). */
+const QUERY_CANCELED = "57014";
+
+/**
+ * A statement the database cancelled at its statement timeout (set a little under the request's
+ * time limit, decision 111): the same 503 as the time limit itself, since the caller's outcome is
+ * the same (the transaction rolled back; retry, with an Idempotency-Key where the route takes one).
+ * Drizzle wraps the driver's error, so the code may be on the cause.
+ */
+function statementTimedOut(err: unknown): ErrorReply | undefined {
+  const codeOf = (e: unknown) => (e as { code?: unknown } | undefined)?.code;
+  if (codeOf(err) !== QUERY_CANCELED && codeOf((err as { cause?: unknown })?.cause) !== QUERY_CANCELED)
+    return undefined;
+  return {
+    code: "service_unavailable",
+    status: 503,
+    message: "The request did not finish in time; nothing it was writing was kept.",
+  };
+}
+
 /**
  * app.onError: an ApiError as itself, Hono's body errors as invalid_request, anything else as a
  * logged 500 that never echoes the internal message.
@@ -36,7 +56,7 @@ export function errorHandler(send: ErrorSender, logger: Logger): ErrorHandler<Ap
       const { issues, headers, extra } = err.options;
       return send(c, { code: err.code, status: err.status, message: err.message, issues, headers, extra });
     }
-    const known = err instanceof HTTPException ? honoFailure(err) : undefined;
+    const known = err instanceof HTTPException ? honoFailure(err) : statementTimedOut(err);
     if (known) return send(c, known);
     // Never echo or log an internal message: it may hold SQL text or input values.
     logger.error(

@@ -60,7 +60,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   rate_limited: "Too many requests for this key, account or organization; honor Retry-After.",
   server_error: "Unexpected error on our side; retry with backoff and quote the requestId.",
   service_unavailable:
-    "A dependency (e.g. the agent model) is temporarily unavailable, or the 30 s limit passed.",
+    "A dependency (e.g. the agent model) is temporarily unavailable, or the 30 s limit passed; the request's writes were rolled back. Retry with backoff, with the same Idempotency-Key where the operation takes one.",
 };
 
 export interface Issue {

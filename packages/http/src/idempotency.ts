@@ -12,8 +12,9 @@ import { ApiError } from "./errors.js";
  * 3. An `in_progress` row is inserted first (INSERT ... ON CONFLICT DO NOTHING, committed at once),
  *    so of two concurrent requests with one key exactly one proceeds; the other sees the row.
  * 4. The work runs in a transaction that also stores the response on the row, so the created
- *    resource and its replayable response commit together. If the work fails, the row is deleted
- *    and a retry with the same key can proceed.
+ *    resource and its replayable response commit together. If the work fails, or outlives the
+ *    request's time limit (the caller has had its 503), the transaction rolls back, the row is
+ *    deleted and a retry with the same key can proceed.
  * 5. A later request with the key: same fingerprint and completed -> the stored status and body
  *    with `Idempotent-Replayed: true`; another fingerprint -> 422 `idempotency_key_reused`; still
  *    in progress -> 409 `idempotency_in_progress`.
@@ -66,6 +67,15 @@ export function requestFingerprint(method: string, path: string, mode: string, r
 }
 
 /**
+ * Past the request's time limit the caller has been told 503 (retry): throwing here rolls the
+ * work's transaction back instead of committing what the caller will send again (decision 111).
+ * A context without the request guard (no signal) never stops.
+ */
+function stopIfTimedOut(c: Context<AppEnv>): void {
+  (c.get("signal") as AbortSignal | undefined)?.throwIfAborted();
+}
+
+/**
  * Run `work` at most once per Idempotency-Key. Without the header, `work` simply runs in a
  * transaction. Sets `Idempotent-Replayed: true` on a replay; the caller answers with
  * `c.json(outcome.body, outcome.status)` and enqueues `outcome.deliveryIds` (empty on a replay).
@@ -78,7 +88,11 @@ export async function runIdempotent<B>(
 ): Promise<IdempotentOutcome<B>> {
   const key = idempotencyKeyOf(c);
   if (key === undefined) {
-    const done = await db.transaction((tx) => work(tx));
+    const done = await db.transaction(async (tx) => {
+      const result = await work(tx);
+      stopIfTimedOut(c);
+      return result;
+    });
     return { status: done.status, body: done.body, replayed: false, deliveryIds: done.deliveryIds ?? [] };
   }
   const auth = c.get("auth");
@@ -171,6 +185,7 @@ export async function runIdempotent<B>(
   try {
     const done = await db.transaction(async (tx) => {
       const result = await work(tx);
+      stopIfTimedOut(c);
       await tx
         .update(idempotencyKeys)
         .set({ status: "completed", responseStatus: result.status, responseBody: result.body })

@@ -16,6 +16,12 @@ import { type LimitDecision, UNAUTHENTICATED_RATE } from "./rate-limit/index.js"
 import { ANY_KEY_POLICY, type EndpointRegistry } from "./route-policy.js";
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * PostgreSQL `statement_timeout` of the service's connections: a little under the request's time
+ * limit, so a statement cannot keep running (and then commit) long after the caller got its 503;
+ * the cancelled statement answers 503 too (decision 111).
+ */
+export const STATEMENT_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS - 1_000;
 
 function rateLimitHeaderValues(decision: LimitDecision): Record<string, string> {
   return {
@@ -92,20 +98,27 @@ async function admitCaller(c: Context<AppEnv>, deps: AppDeps, policy: RoutePolic
   }
 }
 
-/** Runs `work` and fails with 503 service_unavailable once `timeoutMs` passes. */
-async function withinTimeLimit(work: Promise<void>, timeoutMs: number): Promise<void> {
+/**
+ * Runs `work` and fails with 503 service_unavailable once `timeoutMs` passes; at that moment
+ * `abort` fires with the same error, so the request's signal (`c.get("signal")`) tells the
+ * handler to stop, and `runIdempotent` rolls its transaction back instead of committing
+ * (decision 111).
+ */
+async function withinTimeLimit(
+  work: Promise<void>,
+  timeoutMs: number,
+  abort: AbortController,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new ApiError(
-            "service_unavailable",
-            `The request did not finish within ${Math.round(timeoutMs / 1000)} s.`,
-          ),
-        ),
-      timeoutMs,
-    );
+    timer = setTimeout(() => {
+      const error = new ApiError(
+        "service_unavailable",
+        `The request did not finish within ${Math.round(timeoutMs / 1000)} s.`,
+      );
+      abort.abort(error);
+      reject(error);
+    }, timeoutMs);
   });
   try {
     await Promise.race([work, expired]);
@@ -149,5 +162,9 @@ export function requestGuard(
     await next();
   };
 
-  return (c, next) => withinTimeLimit(c.req.path.startsWith("/v1/") ? guard(c, next) : next(), timeoutMs);
+  return (c, next) => {
+    const abort = new AbortController();
+    c.set("signal", abort.signal);
+    return withinTimeLimit(c.req.path.startsWith("/v1/") ? guard(c, next) : next(), timeoutMs, abort);
+  };
 }

@@ -9,6 +9,7 @@ import {
   type RateLimiter,
   RedisRateLimiter,
 } from "../rate-limit/index.js";
+import { STATEMENT_TIMEOUT_MS } from "../request-guard.js";
 import { UsageMeter } from "../usage-meter.js";
 import { loopbackWebhooksAllowed, publicBaseUrl, redisUrlOf, type ServiceEnv } from "./env.js";
 
@@ -60,6 +61,7 @@ export async function createRuntime(
     databaseUrl: env.DATABASE_URL,
     dataDir: env.SVC_DATA_DIR,
     onQuery: options.onQuery,
+    statementTimeoutMs: STATEMENT_TIMEOUT_MS,
   });
   try {
     await dbHandle.migrate();
