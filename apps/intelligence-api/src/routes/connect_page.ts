@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { ApiError, type AppEnv, handOffDeliveries, type ServiceApp, setHtmlSecurityHeaders } from "@svc/http";
+import { ApiError, type AppEnv, type ServiceApp, setHtmlSecurityHeaders } from "@svc/http";
 import { CONNECT_TOKEN_PATTERN, completeConnection, findConnectionByToken, findProvider } from "@svc/records";
 import type { Context } from "hono";
 import { type ConnectStrings, connectStrings } from "../wearables/languages.js";
@@ -225,7 +225,6 @@ async function connectSandboxProvider(
   const { token, lang, strings } = view;
   try {
     const outcome = await completeConnection(service.deps.db, { token }, providerCode);
-    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
     const name = findProvider(outcome.connection.provider ?? "")?.displayName ?? providerCode;
     c.header("Set-Cookie", `${CSRF_COOKIE}=; Path=/connect/${token}; HttpOnly; SameSite=Strict; Max-Age=0`);
     return page(c, {
