@@ -12,7 +12,7 @@ import { webhookDeliveries, webhookEndpoints } from "./schema.js";
  * A delivery row is written in the same transaction as its event (the event table or the safety
  * event table); nothing is sent before that commits. After commit the new rows are handed to the
  * queue at once; whatever that misses (Redis down, a process that stopped) the worker's sweeper
- * finds by state.
+ * finds by state (decisions 107 and 108).
  */
 
 const writtenInScope = new AsyncLocalStorage<Set<string>>();

@@ -15,7 +15,7 @@ import {
  * The delivery HTTP client, apart from the delivery steps: which addresses an endpoint may be
  * posted to now (decision 48, checked again at every attempt), one POST pinned to those
  * addresses, and the short machine reasons for a failed exchange. It knows nothing of delivery
- * rows, retries or the database; `deliver.ts` runs the steps around it.
+ * rows, retries or the database; `deliver.ts` runs the steps around it (decision 108).
  */
 
 /** What the client needs of an endpoint: its URL and the settings its address rules follow. */

@@ -29,7 +29,7 @@ export async function handOffDeliveries(
  * so a route that writes an event never hands deliveries off itself and cannot forget to. A
  * handler that failed hands nothing off (what it wrote rolled back, or the sweeper finds it).
  * Innermost, inside the request guard: a handler still running when the time limit answered
- * hands its deliveries off when it finishes, as a route's own call after commit did.
+ * hands its deliveries off when it finishes, as a route's own call after commit did (decision 107).
  */
 export function handOffAfterCommit(deps: Pick<AppDeps, "deliveries" | "logger">): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
