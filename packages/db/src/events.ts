@@ -1,7 +1,8 @@
 import { newId } from "@svc/ids";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "./client.js";
-import { accounts, events, webhookDeliveries, webhookEndpoints } from "./schema.js";
+import { writeOutboxDeliveries } from "./outbox.js";
+import { accounts, events, webhookEndpoints } from "./schema.js";
 
 /** A transaction or the database itself: event writers run inside the caller's transaction. */
 export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -20,8 +21,8 @@ export interface RecordedEvent {
 
 /**
  * Write an event and one pending delivery per active endpoint of the account in the same mode,
- * inside the caller's transaction (the outbox). After commit, hand `deliveryIds` to the delivery
- * queue; if that fails, the sweeper finds them by state.
+ * inside the caller's transaction (the outbox). Inside `noteOutboxWrites` the deliveries go to the
+ * queue after commit; whatever misses the queue, the sweeper finds by state.
  */
 export async function recordEvent(
   tx: DbOrTx,
@@ -51,30 +52,16 @@ export async function recordEvent(
     data: input.data,
     createdAt: now,
   });
-  const endpoints = await tx
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.accountId, input.accountId),
-        eq(webhookEndpoints.mode, input.mode),
-        input.endpointId ? eq(webhookEndpoints.id, input.endpointId) : undefined,
-        isNull(webhookEndpoints.disabledAt),
-        isNull(webhookEndpoints.removedAt),
-      ),
-    );
-  const deliveryIds = endpoints.map(() => newId("whd"));
-  if (endpoints.length > 0) {
-    await tx.insert(webhookDeliveries).values(
-      endpoints.map((endpoint, i) => ({
-        id: deliveryIds[i] as string,
-        endpointId: endpoint.id,
-        eventId: id,
-        source: "event" as const,
-        nextAttemptAt: now,
-      })),
-    );
-  }
+  const deliveryIds = await writeOutboxDeliveries(tx, {
+    eventId: id,
+    source: "event",
+    endpointsWhere: and(
+      eq(webhookEndpoints.accountId, input.accountId),
+      eq(webhookEndpoints.mode, input.mode),
+      input.endpointId ? eq(webhookEndpoints.id, input.endpointId) : undefined,
+    ),
+    now,
+  });
   return {
     event: {
       id,

@@ -4,6 +4,7 @@ export * from "./client.js";
 export * from "./events.js";
 export * from "./keys.js";
 export * from "./models.js";
+export * from "./outbox.js";
 export * from "./purge.js";
 export * from "./repo.js";
 export * from "./safety-events.js";

@@ -1,7 +1,8 @@
 import { newId } from "@svc/ids";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "./events.js";
-import { mseSafetyEvents, webhookDeliveries, webhookEndpoints } from "./schema.js";
+import { writeOutboxDeliveries } from "./outbox.js";
+import { mseSafetyEvents, webhookEndpoints } from "./schema.js";
 
 /** Type of every MSE safety event (decision 38). */
 export const MSE_SAFETY_EVENT_TYPE = "mse.risk_flagged" as const;
@@ -30,7 +31,7 @@ export interface MseSafetyEventPayload {
 
 export interface RecordedSafetyEvent {
   event: MseSafetyEventPayload;
-  /** Pending deliveries written with the event; hand them to the queue after commit. */
+  /** Pending deliveries written with the event (see `noteOutboxWrites` for their hand-off). */
   deliveryIds: string[];
 }
 
@@ -38,9 +39,9 @@ export interface RecordedSafetyEvent {
  * Write a durable MSE safety event and one pending delivery (source `safety_event`) per active
  * webhook endpoint of the organization, inside the caller's transaction (the outbox). The payload
  * carries a real patientId, so only live endpoints (https, the live address rules) that are
- * neither disabled nor removed get one; test-mode endpoints never do (decision 28). After
- * commit, hand `deliveryIds` to the delivery queue; if that fails, the sweeper finds the pending
- * rows by state.
+ * neither disabled nor removed get one; test-mode endpoints never do (decision 28). Inside
+ * `noteOutboxWrites` the deliveries go to the queue after commit; whatever misses the queue, the
+ * sweeper finds by state.
  */
 export async function recordSafetyEvent(
   tx: DbOrTx,
@@ -81,30 +82,12 @@ export async function recordSafetyEvent(
     payload: event,
     createdAt: now,
   });
-  const endpoints = await tx
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.orgId, input.orgId),
-        // Live patient data goes to live endpoints only (decision 28).
-        eq(webhookEndpoints.mode, "live"),
-        isNull(webhookEndpoints.disabledAt),
-        isNull(webhookEndpoints.removedAt),
-      ),
-    );
-  const deliveryIds = endpoints.map(() => newId("whd"));
-  if (endpoints.length > 0) {
-    await tx.insert(webhookDeliveries).values(
-      endpoints.map((endpoint, i) => ({
-        id: deliveryIds[i] as string,
-        endpointId: endpoint.id,
-        eventId: id,
-        source: "safety_event" as const,
-        status: "pending" as const,
-        nextAttemptAt: now,
-      })),
-    );
-  }
+  const deliveryIds = await writeOutboxDeliveries(tx, {
+    eventId: id,
+    source: "safety_event",
+    // Live patient data goes to live endpoints only (decision 28).
+    endpointsWhere: and(eq(webhookEndpoints.orgId, input.orgId), eq(webhookEndpoints.mode, "live")),
+    now,
+  });
   return { event, deliveryIds };
 }

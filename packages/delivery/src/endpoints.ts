@@ -23,7 +23,7 @@ import {
   newWebhookSecret,
   refusedAddressReason,
 } from "@svc/webhooks";
-import { type Resolver, systemResolver } from "./deliver.js";
+import { type Resolver, systemResolver } from "./http-client.js";
 
 /**
  * Operator actions on webhook endpoints and deliveries (the `pnpm svc webhooks ...` commands).

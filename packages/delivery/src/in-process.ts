@@ -1,4 +1,4 @@
-import { and, asc, type Db, eq, lte, webhookDeliveries } from "@svc/db";
+import { type Db, dueDeliveryIds } from "@svc/db";
 import { type DeliveryRunOptions, deliverContextFor, drainWaitMs, sleep } from "./context.js";
 import { deliver } from "./deliver.js";
 import type { DeliveryEnqueuer } from "./queue.js";
@@ -51,14 +51,9 @@ export function startInProcessDelivery(options: InProcessDeliveryOptions): InPro
   const pollOnce = async (): Promise<number> => {
     const room = concurrency - inFlight.size;
     if (closed || room <= 0) return 0;
-    const due = await db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, new Date())))
-      .orderBy(asc(webhookDeliveries.nextAttemptAt))
-      .limit(room + inFlight.size);
+    const due = await dueDeliveryIds(db, { dueBy: new Date(), limit: room + inFlight.size });
     let started = 0;
-    for (const { id } of due) {
+    for (const id of due) {
       if (started >= room) break;
       if (inFlight.has(id)) continue;
       run(id);

@@ -4,10 +4,6 @@ export {
   type DeliverContext,
   type DeliverOutcome,
   deliver,
-  RESPONSE_SNIPPET_BYTES,
-  type Resolver,
-  safeResponseSnippet,
-  systemResolver,
   USER_AGENT,
 } from "./deliver.js";
 export {
@@ -24,6 +20,7 @@ export {
   setWebhookEndpointDisabled,
   TEST_EVENT_TYPE,
 } from "./endpoints.js";
+export { RESPONSE_SNIPPET_BYTES, type Resolver, safeResponseSnippet, systemResolver } from "./http-client.js";
 export {
   type InProcessDelivery,
   type InProcessDeliveryOptions,

@@ -1,4 +1,4 @@
-import { type Db, inArray, webhookDeliveries } from "@svc/db";
+import { type Db, markHandedOut } from "@svc/db";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
@@ -158,11 +158,7 @@ export function createDeliveryEnqueuer(options: {
       if (deliveryIds.length === 0) return;
       try {
         await enqueueDeliveries(queue, deliveryIds);
-        if (options.db)
-          await options.db
-            .update(webhookDeliveries)
-            .set({ enqueuedAt: new Date() })
-            .where(inArray(webhookDeliveries.id, deliveryIds));
+        if (options.db) await markHandedOut(options.db, deliveryIds, new Date());
       } catch (error) {
         options.onError?.(error as Error, deliveryIds);
       }

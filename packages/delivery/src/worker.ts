@@ -1,4 +1,4 @@
-import { and, asc, type Db, eq, inArray, isNull, lt, lte, or, webhookDeliveries } from "@svc/db";
+import { type Db, dueDeliveryIds, markHandedOut } from "@svc/db";
 import { Worker } from "bullmq";
 import { type DeliveryRunOptions, deliverContextFor, drainWaitMs, sleep } from "./context.js";
 import { deliver } from "./deliver.js";
@@ -132,37 +132,19 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
     const now = Date.now();
     try {
       return await db.transaction(async (tx) => {
-        const rows = await tx
-          .select({ id: webhookDeliveries.id })
-          .from(webhookDeliveries)
-          .where(
-            and(
-              eq(webhookDeliveries.status, "pending"),
-              lte(webhookDeliveries.nextAttemptAt, new Date(now - sweepGraceMs)),
-              or(
-                isNull(webhookDeliveries.enqueuedAt),
-                lt(webhookDeliveries.enqueuedAt, new Date(now - staleAfterMs)),
-              ),
-            ),
-          )
-          .orderBy(asc(webhookDeliveries.nextAttemptAt))
-          .limit(500)
-          .for("update", { skipLocked: true });
-        if (rows.length === 0) return 0;
+        const ids = await dueDeliveryIds(tx, {
+          dueBy: new Date(now - sweepGraceMs),
+          handedOutBefore: new Date(now - staleAfterMs),
+          limit: 500,
+          lock: true,
+        });
+        if (ids.length === 0) return 0;
         // Enqueue while the rows are locked; if Redis refuses, the transaction rolls back and
         // the rows stay as they were for the next sweep.
-        await Promise.all(rows.map((r) => enqueueJob(queue, r.id, sweepJobId(r.id, now))));
-        await tx
-          .update(webhookDeliveries)
-          .set({ enqueuedAt: new Date(now) })
-          .where(
-            inArray(
-              webhookDeliveries.id,
-              rows.map((r) => r.id),
-            ),
-          );
-        logger.info({ count: rows.length }, "outbox sweep enqueued due webhook deliveries");
-        return rows.length;
+        await Promise.all(ids.map((id) => enqueueJob(queue, id, sweepJobId(id, now))));
+        await markHandedOut(tx, ids, new Date(now));
+        logger.info({ count: ids.length }, "outbox sweep enqueued due webhook deliveries");
+        return ids.length;
       });
     } catch (error) {
       warnRedis(error as Error, "outbox sweep");

@@ -3,6 +3,7 @@ import type { Db } from "@svc/db";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
 import type { AuthContext, RoutePolicy } from "./auth.js";
+import { handOffAfterCommit } from "./deliveries.js";
 import { type ErrorBodyRenderer, errorSender } from "./error-body.js";
 import { errorHandler } from "./error-handler.js";
 import { ApiError, zodIssues } from "./errors.js";
@@ -120,6 +121,7 @@ export function createServiceApp(deps: AppDeps, options: ServiceAppOptions): Ser
   app.use("*", requestLog(deps.logger, options.responseHeaders, deps.usage));
   for (const { path, middleware } of options.aroundGuard ?? []) app.use(path, middleware);
   app.use("*", requestGuard(deps, endpoints, options.hygiene));
+  app.use("*", handOffAfterCommit(deps));
   app.notFound(notFoundHandler(app.router, endpoints, sendError));
   return {
     app,

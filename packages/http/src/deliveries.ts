@@ -1,4 +1,6 @@
-import type { AppDeps } from "./app.js";
+import { noteOutboxWrites } from "@svc/db";
+import type { MiddlewareHandler } from "hono";
+import type { AppDeps, AppEnv } from "./app.js";
 
 /**
  * After commit: hand the new webhook deliveries to the delivery queue. Best effort by design:
@@ -19,4 +21,19 @@ export async function handOffDeliveries(
       "webhook deliveries not enqueued; the outbox sweeper will pick them up",
     );
   }
+}
+
+/**
+ * The one after-commit hand-off: every delivery row the outbox wrote while the handler ran is
+ * handed to the queue once the handler has returned (its transactions have committed by then),
+ * so a route that writes an event never hands deliveries off itself and cannot forget to. A
+ * handler that failed hands nothing off (what it wrote rolled back, or the sweeper finds it).
+ * Innermost, inside the request guard: a handler still running when the time limit answered
+ * hands its deliveries off when it finishes, as a route's own call after commit did (decision 107).
+ */
+export function handOffAfterCommit(deps: Pick<AppDeps, "deliveries" | "logger">): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const { deliveryIds } = await noteOutboxWrites(next);
+    if (!c.error) await handOffDeliveries(deps, deliveryIds, c.get("requestId"));
+  };
 }

@@ -7,7 +7,6 @@ import {
   declaredFormWithin,
   formTokenMatches,
   fromOurPage,
-  handOffDeliveries,
   type ServiceApp,
   setHtmlSecurityHeaders,
 } from "@svc/http";
@@ -214,7 +213,6 @@ async function connectSandboxProvider(
   const { token, lang, strings } = view;
   try {
     const outcome = await completeConnection(service.deps.db, { token }, providerCode);
-    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
     const name = findProvider(outcome.connection.provider ?? "")?.displayName ?? providerCode;
     c.header("Set-Cookie", `${CSRF_COOKIE}=; Path=/connect/${token}; HttpOnly; SameSite=Strict; Max-Age=0`);
     return page(c, {

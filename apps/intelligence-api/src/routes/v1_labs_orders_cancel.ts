@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, handOffDeliveries, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { transitionLabOrder } from "@svc/records";
 import { toLabOrder } from "../labs/body.js";
 import { type LabOrderResponse, LabOrderResponseSchema, OrderIdParams } from "../schemas/labs.js";
@@ -30,7 +30,6 @@ export function registerLabOrdersCancel(service: ServiceApp): void {
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const { id } = c.req.valid("param");
     const outcome = await transitionLabOrder(service.deps.db, { id, ...scopeOf(c), to: "cancelled" });
-    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
     const body: LabOrderResponse = { ok: true, data: toLabOrder(outcome.order) };
     return c.json(body, 200);
   };

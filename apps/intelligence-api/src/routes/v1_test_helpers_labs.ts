@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, handOffDeliveries, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { transitionLabOrder } from "@svc/records";
 import { toLabOrder } from "../labs/body.js";
 import {
@@ -60,7 +60,6 @@ export function registerTestHelperLabs(service: ServiceApp): void {
     // The body is optional: without one the validator leaves nothing behind.
     const input = (c.req.valid("json") as LabOrderAdvanceRequest | undefined) ?? {};
     const outcome = await transitionLabOrder(service.deps.db, { id, ...scopeOf(c), to: input.to });
-    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
     const body: LabOrderResponse = { ok: true, data: toLabOrder(outcome.order) };
     return c.json(body, 200);
   };
@@ -75,7 +74,6 @@ export function registerTestHelperLabs(service: ServiceApp): void {
       to: "authorized",
       expectFrom: "requested",
     });
-    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
     const body: LabOrderResponse = { ok: true, data: toLabOrder(outcome.order) };
     return c.json(body, 200);
   };

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, handOffDeliveries, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { completeConnection } from "@svc/records";
 import {
   ConnectionIdParams,
@@ -42,7 +42,6 @@ export function registerTestHelperWearables(service: ServiceApp): void {
     const { id } = c.req.valid("param");
     const { provider } = c.req.valid("json");
     const outcome = await completeConnection(service.deps.db, { id, scope: scopeOf(c) }, provider);
-    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
     const body: WearableConnectionResponse = {
       ok: true,
       data: toConnection(outcome.connection, service.deps.publicBaseUrl),

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, handOffDeliveries, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { disconnectConnection } from "@svc/records";
 import {
   ConnectionIdParams,
@@ -34,7 +34,6 @@ export function registerWearableConnectionsDisconnect(service: ServiceApp): void
   const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const { id } = c.req.valid("param");
     const outcome = await disconnectConnection(service.deps.db, { id, scope: scopeOf(c) });
-    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
     const body: WearableConnectionResponse = {
       ok: true,
       data: toConnection(outcome.connection, service.deps.publicBaseUrl),

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, handOffDeliveries, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { SYNC_DAYS, syncConnection } from "@svc/records";
 import {
   ConnectionIdParams,
@@ -34,7 +34,6 @@ export function registerWearableConnectionsSync(service: ServiceApp): void {
     requireTestMode(c);
     const { id } = c.req.valid("param");
     const outcome = await syncConnection(service.deps.db, id, scopeOf(c));
-    await handOffDeliveries(service.deps, outcome.deliveryIds, c.get("requestId"));
     const body: WearableSyncResponse = {
       ok: true,
       data: { ...toConnection(outcome.connection, service.deps.publicBaseUrl), sync: { days: outcome.days } },

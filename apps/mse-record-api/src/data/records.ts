@@ -53,7 +53,7 @@ export interface WriteResult {
   risk: RiskAssessment;
   safetyEventId: string | null;
   patchedDomains: DomainKey[];
-  /** Webhook deliveries written with the safety event; hand them to the queue after commit. */
+  /** Webhook deliveries written with the safety event (the HTTP layer hands them to the queue after commit). */
   deliveryIds: string[];
 }
 

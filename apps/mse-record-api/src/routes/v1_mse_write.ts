@@ -1,11 +1,5 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
-import {
-  type AppEnv,
-  flatErrorResponses,
-  handOffDeliveries,
-  rateLimitHeaders,
-  type ServiceApp,
-} from "@svc/http";
+import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { validateSelection } from "@svc/mse-catalog";
 import { appendVersion } from "../data/records.js";
 import { invalidSelection } from "../errors.js";
@@ -55,7 +49,6 @@ export function registerMseWrite(service: ServiceApp): void {
       { orgId, keyId, visitId, patientId: body.patientId, clinicianId: body.clinicianId },
       { kind: "write", selection: checked.selection },
     );
-    await handOffDeliveries(service.deps, result.deliveryIds, c.get("requestId"));
     const response: WriteResponse = {
       ok: true,
       version: result.version,

@@ -147,7 +147,8 @@ export interface TransitionInput {
 /**
  * Apply one move inside a transaction: lock the order, check the move, update it, and write
  * `lab_order.status_changed` (plus `lab_order.results_ready` on entering `resulted`) with their
- * pending deliveries. After commit, hand `deliveryIds` to the delivery queue. A refused move is a
+ * pending deliveries (handed to the queue after commit by the caller's outbox scope, see
+ * `noteOutboxWrites`, or by the sweeper). A refused move is a
  * `LabOrderError`.
  */
 export async function transitionLabOrder(db: Db, input: TransitionInput): Promise<TransitionOutcome> {
