@@ -1,7 +1,7 @@
 /** Event types delivered by webhook (contract, Events 2) and the MSE safety event (decision 38). */
 export const EVENT_TYPES = [
-  "lab_order.results_ready",
   "lab_order.status_changed",
+  "lab_order.results_ready",
   "wearable.connected",
   "wearable.sync_completed",
   "wearable.disconnected",

@@ -1,13 +1,7 @@
 import { z } from "@hono/zod-openapi";
 
-/** Event types listed and delivered for lab orders and wearable connections. */
-export const EVENT_TYPES = [
-  "lab_order.status_changed",
-  "lab_order.results_ready",
-  "wearable.connected",
-  "wearable.sync_completed",
-  "wearable.disconnected",
-] as const;
+/** Event types listed and delivered for lab orders and wearable connections: the one list. */
+export { EVENT_TYPES } from "@svc/webhooks";
 
 export const EventSchema = z
   .object({
