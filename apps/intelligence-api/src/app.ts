@@ -13,7 +13,6 @@ import { dmseBrowserCors, registerAnalysisRoutes } from "./routes/analysis.js";
 import { registerCaptureDemo } from "./routes/capture_demo.js";
 import { registerConnectPage } from "./routes/connect_page.js";
 import { registerRecordAgents } from "./routes/v1_agents.js";
-import { registerEventsGet } from "./routes/v1_events_get.js";
 import { registerEventsList } from "./routes/v1_events_list.js";
 import { registerLabOrdersCancel } from "./routes/v1_labs_orders_cancel.js";
 import { registerLabOrdersCreate } from "./routes/v1_labs_orders_create.js";
@@ -66,7 +65,6 @@ export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOpti
   registerLabOrdersCancel(service);
   registerTestHelperLabs(service);
   registerEventsList(service);
-  registerEventsGet(service);
   registerWearableProviders(service);
   registerWearablesConnect(service);
   registerWearableConnectionsList(service);

@@ -14,7 +14,6 @@ export type { BiomarkerAnalysisResponse, BiomarkerAnalyzeRequest } from "./route
 export { BiomarkerAnalyzeRequestSchema } from "./routes/v1_biomarker_analyze.js";
 export type { DmseAnalysisResponse, DmseAnalyzeRequest } from "./routes/v1_dmse_analyze.js";
 export { DmseAnalyzeRequestSchema } from "./routes/v1_dmse_analyze.js";
-export type { EventResponse } from "./routes/v1_events_get.js";
 export type { EventListResponse } from "./routes/v1_events_list.js";
 export type { CreateLabOrderRequest } from "./routes/v1_labs_orders_create.js";
 export type { LabOrderResponse } from "./routes/v1_labs_orders_get.js";

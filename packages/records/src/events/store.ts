@@ -70,27 +70,3 @@ export async function listEvents(db: Db, query: EventQuery) {
 }
 
 export type EventRow = Awaited<ReturnType<typeof listEvents>>["rows"][number];
-
-/** One retained event of the scope's account and mode, or null (another account's is null too). */
-export async function findEvent(db: Db, scope: EventQuery["scope"], id: string): Promise<EventRow | null> {
-  const [row] = await db
-    .select({
-      seq: events.seq,
-      xact: sql<string>`${events.xactId}::text`,
-      id: events.id,
-      type: events.type,
-      apiVersion: events.apiVersion,
-      data: events.data,
-      createdAt: events.createdAt,
-    })
-    .from(events)
-    .where(
-      and(
-        eq(events.id, id),
-        eq(events.accountId, scope.accountId),
-        eq(events.mode, scope.mode),
-        gte(events.createdAt, new Date(Date.now() - EVENT_RETENTION_DAYS * DAY_MS)),
-      ),
-    );
-  return row ?? null;
-}
