@@ -1,21 +1,6 @@
-import {
-  call,
-  captureLogger,
-  type Receiver,
-  requireEnv,
-  startReceiver,
-  startTestService,
-  type TestService,
-  waitFor,
-} from "@svc/testkit";
+import { call, type Receiver, type TestService, waitFor } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  addWebhookEndpoint,
-  createDeliveryEnqueuer,
-  startWebhookWorker,
-  type WorkerHandle,
-} from "../src/index.js";
-import { uniquePrefix } from "./helpers.js";
+import { type DeliveryPipeline, startDeliveryPipeline } from "./helpers.js";
 
 /** The part of a lab order body this test reads (@svc/delivery cannot depend on the API package). */
 interface LabOrderBody {
@@ -28,40 +13,17 @@ interface LabOrderBody {
  * the event reaches the receiver within seconds: the HTTP layer handed it to the queue after
  * commit. Without that hand-off only the sweeper would send it, long after this test gave up.
  */
+let pipeline: DeliveryPipeline;
 let svc: TestService;
 let receiver: Receiver;
-let worker: WorkerHandle;
-let enqueuer: ReturnType<typeof createDeliveryEnqueuer>;
 let key: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
-  const prefix = uniquePrefix();
-  const redisUrl = requireEnv("TEST_REDIS_URL");
-  enqueuer = createDeliveryEnqueuer({ redis: redisUrl, db: svc.db.handle.db, prefix });
-  svc.deps.deliveries = enqueuer;
-  worker = await startWebhookWorker({
-    logger: captureLogger().logger,
-    db: svc.db.handle.db,
-    redisUrl,
-    prefix,
-    sweepIntervalMs: 600_000,
-  });
-  receiver = await startReceiver();
-  const caller = await svc.seed.caller("launch");
-  key = caller.key;
-  await addWebhookEndpoint(svc.db.handle.db, {
-    accountId: caller.account.id,
-    url: `${receiver.url}/hooks`,
-    mode: "test",
-    allowPrivate: true,
-  });
+  pipeline = await startDeliveryPipeline({ sweepIntervalMs: 600_000 });
+  ({ svc, receiver, key } = pipeline);
 });
 afterAll(async () => {
-  await worker?.close({ force: true });
-  await enqueuer?.close();
-  await receiver?.close();
-  await svc?.close();
+  await pipeline?.close();
 });
 
 describe("after-commit hand-off", () => {

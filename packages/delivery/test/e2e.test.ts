@@ -1,22 +1,7 @@
-import {
-  call,
-  captureLogger,
-  type Receiver,
-  requireEnv,
-  startReceiver,
-  startTestService,
-  type TestService,
-  waitFor,
-} from "@svc/testkit";
+import { call, type Receiver, type TestService, waitFor } from "@svc/testkit";
 import { verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  addWebhookEndpoint,
-  createDeliveryEnqueuer,
-  startWebhookWorker,
-  type WorkerHandle,
-} from "../src/index.js";
-import { uniquePrefix } from "./helpers.js";
+import { type DeliveryPipeline, startDeliveryPipeline } from "./helpers.js";
 
 /** The part of a lab order body this test reads (@svc/delivery cannot depend on the API package). */
 interface LabOrderBody {
@@ -28,42 +13,18 @@ interface LabOrderBody {
  * and walked through every state by the test helpers reaches a receiver on loopback as signed
  * events, each once or more, in causal order for the order.
  */
+let pipeline: DeliveryPipeline;
 let svc: TestService;
 let receiver: Receiver;
-let worker: WorkerHandle;
-let enqueuer: ReturnType<typeof createDeliveryEnqueuer>;
 let key: string;
 let secret: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
-  const prefix = uniquePrefix();
-  const redisUrl = requireEnv("TEST_REDIS_URL");
-  enqueuer = createDeliveryEnqueuer({ redis: redisUrl, db: svc.db.handle.db, prefix });
-  svc.deps.deliveries = enqueuer;
-  worker = await startWebhookWorker({
-    logger: captureLogger().logger,
-    db: svc.db.handle.db,
-    redisUrl,
-    prefix,
-    sweepIntervalMs: 500,
-  });
-  receiver = await startReceiver();
-  const caller = await svc.seed.caller("launch");
-  key = caller.key;
-  const endpoint = await addWebhookEndpoint(svc.db.handle.db, {
-    accountId: caller.account.id,
-    url: `${receiver.url}/hooks`,
-    mode: "test",
-    allowPrivate: true,
-  });
-  secret = endpoint.secret;
+  pipeline = await startDeliveryPipeline({ sweepIntervalMs: 500 });
+  ({ svc, receiver, key, secret } = pipeline);
 });
 afterAll(async () => {
-  await worker?.close({ force: true });
-  await enqueuer?.close();
-  await receiver?.close();
-  await svc?.close();
+  await pipeline?.close();
 });
 
 describe("lab order events delivered end to end", () => {
