@@ -1,0 +1,3 @@
+// FHIR R4 in and out for the engines: reading Observations and MedicationRequests into engine
+// inputs, and writing engine answers as FHIR resources. Pure: no network, no database.
+export {};
