@@ -9,10 +9,10 @@ import {
   organizations,
   sql,
 } from "@svc/db";
+import { workspaceOf } from "@svc/records";
 import type { Context } from "hono";
 import { csrfTokenFor, type DashboardAuth } from "./auth.js";
 import type { Viewer, WorkspaceChoice } from "./pages/layout.js";
-import { workspaceOf } from "./workspace.js";
 
 /** The workspaces a user works in, most recently joined first, with their names and roles. */
 export async function membershipsOf(db: Db, userId: string) {

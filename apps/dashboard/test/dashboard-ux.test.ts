@@ -1,9 +1,9 @@
 import { apiKeys, eq, webhookDeliveries } from "@svc/db";
 import { addWebhookEndpoint } from "@svc/delivery";
+import { createInvite } from "@svc/records";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { EVENT_TYPES } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInvite } from "../src/index.js";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 
 /**

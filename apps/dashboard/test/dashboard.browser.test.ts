@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { addApiUsage, createOrganization, listKeys } from "@svc/db";
 import { startInProcessDelivery } from "@svc/delivery";
+import { createInvite, recordAudit } from "@svc/records";
 import {
   call,
   launchChromium,
@@ -14,7 +15,6 @@ import {
 } from "@svc/testkit";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInvite, recordAudit } from "../src/index.js";
 import { PASSWORD } from "./session-client.js";
 
 /**

@@ -1,9 +1,9 @@
 import { apiKeys, eq, webhookDeliveries } from "@svc/db";
 import { startInProcessDelivery } from "@svc/delivery";
+import { createInvite, listAudit } from "@svc/records";
 import { call, type Receiver, startReceiver, startTestService, type TestService } from "@svc/testkit";
 import { verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInvite, listAudit } from "../src/index.js";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 
 /**

@@ -1,8 +1,8 @@
 import { apiKeys, dashboardMembers, dashboardUsers, eq } from "@svc/db";
+import type { Workspace } from "@svc/records";
+import { createInvite } from "@svc/records";
 import { startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInvite } from "../src/index.js";
-import type { Workspace } from "../src/workspace.js";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 
 /**

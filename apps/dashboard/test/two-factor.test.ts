@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { dashboardAuditLog, dashboardTwoFactors, dashboardUsedTotpCodes, eq } from "@svc/db";
+import { createInvite } from "@svc/records";
 import { startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInvite } from "../src/index.js";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 
 /**

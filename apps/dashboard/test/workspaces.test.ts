@@ -1,9 +1,9 @@
 import { apiKeys, createOrganization, dashboardAuditLog, eq } from "@svc/db";
 import { addWebhookEndpoint } from "@svc/delivery";
+import type { Workspace } from "@svc/records";
+import { createInvite } from "@svc/records";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInvite } from "../src/index.js";
-import type { Workspace } from "../src/workspace.js";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 
 /**

@@ -1,5 +1,8 @@
 // The service's records, read and written the same way by the APIs, the dashboard and the CLI
 // (decision 103): Drizzle queries and domain rules only, no routes and no queue.
+export * from "./dashboard/audit.js";
+export * from "./dashboard/invites.js";
+export * from "./dashboard/workspace.js";
 export * from "./events/store.js";
 export * from "./labs/catalog.js";
 export * from "./labs/results.js";

@@ -46,6 +46,42 @@ function sourcesOf(dir: string): string[] {
     .map((f) => path.join(dir, f));
 }
 
+/**
+ * The values an app's `src/index.ts` exports (type-only exports aside): what starts the app, and
+ * for the intelligence API the request schemas the launcher CLI and the bench validate with
+ * (decision 103), so a data-access function exported for another app fails CI.
+ */
+const APP_ENTRY_VALUES: Record<string, string[]> = {
+  "apps/dashboard": ["buildDashboard"],
+  "apps/mse-record-api": ["buildMseRecordApi"],
+  "apps/intelligence-api": [
+    "BiomarkerAnalyzeRequestSchema",
+    "DmseAnalyzeRequestSchema",
+    "LabResultsSchema",
+    "MedicationAnalyzeRequestSchema",
+    "OutcomeScoreRequestSchema",
+    "RelapsePredictRequestSchema",
+    "buildIntelligenceApi",
+  ],
+};
+
+/** Names exported as values by an entry module's source (`export type` and `type X` entries skipped). */
+function valueExports(source: string): string[] {
+  const names: string[] = [];
+  for (const m of source.matchAll(/^export\s+(type\s+)?\{([^}]*)\}/gm)) {
+    if (m[1]) continue;
+    for (const entry of (m[2] as string).split(",")) {
+      const name = entry.trim();
+      if (name && !name.startsWith("type ")) names.push(name.split(/\s+as\s+/).pop() as string);
+    }
+  }
+  for (const m of source.matchAll(/^export\s+(?:async\s+)?(?:function|const|class|let)\s+(\w+)/gm)) {
+    names.push(m[1] as string);
+  }
+  if (/^export\s+\*/m.test(source)) names.push("*");
+  return names.sort();
+}
+
 describe("package boundaries (decision 103)", () => {
   const workspaces = ["packages", "apps", "tooling"].flatMap((top) =>
     readdirSync(path.join(root, top), { withFileTypes: true })
@@ -80,6 +116,16 @@ describe("package boundaries (decision 103)", () => {
     expect(found).toEqual([]);
   });
 
+  it("an app's entry exports only what starts it (and the API's request schemas for the CLI and bench)", () => {
+    const apps = workspaces.filter((dir) => dir.startsWith("apps/"));
+    const found = Object.fromEntries(
+      apps
+        .filter((dir) => APP_ENTRY_VALUES[dir] !== undefined)
+        .map((dir) => [dir, valueExports(readFileSync(path.join(root, dir, "src/index.ts"), "utf8"))]),
+    );
+    expect(found).toEqual(APP_ENTRY_VALUES);
+  });
+
   it("the checks catch the mistakes they guard against", () => {
     const dashboardAsBefore: Manifest = {
       name: "@svc/dashboard",
@@ -95,6 +141,11 @@ describe("package boundaries (decision 103)", () => {
       'import { ApiError } from "@svc/http";',
       'const m = await import("@modelcontextprotocol/sdk/server/mcp.js");',
     ].join("\n");
+    expect(
+      valueExports(
+        'export { buildDashboard, type DashboardOptions } from "./app.js";\nexport { listAudit, recordAudit } from "./audit.js";\nexport type { X } from "./x.js";\nexport * from "./y.js";',
+      ),
+    ).toEqual(["*", "buildDashboard", "listAudit", "recordAudit"]);
     expect(forbiddenImports(source)).toEqual([
       "hono",
       "bullmq",

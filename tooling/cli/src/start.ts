@@ -1,4 +1,3 @@
-import { createInvite, INVITE_HOURS } from "@svc/dashboard";
 import { countAccounts, createAccount, createApiKey, type Db } from "@svc/db";
 import {
   apiDeliveryEnqueuer,
@@ -22,6 +21,7 @@ import {
   tlsFilesOf,
 } from "@svc/http/runtime";
 import { chatModelFromEnv, modelNarratorFromEnv } from "@svc/model";
+import { createInvite, INVITE_HOURS } from "@svc/records";
 import { announce } from "./announce.js";
 import { buildCombinedApp } from "./combined.js";
 import { type OperatorEndpoint, startOperatorEndpoint } from "./operator.js";

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { z } from "@hono/zod-openapi";
-import { createInvite } from "@svc/dashboard";
 import type { FlatErrorBody, HealthSchema } from "@svc/http";
 import type { PingResponse } from "@svc/intelligence-api";
+import { createInvite } from "@svc/records";
 import { call, compiledEntry, createTestDatabase, requireEnv, Seeder, type TestDatabase } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import type { listAudit } from "../audit.js";
+import type { listAudit } from "@svc/records";
 import { EmptyRow, Page, type Viewer, when } from "./layout.js";
 
 type AuditRow = Awaited<ReturnType<typeof listAudit>>[number];

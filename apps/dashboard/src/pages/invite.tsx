@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { type Workspace, workspaceLabel } from "../workspace.js";
+import { type Workspace, workspaceLabel } from "@svc/records";
 import { Page, Problem } from "./layout.js";
 
 /**

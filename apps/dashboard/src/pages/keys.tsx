@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import { type listKeys, MAX_ROLL_GRACE_HOURS, MSE_SCOPES } from "@svc/db";
-import { isOrganization } from "../workspace.js";
+import { isOrganization } from "@svc/records";
 import { Csrf, EmptyRow, ModeSections, Notice, Page, type Viewer, when } from "./layout.js";
 
 type KeyRow = Awaited<ReturnType<typeof listKeys>>[number];

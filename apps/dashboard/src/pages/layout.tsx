@@ -1,7 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import { isOrganization, type Workspace, workspaceLabel } from "@svc/records";
 import type { Child } from "hono/jsx";
-import { isOrganization, type Workspace, workspaceLabel } from "../workspace.js";
 import { WorkspaceSwitcher } from "./workspaces.js";
 
 export interface Viewer {

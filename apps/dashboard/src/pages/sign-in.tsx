@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { type Workspace, workspaceLabel } from "../workspace.js";
+import { type Workspace, workspaceLabel } from "@svc/records";
 import { Page, Problem, type Viewer } from "./layout.js";
 
 export function SignInPage(props: { problem?: string; email?: string }) {

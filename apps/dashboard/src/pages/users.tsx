@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import { DASHBOARD_ROLES } from "@svc/db";
-import type { listWorkspaceUsers } from "../invites.js";
+import type { listWorkspaceUsers } from "@svc/records";
 import { ActionButton, Csrf, Notice, Page, type Viewer, when } from "./layout.js";
 
 type Users = Awaited<ReturnType<typeof listWorkspaceUsers>>;

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { listDeliveryAttempts, listWebhookDeliveries, listWebhookEndpoints } from "@svc/delivery";
-import { isOrganization } from "../workspace.js";
+import { isOrganization } from "@svc/records";
 import { ActionButton, Csrf, EmptyRow, ModeSections, Notice, Page, type Viewer, when } from "./layout.js";
 
 type EndpointRow = Awaited<ReturnType<typeof listWebhookEndpoints>>["endpoints"][number];

@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { workspaceIdOf } from "../workspace.js";
+import { workspaceIdOf } from "@svc/records";
 import type { Viewer } from "./layout.js";
 
 /**

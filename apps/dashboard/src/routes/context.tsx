@@ -2,8 +2,8 @@
 /** @jsxImportSource hono/jsx */
 import { type Db, RepoError } from "@svc/db";
 import type { AppDeps } from "@svc/http";
+import { recordAudit } from "@svc/records";
 import type { Context, Hono } from "hono";
-import { recordAudit } from "../audit.js";
 import { createDashboardAuth, type DashboardAuth, loadAuthSecret } from "../auth.js";
 import type { Viewer } from "../pages/layout.js";
 import { ProblemPage } from "../pages/sign-in.js";

@@ -1,11 +1,9 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { eventCursor, eventPosition, listEvents } from "@svc/records";
+import { accountOf, eventCursor, eventPosition, listAudit, listEvents } from "@svc/records";
 import { z } from "zod";
-import { listAudit } from "../audit.js";
 import { AuditPage } from "../pages/audit.js";
 import { EventsPage } from "../pages/events.js";
-import { accountOf } from "../workspace.js";
 import type { DashboardApp, DashboardContext } from "./context.js";
 
 const EventsQuerySchema = z.object({

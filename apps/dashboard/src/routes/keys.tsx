@@ -13,10 +13,10 @@ import {
   rollApiKey,
   setPublishableOrigins,
 } from "@svc/db";
+import { accountOf, isOrganization } from "@svc/records";
 import { z } from "zod";
 import { KeysPage, RevokeConfirmPage, SecretOncePage } from "../pages/keys.js";
 import { when } from "../pages/layout.js";
-import { accountOf, isOrganization } from "../workspace.js";
 import { type DashboardApp, type DashboardContext, formOf, lines } from "./context.js";
 
 const CreateKeySchema = z.object({

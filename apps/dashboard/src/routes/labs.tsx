@@ -1,8 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { LabOrderError, listLabOrders, transitionLabOrder } from "@svc/records";
+import { accountOf, LabOrderError, listLabOrders, transitionLabOrder } from "@svc/records";
 import { LabsPage } from "../pages/labs.js";
-import { accountOf } from "../workspace.js";
 import { bothModes, type DashboardApp, type DashboardContext } from "./context.js";
 
 const BACK = "/dashboard/labs";

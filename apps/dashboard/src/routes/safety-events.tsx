@@ -1,9 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import { deliveriesOfEvents } from "@svc/delivery";
-import { listSafetyEvents, safetyEventCursor, safetyEventPosition } from "@svc/records";
+import { isOrganization, listSafetyEvents, safetyEventCursor, safetyEventPosition } from "@svc/records";
 import { SafetyEventsPage } from "../pages/safety-events.js";
-import { isOrganization } from "../workspace.js";
 import type { DashboardApp, DashboardContext } from "./context.js";
 
 const PAGE_SIZE = 50;

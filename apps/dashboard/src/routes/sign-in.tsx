@@ -1,9 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import { dashboardUsers, eq } from "@svc/db";
-import type { Context } from "hono";
-import { z } from "zod";
-import { type DashboardAuth, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../auth.js";
 import {
   type AcceptMode,
   acceptInvite,
@@ -11,7 +8,10 @@ import {
   findOpenInvite,
   type OpenInvite,
   passwordHashOf,
-} from "../invites.js";
+} from "@svc/records";
+import type { Context } from "hono";
+import { z } from "zod";
+import { type DashboardAuth, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../auth.js";
 import { JoinPage } from "../pages/invite.js";
 import { SetPasswordPage, SignInPage } from "../pages/sign-in.js";
 import { type DashboardApp, type DashboardContext, formOf } from "./context.js";

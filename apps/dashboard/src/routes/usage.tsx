@@ -2,10 +2,10 @@
 /** @jsxImportSource hono/jsx */
 import { accountPlanLimits, listApiUsage } from "@svc/db";
 import { MSE_ORG_RATE } from "@svc/http";
+import { isOrganization, type Workspace } from "@svc/records";
 import { z } from "zod";
 import { USAGE_WINDOWS, UsagePage } from "../pages/usage.js";
 import { summarizeUsage, type UsageLimits, utcDayBefore, utcMonthStart } from "../usage.js";
-import { isOrganization, type Workspace } from "../workspace.js";
 import type { DashboardApp, DashboardContext } from "./context.js";
 
 const UsageQuerySchema = z.object({

@@ -1,8 +1,9 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import { changeMember, createInvite, InviteInputSchema, listWorkspaceUsers } from "@svc/records";
 import type { Context } from "hono";
 import { z } from "zod";
-import { changeMember, createInvite, InviteInputSchema, listWorkspaceUsers } from "../invites.js";
 import { SecretOncePage } from "../pages/keys.js";
 import { UsersPage } from "../pages/users.js";
 import { chooseWorkspace } from "../session.js";

@@ -1,10 +1,9 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import { ApiError } from "@svc/http";
-import { completeConnection, listConnections, syncConnection } from "@svc/records";
+import { accountOf, completeConnection, listConnections, syncConnection } from "@svc/records";
 import type { Context } from "hono";
 import { WearablesPage } from "../pages/wearables.js";
-import { accountOf } from "../workspace.js";
 import { bothModes, type DashboardApp, type DashboardContext, type Env } from "./context.js";
 
 const BACK = "/dashboard/wearables";

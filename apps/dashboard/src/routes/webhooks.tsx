@@ -11,11 +11,11 @@ import {
   sendTestEvent,
   setWebhookEndpointDisabled,
 } from "@svc/delivery";
+import { accountOf, isOrganization, type Workspace } from "@svc/records";
 import type { Context } from "hono";
 import { z } from "zod";
 import { SecretOncePage } from "../pages/keys.js";
 import { EndpointPage, WebhooksPage } from "../pages/webhooks.js";
-import { accountOf, isOrganization, type Workspace } from "../workspace.js";
 import { type DashboardApp, type DashboardContext, formOf } from "./context.js";
 
 const AddEndpointSchema = z.object({

@@ -1,6 +1,6 @@
-import { createInvite } from "@svc/dashboard";
 import { DASHBOARD_ROLES, type DashboardRole } from "@svc/db";
 import { parseEnv, publicBaseUrl } from "@svc/http/runtime";
+import { createInvite } from "@svc/records";
 import { CliError, type CommandTable, text } from "../command.js";
 
 /** Dashboard users (decision 57): a one-time set-password link for a user of an account or organization. */
