@@ -1,13 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import {
-  analyzeBiomarkers,
-  analyzeDmse,
-  analyzeMedication,
-  type EngineFacts,
-  predictRelapse,
-  scoreOutcome,
-} from "@svc/engines";
+import type { EngineFacts, EngineRun } from "@svc/engines";
+import { ENGINE_NAMES, ENGINE_REGISTRY, type EngineName } from "@svc/intelligence";
 import { assessRisk, buildLines, type Selection } from "@svc/mse-catalog";
 import { describe, expect, it } from "vitest";
 import { readVignettes } from "../src/index.js";
@@ -28,7 +22,7 @@ interface Expectation {
 }
 
 interface Vignette {
-  engine: "outcome" | "relapse" | "medication" | "biomarker" | "dmse" | "mse_risk";
+  engine: EngineName | "mse_risk";
   input: Record<string, unknown>;
   expect: Expectation;
 }
@@ -50,77 +44,68 @@ const fromFacts = (facts: EngineFacts, status: string, text: string[]): Observed
   text: [facts.summary.headline, ...text],
 });
 
-// The inputs are plain JSON from the document; each engine receives them as its input type.
-// biome-ignore lint/suspicious/noExplicitAny: JSON input handed to typed engines
-type AnyInput = any;
+/** An engine's run data, by engine name, as its registry descriptor returns it. */
+type RunData<N extends EngineName> =
+  ReturnType<(typeof ENGINE_REGISTRY)[N]["run"]> extends EngineRun<infer D> ? D : never;
+
+/**
+ * What a clinician reads of each engine's run. Keyed by the registry's names, so an engine added to
+ * the registry without an entry here fails the typecheck, and one without vignettes fails below.
+ */
+const OBSERVERS: { [N in EngineName]: (run: EngineRun<RunData<N>>) => Observed } = {
+  outcome: (r) =>
+    fromFacts(r.facts, r.data.direction, [r.data.summaryLine, ...r.data.components.map((c) => c.detail)]),
+  relapse: (r) =>
+    fromFacts(r.facts, r.data.level, [
+      r.data.summaryLine,
+      r.data.recommendation,
+      ...r.data.factors.map((f) => f.detail),
+    ]),
+  medication: (r) =>
+    fromFacts(
+      r.facts,
+      r.facts.summary.status,
+      r.data.signals.flatMap((s) => [s.detail, s.summaryLine]),
+    ),
+  biomarker: (r) =>
+    fromFacts(r.facts, r.facts.summary.status, [
+      ...r.facts.confidence.reasons,
+      ...r.data.signals.flatMap((s) => [s.detail, s.summaryLine]),
+    ]),
+  dmse: (r) =>
+    fromFacts(r.facts, r.data.summary.status, [
+      r.data.disclaimer,
+      ...r.data.mseNarrative,
+      ...r.data.signals.map((s) => s.detail),
+    ]),
+};
+
+/** Runs an engine through its registry descriptor with the shipped parameters and observes it. */
+function observeEngine<N extends EngineName>(name: N, input: unknown): Observed {
+  const engine = ENGINE_REGISTRY[name] as unknown as {
+    run(input: unknown, options: { now: Date }): EngineRun<RunData<N>>;
+  };
+  return OBSERVERS[name](engine.run(input, { now: NOW }));
+}
 
 function observe(v: Vignette): Observed {
-  const input = v.input as AnyInput;
-  switch (v.engine) {
-    case "outcome": {
-      const r = scoreOutcome(input, { now: NOW });
-      return fromFacts(r.facts, r.data.direction, [
-        r.data.summaryLine,
-        ...r.data.components.map((c) => c.detail),
-      ]);
-    }
-    case "relapse": {
-      const r = predictRelapse(input, { now: NOW });
-      return fromFacts(r.facts, r.data.level, [
-        r.data.summaryLine,
-        r.data.recommendation,
-        ...r.data.factors.map((f) => f.detail),
-      ]);
-    }
-    case "medication": {
-      const r = analyzeMedication(input, { now: NOW });
-      return fromFacts(
-        r.facts,
-        r.facts.summary.status,
-        r.data.signals.flatMap((s) => [s.detail, s.summaryLine]),
-      );
-    }
-    case "biomarker": {
-      const r = analyzeBiomarkers(input, { now: NOW });
-      return fromFacts(r.facts, r.facts.summary.status, [
-        ...r.facts.confidence.reasons,
-        ...r.data.signals.flatMap((s) => [s.detail, s.summaryLine]),
-      ]);
-    }
-    case "dmse": {
-      const r = analyzeDmse(input, { now: NOW });
-      return fromFacts(r.facts, r.data.summary.status, [
-        r.data.disclaimer,
-        ...r.data.mseNarrative,
-        ...r.data.signals.map((s) => s.detail),
-      ]);
-    }
-    case "mse_risk": {
-      const selection = input as Selection;
-      const risk = assessRisk(selection);
-      return {
-        status: risk.level,
-        review: risk.flag,
-        confidence: null,
-        flagged: risk.labels,
-        text: [...buildLines(selection).map((l) => l.line), ...risk.labels],
-      };
-    }
-  }
+  if (v.engine !== "mse_risk") return observeEngine(v.engine, v.input);
+  const selection = v.input as unknown as Selection;
+  const risk = assessRisk(selection);
+  return {
+    status: risk.level,
+    review: risk.flag,
+    confidence: null,
+    flagged: risk.labels,
+    text: [...buildLines(selection).map((l) => l.line), ...risk.labels],
+  };
 }
 
 describe("docs/engines/vignettes.md", () => {
-  it("holds at least 25 vignettes across the five engines and the MSE risk logic", () => {
+  it("holds at least 25 vignettes, covering every engine in the registry and the MSE risk logic", () => {
     expect(vignettes.length).toBeGreaterThanOrEqual(25);
     const engines = new Set(vignettes.map((v) => (v.body as Vignette).engine));
-    expect([...engines].sort()).toEqual([
-      "biomarker",
-      "dmse",
-      "medication",
-      "mse_risk",
-      "outcome",
-      "relapse",
-    ]);
+    expect([...engines].sort()).toEqual([...ENGINE_NAMES, "mse_risk"].sort());
   });
 
   it.each(vignettes.map((v) => [v.title, v.body as Vignette] as const))("%s", (_title, v) => {
