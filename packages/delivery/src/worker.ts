@@ -45,47 +45,50 @@ export interface WebhookWorkerOptions extends DeliveryRunOptions {
 /** At most one "Redis is down" warning per this interval; the worker retries meanwhile. */
 const WARN_EVERY_MS = 30_000;
 
-/**
- * The webhook worker: BullMQ consumers that deliver one row each, and an outbox sweeper that
- * hands the queue every due row nobody enqueued (written while Redis or the worker was down, or
- * whose job was lost). The database is the truth: a job is only a nudge carrying a row id.
- */
-export async function startWebhookWorker(options: WebhookWorkerOptions): Promise<WorkerHandle> {
-  const { logger, db, redisUrl } = options;
-  if (!db || !redisUrl) {
-    logger.info("webhook worker idle: no database or Redis URL given");
-    return {
-      queue: null,
-      sweep: async () => 0,
-      redisState: () => "disabled",
-      async close() {
-        logger.info("webhook worker stopped");
-      },
-    };
-  }
-  const sweepIntervalMs = options.sweepIntervalMs ?? 5_000;
-  const staleAfterMs = options.staleAfterMs ?? 60_000;
-  const sweepGraceMs = options.sweepGraceMs ?? 2_000;
-  const shutdown = new AbortController();
-  const ctx = deliverContextFor(db, options, shutdown.signal);
+/** A worker with nothing to do: the launcher starts one before it has a database and Redis. */
+function idleWorker(logger: WebhookWorkerOptions["logger"]): WorkerHandle {
+  logger.info("webhook worker idle: no database or Redis URL given");
+  return {
+    queue: null,
+    sweep: async () => 0,
+    redisState: () => "disabled",
+    async close() {
+      logger.info("webhook worker stopped");
+    },
+  };
+}
 
-  let lastRedisWarn = 0;
-  const warnRedis = (error: Error, what: string) => {
-    if (Date.now() - lastRedisWarn < WARN_EVERY_MS) return;
-    lastRedisWarn = Date.now();
+type RedisWarning = (error: Error, what: string) => void;
+
+/** Logs "Redis is down" at most once per WARN_EVERY_MS; the worker retries meanwhile. */
+function redisWarning(logger: WebhookWorkerOptions["logger"]): RedisWarning {
+  let lastWarn = 0;
+  return (error, what) => {
+    if (Date.now() - lastWarn < WARN_EVERY_MS) return;
+    lastWarn = Date.now();
     logger.warn(
       { err: { message: error.message } },
       `Redis unreachable (${what}); deliveries wait in the outbox and go out once it is back`,
     );
   };
+}
 
-  const queue = createDeliveryQueue(redisUrl, { prefix: options.prefix });
+/**
+ * The BullMQ consumer: each job delivers one row; a retry becomes a delayed job (if Redis refuses
+ * it, the sweeper sends the row when due). The attempts in flight are kept for a graceful close.
+ */
+function startDeliveryConsumer(
+  options: WebhookWorkerOptions & { redisUrl: string },
+  queue: DeliveryQueue,
+  ctx: ReturnType<typeof deliverContextFor>,
+  warnRedis: RedisWarning,
+): { worker: Worker<DeliveryJob, void, string>; inFlight: Set<Promise<void>> } {
+  const { logger, redisUrl } = options;
   const inFlight = new Set<Promise<void>>();
   const runDelivery = async (deliveryId: string) => {
     const outcome = await deliver(deliveryId, ctx);
     options.onOutcome?.(deliveryId, outcome);
     if (outcome.kind === "retry") {
-      // The next attempt as a delayed job; if Redis refuses, the sweeper sends it when due.
       await enqueueJob(queue, deliveryId, retryJobId(deliveryId, outcome.attempt + 1), outcome.delayMs).catch(
         (error: Error) => warnRedis(error, "scheduling a retry"),
       );
@@ -121,12 +124,31 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
     // hold a receiver's answer.
     logger.error({ deliveryId: job?.data.deliveryId, errName: error.name }, "webhook job failed");
   });
+  return { worker, inFlight };
+}
 
-  /**
-   * The outbox sweep. Selects by state, never by an id cursor: due pending rows that were never
-   * handed out, or handed out long enough ago that their job must be lost. SKIP LOCKED lets
-   * several workers sweep at once without taking the same rows.
-   */
+interface OutboxSweeper {
+  /** One sweep now, or the one already running. Resolves to how many rows were enqueued. */
+  sweep(): Promise<number>;
+  /** Stop the timer and wait for a sweep in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The outbox sweep. Selects by state, never by an id cursor: due pending rows that were never
+ * handed out, or handed out long enough ago that their job must be lost. SKIP LOCKED lets
+ * several workers sweep at once without taking the same rows. It runs once at start, then every
+ * `sweepIntervalMs`.
+ */
+function startOutboxSweeper(
+  options: WebhookWorkerOptions & { db: Db },
+  queue: DeliveryQueue,
+  warnRedis: RedisWarning,
+): OutboxSweeper {
+  const { db, logger } = options;
+  const sweepIntervalMs = options.sweepIntervalMs ?? 5_000;
+  const staleAfterMs = options.staleAfterMs ?? 60_000;
+  const sweepGraceMs = options.sweepGraceMs ?? 2_000;
   let sweeping: Promise<number> | null = null;
   const sweepOnce = async (): Promise<number> => {
     const now = Date.now();
@@ -162,25 +184,50 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
   }, sweepIntervalMs);
   timer.unref();
   void sweep();
+  return {
+    sweep,
+    async stop() {
+      clearInterval(timer);
+      await sweeping?.catch(() => {});
+    },
+  };
+}
 
+/**
+ * The webhook worker: BullMQ consumers that deliver one row each, and an outbox sweeper that
+ * hands the queue every due row nobody enqueued (written while Redis or the worker was down, or
+ * whose job was lost). The database is the truth: a job is only a nudge carrying a row id.
+ */
+export async function startWebhookWorker(options: WebhookWorkerOptions): Promise<WorkerHandle> {
+  const { logger, db, redisUrl } = options;
+  if (!db || !redisUrl) return idleWorker(logger);
+  const shutdown = new AbortController();
+  const ctx = deliverContextFor(db, options, shutdown.signal);
+  const warnRedis = redisWarning(logger);
+  const queue = createDeliveryQueue(redisUrl, { prefix: options.prefix });
+  const { worker, inFlight } = startDeliveryConsumer({ ...options, redisUrl }, queue, ctx, warnRedis);
+  const sweeper = startOutboxSweeper({ ...options, db }, queue, warnRedis);
   const stopPurge = startEventPurge(db, logger, options.purgeIntervalMs);
 
-  logger.info({ queue: DELIVERY_QUEUE_NAME, sweepIntervalMs }, "webhook worker started");
+  logger.info(
+    { queue: DELIVERY_QUEUE_NAME, sweepIntervalMs: options.sweepIntervalMs ?? 5_000 },
+    "webhook worker started",
+  );
   let closing: Promise<void> | null = null;
   return {
     queue,
-    sweep,
+    sweep: sweeper.sweep,
     redisState: () => queueRedisState(queue),
     close(closeOptions = {}) {
       closing ??= (async () => {
-        clearInterval(timer);
         stopPurge();
         if (closeOptions.force) shutdown.abort();
         // Stop taking jobs without BullMQ's own wait for active ones (that wait never ends while
         // Redis is down); our own attempts in flight are awaited below, or dropped when forced.
+        const sweeperStopped = sweeper.stop();
         await Promise.race([worker.close(true).catch(() => {}), sleep(5_000)]);
         await Promise.race([Promise.allSettled([...inFlight]), sleep(drainWaitMs(options))]);
-        await sweeping?.catch(() => {});
+        await sweeperStopped;
         await queue.close().catch(() => {});
         logger.info("webhook worker stopped");
       })();
