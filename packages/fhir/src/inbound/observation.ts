@@ -57,15 +57,15 @@ function isScoreUnit(quantity: Json): boolean {
 }
 
 /**
- * v3 ObservationInterpretation -> the engines' flag. H/HU high, L/LU low, HH/LL/AA critical,
- * N normal; A (abnormal, no direction) and every other code give no flag. Several codes: a
- * critical one wins; otherwise they must agree, or no flag is read.
+ * v3 ObservationInterpretation -> the engines' flag (codes and meanings: docs/fhir.md, "FHIR in").
+ * H high, L low, HH (critical high), LL (critical low) and AA (critical abnormal) critical, N
+ * normal; A (abnormal, no direction) and every other code give no flag, and the value is read
+ * against the analyte table alone. Several codes: a critical one wins; otherwise they must agree,
+ * or no flag is read.
  */
 const INTERPRETATION: Readonly<Record<string, LabFlag>> = {
   H: "high",
-  HU: "high",
   L: "low",
-  LU: "low",
   HH: "critical",
   LL: "critical",
   AA: "critical",
