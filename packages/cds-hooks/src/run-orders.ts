@@ -143,11 +143,11 @@ export function runOrderHook(
   const medications = prefetch.medications;
   const active = readFhirInputs([medications], { now: ctx.now, patientId: ctx.patientId });
   ctx.notUsed.push(...active.notUsed);
-  const actives: Medicine[] = active.medications.map((reading) => ({
-    reading,
-    ref: refOf(reading),
-    draft: false,
-  }));
+  // An EHR may list a draft it already saves as active: the draft is compared once, as a draft.
+  const draftRefs = new Set(drafts.map((d) => d.ref));
+  const actives: Medicine[] = active.medications
+    .map((reading) => ({ reading, ref: refOf(reading), draft: false }))
+    .filter((m) => m.ref === null || !draftRefs.has(m.ref));
   const selected =
     hook === "order-select" ? new Set((request as OrderSelectRequest).context.selections as string[]) : null;
   const targets = drafts.filter((d) => selected === null || (d.ref !== null && selected.has(d.ref)));

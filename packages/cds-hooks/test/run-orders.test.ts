@@ -82,6 +82,21 @@ describe("order-sign: drafts against active medications", () => {
     expect(result.cards[0]?.suggestions?.filter((s) => s.isRecommended)).toHaveLength(1);
   });
 
+  it("a draft the EHR also lists as active is compared once, as the draft", () => {
+    const tramadol = draft("d1", { text: "Tramadol 50 mg" });
+    const result = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [tramadol], {
+        medications: searchset([
+          { ...tramadol, status: "active" },
+          medicationRequest("m1", { rxnorm: "36437" }, "active"),
+        ]),
+      }),
+    );
+    expect(result.cards).toHaveLength(1);
+    expect(result.cards[0]?.suggestions).toHaveLength(1);
+  });
+
   it("no interaction and everything read: no card (no 'all clear' card)", () => {
     const result = run(
       "psych-interactions-sign",

@@ -67,7 +67,8 @@ export function labObservation(
     code: { coding: [{ system: "http://loinc.org", code: loinc, display }], text: display },
     subject: { reference: `Patient/${PATIENT_ID}` },
     effectiveDateTime,
-    issued: effectiveDateTime,
+    // issued is an instant (time and zone required); a date-only result is released at noon UTC.
+    issued: effectiveDateTime.length > 10 ? effectiveDateTime : `${effectiveDateTime}T12:00:00Z`,
     valueQuantity: { value, unit: ucum, system: "http://unitsofmeasure.org", code: ucum },
     ...(interpretation
       ? {

@@ -18,6 +18,7 @@ import {
   phq9,
   searchset,
   sodium,
+  valproate,
 } from "./inbound-fixtures.js";
 
 const now = new Date("2026-11-26T12:00:00Z");
@@ -35,6 +36,24 @@ describe("the fixtures are valid FHIR R4", () => {
       medicationRequest("m1", { rxnorm: "36437", display: "sertraline" }, "active", "2026-10-01"),
     );
     assertValidFhirR4(searchset([gad7("g1", 9, "2026-11-02"), anc("a1", 1.2, "2026-11-25T07:30:00Z", "L")]));
+    assertValidFhirR4(
+      searchset([
+        sodium("s1", 124, "2026-11-24", "LL"),
+        valproate("v1", 70, "2026-11-20T06:15:00+01:00"),
+        medicationRequest("m2", { text: "Lithium carbonate 400 mg" }, "active"),
+        medicationRequest(
+          "m3",
+          { rxnorm: "312940", display: "sertraline 50 MG Oral Tablet" },
+          "draft",
+          "2026-11-26",
+        ),
+      ]),
+    );
+    const { effectiveDateTime: _e, ...periodic } = phq9("p2", 9, "2026-11-01");
+    assertValidFhirR4({
+      ...periodic,
+      effectivePeriod: { start: "2026-10-30", end: "2026-11-02T10:00:00+01:00" },
+    });
   });
 });
 
