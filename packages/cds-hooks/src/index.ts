@@ -3,6 +3,7 @@
 export * from "./cards.js";
 export { type PrefetchQueries, prefetchQueries, resolveTemplate } from "./prefetch.js";
 export * from "./request.js";
+export * from "./response.js";
 export * from "./rules.js";
 export { type CdsRunResult, type RunOptions, runCdsService } from "./run.js";
 export { overrideReasons, SEVERITY_INDICATOR } from "./run-orders.js";

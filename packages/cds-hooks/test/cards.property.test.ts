@@ -2,7 +2,9 @@ import type { Observation } from "@medplum/fhirtypes";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  CardSchema,
   CDS_RULES,
+  CdsResponseSchema,
   clipSummary,
   isCleanJson,
   parseHookRequest,
@@ -47,6 +49,25 @@ describe("card rules (property)", () => {
       ),
     );
     expect(clipSummary(`${"a".repeat(137)}😀😀`)).toBe(`${"a".repeat(137)}…`);
+  });
+
+  it("the response schema refuses what the card rules forbid", () => {
+    const card = {
+      uuid: "u",
+      summary: "s",
+      indicator: "info",
+      source: { label: "l", url: "https://x.org/cds-services/rules/r" },
+    };
+    expect(CardSchema.safeParse(card).success).toBe(true);
+    const suggestion = {
+      label: "Remove",
+      actions: [{ type: "delete", description: "d", resourceId: "MedicationRequest/1" }],
+    };
+    expect(CardSchema.safeParse({ ...card, suggestions: [suggestion] }).success).toBe(false);
+    expect(CardSchema.safeParse({ ...card, summary: "x".repeat(140) }).success).toBe(false);
+    expect(CardSchema.safeParse({ ...card, detail: "" }).success).toBe(false);
+    expect(CardSchema.safeParse({ ...card, links: [] }).success).toBe(false);
+    expect(CardSchema.safeParse({ ...card, indicator: "hard-stop" }).success).toBe(false);
   });
 
   it("pruneEmpty leaves no null, undefined or empty value anywhere", () => {
@@ -116,6 +137,7 @@ describe("card rules (property)", () => {
           const parsed = parseHookRequest("psych-patient-view", patientViewRequest(prefetch));
           if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
           const result = runCdsService("psych-patient-view", parsed.request, prefetch, options());
+          expect(CdsResponseSchema.safeParse({ cards: result.cards }).success).toBe(true);
           for (const card of result.cards) {
             expect(isCleanJson(card)).toBe(true);
             expect(card.summary.length).toBeLessThan(140);
@@ -146,6 +168,7 @@ describe("card rules (property)", () => {
           if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
           const result = runCdsService("psych-interactions-sign", parsed.request, prefetch, options());
           for (const card of result.cards) {
+            expect(CardSchema.safeParse(card).success).toBe(true);
             expect(isCleanJson(card)).toBe(true);
             expect(card.summary.length).toBeLessThan(140);
             if (card.suggestions) {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   CDS_SERVICES,
   cdsServiceById,
+  DiscoveryResponseSchema,
   discoveryResponse,
   isCleanJson,
   parseHookRequest,
@@ -19,6 +20,7 @@ describe("discovery", () => {
       ["psych-patient-view", "patient-view"],
     ]);
     expect(isCleanJson(discoveryResponse())).toBe(true);
+    expect(DiscoveryResponseSchema.safeParse(discoveryResponse()).success).toBe(true);
     expect(cdsServiceById("psych-patient-view")?.hook).toBe("patient-view");
     expect(cdsServiceById("nope")).toBeUndefined();
   });
