@@ -114,6 +114,38 @@ describe("Observation -> instrument score", () => {
   });
 });
 
+describe("Observation panel with the total as a component", () => {
+  it("reads the PHQ-9 total from a panel (44249-1) component, with the panel's status and time", () => {
+    const panel = phq9("panel", 0, "2026-11-20T10:00:00Z", {
+      code: {
+        coding: [
+          { system: "http://loinc.org", code: "44249-1", display: "PHQ-9 quick depression assessment panel" },
+        ],
+      },
+      component: [
+        {
+          code: { coding: [{ system: "http://loinc.org", code: "44261-6", display: "PHQ-9 total score" }] },
+          valueInteger: 19,
+        },
+      ],
+    });
+    delete panel.valueQuantity;
+    assertValidFhirR4(panel);
+    expect(readObservation(panel, options)).toMatchObject({
+      kind: "instrument",
+      resourceId: "panel",
+      loinc: "44261-6",
+      assessment: { instrumentId: "phq9", score: 19, createdAt: "2026-11-20T10:00:00.000Z" },
+    });
+    expect(reasonOf(readObservation({ ...panel, status: "preliminary" }, options))).toBe("wrong_status");
+    const noTotal = {
+      ...panel,
+      component: [{ code: { coding: [{ system: "http://loinc.org", code: "44250-9" }] }, valueInteger: 2 }],
+    };
+    expect(reasonOf(readObservation(noTotal, options))).toBe("unknown_code");
+  });
+});
+
 describe("Observation -> laboratory reading", () => {
   it("reads lithium in mmol/L with its HH interpretation", () => {
     expect(readObservation(lithium("l1", 1.6, "2026-11-20T08:00:00Z", "HH"), options)).toMatchObject({
@@ -278,6 +310,39 @@ describe("MedicationRequest -> medicine", () => {
     });
   });
 
+  it("reads a contained Medication's code, else the reference's display", () => {
+    const contained = {
+      ...medicationRequest("m5", {}, "active", "2026-10-01"),
+      contained: [
+        {
+          resourceType: "Medication" as const,
+          id: "med1",
+          code: {
+            coding: [
+              { system: "http://www.nlm.nih.gov/research/umls/rxnorm", code: "2626", display: "clozapine" },
+            ],
+          },
+        },
+      ],
+      medicationReference: { reference: "#med1" },
+    };
+    delete (contained as { medicationCodeableConcept?: unknown }).medicationCodeableConcept;
+    assertValidFhirR4(contained);
+    expect(readMedicationRequest(contained, options)).toMatchObject({
+      ingredients: ["clozapine"],
+      rxnorm: "2626",
+    });
+    const byDisplay = {
+      ...contained,
+      contained: [],
+      medicationReference: { reference: "Medication/x", display: "Sertraline 50 mg tablet" },
+    };
+    expect(readMedicationRequest(byDisplay, options)).toMatchObject({
+      ingredients: ["sertraline"],
+      rxnorm: null,
+    });
+  });
+
   it("unknown medicines, references and doNotPerform are not read", () => {
     expect(
       reasonOf(
@@ -292,7 +357,9 @@ describe("MedicationRequest -> medicine", () => {
       medicationReference: { reference: "Medication/x" },
     };
     delete (byReference as { medicationCodeableConcept?: unknown }).medicationCodeableConcept;
-    expect((readMedicationRequest(byReference, options) as NotUsed).detail).toMatch(/medicationReference/);
+    expect((readMedicationRequest(byReference, options) as NotUsed).detail).toMatch(
+      /reference the service cannot read/,
+    );
     expect(
       reasonOf(
         readMedicationRequest(

@@ -7,10 +7,12 @@
  */
 import { checkInteractions, INGREDIENTS } from "@svc/engines";
 import {
+  array,
   codingsOf,
   fhirTime,
   isObject,
   isOtherPatient,
+  type Json,
   labelOf,
   notUsed,
   RXNORM,
@@ -52,6 +54,25 @@ function medicineOf(concept: unknown): { text: string; ingredients: string[]; rx
 }
 
 /**
+ * The medicine of a `medicationReference`: a contained Medication (`#id`) read by its `code`
+ * like a medicationCodeableConcept, else the reference's `display` read as a name. A reference to
+ * a Medication elsewhere on the server is not fetched.
+ */
+function medicineOfReference(resource: Json): ReturnType<typeof medicineOf> {
+  const reference = resource.medicationReference;
+  if (!isObject(reference)) return null;
+  const target = text(reference.reference);
+  if (target?.startsWith("#")) {
+    const contained = array(resource.contained).find(
+      (item) => isObject(item) && item.resourceType === "Medication" && item.id === target.slice(1),
+    );
+    const fromCode = isObject(contained) ? medicineOf(contained.code) : null;
+    if (fromCode !== null) return fromCode;
+  }
+  return medicineOf({ text: text(reference.display) });
+}
+
+/**
  * Reads one MedicationRequest. `statuses` are the statuses that count (default
  * ACTIVE_MEDICATION_STATUSES; a hook's draft orders are read with ["draft"]). A request with
  * `doNotPerform` is an order not to give the medicine and is never read as one being taken.
@@ -75,13 +96,13 @@ export function readMedicationRequest(
     return notUsed(resource, "wrong_status", `${label} is an order not to give the medicine (doNotPerform).`);
   if (isOtherPatient(resource.subject, options.patientId))
     return notUsed(resource, "other_patient", `${label} belongs to another patient than the one in context.`);
-  const medicine = medicineOf(resource.medicationCodeableConcept);
+  const medicine = medicineOf(resource.medicationCodeableConcept) ?? medicineOfReference(resource);
   if (medicine === null)
     return notUsed(
       resource,
       "unknown_code",
       resource.medicationReference !== undefined
-        ? `${label} names its medicine by reference (medicationReference), which is not read; send medicationCodeableConcept.`
+        ? `${label} names its medicine by a reference the service cannot read (only a contained Medication's code or the reference's display are read).`
         : `${label} names no medicine the service knows (no known RxNorm ingredient code, display or text).`,
     );
   const authored = fhirTime(resource.authoredOn);

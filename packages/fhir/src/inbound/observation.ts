@@ -168,6 +168,25 @@ function readInstrument(c: Checked, k: InstrumentKnowledge, code: string): Instr
   };
 }
 
+/**
+ * A questionnaire panel (for example the PHQ-9 panel 44249-1) that carries its total score as a
+ * component coded with the instrument's total LOINC: read as that total, with the panel's status,
+ * subject and time. Only instrument totals are read from components.
+ */
+function totalInComponent(c: Checked): InstrumentReading | NotUsed | null {
+  for (const component of array(c.resource.component)) {
+    if (!isObject(component)) continue;
+    for (const { code } of codingsOf(component.code, LOINC)) {
+      const instrument = INSTRUMENT_BY_TOTAL_LOINC.get(code);
+      if (instrument === undefined) continue;
+      const { valueInteger, valueQuantity } = component;
+      const resource = { ...c.resource, valueInteger, valueQuantity };
+      return readInstrument({ ...c, resource }, instrument, code);
+    }
+  }
+  return null;
+}
+
 const COMPARATORS = new Set(["<", "<=", ">=", ">"]);
 
 function readLab(c: Checked, entry: AnalyteEntry, code: string): LabReading | NotUsed {
@@ -220,6 +239,8 @@ export function readObservation(
     const analyte = findAnalyteByLoinc(code);
     if (analyte) return readLab(checked, analyte, code);
   }
+  const fromComponent = totalInComponent(checked);
+  if (fromComponent !== null) return fromComponent;
   return notUsed(
     checked.resource,
     "unknown_code",
