@@ -1,3 +1,11 @@
 // CDS Hooks 2.0.1 services over the engines: discovery, hook requests, prefetch templates and
 // cards. Pure: the caller fetches what prefetch lacks and verifies the EHR's JWT.
-export {};
+export * from "./cards.js";
+export { type PrefetchQueries, prefetchQueries, resolveTemplate } from "./prefetch.js";
+export * from "./request.js";
+export * from "./response.js";
+export * from "./rules.js";
+export { type CdsRunResult, type RunOptions, runCdsService } from "./run.js";
+export { overrideReasons, SEVERITY_INDICATOR } from "./run-orders.js";
+export { MONITORED_MEDICINES } from "./run-patient-view.js";
+export * from "./services.js";

@@ -1,0 +1,233 @@
+/**
+ * The rule catalog: every decision-support rule a card can come from, with the source attributes
+ * ONC's HTI-1 rule asks an EHR to show for an evidence-based decision support intervention
+ * (citation, developer, evidence level, last revision, the engine and its version, intended and
+ * cautioned uses). Built from the knowledge model (interaction rules, analyte table, instrument
+ * table) and the engine registry, so it cannot drift from what the engines do (decision 114).
+ * Each card's `source.url` is `<base>/cds-services/rules/<rule id>`.
+ */
+import {
+  ANALYTES,
+  type AnalyteEntry,
+  BIOMARKER_DISCLAIMER,
+  INSTRUMENTS,
+  INTERACTION_RULES,
+  type InteractionRule,
+  RELAPSE_DISCLAIMER,
+} from "@svc/engines";
+import { ENGINE_REGISTRY } from "@svc/intelligence";
+
+export const RULE_DEVELOPER = "Clinical Intelligence Service (this service's clinical knowledge team)";
+
+/**
+ * Last revision of the knowledge the rules read: the date the sources of the evidence table and
+ * of the interaction rules were last read (docs/engines/evidence.md, "Sources were read on
+ * 2026-11-22/23"; docs/engines/interactions.md, "Sources checked (2026-11-23)").
+ */
+export const KNOWLEDGE_REVISED = "2026-11-23";
+
+/**
+ * The interaction checker is a deterministic tool, not a registry engine with calibrated
+ * parameters; its version is the revision of its rule table.
+ */
+export const INTERACTIONS_ENGINE = { name: "interactions", version: `rules ${KNOWLEDGE_REVISED}` } as const;
+
+export type RuleKind = "interaction" | "relapse" | "lab" | "monitoring" | "data";
+
+export interface CdsRule {
+  id: string;
+  kind: RuleKind;
+  title: string;
+  /** What the rule does, in one or two sentences. */
+  description: string;
+  citation: string;
+  developer: string;
+  evidenceLevel: string;
+  lastRevised: string;
+  /** Engine (or tool) and the version of its shipped defaults; cards say the version that ran. */
+  engine: { name: string; version: string };
+  intendedUse: string;
+  cautionedUse: string;
+}
+
+const SHIPPED = "default (shipped parameters)";
+
+function interactionRule(rule: InteractionRule): CdsRule {
+  return {
+    id: `interaction-${rule.id}`,
+    kind: "interaction",
+    title: `Drug interaction: ${rule.effect}`,
+    description: `${rule.mechanism} ${rule.recommendation}`,
+    citation: rule.source,
+    developer: RULE_DEVELOPER,
+    evidenceLevel: `Severity ${rule.severity} (FHIR DetectedIssue scale), assigned by the interaction knowledge base from the cited source; ${
+      rule.sourceChecked
+        ? "the cited source was read when the rule was written"
+        : "the cited source was not re-read for this release"
+    }.`,
+    lastRevised: KNOWLEDGE_REVISED,
+    engine: INTERACTIONS_ENGINE,
+    intendedUse:
+      "Alert the prescriber to a known interaction between a draft order and the patient's other medicines.",
+    cautionedUse:
+      "Not a complete interaction compendium: medicines the service does not recognise are reported as not checked, never as safe.",
+  };
+}
+
+/** Sources of an analyte's ranges and limits, each once. */
+function measureSources(entry: AnalyteEntry): string[] {
+  const m = entry.measure;
+  if (!m) return [];
+  const sources = [
+    ...(m.therapeutic ?? []).map((r) => `${r.indication} range: ${r.source}`),
+    ...(m.reference ? [`reference range: ${m.reference.source}`] : []),
+    ...(m.criticalLow ? [`critical low: ${m.criticalLow.source}`] : []),
+    ...(m.criticalHigh ? [`critical high: ${m.criticalHigh.source}`] : []),
+  ];
+  return [...new Set(sources)];
+}
+
+function labRule(entry: AnalyteEntry): CdsRule {
+  const sources = measureSources(entry);
+  return {
+    id: `lab-${entry.key.replaceAll("_", "-")}`,
+    kind: "lab",
+    title: `${entry.display} result review`,
+    description: `Reads the newest ${entry.display} result (LOINC, UCUM unit checked against the analyte table) against the table's ranges and the laboratory's interpretation, and says what a high or low result can mean in psychiatric care.`,
+    citation:
+      sources.length > 0
+        ? sources.join("; ")
+        : "No sourced range: read by the laboratory's own interpretation only.",
+    developer: RULE_DEVELOPER,
+    evidenceLevel:
+      sources.length > 0
+        ? "Published reference, therapeutic or critical limits as cited; relevance text expert-written."
+        : "Laboratory interpretation only; relevance text expert-written.",
+    lastRevised: KNOWLEDGE_REVISED,
+    engine: { name: ENGINE_REGISTRY.biomarker.name, version: SHIPPED },
+    intendedUse: "Draw attention to an abnormal result with psychiatric relevance.",
+    cautionedUse: BIOMARKER_DISCLAIMER,
+  };
+}
+
+const RELAPSE_RULE: CdsRule = {
+  id: "relapse-early-warning",
+  kind: "relapse",
+  title: "Symptom trajectory and relapse early warning",
+  description:
+    "Adds expert-set points for the symptom-scale trajectory, medication changes and the other factors the engine reads, into a 0-100 early-warning score with a level and trend.",
+  citation: `Instruments: ${INSTRUMENTS.phq9.display}: ${INSTRUMENTS.phq9.source}; ${INSTRUMENTS.gad7.display}: ${INSTRUMENTS.gad7.source}. Weights, windows and bands: expert-set operational defaults, listed with their sources in the service's evidence table (Relapse early warning).`,
+  developer: RULE_DEVELOPER,
+  evidenceLevel: "Expert-set composite; not fitted to outcome data and not a validated prediction model.",
+  lastRevised: KNOWLEDGE_REVISED,
+  engine: { name: ENGINE_REGISTRY.relapse.name, version: SHIPPED },
+  intendedUse: "Prompt a clinician to review the contributing factors with the patient.",
+  cautionedUse: RELAPSE_DISCLAIMER,
+};
+
+const MONITORING_RULE: CdsRule = {
+  id: "lab-monitoring-due",
+  kind: "monitoring",
+  title: "Monitoring level not current",
+  description:
+    "For an active lithium, valproate or clozapine order, says when no readable result of its monitoring analyte (lithium level, valproate level, absolute neutrophil count) is newer than the biomarker engine's staleness limit.",
+  citation:
+    "Monitoring panels of the analyte table: lithium monitoring (NICE CG185), clozapine ANC monitoring (US clozapine labels; UK Clozaril SmPC monitoring), valproate level.",
+  developer: RULE_DEVELOPER,
+  evidenceLevel:
+    "Guideline-named monitoring; the age limit is the biomarker engine's expert-set staleness limit.",
+  lastRevised: KNOWLEDGE_REVISED,
+  engine: { name: ENGINE_REGISTRY.biomarker.name, version: SHIPPED },
+  intendedUse:
+    "Say that a monitoring result is missing or old, so its absence is not read as a normal result.",
+  cautionedUse: "Does not schedule tests or replace the local monitoring protocol.",
+};
+
+const DATA_RULE: CdsRule = {
+  id: "insufficient-data",
+  kind: "data",
+  title: "Insufficient data",
+  description:
+    "Names the FHIR data that could not be read (unknown code or unit, no value or date, a status that does not count, data the EHR did not provide), so missing data is never presented as reassurance.",
+  citation:
+    "CDS Hooks 2.0.1 prefetch semantics; the service's FHIR input mapping (docs: FHIR in) and its rule that missing, stale or unreadable data is said as such.",
+  developer: RULE_DEVELOPER,
+  evidenceLevel: "Service policy.",
+  lastRevised: KNOWLEDGE_REVISED,
+  engine: { name: "fhir-inbound", version: KNOWLEDGE_REVISED },
+  intendedUse: "Tell the clinician which data the other cards could not use.",
+  cautionedUse: "The absence of other cards never means the patient is well.",
+};
+
+const NOT_CHECKED_RULE: CdsRule = {
+  id: "interaction-not-checked",
+  kind: "data",
+  title: "Interactions not checked",
+  description:
+    "Says when a draft order, or the patient's medication list, could not be read, so the interaction check is incomplete.",
+  citation: "The interaction checker's rule that an unrecognised medicine is never read as no interaction.",
+  developer: RULE_DEVELOPER,
+  evidenceLevel: "Service policy.",
+  lastRevised: KNOWLEDGE_REVISED,
+  engine: INTERACTIONS_ENGINE,
+  intendedUse: "Prevent silence from reading as 'no interaction'.",
+  cautionedUse: "Check the unread medicines with another source.",
+};
+
+export const CDS_RULES: readonly CdsRule[] = Object.freeze([
+  ...INTERACTION_RULES.map(interactionRule),
+  RELAPSE_RULE,
+  ...ANALYTES.filter((a) => (a.loinc ?? []).length > 0).map(labRule),
+  MONITORING_RULE,
+  NOT_CHECKED_RULE,
+  DATA_RULE,
+]);
+
+const BY_ID: ReadonlyMap<string, CdsRule> = new Map(CDS_RULES.map((rule) => [rule.id, rule]));
+
+export function ruleById(id: string): CdsRule | undefined {
+  return BY_ID.get(id);
+}
+
+/** A rule that must exist (internal lookups); throws on a programming error. */
+export function requireRule(id: string): CdsRule {
+  const rule = BY_ID.get(id);
+  if (rule === undefined) throw new Error(`no CDS rule ${id}`);
+  return rule;
+}
+
+export function ruleUrl(baseUrl: string, id: string): string {
+  return `${baseUrl.replace(/\/+$/, "")}/cds-services/rules/${encodeURIComponent(id)}`;
+}
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+
+/** The rule's page as JSON (its source attributes). */
+export function rulePageJson(rule: CdsRule): CdsRule {
+  return rule;
+}
+
+/** The rule's page as a small self-contained HTML document (every value escaped). */
+export function renderRulePageHtml(rule: CdsRule): string {
+  const rows: [string, string][] = [
+    ["Description", rule.description],
+    ["Citation", rule.citation],
+    ["Developer", rule.developer],
+    ["Evidence level", rule.evidenceLevel],
+    ["Last revised", rule.lastRevised],
+    ["Engine", `${rule.engine.name} (${rule.engine.version})`],
+    ["Intended use", rule.intendedUse],
+    ["Cautioned use", rule.cautionedUse],
+  ];
+  const body = rows
+    .map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
+    .join("");
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(rule.title)}</title></head><body><h1>${escapeHtml(rule.title)}</h1><p>Rule <code>${escapeHtml(rule.id)}</code></p><table>${body}</table></body></html>`;
+}

@@ -1,0 +1,251 @@
+/**
+ * patient-view: relapse early warning and symptom trajectory (relapse engine) from the
+ * symptom-scale scores and active medications; laboratory review (biomarker engine) from lab
+ * Observations; monitoring levels that are missing or old for an active lithium, valproate or
+ * clozapine order; and every piece of data that could not be used (decision 115).
+ */
+import {
+  analyteByKey,
+  BIOMARKER_DEFAULT_PARAMS,
+  type BiomarkerData,
+  type BiomarkerParams,
+  type ModuleSignal,
+  RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION,
+  RELAPSE_STALE_DATA_RECOMMENDATION,
+  type RelapseData,
+  type RelapseLevel,
+} from "@svc/engines";
+import { type FhirInbound, readFhirInputs, toBiomarkerInput, toRelapseInput } from "@svc/fhir";
+import { ENGINE_REGISTRY } from "@svc/intelligence";
+import { buildCard, type Card, type Indicator } from "./cards.js";
+import { requireRule, ruleById } from "./rules.js";
+import { cardContext, type RunContext, runEngine } from "./run-context.js";
+import { insufficientDataCard, notUsedLines } from "./run-shared.js";
+
+/** Relapse level -> indicator; `low` gives no card (never an "all normal" card). */
+const RELAPSE_INDICATOR: Readonly<Record<Exclude<RelapseLevel, "low">, Indicator>> = {
+  moderate: "info",
+  elevated: "warning",
+  high: "critical",
+};
+
+/** Biomarker signal tone -> indicator. */
+const TONE_INDICATOR: Readonly<Partial<Record<ModuleSignal["tone"], Indicator>>> = {
+  watch: "info",
+  elevated: "warning",
+  critical: "critical",
+};
+
+/**
+ * Medicines whose monitoring analyte must be current while they are active: the first analyte of
+ * the analyte table's monitoring panel for each (lithium_monitoring, valproate_level,
+ * clozapine_anc).
+ */
+export const MONITORED_MEDICINES: Readonly<Record<string, { analyte: string; panel: string }>> = {
+  lithium: { analyte: "lithium", panel: "lithium_monitoring" },
+  valproate: { analyte: "valproate", panel: "valproate_level" },
+  clozapine: { analyte: "anc", panel: "clozapine_anc" },
+};
+
+const date = (iso: string) => iso.slice(0, 10);
+const round = (n: number) => String(Math.round(n * 1000) / 1000);
+
+function relapseCards(inbound: FhirInbound, medicationsKnown: boolean, ctx: RunContext): Card[] {
+  const { run, version } = runEngine<ReturnType<typeof toRelapseInput>, RelapseData>(
+    "relapse",
+    toRelapseInput(inbound, ctx.now, medicationsKnown),
+    ctx,
+  );
+  const data = run.data;
+  const rule = requireRule("relapse-early-warning");
+  const engineLine = `Engine: ${ENGINE_REGISTRY.relapse.label} (relapse, ${version}); confidence ${data.confidence}.`;
+  const insufficient =
+    data.recommendation === RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION ||
+    data.recommendation === RELAPSE_STALE_DATA_RECOMMENDATION;
+  if (insufficient) {
+    const stale = data.recommendation === RELAPSE_STALE_DATA_RECOMMENDATION;
+    return [
+      buildCard(
+        {
+          rule,
+          indicator: "info",
+          summary: stale
+            ? "Relapse risk not judged: the newest symptom score is too old (insufficient current data)"
+            : "Relapse risk not judged: not enough symptom-scale data (insufficient data)",
+          detail: [data.recommendation, factorLines(data), data.disclaimer],
+        },
+        cardContext(ctx, engineLine),
+      ),
+    ];
+  }
+  if (data.level === "low" && data.trend !== "rising") return [];
+  return [
+    buildCard(
+      {
+        rule,
+        indicator: data.level === "low" ? "info" : RELAPSE_INDICATOR[data.level],
+        summary: `Relapse early warning ${data.level} (${data.score}/100), symptom trend ${data.trend}; main driver: ${data.topDriver}`,
+        detail: [
+          `**${data.summaryLine}**`,
+          `**Recommendation:** ${data.recommendation}`,
+          factorLines(data),
+          data.disclaimer,
+        ],
+      },
+      cardContext(ctx, engineLine),
+    ),
+  ];
+}
+
+function factorLines(data: RelapseData): string {
+  return data.factors
+    .map(
+      (f) =>
+        `- ${f.label}: ${f.available ? `${f.points}/${f.maxPoints} points. ${f.detail}` : `not available. ${f.detail}`}`,
+    )
+    .join("\n");
+}
+
+function biomarkerParams(ctx: RunContext): BiomarkerParams {
+  const model = ctx.models.biomarker;
+  return model ? ENGINE_REGISTRY.biomarker.resolveParams(model.params) : { ...BIOMARKER_DEFAULT_PARAMS };
+}
+
+/** A UCUM unit as people write it, where the analyte table says so (10*9/L -> x10^9/L). */
+function displayUnit(analyteKey: string, ucum: string): string {
+  const measure = analyteByKey(analyteKey)?.measure;
+  return measure && measure.canonicalUnit === ucum ? measure.displayUnit : ucum;
+}
+
+function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
+  if (inbound.labs.length === 0) return [];
+  const input = toBiomarkerInput(inbound, (key) => analyteByKey(key)?.display ?? key);
+  const { run, version } = runEngine<typeof input, BiomarkerData>("biomarker", input, ctx);
+  const engineLine = `Engine: ${ENGINE_REGISTRY.biomarker.label} (biomarker, ${version}).`;
+  const cards: Card[] = [];
+  for (const signal of run.data.signals) {
+    const indicator = TONE_INDICATOR[signal.tone];
+    if (indicator === undefined) continue;
+    const key = signal.signalKey.replace(/^bio_/, "");
+    const rule = ruleById(`lab-${key.replaceAll("_", "-")}`) ?? requireRule("insufficient-data");
+    const unit = signal.metricUnit === "" ? "" : ` ${displayUnit(key, signal.metricUnit)}`;
+    cards.push(
+      buildCard(
+        {
+          rule,
+          indicator,
+          summary: `${signal.label}: ${round(signal.metricValue)}${unit} on ${date(signal.observedAt)}`,
+          detail: [signal.detail, `Confidence: ${signal.confidence}.`, run.data.disclaimer],
+        },
+        cardContext(ctx, engineLine),
+      ),
+    );
+  }
+  // A current value beyond a sourced critical limit that the laboratory did not flag has no
+  // signal (the engine signals flagged readings), but the engine names it: it gets its own card.
+  const signalled = new Set(run.data.signals.map((s) => s.signalKey.replace(/^bio_/, "")));
+  for (const finding of run.data.valueFindings) {
+    if (finding.finding !== "critical" || !finding.current || signalled.has(finding.analyte)) continue;
+    const rule = ruleById(`lab-${finding.analyte.replaceAll("_", "-")}`) ?? requireRule("insufficient-data");
+    cards.push(
+      buildCard(
+        {
+          rule,
+          indicator: "critical",
+          summary: `${finding.detail}${finding.observedAt ? ` (${date(finding.observedAt)})` : ""}`,
+          detail: [
+            `${finding.detail}. The laboratory did not flag this result; the value is beyond the sourced critical limit.`,
+            run.data.disclaimer,
+          ],
+        },
+        cardContext(ctx, engineLine),
+      ),
+    );
+  }
+  const unread = run.data.valueFindings.filter((f) => f.finding !== "critical");
+  if (unread.length > 0)
+    cards.push(
+      insufficientDataCard(
+        requireRule("insufficient-data"),
+        `${unread.length} laboratory value(s) could not be evaluated`,
+        unread.map((f) => `- ${f.detail}`),
+        ctx,
+      ),
+    );
+  return cards;
+}
+
+function monitoringCards(inbound: FhirInbound, ctx: RunContext): Card[] {
+  const staleAfterDays = biomarkerParams(ctx).staleAfterDays;
+  const cutoff = ctx.now.getTime() - staleAfterDays * 86_400_000;
+  const cards: Card[] = [];
+  const done = new Set<string>();
+  for (const medication of inbound.medications) {
+    for (const ingredient of medication.ingredients) {
+      const monitored = MONITORED_MEDICINES[ingredient];
+      if (monitored === undefined || done.has(ingredient)) continue;
+      done.add(ingredient);
+      const readings = inbound.labs.filter((l) => l.analyteKey === monitored.analyte);
+      const newest = Math.max(...readings.map((l) => Date.parse(l.observedAt)));
+      if (Number.isFinite(newest) && newest >= cutoff) continue;
+      const display = analyteByKey(monitored.analyte)?.display ?? monitored.analyte;
+      const when = Number.isFinite(newest)
+        ? `the newest is from ${date(new Date(newest).toISOString())}`
+        : "none was found";
+      cards.push(
+        insufficientDataCard(
+          requireRule("lab-monitoring-due"),
+          `${ingredient[0]?.toUpperCase()}${ingredient.slice(1)} is active but no ${display} result from the last ${staleAfterDays} days`,
+          [
+            `An active order for **${ingredient}** was found, but no readable ${display} result newer than ${staleAfterDays} days (${when}).`,
+            "Results that could not be read are listed on the insufficient-data card.",
+          ],
+          ctx,
+        ),
+      );
+    }
+  }
+  return cards;
+}
+
+const KEY_NAMES: Readonly<Record<string, string>> = {
+  scores: "symptom-scale scores",
+  labs: "laboratory results",
+  medications: "active medications",
+};
+
+function dataCard(ctx: RunContext): Card[] {
+  const lines = [
+    ...ctx.missingPrefetch.map(
+      (key) => `- ${KEY_NAMES[key] ?? key}: not provided by the EHR and could not be fetched.`,
+    ),
+    ...notUsedLines(ctx.notUsed),
+  ];
+  if (lines.length === 0) return [];
+  const count = ctx.notUsed.length;
+  const summary =
+    ctx.missingPrefetch.length > 0
+      ? `Insufficient data: ${ctx.missingPrefetch.map((k) => KEY_NAMES[k] ?? k).join(", ")} not available${count > 0 ? `; ${count} record(s) not read` : ""}`
+      : `Insufficient data: ${count} FHIR record(s) could not be read`;
+  return [insufficientDataCard(requireRule("insufficient-data"), summary, lines, ctx)];
+}
+
+export function runPatientView(prefetch: Readonly<Record<string, unknown>>, ctx: RunContext): Card[] {
+  const inbound = readFhirInputs([prefetch.scores, prefetch.labs, prefetch.medications], {
+    now: ctx.now,
+    patientId: ctx.patientId,
+  });
+  ctx.notUsed.push(...inbound.notUsed);
+  const medications = prefetch.medications;
+  // The medication list is known when the EHR sent (or we fetched) a result that is not an error.
+  const medicationsKnown =
+    typeof medications === "object" &&
+    medications !== null &&
+    (medications as { resourceType?: unknown }).resourceType !== "OperationOutcome";
+  return [
+    ...relapseCards(inbound, medicationsKnown, ctx),
+    ...labCards(inbound, ctx),
+    ...monitoringCards(inbound, ctx),
+    ...dataCard(ctx),
+  ];
+}

@@ -1,0 +1,83 @@
+/**
+ * Running a CDS Service: FHIR -> engine inputs with `@svc/fhir`, the engines through the engine
+ * registry (the interaction checker for the order hooks), and their answers -> cards, so a card
+ * says exactly what the engines say (decision 115). The caller passes the clock, the base URL of
+ * the rule pages and the engine parameters (the account's active calibrated models; the shipped
+ * defaults when omitted).
+ */
+
+import type { NotUsed, NotUsedReason } from "@svc/fhir";
+import type { EngineName } from "@svc/intelligence";
+import type { Card } from "./cards.js";
+import type { HookRequest } from "./request.js";
+import { type EngineRecorder, newRecorder, type RunContext } from "./run-context.js";
+import { runOrderHook } from "./run-orders.js";
+import { runPatientView } from "./run-patient-view.js";
+import { cdsServiceById } from "./services.js";
+
+export interface RunOptions {
+  now: Date;
+  /** Base URL of this service (rule pages are `<baseUrl>/cds-services/rules/<ruleId>`). */
+  baseUrl: string;
+  /** Calibrated parameters per engine (the account's active model versions); defaults when absent. */
+  models?: Partial<Record<EngineName, { version: number; params: unknown }>>;
+  /** Card and suggestion uuids (default: crypto.randomUUID). */
+  uuid?: () => string;
+}
+
+export interface CdsRunResult {
+  cards: Card[];
+  /** Engines (and the interaction tool) that ran, with the version of their parameters: for the log. */
+  engines: { name: string; version: string; modelKey?: string }[];
+  /** Rule ids of the cards, in card order. */
+  rules: string[];
+  /** How many FHIR resources were not used, by reason (counts only: no ids or content, for logs). */
+  notUsed: Partial<Record<NotUsedReason, number>>;
+  /** Prefetch keys the service had no data for (absent after fetching). */
+  missingPrefetch: string[];
+}
+
+function countReasons(notUsed: readonly NotUsed[]): Partial<Record<NotUsedReason, number>> {
+  const counts: Partial<Record<NotUsedReason, number>> = {};
+  for (const item of notUsed) counts[item.reason] = (counts[item.reason] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * Runs a service on a parsed request. `prefetch` is every prefetch value the service has: the
+ * request's own merged with what the caller fetched; a key still absent is data the service could
+ * not have (said on an insufficient-data card), a key with null is "the EHR has no data".
+ */
+export function runCdsService(
+  serviceId: string,
+  request: HookRequest,
+  prefetch: Readonly<Record<string, unknown>>,
+  options: RunOptions,
+): CdsRunResult {
+  const service = cdsServiceById(serviceId);
+  if (service === undefined) throw new Error(`unknown CDS service ${serviceId}`);
+  const recorder: EngineRecorder = newRecorder();
+  const ctx: RunContext = {
+    now: options.now,
+    baseUrl: options.baseUrl,
+    models: options.models ?? {},
+    uuid: options.uuid ?? (() => globalThis.crypto.randomUUID()),
+    recorder,
+    patientId: request.context.patientId,
+    missingPrefetch: Object.keys(service.prefetch).filter((key) => !Object.hasOwn(prefetch, key)),
+    notUsed: [],
+  };
+  const cards =
+    service.hook === "patient-view"
+      ? runPatientView(prefetch, ctx)
+      : runOrderHook(service.hook, request, prefetch, ctx);
+  return {
+    cards,
+    engines: recorder.list(),
+    rules: cards
+      .map((card) => card.source.url.slice(card.source.url.lastIndexOf("/") + 1))
+      .map(decodeURIComponent),
+    notUsed: countReasons(ctx.notUsed),
+    missingPrefetch: ctx.missingPrefetch,
+  };
+}

@@ -1,0 +1,52 @@
+/** Hook requests as an EHR sends them, over the FHIR examples of the inbound mapping tests. */
+import type { Bundle, MedicationRequest } from "@medplum/fhirtypes";
+import { medicationRequest, PATIENT_ID } from "../../fhir/test/inbound-fixtures.js";
+
+export * from "../../fhir/test/inbound-fixtures.js";
+
+export const NOW = new Date("2026-11-26T12:00:00Z");
+export const BASE = "https://cds.example.org";
+
+let counter = 0;
+export const options = (extra: Record<string, unknown> = {}) => ({
+  now: NOW,
+  baseUrl: BASE,
+  uuid: () => `00000000-0000-4000-8000-${String(++counter).padStart(12, "0")}`,
+  ...extra,
+});
+
+export function patientViewRequest(prefetch?: Record<string, unknown>) {
+  return {
+    hook: "patient-view",
+    hookInstance: "d1577c69-dfbe-44ad-ba6d-3e05e953b2ea",
+    fhirServer: "https://ehr.example.org/fhir",
+    context: { userId: "Practitioner/abc", patientId: PATIENT_ID },
+    ...(prefetch ? { prefetch } : {}),
+  };
+}
+
+export function draftBundle(orders: MedicationRequest[]): Bundle {
+  return { resourceType: "Bundle", type: "collection", entry: orders.map((resource) => ({ resource })) };
+}
+
+export const draft = (id: string, medication: { rxnorm?: string; display?: string; text?: string }) =>
+  medicationRequest(id, medication, "draft", "2026-11-26");
+
+export function orderRequest(
+  hook: "order-select" | "order-sign",
+  drafts: MedicationRequest[],
+  prefetch?: Record<string, unknown>,
+  selections: string[] = drafts.slice(-1).map((d) => `MedicationRequest/${d.id}`),
+) {
+  return {
+    hook,
+    hookInstance: "2a1e8f7c-9b1e-4f5e-8c7d-1f2e3d4c5b6a",
+    context: {
+      userId: "PractitionerRole/123",
+      patientId: PATIENT_ID,
+      ...(hook === "order-select" ? { selections } : {}),
+      draftOrders: draftBundle(drafts),
+    },
+    ...(prefetch ? { prefetch } : {}),
+  };
+}

@@ -1,0 +1,40 @@
+import { ANALYTES, INTERACTION_RULES } from "@svc/engines";
+import { ENGINE_NAMES } from "@svc/intelligence";
+import { describe, expect, it } from "vitest";
+import { CDS_RULES, isCleanJson, renderRulePageHtml, ruleById, ruleUrl } from "../src/index.js";
+
+describe("rule catalog", () => {
+  it("has one rule per interaction rule and per coded analyte, unique URL-safe ids, and every source attribute", () => {
+    const ids = CDS_RULES.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z0-9-]+$/);
+    for (const rule of INTERACTION_RULES)
+      expect(ruleById(`interaction-${rule.id}`)?.citation).toBe(rule.source);
+    for (const analyte of ANALYTES.filter((a) => (a.loinc ?? []).length > 0))
+      expect(ruleById(`lab-${analyte.key.replaceAll("_", "-")}`)).toBeDefined();
+    for (const rule of CDS_RULES) {
+      expect(isCleanJson(rule)).toBe(true);
+      expect(rule.lastRevised).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect([...ENGINE_NAMES, "interactions", "fhir-inbound"]).toContain(rule.engine.name);
+    }
+  });
+
+  it("the lithium rule cites the analyte table's therapeutic range and toxicity threshold sources", () => {
+    const rule = ruleById("lab-lithium");
+    expect(rule?.citation).toContain("NICE QS95");
+    expect(rule?.citation).toContain("critical high");
+    expect(ruleById("relapse-early-warning")?.evidenceLevel).toContain("not a validated prediction model");
+  });
+
+  it("renders a rule page with every value escaped and builds its URL", () => {
+    const rule = ruleById("interaction-serotonergic-tramadol");
+    if (!rule) throw new Error("rule");
+    const html = renderRulePageHtml({ ...rule, title: "<script>x</script>" });
+    expect(html).toContain("&lt;script&gt;x&lt;/script&gt;");
+    expect(html).not.toContain("<script>");
+    for (const label of ["Citation", "Developer", "Evidence level", "Last revised", "Engine"])
+      expect(html).toContain(label);
+    expect(ruleUrl("https://x.org/", "lab-anc")).toBe("https://x.org/cds-services/rules/lab-anc");
+    expect(ruleById("nope")).toBeUndefined();
+  });
+});

@@ -1,0 +1,184 @@
+import { describe, expect, it } from "vitest";
+import { type Card, isCleanJson, parseHookRequest, runCdsService } from "../src/index.js";
+import { draft, medicationRequest, options, orderRequest, searchset } from "./fixtures.js";
+
+function run(
+  serviceId: string,
+  body: ReturnType<typeof orderRequest>,
+  extraPrefetch?: Record<string, unknown>,
+) {
+  const parsed = parseHookRequest(serviceId, body);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  return runCdsService(serviceId, parsed.request, { ...(body.prefetch ?? {}), ...extraPrefetch }, options());
+}
+
+const activeSertraline = searchset([medicationRequest("m1", { rxnorm: "36437" }, "active", "2026-10-01")]);
+
+function expectCardRules(cards: Card[]) {
+  for (const card of cards) {
+    expect(isCleanJson(card)).toBe(true);
+    expect(card.summary.length).toBeLessThan(140);
+    if (card.suggestions) expect(card.selectionBehavior).toBe("at-most-one");
+  }
+}
+
+describe("order-sign: drafts against active medications", () => {
+  it("a serotonergic combination (tramadol draft, sertraline active) is one critical card with a delete suggestion", () => {
+    const result = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [draft("d1", { text: "Tramadol 50 mg" })], {
+        medications: activeSertraline,
+      }),
+    );
+    expect(result.cards).toHaveLength(1);
+    const card = result.cards[0] as Card;
+    expect(card).toMatchObject({
+      indicator: "critical",
+      summary: "Tramadol with sertraline: serotonin syndrome and seizure risk (high severity)",
+      selectionBehavior: "at-most-one",
+      source: { url: "https://cds.example.org/cds-services/rules/interaction-serotonergic-tramadol" },
+    });
+    expect(card.suggestions?.[0]?.actions).toEqual([
+      {
+        type: "delete",
+        description: "Remove the draft order for tramadol (Tramadol 50 mg).",
+        resourceId: "MedicationRequest/d1",
+      },
+    ]);
+    expect(card.overrideReasons?.every((r) => r.display && r.code && r.system)).toBe(true);
+    expect(result.engines).toEqual([{ name: "interactions", version: "rules 2026-11-23" }]);
+    expect(result.rules).toEqual(["interaction-serotonergic-tramadol"]);
+    expectCardRules(result.cards);
+  });
+
+  it("a moderate interaction is a warning (sertraline draft with fluoxetine active)", () => {
+    const result = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [draft("d1", { rxnorm: "36437" })], {
+        medications: searchset([
+          medicationRequest("m9", { rxnorm: "4493", display: "fluoxetine" }, "active"),
+        ]),
+      }),
+    );
+    expect(result.cards.map((c) => c.indicator)).toEqual(["warning"]);
+  });
+
+  it("two interacting drafts give one card with a suggestion to remove either", () => {
+    const result = run(
+      "psych-interactions-sign",
+      orderRequest(
+        "order-sign",
+        [draft("d1", { text: "Lithium carbonate 400 mg" }), draft("d2", { text: "Ibuprofen 400 mg" })],
+        {
+          medications: searchset([]),
+        },
+      ),
+    );
+    expect(result.cards).toHaveLength(1);
+    expect(result.cards[0]?.suggestions?.map((s) => s.actions[0]?.resourceId)).toEqual([
+      "MedicationRequest/d1",
+      "MedicationRequest/d2",
+    ]);
+    expect(result.cards[0]?.suggestions?.filter((s) => s.isRecommended)).toHaveLength(1);
+  });
+
+  it("a draft the EHR also lists as active is compared once, as the draft", () => {
+    const tramadol = draft("d1", { text: "Tramadol 50 mg" });
+    const result = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [tramadol], {
+        medications: searchset([
+          { ...tramadol, status: "active" },
+          medicationRequest("m1", { rxnorm: "36437" }, "active"),
+        ]),
+      }),
+    );
+    expect(result.cards).toHaveLength(1);
+    expect(result.cards[0]?.suggestions).toHaveLength(1);
+  });
+
+  it("no interaction and everything read: no card (no 'all clear' card)", () => {
+    const result = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [draft("d1", { rxnorm: "28439" })], { medications: searchset([]) }),
+    );
+    expect(result.cards).toEqual([]);
+  });
+
+  it("an unreadable draft, a null or missing medication list, and an unreadable active medicine are said", () => {
+    const unknown = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [draft("d1", { text: "Unobtainium 5 mg" })], {
+        medications: activeSertraline,
+      }),
+    );
+    expect(unknown.cards).toHaveLength(1);
+    expect(unknown.cards[0]).toMatchObject({
+      indicator: "info",
+      source: { url: expect.stringMatching(/interaction-not-checked$/) },
+    });
+    expect(unknown.cards[0]?.detail).toContain("MedicationRequest/d1 names no medicine the service knows");
+    expect(unknown.notUsed).toEqual({ unknown_code: 1 });
+
+    const nullList = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [draft("d1", { rxnorm: "36437" })], { medications: null }),
+    );
+    expect(nullList.cards[0]?.detail).toContain("The EHR sent no medication list (null)");
+
+    const missing = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [draft("d1", { rxnorm: "36437" })]),
+    );
+    expect(missing.missingPrefetch).toEqual(["medications"]);
+    expect(missing.cards[0]?.detail).toContain("active medication list was not available");
+
+    const badActive = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [draft("d1", { rxnorm: "36437" })], {
+        medications: searchset([medicationRequest("m1", { text: "Some herbal tea" }, "active")]),
+      }),
+    );
+    expect(badActive.cards[0]?.detail).toContain("MedicationRequest/m1");
+    expectCardRules([...unknown.cards, ...nullList.cards, ...missing.cards, ...badActive.cards]);
+  });
+
+  it("a stopped active-list medicine is not checked as current, and is said", () => {
+    const result = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [draft("d1", { text: "Tramadol 50 mg" })], {
+        medications: searchset([medicationRequest("m1", { rxnorm: "36437" }, "stopped")]),
+      }),
+    );
+    expect(result.cards.map((c) => c.indicator)).toEqual(["info"]);
+    expect(result.cards[0]?.detail).toContain("status stopped");
+  });
+});
+
+describe("order-select: only the new selections are checked", () => {
+  it("checks the selected draft against active medicines and the other drafts, not the earlier drafts among themselves", () => {
+    const drafts = [
+      draft("d1", { text: "Lithium carbonate 400 mg" }),
+      draft("d2", { text: "Ibuprofen 400 mg" }),
+      draft("d3", { text: "Tramadol 50 mg" }),
+    ];
+    const result = run(
+      "psych-interactions-select",
+      orderRequest("order-select", drafts, { medications: activeSertraline }, ["MedicationRequest/d3"]),
+    );
+    expect(result.rules).toEqual(["interaction-serotonergic-tramadol"]);
+    const both = run(
+      "psych-interactions-select",
+      orderRequest("order-select", drafts, { medications: activeSertraline }, [
+        "MedicationRequest/d2",
+        "MedicationRequest/d3",
+      ]),
+    );
+    // Ibuprofen (d2) with lithium (an earlier draft) and with sertraline (active); tramadol (d3) with sertraline.
+    expect(both.rules.sort()).toEqual([
+      "interaction-lithium-nsaid",
+      "interaction-serotonergic-tramadol",
+      "interaction-ssri-snri-nsaid",
+    ]);
+  });
+});

@@ -1,0 +1,18 @@
+export { ACTIVE_MEDICATION_STATUSES, readMedicationRequest } from "./medication-request.js";
+export {
+  COUNTED_OBSERVATION_STATUSES,
+  effectiveTime,
+  instrumentTotalLoincCodes,
+  interpretationFlag,
+  readObservation,
+} from "./observation.js";
+export {
+  medicationTexts,
+  readFhirInputs,
+  resourcesOf,
+  toAssessments,
+  toBiomarkerInput,
+  toRelapseInput,
+} from "./read.js";
+export { LOINC, RXNORM, UCUM, V3_INTERPRETATION } from "./read-common.js";
+export * from "./types.js";

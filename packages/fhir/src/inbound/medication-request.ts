@@ -1,0 +1,118 @@
+/**
+ * One MedicationRequest -> the medicine model's ingredients, or a named "not used" entry. An
+ * RxNorm ingredient code is looked up in the medicine model (`INGREDIENTS[].rxcui`, verified codes
+ * only); any other RxNorm code (a clinical drug, a brand) is read by its display, then the
+ * concept's text, through the same name reading the interaction checker uses. Rules: docs/fhir.md,
+ * "FHIR in"; decision 112.
+ */
+import { checkInteractions, INGREDIENTS } from "@svc/engines";
+import {
+  array,
+  codingsOf,
+  fhirTime,
+  isObject,
+  isOtherPatient,
+  type Json,
+  labelOf,
+  notUsed,
+  RXNORM,
+  text,
+} from "./read-common.js";
+import type { MedicationReading, NotUsed, ReadOptions } from "./types.js";
+
+/**
+ * Statuses of a patient's MedicationRequest that count as a medicine being taken (decision 112):
+ * `active` only. `on-hold` (suspended), `draft` (not yet signed; a hook's draft orders are read
+ * from its context instead), `completed`, `stopped`, `cancelled`, `entered-in-error` and
+ * `unknown` do not.
+ */
+export const ACTIVE_MEDICATION_STATUSES: readonly string[] = ["active"];
+
+const INGREDIENT_BY_RXCUI: ReadonlyMap<string, string> = new Map(
+  INGREDIENTS.flatMap((entry) => (entry.rxcui === null ? [] : [[entry.rxcui, entry.ingredient] as const])),
+);
+
+/** Ingredients the interaction checker recognises in a text (none for an unknown or empty one). */
+function ingredientsIn(name: string): string[] {
+  return checkInteractions([name]).recognized;
+}
+
+/** The medicine named by the order: a known RxNorm ingredient code, else a display or text the model reads. */
+function medicineOf(concept: unknown): { text: string; ingredients: string[]; rxnorm: string | null } | null {
+  const codings = codingsOf(concept, RXNORM);
+  for (const coding of codings) {
+    const ingredient = INGREDIENT_BY_RXCUI.get(coding.code);
+    if (ingredient !== undefined) return { text: ingredient, ingredients: [ingredient], rxnorm: coding.code };
+  }
+  const names = [...codings.map((c) => c.display), isObject(concept) ? text(concept.text) : null];
+  for (const name of names) {
+    if (name === null) continue;
+    const ingredients = ingredientsIn(name);
+    if (ingredients.length > 0) return { text: name, ingredients, rxnorm: null };
+  }
+  return null;
+}
+
+/**
+ * The medicine of a `medicationReference`: a contained Medication (`#id`) read by its `code`
+ * like a medicationCodeableConcept, else the reference's `display` read as a name. A reference to
+ * a Medication elsewhere on the server is not fetched.
+ */
+function medicineOfReference(resource: Json): ReturnType<typeof medicineOf> {
+  const reference = resource.medicationReference;
+  if (!isObject(reference)) return null;
+  const target = text(reference.reference);
+  if (target?.startsWith("#")) {
+    const contained = array(resource.contained).find(
+      (item) => isObject(item) && item.resourceType === "Medication" && item.id === target.slice(1),
+    );
+    const fromCode = isObject(contained) ? medicineOf(contained.code) : null;
+    if (fromCode !== null) return fromCode;
+  }
+  return medicineOf({ text: text(reference.display) });
+}
+
+/**
+ * Reads one MedicationRequest. `statuses` are the statuses that count (default
+ * ACTIVE_MEDICATION_STATUSES; a hook's draft orders are read with ["draft"]). A request with
+ * `doNotPerform` is an order not to give the medicine and is never read as one being taken.
+ */
+export function readMedicationRequest(
+  resource: unknown,
+  options: ReadOptions,
+  statuses: readonly string[] = options.medicationStatuses ?? ACTIVE_MEDICATION_STATUSES,
+): MedicationReading | NotUsed {
+  if (!isObject(resource) || resource.resourceType !== "MedicationRequest")
+    return notUsed(resource, "unsupported_resource", "Not a MedicationRequest.");
+  const label = labelOf(resource);
+  const status = text(resource.status);
+  if (status === null || !statuses.includes(status))
+    return notUsed(
+      resource,
+      "wrong_status",
+      `${label} has status ${status ?? "(none)"}; only ${statuses.join(", ")} requests are read here.`,
+    );
+  if (resource.doNotPerform === true)
+    return notUsed(resource, "wrong_status", `${label} is an order not to give the medicine (doNotPerform).`);
+  if (isOtherPatient(resource.subject, options.patientId))
+    return notUsed(resource, "other_patient", `${label} belongs to another patient than the one in context.`);
+  const medicine = medicineOf(resource.medicationCodeableConcept) ?? medicineOfReference(resource);
+  if (medicine === null)
+    return notUsed(
+      resource,
+      "unknown_code",
+      resource.medicationReference !== undefined
+        ? `${label} names its medicine by a reference the service cannot read (only a contained Medication's code or the reference's display are read).`
+        : `${label} names no medicine the service knows (no known RxNorm ingredient code, display or text).`,
+    );
+  const authored = fhirTime(resource.authoredOn);
+  return {
+    kind: "medication",
+    resourceId: text(resource.id),
+    text: medicine.text,
+    ingredients: medicine.ingredients,
+    rxnorm: medicine.rxnorm,
+    status,
+    authoredOn: authored === null ? null : new Date(authored).toISOString(),
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * FHIR sources (searchset Bundles, resource arrays, single resources, null) -> readings and
+ * "not used" entries, and the readings -> engine inputs. One mapping for every caller (the CDS
+ * Hooks services among them). Rules: docs/fhir.md, "FHIR in"; decision 112.
+ */
+import type { Assessment, BiomarkerInput, LabPanel, RelapseInput } from "@svc/engines";
+import { ageInDays } from "@svc/engines";
+import { readMedicationRequest } from "./medication-request.js";
+import { readObservation } from "./observation.js";
+import { array, isObject, type Json, labelOf, notUsed, text } from "./read-common.js";
+import type { FhirInbound, LabReading, NotUsed, ReadOptions } from "./types.js";
+
+/**
+ * The resources of a source, plus "not used" entries for what the source itself says: an
+ * OperationOutcome (the server could not answer) and a Bundle with a `next` page that was not read.
+ * A source may be a Bundle, an array of resources (or of Bundles), a single resource, or
+ * null/undefined (no data).
+ */
+export function resourcesOf(source: unknown): { resources: Json[]; notUsed: NotUsed[] } {
+  const resources: Json[] = [];
+  const skipped: NotUsed[] = [];
+  const visit = (item: unknown) => {
+    if (item === null || item === undefined) return;
+    if (Array.isArray(item)) {
+      for (const element of item) visit(element);
+      return;
+    }
+    if (!isObject(item)) {
+      skipped.push(notUsed(item, "unsupported_resource", "An entry that is not a FHIR resource."));
+      return;
+    }
+    if (item.resourceType === "Bundle") {
+      for (const entry of array(item.entry)) visit(isObject(entry) ? entry.resource : entry);
+      if (array(item.link).some((link) => isObject(link) && link.relation === "next"))
+        skipped.push(
+          notUsed(
+            item,
+            "incomplete",
+            "The search result has further pages that were not read; the data may be partial.",
+          ),
+        );
+      return;
+    }
+    if (item.resourceType === "OperationOutcome") {
+      skipped.push(
+        notUsed(item, "incomplete", "The EHR reported an error (OperationOutcome) instead of this data."),
+      );
+      return;
+    }
+    resources.push(item);
+  };
+  visit(source);
+  return { resources, notUsed: skipped };
+}
+
+/** Same resource seen twice (two prefetch keys, two pages): read once. */
+function dedupe(resources: readonly Json[]): Json[] {
+  const seen = new Set<string>();
+  return resources.filter((r) => {
+    const id = text(r.id);
+    if (id === null) return true;
+    const key = `${String(r.resourceType)}/${id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Reads every Observation and MedicationRequest of the sources. Other resource types (Patient,
+ * Condition, ...) are listed as not used. Nothing unreadable ever becomes a value.
+ */
+export function readFhirInputs(sources: readonly unknown[], options: ReadOptions): FhirInbound {
+  const out: FhirInbound = { instruments: [], labs: [], medications: [], notUsed: [] };
+  const all: Json[] = [];
+  for (const source of sources) {
+    const { resources, notUsed: skipped } = resourcesOf(source);
+    all.push(...resources);
+    out.notUsed.push(...skipped);
+  }
+  for (const resource of dedupe(all)) {
+    if (resource.resourceType === "Observation") {
+      const read = readObservation(resource, options);
+      if ("reason" in read) out.notUsed.push(read);
+      else if (read.kind === "instrument") out.instruments.push(read);
+      else out.labs.push(read);
+    } else if (resource.resourceType === "MedicationRequest") {
+      const read = readMedicationRequest(resource, options);
+      if ("reason" in read) out.notUsed.push(read);
+      else out.medications.push(read);
+    } else {
+      out.notUsed.push(
+        notUsed(resource, "unsupported_resource", `${labelOf(resource)} is not a resource the engines read.`),
+      );
+    }
+  }
+  return out;
+}
+
+/** The instrument totals as the engines' assessments, oldest first. */
+export function toAssessments(inbound: FhirInbound): Assessment[] {
+  return inbound.instruments
+    .map((r) => r.assessment)
+    .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+}
+
+const MAX_DAYS = 3650;
+
+/**
+ * The relapse engine's input. `medicationsKnown`: whether the patient's medication list was read
+ * (a Bundle, even an empty one); when it was not (no data, or not fetched), `hasActiveMedication`
+ * is left out so the engine treats it as unknown rather than as "off medication".
+ * `daysSinceMedChange` is the age of the newest `authoredOn` of an active request (left out when
+ * none is dated). Sleep is not read from FHIR: no sleep-duration code is verified (decision 112).
+ */
+export function toRelapseInput(inbound: FhirInbound, now: Date, medicationsKnown: boolean): RelapseInput {
+  const input: RelapseInput = { assessments: toAssessments(inbound) };
+  if (!medicationsKnown) return input;
+  input.hasActiveMedication = inbound.medications.length > 0;
+  const newest = Math.max(
+    ...inbound.medications.flatMap((m) => (m.authoredOn === null ? [] : [Date.parse(m.authoredOn)])),
+  );
+  const days = ageInDays(Number.isFinite(newest) ? newest : null, now.getTime());
+  if (days !== null) input.daysSinceMedChange = Math.min(MAX_DAYS, Math.floor(days));
+  return input;
+}
+
+/** A reading as the biomarker engine's value: a censored result keeps its comparator ("<0.2"). */
+function biomarkerValue(reading: LabReading): number | string {
+  return reading.comparator === null ? reading.value : `${reading.comparator}${reading.value}`;
+}
+
+/**
+ * The biomarker engine's input: one panel per Observation (the engine takes the newest reading of
+ * each analyte), named by the analyte table's display and carrying the LOINC code and the flag
+ * read from the interpretation.
+ */
+export function toBiomarkerInput(inbound: FhirInbound, displayOf: (key: string) => string): BiomarkerInput {
+  const labs: LabPanel[] = inbound.labs.map((reading, index) => ({
+    id: reading.resourceId ?? `observation-${index + 1}`,
+    labName: "FHIR Observation",
+    observedAt: reading.observedAt,
+    results: {
+      biomarkers: [
+        {
+          name: displayOf(reading.analyteKey),
+          value: biomarkerValue(reading),
+          unit: reading.unit,
+          loinc: reading.loinc,
+          ...(reading.flag === null ? {} : { flag: reading.flag }),
+        },
+      ],
+    },
+  }));
+  return { labs };
+}
+
+/** The texts of the medicines read, for the interaction checker. */
+export function medicationTexts(inbound: FhirInbound): string[] {
+  return inbound.medications.map((m) => m.text);
+}
