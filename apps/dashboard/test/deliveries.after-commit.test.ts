@@ -21,6 +21,46 @@ import { DashboardClient, PASSWORD } from "./session-client.js";
  */
 const PROMPTLY_MS = 3_000;
 
+/** The service, its in-process delivery, a receiver endpoint and a signed-in developer. */
+async function start() {
+  const service = await startTestService();
+  const receiver = await startReceiver();
+  const { db } = service.db.handle;
+  // The outbox is read once at start, then not within the test: only a hand-off delivers.
+  const delivery = startInProcessDelivery({
+    db,
+    logger: service.deps.logger,
+    allowLoopbackWebhooks: true,
+    pollIntervalMs: 600_000,
+  });
+  service.deps.deliveries = delivery;
+  const caller = await service.seed.caller("launch");
+  const url = `${receiver.url}/hooks`;
+  const endpoint = await addWebhookEndpoint(db, {
+    accountId: caller.account.id,
+    url,
+    mode: "test",
+    allowPrivate: true,
+  });
+  const workspace = { accountId: caller.account.id };
+  const invite = await createInvite(
+    db,
+    { workspace, email: "hand-off@example.com", role: "developer" },
+    service.url,
+  );
+  const client = new DashboardClient(service.url);
+  expect((await client.acceptInvite(invite.url, PASSWORD)).status).toBe(303);
+  return {
+    service,
+    receiver,
+    delivery,
+    key: caller.key,
+    endpointId: endpoint.id,
+    client,
+    csrf: await client.csrf(),
+  };
+}
+
 let service: TestService;
 let receiver: Receiver;
 let delivery: ReturnType<typeof startInProcessDelivery>;
@@ -30,34 +70,7 @@ let client: DashboardClient;
 let csrf: string;
 
 beforeAll(async () => {
-  service = await startTestService();
-  receiver = await startReceiver();
-  delivery = startInProcessDelivery({
-    allowLoopbackWebhooks: true,
-    db: service.db.handle.db,
-    logger: service.deps.logger,
-    // Read once at start, then not within the test: only a hand-off starts a delivery.
-    pollIntervalMs: 600_000,
-  });
-  service.deps.deliveries = delivery;
-  const caller = await service.seed.caller("launch");
-  key = caller.key;
-  endpointId = (
-    await addWebhookEndpoint(service.db.handle.db, {
-      accountId: caller.account.id,
-      url: `${receiver.url}/hooks`,
-      mode: "test",
-      allowPrivate: true,
-    })
-  ).id;
-  const invite = await createInvite(
-    service.db.handle.db,
-    { workspace: { accountId: caller.account.id }, email: "hand-off@example.com", role: "developer" },
-    service.url,
-  );
-  client = new DashboardClient(service.url);
-  expect((await client.acceptInvite(invite.url, PASSWORD)).status).toBe(303);
-  csrf = await client.csrf();
+  ({ service, receiver, delivery, key, endpointId, client, csrf } = await start());
 });
 afterAll(async () => {
   await delivery?.close({ force: true });

@@ -1,14 +1,6 @@
 import type { ErrorEnvelope } from "@svc/http";
 import { createModelNarrator, createOpenAiCompatibleChatModel } from "@svc/model";
-import {
-  call,
-  type ScriptedModelServer,
-  startScriptedModelServer,
-  startTestService,
-  type TestService,
-  textAnswer,
-  waitFor,
-} from "@svc/testkit";
+import { call, startScriptedModelServer, startTestService, textAnswer, waitFor } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BiomarkerAgentRequest, RelapsePredictRequest } from "../src/index.js";
 
@@ -23,8 +15,8 @@ const MODEL_REPLY_DELAY_MS = 10_000;
 /** Past the 503: time for the abort to reach the model server, far below the reply delay. */
 const PROMPTLY_MS = 2_000;
 
-let model: ScriptedModelServer;
-let svc: TestService;
+let model: Awaited<ReturnType<typeof startScriptedModelServer>>;
+let svc: Awaited<ReturnType<typeof startTestService>>;
 let key: string;
 
 beforeAll(async () => {
