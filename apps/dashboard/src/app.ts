@@ -1,4 +1,4 @@
-import type { AppDeps } from "@svc/http";
+import { type AppDeps, handOffAfterCommit } from "@svc/http";
 import { Hono } from "hono";
 import { DASHBOARD_CSS } from "./pages/style.js";
 import { createContext, type DashboardOptions, type Env } from "./routes/context.js";
@@ -25,6 +25,9 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
   const ctx = createContext(deps, options);
   const app = new Hono<Env>().basePath("/dashboard");
   installRequestGuards(app, ctx);
+  // Webhook deliveries a page's change writes go to the queue once its handler has returned, as
+  // on the APIs: no page hands them off itself (decision 125).
+  app.use("*", handOffAfterCommit(deps));
   app.get("/static/dashboard.css", (c) => {
     c.header("Content-Type", "text/css; charset=utf-8");
     return c.body(DASHBOARD_CSS);

@@ -5,9 +5,9 @@ import type { DbOrTx } from "./events.js";
 import { webhookDeliveries, webhookEndpoints } from "./schema.js";
 
 /**
- * The webhook outbox: the one place that writes pending delivery rows, the one query that reads
- * the due ones, and the record of which rows a request wrote so they are handed to the delivery
- * queue after it commits.
+ * The webhook outbox: the one place that writes pending delivery rows (new ones, and old ones made
+ * due again by a redelivery), the one query that reads the due ones, and the record of which rows
+ * a request or command wrote so they are handed to the delivery queue after it commits.
  *
  * A delivery row is written in the same transaction as its event (the event table or the safety
  * event table); nothing is sent before that commits. After commit the new rows are handed to the
@@ -19,9 +19,10 @@ const writtenInScope = new AsyncLocalStorage<Set<string>>();
 
 /**
  * Run `work` while noting every delivery row the outbox writes in it (in any transaction it
- * opens). The HTTP layer wraps each handler in this and hands the noted ids to the queue once
- * the handler has returned, so no route hands deliveries off by hand. A row noted in a
- * transaction that rolled back is harmless to hand off: the delivery finds no row and skips it.
+ * opens). The HTTP layer wraps each handler of the APIs and of the dashboard in this and hands the
+ * noted ids to the queue once the handler has returned, and the operator CLI wraps its commands,
+ * so no route or command hands deliveries off by hand. A row noted in a transaction that rolled
+ * back is harmless to hand off: the delivery finds no row (or a row no longer due) and skips it.
  */
 export async function noteOutboxWrites<T>(
   work: () => Promise<T>,
@@ -59,9 +60,43 @@ export async function writeOutboxDeliveries(
       })),
     );
   }
+  noteWritten(deliveryIds);
+  return deliveryIds;
+}
+
+/** Note rows written for the hand-off of the enclosing `noteOutboxWrites`, if one is open. */
+function noteWritten(deliveryIds: readonly string[]): void {
   const noted = writtenInScope.getStore();
   for (const id of deliveryIds) noted?.add(id);
-  return deliveryIds;
+}
+
+/**
+ * Make delivery `deliveryId` due again at `now` (a redelivery): pending, its retry window and
+ * hand-off cleared, noted for the after-commit hand-off like a new row. Undefined when no such row.
+ */
+export async function makeDeliveryDueAgain(
+  tx: DbOrTx,
+  deliveryId: string,
+  now: Date,
+): Promise<{ id: string; status: string; attempts: number } | undefined> {
+  const [updated] = await tx
+    .update(webhookDeliveries)
+    .set({
+      status: "pending",
+      nextAttemptAt: now,
+      firstAttemptAt: null,
+      enqueuedAt: null,
+      deliveredAt: null,
+      updatedAt: now,
+    })
+    .where(eq(webhookDeliveries.id, deliveryId))
+    .returning({
+      id: webhookDeliveries.id,
+      status: webhookDeliveries.status,
+      attempts: webhookDeliveries.attempts,
+    });
+  if (updated) noteWritten([updated.id]);
+  return updated;
 }
 
 /**

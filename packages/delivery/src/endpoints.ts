@@ -8,6 +8,7 @@ import {
   eq,
   inArray,
   isNull,
+  makeDeliveryDueAgain,
   organizations,
   RepoError,
   recordEvent,
@@ -227,23 +228,8 @@ export async function redeliverWebhook(db: Db, id: string, now = new Date()) {
     .where(eq(webhookEndpoints.id, row.endpointId));
   if (!endpoint || endpoint.removedAt) throw new RepoError("invalid", "The delivery's endpoint was removed.");
   if (endpoint.disabledAt) throw new RepoError("invalid", "The delivery's endpoint is disabled.");
-  const [updated] = await db
-    .update(webhookDeliveries)
-    .set({
-      status: "pending",
-      nextAttemptAt: now,
-      firstAttemptAt: null,
-      enqueuedAt: null,
-      deliveredAt: null,
-      updatedAt: now,
-    })
-    .where(eq(webhookDeliveries.id, id))
-    .returning({
-      id: webhookDeliveries.id,
-      status: webhookDeliveries.status,
-      attempts: webhookDeliveries.attempts,
-    });
-  return updated as { id: string; status: string; attempts: number };
+  // Through the outbox, which notes the row for the after-commit hand-off (decision 125).
+  return (await makeDeliveryDueAgain(db, id, now)) as { id: string; status: string; attempts: number };
 }
 
 /** Every attempt of the given deliveries, oldest first (status, latency, snippet, next retry). */

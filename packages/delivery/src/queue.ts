@@ -196,15 +196,18 @@ export async function enqueueOnce(
     retryStrategy: () => null,
   });
   connection.on("error", () => {});
-  const queue = createDeliveryQueue(connection, { prefix: options.prefix });
+  let queue: DeliveryQueue | undefined;
   try {
     await withTimeout(connection.connect(), options.timeoutMs ?? 1_000, "connect");
+    // The queue is made on the connected client: BullMQ starts connecting a client it is given,
+    // after which `connect()` fails ("already connecting"), and every enqueue here with it.
+    queue = createDeliveryQueue(connection, { prefix: options.prefix });
     await enqueueDeliveries(queue, deliveryIds);
     return true;
   } catch {
     return false;
   } finally {
-    await withTimeout(queue.close(), 1_000, "close").catch(() => {});
+    if (queue) await withTimeout(queue.close(), 1_000, "close").catch(() => {});
     connection.disconnect();
   }
 }

@@ -18,7 +18,7 @@ import { preferSyncRequestParsing } from "./sync-validation.js";
 import type { UsageMeter } from "./usage-meter.js";
 
 export { DEFAULT_BODY_LIMIT } from "./body-checks.js";
-export { DEFAULT_REQUEST_TIMEOUT_MS, STATEMENT_TIMEOUT_MS } from "./request-guard.js";
+export { DEFAULT_REQUEST_TIMEOUT_MS, STATEMENT_TIMEOUT_MS, workSignal } from "./request-guard.js";
 
 export interface AppDeps {
   db: Db;

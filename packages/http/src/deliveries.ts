@@ -1,6 +1,6 @@
 import { noteOutboxWrites } from "@svc/db";
 import type { MiddlewareHandler } from "hono";
-import type { AppDeps, AppEnv } from "./app.js";
+import type { AppDeps } from "./app.js";
 
 /**
  * After commit: hand the new webhook deliveries to the delivery queue. Best effort by design:
@@ -30,10 +30,12 @@ export async function handOffDeliveries(
  * handler that failed hands nothing off (what it wrote rolled back, or the sweeper finds it).
  * Innermost, inside the request guard: a handler still running when the time limit answered
  * hands its deliveries off when it finishes, as a route's own call after commit did (decision 107).
+ * Of any Hono app: the APIs' (whose requests carry a request id for the warning) and the
+ * dashboard's, which installs it in front of its pages (decision 125).
  */
-export function handOffAfterCommit(deps: Pick<AppDeps, "deliveries" | "logger">): MiddlewareHandler<AppEnv> {
+export function handOffAfterCommit(deps: Pick<AppDeps, "deliveries" | "logger">): MiddlewareHandler {
   return async (c, next) => {
     const { deliveryIds } = await noteOutboxWrites(next);
-    if (!c.error) await handOffDeliveries(deps, deliveryIds, c.get("requestId"));
+    if (!c.error) await handOffDeliveries(deps, deliveryIds, c.get("requestId") as string | undefined);
   };
 }

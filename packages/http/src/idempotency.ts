@@ -36,15 +36,12 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 export interface IdempotentWork<B> {
   status: number;
   body: B;
-  /** Webhook deliveries written by the work; handed to the queue after commit. */
-  deliveryIds?: string[];
 }
 
 export interface IdempotentOutcome<B> {
   status: number;
   body: B;
   replayed: boolean;
-  deliveryIds: string[];
 }
 
 /** The `Idempotency-Key` header, validated; undefined when the caller sent none. */
@@ -78,7 +75,8 @@ function stopIfTimedOut(c: Context<AppEnv>): void {
 /**
  * Run `work` at most once per Idempotency-Key. Without the header, `work` simply runs in a
  * transaction. Sets `Idempotent-Replayed: true` on a replay; the caller answers with
- * `c.json(outcome.body, outcome.status)` and enqueues `outcome.deliveryIds` (empty on a replay).
+ * `c.json(outcome.body, outcome.status)`; webhook deliveries the work wrote go to the queue after
+ * commit through the HTTP layer's outbox scope (`handOffAfterCommit`).
  */
 export async function runIdempotent<B>(
   c: Context<AppEnv>,
@@ -93,7 +91,7 @@ export async function runIdempotent<B>(
       stopIfTimedOut(c);
       return result;
     });
-    return { status: done.status, body: done.body, replayed: false, deliveryIds: done.deliveryIds ?? [] };
+    return { status: done.status, body: done.body, replayed: false };
   }
   const auth = c.get("auth");
   if (!auth?.accountId) throw new ApiError("forbidden", "Idempotency-Key needs an account key.");
@@ -147,7 +145,6 @@ export async function runIdempotent<B>(
         status: existing.responseStatus,
         body: existing.responseBody as B,
         replayed: true,
-        deliveryIds: [],
       };
     }
     if (at.getTime() - existing.createdAt.getTime() > IDEMPOTENCY_ABANDONED_MS) {
@@ -192,7 +189,7 @@ export async function runIdempotent<B>(
         .where(scope);
       return result;
     });
-    return { status: done.status, body: done.body, replayed: false, deliveryIds: done.deliveryIds ?? [] };
+    return { status: done.status, body: done.body, replayed: false };
   } catch (error) {
     // The work failed (4xx or 5xx): nothing was created, so a retry with this key may proceed.
     await db

@@ -99,6 +99,17 @@ async function admitCaller(c: Context<AppEnv>, deps: AppDeps, policy: RoutePolic
 }
 
 /**
+ * What long work outside the database (a model call) stops on: the request's time limit, when the
+ * caller has got its 503 (`signal`, decision 111), or the client going away (the request's own
+ * signal). A context without the request guard has only the latter. Pass it to the work's fetch,
+ * so its connection is closed rather than left to finish for nobody (decision 126).
+ */
+export function workSignal(c: Context<AppEnv>): AbortSignal {
+  const limit = c.get("signal") as AbortSignal | undefined;
+  return limit ? AbortSignal.any([limit, c.req.raw.signal]) : c.req.raw.signal;
+}
+
+/**
  * Runs `work` and fails with 503 service_unavailable once `timeoutMs` passes; at that moment
  * `abort` fires with the same error, so the request's signal (`c.get("signal")`) tells the
  * handler to stop, and `runIdempotent` rolls its transaction back instead of committing

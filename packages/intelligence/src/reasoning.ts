@@ -245,14 +245,17 @@ export function screenModelNarrative(
  * limit yields `reasoning: null`; the rest of the block is unaffected. A language model's
  * narrative loses its sentences of reassurance about risk (decision 74); when none is left the
  * template narrator's text stands in (narrator `template`), so screening never empties reasoning.
- * The template narrator's text restates the engine and is kept as written.
+ * The template narrator's text restates the engine and is kept as written. `signal` is the
+ * caller's stop (the request's time limit or the client going away): the narrator's request is
+ * aborted with it, as at the narration's own time limit.
  */
 export async function attachReasoning(
   block: IntelligenceBlock,
   narrator: Narrator,
-  options: { highlights?: string[]; timeoutMs?: number; now?: () => Date } = {},
+  options: { highlights?: string[]; timeoutMs?: number; now?: () => Date; signal?: AbortSignal } = {},
 ): Promise<IntelligenceBlock> {
   const controller = new AbortController();
+  const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
   const timeoutMs = options.timeoutMs ?? DEFAULT_REASONING_TIMEOUT_MS;
   const request: NarrationRequest = {
     engine: block.engine,
@@ -269,10 +272,7 @@ export async function attachReasoning(
     }, timeoutMs);
   });
   try {
-    const narrative = await Promise.race([
-      narrator.narrate(request, controller.signal).catch(() => null),
-      expired,
-    ]);
+    const narrative = await Promise.race([narrator.narrate(request, signal).catch(() => null), expired]);
     const text = typeof narrative === "string" ? narrative.trim() : "";
     if (!text) return { ...block, reasoning: null };
     const generatedAt = (options.now?.() ?? new Date()).toISOString();
@@ -284,10 +284,7 @@ export async function attachReasoning(
     const screened = screenModelNarrative(text, block.summary);
     if (screened !== null)
       return { ...block, reasoning: { narrative: screened, generatedAt, narrator: narrator.kind } };
-    const fallback = (await templateNarrator.narrate(request, controller.signal)).slice(
-      0,
-      MAX_NARRATIVE_CHARS,
-    );
+    const fallback = (await templateNarrator.narrate(request, signal)).slice(0, MAX_NARRATIVE_CHARS);
     return { ...block, reasoning: { narrative: fallback, generatedAt, narrator: "template" } };
   } finally {
     clearTimeout(timer);

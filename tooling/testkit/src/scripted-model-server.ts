@@ -24,6 +24,8 @@ export interface ScriptedModelServer {
   received: Record<string, unknown>[];
   /** Bytes of the last chunked answer the client took before it finished or went away. */
   readonly bytesSent: number;
+  /** Requests whose client closed the connection before the (delayed) answer was sent. */
+  readonly closedBeforeAnswer: number;
   script(answers: ScriptedAnswer[]): void;
   close(): Promise<void>;
 }
@@ -32,6 +34,7 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
   let answers: ScriptedAnswer[] = [];
   const received: Record<string, unknown>[] = [];
   let bytesSent = 0;
+  let closedBeforeAnswer = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -68,8 +71,15 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
         };
         writeFrom(0);
       };
-      const timer = setTimeout(send, answer?.delayMs ?? 0);
-      res.on("close", () => clearTimeout(timer));
+      let answered = false;
+      const timer = setTimeout(() => {
+        answered = true;
+        send();
+      }, answer?.delayMs ?? 0);
+      res.on("close", () => {
+        clearTimeout(timer);
+        if (!answered) closedBeforeAnswer++;
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -78,6 +88,9 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     received,
     get bytesSent() {
       return bytesSent;
+    },
+    get closedBeforeAnswer() {
+      return closedBeforeAnswer;
     },
     script(next) {
       answers = [...next];

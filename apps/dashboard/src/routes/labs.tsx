@@ -29,7 +29,6 @@ export function registerLabs(app: DashboardApp, ctx: DashboardContext): void {
           mode: "test",
           ...move,
         });
-        await ctx.deps.deliveries?.enqueue(outcome.deliveryIds);
         await ctx.audit(c, `lab_order.${helper}d`, outcome.order.id, {
           from: outcome.from,
           to: outcome.order.status,

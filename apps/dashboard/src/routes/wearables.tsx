@@ -34,7 +34,6 @@ export function registerWearables(app: DashboardApp, ctx: DashboardContext): voi
     try {
       const scope = { accountId: accountOf(viewer.workspace), mode: "test" as const };
       const outcome = await completeConnection(ctx.db, { id: c.req.param("id"), scope }, provider);
-      await ctx.deps.deliveries?.enqueue(outcome.deliveryIds);
       await ctx.audit(c, "wearable.connected", outcome.connection.id, { provider });
       return c.redirect(`${BACK}?done=connected`, 303);
     } catch (error) {
@@ -47,7 +46,6 @@ export function registerWearables(app: DashboardApp, ctx: DashboardContext): voi
     try {
       const scope = { accountId: accountOf(viewer.workspace), mode: "test" as const };
       const outcome = await syncConnection(ctx.db, c.req.param("id"), scope);
-      await ctx.deps.deliveries?.enqueue(outcome.deliveryIds);
       await ctx.audit(c, "wearable.synced", outcome.connection.id, { days: outcome.days });
       return c.redirect(`${BACK}?done=synced`, 303);
     } catch (error) {

@@ -125,7 +125,6 @@ export function registerWebhooks(app: DashboardApp, ctx: DashboardContext): void
         accountId: accountOf(viewer.workspace),
         endpointId: c.req.param("id"),
       });
-      await deps.deliveries?.enqueue(recorded.deliveryIds);
       await ctx.audit(c, "webhook_endpoint.test_sent", c.req.param("id"), { eventId: recorded.event.id });
       return c.redirect(`${back}?done=test`, 303);
     } catch (error) {
@@ -181,7 +180,6 @@ export function registerWebhooks(app: DashboardApp, ctx: DashboardContext): void
     const back = `${BACK}/${delivery.endpointId}`;
     try {
       await redeliverWebhook(db, delivery.id);
-      await deps.deliveries?.enqueue([delivery.id]);
       await ctx.audit(c, "webhook_delivery.redelivered", delivery.id);
       return c.redirect(`${back}?done=redelivered`, 303);
     } catch (error) {

@@ -80,16 +80,17 @@ function calibratedModel<TParams>(
 /**
  * What every analysis route does with its validated body: run the engine with the active
  * calibrated version (or the shipped defaults), build the intelligence block, optionally
- * narrate, and return the response `data`. Nothing is stored; `sessionRef` is echoed and never
+ * narrate (stopped with `signal`, the route's `workSignal`, decision 126), and return the
+ * response `data`. Nothing is stored; `sessionRef` is echoed and never
  * logged. The engine reads only its own fields of the body; the shared ones pass by unread.
  */
 export function analysisPipeline<TInput, TData extends object, TParams, TObject extends string>(
   spec: AnalysisSpec<TInput, TData, TParams, TObject>,
   context: AnalysisContext,
-): (body: TInput & AnalysisCommon) => Promise<AnalysisData<TObject, TData>> {
+): (body: TInput & AnalysisCommon, signal?: AbortSignal) => Promise<AnalysisData<TObject, TData>> {
   const { engine } = spec;
   const calibrated = calibratedModel(engine, context);
-  return async (body) => {
+  return async (body, signal) => {
     const now = new Date();
     const run = engine.run(body, { now, model: await calibrated() });
     let intelligence: IntelligenceBlock = buildEngineIntelligence({
@@ -119,6 +120,7 @@ export function analysisPipeline<TInput, TData extends object, TParams, TObject 
       intelligence = await attachReasoning(intelligence, context.narrator, {
         highlights: engine.highlights(run.data),
         timeoutMs: context.reasoningTimeoutMs,
+        signal,
       });
     }
     return {

@@ -10,8 +10,16 @@ import {
   type ToolLoopLimits,
 } from "@svc/agents";
 import { ToolInputError } from "@svc/engines";
-import { ApiError, type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import {
+  ApiError,
+  type AppEnv,
+  errorResponses,
+  rateLimitHeaders,
+  type ServiceApp,
+  workSignal,
+} from "@svc/http";
 import { type ChatModel, describeModelUnavailable, ModelUnavailableError } from "@svc/model";
+import type { Context } from "hono";
 import {
   AgentPatientIdParamSchema,
   type BiomarkerAgentRequest,
@@ -157,7 +165,8 @@ export function registerRecordAgents(service: ServiceApp, options: RecordAgentRo
 }
 
 /**
- * One agent request: the agent's run (stopped if the caller goes away), with its own failures
+ * One agent request: the agent's run (its model call stopped when the caller goes away or the
+ * time limit has answered 503, decision 126), with its own failures
  * as the contract's errors: 400 for input the engine cannot score (the issue path under the body
  * field it read), 503 for a model that cannot serve.
  */
@@ -167,13 +176,13 @@ async function runAgent<Body, Output, Assessment>(
   { patientId }: { patientId: string },
   body: Body & { context?: string },
   options: RecordAgentRouteOptions,
-  c: { req: { raw: Request } },
+  c: Context<AppEnv>,
 ) {
   try {
     return await runRecordAgent(
       agent,
       { patientId, body, context: body.context },
-      { model: options.chatModel, limits: options.limits, signal: c.req.raw.signal },
+      { model: options.chatModel, limits: options.limits, signal: workSignal(c) },
     );
   } catch (error) {
     if (error instanceof ToolInputError) {

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { ServiceApp } from "@svc/http";
+import { type ServiceApp, workSignal } from "@svc/http";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
 import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
@@ -62,5 +62,7 @@ export type BiomarkerAnalysisResponse = z.infer<
 
 export function registerBiomarkerAnalyze(service: ServiceApp, context: AnalysisContext): void {
   const analyze = analysisPipeline({ engine: ENGINE_REGISTRY.biomarker, object: RESPONSE_OBJECT }, context);
-  service.openapi(route, async (c) => c.json({ ok: true, data: await analyze(c.req.valid("json")) }, 200));
+  service.openapi(route, async (c) =>
+    c.json({ ok: true, data: await analyze(c.req.valid("json"), workSignal(c)) }, 200),
+  );
 }

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { DMSE_METRIC_REQUIRED_MESSAGE, hasDmseMetric, DMSE_METRIC_MAX as MAX } from "@svc/engines";
-import type { ServiceApp } from "@svc/http";
+import { type ServiceApp, workSignal } from "@svc/http";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
 import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
@@ -101,7 +101,10 @@ export function registerDmseAnalyze(service: ServiceApp, context: AnalysisContex
   service.openapi(
     route,
     async (c) =>
-      c.json({ ok: true, requestId: c.get("requestId"), data: await analyze(c.req.valid("json")) }, 200),
+      c.json(
+        { ok: true, requestId: c.get("requestId"), data: await analyze(c.req.valid("json"), workSignal(c)) },
+        200,
+      ),
     { keys: ["secret", "publishable"] },
   );
 }

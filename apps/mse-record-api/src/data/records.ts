@@ -53,8 +53,6 @@ export interface WriteResult {
   risk: RiskAssessment;
   safetyEventId: string | null;
   patchedDomains: DomainKey[];
-  /** Webhook deliveries written with the safety event (the HTTP layer hands them to the queue after commit). */
-  deliveryIds: string[];
 }
 
 /**
@@ -72,7 +70,8 @@ export async function appendVersion(db: Db, input: WriteInput, change: Change): 
       { visitId: input.visitId, patientId: input.patientId, version },
       selection,
     );
-    // The safety event commits with the version that raised it (the version row references it).
+    // The safety event commits with the version that raised it (the version row references it);
+    // its deliveries go to the queue after commit through the HTTP layer's outbox scope.
     const safetyEvent = risk.flag
       ? await recordSafetyEvent(tx, {
           orgId: input.orgId,
@@ -102,7 +101,6 @@ export async function appendVersion(db: Db, input: WriteInput, change: Change): 
       risk,
       safetyEventId: safetyEvent?.event.id ?? null,
       patchedDomains,
-      deliveryIds: safetyEvent?.deliveryIds ?? [],
     };
   });
 }

@@ -1,6 +1,13 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type MseAgentProposal, runMseAgent, type ToolLoopLimits } from "@svc/agents";
-import { ApiError, type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import {
+  ApiError,
+  type AppEnv,
+  flatErrorResponses,
+  rateLimitHeaders,
+  type ServiceApp,
+  workSignal,
+} from "@svc/http";
 import { type ChatModel, describeModelUnavailable, ModelUnavailableError } from "@svc/model";
 import { VisitIdParamSchema } from "../schemas.js";
 import { MseAgentProposalSchema, MseAgentRequestSchema } from "../schemas-agent.js";
@@ -43,7 +50,8 @@ export function registerMseAgent(
     const proposal = await unlessModelUnavailable(() =>
       runMseAgent(
         { visitId, ...body },
-        { model: options.chatModel, limits: options.limits, signal: c.req.raw.signal },
+        // The model call stops when the caller goes away or the time limit answered (decision 126).
+        { model: options.chatModel, limits: options.limits, signal: workSignal(c) },
       ),
     );
     return c.json(proposal, 200);

@@ -127,7 +127,6 @@ export interface TransitionOutcome {
   order: LabOrderRow;
   from: LabOrderStatus;
   eventIds: string[];
-  deliveryIds: string[];
 }
 
 export interface TransitionInput {
@@ -148,8 +147,7 @@ export interface TransitionInput {
  * Apply one move inside a transaction: lock the order, check the move, update it, and write
  * `lab_order.status_changed` (plus `lab_order.results_ready` on entering `resulted`) with their
  * pending deliveries (handed to the queue after commit by the caller's outbox scope, see
- * `noteOutboxWrites`, or by the sweeper). A refused move is a
- * `LabOrderError`.
+ * `noteOutboxWrites`, or by the sweeper). A refused move is a `LabOrderError`.
  */
 export async function transitionLabOrder(db: Db, input: TransitionInput): Promise<TransitionOutcome> {
   return db.transaction(async (tx) => {
@@ -169,7 +167,6 @@ export async function transitionLabOrder(db: Db, input: TransitionInput): Promis
       order,
       from,
       eventIds: recorded.map((r) => r.event.id),
-      deliveryIds: recorded.flatMap((r) => r.deliveryIds),
     };
   });
 }

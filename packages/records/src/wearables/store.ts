@@ -146,7 +146,6 @@ async function lockConnection(tx: DbOrTx, at: Locator): Promise<WearableConnecti
 
 export interface WearableOutcome {
   connection: WearableConnectionRow;
-  deliveryIds: string[];
 }
 
 /** Save the connection's new state and write its event (with pending deliveries) in the same transaction. */
@@ -163,7 +162,8 @@ async function updateAndRecord(
     .where(eq(wearableConnections.id, id))
     .returning();
   if (!connection) throw connectionNotFound();
-  const recorded = await recordEvent(tx, {
+  // Its pending deliveries go to the queue after commit through the caller's outbox scope.
+  await recordEvent(tx, {
     accountId: connection.accountId,
     mode: connection.mode,
     type: eventType,
@@ -176,7 +176,7 @@ async function updateAndRecord(
     },
     now,
   });
-  return { connection, deliveryIds: recorded.deliveryIds };
+  return { connection };
 }
 
 /** pending -> connected with one of the offered providers; emits wearable.connected. */

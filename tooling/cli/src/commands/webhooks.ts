@@ -1,13 +1,13 @@
 import {
   addWebhookEndpoint,
-  enqueueOnce,
   listWebhookDeliveries,
   listWebhookEndpoints,
   redeliverWebhook,
   removeWebhookEndpoint,
 } from "@svc/delivery";
-import { DEFAULT_REDIS_URL, loopbackWebhooksAllowed, parseEnv } from "@svc/http/runtime";
+import { loopbackWebhooksAllowed, parseEnv } from "@svc/http/runtime";
 import { CliError, type CommandTable, integer, text } from "../command.js";
+import { handingOffDeliveries } from "../hand-off.js";
 
 /** The mode asked for; unset leaves the default to the endpoint's owner (organizations: live). */
 function mode(value: string | undefined): "test" | "live" | undefined {
@@ -38,9 +38,10 @@ export const webhookCommands: CommandTable = {
       limit: integer(args, "limit"),
     }),
   "webhooks redeliver": async (args, { db }) => {
-    const result = await redeliverWebhook(db, text(args, "id") as string);
     // Best effort: without Redis the worker's outbox sweeper picks the row up.
-    const enqueued = await enqueueOnce(process.env.REDIS_URL || DEFAULT_REDIS_URL, [result.id]);
+    const { result, enqueued } = await handingOffDeliveries(() =>
+      redeliverWebhook(db, text(args, "id") as string),
+    );
     return { ...result, enqueued };
   },
 };
