@@ -1,5 +1,6 @@
 import { eq, webhookDeliveries } from "@svc/db";
 import { addWebhookEndpoint, startInProcessDelivery } from "@svc/delivery";
+import { createInvite } from "@svc/records";
 import {
   call,
   type Receiver,
@@ -9,7 +10,6 @@ import {
   waitFor,
 } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInvite } from "../src/index.js";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 
 /**

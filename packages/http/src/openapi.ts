@@ -57,6 +57,14 @@ export const rateLimitHeaders = {
 };
 
 /**
+ * A keyed operation's JSON answer: its description and body schema, with the rate-limit headers
+ * every keyed answer carries (one shape for every route's success response).
+ */
+export function jsonAnswer<S>(description: string, schema: S) {
+  return { description, headers: rateLimitHeaders, content: { "application/json": { schema } } };
+}
+
+/**
  * A refusal's headers (401, 402, 403): the rate limit it was counted against, decision 97 (the
  * key's own limit once the key is known; before that, the caller's address's bucket).
  */

@@ -10,14 +10,7 @@ import {
   type ToolLoopLimits,
 } from "@svc/agents";
 import { ToolInputError } from "@svc/engines";
-import {
-  ApiError,
-  type AppEnv,
-  errorResponses,
-  rateLimitHeaders,
-  type ServiceApp,
-  workSignal,
-} from "@svc/http";
+import { ApiError, type AppEnv, errorResponses, jsonAnswer, type ServiceApp, workSignal } from "@svc/http";
 import { type ChatModel, describeModelUnavailable, ModelUnavailableError } from "@svc/model";
 import type { Context } from "hono";
 import {
@@ -77,11 +70,7 @@ function agentRoute<P extends RecordAgentProduct, Req extends z.ZodType, Res ext
       body: { required: true, content: { "application/json": { schema: requestSchema } } },
     },
     responses: {
-      200: {
-        description: `The ${product} agent's advisory assessment`,
-        headers: rateLimitHeaders,
-        content: { "application/json": { schema: responseSchema } },
-      },
+      200: jsonAnswer(`The ${product} agent's advisory assessment`, responseSchema),
       ...errorResponses(400, 402, 503),
     },
   });

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { eventCursor, eventPosition, listEvents } from "@svc/records";
 import { toEvent } from "../events/body.js";
 import { EVENT_TYPES, type EventListResponse, EventListResponseSchema } from "../schemas/events.js";
@@ -34,11 +34,7 @@ const route = createRoute({
     "Events of the account in the key's mode from the last 30 days, oldest first, streamed with `cursor`. Paging never skips an event: a page only shows events of transactions that committed before every transaction still running, so an event that commits late can never land behind a cursor already handed out.",
   request: { query: QuerySchema },
   responses: {
-    200: {
-      description: "A page of events",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: EventListResponseSchema } },
-    },
+    200: jsonAnswer("A page of events", EventListResponseSchema),
     ...errorResponses(400, 402),
   },
 });

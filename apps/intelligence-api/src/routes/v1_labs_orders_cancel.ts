@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { transitionLabOrder } from "@svc/records";
 import { toLabOrder } from "../labs/body.js";
 import { type LabOrderResponse, LabOrderResponseSchema, OrderIdParams } from "../schemas/labs.js";
@@ -17,11 +17,7 @@ const route = createRoute({
     "Allowed while the order is `requested`, `authorized` or `scheduled`; otherwise 409 `invalid_transition` and nothing changes. Emits `lab_order.status_changed`.",
   request: { params: OrderIdParams },
   responses: {
-    200: {
-      description: "The cancelled order",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: LabOrderResponseSchema } },
-    },
+    200: jsonAnswer("The cancelled order", LabOrderResponseSchema),
     ...errorResponses(402, 404, 409),
   },
 });

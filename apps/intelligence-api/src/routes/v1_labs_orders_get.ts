@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { getLabOrder } from "@svc/records";
 import { toLabOrder } from "../labs/body.js";
 import { type LabOrderResponse, LabOrderResponseSchema, OrderIdParams } from "../schemas/labs.js";
@@ -16,11 +16,7 @@ const route = createRoute({
   description: "An unknown id, or another account's or mode's, is 404 `not_found`.",
   request: { params: OrderIdParams },
   responses: {
-    200: {
-      description: "The order",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: LabOrderResponseSchema } },
-    },
+    200: jsonAnswer("The order", LabOrderResponseSchema),
     ...errorResponses(402, 404),
   },
 });

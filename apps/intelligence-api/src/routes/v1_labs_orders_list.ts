@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { labOrderCursor, labOrderPosition, listLabOrders } from "@svc/records";
 import { toLabOrder } from "../labs/body.js";
 import { type LabOrderListResponse, LabOrderListResponseSchema } from "../schemas/labs.js";
@@ -35,11 +35,7 @@ const route = createRoute({
   description: "The account's orders (in the key's mode), newest first, optionally of one patient.",
   request: { query: QuerySchema },
   responses: {
-    200: {
-      description: "A page of orders",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: LabOrderListResponseSchema } },
-    },
+    200: jsonAnswer("A page of orders", LabOrderListResponseSchema),
     ...errorResponses(400, 402),
   },
 });

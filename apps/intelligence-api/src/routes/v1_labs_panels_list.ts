@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { LAB_CATEGORIES, listPanels } from "@svc/records";
 import { type LabPanelListResponse, LabPanelListResponseSchema } from "../schemas/labs.js";
 
@@ -21,11 +21,7 @@ const route = createRoute({
   description: "Panels that can be ordered, optionally filtered by `category`.",
   request: { query: QuerySchema },
   responses: {
-    200: {
-      description: "The catalog",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: LabPanelListResponseSchema } },
-    },
+    200: jsonAnswer("The catalog", LabPanelListResponseSchema),
     ...errorResponses(400, 402),
   },
 });

@@ -8,6 +8,7 @@ import {
   type AppEnv,
   ErrorEnvelopeSchema,
   errorResponses,
+  jsonAnswer,
   rateLimitHeaders,
   type ServiceApp,
 } from "@svc/http";
@@ -83,11 +84,7 @@ const route = createRoute({
     body: { required: true, content: { "application/json": { schema: JsonRpcMessageSchema } } },
   },
   responses: {
-    200: {
-      description: "The JSON-RPC response to a request",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: JsonRpcResponseSchema } },
-    },
+    200: jsonAnswer("The JSON-RPC response to a request", JsonRpcResponseSchema),
     202: { description: "A notification or response accepted (no body)", headers: rateLimitHeaders },
     ...errorResponses(402, 413),
     400: {

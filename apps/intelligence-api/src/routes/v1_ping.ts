@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import type { Context } from "hono";
 
 export const PingResponseSchema = z
@@ -24,11 +24,7 @@ const route = createRoute({
   summary: "Confirm the key, its plan and connectivity",
   description: "Secret keys only; publishable keys get 403.",
   responses: {
-    200: {
-      description: "The key works",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: PingResponseSchema } },
-    },
+    200: jsonAnswer("The key works", PingResponseSchema),
     ...errorResponses(402),
   },
 });

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { transitionLabOrder } from "@svc/records";
 import { toLabOrder } from "../labs/body.js";
 import {
@@ -26,11 +26,7 @@ const advanceRoute = createRoute({
     body: { required: false, content: { "application/json": { schema: LabOrderAdvanceRequestSchema } } },
   },
   responses: {
-    200: {
-      description: "The order after the move",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: LabOrderResponseSchema } },
-    },
+    200: jsonAnswer("The order after the move", LabOrderResponseSchema),
     ...errorResponses(400, 402, 404, 409),
   },
 });
@@ -44,11 +40,7 @@ const authorizeRoute = createRoute({
     "Sandbox only (test keys). requested -> authorized; any other state is 409 `invalid_transition`.",
   request: { params: OrderIdParams },
   responses: {
-    200: {
-      description: "The authorized order",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: LabOrderResponseSchema } },
-    },
+    200: jsonAnswer("The authorized order", LabOrderResponseSchema),
     ...errorResponses(402, 404, 409),
   },
 });

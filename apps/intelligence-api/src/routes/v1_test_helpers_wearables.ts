@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { completeConnection } from "@svc/records";
 import {
   ConnectionIdParams,
@@ -27,11 +27,7 @@ const route = createRoute({
     body: { required: true, content: { "application/json": { schema: WearableCompleteRequestSchema } } },
   },
   responses: {
-    200: {
-      description: "The connected connection",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: WearableConnectionResponseSchema } },
-    },
+    200: jsonAnswer("The connected connection", WearableConnectionResponseSchema),
     ...errorResponses(400, 402, 404, 409),
   },
 });

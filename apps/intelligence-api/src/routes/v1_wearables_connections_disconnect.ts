@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { disconnectConnection } from "@svc/records";
 import {
   ConnectionIdParams,
@@ -21,11 +21,7 @@ const route = createRoute({
     "Pending or connected -> disconnected (terminal; reconnecting creates a new connection). Emits `wearable.disconnected`. Already disconnected: 409 `invalid_transition`.",
   request: { params: ConnectionIdParams },
   responses: {
-    200: {
-      description: "The disconnected connection",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: WearableConnectionResponseSchema } },
-    },
+    200: jsonAnswer("The disconnected connection", WearableConnectionResponseSchema),
     ...errorResponses(402, 404, 409),
   },
 });

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { getConnection } from "@svc/records";
 import {
   ConnectionIdParams,
@@ -20,11 +20,7 @@ const route = createRoute({
   description: "An unknown id, or another account's or mode's, is 404 `not_found`.",
   request: { params: ConnectionIdParams },
   responses: {
-    200: {
-      description: "The connection",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: WearableConnectionResponseSchema } },
-    },
+    200: jsonAnswer("The connection", WearableConnectionResponseSchema),
     ...errorResponses(402, 404),
   },
 });

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { listConnections } from "@svc/records";
 import { LimitQuery } from "../schemas/resources.js";
 import { type WearableConnectionList, WearableConnectionListSchema } from "../schemas/wearables.js";
@@ -26,11 +26,7 @@ const route = createRoute({
   description: "Newest first, in the key's mode.",
   request: { query: QuerySchema },
   responses: {
-    200: {
-      description: "The connections",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: WearableConnectionListSchema } },
-    },
+    200: jsonAnswer("The connections", WearableConnectionListSchema),
     ...errorResponses(400, 402),
   },
 });

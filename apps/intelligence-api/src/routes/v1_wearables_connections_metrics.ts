@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { type AppEnv, decimalInteger, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, decimalInteger, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { dailyMetricsBetween, getConnection, lastDays } from "@svc/records";
 import {
   ConnectionIdParams,
@@ -30,11 +30,7 @@ const route = createRoute({
     "Daily sleep hours, steps, resting heart rate and HRV for the last `days` UTC days, oldest first, plus `avgSleepHours`.",
   request: { params: ConnectionIdParams, query: QuerySchema },
   responses: {
-    200: {
-      description: "The metrics",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: WearableMetricsResponseSchema } },
-    },
+    200: jsonAnswer("The metrics", WearableMetricsResponseSchema),
     ...errorResponses(400, 402, 404),
   },
 });

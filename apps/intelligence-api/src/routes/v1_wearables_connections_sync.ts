@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { SYNC_DAYS, syncConnection } from "@svc/records";
 import {
   ConnectionIdParams,
@@ -20,11 +20,7 @@ const route = createRoute({
   description: `Sandbox only (test keys; live keys get 403). Stores deterministic daily metrics for the last ${SYNC_DAYS} days, sets \`lastSyncAt\` and emits \`wearable.sync_completed\`. A connection that is not connected is 409 \`conflict\`.`,
   request: { params: ConnectionIdParams },
   responses: {
-    200: {
-      description: "The connection after the sync",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: WearableSyncResponseSchema } },
-    },
+    200: jsonAnswer("The connection after the sync", WearableSyncResponseSchema),
     ...errorResponses(402, 404, 409),
   },
 });

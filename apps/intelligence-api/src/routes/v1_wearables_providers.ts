@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { PROVIDERS } from "@svc/records";
 import { type WearableProviderList, WearableProviderListSchema } from "../schemas/wearables.js";
 
@@ -12,11 +12,7 @@ const route = createRoute({
   tags: ["Wearables"],
   summary: "Provider codes accepted by connect",
   responses: {
-    200: {
-      description: "The providers",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: WearableProviderListSchema } },
-    },
+    200: jsonAnswer("The providers", WearableProviderListSchema),
     ...errorResponses(402),
   },
 });

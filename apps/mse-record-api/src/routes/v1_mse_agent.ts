@@ -4,7 +4,7 @@ import {
   ApiError,
   type AppEnv,
   flatErrorResponses,
-  rateLimitHeaders,
+  jsonAnswer,
   type ServiceApp,
   workSignal,
 } from "@svc/http";
@@ -30,11 +30,7 @@ const route = createRoute({
     body: { required: true, content: { "application/json": { schema: MseAgentRequestSchema } } },
   },
   responses: {
-    200: {
-      description: "The proposal (nothing stored)",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: MseAgentProposalSchema } },
-    },
+    200: jsonAnswer("The proposal (nothing stored)", MseAgentProposalSchema),
     ...flatErrorResponses(400, 402, 503),
   },
 });

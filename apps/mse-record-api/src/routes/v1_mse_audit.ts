@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
-import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import type { RiskLevel } from "@svc/mse-catalog";
 import { versionPage } from "../data/records.js";
 import { noRecord } from "../errors.js";
@@ -23,11 +23,7 @@ const route = createRoute({
     "Every version in chain order with who wrote it (clinicianId, keyId), when, the operation, its risk and safety event, and its contentHash, prevHash and chainHash, each re-verified (`hashValid`); then the signatures of those versions, each checked against the signed version's content hash. Paged: `limit` 1-200 (default 100, which keeps a usual visit whole) and `cursor` (the previous page's `nextCursor`); `hasMore` says later versions follow; a page also stops before its JSON passes 1 MB. `chainValid` is false when any link of the whole chain, or any version on this page, no longer matches its hashes: reading every page checks every stored row. 404 when the visit has no MSE in this organization; 400 for a bad `limit` or `cursor`. Scope `mse:read`.",
   request: { params: VisitIdParamSchema, query: AuditQuerySchema },
   responses: {
-    200: {
-      description: "A page of the audit trail",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: AuditResponseSchema } },
-    },
+    200: jsonAnswer("A page of the audit trail", AuditResponseSchema),
     ...flatErrorResponses(400, 404),
   },
 });

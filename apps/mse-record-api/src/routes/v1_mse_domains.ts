@@ -1,5 +1,5 @@
 import { createRoute, type z } from "@hono/zod-openapi";
-import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { getCatalog } from "@svc/mse-catalog";
 import type { Context } from "hono";
 import { CatalogSchema } from "../schemas.js";
@@ -16,11 +16,7 @@ const route = createRoute({
   description:
     "The 17 domains with their options, risk flags and verified codes, the observation metadata and the C-SSRS screener items. Scope `mse:read`.",
   responses: {
-    200: {
-      description: "The catalog",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: CatalogSchema } },
-    },
+    200: jsonAnswer("The catalog", CatalogSchema),
     ...flatErrorResponses(),
   },
 });

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
-import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import type { Line } from "@svc/mse-catalog";
 import { versionPage } from "../data/records.js";
 import { noRecord } from "../errors.js";
@@ -26,11 +26,7 @@ const route = createRoute({
     "Each version with its narrative lines, whether a later version superseded it, its signatures, the operation that wrote it and who recorded it. Paged (additive): `limit` 1-100 (default 50, which keeps a usual visit whole) and `cursor` (the previous page's `nextCursor`); `hasMore` says older versions follow. A page also stops before its entries pass 1 MB of JSON, so it may hold fewer than `limit` versions. `chainValid` recomputes every link of the whole chain and the content hash of every version on the page. 404 when the visit has no MSE in this organization; 400 for a bad `limit` or `cursor`. Scope `mse:read`.",
   request: { params: VisitIdParamSchema, query: HistoryQuerySchema },
   responses: {
-    200: {
-      description: "A page of the version history",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: HistoryResponseSchema } },
-    },
+    200: jsonAnswer("A page of the version history", HistoryResponseSchema),
     ...flatErrorResponses(400, 404),
   },
 });

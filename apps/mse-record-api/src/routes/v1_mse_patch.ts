@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
-import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { validateSelection } from "@svc/mse-catalog";
 import { appendVersion } from "../data/records.js";
 import { invalidSelection } from "../errors.js";
@@ -28,11 +28,7 @@ const route = createRoute({
     body: { required: true, content: { "application/json": { schema: PatchRequestSchema } } },
   },
   responses: {
-    200: {
-      description: "The version written",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: PatchResponseSchema } },
-    },
+    200: jsonAnswer("The version written", PatchResponseSchema),
     ...flatErrorResponses(400, 404, 409, 422),
   },
 });

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
-import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { listSafetyEvents, safetyEventPosition } from "@svc/records";
 import { type SafetyEventList, SafetyEventListSchema, SafetyEventsQuerySchema } from "../schemas.js";
 import { caller, READ, TAG } from "./common.js";
@@ -16,11 +16,7 @@ const route = createRoute({
     "Every safety event written for a risk-bearing version, as delivered to webhooks. Keyset paging: pass `nextCursor` as `cursor`. Optional `visitId` filter. Scope `mse:read`.",
   request: { query: SafetyEventsQuerySchema },
   responses: {
-    200: {
-      description: "A page of safety events",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: SafetyEventListSchema } },
-    },
+    200: jsonAnswer("A page of safety events", SafetyEventListSchema),
     ...flatErrorResponses(400),
   },
 });

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
-import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { signLatest } from "../data/signatures.js";
 import { SignRequestSchema, type SignResponse, SignResponseSchema, VisitIdParamSchema } from "../schemas.js";
 import { caller, SIGN, TAG } from "./common.js";
@@ -21,11 +21,7 @@ const route = createRoute({
     body: { required: true, content: { "application/json": { schema: SignRequestSchema } } },
   },
   responses: {
-    200: {
-      description: "The signature",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: SignResponseSchema } },
-    },
+    200: jsonAnswer("The signature", SignResponseSchema),
     ...flatErrorResponses(400, 409),
   },
 });

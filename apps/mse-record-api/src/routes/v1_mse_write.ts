@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
-import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
+import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { validateSelection } from "@svc/mse-catalog";
 import { appendVersion } from "../data/records.js";
 import { invalidSelection } from "../errors.js";
@@ -28,11 +28,7 @@ const route = createRoute({
     body: { required: true, content: { "application/json": { schema: WriteRequestSchema } } },
   },
   responses: {
-    200: {
-      description: "The version written",
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: WriteResponseSchema } },
-    },
+    200: jsonAnswer("The version written", WriteResponseSchema),
     ...flatErrorResponses(400, 409, 422),
   },
 });
