@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, type Db, type DbOrTx, eq, idempotencyKeys, lt } from "@svc/db";
+import { and, type Db, type DbOrTx, eq, idempotencyKeys, lt, type SQL } from "@svc/db";
 import type { Context } from "hono";
 import type { AppEnv } from "./app.js";
 import { ApiError } from "./errors.js";
@@ -72,6 +72,108 @@ function stopIfTimedOut(c: Context<AppEnv>): void {
   (c.get("signal") as AbortSignal | undefined)?.throwIfAborted();
 }
 
+/** The work in one transaction that never commits past the request's time limit. */
+async function runInTransaction<B>(
+  c: Context<AppEnv>,
+  db: Db,
+  work: (tx: DbOrTx) => Promise<IdempotentWork<B>>,
+  afterWork?: (tx: DbOrTx, result: IdempotentWork<B>) => Promise<void>,
+): Promise<IdempotentOutcome<B>> {
+  const done = await db.transaction(async (tx) => {
+    const result = await work(tx);
+    stopIfTimedOut(c);
+    await afterWork?.(tx, result);
+    return result;
+  });
+  return { status: done.status, body: done.body, replayed: false };
+}
+
+/** One caller's key: the row's scope and what a claim writes. */
+interface KeyClaim {
+  db: Db;
+  accountId: string;
+  key: string;
+  fingerprint: string;
+  scope: SQL | undefined;
+  now: () => Date;
+}
+
+function stillInProgress(): ApiError {
+  return new ApiError(
+    "idempotency_in_progress",
+    "A request with this Idempotency-Key is still being processed; retry shortly.",
+    { headers: { "Retry-After": "1" } },
+  );
+}
+
+/** Inserts the in-progress row; false when the key already has one. */
+async function insertClaim(claim: KeyClaim): Promise<boolean> {
+  const at = claim.now();
+  const inserted = await claim.db
+    .insert(idempotencyKeys)
+    .values({
+      accountId: claim.accountId,
+      key: claim.key,
+      requestFingerprint: claim.fingerprint,
+      status: "in_progress",
+      createdAt: at,
+      expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS),
+    })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  return inserted.length === 1;
+}
+
+/** Takes over a claim abandoned by a dead request; the compare on createdAt lets one taker win. */
+async function takeOverAbandoned(claim: KeyClaim, createdAt: Date, at: Date): Promise<boolean> {
+  const taken = await claim.db
+    .update(idempotencyKeys)
+    .set({ createdAt: at })
+    .where(
+      and(claim.scope, eq(idempotencyKeys.status, "in_progress"), eq(idempotencyKeys.createdAt, createdAt)),
+    )
+    .returning({ key: idempotencyKeys.key });
+  return taken.length === 1;
+}
+
+/**
+ * Claims the key for this request, or says what the existing row means: the first answer to
+ * replay, a different request (422), or one still running (409). A row deleted or expired between
+ * the insert and the read is claimed again (twice at most).
+ */
+async function claimOrReplay<B>(
+  claim: KeyClaim,
+): Promise<{ claimed: true } | { replay: IdempotentOutcome<B> }> {
+  if (await insertClaim(claim)) return { claimed: true };
+  for (let round = 0; round < 2; round++) {
+    const [existing] = await claim.db.select().from(idempotencyKeys).where(claim.scope);
+    const at = claim.now();
+    if (!existing || existing.expiresAt.getTime() <= at.getTime()) {
+      // Deleted (failed work or expiry), or expired but not purged yet: start over.
+      if (existing) {
+        await claim.db.delete(idempotencyKeys).where(and(claim.scope, lt(idempotencyKeys.expiresAt, at)));
+      }
+      if (await insertClaim(claim)) return { claimed: true };
+      continue;
+    }
+    if (existing.requestFingerprint !== claim.fingerprint) {
+      throw new ApiError(
+        "idempotency_key_reused",
+        "This Idempotency-Key was already used with a different request; use a new key for a new request.",
+      );
+    }
+    if (existing.status === "completed" && existing.responseStatus !== null) {
+      return {
+        replay: { status: existing.responseStatus, body: existing.responseBody as B, replayed: true },
+      };
+    }
+    const abandoned = at.getTime() - existing.createdAt.getTime() > IDEMPOTENCY_ABANDONED_MS;
+    if (abandoned && (await takeOverAbandoned(claim, existing.createdAt, at))) return { claimed: true };
+    throw stillInProgress();
+  }
+  throw stillInProgress();
+}
+
 /**
  * Run `work` at most once per Idempotency-Key. Without the header, `work` simply runs in a
  * transaction. Sets `Idempotent-Replayed: true` on a replay; the caller answers with
@@ -85,116 +187,36 @@ export async function runIdempotent<B>(
   now: () => Date = () => new Date(),
 ): Promise<IdempotentOutcome<B>> {
   const key = idempotencyKeyOf(c);
-  if (key === undefined) {
-    const done = await db.transaction(async (tx) => {
-      const result = await work(tx);
-      stopIfTimedOut(c);
-      return result;
-    });
-    return { status: done.status, body: done.body, replayed: false };
-  }
+  if (key === undefined) return runInTransaction(c, db, work);
   const auth = c.get("auth");
   if (!auth?.accountId) throw new ApiError("forbidden", "Idempotency-Key needs an account key.");
-  const accountId = auth.accountId;
   // The validator has read the body through Hono's cache as text: this is the raw body.
   const raw = await c.req.text();
-  const fingerprint = requestFingerprint(c.req.method, c.req.path, auth.mode, raw);
-  const scope = and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key));
-
-  const claim = async (): Promise<boolean> => {
-    const at = now();
-    const inserted = await db
-      .insert(idempotencyKeys)
-      .values({
-        accountId,
-        key,
-        requestFingerprint: fingerprint,
-        status: "in_progress",
-        createdAt: at,
-        expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS),
-      })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    return inserted.length === 1;
+  const claim: KeyClaim = {
+    db,
+    accountId: auth.accountId,
+    key,
+    fingerprint: requestFingerprint(c.req.method, c.req.path, auth.mode, raw),
+    scope: and(eq(idempotencyKeys.accountId, auth.accountId), eq(idempotencyKeys.key, key)),
+    now,
   };
-
-  let claimed = await claim();
-  for (let round = 0; !claimed && round < 2; round++) {
-    const [existing] = await db.select().from(idempotencyKeys).where(scope);
-    if (!existing) {
-      // Deleted (failed work or expiry) between our insert and read: try to claim again.
-      claimed = await claim();
-      continue;
-    }
-    const at = now();
-    if (existing.expiresAt.getTime() <= at.getTime()) {
-      // Expired but not purged yet: forget it and start over.
-      await db.delete(idempotencyKeys).where(and(scope, lt(idempotencyKeys.expiresAt, at)));
-      claimed = await claim();
-      continue;
-    }
-    if (existing.requestFingerprint !== fingerprint) {
-      throw new ApiError(
-        "idempotency_key_reused",
-        "This Idempotency-Key was already used with a different request; use a new key for a new request.",
-      );
-    }
-    if (existing.status === "completed" && existing.responseStatus !== null) {
-      c.header(IDEMPOTENCY_REPLAYED_HEADER, "true");
-      return {
-        status: existing.responseStatus,
-        body: existing.responseBody as B,
-        replayed: true,
-      };
-    }
-    if (at.getTime() - existing.createdAt.getTime() > IDEMPOTENCY_ABANDONED_MS) {
-      // Take over an abandoned claim; the compare on createdAt lets only one taker win.
-      const taken = await db
-        .update(idempotencyKeys)
-        .set({ createdAt: at })
-        .where(
-          and(
-            scope,
-            eq(idempotencyKeys.status, "in_progress"),
-            eq(idempotencyKeys.createdAt, existing.createdAt),
-          ),
-        )
-        .returning({ key: idempotencyKeys.key });
-      if (taken.length === 1) {
-        claimed = true;
-        break;
-      }
-    }
-    throw new ApiError(
-      "idempotency_in_progress",
-      "A request with this Idempotency-Key is still being processed; retry shortly.",
-      { headers: { "Retry-After": "1" } },
-    );
+  const claimed = await claimOrReplay<B>(claim);
+  if ("replay" in claimed) {
+    c.header(IDEMPOTENCY_REPLAYED_HEADER, "true");
+    return claimed.replay;
   }
-  if (!claimed) {
-    throw new ApiError(
-      "idempotency_in_progress",
-      "A request with this Idempotency-Key is still being processed; retry shortly.",
-      { headers: { "Retry-After": "1" } },
-    );
-  }
-
   try {
-    const done = await db.transaction(async (tx) => {
-      const result = await work(tx);
-      stopIfTimedOut(c);
+    return await runInTransaction(c, db, work, async (tx, result) => {
       await tx
         .update(idempotencyKeys)
         .set({ status: "completed", responseStatus: result.status, responseBody: result.body })
-        .where(scope);
-      return result;
+        .where(claim.scope);
     });
-    return { status: done.status, body: done.body, replayed: false };
   } catch (error) {
     // The work failed (4xx or 5xx): nothing was created, so a retry with this key may proceed.
     await db
       .delete(idempotencyKeys)
-      .where(and(scope, eq(idempotencyKeys.status, "in_progress")))
+      .where(and(claim.scope, eq(idempotencyKeys.status, "in_progress")))
       .catch(() => {});
     throw error;
   }
