@@ -1,3 +1,4 @@
 // FHIR R4 in and out for the engines: reading Observations and MedicationRequests into engine
 // inputs, and writing engine answers as FHIR resources. Pure: no network, no database.
-export {};
+
+export * from "./outbound/index.js";
