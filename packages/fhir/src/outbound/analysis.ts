@@ -57,6 +57,8 @@ export type AnalysisAnswer =
 /** Request fields the mapping reads: the prescriptions (interactions and `implicated`). */
 export interface AnalysisRequestFields {
   prescriptions?: readonly Prescription[];
+  /** The other request fields, not read here. */
+  [field: string]: unknown;
 }
 
 export interface OutboundOptions {
