@@ -3,7 +3,7 @@ import { type AnalysisAnswer, analysisBundle, FHIR_JSON_CONTENT_TYPE, prefersFhi
 import type { Context } from "hono";
 
 /**
- * The FHIR R4 answer of the analysis endpoints (decisions 116-118): with `Accept` preferring
+ * The FHIR R4 answer of the analysis endpoints (decisions 116-119): with `Accept` preferring
  * `application/fhir+json`, the same analysis as a `collection` Bundle (`@svc/fhir`); otherwise
  * the JSON answer, unchanged. Errors keep the JSON envelope for every caller.
  */

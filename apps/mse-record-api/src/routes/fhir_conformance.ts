@@ -5,7 +5,7 @@ import { ApiError, type ServiceApp } from "@svc/http";
 const CACHE_CONTROL = "public, max-age=3600";
 
 /**
- * Our FHIR conformance resources at their canonical URLs (decision 117): `GET
+ * Our FHIR conformance resources at their canonical URLs (decision 118): `GET
  * /fhir/CodeSystem/{id}` and `GET /fhir/Questionnaire/{id}`, public (no key), answered as
  * `application/fhir+json`. An unknown type or id is 404 `not_found` in the usual envelope.
  */

@@ -10,7 +10,7 @@ import { storedSelection } from "../stored-selection.js";
 import { caller, READ, TAG } from "./common.js";
 
 /**
- * The FHIR R4 answer (decisions 116-118): a `collection` Bundle of the QuestionnaireResponse
+ * The FHIR R4 answer (decisions 116-119): a `collection` Bundle of the QuestionnaireResponse
  * against our MSE Questionnaire, an Observation per coded finding, the risk Observation and the
  * signature as a Provenance (docs/fhir.md).
  */

@@ -313,7 +313,7 @@ interface InteractionOutcome {
   caveat?: string;
 }
 
-/** The active prescriptions checked with the engines' interaction tool (decision 118). */
+/** The active prescriptions checked with the engines' interaction tool (decision 119). */
 function interactionIssues(ctx: Context, prescriptions: readonly Prescription[]): InteractionOutcome {
   const active = prescriptions.filter((p) => p.status.trim().toLowerCase() === "active");
   if (active.length < 2) return { issues: [] };
@@ -440,18 +440,42 @@ function dataRequirements(ctx: Context): DataRequirement[] {
   }));
 }
 
+/** The engine's own summary fields that no other resource carries. */
+function engineNotes(answer: AnalysisAnswer): (string | undefined)[] {
+  switch (answer.engine) {
+    case "dmse":
+      return [
+        `${answer.data.signalsPresent} signal(s) present; overall confidence ${answer.data.overallConfidence}.`,
+        ...answer.data.mseNarrative,
+      ];
+    case "medication":
+    case "biomarker":
+      return [`${answer.data.signalsPresent} signal(s) present.`];
+    case "outcome":
+    case "relapse":
+      return [];
+  }
+}
+
 function guidanceNotes(ctx: Context, caveat: string | undefined): GuidanceResponse["note"] {
-  const { intelligence } = ctx.answer.data;
+  const { intelligence, disclaimer } = ctx.answer.data as AnswerCommon & { disclaimer: string };
   const { summary, confidence, dataQuality, change, reasoning } = intelligence;
+  const { missingInputs, freshness } = dataQuality;
   return notes(
     summary.headline,
     summary.flagged.length > 0 ? `Flagged: ${summary.flagged.join("; ")}.` : undefined,
     `Status ${summary.status}; clinician review ${summary.requiresClinicianReview ? "required" : "not required"}.`,
     `Confidence ${confidence.level} (${confidence.score}): ${confidence.reasons.join(" ")}`,
-    `Data completeness ${dataQuality.completeness}${dataQuality.missingInputs.length > 0 ? `; missing: ${dataQuality.missingInputs.join(", ")}` : ""}${dataQuality.freshness.staleInputs.length > 0 ? `; stale: ${dataQuality.freshness.staleInputs.join(", ")}` : ""}.`,
-    change ? `Change since previous: ${change.direction}. ${change.explanations.join(" ")}` : undefined,
-    reasoning ? `Reasoning (${reasoning.narrator ?? "template"}): ${reasoning.narrative}` : undefined,
+    `Data completeness ${dataQuality.completeness}${missingInputs.length > 0 ? `; missing: ${missingInputs.join(", ")}` : ""}${freshness.staleInputs.length > 0 ? `; stale: ${freshness.staleInputs.join(", ")}` : ""}; newest input ${freshness.newestInputAt ?? "undated"}.`,
+    ...engineNotes(ctx.answer),
+    change
+      ? `Change since previous (${change.previousComputedAt ?? "undated"}): ${change.direction}${change.delta === null ? "" : ` by ${change.delta}`}, ${change.previousStatus ?? "no status"} -> ${change.currentStatus}. ${change.explanations.join(" ")}`
+      : undefined,
+    reasoning
+      ? `Reasoning (${reasoning.narrator ?? "template"}, ${reasoning.generatedAt}): ${reasoning.narrative}`
+      : undefined,
     caveat,
+    disclaimer,
   );
 }
 

@@ -1,7 +1,7 @@
 /**
  * Where our own FHIR conformance resources live. Each canonical URL is also the address the
  * service serves the resource at (`GET /fhir/CodeSystem/<id>`, `GET /fhir/Questionnaire/<id>`,
- * no key needed), under the deployment's public base URL (decision 117): a reader can resolve
+ * no key needed), under the deployment's public base URL (decision 118): a reader can resolve
  * every `system` and `questionnaire` we emit.
  */
 

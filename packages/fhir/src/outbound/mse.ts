@@ -162,6 +162,7 @@ export interface MseSignatureInput {
   organization: string | null;
   signedAt: string;
   attestation: string | null;
+  signedAtLocal?: string | null;
 }
 
 /** What the mapping reads of the current MSE of a visit (the `mse` of GET /v1/mse/{visitId}). */
@@ -179,6 +180,7 @@ export interface MseRecordInput {
   clinicianId: string | null;
   contentHash: string;
   cssrs: CssrsStatus | null;
+  safetyEventId?: string | null;
   /** The signatures to state as Provenance (the GET shows the latest one). */
   signatures: MseSignatureInput[];
 }
@@ -328,7 +330,10 @@ function riskObservation(
       const c = cssrsComponents(base, record.cssrs);
       return c.length > 0 ? c : undefined;
     })(),
-    note: notes(...record.riskLabels),
+    note: notes(
+      ...record.riskLabels,
+      record.safetyEventId ? `Safety event ${record.safetyEventId}.` : undefined,
+    ),
     derivedFrom: [ref(qr)],
   }) as Observation;
   return entry(newId, resource);
@@ -354,7 +359,9 @@ function signatureProvenance(
     entity: [
       {
         role: "source",
-        what: { display: `MSE ${record.visitId} version ${s.version}, content SHA-256 ${s.contentHash}` },
+        what: {
+          display: `MSE ${record.visitId} version ${s.version}, content SHA-256 ${s.contentHash}, signature ${s.id}${s.signedAtLocal ? `, signed ${s.signedAtLocal} local time` : ""}`,
+        },
       },
     ],
     signature: [
