@@ -55,7 +55,12 @@ const phq9 = (scores: number[], start = "2026-10-01") =>
   }));
 
 const BODIES: Record<EngineName, Record<string, unknown>> = {
-  dmse: { responseLatencySeconds: 4.2, speechRateWpm: 95, sessionDurationSeconds: 600 },
+  dmse: {
+    responseLatencySeconds: 4.2,
+    speechRateWpm: 95,
+    sessionDurationSeconds: 600,
+    history: { response_latency: [1.1, 1.3, 1.2, 1.4], speech_rate: [140, 150, 145] },
+  },
   biomarker: {
     labs: [
       {
@@ -208,13 +213,18 @@ describe("analysisBundle", () => {
             }),
             { publicBaseUrl: BASE },
           );
+          // Every resource emitted over the input space is valid R4, bundle entries included.
+          for (const bundle of [relapse, medication]) {
+            assertValidFhirR4(bundle);
+            for (const resource of resources(bundle)) assertValidFhirR4(resource);
+          }
           for (const issue of ofType<DetectedIssue>(medication, "DetectedIssue")) {
             expect(DETECTED_ISSUE_SEVERITIES).toContain(issue.severity);
             expect(issue.code?.coding?.[0]?.code).toBe("DRG");
           }
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 40 },
     );
   });
 });
@@ -321,5 +331,29 @@ describe("prefersFhirJson", () => {
     ["garbage;;;,", false],
   ])("%s -> %s", (accept, fhir) => {
     expect(prefersFhirJson(accept)).toBe(fhir);
+  });
+
+  it("property: never throws, and application/json at q=1 listed first always keeps JSON", () => {
+    const range = fc.constantFrom(
+      "application/fhir+json",
+      "application/json",
+      "*/*",
+      "application/*",
+      "text/html",
+      "x",
+    );
+    const q = fc.option(fc.constantFrom("0", "0.1", "0.5", "0.9", "1", "1.0", "2", "abc"), {
+      nil: undefined,
+    });
+    const header = fc
+      .array(fc.tuple(range, q), { maxLength: 5 })
+      .map((parts) => parts.map(([r, v]) => (v === undefined ? r : `${r};q=${v}`)).join(", "));
+    fc.assert(
+      fc.property(header, fc.string(), (accept, noise) => {
+        expect(typeof prefersFhirJson(`${accept}${noise}`)).toBe("boolean");
+        // JSON at q=1 ties or beats any FHIR quality (at most 1): never FHIR.
+        expect(prefersFhirJson(`application/json, ${accept}`)).toBe(false);
+      }),
+    );
   });
 });
