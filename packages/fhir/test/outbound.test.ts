@@ -154,6 +154,21 @@ describe("analysisBundle", () => {
     expect(guidance?.note?.map((n) => n.text).join(" ")).toContain("Interaction check incomplete");
   });
 
+  it("more active prescriptions than one check takes: no DetectedIssue, and the GuidanceResponse says the check did not run", () => {
+    const prescriptions = Array.from({ length: 51 }, (_, i) => ({
+      id: `rx_${i}`,
+      medicationName: i % 2 === 0 ? "Sertraline" : "Tramadol",
+      status: "active",
+    }));
+    const bundle = analysisBundle(answerOf("medication", { ...BODIES.medication, prescriptions }), {
+      publicBaseUrl: BASE,
+    });
+    expect(ofType<DetectedIssue>(bundle, "DetectedIssue")).toHaveLength(0);
+    const [guidance] = ofType<GuidanceResponse>(bundle, "GuidanceResponse");
+    expect(guidance?.note?.map((n) => n.text).join(" ")).toContain("Interaction check not run");
+    assertValidFhirR4(bundle);
+  });
+
   it("insufficient data: GuidanceResponse data-required with a dataRequirement per field to send", () => {
     const bundle = analysisBundle(answerOf("relapse", { assessments: [] }), { publicBaseUrl: BASE });
     const [guidance] = ofType<GuidanceResponse>(bundle, "GuidanceResponse");
