@@ -141,6 +141,15 @@ describe("relapse", () => {
   });
 });
 
+describe("explain: true", () => {
+  it("the narrator's reasoning is a GuidanceResponse note", async () => {
+    const bundle = (await fhirCall(bodies.outcome.path, { ...bodies.outcome.body, explain: true })).json;
+    assertValidFhirR4(bundle);
+    const [guidance] = ofType<GuidanceResponse>(bundle, "GuidanceResponse");
+    expect(guidance?.note?.some((n) => n.text.startsWith("Reasoning (template"))).toBe(true);
+  });
+});
+
 describe("medication interactions", () => {
   it("a DRG DetectedIssue per interaction, severity as the engine's tool gives it, implicating the prescriptions", async () => {
     const prescriptions = [
