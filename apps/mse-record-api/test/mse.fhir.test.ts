@@ -60,6 +60,13 @@ describe("GET /v1/mse/{visitId} with Accept: application/fhir+json", () => {
       credential: "MD",
     });
     expect(signed.status).toBe(200);
+    const cosigned = await t.api.sign(visitId, {
+      patientId: "pat-1",
+      signedByName: "Dr. Grace Hopper",
+      organization: "North Clinic",
+      attestation: "Reviewed with the patient.",
+    });
+    expect(cosigned.status).toBe(200);
 
     const res = await getFhir(visitId);
     expect(res.status).toBe(200);
@@ -105,10 +112,18 @@ describe("GET /v1/mse/{visitId} with Accept: application/fhir+json", () => {
     // No LOINC code for a C-SSRS item (none verified on loinc.org).
     expect(JSON.stringify(bundle)).not.toContain("loinc");
 
-    const [provenance] = ofType<Provenance>(bundle, "Provenance");
-    expect(provenance?.signature?.[0]?.type?.[0]?.code).toBe("1.2.840.10065.1.12.1.1");
-    expect(provenance?.agent?.[0]?.who?.display).toContain("Dr. Ada Lovelace");
-    expect(provenance?.target).toHaveLength((bundle.entry?.length ?? 0) - 1);
+    // The signature and the co-signature, oldest first, each a Provenance of every other entry.
+    const provenances = ofType<Provenance>(bundle, "Provenance");
+    expect(provenances.map((p) => p.agent?.[0]?.who?.display)).toEqual([
+      "Dr. Ada Lovelace, MD",
+      "Dr. Grace Hopper",
+    ]);
+    for (const provenance of provenances) {
+      expect(provenance.signature?.[0]?.type?.[0]?.code).toBe("1.2.840.10065.1.12.1.1");
+      expect(provenance.target).toHaveLength((bundle.entry?.length ?? 0) - provenances.length);
+    }
+    expect(provenances[1]?.agent?.[0]?.onBehalfOf?.display).toBe("North Clinic");
+    expect(provenances[1]?.reason?.[0]?.text).toBe("Reviewed with the patient.");
   });
 
   it("an unsigned record with an incomplete screen: in-progress, no Provenance, unanswered items absent", async () => {

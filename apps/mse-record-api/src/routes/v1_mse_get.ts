@@ -3,6 +3,7 @@ import { FHIR_JSON_CONTENT_TYPE, mseRecordBundle, prefersFhirJson } from "@svc/f
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { assessRisk, type Line, type RiskLevel } from "@svc/mse-catalog";
 import { latestVersion } from "../data/records.js";
+import { signaturesOfVersion } from "../data/signatures.js";
 import { noRecord } from "../errors.js";
 import { GetQuerySchema, type GetResponse, GetResponseSchema, VisitIdParamSchema } from "../schemas.js";
 import { signatureView } from "../signature-view.js";
@@ -89,12 +90,12 @@ export function registerMseGet(service: ServiceApp): void {
     };
     c.header("Vary", "Accept", { append: true });
     if (prefersFhirJson(c.req.header("accept"))) {
+      // Every signature of the version (co-signatures too), each a Provenance.
+      const signatures = signature
+        ? (await signaturesOfVersion(service.deps.db, orgId, visitId, row.version)).map(signatureView)
+        : [];
       const bundle = mseRecordBundle(
-        {
-          ...response.mse,
-          savedAt: row.savedAt.toISOString(),
-          signatures: response.mse.signature ? [response.mse.signature] : [],
-        },
+        { ...response.mse, savedAt: row.savedAt.toISOString(), signatures },
         { publicBaseUrl: service.deps.publicBaseUrl },
       );
       // The Bundle is the schema's shape; the route's typed response wants the schema's type.

@@ -181,7 +181,7 @@ export interface MseRecordInput {
   contentHash: string;
   cssrs: CssrsStatus | null;
   safetyEventId?: string | null;
-  /** The signatures to state as Provenance (the GET shows the latest one). */
+  /** The signatures to state as Provenance: every signature of the current version, oldest first. */
   signatures: MseSignatureInput[];
 }
 
