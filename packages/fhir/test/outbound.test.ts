@@ -332,6 +332,8 @@ describe("prefersFhirJson", () => {
     ["application/fhir+json", true],
     ["application/fhir+json; fhirVersion=4.0", true],
     ["application/fhir+json; fhirVersion=3.0", false],
+    ["application/fhir+json; fhirVersion=4.0.1", true],
+    ["APPLICATION/FHIR+JSON", true],
     ["application/fhir+json, application/json;q=0.9", true],
     ["application/json, application/fhir+json", false],
     ["application/fhir+json;q=0.5, application/json", false],

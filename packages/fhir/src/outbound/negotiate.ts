@@ -3,8 +3,8 @@
  * `application/fhir+json` to `application/json`? Media ranges are read with their q-values and
  * the most specific matching range decides each type's quality (RFC 9110, section 12.5.1). FHIR is
  * chosen only when its quality is above zero and above JSON's: a tie, `*` / `*`, no header, or an
- * unknown type keeps today's JSON. A `fhirVersion` parameter other than 4.0 does not match (we
- * serve R4 only).
+ * unknown type keeps today's JSON. A `fhirVersion` parameter other than 4.0 (or 4.0.x) does not
+ * match (we serve R4 only).
  */
 
 export const FHIR_JSON = "application/fhir+json";
@@ -50,7 +50,7 @@ function specificity(range: MediaRange, type: string, subtype: string): number {
 
 function servesR4(range: MediaRange): boolean {
   const version = range.params.get("fhirversion");
-  return version === undefined || version === "4.0";
+  return version === undefined || version === "4.0" || version.startsWith("4.0.");
 }
 
 /** The quality the header gives a media type: its most specific matching range's q, or 0. */
