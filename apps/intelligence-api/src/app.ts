@@ -12,6 +12,7 @@ import type { ChatModel } from "@svc/model";
 import { dmseBrowserCors, registerAnalysisRoutes } from "./routes/analysis.js";
 import { registerCaptureDemo } from "./routes/capture_demo.js";
 import { registerConnectPage } from "./routes/connect_page.js";
+import { registerFhirConformance } from "./routes/fhir_conformance.js";
 import { registerRecordAgents } from "./routes/v1_agents.js";
 import { registerEventsList } from "./routes/v1_events_list.js";
 import { registerLabOrdersCancel } from "./routes/v1_labs_orders_cancel.js";
@@ -75,5 +76,6 @@ export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOpti
   registerTestHelperWearables(service);
   registerConnectPage(service);
   registerCaptureDemo(service);
+  registerFhirConformance(service);
   return service;
 }

@@ -9,6 +9,7 @@ import {
 } from "@svc/http";
 import type { ChatModel } from "@svc/model";
 import { selectionFindings } from "./routes/common.js";
+import { registerFhirConformance } from "./routes/fhir_conformance.js";
 import { registerMseAgent } from "./routes/v1_mse_agent.js";
 import { registerMseAudit } from "./routes/v1_mse_audit.js";
 import { registerMseDomains } from "./routes/v1_mse_domains.js";
@@ -48,5 +49,8 @@ export function buildMseRecordApi(deps: AppDeps, options: MseRecordApiOptions = 
   registerMseSign(service);
   registerMseAudit(service);
   registerMseAgent(service, { chatModel: options.chatModel, limits: options.agentLimits });
+  // Served here too for a standalone MSE Record API; behind the combined listener /fhir/* reaches
+  // the Intelligence API, which serves the same resources.
+  registerFhirConformance(service);
   return service;
 }

@@ -2,3 +2,4 @@
 // inputs, and writing engine answers as FHIR resources. Pure: no network, no database.
 
 export * from "./inbound/index.js";
+export * from "./outbound/index.js";

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponses, rateLimitHeaders } from "@svc/http";
 import { IntelligenceSchema, ModelSchema } from "../schemas/intelligence.js";
+import { fhirBundleContent } from "./fhir.js";
 
 /**
  * The OpenAPI route of one analysis endpoint: its request body schema and the enveloped
@@ -46,9 +47,10 @@ export function analysisRoute<
     request: { body: { required: true, content: { "application/json": { schema: options.request } } } },
     responses: {
       200: {
-        description: "The analysis (nothing is stored).",
+        description:
+          "The analysis (nothing is stored). With `Accept: application/fhir+json` (preferred by q-value over application/json), the same analysis as a FHIR R4 Bundle (docs/fhir.md).",
         headers: rateLimitHeaders,
-        content: { "application/json": { schema: envelope } },
+        content: { "application/json": { schema: envelope }, ...fhirBundleContent },
       },
       ...errorResponses(400, 402, 413),
     },

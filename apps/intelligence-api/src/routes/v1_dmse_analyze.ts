@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { DMSE_METRIC_REQUIRED_MESSAGE, hasDmseMetric, DMSE_METRIC_MAX as MAX } from "@svc/engines";
 import { type ServiceApp, workSignal } from "@svc/http";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
+import { fhirAnswer, wantsFhir } from "../analysis/fhir.js";
 import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
 import { analysisFields } from "../schemas/common.js";
@@ -100,11 +101,13 @@ export function registerDmseAnalyze(service: ServiceApp, context: AnalysisContex
   const analyze = analysisPipeline({ engine: ENGINE_REGISTRY.dmse, object: RESPONSE_OBJECT }, context);
   service.openapi(
     route,
-    async (c) =>
-      c.json(
-        { ok: true, requestId: c.get("requestId"), data: await analyze(c.req.valid("json"), workSignal(c)) },
-        200,
-      ),
+    async (c) => {
+      const body = c.req.valid("json");
+      const data = await analyze(body, workSignal(c));
+      if (wantsFhir(c))
+        return fhirAnswer(c, { engine: "dmse", data, request: body }, service.deps.publicBaseUrl);
+      return c.json({ ok: true, requestId: c.get("requestId"), data }, 200);
+    },
     { keys: ["secret", "publishable"] },
   );
 }

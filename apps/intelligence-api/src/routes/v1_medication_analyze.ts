@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { type ServiceApp, workSignal } from "@svc/http";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
+import { fhirAnswer, wantsFhir } from "../analysis/fhir.js";
 import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
 import { analysisRoute } from "../analysis/route.js";
 import { AssessmentSchema, analysisFields, PrescriptionSchema } from "../schemas/common.js";
@@ -48,7 +49,11 @@ export type MedicationAnalysisResponse = z.infer<
 
 export function registerMedicationAnalyze(service: ServiceApp, context: AnalysisContext): void {
   const analyze = analysisPipeline({ engine: ENGINE_REGISTRY.medication, object: RESPONSE_OBJECT }, context);
-  service.openapi(route, async (c) =>
-    c.json({ ok: true, data: await analyze(c.req.valid("json"), workSignal(c)) }, 200),
-  );
+  service.openapi(route, async (c) => {
+    const body = c.req.valid("json");
+    const data = await analyze(body, workSignal(c));
+    if (wantsFhir(c))
+      return fhirAnswer(c, { engine: "medication", data, request: body }, service.deps.publicBaseUrl);
+    return c.json({ ok: true, data }, 200);
+  });
 }

@@ -89,3 +89,27 @@ async function insertSignature(
   if (!row) throw new Error("mse store: the signature was not written");
   return row;
 }
+
+/**
+ * Every signature of one version, oldest first: at most MAX_SIGNATURES_PER_VERSION rows (decision
+ * 86). The FHIR answer of GET /v1/mse/{visitId} states each as a Provenance.
+ */
+export async function signaturesOfVersion(
+  db: DbOrTx,
+  orgId: string,
+  visitId: string,
+  version: number,
+): Promise<SignatureRow[]> {
+  return db
+    .select()
+    .from(mseSignatures)
+    .where(
+      and(
+        eq(mseSignatures.orgId, orgId),
+        eq(mseSignatures.visitId, visitId),
+        eq(mseSignatures.version, version),
+      ),
+    )
+    .orderBy(mseSignatures.signedAt, mseSignatures.id)
+    .limit(MAX_SIGNATURES_PER_VERSION);
+}

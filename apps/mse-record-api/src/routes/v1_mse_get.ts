@@ -1,12 +1,31 @@
-import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { FHIR_JSON_CONTENT_TYPE, mseRecordBundle, prefersFhirJson } from "@svc/fhir";
 import { type AppEnv, flatErrorResponses, rateLimitHeaders, type ServiceApp } from "@svc/http";
 import { assessRisk, type Line, type RiskLevel } from "@svc/mse-catalog";
 import { latestVersion } from "../data/records.js";
+import { signaturesOfVersion } from "../data/signatures.js";
 import { noRecord } from "../errors.js";
 import { GetQuerySchema, type GetResponse, GetResponseSchema, VisitIdParamSchema } from "../schemas.js";
 import { signatureView } from "../signature-view.js";
 import { storedSelection } from "../stored-selection.js";
 import { caller, READ, TAG } from "./common.js";
+
+/**
+ * The FHIR R4 answer (decisions 116-119): a `collection` Bundle of the QuestionnaireResponse
+ * against our MSE Questionnaire, an Observation per coded finding, the risk Observation and the
+ * signature as a Provenance (docs/fhir.md).
+ */
+const MseFhirBundleSchema = z
+  .object({
+    resourceType: z.literal("Bundle"),
+    type: z.literal("collection"),
+    timestamp: z.string(),
+    entry: z.array(
+      z.object({ fullUrl: z.string(), resource: z.object({ resourceType: z.string() }).loose() }),
+    ),
+  })
+  .loose()
+  .openapi("MseFhirBundle");
 
 /** The 200 body of GET /v1/mse/{visitId}. */
 export type MseRecordResponse = z.infer<typeof GetResponseSchema>;
@@ -17,13 +36,16 @@ const route = createRoute({
   tags: [TAG],
   summary: "Read the current MSE of a visit",
   description:
-    "The latest version with its narrative lines, risk and signature state. 404 when the visit has no MSE in this organization, or when `patientId` is given and is not the visit's patient. Scope `mse:read`.",
+    "The latest version with its narrative lines, risk and signature state. 404 when the visit has no MSE in this organization, or when `patientId` is given and is not the visit's patient. Scope `mse:read`. With `Accept: application/fhir+json` (preferred by q-value over application/json), the record as a FHIR R4 Bundle (docs/fhir.md); errors stay JSON.",
   request: { params: VisitIdParamSchema, query: GetQuerySchema },
   responses: {
     200: {
       description: "The current MSE",
       headers: rateLimitHeaders,
-      content: { "application/json": { schema: GetResponseSchema } },
+      content: {
+        "application/json": { schema: GetResponseSchema },
+        "application/fhir+json": { schema: MseFhirBundleSchema },
+      },
     },
     ...flatErrorResponses(400, 404),
   },
@@ -66,6 +88,21 @@ export function registerMseGet(service: ServiceApp): void {
         cssrs,
       },
     };
+    c.header("Vary", "Accept", { append: true });
+    if (prefersFhirJson(c.req.header("accept"))) {
+      // Every signature of the version (co-signatures too), each a Provenance.
+      const signatures = signature
+        ? (await signaturesOfVersion(service.deps.db, orgId, visitId, row.version)).map(signatureView)
+        : [];
+      const bundle = mseRecordBundle(
+        { ...response.mse, savedAt: row.savedAt.toISOString(), signatures },
+        { publicBaseUrl: service.deps.publicBaseUrl },
+      );
+      // The Bundle is the schema's shape; the route's typed response wants the schema's type.
+      return c.json(bundle as unknown as z.infer<typeof MseFhirBundleSchema>, 200, {
+        "Content-Type": FHIR_JSON_CONTENT_TYPE,
+      });
+    }
     return c.json(response, 200);
   };
   service.openapi(route, handler, READ);

@@ -1,0 +1,90 @@
+/** Types and small builders the analysis mappings share. */
+import type { CodeableConcept, Coding, Observation, Patient, Reference } from "@medplum/fhirtypes";
+import type {
+  BiomarkerData,
+  DmseData,
+  MedicationData,
+  ModelRef,
+  OutcomeData,
+  Prescription,
+  RelapseData,
+} from "@svc/engines";
+import type { IntelligenceBlock } from "@svc/intelligence";
+import { compact, type NewId } from "./resources.js";
+
+export interface AnswerCommon {
+  generatedAt: string;
+  sessionRef?: string;
+  model: ModelRef;
+  intelligence: IntelligenceBlock;
+}
+
+/** One analysis answer: the engine, the response `data`, and the request fields the mapping reads. */
+export type AnalysisAnswer =
+  | { engine: "dmse"; data: AnswerCommon & DmseData; request?: AnalysisRequestFields }
+  | { engine: "biomarker"; data: AnswerCommon & BiomarkerData; request?: AnalysisRequestFields }
+  | { engine: "medication"; data: AnswerCommon & MedicationData; request?: AnalysisRequestFields }
+  | { engine: "outcome"; data: AnswerCommon & OutcomeData; request?: AnalysisRequestFields }
+  | { engine: "relapse"; data: AnswerCommon & RelapseData; request?: AnalysisRequestFields };
+
+/** Request fields the mapping reads: the prescriptions (interactions and `implicated`). */
+export interface AnalysisRequestFields {
+  prescriptions?: readonly Prescription[];
+  /** The other request fields, not read here. */
+  [field: string]: unknown;
+}
+
+export interface OutboundOptions {
+  /** The deployment's public base URL: our canonicals live under `<it>/fhir`. */
+  publicBaseUrl: string;
+  /** Mints the `urn:uuid` of each entry (random UUIDs by default). */
+  newId?: NewId;
+}
+
+/** The RiskAssessment subject (1..1 in R4) when the request names no patient (decision 116). */
+export const UNIDENTIFIED_SUBJECT: Reference<Patient> = {
+  display: "Patient of the calling system (no patient identity is sent to this service)",
+};
+
+/** DetectedIssue.severity is required-bound to high | moderate | low; the engine uses the same three. */
+export const DETECTED_ISSUE_SEVERITIES = ["high", "moderate", "low"] as const;
+
+/** The FHIR resource type each request field is about, for `dataRequirement.type` (Observation otherwise). */
+export const INPUT_TYPES: Readonly<Record<string, string>> = {
+  prescriptions: "MedicationRequest",
+  hasActiveMedication: "MedicationRequest",
+  daysSinceMedChange: "MedicationRequest",
+  activeMedications: "MedicationRequest",
+  daysSinceLastVisit: "Encounter",
+};
+
+/** A FHIR dateTime as the validator accepts it (engine timestamps and caller dates both pass). */
+const FHIR_DATE_TIME =
+  /^([0-9]{4})(-(0[1-9]|1[0-2])(-(0[1-9]|[12][0-9]|3[01])(T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]+)?(Z|[+-]((0[0-9]|1[0-3]):[0-5][0-9]|14:00)))?)?)?$/;
+export const dateTimeOrUndefined = (value: string | null | undefined): string | undefined =>
+  typeof value === "string" && FHIR_DATE_TIME.test(value) ? value : undefined;
+
+export interface Context {
+  base: string;
+  newId: NewId;
+  answer: AnalysisAnswer;
+}
+
+export const text = (coding: Coding, label?: string): CodeableConcept =>
+  label === undefined ? { coding: [coding] } : { coding: [coding], text: label };
+
+export function observation(
+  ctx: Context,
+  code: CodeableConcept,
+  rest: Omit<Observation, "resourceType" | "status" | "code">,
+): Observation {
+  return compact({
+    resourceType: "Observation",
+    status: "final",
+    code,
+    issued: ctx.answer.data.generatedAt,
+    ...rest,
+  }) as Observation;
+}
+
+export const points = (value: number) => ({ value, unit: "points" });
