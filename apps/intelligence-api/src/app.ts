@@ -11,6 +11,7 @@ import type { Narrator } from "@svc/intelligence";
 import type { ChatModel } from "@svc/model";
 import { dmseBrowserCors, registerAnalysisRoutes } from "./routes/analysis.js";
 import { registerCaptureDemo } from "./routes/capture_demo.js";
+import { type CdsHooksOptions, registerCdsHooks } from "./routes/cds_services.js";
 import { registerConnectPage } from "./routes/connect_page.js";
 import { registerRecordAgents } from "./routes/v1_agents.js";
 import { registerEventsList } from "./routes/v1_events_list.js";
@@ -42,6 +43,8 @@ export interface IntelligenceApiOptions {
   chatModel?: ChatModel;
   /** Bounds on an agent's model loop (steps, time per call and per request). */
   agentLimits?: ToolLoopLimits;
+  /** CDS Hooks at `/cds-services`: the services to publish (none by default) and the JWKS source. */
+  cdsHooks?: CdsHooksOptions;
 }
 
 /** The Intelligence API (secret and publishable keys, enveloped errors): every route in one place. */
@@ -75,5 +78,6 @@ export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOpti
   registerTestHelperWearables(service);
   registerConnectPage(service);
   registerCaptureDemo(service);
+  registerCdsHooks(service, options.cdsHooks);
   return service;
 }
