@@ -1,4 +1,10 @@
-import { CachedJwksFetcher, CdsJwtRefusal, type JwksSource, verifyCdsJwt } from "@svc/ehr-gateway";
+import {
+  CachedJwksFetcher,
+  CdsJwtRefusal,
+  type EhrAddressPolicy,
+  type JwksSource,
+  verifyCdsJwt,
+} from "@svc/ehr-gateway";
 import {
   ApiError,
   type AppDeps,
@@ -36,7 +42,22 @@ export interface CdsCallerContext {
 
 type CdsEnv = AppEnv & { Variables: AppEnv["Variables"] & { cdsCaller: CdsCallerContext } };
 
-/** The verified caller of a CDS route (set by the guard; a route behind it always has one). */
+/**
+ * The address rules for fetching from this caller's EHR (`fetchFhir`, decision 122): the client's
+ * mode and `--allow-private`, and the operator's loopback setting.
+ */
+export function cdsFetchPolicy(caller: CdsCallerContext, deps: AppDeps): EhrAddressPolicy {
+  return {
+    mode: caller.mode,
+    allowPrivate: caller.allowPrivate,
+    allowLoopback: deps.allowLoopbackWebhooks === true,
+  };
+}
+
+/**
+ * The verified caller of a CDS route (set by the guard). Fails closed: a route registered before
+ * the guard (Hono runs handlers in registration order) finds no caller and answers 401.
+ */
 export function cdsCallerOf(c: Context<AppEnv>): CdsCallerContext {
   const caller = (c as unknown as Context<CdsEnv>).get("cdsCaller");
   if (!caller) throw new ApiError("unauthorized", "This CDS Hooks request was not authenticated.");

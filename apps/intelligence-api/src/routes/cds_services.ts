@@ -10,7 +10,9 @@ export interface CdsHooksOptions extends CdsGuardOptions {
 
 /**
  * Mount CDS Hooks 2.0.1 at `/cds-services`: the guard (CORS, body limit, EHR JWT, plan and rate
- * limit), discovery and feedback. A hook's own route registers after this, behind the same guard.
+ * limit), discovery and feedback. A hook's own route (`POST /cds-services/{id}`) must be registered
+ * after this call, so the guard runs before it (Hono runs middleware and handlers in registration
+ * order); its handler reads the caller with `cdsCallerOf(c)`, which answers 401 if it has none.
  */
 export function registerCdsHooks(service: ServiceApp, options: CdsHooksOptions = {}): void {
   const services = options.services ?? [];
