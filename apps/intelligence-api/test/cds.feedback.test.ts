@@ -190,6 +190,24 @@ describe("POST /cds-services/{id}/feedback (decision 124)", () => {
     expect((await storedRows()).length).toBe(before);
   });
 
+  it("a body over 1 MB is 413, a body that is not JSON by its type is 400, nothing stored", async () => {
+    const before = (await storedRows()).length;
+    const huge = await postFeedback("svc-a", {
+      feedback: [{ ...overridden, overrideReason: { userComment: "x".repeat(1_100_000) } }],
+    });
+    expect(huge.status).toBe(413);
+    const response = await fetch(`${server.url}/cds-services/svc-a/feedback`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${await jwt(`${PUBLIC_BASE}/cds-services/svc-a/feedback`)}`,
+        "content-type": "text/plain",
+      },
+      body: JSON.stringify({ feedback: [accepted] }),
+    });
+    expect(response.status).toBe(400);
+    expect((await storedRows()).length).toBe(before);
+  });
+
   it("needs the EHR's JWT like every CDS call", async () => {
     const response = await fetch(`${server.url}/cds-services/svc-a/feedback`, {
       method: "POST",

@@ -345,6 +345,28 @@ describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
     expect(answer.json.error.code).toBe("payment_required");
   });
 
+  it("calls draw on the account's rate limit, shared with its API keys (decision 123): 429 with Retry-After", async () => {
+    const account = await seed.account({ plan: "enterprise", production: true, ratePerSecond: 1, burst: 2 });
+    const keys = await keyPair("RS384");
+    const iss = `https://ehr-${randomUUID()}.example.org`;
+    const client = await registerCdsClient(db.handle.db, {
+      accountId: account.id,
+      iss,
+      mode: "live",
+      jwks: { keys: [keys.publicJwk] },
+    });
+    const ehr = { iss, alg: "RS384" as const, ...keys, clientId: client.id };
+    const first = await get("/cds-services", await token(ehr));
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-ratelimit-limit")).toBe("2");
+    // The account's bucket is the one its keys use: one request with a key empties it here.
+    await deps.limiter.consume({ kind: "bucket", subject: `acct:${account.id}`, ratePerSecond: 1, burst: 2 });
+    const limited = await get("/cds-services", await token(ehr));
+    expect(limited.status).toBe(429);
+    expect(limited.json.error.code).toBe("rate_limited");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
   it("never logs the token", async () => {
     const ehr = await registeredEhr();
     const jwt = await token(ehr, { claims: { aud: "https://wrong.example" } });
