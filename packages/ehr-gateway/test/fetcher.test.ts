@@ -1,5 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { selfSignedLoopbackCert } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EhrAddressPolicy, ehrGetJson, fetchFhir, fhirQueryUrl } from "../src/index.js";
 
@@ -76,6 +78,33 @@ describe("the EHR fetcher (webhook address rules)", () => {
       reason: "refused_address",
     });
     expect(seen.length).toBe(before);
+  });
+
+  it("a live-mode client the operator allowed private addresses is served over https only", async () => {
+    const { cert, key } = selfSignedLoopbackCert();
+    const tls = createHttpsServer({ cert, key }, (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"keys":[]}');
+    });
+    await new Promise<void>((resolve) => tls.listen(0, "127.0.0.1", resolve));
+    const port = (tls.address() as AddressInfo).port;
+    try {
+      const operatorAllowed: EhrAddressPolicy = { mode: "live", allowPrivate: true, allowLoopback: false };
+      expect(
+        await ehrGetJson(`https://127.0.0.1:${port}/jwks`, operatorAllowed, undefined, { trustedCa: cert }),
+      ).toEqual({
+        ok: true,
+        status: 200,
+        json: { keys: [] },
+      });
+      expect(await ehrGetJson(`http://127.0.0.1:${port}/jwks`, operatorAllowed, undefined)).toEqual({
+        ok: false,
+        reason: "invalid_url",
+      });
+    } finally {
+      tls.closeAllConnections();
+      await new Promise((resolve) => tls.close(resolve));
+    }
   });
 
   it("refuses a name that resolves to a private address (checked before connecting, then pinned)", async () => {
