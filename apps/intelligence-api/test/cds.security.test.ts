@@ -367,6 +367,17 @@ describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
+  it("a stored key that is not a valid public key: keys_unavailable (401, not a 500)", async () => {
+    const ehr = await registeredEhr();
+    // Registration refuses such a key; one already in the table (e.g. edited by hand) still gets a 401.
+    const broken = { ...ehr.publicJwk, x: Buffer.alloc(48, 1).toString("base64url") };
+    await db.handle.db
+      .update(cdsClients)
+      .set({ jwks: { keys: [broken as unknown as Record<string, string>] } })
+      .where(eq(cdsClients.id, ehr.clientId));
+    expectRefused(await get("/cds-services", await token(ehr)), "keys_unavailable");
+  });
+
   it("never logs the token", async () => {
     const ehr = await registeredEhr();
     const jwt = await token(ehr, { claims: { aud: "https://wrong.example" } });
@@ -398,6 +409,19 @@ describe("CDS client registration (decision 121)", () => {
       ).rejects.toThrow(message);
     const rows = await db.handle.db.select().from(cdsClients).where(eq(cdsClients.accountId, account.id));
     expect(rows).toHaveLength(0);
+  });
+
+  it("refuses a key whose members are not a point on its curve", async () => {
+    const account = await seed.account();
+    const { publicJwk } = await keyPair("ES384");
+    const broken = { ...publicJwk, x: Buffer.alloc(48, 1).toString("base64url") };
+    await expect(
+      registerCdsClient(db.handle.db, {
+        accountId: account.id,
+        iss: `https://e-${randomUUID()}.example`,
+        jwks: { keys: [broken] },
+      }),
+    ).rejects.toThrow(/not a valid public key/);
   });
 
   it("refuses an http jku for a live client, a private jku without --allow-private, two clients for one iss, and past the plan's limit", async () => {

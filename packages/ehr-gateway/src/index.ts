@@ -20,6 +20,7 @@ export {
   checkPublicJwks,
   type JwksCheck,
   MAX_JWKS_KEYS,
+  unusableKeyReason,
 } from "./jwks.js";
 export {
   CDS_JWT_CLOCK_SKEW_S,

@@ -1,4 +1,4 @@
-import type { JSONWebKeySet, JWK } from "jose";
+import { importJWK, type JSONWebKeySet, type JWK } from "jose";
 
 /**
  * The JWK Sets a CDS client may register or serve (decision 121): public keys only, for the two
@@ -74,4 +74,19 @@ export function checkPublicJwks(value: unknown): JwksCheck {
     keys.push(key);
   }
   return { ok: true, jwks: { keys } };
+}
+
+/**
+ * The first key of a checked set that is not a usable public key (its members do not make a key
+ * on its curve or a valid RSA key), as a sentence; null when every key imports.
+ */
+export async function unusableKeyReason(jwks: JSONWebKeySet): Promise<string | null> {
+  for (const [index, key] of jwks.keys.entries()) {
+    try {
+      await importJWK(key, key.alg ?? (key.kty === "EC" ? "ES384" : "RS384"));
+    } catch {
+      return `keys[${index}] (kid ${key.kid}) is not a valid public key.`;
+    }
+  }
+  return null;
 }

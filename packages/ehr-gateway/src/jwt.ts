@@ -152,9 +152,17 @@ async function keySetFor(
   return set;
 }
 
-/** jose's refusal as ours. */
+/**
+ * jose's refusal as ours; anything else thrown while verifying is a key WebCrypto would not
+ * import. Only the verification step is mapped: a failing database behind `clients` or the replay
+ * store is rethrown as it is, so an outage is never answered as a bad JWT.
+ */
 function refusalOf(error: unknown): CdsJwtRefusal {
-  if (error instanceof CdsJwtRefusal) return error;
+  if (!(error instanceof errors.JOSEError))
+    return new CdsJwtRefusal(
+      "keys_unavailable",
+      "The CDS client's key for this kid is not a usable public key.",
+    );
   if (error instanceof errors.JWKSNoMatchingKey)
     return new CdsJwtRefusal("unknown_kid", "No key of the CDS client's JWK Set has this kid and alg.");
   if (error instanceof errors.JWSSignatureVerificationFailed)
@@ -191,50 +199,63 @@ export async function verifyCdsJwt<C extends CdsClientKeys>(
   options: VerifyCdsJwtOptions<C>,
 ): Promise<VerifiedCdsJwt<C>> {
   const now = options.now ?? new Date();
+  const header = checkedHeader(token);
+  const client = await clientOf(token, options.clients);
+  const policy = {
+    mode: client.mode,
+    allowPrivate: client.allowPrivate,
+    allowLoopback: options.allowLoopback === true,
+  };
+  const keys = await keySetFor(client, header, options.jwksSource, policy);
+  const payload = await verifiedPayload(token, keys, client.iss, options.expectedAudience, now);
+  const jti = payload.jti;
+  if (typeof jti !== "string" || jti === "" || jti.length > 256)
+    throw new CdsJwtRefusal("malformed", "The JWT's jti must be a string of 1 to 256 characters.");
+  const exp = payload.exp as number;
+  const iat = payload.iat as number;
+  // Past iat + max age (+ skew) the token is refused as too old anyway: the jti needs keeping
+  // only until then, or until exp if sooner.
+  const until = new Date((Math.min(exp, iat + CDS_JWT_MAX_AGE_S) + CDS_JWT_CLOCK_SKEW_S) * 1000);
+  if (!(await options.jtiStore.remember(client.id, jti, until, now)))
+    throw new CdsJwtRefusal(
+      "replayed_jti",
+      "This JWT's jti has been used before; sign a new token for each call.",
+    );
+  return {
+    client,
+    kid: header.kid,
+    alg: header.alg,
+    jti,
+    ...(typeof payload.tenant === "string" ? { tenant: payload.tenant } : {}),
+    expiresAt: new Date(exp * 1000),
+  };
+}
+
+/**
+ * The signature and claims, checked by jose: the allow-listed algorithms, `typ`, the issuer, the
+ * audience, `exp`, `iat` (not in the future, not older than the maximum age) and the required
+ * claims. Every failure is a refusal: jose's own errors by their meaning, and a key that cannot be
+ * imported (a registered or fetched JWK that is not a valid key) as `keys_unavailable`.
+ */
+async function verifiedPayload(
+  token: string,
+  keys: JSONWebKeySet,
+  iss: string,
+  expectedAudience: string | readonly string[],
+  now: Date,
+): Promise<JWTPayload> {
   try {
-    const header = checkedHeader(token);
-    const client = await clientOf(token, options.clients);
-    const policy = {
-      mode: client.mode,
-      allowPrivate: client.allowPrivate,
-      allowLoopback: options.allowLoopback === true,
-    };
-    const keys = await keySetFor(client, header, options.jwksSource, policy);
     const { payload } = await jwtVerify(token, createLocalJWKSet(keys), {
       algorithms: [...CDS_JWT_ALGORITHMS],
       typ: "JWT",
-      issuer: client.iss,
-      audience: [
-        ...(typeof options.expectedAudience === "string"
-          ? [options.expectedAudience]
-          : options.expectedAudience),
-      ],
+      issuer: iss,
+      audience: typeof expectedAudience === "string" ? [expectedAudience] : [...expectedAudience],
       currentDate: now,
       clockTolerance: CDS_JWT_CLOCK_SKEW_S,
       maxTokenAge: CDS_JWT_MAX_AGE_S,
       requiredClaims: ["iss", "aud", "exp", "iat", "jti"],
     });
-    const jti = payload.jti;
-    if (typeof jti !== "string" || jti === "" || jti.length > 256)
-      throw new CdsJwtRefusal("malformed", "The JWT's jti must be a string of 1 to 256 characters.");
-    const exp = payload.exp as number;
-    const iat = payload.iat as number;
-    // Past iat + max age (+ skew) the token is refused as too old anyway: the jti needs keeping
-    // only until then, or until exp if sooner.
-    const until = new Date((Math.min(exp, iat + CDS_JWT_MAX_AGE_S) + CDS_JWT_CLOCK_SKEW_S) * 1000);
-    if (!(await options.jtiStore.remember(client.id, jti, until, now)))
-      throw new CdsJwtRefusal(
-        "replayed_jti",
-        "This JWT's jti has been used before; sign a new token for each call.",
-      );
-    return {
-      client,
-      kid: header.kid,
-      alg: header.alg,
-      jti,
-      ...(typeof payload.tenant === "string" ? { tenant: payload.tenant } : {}),
-      expiresAt: new Date(exp * 1000),
-    };
+    return payload;
   } catch (error) {
     throw refusalOf(error);
   }

@@ -1,6 +1,6 @@
 import type { JSONWebKeySet } from "jose";
 import { type EhrAddressPolicy, type EhrFetchOptions, ehrGetJson, JWKS_MAX_BYTES } from "./fetcher.js";
-import { checkPublicJwks } from "./jwks.js";
+import { checkPublicJwks, unusableKeyReason } from "./jwks.js";
 
 /**
  * Where a CDS client's public keys come from: its inline JWK Set, or a `jku` it registered,
@@ -52,7 +52,7 @@ export class CachedJwksFetcher implements JwksSource {
     });
     if (!fetched.ok) return null;
     const checked = checkPublicJwks(fetched.json);
-    if (!checked.ok) return null;
+    if (!checked.ok || (await unusableKeyReason(checked.jwks)) !== null) return null;
     this.#cache.delete(cacheKey);
     if (this.#cache.size >= JWKS_CACHE_MAX_ENTRIES) {
       const oldest = this.#cache.keys().next().value;

@@ -143,6 +143,33 @@ describe("verifyCdsJwt", () => {
   });
 });
 
+describe("verifyCdsJwt and failures that are not the token's", () => {
+  it("a failing client lookup or replay store is rethrown as it is, never a refusal", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const token = await new SignJWT({
+      iss: client().iss,
+      aud: AUD,
+      iat: now,
+      exp: now + 60,
+      jti: randomUUID(),
+    })
+      .setProtectedHeader({ alg: "ES384", typ: "JWT", kid: "k1" })
+      .sign(privateKey);
+    const outage = new Error("database down");
+    const base = { expectedAudience: AUD, jwksSource: new CachedJwksFetcher() };
+    await expect(
+      verifyCdsJwt(token, { ...base, clients: () => Promise.reject(outage), jtiStore: memoryJtiStore() }),
+    ).rejects.toBe(outage);
+    await expect(
+      verifyCdsJwt(token, {
+        ...base,
+        clients: async () => client(),
+        jtiStore: { remember: () => Promise.reject(outage) },
+      }),
+    ).rejects.toBe(outage);
+  });
+});
+
 describe("memoryJtiStore", () => {
   it("forgets a jti once its token could no longer be accepted", async () => {
     const store = memoryJtiStore();

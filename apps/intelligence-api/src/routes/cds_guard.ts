@@ -163,57 +163,62 @@ export interface CdsGuardOptions {
   jwksSource?: JwksSource;
 }
 
+/** The bearer token of the request, or a 401 `unauthorized` refusal. */
+async function bearerJwt(c: Context<AppEnv>, deps: AppDeps): Promise<string> {
+  const match = BEARER.exec(c.req.header("authorization")?.trim() ?? "");
+  if (match?.[1]) return match[1];
+  return refuse(
+    c,
+    deps,
+    new ApiError("unauthorized", "Send the CDS client's signed JWT as `Authorization: Bearer <jwt>`."),
+  );
+}
+
+/** The plan's rules for the client's account, then its rate limit (headers on every answer). */
+async function admitClient(c: Context<AppEnv>, deps: AppDeps, client: CdsCaller): Promise<void> {
+  const decision = await deps.limiter.consume(cdsLimitRule(client));
+  const headers = rateLimitHeaders(decision);
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  if (client.mode === "live" && !(client.planPaid && client.productionApproved))
+    throw new ApiError(
+      "payment_required",
+      "Live-mode CDS clients need a paid plan and approved production access.",
+      { headers },
+    );
+  if (!decision.allowed)
+    throw new ApiError(
+      "rate_limited",
+      "Too many requests for this account; retry after the number of seconds in Retry-After.",
+      { headers: { "Retry-After": String(decision.retryAfter), ...headers } },
+    );
+}
+
 /** The JWT check, plan rules and rate limit of one CDS Hooks request. */
 function cdsAuthentication(deps: AppDeps, options: CdsGuardOptions): MiddlewareHandler<AppEnv> {
   const jwksSource = options.jwksSource ?? new CachedJwksFetcher();
   const jtiStore = pgJtiStore(deps.db);
+  const verify = (c: Context<AppEnv>, jwt: string) =>
+    verifyCdsJwt(jwt, {
+      expectedAudience: cdsAudiences(deps.publicBaseUrl, c.req.path),
+      clients: (iss) => findCdsClientByIss(deps.db, iss),
+      jtiStore,
+      jwksSource,
+      allowLoopback: deps.allowLoopbackWebhooks === true,
+    });
   return async (c, next) => {
     if (c.req.method === "OPTIONS") return next();
-    const match = BEARER.exec(c.req.header("authorization")?.trim() ?? "");
-    if (!match?.[1])
-      await refuse(
-        c,
-        deps,
-        new ApiError("unauthorized", "Send the CDS client's signed JWT as `Authorization: Bearer <jwt>`."),
-      );
-    let client: CdsCaller;
-    let tenant: string | undefined;
+    const jwt = await bearerJwt(c, deps);
+    let verified: Awaited<ReturnType<typeof verify>>;
     try {
-      const verified = await verifyCdsJwt(match?.[1] as string, {
-        expectedAudience: cdsAudiences(deps.publicBaseUrl, c.req.path),
-        clients: (iss) => findCdsClientByIss(deps.db, iss),
-        jtiStore,
-        jwksSource,
-        allowLoopback: deps.allowLoopbackWebhooks === true,
-      });
-      client = verified.client;
-      tenant = verified.tenant;
+      verified = await verify(c, jwt);
     } catch (error) {
       if (!(error instanceof CdsJwtRefusal)) throw error;
       deps.logger.warn({ requestId: c.get("requestId"), reason: error.reason }, "cds jwt refused");
-      return refuse(
-        c,
-        deps,
-        new ApiError("invalid_token", `The CDS client's JWT was refused (${error.reason}): ${error.message}`),
-      );
+      const message = `The CDS client's JWT was refused (${error.reason}): ${error.message}`;
+      return refuse(c, deps, new ApiError("invalid_token", message));
     }
-    const decision = await deps.limiter.consume(cdsLimitRule(client));
-    const headers = rateLimitHeaders(decision);
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
-    if (client.mode === "live" && !(client.planPaid && client.productionApproved))
-      throw new ApiError(
-        "payment_required",
-        "Live-mode CDS clients need a paid plan and approved production access.",
-        { headers },
-      );
-    if (!decision.allowed)
-      throw new ApiError(
-        "rate_limited",
-        "Too many requests for this account; retry after the number of seconds in Retry-After.",
-        {
-          headers: { "Retry-After": String(decision.retryAfter), ...headers },
-        },
-      );
+    const { client, tenant } = verified;
+    await admitClient(c, deps, client);
     (c as unknown as Context<CdsEnv>).set("cdsCaller", {
       clientId: client.id,
       accountId: client.accountId,

@@ -12,7 +12,7 @@ import {
   type StoredJwk,
   sql,
 } from "@svc/db";
-import { type CdsClientKeys, checkEhrUrl, checkPublicJwks } from "@svc/ehr-gateway";
+import { type CdsClientKeys, checkEhrUrl, checkPublicJwks, unusableKeyReason } from "@svc/ehr-gateway";
 import { newId } from "@svc/ids";
 
 /**
@@ -117,6 +117,8 @@ export async function registerCdsClient(db: Db, input: RegisterCdsClientInput): 
   if (mode !== "test" && mode !== "live") throw new RepoError("invalid", "--mode must be test or live.");
   const iss = checkedIss(input.iss);
   const keys = checkedKeys(input, mode);
+  const unusable = keys.jwks ? await unusableKeyReason(keys.jwks) : null;
+  if (unusable) throw new RepoError("invalid", unusable);
   return db.transaction(async (tx) => {
     const [account] = await tx
       .select({ id: accounts.id, planId: accounts.planId, limit: plans.cdsClientLimit })
