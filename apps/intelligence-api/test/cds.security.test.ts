@@ -384,6 +384,10 @@ describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
     await get("/cds-services", jwt);
     expect(logs.join("\n")).not.toContain(jwt.split(".")[2]);
     expect(logs.some((line) => line.includes('"reason":"wrong_audience"'))).toBe(true);
+    // The request line names the route, never a path with ids.
+    expect(
+      logs.some((line) => line.includes('"route":"/cds-services"') && line.includes('"status":401')),
+    ).toBe(true);
   });
 });
 

@@ -193,6 +193,14 @@ async function admitClient(c: Context<AppEnv>, deps: AppDeps, client: CdsCaller)
     );
 }
 
+/** The documented form of a CDS Hooks path, for the request's log line (ids are not logged). */
+export function cdsRoutePattern(path: string): string {
+  if (path === CDS_BASE_PATH) return CDS_BASE_PATH;
+  if (/^\/cds-services\/[^/]+\/feedback$/.test(path)) return "/cds-services/{id}/feedback";
+  if (/^\/cds-services\/[^/]+$/.test(path)) return "/cds-services/{id}";
+  return "unmatched";
+}
+
 /** The JWT check, plan rules and rate limit of one CDS Hooks request. */
 function cdsAuthentication(deps: AppDeps, options: CdsGuardOptions): MiddlewareHandler<AppEnv> {
   const jwksSource = options.jwksSource ?? new CachedJwksFetcher();
@@ -206,6 +214,7 @@ function cdsAuthentication(deps: AppDeps, options: CdsGuardOptions): MiddlewareH
       allowLoopback: deps.allowLoopbackWebhooks === true,
     });
   return async (c, next) => {
+    c.set("routePattern", cdsRoutePattern(c.req.path));
     if (c.req.method === "OPTIONS") return next();
     const jwt = await bearerJwt(c, deps);
     let verified: Awaited<ReturnType<typeof verify>>;
