@@ -87,7 +87,38 @@ describe("dashboard CDS Hooks page", { timeout: 60_000 }, () => {
     );
     expect((await listCdsClients(db, accountId)).clients[0]?.revokedAt).not.toBeNull();
     expect((await developer.get("/dashboard/cds-clients")).text).toContain("revoked ");
+    // Register from the dashboard: a pasted public JWK Set; a bad one changes nothing.
+    const form = {
+      _csrf: csrf,
+      iss: "https://ehr2.cds-page.example",
+      mode: "test",
+      jku: "",
+      jwks: JSON.stringify(jwks()),
+    };
+    expect((await developer.post("/dashboard/cds-clients", { ...form, jwks: "{not json" })).status).toBe(400);
+    const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-384" });
+    const leaked = await developer.post("/dashboard/cds-clients", {
+      ...form,
+      jwks: JSON.stringify({ keys: [{ ...privateKey.export({ format: "jwk" }), kid: "k" }] }),
+    });
+    expect(leaked.status).toBe(400);
+    expect(leaked.text).toContain("private key material");
+    expect(
+      (await viewer.post("/dashboard/cds-clients", { ...form, _csrf: await viewer.csrf() })).status,
+    ).toBe(403);
+    expect((await listCdsClients(db, accountId)).clients).toHaveLength(1);
+    expect((await developer.post("/dashboard/cds-clients", form)).status).toBe(303);
+    const registered = (await listCdsClients(db, accountId)).clients.find(
+      (c) => c.iss === "https://ehr2.cds-page.example",
+    );
+    expect(registered).toMatchObject({
+      mode: "test",
+      keyIds: ["ehr-key-1"],
+      allowPrivate: false,
+      revokedAt: null,
+    });
     const actions = (await listAudit(db, { accountId })).map((r) => r.action);
     expect(actions).toContain("cds_client.revoked");
+    expect(actions).toContain("cds_client.created");
   });
 });

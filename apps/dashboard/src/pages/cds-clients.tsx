@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { CdsClientSummary, CdsFeedbackRow } from "@svc/records";
-import { ActionButton, EmptyRow, Notice, Page, type Viewer, when } from "./layout.js";
+import { ActionButton, Csrf, EmptyRow, Notice, Page, type Viewer, when } from "./layout.js";
 
 const at = (iso: string | null) => (iso ? when(new Date(iso)) : "");
 
@@ -24,7 +24,9 @@ function ClientTable(props: { viewer: Viewer; rows: CdsClientSummary[] }) {
       <tbody>
         {props.rows.length === 0 ? (
           <EmptyRow columns={actions ? 7 : 6}>
-            No CDS clients yet. The operator registers one with pnpm svc cds-clients add.
+            {actions
+              ? "No CDS clients yet. Register your EHR with the form below (or the operator with pnpm svc cds-clients add)."
+              : "No CDS clients yet."}
           </EmptyRow>
         ) : null}
         {props.rows.map((row) => (
@@ -112,6 +114,31 @@ function FeedbackTable(props: { rows: CdsFeedbackRow[] }) {
   );
 }
 
+/** The register form (owners and developers): the issuer, the mode, and `jku` URLs or a public JWK Set. */
+function AddClientForm(props: { viewer: Viewer }) {
+  if (props.viewer.role === "viewer") return null;
+  return (
+    <form method="post" action="/dashboard/cds-clients">
+      <h2>Register a CDS client</h2>
+      <Csrf viewer={props.viewer} />
+      <label for="iss">Issuer: the iss of the EHR's JWTs (a URL)</label>
+      <input id="iss" name="iss" type="url" required />
+      <label for="mode">Mode</label>
+      <select id="mode" name="mode">
+        <option value="test">test</option>
+        <option value="live">live</option>
+      </select>
+      <label for="jku">JWK Set URL(s), one per line (live: https and a public address)</label>
+      <textarea id="jku" name="jku" rows={2} />
+      <label for="jwks">or the public JWK Set itself (JSON; private keys are refused)</label>
+      <textarea id="jwks" name="jwks" rows={6} />
+      <p>
+        <button type="submit">Register client</button>
+      </p>
+    </form>
+  );
+}
+
 /** The account's CDS clients (revocable by owners and developers) and the feedback they sent. */
 export function CdsClientsPage(props: {
   viewer: Viewer;
@@ -128,6 +155,7 @@ export function CdsClientsPage(props: {
         refused from its next call.
       </p>
       <ClientTable viewer={props.viewer} rows={props.clients} />
+      <AddClientForm viewer={props.viewer} />
       <h2>Feedback</h2>
       <FeedbackTable rows={props.feedback} />
     </Page>
