@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { selfSignedLoopbackCert } from "@svc/testkit";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EhrAddressPolicy, ehrGetJson, fetchFhir, fhirQueryUrl } from "../src/index.js";
 
@@ -168,12 +169,52 @@ describe("fhirQueryUrl", () => {
     );
   });
 
+  it("never names a URL outside the FHIR server's base, whatever the query (property)", () => {
+    const base = "https://ehr.example/fhir/r4";
+    const pieces = fc.constantFrom(
+      "/",
+      "?",
+      "#",
+      "..",
+      ".",
+      "//",
+      "%2e%2e",
+      "\\",
+      "@",
+      ":",
+      "Patient",
+      "evil.example",
+      "%2F",
+      " ",
+      "\t",
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.array(pieces).map((p) => p.join("")),
+        ),
+        (query) => {
+          const url = fhirQueryUrl(base, query);
+          if (url === null) return;
+          const parsed = new URL(url);
+          expect(parsed.origin).toBe("https://ehr.example");
+          expect(parsed.pathname.startsWith("/fhir/r4/")).toBe(true);
+          expect(parsed.pathname.split("/")).not.toContain("..");
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   it("refuses a query that would leave the FHIR server", () => {
     for (const query of [
       "//evil.example/Patient",
       "/Patient/p1",
       "https://evil.example/Patient",
       "Patient/../../admin",
+      "Patient/%2e%2e/%2e%2e/admin",
+      "Patient/%2E%2E/%2e%2E/%2e%2e/admin",
       "patient/p1",
       "",
       "Patient/p1 x",
