@@ -1,6 +1,7 @@
 import { type AppDeps, handOffAfterCommit } from "@svc/http";
 import { Hono } from "hono";
 import { DASHBOARD_CSS } from "./pages/style.js";
+import { registerCdsClients } from "./routes/cds-clients.js";
 import { createContext, type DashboardOptions, type Env } from "./routes/context.js";
 import { registerEventsAndAudit } from "./routes/events.js";
 import { installRequestGuards, installSessionGuard } from "./routes/guards.js";
@@ -43,6 +44,7 @@ export function buildDashboard(deps: AppDeps, options: DashboardOptions = {}) {
   registerEventsAndAudit(app, ctx);
   registerLabs(app, ctx);
   registerWearables(app, ctx);
+  registerCdsClients(app, ctx);
   registerSafetyEvents(app, ctx);
   registerUsage(app, ctx);
   registerUsers(app, ctx);

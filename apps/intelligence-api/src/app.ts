@@ -11,6 +11,7 @@ import type { Narrator } from "@svc/intelligence";
 import type { ChatModel } from "@svc/model";
 import { dmseBrowserCors, registerAnalysisRoutes } from "./routes/analysis.js";
 import { registerCaptureDemo } from "./routes/capture_demo.js";
+import { type CdsHooksOptions, registerCdsHooks } from "./routes/cds_services.js";
 import { registerConnectPage } from "./routes/connect_page.js";
 import { registerFhirConformance } from "./routes/fhir_conformance.js";
 import { registerRecordAgents } from "./routes/v1_agents.js";
@@ -43,6 +44,8 @@ export interface IntelligenceApiOptions {
   chatModel?: ChatModel;
   /** Bounds on an agent's model loop (steps, time per call and per request). */
   agentLimits?: ToolLoopLimits;
+  /** CDS Hooks at `/cds-services`: the services to publish (none by default) and the JWKS source. */
+  cdsHooks?: CdsHooksOptions;
 }
 
 /** The Intelligence API (secret and publishable keys, enveloped errors): every route in one place. */
@@ -77,5 +80,6 @@ export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOpti
   registerConnectPage(service);
   registerCaptureDemo(service);
   registerFhirConformance(service);
+  registerCdsHooks(service, options.cdsHooks);
   return service;
 }

@@ -35,6 +35,8 @@ export const plans = pgTable("plans", {
   burst: integer("burst"),
   /** Requests included per calendar month; calls beyond are counted as overage, never refused. */
   monthlyAllowance: integer("monthly_allowance"),
+  /** Active CDS clients (EHRs) an account may register (decision 123); null = no limit. */
+  cdsClientLimit: integer("cds_client_limit"),
 });
 
 export const accounts = pgTable("accounts", {
@@ -650,4 +652,84 @@ export const apiUsageDaily = pgTable(
     rateLimited: integer("rate_limited").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.day, t.keyId, t.operation] })],
+);
+
+// ---------------------------------------------------------------------------------------------
+// CDS Hooks (decisions 120-124): the EHRs (CDS clients) an account registered, the JWT ids each
+// has used (replay store), and the feedback they sent on our cards.
+
+/** A JWK as stored: public members only (checked at registration, decision 121). */
+export type StoredJwk = Record<string, string>;
+
+export const cdsClients = pgTable(
+  "cds_clients",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    /** The JWT `iss` the EHR signs with: one active client per issuer (decision 121). */
+    iss: text("iss").notNull(),
+    mode: text("mode").$type<"test" | "live">().notNull(),
+    /** `jku` URLs the client may name, matched exactly. */
+    jkus: text("jkus").array().notNull().default(sql`'{}'::text[]`),
+    /** An inline public JWK Set, when registered instead of (or besides) a `jku`. */
+    jwks: jsonb("jwks").$type<{ keys: StoredJwk[] }>(),
+    /** Operator's `--allow-private`: its `jku` and FHIR server may be on private addresses. */
+    allowPrivate: boolean("allow_private").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    uniqueIndex("cds_clients_active_iss_idx").on(t.iss).where(sql`revoked_at is null`),
+    index("cds_clients_account_idx").on(t.accountId),
+  ],
+);
+
+/** JWT ids a client has used, kept until its token could no longer be accepted (decision 120). */
+export const cdsSeenJtis = pgTable(
+  "cds_seen_jtis",
+  {
+    clientId: text("client_id")
+      .notNull()
+      .references(() => cdsClients.id, { onDelete: "cascade" }),
+    jti: text("jti").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.jti] }), index("cds_seen_jtis_expires_idx").on(t.expiresAt)],
+);
+
+export const CDS_FEEDBACK_OUTCOMES = ["accepted", "overridden"] as const;
+export type CdsFeedbackOutcome = (typeof CDS_FEEDBACK_OUTCOMES)[number];
+
+/** Feedback on a card, stored once per client, card, outcome and outcome time (decision 124). */
+export const cdsFeedback = pgTable(
+  "cds_feedback",
+  {
+    id: text("id").primaryKey(),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => cdsClients.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    mode: text("mode").$type<"test" | "live">().notNull(),
+    serviceId: text("service_id").notNull(),
+    cardUuid: text("card_uuid").notNull(),
+    outcome: text("outcome").$type<CdsFeedbackOutcome>().notNull(),
+    outcomeTimestamp: timestamp("outcome_timestamp", { withTimezone: true, mode: "date" }).notNull(),
+    /** The accepted suggestions' uuids (`accepted` only). */
+    acceptedSuggestions: text("accepted_suggestions").array(),
+    /** The override reason's coding, when one was chosen. */
+    overrideReasonSystem: text("override_reason_system"),
+    overrideReasonCode: text("override_reason_code"),
+    overrideReasonDisplay: text("override_reason_display"),
+    /** The clinician's free-text comment: shown to the account, never logged. */
+    overrideComment: text("override_comment"),
+    receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("cds_feedback_once_idx").on(t.clientId, t.cardUuid, t.outcome, t.outcomeTimestamp),
+    index("cds_feedback_account_idx").on(t.accountId, t.receivedAt),
+  ],
 );

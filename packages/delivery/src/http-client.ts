@@ -59,19 +59,48 @@ export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all:
 /** A POST dropped because the runner is shutting down (its row is released, not recorded). */
 export class ShutdownAbort extends Error {}
 
+/** One exchange's answer as read: status, headers, and the body bytes kept. */
+export interface PinnedResponse {
+  statusCode: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A body larger than a request's `maxBytes` with `overflow: "error"`. */
+export class ResponseTooLarge extends Error {
+  constructor() {
+    super("response_too_large");
+  }
+}
+
+export interface PinnedRequest {
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  /** The most body bytes read; past it the rest is not read. */
+  maxBytes: number;
+  /**
+   * Past `maxBytes`: `truncate` answers with the first `maxBytes` (a receiver's snippet);
+   * `error` fails with ResponseTooLarge (a document that must be whole, e.g. JSON).
+   */
+  overflow: "truncate" | "error";
+  signal?: AbortSignal | undefined;
+  trustedCa?: string | undefined;
+}
+
 /**
- * One POST, pinned to the addresses that were checked: the connection uses them instead of
+ * One request, pinned to the addresses that were checked: the connection uses them instead of
  * resolving the name again (a DNS answer that changes between check and connect, rebinding,
- * cannot redirect us). Redirects are not followed (node:http never does): a 3xx is a failure.
+ * cannot redirect us). Redirects are not followed (node:http never does): the caller sees the
+ * 3xx. Shared by webhook deliveries (POST) and the EHR fetches of `@svc/ehr-gateway` (GET).
  */
-export function postPinned(
+export function requestPinned(
   url: URL,
   addresses: { address: string; family: number }[],
-  headers: Record<string, string>,
-  body: string,
-  options: { timeoutMs: number; signal?: AbortSignal | undefined; trustedCa?: string | undefined },
-): Promise<{ statusCode: number; snippet: string | null }> {
-  const { timeoutMs, signal, trustedCa } = options;
+  request: PinnedRequest,
+): Promise<PinnedResponse> {
+  const { timeoutMs, signal, trustedCa, maxBytes, body } = request;
   const pinned: LookupFunction = (_hostname, options, callback) => {
     if (options.all) callback(null, addresses);
     else {
@@ -80,12 +109,16 @@ export function postPinned(
     }
   };
   const client = url.protocol === "https:" ? https : http;
+  const headers =
+    body === undefined
+      ? request.headers
+      : { ...request.headers, "Content-Length": String(Buffer.byteLength(body)) };
   return new Promise((resolve, reject) => {
-    const request = client.request(
+    const outgoing = client.request(
       url,
       {
-        method: "POST",
-        headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
+        method: request.method,
+        headers,
         lookup: pinned,
         agent: false,
         ...(trustedCa && url.protocol === "https:" ? { ca: trustedCa } : {}),
@@ -93,41 +126,76 @@ export function postPinned(
       (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
+        let settled = false;
         const finish = () => {
+          if (settled) return;
+          settled = true;
           clearTimeout(timer);
+          const whole = Buffer.concat(chunks);
           resolve({
             statusCode: response.statusCode ?? 0,
-            snippet: safeResponseSnippet(Buffer.concat(chunks)),
+            headers: response.headers,
+            body: whole.length > maxBytes ? whole.subarray(0, maxBytes) : whole,
           });
         };
-        response.on("data", (chunk: Buffer) => {
-          if (size >= RESPONSE_SNIPPET_BYTES) return;
-          chunks.push(chunk);
-          size += chunk.length;
-          // Enough kept: stop reading the rest of a large body.
-          if (size >= RESPONSE_SNIPPET_BYTES) {
-            response.destroy();
-            finish();
-          }
-        });
-        response.on("end", finish);
-        response.on("error", (error) => {
-          if (size >= RESPONSE_SNIPPET_BYTES) return;
+        const fail = (error: Error) => {
+          if (settled) return;
+          settled = true;
           clearTimeout(timer);
           reject(error);
+        };
+        const declared = Number(response.headers["content-length"]);
+        if (request.overflow === "error" && Number.isFinite(declared) && declared > maxBytes) {
+          response.destroy();
+          fail(new ResponseTooLarge());
+          return;
+        }
+        response.on("data", (chunk: Buffer) => {
+          if (settled) return;
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size <= maxBytes) return;
+          // Enough read: stop reading the rest of a large body.
+          response.destroy();
+          if (request.overflow === "error") fail(new ResponseTooLarge());
+          else finish();
         });
+        response.on("end", finish);
+        response.on("error", fail);
       },
     );
-    const timer = setTimeout(() => request.destroy(new Error("timeout")), timeoutMs);
-    const onAbort = () => request.destroy(new ShutdownAbort("shutdown"));
+    const timer = setTimeout(() => outgoing.destroy(new Error("timeout")), timeoutMs);
+    const onAbort = () => outgoing.destroy(new ShutdownAbort("shutdown"));
     signal?.addEventListener("abort", onAbort, { once: true });
-    request.on("error", (error) => {
+    outgoing.on("error", (error) => {
       clearTimeout(timer);
       reject(error);
     });
-    request.on("close", () => signal?.removeEventListener("abort", onAbort));
-    request.end(body);
+    outgoing.on("close", () => signal?.removeEventListener("abort", onAbort));
+    outgoing.end(body);
   });
+}
+
+/**
+ * One webhook POST, pinned (requestPinned): the status and a safe snippet of at most the first
+ * RESPONSE_SNIPPET_BYTES of the answer.
+ */
+export async function postPinned(
+  url: URL,
+  addresses: { address: string; family: number }[],
+  headers: Record<string, string>,
+  body: string,
+  options: { timeoutMs: number; signal?: AbortSignal | undefined; trustedCa?: string | undefined },
+): Promise<{ statusCode: number; snippet: string | null }> {
+  const response = await requestPinned(url, addresses, {
+    method: "POST",
+    headers,
+    body,
+    maxBytes: RESPONSE_SNIPPET_BYTES,
+    overflow: "truncate",
+    ...options,
+  });
+  return { statusCode: response.statusCode, snippet: safeResponseSnippet(response.body) };
 }
 
 /** A short machine reason for a failed exchange; never the receiver's words. */

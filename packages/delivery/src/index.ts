@@ -20,7 +20,19 @@ export {
   setWebhookEndpointDisabled,
   TEST_EVENT_TYPE,
 } from "./endpoints.js";
-export { RESPONSE_SNIPPET_BYTES, type Resolver, safeResponseSnippet, systemResolver } from "./http-client.js";
+export {
+  checkedAddresses,
+  type EndpointTarget,
+  errorReason,
+  type PinnedRequest,
+  type PinnedResponse,
+  RESPONSE_SNIPPET_BYTES,
+  type Resolver,
+  ResponseTooLarge,
+  requestPinned,
+  safeResponseSnippet,
+  systemResolver,
+} from "./http-client.js";
 export {
   type InProcessDelivery,
   type InProcessDeliveryOptions,

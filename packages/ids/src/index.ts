@@ -21,6 +21,8 @@ export const ID_PREFIXES = [
   "sig",
   "msev",
   "idem",
+  "cdscl",
+  "cdsfb",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

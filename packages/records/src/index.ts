@@ -1,5 +1,9 @@
 // The service's records, read and written the same way by the APIs, the dashboard and the CLI
 // (decision 103): Drizzle queries and domain rules only, no routes and no queue.
+
+export * from "./cds/clients.js";
+export * from "./cds/feedback.js";
+export * from "./cds/jti-store.js";
 export * from "./dashboard/audit.js";
 export * from "./dashboard/invites.js";
 export * from "./dashboard/workspace.js";

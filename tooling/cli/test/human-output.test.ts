@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -26,14 +27,21 @@ const root = fileURLToPath(new URL("../../../", import.meta.url));
 let db: TestDatabase;
 let svc: TestService;
 const paramsFile = path.join(tmpdir(), `svc-human-params-${process.pid}.json`);
+const jwksFile = path.join(tmpdir(), `svc-human-jwks-${process.pid}.json`);
 
 beforeAll(async () => {
   db = await createTestDatabase();
   svc = await startTestService({ db });
   writeFileSync(paramsFile, JSON.stringify({ symptomWindowDays: 21 }));
+  const { publicKey } = generateKeyPairSync("ec", { namedCurve: "P-384" });
+  writeFileSync(
+    jwksFile,
+    JSON.stringify({ keys: [{ ...publicKey.export({ format: "jwk" }), kid: "ehr-1" }] }),
+  );
 });
 afterAll(async () => {
   rmSync(paramsFile, { force: true });
+  rmSync(jwksFile, { force: true });
   await svc?.close();
   await db?.drop();
 });
@@ -167,6 +175,20 @@ describe("pnpm svc human output (every command)", () => {
     expect(field(authorized, "events")).toMatch(/^\S+$/);
     human("labs", "advance", "--id", orderId);
     human("users", "invite", "--account", accountId, "--email", "human@example.com", "--role", "viewer");
+    const cdsClient = human(
+      "cds-clients",
+      "add",
+      "--account",
+      accountId,
+      "--iss",
+      "https://ehr.example.org",
+      "--jwks",
+      jwksFile,
+    );
+    expect(field(cdsClient, "keyIds")).toBe("ehr-1");
+    const cdsClientId = field(cdsClient, "id");
+    expect(human("cds-clients", "list", "--account", accountId)).toContain(cdsClientId);
+    human("cds-clients", "revoke", "--id", cdsClientId);
 
     expect([...ran].sort()).toEqual([...new Set(usageCommands())].sort());
   }, 240_000);

@@ -32,6 +32,7 @@ const NAV = [
   ["safety-events", "Safety events", "organization"],
   ["labs", "Lab orders", "account"],
   ["wearables", "Wearables", "account"],
+  ["cds-clients", "CDS Hooks", "account"],
   ["usage", "Usage", "both"],
   ["audit", "Audit log", "both"],
   ["users", "Users", "both"],

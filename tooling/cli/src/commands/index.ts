@@ -1,6 +1,7 @@
 import type { DbHandle } from "@svc/db";
 import type { ParsedArgs } from "../args.js";
 import { CliError, type CommandTable } from "../command.js";
+import { cdsCommands, cdsUsage } from "./cds.js";
 import { coreCommands, coreUsage } from "./core.js";
 import { labCommands, labUsage } from "./labs.js";
 import { modelCommands, modelUsage } from "./models.js";
@@ -17,10 +18,11 @@ const commands: CommandTable = {
   ...webhookCommands,
   ...labCommands,
   ...userCommands,
+  ...cdsCommands,
 };
 
 export const USAGE = `Usage: pnpm svc <command> [--json]
-${[...coreUsage, ...modelUsage, ...webhookUsage, ...labUsage, ...userUsage].map((line) => `  ${line}`).join("\n")}`;
+${[...coreUsage, ...modelUsage, ...webhookUsage, ...labUsage, ...userUsage, ...cdsUsage].map((line) => `  ${line}`).join("\n")}`;
 
 /** Run the command the positionals name against a database handle; the one JSON object it prints. */
 export async function runCommand(args: ParsedArgs, handle: DbHandle): Promise<Record<string, unknown>> {

@@ -1,0 +1,163 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import type { CdsClientSummary, CdsFeedbackRow } from "@svc/records";
+import { ActionButton, Csrf, EmptyRow, Notice, Page, type Viewer, when } from "./layout.js";
+
+const at = (iso: string | null) => (iso ? when(new Date(iso)) : "");
+
+function ClientTable(props: { viewer: Viewer; rows: CdsClientSummary[] }) {
+  const actions = props.viewer.role !== "viewer";
+  return (
+    <table>
+      <caption>CDS clients (EHRs) of this account, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">Client</th>
+          <th scope="col">Issuer (iss)</th>
+          <th scope="col">Mode</th>
+          <th scope="col">Keys</th>
+          <th scope="col">Created</th>
+          <th scope="col">Status</th>
+          {actions ? <th scope="col">Action</th> : null}
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.length === 0 ? (
+          <EmptyRow columns={actions ? 7 : 6}>
+            {actions
+              ? "No CDS clients yet. Register your EHR with the form below (or the operator with pnpm svc cds-clients add)."
+              : "No CDS clients yet."}
+          </EmptyRow>
+        ) : null}
+        {props.rows.map((row) => (
+          <tr>
+            <td>
+              <code>{row.id}</code>
+            </td>
+            <td>{row.iss}</td>
+            <td>{row.mode}</td>
+            <td>
+              {row.jkus.length > 0
+                ? `jku: ${row.jkus.join(", ")}`
+                : `inline JWKS, kid: ${row.keyIds.join(", ")}`}
+            </td>
+            <td>{at(row.createdAt)}</td>
+            <td data-testid="cds-client-status">
+              {row.revokedAt ? `revoked ${at(row.revokedAt)}` : "active"}
+            </td>
+            {actions ? (
+              <td>
+                {row.revokedAt ? null : (
+                  <ActionButton
+                    viewer={props.viewer}
+                    action={`/dashboard/cds-clients/${row.id}/revoke`}
+                    label="Revoke"
+                    target={row.iss}
+                  />
+                )}
+              </td>
+            ) : null}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function FeedbackTable(props: { rows: CdsFeedbackRow[] }) {
+  return (
+    <table>
+      <caption>Feedback on cards, newest first (each report stored once)</caption>
+      <thead>
+        <tr>
+          <th scope="col">Received</th>
+          <th scope="col">Mode</th>
+          <th scope="col">Service</th>
+          <th scope="col">Card</th>
+          <th scope="col">Outcome</th>
+          <th scope="col">Details</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.length === 0 ? (
+          <EmptyRow columns={6}>
+            No feedback yet: EHRs send it when a clinician accepts or overrides a card.
+          </EmptyRow>
+        ) : null}
+        {props.rows.map((row) => (
+          <tr>
+            <td>{at(row.receivedAt)}</td>
+            <td>{row.mode}</td>
+            <td>{row.serviceId}</td>
+            <td>
+              <code>{row.card}</code>
+            </td>
+            <td>{`${row.outcome} at ${at(row.outcomeTimestamp)}`}</td>
+            <td>
+              {row.outcome === "accepted" ? `suggestions: ${row.acceptedSuggestions.join(", ")}` : null}
+              {row.overrideReason
+                ? `reason: ${row.overrideReason.display ?? row.overrideReason.code ?? ""}${
+                    row.overrideReason.system ? ` (${row.overrideReason.system})` : ""
+                  }`
+                : null}
+              {row.userComment ? (
+                <>
+                  <br />
+                  {`comment: ${row.userComment}`}
+                </>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The register form (owners and developers): the issuer, the mode, and `jku` URLs or a public JWK Set. */
+function AddClientForm(props: { viewer: Viewer }) {
+  if (props.viewer.role === "viewer") return null;
+  return (
+    <form method="post" action="/dashboard/cds-clients">
+      <h2>Register a CDS client</h2>
+      <Csrf viewer={props.viewer} />
+      <label for="iss">Issuer: the iss of the EHR's JWTs (a URL)</label>
+      <input id="iss" name="iss" type="url" required />
+      <label for="mode">Mode</label>
+      <select id="mode" name="mode">
+        <option value="test">test</option>
+        <option value="live">live</option>
+      </select>
+      <label for="jku">JWK Set URL(s), one per line (live: https and a public address)</label>
+      <textarea id="jku" name="jku" rows={2} />
+      <label for="jwks">or the public JWK Set itself (JSON; private keys are refused)</label>
+      <textarea id="jwks" name="jwks" rows={6} />
+      <p>
+        <button type="submit">Register client</button>
+      </p>
+    </form>
+  );
+}
+
+/** The account's CDS clients (revocable by owners and developers) and the feedback they sent. */
+export function CdsClientsPage(props: {
+  viewer: Viewer;
+  clients: CdsClientSummary[];
+  feedback: CdsFeedbackRow[];
+  notice?: string | undefined;
+}) {
+  return (
+    <Page title="CDS Hooks" viewer={props.viewer} section="cds-clients">
+      <Notice text={props.notice} />
+      <p>
+        The EHRs allowed to call this account's CDS Hooks services at /cds-services, each by the issuer of its
+        signed JWTs and its public keys, and the last 100 feedback reports they sent. A revoked client is
+        refused from its next call.
+      </p>
+      <ClientTable viewer={props.viewer} rows={props.clients} />
+      <AddClientForm viewer={props.viewer} />
+      <h2>Feedback</h2>
+      <FeedbackTable rows={props.feedback} />
+    </Page>
+  );
+}

@@ -1,0 +1,78 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import { listCdsClients, listCdsFeedback, registerCdsClient, revokeCdsClient } from "@svc/records";
+import { z } from "zod";
+import { CdsClientsPage } from "../pages/cds-clients.js";
+import { accountOf } from "../workspace.js";
+import { type DashboardApp, type DashboardContext, formOf, lines } from "./context.js";
+
+const BACK = "/dashboard/cds-clients";
+
+const AddClientSchema = z.object({
+  iss: z.string().trim().min(1).max(2048),
+  mode: z.enum(["test", "live"]).default("test"),
+  jku: z.string().max(10_000).default(""),
+  jwks: z.string().max(60_000).default(""),
+});
+
+/** The form's keys: `jku` URLs one per line, or a pasted JWK Set (JSON); the store checks both. */
+function keysOf(form: z.infer<typeof AddClientSchema>): { jkus?: string[]; jwks?: unknown } | string {
+  const jkus = lines(form.jku);
+  const text = form.jwks.trim();
+  if (text === "") return { jkus };
+  try {
+    return { ...(jkus.length > 0 ? { jkus } : {}), jwks: JSON.parse(text) };
+  } catch {
+    return "The JWK Set is not valid JSON.";
+  }
+}
+
+/** An account's CDS clients and their feedback (decisions 121 and 124); revoke, bounded to the account. */
+export function registerCdsClients(app: DashboardApp, ctx: DashboardContext): void {
+  app.get("/cds-clients", async (c) => {
+    const viewer = c.get("viewer");
+    const accountId = accountOf(viewer.workspace);
+    const [{ clients }, { feedback }] = await Promise.all([
+      listCdsClients(ctx.db, accountId),
+      listCdsFeedback(ctx.db, { accountId, limit: 100 }),
+    ]);
+    return c.html(
+      <CdsClientsPage viewer={viewer} clients={clients} feedback={feedback} notice={ctx.notice(c)} />,
+    );
+  });
+
+  // Tenants register without --allow-private (operator only); loopback as the operator set it.
+  app.post("/cds-clients", async (c) => {
+    const viewer = c.get("viewer");
+    const parsed = AddClientSchema.safeParse(await formOf(c));
+    if (!parsed.success) return ctx.problem(c, 400, "Not changed", "Give the issuer, a mode and keys.", BACK);
+    const keys = keysOf(parsed.data);
+    if (typeof keys === "string") return ctx.problem(c, 400, "Not changed", keys, BACK);
+    try {
+      const created = await registerCdsClient(ctx.db, {
+        accountId: accountOf(viewer.workspace),
+        iss: parsed.data.iss,
+        mode: parsed.data.mode,
+        ...keys,
+        allowLoopback: ctx.deps.allowLoopbackWebhooks ?? false,
+      });
+      await ctx.audit(c, "cds_client.created", created.id, { iss: created.iss, mode: created.mode });
+      return c.redirect(`${BACK}?done=cds_added`, 303);
+    } catch (error) {
+      return ctx.refusal(c, error, BACK);
+    }
+  });
+
+  app.post("/cds-clients/:id/revoke", async (c) => {
+    const viewer = c.get("viewer");
+    try {
+      const revoked = await revokeCdsClient(ctx.db, c.req.param("id"), {
+        accountId: accountOf(viewer.workspace),
+      });
+      await ctx.audit(c, "cds_client.revoked", revoked.id);
+      return c.redirect(`${BACK}?done=cds_revoked`, 303);
+    } catch (error) {
+      return ctx.refusal(c, error, BACK);
+    }
+  });
+}

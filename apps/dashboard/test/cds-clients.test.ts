@@ -1,0 +1,124 @@
+import { generateKeyPairSync } from "node:crypto";
+import { listCdsClients, recordCdsFeedback, registerCdsClient } from "@svc/records";
+import { startTestService, type TestService } from "@svc/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createInvite, listAudit } from "../src/index.js";
+import { DashboardClient, PASSWORD } from "./session-client.js";
+
+/** The CDS Hooks page: an account's clients and feedback; revoke for owners and developers only. */
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service?.close();
+});
+
+async function signedIn(accountId: string, email: string, role: "owner" | "developer" | "viewer") {
+  const invite = await createInvite(
+    service.db.handle.db,
+    { workspace: { accountId }, email, role },
+    service.url,
+  );
+  const client = new DashboardClient(service.url);
+  expect((await client.acceptInvite(invite.url, PASSWORD)).status).toBe(303);
+  return client;
+}
+
+const jwks = () => {
+  const { publicKey } = generateKeyPairSync("ec", { namedCurve: "P-384" });
+  return { keys: [{ ...publicKey.export({ format: "jwk" }), kid: "ehr-key-1" }] };
+};
+
+describe("dashboard CDS Hooks page", { timeout: 60_000 }, () => {
+  it("lists the account's clients and feedback, revokes, and keeps other accounts and viewers out", async () => {
+    const db = service.db.handle.db;
+    const accountId = (await service.seed.account({ name: "CDS" })).id;
+    const otherId = (await service.seed.account({ name: "Other" })).id;
+    const client = await registerCdsClient(db, {
+      accountId,
+      iss: "https://ehr.cds-page.example",
+      jwks: jwks(),
+    });
+    const foreign = await registerCdsClient(db, {
+      accountId: otherId,
+      iss: "https://ehr.other.example",
+      jwks: jwks(),
+    });
+    await recordCdsFeedback(db, { clientId: client.id, accountId, mode: "test" }, "svc-a", [
+      {
+        card: "card-123",
+        outcome: "overridden",
+        outcomeTimestamp: new Date("2026-11-26T10:00:00Z"),
+        overrideReason: {
+          reason: { code: "not-relevant", system: "https://example.org/reasons" },
+          userComment: "<b>seen</b>",
+        },
+      },
+    ]);
+
+    const viewer = await signedIn(accountId, "cds-viewer@example.com", "viewer");
+    const seen = await viewer.get("/dashboard/cds-clients");
+    expect(seen.status).toBe(200);
+    expect(seen.text).toContain(client.id);
+    expect(seen.text).toContain("https://ehr.cds-page.example");
+    expect(seen.text).toContain("kid: ehr-key-1");
+    expect(seen.text).toContain("card-123");
+    expect(seen.text).toContain("not-relevant");
+    // The clinician's words are text, never markup.
+    expect(seen.text).toContain("&lt;b&gt;seen&lt;/b&gt;");
+    expect(seen.text).not.toContain(foreign.id);
+    expect(seen.text).not.toContain(`/dashboard/cds-clients/${client.id}/revoke`);
+    expect(
+      (await viewer.post(`/dashboard/cds-clients/${client.id}/revoke`, { _csrf: await viewer.csrf() }))
+        .status,
+    ).toBe(403);
+
+    const developer = await signedIn(accountId, "cds-dev@example.com", "developer");
+    const csrf = await developer.csrf();
+    // Another account's client is not found here, and stays active.
+    expect(
+      (await developer.post(`/dashboard/cds-clients/${foreign.id}/revoke`, { _csrf: csrf })).status,
+    ).toBe(404);
+    expect((await listCdsClients(db, otherId)).clients[0]?.revokedAt).toBeNull();
+    expect((await developer.post(`/dashboard/cds-clients/${client.id}/revoke`, { _csrf: csrf })).status).toBe(
+      303,
+    );
+    expect((await listCdsClients(db, accountId)).clients[0]?.revokedAt).not.toBeNull();
+    expect((await developer.get("/dashboard/cds-clients")).text).toContain("revoked ");
+    // Register from the dashboard: a pasted public JWK Set; a bad one changes nothing.
+    const form = {
+      _csrf: csrf,
+      iss: "https://ehr2.cds-page.example",
+      mode: "test",
+      jku: "",
+      jwks: JSON.stringify(jwks()),
+    };
+    expect((await developer.post("/dashboard/cds-clients", { ...form, jwks: "{not json" })).status).toBe(400);
+    const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-384" });
+    const leaked = await developer.post("/dashboard/cds-clients", {
+      ...form,
+      jwks: JSON.stringify({ keys: [{ ...privateKey.export({ format: "jwk" }), kid: "k" }] }),
+    });
+    expect(leaked.status).toBe(400);
+    expect(leaked.text).toContain("private key material");
+    expect(
+      (await viewer.post("/dashboard/cds-clients", { ...form, _csrf: await viewer.csrf() })).status,
+    ).toBe(403);
+    expect((await listCdsClients(db, accountId)).clients).toHaveLength(1);
+    expect((await developer.post("/dashboard/cds-clients", form)).status).toBe(303);
+    const registered = (await listCdsClients(db, accountId)).clients.find(
+      (c) => c.iss === "https://ehr2.cds-page.example",
+    );
+    expect(registered).toMatchObject({
+      mode: "test",
+      keyIds: ["ehr-key-1"],
+      allowPrivate: false,
+      revokedAt: null,
+    });
+    const actions = (await listAudit(db, { accountId })).map((r) => r.action);
+    expect(actions).toContain("cds_client.revoked");
+    expect(actions).toContain("cds_client.created");
+  });
+});

@@ -1,0 +1,54 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { loopbackWebhooksAllowed, parseEnv } from "@svc/http/runtime";
+import { listCdsClients, registerCdsClient, revokeCdsClient } from "@svc/records";
+import { CliError, type CommandTable, list, text } from "../command.js";
+
+/** The mode asked for (default test). */
+function mode(value: string | undefined): "test" | "live" {
+  if (value === undefined) return "test";
+  if (value !== "test" && value !== "live") throw new CliError("--mode must be test or live.");
+  return value;
+}
+
+/** The JWK Set in FILE (relative to where the command was typed), parsed; checked by the store. */
+function jwksFile(file: string | undefined): unknown {
+  if (file === undefined) return undefined;
+  const where = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
+  let raw: string;
+  try {
+    raw = readFileSync(where, "utf8");
+  } catch {
+    throw new CliError(`Cannot read the JWK Set file ${file}.`);
+  }
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new CliError(`The JWK Set file ${file} is not JSON.`);
+  }
+}
+
+/** CDS clients: the EHRs an account lets call its CDS Hooks services (decisions 121 and 123). */
+export const cdsCommands: CommandTable = {
+  "cds-clients add": async (args, { db }) => {
+    const summary = await registerCdsClient(db, {
+      accountId: text(args, "account") as string,
+      iss: text(args, "iss") as string,
+      mode: mode(text(args, "mode", false)),
+      jkus: list(args, "jku"),
+      jwks: jwksFile(text(args, "jwks", false)),
+      allowPrivate: args.flags.get("allow-private") === true,
+      // A test-mode client's jku on loopback follows the deployment's setting, as its fetches will.
+      allowLoopback: loopbackWebhooksAllowed(parseEnv()),
+    });
+    return { ...summary };
+  },
+  "cds-clients list": async (args, { db }) => listCdsClients(db, text(args, "account") as string),
+  "cds-clients revoke": async (args, { db }) => revokeCdsClient(db, text(args, "id") as string),
+};
+
+export const cdsUsage = [
+  "cds-clients add --account ID --iss URL (--jku URL[,URL] | --jwks FILE) [--mode test|live] [--allow-private]",
+  "cds-clients list --account ID",
+  "cds-clients revoke --id CLIENT_ID   (its next call is refused)",
+];

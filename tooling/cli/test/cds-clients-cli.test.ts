@@ -1,0 +1,158 @@
+import { generateKeyPairSync } from "node:crypto";
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestDatabase, runSvcCli, Seeder, type TestDatabase } from "@svc/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** `pnpm svc cds-clients ...` with --json, as the operator CLI contract prints it (decision 121). */
+let db: TestDatabase;
+let seed: Seeder;
+const files: string[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  seed = new Seeder(db.handle);
+});
+afterAll(async () => {
+  for (const file of files) rmSync(file, { force: true });
+  await db.drop();
+});
+
+function jsonFile(name: string, value: unknown): string {
+  const file = path.join(tmpdir(), `svc-cds-${process.pid}-${name}.json`);
+  writeFileSync(file, JSON.stringify(value));
+  files.push(file);
+  return file;
+}
+
+function svcCli(...args: string[]) {
+  return runSvcCli(db.url, [...args, "--json"], {
+    REDIS_URL: "redis://127.0.0.1:1",
+    ALLOW_LOOPBACK_WEBHOOKS: "false",
+  });
+}
+
+function ok(...args: string[]) {
+  const out = svcCli(...args);
+  expect(out.stderr).toBe("");
+  expect(out.code).toBe(0);
+  const lines = out.stdout.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0] as string);
+}
+
+function refused(...args: string[]): string {
+  const out = svcCli(...args);
+  expect(out.code).toBe(1);
+  expect(out.stdout).toBe("");
+  const body = JSON.parse(out.stderr.trim());
+  expect(Object.keys(body)).toEqual(["error"]);
+  return body.error as string;
+}
+
+const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-384" });
+
+describe("pnpm svc cds-clients", { timeout: 120_000 }, () => {
+  it("adds with an inline JWKS or a jku, lists, and revokes, each printing one JSON object", async () => {
+    const account = await seed.account();
+    const jwks = jsonFile("public", {
+      keys: [{ ...publicKey.export({ format: "jwk" }), kid: "k1", alg: "ES384" }],
+    });
+    const inline = ok(
+      "cds-clients",
+      "add",
+      "--account",
+      account.id,
+      "--iss",
+      "https://ehr-a.example.org",
+      "--jwks",
+      jwks,
+    );
+    expect(inline).toMatchObject({
+      id: expect.stringMatching(/^cdscl_/),
+      accountId: account.id,
+      iss: "https://ehr-a.example.org",
+      mode: "test",
+      jkus: [],
+      keyIds: ["k1"],
+      allowPrivate: false,
+      revokedAt: null,
+    });
+    const byJku = ok(
+      "cds-clients",
+      "add",
+      "--account",
+      account.id,
+      "--iss",
+      "https://ehr-b.example.org",
+      "--jku",
+      "https://ehr-b.example.org/.well-known/jwks.json",
+      "--mode",
+      "live",
+    );
+    expect(byJku).toMatchObject({
+      mode: "live",
+      jkus: ["https://ehr-b.example.org/.well-known/jwks.json"],
+      keyIds: [],
+    });
+    const listed = ok("cds-clients", "list", "--account", account.id);
+    expect(listed.clients.map((c: { id: string }) => c.id).sort()).toEqual([inline.id, byJku.id].sort());
+    const revoked = ok("cds-clients", "revoke", "--id", inline.id);
+    expect(revoked).toEqual({ id: inline.id, revokedAt: expect.stringMatching(/^\d{4}-/) });
+    // Revoking again answers the first revocation.
+    expect(ok("cds-clients", "revoke", "--id", inline.id)).toEqual(revoked);
+  });
+
+  it("refuses a private key, a symmetric key, both or neither key source, a loopback jku here, an unknown account", async () => {
+    const account = await seed.account();
+    const leaked = jsonFile("private", { keys: [{ ...privateKey.export({ format: "jwk" }), kid: "k1" }] });
+    expect(
+      refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example", "--jwks", leaked),
+    ).toMatch(/private key material/);
+    const oct = jsonFile("oct", { keys: [{ kty: "oct", k: "c2VjcmV0", kid: "k1" }] });
+    expect(
+      refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example", "--jwks", oct),
+    ).toMatch(/symmetric/);
+    expect(refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example")).toMatch(
+      /exactly one of --jku/,
+    );
+    expect(
+      refused(
+        "cds-clients",
+        "add",
+        "--account",
+        account.id,
+        "--iss",
+        "https://e.example",
+        "--jku",
+        "http://127.0.0.1:9/jwks",
+      ),
+    ).toMatch(/loopback/);
+    expect(
+      refused(
+        "cds-clients",
+        "add",
+        "--account",
+        "acct_nope",
+        "--iss",
+        "https://e.example",
+        "--jku",
+        "https://e.example/j",
+      ),
+    ).toMatch(/No account/);
+    expect(
+      refused(
+        "cds-clients",
+        "add",
+        "--account",
+        account.id,
+        "--iss",
+        "not a url",
+        "--jku",
+        "https://e.example/j",
+      ),
+    ).toMatch(/--iss/);
+    expect(refused("cds-clients", "revoke", "--id", "cdscl_nope")).toMatch(/No CDS client/);
+  });
+});
