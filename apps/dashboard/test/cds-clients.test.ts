@@ -1,8 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
-import { listCdsClients, recordCdsFeedback, registerCdsClient } from "@svc/records";
+import { createInvite, listAudit, listCdsClients, recordCdsFeedback, registerCdsClient } from "@svc/records";
 import { startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInvite, listAudit } from "../src/index.js";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 
 /** The CDS Hooks page: an account's clients and feedback; revoke for owners and developers only. */

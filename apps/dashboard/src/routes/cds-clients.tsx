@@ -1,9 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { listCdsClients, listCdsFeedback, registerCdsClient, revokeCdsClient } from "@svc/records";
+import { accountOf, listCdsClients, listCdsFeedback, registerCdsClient, revokeCdsClient } from "@svc/records";
 import { z } from "zod";
 import { CdsClientsPage } from "../pages/cds-clients.js";
-import { accountOf } from "../workspace.js";
 import { type DashboardApp, type DashboardContext, formOf, lines } from "./context.js";
 
 const BACK = "/dashboard/cds-clients";
