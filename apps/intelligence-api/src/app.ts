@@ -1,4 +1,5 @@
 import type { ToolLoopLimits } from "@svc/agents";
+import { CDS_SERVICES } from "@svc/cds-hooks";
 import {
   type AppDeps,
   createServiceApp,
@@ -11,6 +12,8 @@ import type { Narrator } from "@svc/intelligence";
 import type { ChatModel } from "@svc/model";
 import { dmseBrowserCors, registerAnalysisRoutes } from "./routes/analysis.js";
 import { registerCaptureDemo } from "./routes/capture_demo.js";
+import { registerCdsHookCalls } from "./routes/cds_hook_call.js";
+import { registerCdsRulePages } from "./routes/cds_rules.js";
 import { type CdsHooksOptions, registerCdsHooks } from "./routes/cds_services.js";
 import { registerConnectPage } from "./routes/connect_page.js";
 import { registerFhirConformance } from "./routes/fhir_conformance.js";
@@ -44,7 +47,7 @@ export interface IntelligenceApiOptions {
   chatModel?: ChatModel;
   /** Bounds on an agent's model loop (steps, time per call and per request). */
   agentLimits?: ToolLoopLimits;
-  /** CDS Hooks at `/cds-services`: the services to publish (none by default) and the JWKS source. */
+  /** CDS Hooks at `/cds-services`: the services to publish (`CDS_SERVICES` by default) and the JWKS source. */
   cdsHooks?: CdsHooksOptions;
 }
 
@@ -56,7 +59,7 @@ export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOpti
   });
   registerStandardRoutes(service, { documentSource: options.documentSource });
   registerPing(service);
-  registerAnalysisRoutes(service, {
+  const activeModels = registerAnalysisRoutes(service, {
     narrator: options.narrator,
     reasoningTimeoutMs: options.reasoningTimeoutMs,
   });
@@ -80,6 +83,9 @@ export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOpti
   registerConnectPage(service);
   registerCaptureDemo(service);
   registerFhirConformance(service);
-  registerCdsHooks(service, options.cdsHooks);
+  registerCdsRulePages(service);
+  // The hook calls after the guard that registerCdsHooks installs (Hono runs them in order).
+  registerCdsHooks(service, { services: CDS_SERVICES, ...options.cdsHooks });
+  registerCdsHookCalls(service, activeModels);
   return service;
 }

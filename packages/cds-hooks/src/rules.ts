@@ -4,7 +4,8 @@
  * (citation, developer, evidence level, last revision, the engine and its version, intended and
  * cautioned uses). Built from the knowledge model (interaction rules, analyte table, instrument
  * table) and the engine registry, so it cannot drift from what the engines do (decision 114).
- * Each card's `source.url` is `<base>/cds-services/rules/<rule id>`.
+ * Each card's `source.url` is `<base>/cds-rules/<rule id>`: public pages, outside `/cds-services`,
+ * whose every call needs an EHR's JWT, so a clinician can open them from the card.
  */
 import {
   ANALYTES,
@@ -196,38 +197,17 @@ export function requireRule(id: string): CdsRule {
   return rule;
 }
 
-export function ruleUrl(baseUrl: string, id: string): string {
-  return `${baseUrl.replace(/\/+$/, "")}/cds-services/rules/${encodeURIComponent(id)}`;
-}
+/** Where the service serves the rule pages and the override-reason CodeSystem (no key, no JWT). */
+export const RULE_PAGES_PATH = "/cds-rules";
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+/** The CodeSystem of the override reasons an interaction card offers. */
+export const OVERRIDE_REASONS_PATH = `${RULE_PAGES_PATH}/override-reasons`;
+
+export function ruleUrl(baseUrl: string, id: string): string {
+  return `${baseUrl.replace(/\/+$/, "")}${RULE_PAGES_PATH}/${encodeURIComponent(id)}`;
+}
 
 /** The rule's page as JSON (its source attributes). */
 export function rulePageJson(rule: CdsRule): CdsRule {
   return rule;
-}
-
-/** The rule's page as a small self-contained HTML document (every value escaped). */
-export function renderRulePageHtml(rule: CdsRule): string {
-  const rows: [string, string][] = [
-    ["Description", rule.description],
-    ["Citation", rule.citation],
-    ["Developer", rule.developer],
-    ["Evidence level", rule.evidenceLevel],
-    ["Last revised", rule.lastRevised],
-    ["Engine", `${rule.engine.name} (${rule.engine.version})`],
-    ["Intended use", rule.intendedUse],
-    ["Cautioned use", rule.cautionedUse],
-  ];
-  const body = rows
-    .map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
-    .join("");
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(rule.title)}</title></head><body><h1>${escapeHtml(rule.title)}</h1><p>Rule <code>${escapeHtml(rule.id)}</code></p><table>${body}</table></body></html>`;
 }

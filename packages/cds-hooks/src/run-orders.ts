@@ -13,7 +13,7 @@ import {
 import { type MedicationReading, readFhirInputs, readMedicationRequest, resourcesOf } from "@svc/fhir";
 import { buildCard, type Card, type Coding, escapeMarkdown, type Indicator } from "./cards.js";
 import type { OrderSelectRequest, OrderSignRequest } from "./request.js";
-import { INTERACTIONS_ENGINE, requireRule } from "./rules.js";
+import { INTERACTIONS_ENGINE, OVERRIDE_REASONS_PATH, requireRule } from "./rules.js";
 import { cardContext, type RunContext } from "./run-context.js";
 import { insufficientDataCard, notUsedLines } from "./run-shared.js";
 
@@ -29,7 +29,7 @@ export const SEVERITY_INDICATOR: Readonly<Record<MedicationInteraction["severity
 
 /** Override reasons offered on an interaction card; system: our CodeSystem at a stable URL. */
 export function overrideReasons(baseUrl: string): Coding[] {
-  const system = `${baseUrl.replace(/\/+$/, "")}/cds-services/override-reasons`;
+  const system = `${baseUrl.replace(/\/+$/, "")}${OVERRIDE_REASONS_PATH}`;
   return [
     { system, code: "benefit-outweighs-risk", display: "Benefit outweighs the risk for this patient" },
     { system, code: "monitoring-in-place", display: "Combination intended; monitoring is in place" },

@@ -17,7 +17,7 @@ import { cdsServiceById } from "./services.js";
 
 export interface RunOptions {
   now: Date;
-  /** Base URL of this service (rule pages are `<baseUrl>/cds-services/rules/<ruleId>`). */
+  /** Base URL of this service (rule pages are `<baseUrl>/cds-rules/<ruleId>`). */
   baseUrl: string;
   /** Calibrated parameters per engine (the account's active model versions); defaults when absent. */
   models?: Partial<Record<EngineName, { version: number; params: unknown }>>;

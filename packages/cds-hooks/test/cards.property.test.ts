@@ -56,7 +56,7 @@ describe("card rules (property)", () => {
       uuid: "u",
       summary: "s",
       indicator: "info",
-      source: { label: "l", url: "https://x.org/cds-services/rules/r" },
+      source: { label: "l", url: "https://x.org/cds-rules/r" },
     };
     expect(CardSchema.safeParse(card).success).toBe(true);
     const suggestion = {
@@ -142,7 +142,7 @@ describe("card rules (property)", () => {
             expect(isCleanJson(card)).toBe(true);
             expect(card.summary.length).toBeLessThan(140);
             expect(["info", "warning", "critical"]).toContain(card.indicator);
-            expect(card.source.url).toMatch(/^https:\/\/cds\.example\.org\/cds-services\/rules\//);
+            expect(card.source.url).toMatch(/^https:\/\/cds\.example\.org\/cds-rules\//);
             expect(CDS_RULES.some((r) => card.source.url.endsWith(`/${r.id}`))).toBe(true);
             expect(card.summary).not.toMatch(/\bnormal\b/i);
           }

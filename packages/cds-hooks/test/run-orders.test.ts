@@ -36,7 +36,7 @@ describe("order-sign: drafts against active medications", () => {
       indicator: "critical",
       summary: "Tramadol with sertraline: serotonin syndrome and seizure risk (high severity)",
       selectionBehavior: "at-most-one",
-      source: { url: "https://cds.example.org/cds-services/rules/interaction-serotonergic-tramadol" },
+      source: { url: "https://cds.example.org/cds-rules/interaction-serotonergic-tramadol" },
     });
     expect(card.suggestions?.[0]?.actions).toEqual([
       {

@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   "idempotency_in_progress",
   "idempotency_key_reused",
   "invalid_selection",
+  "prefetch_unavailable",
   "rate_limited",
   "server_error",
   "service_unavailable",
@@ -23,7 +24,7 @@ export type ErrorCode = z.infer<typeof ErrorCode>;
 
 export const codeToStatus: Record<
   ErrorCode,
-  400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 422 | 429 | 500 | 503
+  400 | 401 | 402 | 403 | 404 | 405 | 409 | 412 | 413 | 422 | 429 | 500 | 503
 > = {
   invalid_request: 400,
   unauthorized: 401,
@@ -37,6 +38,7 @@ export const codeToStatus: Record<
   idempotency_in_progress: 409,
   idempotency_key_reused: 422,
   invalid_selection: 422,
+  prefetch_unavailable: 412,
   rate_limited: 429,
   server_error: 500,
   service_unavailable: 503,
@@ -57,6 +59,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   idempotency_in_progress: "A request with this Idempotency-Key is still being processed.",
   idempotency_key_reused: "This Idempotency-Key was used with a different request body.",
   invalid_selection: "An MSE selection fails catalog validation; `errors` lists each problem.",
+  prefetch_unavailable:
+    "A CDS Hooks call: data the service needs was neither prefetched nor fetchable from the EHR's FHIR server (CDS Hooks 2.0.1 answers 412); `message` says which and why.",
   rate_limited: "Too many requests for this key, account or organization; honor Retry-After.",
   server_error: "Unexpected error on our side; retry with backoff and quote the requestId.",
   service_unavailable:

@@ -64,11 +64,14 @@ export function dmseBrowserCors(deps: AppDeps): { path: string; middleware: AppM
   return { path: DMSE_PATH, middleware };
 }
 
-/** The five analysis endpoints, the active-model cache they share, and the dmse CORS policy. */
+/**
+ * The five analysis endpoints, the active-model cache they share, and the dmse CORS policy.
+ * Returns the cache, so other engine runs (CDS Hooks) use the same active calibrated models.
+ */
 export function registerAnalysisRoutes(
   service: ServiceApp,
   options: { narrator?: Narrator; reasoningTimeoutMs?: number } = {},
-): void {
+): ActiveModels {
   const models = new ActiveModels(service.deps.db);
   service.deps.subscribe?.(MODELS_CHANGED_CHANNEL, () => models.invalidate());
   const context: AnalysisContext = {
@@ -83,4 +86,5 @@ export function registerAnalysisRoutes(
   registerBiomarkerAnalyze(service, context);
   registerOutcomeScore(service, context);
   registerRelapsePredict(service, context);
+  return models;
 }

@@ -55,10 +55,10 @@ export const CdsFeedbackRequestSchema = z.object({
 export type CdsFeedbackRequest = z.infer<typeof CdsFeedbackRequestSchema>;
 
 /** The body as JSON, or 400. */
-async function jsonBody(request: Request): Promise<unknown> {
+export async function cdsJsonBody(request: Request): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type))
-    throw new ApiError("invalid_request", "Send the feedback as application/json.");
+    throw new ApiError("invalid_request", "Send the body as application/json.");
   try {
     return JSON.parse(await request.text());
   } catch {
@@ -74,7 +74,7 @@ export function registerCdsFeedback(service: ServiceApp, serviceIds: readonly st
     async (c) => {
       const serviceId = c.req.param("id") ?? "";
       if (!known.has(serviceId)) throw new ApiError("not_found", "No CDS service with this id.");
-      const parsed = CdsFeedbackRequestSchema.safeParse(await jsonBody(c.req.raw));
+      const parsed = CdsFeedbackRequestSchema.safeParse(await cdsJsonBody(c.req.raw));
       if (!parsed.success)
         throw new ApiError("invalid_request", "The feedback failed validation; see issues.", {
           issues: zodIssues(parsed.error),

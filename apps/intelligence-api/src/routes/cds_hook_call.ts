@@ -1,0 +1,161 @@
+import {
+  type CdsRunResult,
+  cdsServiceById,
+  type HookRequest,
+  parseHookRequest,
+  prefetchQueries,
+  runCdsService,
+} from "@svc/cds-hooks";
+import { type EhrAddressPolicy, fetchFhir } from "@svc/ehr-gateway";
+import { ApiError, type AppEnv, type Logger, type ServiceApp, workSignal } from "@svc/http";
+import { ENGINE_DESCRIPTORS, type EngineName } from "@svc/intelligence";
+import type { Context } from "hono";
+import type { ActiveModels } from "../models.js";
+import { cdsJsonBody } from "./cds_feedback.js";
+import { CDS_BASE_PATH, cdsCallerOf, cdsFetchPolicy } from "./cds_guard.js";
+
+/**
+ * POST /cds-services/{id}: one hook call (CDS Hooks 2.0.1, decisions 113 and 128). Behind the
+ * `/cds-services` guard (the EHR's JWT, plan and rate limit), so it must be registered after
+ * `registerCdsHooks`. The steps: the service, the request checked against its hook (400 with the
+ * issues), what prefetch lacks fetched from the EHR's FHIR server under the client's address rules
+ * (412 `prefetch_unavailable` when it cannot be had), then the engines through `@svc/cds-hooks`
+ * with the account's active calibrated models, answered as `{ cards }`.
+ */
+
+type Models = NonNullable<Parameters<typeof runCdsService>[3]["models"]>;
+
+/** The active calibrated parameters per engine, as the analysis endpoints run them (decision 44). */
+async function activeCalibrations(models: ActiveModels, logger: Logger): Promise<Models> {
+  const active: Models = {};
+  for (const engine of ENGINE_DESCRIPTORS) {
+    const row = await models.get(engine.name);
+    if (!row) continue;
+    try {
+      engine.resolveParams(row.params);
+      active[engine.name as EngineName] = { version: row.version, params: row.params };
+    } catch (error) {
+      // A promoted row the engine cannot read: the card runs the shipped defaults, as an analysis does.
+      logger.error(
+        { engine: engine.name, version: row.version, err: (error as Error).message },
+        "calibrated parameters rejected; running defaults",
+      );
+    }
+  }
+  return active;
+}
+
+/** Why a prefetch could not be fetched, for the 412's message (no URL, token or FHIR content). */
+const FETCH_FAILURE_TEXT: Readonly<Record<string, string>> = {
+  invalid_url: "the query does not stay under fhirServer",
+  refused_address: "fhirServer's address is not allowed for this CDS client",
+  dns_failure: "fhirServer's host name does not resolve",
+  timeout: "the FHIR server did not answer in time",
+  too_large: "the FHIR server's answer is over the size limit",
+  redirect: "the FHIR server answered with a redirect, which is not followed",
+  http_status: "the FHIR server answered with an error status",
+  not_json: "the FHIR server's answer is not JSON",
+  network: "the FHIR server could not be reached",
+};
+
+/**
+ * Every prefetch value the service will use: the request's own, plus each missing key fetched
+ * from the EHR (in parallel). A key the request sent as null is never fetched (the EHR has no
+ * data); a missing key that cannot be fetched is 412, never silently treated as "no data".
+ */
+async function completePrefetch(
+  request: HookRequest,
+  queries: Readonly<Record<string, string>>,
+  policy: EhrAddressPolicy,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const prefetch: Record<string, unknown> = { ...(request.prefetch ?? {}) };
+  const keys = Object.keys(queries);
+  if (keys.length === 0) return prefetch;
+  if (!request.fhirServer) {
+    throw new ApiError(
+      "prefetch_unavailable",
+      `Prefetch ${keys.map((k) => `"${k}"`).join(", ")} was not sent and there is no fhirServer to fetch it from.`,
+    );
+  }
+  const fhirServer = request.fhirServer;
+  const token = request.fhirAuthorization?.access_token;
+  const results = await Promise.all(
+    keys.map(async (key) => ({
+      key,
+      result: await fetchFhir(fhirServer, queries[key] as string, token, policy, { signal }),
+    })),
+  );
+  for (const { key, result } of results) {
+    if (!result.ok) {
+      const why = FETCH_FAILURE_TEXT[result.reason] ?? "the FHIR server could not be read";
+      throw new ApiError(
+        "prefetch_unavailable",
+        `Prefetch "${key}" was not sent and could not be fetched: ${why}.`,
+      );
+    }
+    prefetch[key] = result.json;
+  }
+  return prefetch;
+}
+
+/** One log line per hook call: ids, engines, rules and counts only (no patient id, no FHIR content). */
+function logHookCall(
+  c: Context<AppEnv>,
+  logger: Logger,
+  serviceId: string,
+  clientId: string,
+  run: CdsRunResult,
+) {
+  logger.info(
+    {
+      requestId: c.get("requestId"),
+      cdsService: serviceId,
+      cdsClient: clientId,
+      cards: run.cards.length,
+      rules: run.rules,
+      engines: run.engines,
+      notUsed: run.notUsed,
+      missingPrefetch: run.missingPrefetch,
+    },
+    "cds hook answered",
+  );
+}
+
+export function registerCdsHookCalls(service: ServiceApp, models: ActiveModels): void {
+  const { deps } = service;
+  service.plain(
+    "POST",
+    `${CDS_BASE_PATH}/:id`,
+    async (c) => {
+      const caller = cdsCallerOf(c);
+      const serviceId = c.req.param("id") ?? "";
+      if (!cdsServiceById(serviceId)) {
+        throw new ApiError("not_found", "No CDS service with this id; GET /cds-services lists them.");
+      }
+      const parsed = parseHookRequest(serviceId, await cdsJsonBody(c.req.raw));
+      if (!parsed.ok) {
+        throw new ApiError("invalid_request", "The hook request is not valid CDS Hooks 2.0.1; see issues.", {
+          issues: parsed.issues,
+        });
+      }
+      const queries = prefetchQueries(parsed.service, parsed.request);
+      if (!queries.ok) throw new ApiError("prefetch_unavailable", queries.reason);
+      const signal = workSignal(c);
+      const prefetch = await completePrefetch(
+        parsed.request,
+        queries.queries,
+        cdsFetchPolicy(caller, deps),
+        signal,
+      );
+      const run = runCdsService(serviceId, parsed.request, prefetch, {
+        now: new Date(),
+        baseUrl: deps.publicBaseUrl,
+        models: await activeCalibrations(models, deps.logger),
+      });
+      logHookCall(c, deps.logger, serviceId, caller.clientId, run);
+      return c.json({ cards: run.cards }, 200);
+    },
+    null,
+  );
+}
