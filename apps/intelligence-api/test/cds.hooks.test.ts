@@ -1,0 +1,398 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Bundle, CodeSystem, MedicationRequest, Observation } from "@medplum/fhirtypes";
+import { type Card, CDS_SERVICES, isCleanJson } from "@svc/cds-hooks";
+import { type AppDeps, MemoryRateLimiter } from "@svc/http";
+import { type RunningServer, startServer } from "@svc/http/runtime";
+import { registerCdsClient } from "@svc/records";
+import { captureLogger, createTestDatabase, Seeder, type TestDatabase } from "@svc/testkit";
+import { assertValidFhirR4 } from "@svc/testkit/fhir";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  lithium,
+  medicationRequest,
+  PATIENT_ID,
+  phq9,
+  searchset,
+} from "../../../packages/fhir/test/inbound-fixtures.js";
+import { buildIntelligenceApi } from "../src/index.js";
+
+/**
+ * The CDS Hooks services end to end, as an EHR calls them over real HTTP with its own signed JWT:
+ * discovery, each hook with its prefetch, each hook without it (the service fetches from a
+ * scripted FHIR server on loopback with the EHR's bearer token), prefetch that cannot be had
+ * (412), malformed hook requests (400), and the public rule pages a card links to.
+ */
+
+const PUBLIC_BASE = "https://cds.example.test";
+const FHIR_TOKEN = "ehr-access-token-for-this-hook";
+
+let db: TestDatabase;
+let server: RunningServer;
+let ehr: { iss: string; kid: string; privateKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"] };
+
+/** The EHR's FHIR server: answers searches from `data`, records what it was asked. */
+const fhir = {
+  server: null as Server | null,
+  url: "",
+  data: {} as Record<"MedicationRequest" | "Observation", Bundle>,
+  status: 200,
+  requests: [] as { path: string; authorization: string | undefined }[],
+};
+
+function daysAgo(days: number): string {
+  return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+function answerFhir(req: IncomingMessage, res: import("node:http").ServerResponse): void {
+  fhir.requests.push({ path: req.url ?? "", authorization: req.headers.authorization });
+  const type = /^\/fhir\/(MedicationRequest|Observation)\?/.exec(req.url ?? "")?.[1] as
+    | "MedicationRequest"
+    | "Observation"
+    | undefined;
+  if (fhir.status !== 200 || !type) {
+    res.writeHead(fhir.status === 200 ? 404 : fhir.status, { "content-type": "application/fhir+json" });
+    res.end(
+      JSON.stringify({ resourceType: "OperationOutcome", issue: [{ severity: "error", code: "exception" }] }),
+    );
+    return;
+  }
+  res.writeHead(200, { "content-type": "application/fhir+json" });
+  res.end(JSON.stringify(fhir.data[type]));
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const deps: AppDeps = {
+    db: db.handle.db,
+    limiter: new MemoryRateLimiter(),
+    logger: captureLogger().logger,
+    publicBaseUrl: PUBLIC_BASE,
+    // The scripted FHIR server is on loopback: the operator's setting allows it for test mode.
+    allowLoopbackWebhooks: true,
+  };
+  server = await startServer({ fetch: buildIntelligenceApi(deps).app.fetch, port: 0, hostname: "127.0.0.1" });
+  fhir.server = createServer(answerFhir);
+  await new Promise<void>((resolve) => fhir.server?.listen(0, "127.0.0.1", resolve));
+  fhir.url = `http://127.0.0.1:${(fhir.server.address() as AddressInfo).port}/fhir`;
+  const account = await new Seeder(db.handle).account();
+  const { publicKey, privateKey } = await generateKeyPair("ES384");
+  const kid = randomUUID();
+  const iss = `https://ehr-${randomUUID()}.example.org`;
+  await registerCdsClient(db.handle.db, {
+    accountId: account.id,
+    iss,
+    jwks: { keys: [{ ...(await exportJWK(publicKey)), kid, alg: "ES384" }] },
+  });
+  ehr = { iss, kid, privateKey };
+});
+
+afterAll(async () => {
+  await server.close(1_000);
+  await new Promise<void>((resolve) => fhir.server?.close(() => resolve()));
+  await db.drop();
+});
+
+beforeEach(() => {
+  fhir.requests = [];
+  fhir.status = 200;
+  fhir.data = { MedicationRequest: searchset([]), Observation: searchset([]) };
+});
+
+async function jwt(aud: string): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ iss: ehr.iss, aud, iat: now, exp: now + 120, jti: randomUUID() })
+    .setProtectedHeader({ alg: "ES384", typ: "JWT", kid: ehr.kid })
+    .sign(ehr.privateKey);
+}
+
+async function callHook(serviceId: string, body: unknown) {
+  const response = await fetch(`${server.url}/cds-services/${serviceId}`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${await jwt(`${PUBLIC_BASE}/cds-services/${serviceId}`)}`,
+      "content-type": "application/json",
+    },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const json = (await response.json()) as {
+    cards?: Card[];
+    error?: { code: string; message: string; issues?: unknown[] };
+  };
+  return { status: response.status, json };
+}
+
+const sertraline = () =>
+  medicationRequest("m-sertraline", { rxnorm: "36437", display: "sertraline" }, "active", daysAgo(200));
+const tramadolDraft = (): MedicationRequest =>
+  medicationRequest("d-tramadol", { rxnorm: "10689", display: "tramadol" }, "draft", daysAgo(0));
+const lithiumOrder = () =>
+  medicationRequest("m-lithium", { text: "Lithium carbonate 400 mg bd" }, "active", daysAgo(300));
+const worseningScores = (): Observation[] => [
+  phq9("p1", 5, daysAgo(80)),
+  phq9("p2", 9, daysAgo(40)),
+  phq9("p3", 17, daysAgo(3)),
+];
+
+function orderBody(
+  hook: "order-select" | "order-sign",
+  prefetch?: Record<string, unknown>,
+  withServer = true,
+) {
+  const draftOrders: Bundle = {
+    resourceType: "Bundle",
+    type: "collection",
+    entry: [{ resource: tramadolDraft() }],
+  };
+  return {
+    hook,
+    hookInstance: randomUUID(),
+    ...(withServer ? { fhirServer: fhir.url, fhirAuthorization: fhirAuthorization() } : {}),
+    context: {
+      userId: "Practitioner/abc",
+      patientId: PATIENT_ID,
+      ...(hook === "order-select" ? { selections: ["MedicationRequest/d-tramadol"] } : {}),
+      draftOrders,
+    },
+    ...(prefetch ? { prefetch } : {}),
+  };
+}
+
+function patientViewBody(prefetch?: Record<string, unknown>) {
+  return {
+    hook: "patient-view",
+    hookInstance: randomUUID(),
+    fhirServer: fhir.url,
+    fhirAuthorization: fhirAuthorization(),
+    context: { userId: "Practitioner/abc", patientId: PATIENT_ID },
+    ...(prefetch ? { prefetch } : {}),
+  };
+}
+
+function fhirAuthorization() {
+  return {
+    access_token: FHIR_TOKEN,
+    token_type: "Bearer",
+    expires_in: 300,
+    scope: "patient/*.read",
+    subject: "cds-service",
+  };
+}
+
+function expectCleanCards(cards: Card[] | undefined): Card[] {
+  expect(cards).toBeDefined();
+  for (const card of cards ?? []) {
+    expect(isCleanJson(card)).toBe(true);
+    expect(card.summary.length).toBeLessThan(140);
+    expect(card.source.url.startsWith(`${PUBLIC_BASE}/cds-rules/`)).toBe(true);
+    if (card.suggestions) expect(card.selectionBehavior).toBeDefined();
+  }
+  return cards ?? [];
+}
+
+describe("discovery", () => {
+  it("lists the three services with their hooks and prefetch templates", async () => {
+    const response = await fetch(`${server.url}/cds-services`, {
+      headers: { authorization: `Bearer ${await jwt(`${PUBLIC_BASE}/cds-services`)}` },
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      services: { id: string; hook: string; prefetch: Record<string, string> }[];
+    };
+    expect(body.services.map((s) => [s.id, s.hook])).toEqual(CDS_SERVICES.map((s) => [s.id, s.hook]));
+    for (const service of body.services)
+      for (const template of Object.values(service.prefetch))
+        expect(template).toContain("{{context.patientId}}");
+  });
+});
+
+describe("order-sign and order-select", () => {
+  it("with prefetch: a high-severity interaction is one critical card that offers to delete the draft", async () => {
+    const { status, json } = await callHook(
+      "psych-interactions-sign",
+      orderBody("order-sign", { medications: searchset([sertraline()]) }),
+    );
+    expect(status).toBe(200);
+    const cards = expectCleanCards(json.cards);
+    const interaction = cards.find((card) => card.indicator === "critical");
+    expect(interaction?.summary).toMatch(/tramadol/i);
+    expect(interaction?.suggestions?.[0]?.actions?.[0]).toMatchObject({
+      type: "delete",
+      resourceId: "MedicationRequest/d-tramadol",
+    });
+    expect(interaction?.overrideReasons?.length).toBeGreaterThan(0);
+    expect(fhir.requests).toEqual([]);
+  });
+
+  it("without prefetch: the active medications are fetched from the EHR with its bearer token", async () => {
+    fhir.data.MedicationRequest = searchset([sertraline()]);
+    const { status, json } = await callHook("psych-interactions-select", orderBody("order-select"));
+    expect(status).toBe(200);
+    expect(expectCleanCards(json.cards).some((card) => card.indicator === "critical")).toBe(true);
+    expect(fhir.requests).toHaveLength(1);
+    expect(fhir.requests[0]?.path).toBe(`/fhir/MedicationRequest?patient=${PATIENT_ID}&status=active`);
+    expect(fhir.requests[0]?.authorization).toBe(`Bearer ${FHIR_TOKEN}`);
+  });
+
+  it("a null medication list is never read as 'no interaction', and is not fetched", async () => {
+    const { status, json } = await callHook(
+      "psych-interactions-sign",
+      orderBody("order-sign", { medications: null }),
+    );
+    expect(status).toBe(200);
+    const cards = expectCleanCards(json.cards);
+    expect(cards.length).toBeGreaterThan(0);
+    expect(
+      cards.some((card) =>
+        /not checked|insufficient|no medication list/i.test(`${card.summary} ${card.detail}`),
+      ),
+    ).toBe(true);
+    expect(fhir.requests).toEqual([]);
+  });
+});
+
+describe("patient-view", () => {
+  it("with prefetch: a worsening PHQ-9 is a relapse warning and a lithium above range on lithium is critical", async () => {
+    const body = patientViewBody({
+      scores: searchset(worseningScores()),
+      labs: searchset([lithium("l1", 1.6, `${daysAgo(2)}T08:00:00Z`, "HH")]),
+      medications: searchset([lithiumOrder()]),
+    });
+    const { status, json } = await callHook("psych-patient-view", body);
+    expect(status).toBe(200);
+    const cards = expectCleanCards(json.cards);
+    expect(cards.find((card) => /^Relapse early warning/.test(card.summary))?.indicator).toBe("warning");
+    expect(cards.find((card) => /^Lithium critical/.test(card.summary))?.indicator).toBe("critical");
+    expect(fhir.requests).toEqual([]);
+  });
+
+  it("without prefetch: the three searches are fetched, and the cards are the same", async () => {
+    fhir.data.MedicationRequest = searchset([lithiumOrder()]);
+    fhir.data.Observation = searchset([
+      ...worseningScores(),
+      lithium("l1", 1.6, `${daysAgo(2)}T08:00:00Z`, "HH"),
+    ]);
+    const { status, json } = await callHook("psych-patient-view", patientViewBody());
+    expect(status).toBe(200);
+    const summaries = expectCleanCards(json.cards).map((card) => card.summary);
+    expect(summaries.some((s) => /^Relapse early warning/.test(s))).toBe(true);
+    expect(summaries.some((s) => /^Lithium critical/.test(s))).toBe(true);
+    expect(fhir.requests).toHaveLength(3);
+    for (const request of fhir.requests) {
+      expect(request.path).toContain(`patient=${PATIENT_ID}`);
+      expect(request.authorization).toBe(`Bearer ${FHIR_TOKEN}`);
+    }
+  });
+
+  it("no data at all (every key null) is an insufficient-data card, never reassurance", async () => {
+    const { status, json } = await callHook(
+      "psych-patient-view",
+      patientViewBody({ scores: null, labs: null, medications: null }),
+    );
+    expect(status).toBe(200);
+    const cards = expectCleanCards(json.cards);
+    expect(cards.length).toBeGreaterThan(0);
+    for (const card of cards)
+      expect(`${card.summary} ${card.detail ?? ""}`).not.toMatch(/\bnormal\b|all clear|no concerns/i);
+    expect(fhir.requests).toEqual([]);
+  });
+});
+
+describe("prefetch that cannot be had: 412", () => {
+  it("a missing key with no fhirServer to fetch it from", async () => {
+    const { status, json } = await callHook(
+      "psych-interactions-sign",
+      orderBody("order-sign", undefined, false),
+    );
+    expect(status).toBe(412);
+    expect(json.error?.code).toBe("prefetch_unavailable");
+    expect(json.error?.message).toContain('"medications"');
+  });
+
+  it("the FHIR server answers an error", async () => {
+    fhir.status = 500;
+    const { status, json } = await callHook(
+      "psych-patient-view",
+      patientViewBody({ labs: null, medications: null }),
+    );
+    expect(status).toBe(412);
+    expect(json.error?.code).toBe("prefetch_unavailable");
+    expect(json.error?.message).toContain('"scores"');
+    expect(json.error?.message).not.toContain(FHIR_TOKEN);
+  });
+
+  it("the FHIR server cannot be reached", async () => {
+    const body = {
+      ...patientViewBody({ labs: null, medications: null }),
+      fhirServer: "http://127.0.0.1:9/fhir",
+    };
+    const { status, json } = await callHook("psych-patient-view", body);
+    expect(status).toBe(412);
+    expect(json.error?.code).toBe("prefetch_unavailable");
+  });
+});
+
+describe("malformed hook requests", () => {
+  it("a request for another hook, a missing patientId and a body that is not JSON are 400; an unknown service is 404", async () => {
+    const wrongHook = await callHook("psych-patient-view", orderBody("order-sign", { medications: null }));
+    expect(wrongHook.status).toBe(400);
+    expect(wrongHook.json.error?.code).toBe("invalid_request");
+    expect(wrongHook.json.error?.issues?.length).toBeGreaterThan(0);
+    const body = patientViewBody({ scores: null, labs: null, medications: null });
+    const noPatient = await callHook("psych-patient-view", {
+      ...body,
+      context: { userId: "Practitioner/abc" },
+    });
+    expect(noPatient.status).toBe(400);
+    const notJson = await callHook("psych-patient-view", "{");
+    expect(notJson.status).toBe(400);
+    const unknown = await callHook("no-such-service", body);
+    expect(unknown.status).toBe(404);
+  });
+
+  it("a hook call without the EHR's JWT is 401", async () => {
+    const response = await fetch(`${server.url}/cds-services/psych-patient-view`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(patientViewBody({ scores: null, labs: null, medications: null })),
+    });
+    expect(response.status).toBe(401);
+  });
+});
+
+describe("the pages a card links to", () => {
+  it("each card's rule page is public, with its source attributes, as HTML or JSON", async () => {
+    const { json } = await callHook(
+      "psych-interactions-sign",
+      orderBody("order-sign", { medications: searchset([sertraline()]) }),
+    );
+    const url = new URL(expectCleanCards(json.cards)[0]?.source.url ?? "");
+    const html = await fetch(`${server.url}${url.pathname}`);
+    expect(html.status).toBe(200);
+    const page = await html.text();
+    for (const label of ["Citation", "Developer", "Evidence level", "Last revised", "Engine and version"])
+      expect(page).toContain(label);
+    const asJson = await fetch(`${server.url}${url.pathname}`, { headers: { accept: "application/json" } });
+    expect(await asJson.json()).toMatchObject({
+      id: decodeURIComponent(url.pathname.split("/").pop() ?? ""),
+    });
+    expect((await fetch(`${server.url}/cds-rules/no-such-rule`)).status).toBe(404);
+  });
+
+  it("the override reasons are a valid FHIR CodeSystem at the system URL the cards use", async () => {
+    const { json } = await callHook(
+      "psych-interactions-sign",
+      orderBody("order-sign", { medications: searchset([sertraline()]) }),
+    );
+    const reason = json.cards?.find((card) => card.overrideReasons)?.overrideReasons?.[0];
+    expect(reason?.system).toBe(`${PUBLIC_BASE}/cds-rules/override-reasons`);
+    const response = await fetch(`${server.url}/cds-rules/override-reasons`);
+    expect(response.status).toBe(200);
+    const codeSystem = (await response.json()) as CodeSystem;
+    assertValidFhirR4(codeSystem);
+    expect(codeSystem.url).toBe(reason?.system);
+    expect(codeSystem.concept?.map((c) => c.code)).toContain(reason?.code);
+  });
+});
