@@ -1,9 +1,9 @@
 import { setMaxListeners } from "node:events";
 import type { Db } from "@svc/db";
+import type { Resolver } from "@svc/outbound-http";
 import { scheduleFor } from "@svc/webhooks";
 import type { Logger } from "pino";
 import type { DeliverContext, DeliverOutcome } from "./deliver.js";
-import type { Resolver } from "./http-client.js";
 
 /** What every delivery runner (the BullMQ worker, the in-process dispatcher) is configured with. */
 export interface DeliveryRunOptions {

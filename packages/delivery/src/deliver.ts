@@ -12,6 +12,14 @@ import {
   webhookEndpoints,
 } from "@svc/db";
 import {
+  checkedAddresses,
+  errorReason,
+  postPinned,
+  type Resolver,
+  ShutdownAbort,
+  systemResolver,
+} from "@svc/outbound-http";
+import {
   EVENT_ID_HEADER,
   SAFETY_SIGNATURE_HEADER,
   type SafetyEventPayload,
@@ -23,14 +31,6 @@ import {
   signPayload,
 } from "@svc/webhooks";
 import type { Logger } from "pino";
-import {
-  checkedAddresses,
-  errorReason,
-  postPinned,
-  type Resolver,
-  ShutdownAbort,
-  systemResolver,
-} from "./http-client.js";
 
 /** Decision 48: a receiver gets 10 s. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -134,8 +134,8 @@ interface AttemptContext {
 
 /**
  * Deliver one delivery row in named steps: claim it, prepare (endpoint and payload, or cancel),
- * send (address checks and the pinned POST of `http-client.ts`, signed here), classify the answer
- * (delivered, failed, or retryable: then count the attempts in the window and take the
+ * send (address checks and the pinned POST of `@svc/outbound-http`, signed here), classify the
+ * answer (delivered, failed, or retryable: then count the attempts in the window and take the
  * schedule's next slot, or fail), record the attempt and settle the row, log. Safe to call twice
  * for one id at once: only one claims it. The BullMQ worker and the in-process dispatcher both
  * run this.

@@ -17,6 +17,7 @@ import {
   webhookEndpoints,
 } from "@svc/db";
 import { newId } from "@svc/ids";
+import { type Resolver, systemResolver } from "@svc/outbound-http";
 import {
   addressPolicyFor,
   checkEndpointUrl,
@@ -24,7 +25,6 @@ import {
   newWebhookSecret,
   refusedAddressReason,
 } from "@svc/webhooks";
-import { type Resolver, systemResolver } from "./http-client.js";
 
 /**
  * Operator actions on webhook endpoints and deliveries (the `pnpm svc webhooks ...` commands).

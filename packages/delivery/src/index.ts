@@ -1,3 +1,11 @@
+// The outbound HTTP client moved to `@svc/outbound-http` (decision 127); the resolver the delivery
+// options take, and the snippet the attempt rows keep, are still exported here.
+export {
+  RESPONSE_SNIPPET_BYTES,
+  type Resolver,
+  safeResponseSnippet,
+  systemResolver,
+} from "@svc/outbound-http";
 export type { DeliveryRunOptions } from "./context.js";
 export {
   DELIVERY_TIMEOUT_MS,
@@ -20,19 +28,6 @@ export {
   setWebhookEndpointDisabled,
   TEST_EVENT_TYPE,
 } from "./endpoints.js";
-export {
-  checkedAddresses,
-  type EndpointTarget,
-  errorReason,
-  type PinnedRequest,
-  type PinnedResponse,
-  RESPONSE_SNIPPET_BYTES,
-  type Resolver,
-  ResponseTooLarge,
-  requestPinned,
-  safeResponseSnippet,
-  systemResolver,
-} from "./http-client.js";
 export {
   type InProcessDelivery,
   type InProcessDeliveryOptions,

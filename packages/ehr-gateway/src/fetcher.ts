@@ -5,7 +5,7 @@ import {
   ResponseTooLarge,
   requestPinned,
   systemResolver,
-} from "@svc/delivery";
+} from "@svc/outbound-http";
 import { checkEndpointUrl } from "@svc/webhooks";
 
 /**

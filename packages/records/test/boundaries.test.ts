@@ -25,6 +25,45 @@ function manifest(dir: string): Manifest {
   return JSON.parse(readFileSync(path.join(root, dir, "package.json"), "utf8")) as Manifest;
 }
 
+/**
+ * Every package `name` reaches through its `workspace:*` dependencies, itself included, each with
+ * the path it was reached by (`@svc/records > @svc/ehr-gateway`): a forbidden package anywhere in
+ * it is one records reaches, so its direct dependencies are checked too (decision 103).
+ */
+function workspaceClosure(name: string, manifests: Map<string, Manifest>): Map<string, string> {
+  const reached = new Map<string, string>([[name, name]]);
+  const queue = [name];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const m = manifests.get(next);
+    if (!m) throw new Error(`no workspace package ${next}`);
+    for (const [dep, version] of Object.entries(m.dependencies ?? {})) {
+      if (!version.startsWith("workspace:") || reached.has(dep)) continue;
+      reached.set(dep, `${reached.get(next)} > ${dep}`);
+      queue.push(dep);
+    }
+  }
+  return reached;
+}
+
+/**
+ * The one exception decision 103 records: `@svc/records` imports `ApiError` and the cursor format
+ * from `@svc/http`, plain values in a package that also holds the Hono layer, until the HTTP layer
+ * puts them in a module without Hono. Only these dependencies of it are let through; anything else
+ * it gains (BullMQ, a model, `@svc/delivery`) still fails.
+ */
+const TOLERATED: Record<string, string[]> = {
+  "@svc/http": ["@hono/node-server", "@hono/zod-openapi", "hono", "ioredis"],
+};
+
+/** The forbidden dependencies of every package in `name`'s workspace closure, with the path to each. */
+function forbiddenInClosure(name: string, manifests: Map<string, Manifest>): string[] {
+  return [...workspaceClosure(name, manifests)].flatMap(([pkg, via]) =>
+    Object.keys(manifests.get(pkg)?.dependencies ?? {})
+      .filter((dep) => NOT_IN_RECORDS.test(dep) && !TOLERATED[pkg]?.includes(dep))
+      .map((dep) => `${via} > ${dep}`),
+  );
+}
+
 /** The API apps a package depends on, where it is not one allowed to. */
 function appDependencies(m: Manifest): string[] {
   if (MAY_DEPEND_ON_APPS.has(m.name)) return [];
@@ -116,6 +155,12 @@ describe("package boundaries (decision 103)", () => {
     expect(found).toEqual([]);
   });
 
+  it("no package @svc/records depends on, directly or through others, depends on a route framework, queue or model", () => {
+    const manifests = new Map(workspaces.map((dir) => [manifest(dir).name, manifest(dir)]));
+    expect(workspaceClosure("@svc/records", manifests).size).toBeGreaterThan(3);
+    expect(forbiddenInClosure("@svc/records", manifests)).toEqual([]);
+  });
+
   it("an app's entry exports only what starts it (and the API's request schemas for the CLI and bench)", () => {
     const apps = workspaces.filter((dir) => dir.startsWith("apps/"));
     const found = Object.fromEntries(
@@ -133,6 +178,33 @@ describe("package boundaries (decision 103)", () => {
     };
     expect(appDependencies(dashboardAsBefore)).toEqual(["@svc/intelligence-api"]);
     expect(appDependencies({ name: "@svc/cli", dependencies: { "@svc/intelligence-api": "1" } })).toEqual([]);
+    // Records reaching a queue two packages away, as when the EHR gateway depended on delivery.
+    const gatewayOnDelivery: Manifest[] = [
+      {
+        name: "@svc/records",
+        dependencies: { "@svc/db": "workspace:*", "@svc/ehr-gateway": "workspace:*" },
+      },
+      { name: "@svc/db", dependencies: { "drizzle-orm": "^1" } },
+      {
+        name: "@svc/ehr-gateway",
+        dependencies: { "@svc/db": "workspace:*", "@svc/outbound": "workspace:*" },
+      },
+      { name: "@svc/outbound", dependencies: { bullmq: "~6", ioredis: "^6", hono: "^4" } },
+    ];
+    const chain = new Map(gatewayOnDelivery.map((m) => [m.name, m]));
+    expect(forbiddenInClosure("@svc/records", chain)).toEqual([
+      "@svc/records > @svc/ehr-gateway > @svc/outbound > bullmq",
+      "@svc/records > @svc/ehr-gateway > @svc/outbound > ioredis",
+      "@svc/records > @svc/ehr-gateway > @svc/outbound > hono",
+    ]);
+    chain.set("@svc/outbound", { name: "@svc/outbound", dependencies: { "@svc/webhooks": "1" } });
+    expect(forbiddenInClosure("@svc/records", chain)).toEqual([]);
+    // The HTTP package's Hono is tolerated (decision 103); a queue or delivery added to it is not.
+    chain.set("@svc/http", { name: "@svc/http", dependencies: { hono: "~4", bullmq: "~6" } });
+    chain.set("@svc/db", { name: "@svc/db", dependencies: { "@svc/http": "workspace:*" } });
+    expect(forbiddenInClosure("@svc/records", chain)).toEqual([
+      "@svc/records > @svc/db > @svc/http > bullmq",
+    ]);
     const source = [
       'import { Hono } from "hono";',
       'import { Queue } from "bullmq";',

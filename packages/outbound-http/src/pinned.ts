@@ -2,7 +2,6 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import type { webhookEndpoints } from "@svc/db";
 import {
   addressPolicyFor,
   checkEndpointUrl,
@@ -12,14 +11,23 @@ import {
 } from "@svc/webhooks";
 
 /**
- * The delivery HTTP client, apart from the delivery steps: which addresses an endpoint may be
- * posted to now (decision 48, checked again at every attempt), one POST pinned to those
+ * The outbound HTTP client, apart from what calls it: which addresses a caller-registered URL may
+ * be reached at now (decision 48, checked again before every request), one request pinned to those
  * addresses, and the short machine reasons for a failed exchange. It knows nothing of delivery
- * rows, retries or the database; `deliver.ts` runs the steps around it (decision 108).
+ * rows, retries or the database; `@svc/delivery` runs the delivery steps around it (decision 108)
+ * and `@svc/ehr-gateway` its EHR fetches (decision 122). A package of its own (decision 127), so
+ * that the EHR gateway, and `@svc/records` through it, reach no queue.
  */
 
-/** What the client needs of an endpoint: its URL and the settings its address rules follow. */
-export type EndpointTarget = Pick<typeof webhookEndpoints.$inferSelect, "url" | "mode" | "allowPrivate">;
+/**
+ * What the client needs of an endpoint (a webhook endpoint row, a CDS client's EHR settings): its
+ * URL and the settings its address rules follow.
+ */
+export interface EndpointTarget {
+  url: string;
+  mode: "test" | "live";
+  allowPrivate: boolean;
+}
 
 /** Decision 48: at most the first 1 kB of a receiver's body is kept (never logged). */
 export const RESPONSE_SNIPPET_BYTES = 1024;

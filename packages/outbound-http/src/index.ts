@@ -1,0 +1,15 @@
+export {
+  checkedAddresses,
+  type EndpointTarget,
+  errorReason,
+  type PinnedRequest,
+  type PinnedResponse,
+  postPinned,
+  RESPONSE_SNIPPET_BYTES,
+  type Resolver,
+  ResponseTooLarge,
+  requestPinned,
+  ShutdownAbort,
+  safeResponseSnippet,
+  systemResolver,
+} from "./pinned.js";
