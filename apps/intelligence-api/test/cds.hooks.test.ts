@@ -226,15 +226,21 @@ describe("order-sign and order-select", () => {
     expect(fhir.requests).toEqual([]);
   });
 
-  it("without prefetch: the active medications are fetched from the EHR with its bearer token", async () => {
-    fhir.data.MedicationRequest = searchset([sertraline()]);
-    const { status, json } = await callHook("psych-interactions-select", orderBody("order-select"));
-    expect(status).toBe(200);
-    expect(expectCleanCards(json.cards).some((card) => card.indicator === "critical")).toBe(true);
-    expect(fhir.requests).toHaveLength(1);
-    expect(fhir.requests[0]?.path).toBe(`/fhir/MedicationRequest?patient=${PATIENT_ID}&status=active`);
-    expect(fhir.requests[0]?.authorization).toBe(`Bearer ${FHIR_TOKEN}`);
-  });
+  it.each([
+    ["psych-interactions-select", "order-select"],
+    ["psych-interactions-sign", "order-sign"],
+  ] as const)(
+    "%s without prefetch: the active medications are fetched from the EHR with its bearer token",
+    async (serviceId, hook) => {
+      fhir.data.MedicationRequest = searchset([sertraline()]);
+      const { status, json } = await callHook(serviceId, orderBody(hook));
+      expect(status).toBe(200);
+      expect(expectCleanCards(json.cards).some((card) => card.indicator === "critical")).toBe(true);
+      expect(fhir.requests).toHaveLength(1);
+      expect(fhir.requests[0]?.path).toBe(`/fhir/MedicationRequest?patient=${PATIENT_ID}&status=active`);
+      expect(fhir.requests[0]?.authorization).toBe(`Bearer ${FHIR_TOKEN}`);
+    },
+  );
 
   it("a null medication list is never read as 'no interaction', and is not fetched", async () => {
     const { status, json } = await callHook(
