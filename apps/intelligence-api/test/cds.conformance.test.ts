@@ -401,3 +401,45 @@ describe("CORS for browser-based EHRs", () => {
       expect(answer.headers.get("access-control-allow-origin")).toBe("*");
   });
 });
+
+describe("the EHR's JWT, cases next to the obvious ones", () => {
+  async function signed(
+    claims: Record<string, unknown>,
+    header: Record<string, unknown> = {},
+  ): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ iss: ehr.iss, iat: now, exp: now + 120, jti: randomUUID(), ...claims })
+      .setProtectedHeader({ alg: "ES384", typ: "JWT", kid: ehr.kid, ...header })
+      .sign(ehr.privateKey);
+  }
+  const hookUrl = `${PUBLIC_BASE}/cds-services/psych-patient-view`;
+  const post = async (token: string, path = "/cds-services/psych-patient-view") =>
+    (
+      await fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(patientView({}, { prefetch: NO_DATA })),
+      })
+    ).status;
+
+  it("aud must be the endpoint exactly: a trailing slash, another case, the feedback URL or the base URL are 401", async () => {
+    for (const aud of [`${hookUrl}/`, hookUrl.toUpperCase(), `${hookUrl}/feedback`, PUBLIC_BASE]) {
+      expect(await post(await signed({ aud })), aud).toBe(401);
+    }
+    expect(await post(await signed({ aud: [PUBLIC_BASE, hookUrl] }))).toBe(200);
+  });
+
+  it("a jku the client never registered (it registered an inline set), a typ other than JWT, or a future nbf: 401", async () => {
+    expect(await post(await signed({ aud: hookUrl }, { jku: "https://ehr.example.org/jwks" }))).toBe(401);
+    expect(await post(await signed({ aud: hookUrl }, { typ: "at+jwt" }))).toBe(401);
+    const now = Math.floor(Date.now() / 1000);
+    expect(await post(await signed({ aud: hookUrl, nbf: now + 600 }))).toBe(401);
+  });
+
+  it("a token refused for its audience does not spend its jti; a token used once cannot serve discovery either", async () => {
+    const jti = randomUUID();
+    expect(await post(await signed({ aud: `${hookUrl}/`, jti }))).toBe(401);
+    expect(await post(await signed({ aud: hookUrl, jti }))).toBe(200);
+    expect(await post(await signed({ aud: hookUrl, jti }))).toBe(401);
+  });
+});
