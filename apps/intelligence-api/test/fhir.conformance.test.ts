@@ -37,3 +37,30 @@ describe.each(Object.entries(bodies))("%s in FHIR with odd caller text", (_engin
     }
   });
 });
+
+describe("medication in FHIR with blank prescription fields", () => {
+  const assessments = bodies.medication.body.assessments;
+  const prescription = (id: string, medicationName: string) => ({
+    id,
+    medicationName,
+    status: "active",
+    prescribedAt: "2026-06-20",
+  });
+
+  it("a blank prescription id or name is left out of focus and implicated, and every resource stays valid R4", async () => {
+    for (const prescriptions of [
+      [prescription(" ", "Sertraline 50 mg"), prescription("rx_2", "Tramadol 50 mg")],
+      [prescription("rx_1", " ")],
+    ]) {
+      const res = await call<Bundle>(svc.url, bodies.medication.path, {
+        key,
+        body: { prescriptions, assessments },
+        headers: { accept: FHIR },
+      });
+      expect(res.status).toBe(200);
+      const resources = (res.json.entry ?? []).map((e) => e.resource as Resource);
+      const problems = [res.json, ...resources].flatMap((resource) => fhirR4Problems(resource));
+      expect(problems, JSON.stringify(prescriptions)).toEqual([]);
+    }
+  });
+});
