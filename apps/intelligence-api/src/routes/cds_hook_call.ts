@@ -56,7 +56,23 @@ const FETCH_FAILURE_TEXT: Readonly<Record<string, string>> = {
   http_status: "the FHIR server answered with an error status",
   not_json: "the FHIR server's answer is not JSON",
   network: "the FHIR server could not be reached",
+  not_fhir: "the FHIR server's answer is not a FHIR resource (a search answers with a Bundle)",
 };
+
+/**
+ * Whether a fetched answer is a FHIR resource (a JSON object naming its resourceType). Anything
+ * else (`[]`, `null`, a bare array of resources) is not a search result: read as a source it
+ * would hold no resources and no error, so an empty answer would pass as "no medications, no
+ * interaction". It is data the service could not have, hence 412.
+ */
+function isFhirResource(json: unknown): boolean {
+  return (
+    typeof json === "object" &&
+    json !== null &&
+    !Array.isArray(json) &&
+    typeof (json as { resourceType?: unknown }).resourceType === "string"
+  );
+}
 
 /**
  * Every prefetch value the service will use: the request's own, plus each missing key fetched
@@ -87,14 +103,15 @@ async function completePrefetch(
     })),
   );
   for (const { key, result } of results) {
-    if (!result.ok) {
-      const why = FETCH_FAILURE_TEXT[result.reason] ?? "the FHIR server could not be read";
+    const reason = !result.ok ? result.reason : isFhirResource(result.json) ? null : "not_fhir";
+    if (reason !== null) {
+      const why = FETCH_FAILURE_TEXT[reason] ?? "the FHIR server could not be read";
       throw new ApiError(
         "prefetch_unavailable",
         `Prefetch "${key}" was not sent and could not be fetched: ${why}.`,
       );
     }
-    prefetch[key] = result.json;
+    if (result.ok) prefetch[key] = result.json;
   }
   return prefetch;
 }

@@ -46,6 +46,26 @@ export const UNIDENTIFIED_SUBJECT: Reference<Patient> = {
   display: "Patient of the calling system (no patient identity is sent to this service)",
 };
 
+/**
+ * A reference to one of the caller's prescriptions, by its `id` and name. The request accepts
+ * blank values, which an R4 string may not be (it needs non-whitespace content): each blank value
+ * is left out, and a prescription with neither is not referenced at all.
+ */
+export function prescriptionReference(prescription: {
+  id: string;
+  medicationName: string;
+}): Reference | undefined {
+  const id = prescription.id.trim() === "" ? undefined : prescription.id;
+  const display = prescription.medicationName.trim() === "" ? undefined : prescription.medicationName;
+  if (id === undefined && display === undefined) return undefined;
+  const reference: Reference = {
+    type: "MedicationRequest",
+    identifier: id === undefined ? undefined : { value: id },
+    display,
+  };
+  return compact(reference);
+}
+
 /** DetectedIssue.severity is required-bound to high | moderate | low; the engine uses the same three. */
 export const DETECTED_ISSUE_SEVERITIES = ["high", "moderate", "low"] as const;
 

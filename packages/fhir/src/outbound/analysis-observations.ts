@@ -13,6 +13,7 @@ import {
   dateTimeOrUndefined,
   observation,
   points,
+  prescriptionReference,
   text,
   UNIDENTIFIED_SUBJECT,
 } from "./analysis-common.js";
@@ -58,6 +59,7 @@ export function moduleSignalObservation(
   prescriptions: readonly Prescription[],
 ): Entry<Observation> {
   const prescription = prescriptions.find((p) => p.id === signal.sourceRef);
+  const focus = prescription ? prescriptionReference(prescription) : undefined;
   return entry(
     ctx.newId,
     observation(ctx, text(ourCoding(ctx.base, "analysis-observation", code), signal.label), {
@@ -65,15 +67,7 @@ export function moduleSignalObservation(
       effectiveDateTime: dateTimeOrUndefined(signal.observedAt),
       valueQuantity: { value: signal.metricValue, unit: signal.metricUnit },
       interpretation: [{ text: signal.tone }],
-      focus: prescription
-        ? [
-            {
-              type: "MedicationRequest",
-              identifier: { value: prescription.id },
-              display: prescription.medicationName,
-            },
-          ]
-        : undefined,
+      focus: focus ? [focus] : undefined,
       note: notes(
         signal.summaryLine,
         signal.detail,

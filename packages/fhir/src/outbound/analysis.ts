@@ -133,7 +133,8 @@ function engineEntries(ctx: Context): EngineEntries {
 /**
  * The analysis answer as a FHIR R4 `collection` Bundle (decision 116). Entries: the Observations,
  * then the RiskAssessment or DetectedIssues, the GuidanceResponse, and last the Provenance whose
- * targets are all of them. `sessionRef`, when sent, is the Bundle's identifier; no patient is named.
+ * targets are all of them. `sessionRef`, when sent and not blank, is the Bundle's identifier; no patient
+ * is named.
  */
 export function analysisBundle(answer: AnalysisAnswer, options: OutboundOptions): Bundle {
   const ctx: Context = { base: options.publicBaseUrl, newId: options.newId ?? randomId, answer };
@@ -145,7 +146,8 @@ export function analysisBundle(answer: AnalysisAnswer, options: OutboundOptions)
   return collection(
     [...targets, provenance(ctx, targets)],
     answer.data.generatedAt,
-    sessionRef === undefined
+    // A blank sessionRef identifies nothing, and an R4 string needs non-whitespace content.
+    sessionRef === undefined || sessionRef.trim() === ""
       ? undefined
       : { system: identifierSystem(ctx.base, "session-ref"), value: sessionRef },
   );

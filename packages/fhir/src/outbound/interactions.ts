@@ -1,7 +1,7 @@
 /** DetectedIssues for the interactions among a medication answer's active prescriptions (decision 119). */
 import type { DetectedIssue, Reference } from "@medplum/fhirtypes";
 import { checkInteractions, type InteractionCheck, MAX_MEDICATIONS, type Prescription } from "@svc/engines";
-import type { Context } from "./analysis-common.js";
+import { type Context, prescriptionReference } from "./analysis-common.js";
 import { identifierSystem, STANDARD_SYSTEMS } from "./canonical.js";
 import { compact, type Entry, entry } from "./resources.js";
 
@@ -47,7 +47,7 @@ function detectedIssue(
   const involved = new Set([...inputsOf(interaction.a), ...inputsOf(interaction.b)]);
   const implicated: Reference[] = active
     .filter((p) => involved.has(p.medicationName.trim()))
-    .map((p) => ({ type: "MedicationRequest", identifier: { value: p.id }, display: p.medicationName }));
+    .flatMap((p) => prescriptionReference(p) ?? []);
   const resource: DetectedIssue = compact({
     resourceType: "DetectedIssue",
     identifier: [{ system: identifierSystem(ctx.base, "interaction-rule"), value: interaction.id }],

@@ -212,7 +212,7 @@ function domainResponse(
       answer: entry.values.map((v) => ({ valueCoding: ourCoding(base, "mse", MSE_CODES.option(key, v)) })),
     });
   }
-  if (entry.text) items.push({ linkId: LINK.note(key), answer: answer({ valueString: entry.text }) });
+  if (filled(entry.text)) items.push({ linkId: LINK.note(key), answer: answer({ valueString: entry.text }) });
   if (entry.provenance)
     items.push({ linkId: LINK.provenance(key), answer: answer({ valueString: entry.provenance }) });
   if (entry.confidence)
@@ -222,15 +222,21 @@ function domainResponse(
       linkId: LINK.confidenceScore(key),
       answer: answer({ valueDecimal: entry.confidenceScore }),
     });
-  if (entry.supportingSignals && entry.supportingSignals.length > 0)
-    items.push({
-      linkId: LINK.supportingSignals(key),
-      answer: entry.supportingSignals.map((s) => ({ valueString: s })),
-    });
+  const signals = (entry.supportingSignals ?? []).filter((s) => filled(s));
+  if (signals.length > 0)
+    items.push({ linkId: LINK.supportingSignals(key), answer: signals.map((s) => ({ valueString: s })) });
   const cssrs = key === "risk" && entry.cssrs ? cssrsResponse(entry.cssrs) : undefined;
   if (cssrs) items.push(cssrs);
   if (line) items.push({ linkId: LINK.line(key), answer: answer({ valueString: line.line }) });
   return { linkId: LINK.group(key), ...(items.length > 0 ? { item: items } : {}) };
+}
+
+/**
+ * Whether a stored text has content: the record's free text may be blank, and an R4 string needs
+ * non-whitespace content, so a blank one is left out of the Bundle like an absent one.
+ */
+function filled(value: string | null | undefined): value is string {
+  return typeof value === "string" && value.trim() !== "";
 }
 
 function patientRef(patientId: string): Reference<Patient> {
@@ -254,11 +260,11 @@ function questionnaireResponse(base: string, record: MseRecordInput): Questionna
     subject: patientRef(record.patientId),
     encounter: { type: "Encounter", identifier: { value: record.visitId } },
     authored: record.savedAt,
-    author: record.clinicianId
+    author: filled(record.clinicianId)
       ? { type: "Practitioner", identifier: { value: record.clinicianId } }
       : undefined,
     item: [
-      ...(record.objectiveBlock
+      ...(filled(record.objectiveBlock)
         ? [{ linkId: LINK.objectiveBlock, answer: answer({ valueString: record.objectiveBlock }) }]
         : []),
       ...domains,
@@ -340,7 +346,8 @@ function riskObservation(
 }
 
 function signerDisplay(s: MseSignatureInput): string {
-  return [s.signedByName, s.credential, s.license ? `licence ${s.license}` : null].filter(Boolean).join(", ");
+  const license = filled(s.license);
+  return [s.signedByName, s.credential, license ? `licence ${license}` : null].filter(filled).join(", ");
 }
 
 /** A signature as a Provenance of the QuestionnaireResponse, the signer as agent, with an ASTM author signature. */
@@ -355,7 +362,7 @@ function signatureProvenance(
     resourceType: "Provenance",
     target: targets.map((t) => ref(t)),
     recorded: s.signedAt,
-    agent: [compact({ who, onBehalfOf: s.organization ? { display: s.organization } : undefined })],
+    agent: [compact({ who, onBehalfOf: filled(s.organization) ? { display: s.organization } : undefined })],
     entity: [
       {
         role: "source",
@@ -377,7 +384,7 @@ function signatureProvenance(
         who,
       },
     ],
-    reason: s.attestation ? [{ text: s.attestation }] : undefined,
+    reason: filled(s.attestation) ? [{ text: s.attestation }] : undefined,
   }) as Provenance;
   return entry(newId, resource);
 }
