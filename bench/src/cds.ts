@@ -25,6 +25,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { fhirR4Problems } from "@svc/testkit/fhir";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import {
   BENCH_PATIENT_ID,
@@ -242,6 +243,15 @@ export interface ServerCounters {
   redisCommands: number;
 }
 
+/** The bench sends only valid FHIR R4 (medplum's validator, as the tests use), or it does not run. */
+function assertValidRecord(resources: FhirJson[]): void {
+  for (const resource of resources) {
+    const problems = fhirR4Problems(resource as Parameters<typeof fhirR4Problems>[0]);
+    if (problems.length > 0)
+      throw new Error(`the bench's ${resource.resourceType} is not valid FHIR R4: ${problems.join("; ")}`);
+  }
+}
+
 interface Variant {
   name: CdsBenchRow["variant"];
   serviceId: string;
@@ -318,6 +328,10 @@ export async function runCdsBench(options: {
   const ehr = await newEhr();
   await registerEhr(ehr, options.accountId, options.databaseUrl);
   const now = new Date();
+  assertValidRecord([
+    searchset([...benchScores(now), ...benchLabs(now), ...benchActiveMedications(now, 10)]),
+    benchDraftOrders(now),
+  ]);
   const fhirToken = `bench-fhir-token-${randomUUID()}`;
   const fhir = await startScriptedFhir(
     { observations: [...benchScores(now), ...benchLabs(now)], medications: benchActiveMedications(now, 5) },
