@@ -13,7 +13,8 @@ import { createApiKey, createOrganization } from "@svc/db";
 import { createTestDatabase, requireEnv } from "@svc/testkit";
 import autocannon from "autocannon";
 import { unlimitedBenchCaller } from "./caller.js";
-import { renderChart } from "./chart.js";
+import { type CdsBenchResult, cdsTable, runCdsBench } from "./cds.js";
+import { renderCdsChart, renderChart } from "./chart.js";
 import { type DeliveryBenchResult, runDeliveryBench } from "./delivery.js";
 import { type EventsBenchRow, runEventsBench } from "./events.js";
 import { type MseBenchRow, runMseBench } from "./mse.js";
@@ -30,6 +31,12 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 /** Webhook deliveries: steady rate for the latency run (0 skips) and the backlog size. */
 const DELIVERY_RATE = Number(process.env.BENCH_DELIVERY_RATE ?? 100);
 const DELIVERY_BACKLOG = Number(process.env.BENCH_DELIVERY_BACKLOG ?? 2000);
+/** CDS Hooks calls timed per call kind, sequentially (0 skips the CDS part). */
+const CDS_CALLS = Number(process.env.BENCH_CDS_CALLS ?? 300);
+/** The CDS API's public base URL: the EHR signs its JWT for `<base>/cds-services/<id>`. */
+const CDS_PUBLIC_BASE = "https://cds.bench.test";
+/** BENCH_ROUNDS=0 skips the throughput scenarios (and leaves results/api.json as it was). */
+const RUN_SCENARIOS = ROUNDS > 0 && scenarios.length > 0;
 
 interface Counters {
   /** The server process's CPU time so far (user + system), every side. */
@@ -186,7 +193,7 @@ async function main() {
     `bench: ${scenarios.length} scenarios x ${ROUNDS} rounds x ${DURATION}s, ${CONNECTIONS} connections`,
   );
   try {
-    for (let round = 1; round <= ROUNDS; round++) {
+    for (let round = 1; round <= (RUN_SCENARIOS ? ROUNDS : 0); round++) {
       for (const scenario of scenarios) {
         const entry = samples.get(scenario.name) ?? { api: [], baseline: [], hand: [] };
         samples.set(scenario.name, entry);
@@ -216,7 +223,7 @@ async function main() {
       }
     }
     const fixed = new Map<string, Measure>();
-    for (const scenario of scenarios) {
+    for (const scenario of RUN_SCENARIOS ? scenarios : []) {
       const measure = await load(api.url, scenario, key, { rate: FIXED_RATE, connections: 20 });
       fixed.set(scenario.name, measure);
       console.log(`fixed ${FIXED_RATE} req/s ${scenario.name}: p50 ${measure.p50} ms p99 ${measure.p99} ms`);
@@ -283,6 +290,34 @@ async function main() {
       }
     }
 
+    // The CDS Hooks services get an API process of their own, started the same way, because the
+    // scripted FHIR server is on loopback: only this process runs with the operator's loopback
+    // setting on (test-mode clients), and with a fixed public base URL for the JWT's audience.
+    let cds: CdsBenchResult | null = null;
+    if (CDS_CALLS > 0) {
+      const cdsApi = await startChild("api", {
+        DATABASE_URL: db.url,
+        REDIS_URL: redisUrl,
+        PUBLIC_BASE_URL: CDS_PUBLIC_BASE,
+        ALLOW_LOOPBACK_WEBHOOKS: "true",
+      });
+      try {
+        cds = await runCdsBench({
+          apiUrl: cdsApi.url,
+          publicBaseUrl: CDS_PUBLIC_BASE,
+          accountId,
+          databaseUrl: db.url,
+          calls: CDS_CALLS,
+          log: console.log,
+          counters: cdsApi.counters,
+        });
+      } catch (error) {
+        console.log(`cds bench skipped: ${(error as Error).message}`);
+      } finally {
+        cdsApi.stop();
+      }
+    }
+
     const summary = (measures: Measure[]) => ({
       rps: Math.round(median(measures.map((m) => m.rps))),
       p50: median(measures.map((m) => m.p50)),
@@ -290,7 +325,7 @@ async function main() {
       cpuUsPerRequest: Math.round(median(measures.map((m) => m.cpuUsPerRequest)) * 10) / 10,
     });
     const ratio = (a: number, b: number) => Math.round((a / Math.max(b, 1)) * 100) / 100;
-    const rows = scenarios.map((scenario) => {
+    const rows = (RUN_SCENARIOS ? scenarios : []).map((scenario) => {
       const s = samples.get(scenario.name) as Record<Side, Measure[]>;
       const counts = perRequest.get(scenario.name) as { redis: number[]; queries: number[] };
       const apiSide = summary(s.api);
@@ -321,29 +356,31 @@ async function main() {
         },
       };
     });
-    console.log(
-      `\nAPI process RSS: first ${rssMb[0]} MB, last ${rssMb.at(-1)} MB, max ${Math.max(...rssMb)} MB over ${rssMb.length} runs; V8 heap reserved last ${heapTotalMb.at(-1)} MB, in use ${heapUsedMb.at(-1)} MB`,
-    );
-    console.table(
-      rows.map((r) => ({
-        scenario: r.scenario,
-        "api req/s": r.api.rps,
-        "hand req/s": r.handBaseline.rps,
-        "zod req/s": r.baseline.rps,
-        "x hand": r.rpsRatioHand,
-        "x zod": r.rpsRatio,
-        "api p99": r.api.p99,
-        "hand p99": r.handBaseline.p99,
-        "p99 x hand": r.p99RatioHand,
-        "p99 x zod": r.p99Ratio,
-        "p99 @1k/s": r.fixedRate.p99,
-        "api CPU µs/req": r.api.cpuUsPerRequest,
-        "hand CPU µs/req": r.handBaseline.cpuUsPerRequest,
-        "CPU hand/api": r.cpuRatioHand,
-        "redis/req": r.redisCommandsPerRequest,
-        "db/req": r.dbQueriesPerRequest,
-      })),
-    );
+    if (RUN_SCENARIOS)
+      console.log(
+        `\nAPI process RSS: first ${rssMb[0]} MB, last ${rssMb.at(-1)} MB, max ${Math.max(...rssMb)} MB over ${rssMb.length} runs; V8 heap reserved last ${heapTotalMb.at(-1)} MB, in use ${heapUsedMb.at(-1)} MB`,
+      );
+    if (rows.length > 0)
+      console.table(
+        rows.map((r) => ({
+          scenario: r.scenario,
+          "api req/s": r.api.rps,
+          "hand req/s": r.handBaseline.rps,
+          "zod req/s": r.baseline.rps,
+          "x hand": r.rpsRatioHand,
+          "x zod": r.rpsRatio,
+          "api p99": r.api.p99,
+          "hand p99": r.handBaseline.p99,
+          "p99 x hand": r.p99RatioHand,
+          "p99 x zod": r.p99Ratio,
+          "p99 @1k/s": r.fixedRate.p99,
+          "api CPU µs/req": r.api.cpuUsPerRequest,
+          "hand CPU µs/req": r.handBaseline.cpuUsPerRequest,
+          "CPU hand/api": r.cpuRatioHand,
+          "redis/req": r.redisCommandsPerRequest,
+          "db/req": r.dbQueriesPerRequest,
+        })),
+      );
     if (mse.length > 0) {
       console.log(
         `\nMSE Record API at a steady ${MSE_RATE} req/s (bare PostgreSQL = the same rows, same rate)`,
@@ -359,8 +396,23 @@ async function main() {
         })),
       );
     }
+    if (cds) {
+      console.log(
+        `\nCDS Hooks calls over loopback, ${cds.calls} sequential calls each (budget ${cds.budgetMs} ms; healthz = GET /healthz on the same process, same loop)`,
+      );
+      console.table(cdsTable(cds));
+    }
     const resultsDir = path.join(here, "..", "results");
     mkdirSync(resultsDir, { recursive: true });
+    if (cds) {
+      writeFileSync(
+        path.join(resultsDir, "cds.json"),
+        `${JSON.stringify({ generatedAt: new Date().toISOString(), ...cds }, null, 2)}\n`,
+      );
+      writeFileSync(path.join(resultsDir, "cds.svg"), renderCdsChart(cds.rows, cds.budgetMs));
+      console.log(`\nwrote bench/results/cds.json and bench/results/cds.svg`);
+    }
+    if (!RUN_SCENARIOS) return;
     const report = {
       generatedAt: new Date().toISOString(),
       rounds: ROUNDS,
@@ -372,6 +424,7 @@ async function main() {
       mse,
       eventPages,
       delivery,
+      cds,
     };
     writeFileSync(path.join(resultsDir, "api.json"), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(path.join(resultsDir, "api.svg"), renderChart(rows));
