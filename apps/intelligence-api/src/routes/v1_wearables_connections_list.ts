@@ -20,6 +20,7 @@ export type { WearableConnectionList };
 
 const route = createRoute({
   method: "get",
+  operationId: "listWearableConnections",
   path: "/v1/wearables/connections",
   tags: ["Wearables"],
   summary: "A patient's wearable connections",
