@@ -11,7 +11,11 @@ const QuerySchema = z.object({
     .string()
     .min(1)
     .max(128)
-    .openapi({ param: { name: "patientRef", in: "query", required: true }, description: "Required." }),
+    .openapi({
+      param: { name: "patientRef", in: "query", required: true },
+      description: "Required.",
+      example: "pt_w1",
+    }),
   limit: LimitQuery,
 });
 
