@@ -106,6 +106,10 @@ describe("docs/openapi.json: what every operation declares", () => {
       for (const code of ["401", "403", "405", "429"])
         expect(codes, `${operation.operationId} ${code}`).toContain(code);
       if (method !== "get") expect(codes, `${operation.operationId} 413`).toContain("413");
+      // A live secret key without a paid plan and production approval: 402.
+      if (operation.security?.some((r) => "secretLiveKey" in r)) {
+        expect(codes, `${operation.operationId} 402`).toContain("402");
+      }
     }
   });
 
