@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install and run every check: `bash tooling/scripts/test-all.sh` (what .ci/run calls).
-# Lint (biome), types (tsc), the OpenAPI drift check, package builds (tsup), then every test against a throwaway
+# Lint (biome), types (tsc), the OpenAPI drift check and lint (redocly), package builds (tsup), then every test against a throwaway
 # PostgreSQL and Redis (tooling/scripts/test-services.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,6 +23,11 @@ pnpm typecheck
 
 step "OpenAPI document matches the route schemas (no database needed)"
 pnpm openapi:check
+
+# Redocly CLI with redocly.yaml at the root (decision 130); accepted findings are listed with their
+# reasons in .redocly.lint-ignore.yaml.
+step "OpenAPI document lint (redocly)"
+pnpm openapi:lint
 
 step "build (tsup)"
 pnpm exec turbo run build --output-logs=errors-only

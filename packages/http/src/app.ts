@@ -13,7 +13,7 @@ import { notFoundHandler } from "./not-found.js";
 import type { RateLimiter } from "./rate-limit/index.js";
 import { requestGuard } from "./request-guard.js";
 import { requestLog } from "./request-log.js";
-import { EndpointRegistry } from "./route-policy.js";
+import { EndpointRegistry, rememberEndpoints } from "./route-policy.js";
 import { preferSyncRequestParsing } from "./sync-validation.js";
 import type { UsageMeter } from "./usage-meter.js";
 
@@ -116,6 +116,7 @@ function refuseInvalidInput(result: { success: true } | { success: false; error:
 export function createServiceApp(deps: AppDeps, options: ServiceAppOptions): ServiceApp {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: refuseInvalidInput });
   const endpoints = new EndpointRegistry();
+  rememberEndpoints(app, endpoints);
   const sendError = errorSender(options.errorBody);
   app.onError(errorHandler(sendError, deps.logger));
   app.use("*", requestLog(deps.logger, options.responseHeaders, deps.usage));

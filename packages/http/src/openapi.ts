@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { RoutePolicy } from "./auth.js";
 import { ErrorEnvelopeSchema, FlatErrorSchema } from "./errors.js";
 
 /** Error responses every authenticated Intelligence API route can give, spread into `responses`. */
@@ -93,6 +94,7 @@ export const HealthSchema = z
 
 export const healthzRoute = createRoute({
   method: "get",
+  operationId: "getHealthz",
   path: "/healthz",
   tags: ["Operations"],
   summary: "Process is alive (no key needed)",
@@ -101,6 +103,7 @@ export const healthzRoute = createRoute({
 
 export const readyzRoute = createRoute({
   method: "get",
+  operationId: "getReadyz",
   path: "/readyz",
   tags: ["Operations"],
   summary: "Database reachable; Redis state reported (no key needed)",
@@ -119,3 +122,84 @@ export const OPENAPI_INFO = {
       "Deterministic, explainable decision support for clinician review, the MSE Record API, lab orders, wearable connections and signed events. Authenticate with `Authorization: Bearer <key>`.",
   },
 } as const;
+
+/**
+ * One security scheme per key kind (decision 129). All are `Authorization: Bearer <key>`; the
+ * scheme an operation lists says which kind of key it accepts. `bearerAuth` stays for documents
+ * and clients that named it before the per-kind schemes existed.
+ */
+export const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "Any API key as `Authorization: Bearer <key>`. Each operation's `security` names the key kinds it accepts (the schemes below); another kind is refused with 403 forbidden.",
+  },
+  secretTestKey: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "svc_sk_test_...",
+    description:
+      "A secret test key (`svc_sk_test_...`): server side only, sandbox data, never billed. The only kind the test helpers accept.",
+  },
+  secretLiveKey: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "svc_sk_live_...",
+    description:
+      "A secret live key (`svc_sk_live_...`): server side only. Needs a paid plan and approved production access, else 402 payment_required.",
+  },
+  publishableKey: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "svc_pk_...",
+    description:
+      "A publishable key (`svc_pk_...`): safe in a browser, accepted only by the operations that list it, and only from an allow-listed Origin.",
+  },
+  organizationKey: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "mse_live_...",
+    description:
+      "An organization key (`mse_live_...`) for the MSE Record API. The role named in an operation's requirement is the scope the key must carry (`mse:read`, `mse:write`, `mse:sign`); without it, 403 forbidden.",
+  },
+} as const;
+
+/** The security requirement of a route policy: any one of the listed key kinds (null: public). */
+export function securityFor(policy: RoutePolicy | null): Record<string, string[]>[] {
+  if (policy === null) return [];
+  const scopes = policy.scope ? [policy.scope] : [];
+  return policy.keys.flatMap((kind): Record<string, string[]>[] => {
+    if (kind === "secret") return [{ secretTestKey: [] }, { secretLiveKey: [] }];
+    if (kind === "publishable") return [{ publishableKey: [] }];
+    return [{ organizationKey: scopes }];
+  });
+}
+
+/** Every tag an operation may carry, declared once with its description (the reference's sections). */
+export const OPENAPI_TAGS = [
+  { name: "Operations", description: "Liveness and readiness probes; no key needed." },
+  { name: "Health", description: "Check a key and see the limits it runs under." },
+  {
+    name: "Analysis",
+    description:
+      "Deterministic, explainable analyses for clinician review (dmse, medication, biomarker, outcome, relapse). Nothing is stored.",
+  },
+  {
+    name: "Agents",
+    description:
+      "Advisory agents that run the product's deterministic tools over submitted data, and the MCP endpoint that exposes those tools. Nothing is stored.",
+  },
+  { name: "Lab orders", description: "Order lab panels and follow each order through its lifecycle." },
+  { name: "Wearables", description: "Connect a patient's wearable provider and read its daily metrics." },
+  { name: "Events", description: "Signed events of your account, newest first, as a cursor list." },
+  {
+    name: "Test helpers",
+    description: "Sandbox only (secret test keys): move lab orders and wearable connections along.",
+  },
+  {
+    name: "MSE Record",
+    description:
+      "Mental status exam records of an organization: write, patch, read, sign, history, audit and safety events (organization keys with a scope; flat error bodies).",
+  },
+] as const;

@@ -55,6 +55,14 @@ export class EndpointRegistry {
     return undefined;
   }
 
+  /** The policy of the operation registered for this method and documented path, if any. */
+  policyOf(method: string, pattern: string): RoutePolicy | null | undefined {
+    for (const endpoint of this.#byRoute.values()) {
+      if (endpoint.method === method.toUpperCase() && endpoint.pattern === pattern) return endpoint.policy;
+    }
+    return undefined;
+  }
+
   /** Every method some operation serves at this path, in registration order (for 405 Allow). */
   methodsAt(router: RouteMatcher, path: string): string[] {
     const found: Endpoint[] = [];
@@ -66,4 +74,16 @@ export class EndpointRegistry {
     }
     return [...new Set(found.sort((a, b) => a.order - b.order).map((e) => e.method))];
   }
+}
+
+const registries = new WeakMap<object, EndpointRegistry>();
+
+/** Remember an app's registry, so its OpenAPI document can read each operation's policy. */
+export function rememberEndpoints(app: object, registry: EndpointRegistry): void {
+  registries.set(app, registry);
+}
+
+/** The registry of an app built by `createServiceApp` (undefined for any other app). */
+export function endpointsOf(app: object): EndpointRegistry | undefined {
+  return registries.get(app);
 }

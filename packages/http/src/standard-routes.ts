@@ -2,7 +2,14 @@ import { randomBytes } from "node:crypto";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppDeps, ServiceApp } from "./app.js";
-import { healthzRoute, OPENAPI_INFO, readyzRoute } from "./openapi.js";
+import {
+  healthzRoute,
+  OPENAPI_INFO,
+  OPENAPI_TAGS,
+  readyzRoute,
+  SECURITY_SCHEMES,
+  securityFor,
+} from "./openapi.js";
 import {
   ERROR_CODES_PATH,
   REFERENCE_PATH,
@@ -13,6 +20,7 @@ import {
   scalarAssetPath,
   starterAsset,
 } from "./reference-page.js";
+import { type EndpointRegistry, endpointsOf } from "./route-policy.js";
 
 /**
  * The headers every HTML page we serve carries: a Content-Security-Policy that allows
@@ -90,15 +98,52 @@ const withSecurityScheme = new WeakSet<object>();
 // biome-ignore lint/suspicious/noExplicitAny: any app env.
 export function openApiDocument(app: OpenAPIHono<any>, serverUrl?: string): OpenApiDoc {
   if (!withSecurityScheme.has(app)) {
-    app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
-      type: "http",
-      scheme: "bearer",
-    });
+    for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) {
+      app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
+    }
     withSecurityScheme.add(app);
   }
-  return app.getOpenAPI31Document({
+  const doc = app.getOpenAPI31Document({
     ...OPENAPI_INFO,
     servers: serverUrl ? [{ url: serverUrl }] : [],
     security: [{ bearerAuth: [] }],
+    tags: [...OPENAPI_TAGS],
   }) as unknown as OpenApiDoc;
+  const endpoints = endpointsOf(app);
+  if (endpoints) describeGuard(doc, endpoints);
+  return doc;
+}
+
+type Operation = { security?: unknown; requestBody?: unknown; responses?: Record<string, unknown> };
+
+/**
+ * What the guard in front of every operation does, written into each operation (decision 129):
+ * the key kinds its policy accepts (unless the route declares its own `security`), and the
+ * refusals every keyed operation can give besides its own: 405 for a method the path does not
+ * serve, 413 for a body over 1 MB on a method that carries one.
+ */
+function describeGuard(doc: OpenApiDoc, endpoints: EndpointRegistry): void {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, value] of Object.entries(item)) {
+      const operation = value as Operation;
+      const policy = endpoints.policyOf(method, path);
+      if (policy === undefined) continue;
+      operation.security ??= securityFor(policy);
+      const responses = operation.responses ?? {};
+      const refusal = responses["401"] as { content?: unknown } | undefined;
+      if (policy === null || !refusal?.content) continue;
+      responses["405"] ??= {
+        description:
+          "method_not_allowed: the path exists, but not with the method sent; the Allow header lists the methods it serves",
+        headers: { Allow: { schema: { type: "string" }, description: "The methods this path serves." } },
+        content: refusal.content,
+      };
+      if (method !== "get") {
+        responses["413"] ??= { description: "invalid_request (body over 1 MB)", content: refusal.content };
+      }
+      operation.responses = Object.fromEntries(
+        Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)),
+      );
+    }
+  }
 }

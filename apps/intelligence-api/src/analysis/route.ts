@@ -14,6 +14,8 @@ export function analysisRoute<
   TObject extends string,
 >(options: {
   path: string;
+  /** Stable camelCase id of the operation (SDKs name their methods after it). */
+  operationId: string;
   tag: string;
   summary: string;
   description: string;
@@ -22,6 +24,8 @@ export function analysisRoute<
   request: TRequest;
   data: z.ZodObject<TShape>;
   bodyRequestId?: boolean;
+  /** A whole request body the server accepts (the reference's "Test Request" starts from it). */
+  example: unknown;
 }) {
   const data = options.data
     .extend({
@@ -41,10 +45,16 @@ export function analysisRoute<
   return createRoute({
     method: "post",
     path: options.path,
+    operationId: options.operationId,
     tags: [options.tag],
     summary: options.summary,
     description: options.description,
-    request: { body: { required: true, content: { "application/json": { schema: options.request } } } },
+    request: {
+      body: {
+        required: true,
+        content: { "application/json": { schema: options.request, example: options.example } },
+      },
+    },
     responses: {
       200: {
         description:

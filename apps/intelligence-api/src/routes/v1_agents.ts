@@ -58,16 +58,18 @@ function agentRoute<P extends RecordAgentProduct, Req extends z.ZodType, Res ext
   summary: string,
   requestSchema: Req,
   responseSchema: Res,
+  example: z.input<Req>,
 ) {
   return createRoute({
     method: "post",
     path: `/v1/${product}/{patientId}/agent` as `/v1/${P}/{patientId}/agent`,
+    operationId: `run${product[0]?.toUpperCase()}${product.slice(1)}Agent`,
     tags: ["Agents"],
     summary,
     description: DESCRIPTION,
     request: {
       params: AgentPatientIdParamSchema,
-      body: { required: true, content: { "application/json": { schema: requestSchema } } },
+      body: { required: true, content: { "application/json": { schema: requestSchema, example } } },
     },
     responses: {
       200: jsonAnswer(`The ${product} agent's advisory assessment`, responseSchema),
@@ -81,24 +83,33 @@ const medicationRoute = agentRoute(
   "Medication agent: interactions",
   MedicationAgentRequestSchema,
   MedicationAgentResponseSchema,
+  { medications: ["Sertraline 100 mg", "tramadol 50mg"] },
 );
 const biomarkerRoute = agentRoute(
   "biomarker",
   "Biomarker agent: reference ranges and critical values",
   BiomarkerAgentRequestSchema,
   BiomarkerAgentResponseSchema,
+  {
+    panel: [
+      { analyte: "lithium", value: 1.5 },
+      { analyte: "sodium", value: 140 },
+    ],
+  },
 );
 const outcomeRoute = agentRoute(
   "outcome",
   "Outcome agent: instrument scoring",
   OutcomeAgentRequestSchema,
   OutcomeAgentResponseSchema,
+  { instruments: [{ instrument: "GAD-7", total: 6, priorTotal: 12 }] },
 );
 const relapseRoute = agentRoute(
   "relapse",
   "Relapse agent: early-warning signals",
   RelapseAgentRequestSchema,
   RelapseAgentResponseSchema,
+  { signals: [{ indicator: "medication_nonadherence", severity: 1 }] },
 );
 
 /** The record-level agents: POST /v1/{medication,biomarker,outcome,relapse}/{patientId}/agent. */

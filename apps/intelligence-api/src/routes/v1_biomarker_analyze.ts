@@ -44,6 +44,7 @@ const RESPONSE_OBJECT = "biomarker.analysis" as const;
 
 const route = analysisRoute({
   path: "/v1/biomarker/analyze",
+  operationId: "analyzeBiomarkers",
   tag: "Analysis",
   summary: "Psychiatric relevance of abnormally flagged lab biomarkers",
   description:
@@ -52,6 +53,21 @@ const route = analysisRoute({
   object: RESPONSE_OBJECT,
   request: BiomarkerAnalyzeRequestSchema,
   data: BiomarkerDataSchema,
+  example: {
+    labs: [
+      {
+        id: "lab_1",
+        labName: "Reference Lab",
+        observedAt: "2026-07-01",
+        results: {
+          biomarkers: [
+            { name: "TSH", value: 7.2, unit: "mIU/L", flag: "high" },
+            { name: "Sodium", value: 140, unit: "mmol/L", flag: "normal" },
+          ],
+        },
+      },
+    ],
+  },
 });
 
 /** The body a client sends to POST /v1/biomarker/analyze (before defaults apply). */

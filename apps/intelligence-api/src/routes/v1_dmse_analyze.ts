@@ -75,6 +75,7 @@ const RESPONSE_OBJECT = "dmse.analysis" as const;
 
 const route = analysisRoute({
   path: "/v1/dmse/analyze",
+  operationId: "analyzeDmse",
   tag: "Analysis",
   summary: "Speech and movement timing to mental-status-exam signals",
   description:
@@ -84,6 +85,7 @@ const route = analysisRoute({
   request: DmseAnalyzeRequestSchema,
   data: DmseDataSchema,
   bodyRequestId: true,
+  example: { responseLatencySeconds: 2.6, speechRateWpm: 120, sessionDurationSeconds: 600 },
 });
 
 /** The body a client sends to POST /v1/dmse/analyze (before defaults apply). */

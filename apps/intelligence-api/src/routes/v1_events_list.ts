@@ -27,6 +27,7 @@ export type { EventListResponse };
 
 const route = createRoute({
   method: "get",
+  operationId: "listEvents",
   path: "/v1/events",
   tags: ["Events"],
   summary: "List events (reconciliation)",

@@ -10,6 +10,7 @@ export type { LabOrderResponse };
 
 const route = createRoute({
   method: "post",
+  operationId: "cancelLabOrder",
   path: "/v1/labs/orders/{id}/cancel",
   tags: ["Lab orders"],
   summary: "Cancel a lab order",

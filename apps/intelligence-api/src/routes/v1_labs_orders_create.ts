@@ -17,6 +17,7 @@ export type CreateLabOrderRequest = z.input<typeof CreateLabOrderRequestSchema>;
 
 const route = createRoute({
   method: "post",
+  operationId: "createLabOrder",
   path: "/v1/labs/orders",
   tags: ["Lab orders"],
   summary: "Order a lab panel",
@@ -24,7 +25,15 @@ const route = createRoute({
     "Creates the order in `requested`; a provider must authorize it before collection. Honors `Idempotency-Key`: the same key and body replay the first response; the same key with another body is 422 `idempotency_key_reused`; one still in flight is 409 `idempotency_in_progress`.",
   request: {
     headers: IdempotencyHeaderSchema,
-    body: { required: true, content: { "application/json": { schema: CreateLabOrderRequestSchema } } },
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: CreateLabOrderRequestSchema,
+          example: { patientRef: "pt_1001", panelId: "lithium_monitoring" },
+        },
+      },
+    },
   },
   responses: {
     201: {

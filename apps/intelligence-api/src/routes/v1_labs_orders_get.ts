@@ -10,6 +10,7 @@ export type { LabOrderResponse };
 
 const route = createRoute({
   method: "get",
+  operationId: "getLabOrder",
   path: "/v1/labs/orders/{id}",
   tags: ["Lab orders"],
   summary: "Retrieve a lab order",

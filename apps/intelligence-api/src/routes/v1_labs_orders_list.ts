@@ -29,6 +29,7 @@ export type { LabOrderListResponse };
 
 const route = createRoute({
   method: "get",
+  operationId: "listLabOrders",
   path: "/v1/labs/orders",
   tags: ["Lab orders"],
   summary: "List lab orders",

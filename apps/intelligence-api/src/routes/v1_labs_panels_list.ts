@@ -15,6 +15,7 @@ export type { LabPanelListResponse };
 
 const route = createRoute({
   method: "get",
+  operationId: "listLabPanels",
   path: "/v1/labs/panels",
   tags: ["Lab orders"],
   summary: "The lab catalog",

@@ -75,13 +75,22 @@ const JsonRpcResponseSchema = z
 
 const route = createRoute({
   method: "post",
+  operationId: "callMcp",
   path: MCP_PATH,
   tags: ["Agents"],
   summary: "MCP server: the deterministic engine tools",
   description:
     "Model Context Protocol over Streamable HTTP (stateless, JSON answers). Send `Accept: application/json, text/event-stream`. Lists and runs the tools the agents use (checkInteractions, evaluatePanel, scoreInstruments, scoreRelapse, ...); a tool that cannot score its input answers a result with `isError: true`. One JSON-RPC message per request, counted against the key's rate limit; a batch (a JSON array) is refused with JSON-RPC error -32600 and none of its messages runs. Secret keys only; publishable keys get 403. GET and DELETE answer 405.",
   request: {
-    body: { required: true, content: { "application/json": { schema: JsonRpcMessageSchema } } },
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: JsonRpcMessageSchema,
+          example: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
+        },
+      },
+    },
   },
   responses: {
     200: jsonAnswer("The JSON-RPC response to a request", JsonRpcResponseSchema),

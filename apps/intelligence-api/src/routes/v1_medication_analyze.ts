@@ -30,6 +30,7 @@ const RESPONSE_OBJECT = "medication.analysis" as const;
 
 const route = analysisRoute({
   path: "/v1/medication/analyze",
+  operationId: "analyzeMedication",
   tag: "Analysis",
   summary: "Symptom-scale trajectory before and after each active prescription",
   description:
@@ -38,6 +39,62 @@ const route = analysisRoute({
   object: RESPONSE_OBJECT,
   request: MedicationAnalyzeRequestSchema,
   data: MedicationDataSchema,
+  example: {
+    prescriptions: [
+      { id: "rx_1", medicationName: "Sertraline 50 mg", status: "active", prescribedAt: "2026-06-20" },
+    ],
+    assessments: [
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 20,
+        maxScore: 27,
+        createdAt: "2026-06-01T09:00:00.000Z",
+      },
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 19,
+        maxScore: 27,
+        createdAt: "2026-06-08T09:00:00.000Z",
+      },
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 19,
+        maxScore: 27,
+        createdAt: "2026-06-15T09:00:00.000Z",
+      },
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 16,
+        maxScore: 27,
+        createdAt: "2026-06-22T09:00:00.000Z",
+      },
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 14,
+        maxScore: 27,
+        createdAt: "2026-06-29T09:00:00.000Z",
+      },
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 12,
+        maxScore: 27,
+        createdAt: "2026-07-06T09:00:00.000Z",
+      },
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 10,
+        maxScore: 27,
+        createdAt: "2026-07-13T09:00:00.000Z",
+      },
+    ],
+  },
 });
 
 /** The body a client sends to POST /v1/medication/analyze (before defaults apply). */

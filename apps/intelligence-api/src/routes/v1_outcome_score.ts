@@ -44,6 +44,7 @@ const RESPONSE_OBJECT = "outcome.score" as const;
 
 const route = analysisRoute({
   path: "/v1/outcome/score",
+  operationId: "scoreOutcome",
   tag: "Analysis",
   summary: "Treatment-response composite from -100 to +100",
   description:
@@ -52,6 +53,40 @@ const route = analysisRoute({
   object: RESPONSE_OBJECT,
   request: OutcomeScoreRequestSchema,
   data: OutcomeDataSchema,
+  example: {
+    assessments: [
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 20,
+        maxScore: 27,
+        createdAt: "2026-06-01T09:00:00.000Z",
+      },
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 17,
+        maxScore: 27,
+        createdAt: "2026-06-08T09:00:00.000Z",
+      },
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 14,
+        maxScore: 27,
+        createdAt: "2026-06-15T09:00:00.000Z",
+      },
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 11,
+        maxScore: 27,
+        createdAt: "2026-06-22T09:00:00.000Z",
+      },
+    ],
+    avgSleepHours: 7.5,
+    dmseLatencyPctChange: -10,
+  },
 });
 
 /** The body a client sends to POST /v1/outcome/score (before defaults apply). */

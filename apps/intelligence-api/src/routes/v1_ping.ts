@@ -19,6 +19,7 @@ export type PingResponse = z.infer<typeof PingResponseSchema>;
 
 const route = createRoute({
   method: "get",
+  operationId: "ping",
   path: "/v1/ping",
   tags: ["Health"],
   summary: "Confirm the key, its plan and connectivity",

@@ -50,6 +50,7 @@ const RESPONSE_OBJECT = "relapse.prediction" as const;
 
 const route = analysisRoute({
   path: "/v1/relapse/predict",
+  operationId: "predictRelapse",
   tag: "Analysis",
   summary: "Additive 0-100 relapse early-warning score",
   description:
@@ -58,6 +59,40 @@ const route = analysisRoute({
   object: RESPONSE_OBJECT,
   request: RelapsePredictRequestSchema,
   data: RelapseDataSchema,
+  example: {
+    assessments: [
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 8,
+        maxScore: 27,
+        createdAt: "2026-06-01T09:00:00.000Z",
+      },
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 10,
+        maxScore: 27,
+        createdAt: "2026-06-08T09:00:00.000Z",
+      },
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 14,
+        maxScore: 27,
+        createdAt: "2026-06-15T09:00:00.000Z",
+      },
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 17,
+        maxScore: 27,
+        createdAt: "2026-06-22T09:00:00.000Z",
+      },
+    ],
+    avgSleepHours: 5,
+    daysSinceLastVisit: 60,
+  },
 });
 
 /** The body a client sends to POST /v1/relapse/predict (before defaults apply). */

@@ -16,6 +16,8 @@ export type { LabOrderAdvanceRequest, LabOrderResponse };
 
 const advanceRoute = createRoute({
   method: "post",
+  operationId: "advanceTestLabOrder",
+  security: [{ secretTestKey: [] }],
   path: "/v1/test_helpers/labs/orders/{id}/advance",
   tags: ["Test helpers"],
   summary: "Move a test lab order to its next state",
@@ -23,7 +25,10 @@ const advanceRoute = createRoute({
     "Sandbox only (test keys). Moves along requested -> authorized -> scheduled -> collected -> in_transit -> processing -> resulted -> completed, or to `to` when it is a legal move (e.g. collected -> resulted). Entering `resulted` attaches sandbox results. An illegal move is 409 `invalid_transition`.",
   request: {
     params: OrderIdParams,
-    body: { required: false, content: { "application/json": { schema: LabOrderAdvanceRequestSchema } } },
+    body: {
+      required: false,
+      content: { "application/json": { schema: LabOrderAdvanceRequestSchema, example: { to: "scheduled" } } },
+    },
   },
   responses: {
     200: jsonAnswer("The order after the move", LabOrderResponseSchema),
@@ -33,6 +38,8 @@ const advanceRoute = createRoute({
 
 const authorizeRoute = createRoute({
   method: "post",
+  operationId: "authorizeTestLabOrder",
+  security: [{ secretTestKey: [] }],
   path: "/v1/test_helpers/labs/orders/{id}/authorize",
   tags: ["Test helpers"],
   summary: "Simulate provider authorization of a test lab order",

@@ -17,6 +17,8 @@ export type WearableCompleteRequest = z.input<typeof WearableCompleteRequestSche
 
 const route = createRoute({
   method: "post",
+  operationId: "completeTestWearableConnection",
+  security: [{ secretTestKey: [] }],
   path: "/v1/test_helpers/wearables/connections/{id}/complete",
   tags: ["Test helpers"],
   summary: "Simulate the patient completing the connect page",
@@ -24,7 +26,12 @@ const route = createRoute({
     "Sandbox only (test keys). pending -> connected with `provider` (one the connection offers); emits `wearable.connected`. Any other state is 409 `invalid_transition`.",
   request: {
     params: ConnectionIdParams,
-    body: { required: true, content: { "application/json": { schema: WearableCompleteRequestSchema } } },
+    body: {
+      required: true,
+      content: {
+        "application/json": { schema: WearableCompleteRequestSchema, example: { provider: "OURA" } },
+      },
+    },
   },
   responses: {
     200: jsonAnswer("The connected connection", WearableConnectionResponseSchema),

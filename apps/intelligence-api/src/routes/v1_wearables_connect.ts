@@ -17,6 +17,7 @@ export type WearableConnectRequest = z.input<typeof ConnectRequestSchema>;
 
 const route = createRoute({
   method: "post",
+  operationId: "connectWearable",
   path: "/v1/wearables/connect",
   tags: ["Wearables"],
   summary: "Start a wearable connection",
@@ -24,7 +25,15 @@ const route = createRoute({
     "Creates a pending connection and returns `connect.url`, a service-hosted page listing the selected providers, to send to the patient. Honors `Idempotency-Key` like POST /v1/labs/orders.",
   request: {
     headers: IdempotencyHeaderSchema,
-    body: { required: true, content: { "application/json": { schema: ConnectRequestSchema } } },
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: ConnectRequestSchema,
+          example: { patientRef: "pt_w1", providers: ["OURA", "GARMIN"] },
+        },
+      },
+    },
   },
   responses: {
     201: {

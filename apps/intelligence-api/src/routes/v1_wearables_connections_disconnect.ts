@@ -14,6 +14,7 @@ export type { WearableConnectionResponse };
 
 const route = createRoute({
   method: "post",
+  operationId: "disconnectWearableConnection",
   path: "/v1/wearables/connections/{id}/disconnect",
   tags: ["Wearables"],
   summary: "Disconnect a wearable connection",

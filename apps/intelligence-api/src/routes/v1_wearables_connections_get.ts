@@ -14,6 +14,7 @@ export type { WearableConnectionResponse };
 
 const route = createRoute({
   method: "get",
+  operationId: "getWearableConnection",
   path: "/v1/wearables/connections/{id}",
   tags: ["Wearables"],
   summary: "Retrieve a wearable connection",

@@ -11,7 +11,11 @@ const QuerySchema = z.object({
     .string()
     .min(1)
     .max(128)
-    .openapi({ param: { name: "patientRef", in: "query", required: true }, description: "Required." }),
+    .openapi({
+      param: { name: "patientRef", in: "query", required: true },
+      description: "Required.",
+      example: "pt_w1",
+    }),
   limit: LimitQuery,
 });
 
@@ -20,6 +24,7 @@ export type { WearableConnectionList };
 
 const route = createRoute({
   method: "get",
+  operationId: "listWearableConnections",
   path: "/v1/wearables/connections",
   tags: ["Wearables"],
   summary: "A patient's wearable connections",

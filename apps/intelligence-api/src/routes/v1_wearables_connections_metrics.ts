@@ -23,6 +23,7 @@ export type { WearableMetricsResponse };
 
 const route = createRoute({
   method: "get",
+  operationId: "listWearableMetrics",
   path: "/v1/wearables/connections/{id}/metrics",
   tags: ["Wearables"],
   summary: "Synced daily metrics of a connection",

@@ -14,6 +14,7 @@ export type { WearableSyncResponse };
 
 const route = createRoute({
   method: "post",
+  operationId: "syncWearableConnection",
   path: "/v1/wearables/connections/{id}/sync",
   tags: ["Wearables"],
   summary: "Sync a sandbox connection now",

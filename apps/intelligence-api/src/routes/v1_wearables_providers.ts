@@ -8,6 +8,7 @@ export type { WearableProviderList };
 
 const route = createRoute({
   method: "get",
+  operationId: "listWearableProviders",
   path: "/v1/wearables/providers",
   tags: ["Wearables"],
   summary: "Provider codes accepted by connect",

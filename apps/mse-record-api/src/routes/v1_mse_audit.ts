@@ -16,6 +16,7 @@ type AuditSignature = AuditResponse["signatures"][number];
 
 const route = createRoute({
   method: "get",
+  operationId: "getMseAudit",
   path: "/v1/mse/{visitId}/audit",
   tags: [TAG],
   summary: "Audit trail of a visit's MSE, oldest first (additive, paged)",

@@ -10,6 +10,7 @@ export type MseCatalog = z.infer<typeof CatalogSchema>;
 
 const route = createRoute({
   method: "get",
+  operationId: "listMseDomains",
   path: "/v1/mse/domains",
   tags: [TAG],
   summary: "The MSE domain catalog (version 1)",

@@ -32,6 +32,7 @@ export type MseRecordResponse = z.infer<typeof GetResponseSchema>;
 
 const route = createRoute({
   method: "get",
+  operationId: "getMseRecord",
   path: "/v1/mse/{visitId}",
   tags: [TAG],
   summary: "Read the current MSE of a visit",

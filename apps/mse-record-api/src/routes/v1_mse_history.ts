@@ -19,6 +19,7 @@ type HistoryEntry = HistoryResponse["versions"][number];
 
 const route = createRoute({
   method: "get",
+  operationId: "getMseHistory",
   path: "/v1/mse/{visitId}/history",
   tags: [TAG],
   summary: "The versions of a visit's MSE, newest first (paged)",

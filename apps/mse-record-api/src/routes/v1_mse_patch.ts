@@ -18,6 +18,7 @@ export type MsePatchResponse = z.infer<typeof PatchResponseSchema>;
 
 const route = createRoute({
   method: "patch",
+  operationId: "patchMseRecord",
   path: "/v1/mse/{visitId}",
   tags: [TAG],
   summary: "Amend an MSE (a new version with the supplied domains replaced)",
@@ -25,7 +26,15 @@ const route = createRoute({
     "Supplied domains replace the stored ones whole; a domain set to null is removed; the rest is kept. The merged record is re-validated and its risk recomputed (a risk-bearing result writes a safety event). 404 when the visit has no MSE yet; 409 `conflict` when it is recorded for another patientId. Scope `mse:write`.",
   request: {
     params: VisitIdParamSchema,
-    body: { required: true, content: { "application/json": { schema: PatchRequestSchema } } },
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: PatchRequestSchema,
+          example: { patientId: "pat-1", selection: { insight: { values: ["good"] } } },
+        },
+      },
+    },
   },
   responses: {
     200: jsonAnswer("The version written", PatchResponseSchema),

@@ -9,6 +9,7 @@ export type MseSafetyEventList = z.infer<typeof SafetyEventListSchema>;
 
 const route = createRoute({
   method: "get",
+  operationId: "listMseSafetyEvents",
   path: "/v1/mse/safety_events",
   tags: [TAG],
   summary: "The organization's MSE safety events, newest first (additive)",

@@ -11,6 +11,7 @@ export type MseSignResponse = z.infer<typeof SignResponseSchema>;
 
 const route = createRoute({
   method: "post",
+  operationId: "signMseRecord",
   path: "/v1/mse/{visitId}/sign",
   tags: [TAG],
   summary: "Sign the current version of a visit's MSE",
@@ -18,7 +19,15 @@ const route = createRoute({
     "Records a signature bound to the latest version and its content hash: the signer's name (required), credential, license, organization, the UTC time, the local time in `timezone` (an IANA name), the attestation and the key used. Signing again adds a co-signature; a later write creates a new, unsigned version. 409 `conflict` when the visit has no MSE in this organization or is recorded for another patientId. Scope `mse:sign`.",
   request: {
     params: VisitIdParamSchema,
-    body: { required: true, content: { "application/json": { schema: SignRequestSchema } } },
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: SignRequestSchema,
+          example: { patientId: "pat-1", signedByName: "Dr. Rivera", credential: "MD" },
+        },
+      },
+    },
   },
   responses: {
     200: jsonAnswer("The signature", SignResponseSchema),

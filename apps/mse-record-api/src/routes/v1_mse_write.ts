@@ -18,6 +18,7 @@ export type MseWriteResponse = z.infer<typeof WriteResponseSchema>;
 
 const route = createRoute({
   method: "post",
+  operationId: "writeMseRecord",
   path: "/v1/mse/{visitId}",
   tags: [TAG],
   summary: "Write an MSE (a new version)",
@@ -25,7 +26,25 @@ const route = createRoute({
     "Stores the whole selection as the visit's next immutable version (version 1 on the first write). The selection is validated against the catalog (422 `invalid_selection` with one entry per problem). Risk is computed; a risk-bearing version writes a durable safety event (`risk.safetyEventId`) delivered to the organization's webhooks. A visit already recorded for another patientId is 409 `conflict`. Scope `mse:write`.",
   request: {
     params: VisitIdParamSchema,
-    body: { required: true, content: { "application/json": { schema: WriteRequestSchema } } },
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: WriteRequestSchema,
+          example: {
+            patientId: "pat-1",
+            clinicianId: "dr-a",
+            selection: {
+              mood: { values: ["depressed", "anxious"], text: "Worse in the mornings" },
+              affect: { values: ["restricted"] },
+              speech: { values: ["normal"] },
+              risk: { values: ["denies_si_hi"] },
+              insight: { values: ["partial"] },
+            },
+          },
+        },
+      },
+    },
   },
   responses: {
     200: jsonAnswer("The version written", WriteResponseSchema),
