@@ -596,7 +596,8 @@ const RANK: Readonly<Record<Anchored, number>> = {
  * reliable deterioration -> worsening; a severe latest score without a reliable improvement ->
  * severe_symptoms; else the scale the symptom component describes (readTrajectory's most
  * administered scale, read as the findings reader pools it) decides: improving on a reliable
- * improvement, else stable; that scale on one date only -> no anchor.
+ * improvement, else stable; that scale on one date only, or its change not read because only
+ * invalid totals show it -> no anchor.
  */
 function anchorOf(assessments: readonly Assessment[]): Anchored | null {
   const f = readSymptomFindings(assessments);
@@ -606,8 +607,37 @@ function anchorOf(assessments: readonly Assessment[]): Anchored | null {
   // A scale whose direction is not known anchors nothing (decision 60).
   if (!tr || tr.lastAt === tr.firstAt || tr.direction === null) return null;
   const key = recogniseInstrument(tr.instrumentKey, tr.instrumentName) ?? tr.instrumentKey;
-  return f.instruments.find((i) => i.key === key)?.improved ? "improving" : "stable";
+  const main = f.instruments.find((i) => i.key === key);
+  // A change shown only with invalid totals anchors nothing (decision 81): valid administrations
+  // on two dates are needed (fast-check found a PHQ-9 of 1.0000000000000002 out of 1 beside a 0).
+  if (main !== undefined && !main.changeRead) return null;
+  return main?.improved ? "improving" : "stable";
 }
+
+describe("invalid totals", () => {
+  it("a change shown only by an invalid total is insufficient data, never stable (decision 81)", () => {
+    // Found by the direction property: a PHQ-9 total a rounding error above its maximum, then a 0.
+    const assessments: Assessment[] = [
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 1.0000000000000002,
+        maxScore: 1,
+        createdAt: "2020-01-01T00:00:00.000Z",
+      },
+      {
+        instrumentId: "phq9",
+        instrumentName: "PHQ-9",
+        score: 0,
+        maxScore: 1,
+        createdAt: "2020-01-01T00:00:00.001Z",
+      },
+    ];
+    const r = scoreOutcome({ assessments }, { now: NOW });
+    expect(r.data.direction).toBe("insufficient_data");
+    expect(r.data.components.find((c) => c.key === "symptoms")?.detail).toContain("change not evaluated");
+  });
+});
 
 describe("properties", () => {
   it("score in [-100, 100] is the sum of the contributions; every component present; confidence in [0, 1]", () => {
