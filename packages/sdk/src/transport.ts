@@ -68,6 +68,8 @@ export function parseRetryAfter(value: string | null, nowMs = Date.now()): numbe
   if (value === null) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // Every HTTP-date form (IMF-fixdate, RFC 850, asctime) starts with the day name.
+  if (!/^[A-Za-z]{3}/.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);
