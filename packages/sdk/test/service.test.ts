@@ -1,4 +1,6 @@
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
 import { startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserClient } from "../src/browser.js";
@@ -41,6 +43,7 @@ const recordingFetch = async (request: Request) => {
 };
 
 let svc: TestService;
+let secretKey: string;
 let client: SvcClient;
 let org: SvcClient;
 let publishableKey: string;
@@ -48,6 +51,7 @@ let publishableKey: string;
 beforeAll(async () => {
   svc = await startTestService();
   const caller = await svc.seed.caller("enterprise");
+  secretKey = caller.key;
   client = createClient({ apiKey: caller.key, baseUrl: svc.url, fetch: recordingFetch });
   org = createClient({ apiKey: (await svc.seed.org()).key, baseUrl: svc.url, fetch: recordingFetch });
   publishableKey = (await svc.seed.key("publishable", caller.account.id, ["http://localhost:3000"])).key;
@@ -239,6 +243,20 @@ describe("the SDK against the running service", () => {
     expect((bad as InvalidRequestError).issues?.length).toBeGreaterThan(0);
     const stranger = createClient({ apiKey: "sk_test_nope", baseUrl: svc.url });
     await expect(stranger.ping()).rejects.toBeInstanceOf(InvalidTokenError);
+  });
+
+  it("the README's example (examples/quickstart.ts) runs against the service", async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "examples/quickstart.ts"],
+      {
+        cwd: new URL("..", import.meta.url),
+        env: { ...process.env, SVC_API_KEY: secretKey, SVC_BASE_URL: svc.url },
+      },
+    );
+    expect(stdout).toMatch(/^relapse \d+(\.\d+)? (low|moderate|elevated|high)$/m);
+    expect(stdout).toMatch(/^order labord_\S+ requested$/m);
+    expect(stdout).toMatch(/^cancelled cancelled$/m);
   });
 
   it("every operation of the document was called through the SDK", () => {
