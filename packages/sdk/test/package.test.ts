@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ERROR_CODES as SERVER_ERROR_CODES } from "@svc/http";
 import { describe, expect, it } from "vitest";
-import { staleFiles } from "../scripts/generate.js";
+import { generateMeta, staleFiles } from "../scripts/generate.js";
 import {
   ERROR_CLASSES,
   ERROR_CODES,
@@ -18,6 +18,18 @@ describe("generated from docs/openapi.json", () => {
   it("the committed types and metadata match the document (run `pnpm --filter @svc/sdk generate`)", async () => {
     expect(await staleFiles()).toEqual([]);
   }, 60_000);
+
+  it("a changed document gives different generated text (what makes the check fail)", () => {
+    const documentText = readFileSync(join(srcDir, "../../../docs/openapi.json"), "utf8");
+    const doc = JSON.parse(documentText);
+    doc.components.schemas.ErrorEnvelope.properties.error.properties.code.enum.push("brand_new_code");
+    doc.paths["/v1/mse/{visitId}"].post.parameters = [{ name: "Idempotency-Key", in: "header" }];
+    const changed = generateMeta(JSON.stringify(doc));
+    expect(changed).not.toBe(generateMeta(documentText));
+    expect(changed).toContain('"brand_new_code"');
+    expect(changed).toContain('"POST /v1/mse/{visitId}"');
+    expect(() => generateMeta(JSON.stringify({ paths: {}, components: { schemas: {} } }))).toThrow(/no enum/);
+  });
 
   it("the error codes are the server's, each with its own class", () => {
     expect([...ERROR_CODES]).toEqual([...SERVER_ERROR_CODES]);
