@@ -39,12 +39,17 @@ export async function generateTypes(documentText: string): Promise<string> {
   return biomeFormat(HEADER + astToString(ast), outputPath);
 }
 
+type Parameter = { name?: string; in?: string; $ref?: string };
+
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+  paths: Record<string, Record<string, { parameters?: Parameter[] }>>;
   components: {
     schemas: Record<string, { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } }>;
+    parameters?: Record<string, Parameter>;
   };
 }
+
+const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
 
 /**
  * What the runtime needs beyond types, read from the document: the error codes (the envelope's
@@ -55,11 +60,16 @@ export function generateMeta(documentText: string): string {
   const codes = doc.components.schemas.ErrorEnvelope?.properties?.error?.properties?.code?.enum;
   if (!codes?.length) throw new Error("docs/openapi.json: ErrorEnvelope.error.code has no enum.");
   const idempotent: string[] = [];
+  // A parameter may be inline or a reference to components.parameters (either way it counts).
+  const resolve = (p: Parameter): Parameter =>
+    p.$ref ? (doc.components.parameters?.[p.$ref.split("/").at(-1) ?? ""] ?? p) : p;
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(item)) {
-      const takesKey = operation.parameters?.some(
-        (p) => p.in === "header" && p.name.toLowerCase() === "idempotency-key",
-      );
+      if (!METHODS.has(method)) continue;
+      const takesKey = operation.parameters?.some((raw) => {
+        const p = resolve(raw);
+        return p.in === "header" && p.name?.toLowerCase() === "idempotency-key";
+      });
       if (takesKey) idempotent.push(`${method.toUpperCase()} ${path}`);
     }
   }

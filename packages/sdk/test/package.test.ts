@@ -24,10 +24,14 @@ describe("generated from docs/openapi.json", () => {
     const doc = JSON.parse(documentText);
     doc.components.schemas.ErrorEnvelope.properties.error.properties.code.enum.push("brand_new_code");
     doc.paths["/v1/mse/{visitId}"].post.parameters = [{ name: "Idempotency-Key", in: "header" }];
+    // A referenced parameter counts like an inline one.
+    doc.components.parameters = { IdemKey: { name: "Idempotency-Key", in: "header" } };
+    doc.paths["/v1/mse/{visitId}"].patch.parameters = [{ $ref: "#/components/parameters/IdemKey" }];
     const changed = generateMeta(JSON.stringify(doc));
     expect(changed).not.toBe(generateMeta(documentText));
     expect(changed).toContain('"brand_new_code"');
     expect(changed).toContain('"POST /v1/mse/{visitId}"');
+    expect(changed).toContain('"PATCH /v1/mse/{visitId}"');
     expect(() => generateMeta(JSON.stringify({ paths: {}, components: { schemas: {} } }))).toThrow(/no enum/);
   });
 
