@@ -1,0 +1,26 @@
+/**
+ * `@svc/sdk` for Node: the typed client of the Intelligence and MSE Record APIs, webhook and
+ * safety-event signature checks. No telemetry. The browser entry is `@svc/sdk/browser`.
+ */
+export {
+  type BodyOf,
+  type ClientOptions,
+  createClient,
+  type QueryOf,
+  type ResultOf,
+  type SvcClient,
+} from "./client.js";
+export type { RawClient } from "./core.js";
+export * from "./errors.js";
+export { ERROR_CODES, IDEMPOTENT_OPERATIONS } from "./generated/meta.js";
+export type { components, operations, paths } from "./generated/openapi.js";
+export { nextCursor, type PageInfo, PageIterator } from "./pagination.js";
+export {
+  backoffDelay,
+  isRetryableStatus,
+  parseRetryAfter,
+  type RequestOptions,
+  type TransportOptions,
+  takesIdempotencyKey,
+} from "./transport.js";
+export * from "./webhooks.js";

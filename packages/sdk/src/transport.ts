@@ -1,0 +1,190 @@
+import { ConnectionError, errorFromResponse, TimeoutError } from "./errors.js";
+import { IDEMPOTENT_OPERATIONS } from "./generated/meta.js";
+
+/** Client-wide settings of the HTTP runtime; each call may override the last four. */
+export interface TransportOptions {
+  /** `sk_test_...`, `sk_live_...`, an organization key, or a publishable key (browser). */
+  apiKey: string;
+  /** The service origin, e.g. `https://api.example.com` (no trailing `/v1`). */
+  baseUrl: string;
+  /** A fetch implementation (default: the global fetch). */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Retries after the first attempt: 2 by default, 0 turns them off. */
+  maxRetries?: number;
+  /** Time limit of each attempt in ms (default 60 000). */
+  timeoutMs?: number;
+  /** First backoff delay in ms (default 500); doubles per retry, with jitter. */
+  retryBaseDelayMs?: number;
+  /** Longest wait before a retry in ms (default 8 000); a longer `Retry-After` is not waited for. */
+  retryMaxDelayMs?: number;
+}
+
+/** Per-call settings. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxRetries?: number;
+  /** For creates: your own key (default: one generated per call, kept across its retries). */
+  idempotencyKey?: string;
+}
+
+const DEFAULTS = { maxRetries: 2, timeoutMs: 60_000, retryBaseDelayMs: 500, retryMaxDelayMs: 8_000 };
+
+/** Statuses worth another attempt: request timeout, rate limit, and server-side failures. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/**
+ * POSTs that only compute (analysis, prediction, scoring): replaying one stores nothing twice, so
+ * they are retried like GETs. Other writes without an Idempotency-Key (MSE write, patch, sign,
+ * cancel, agents) are retried only when the server said it did not process them (429).
+ */
+const PURE_POSTS = [/^\/v1\/[a-z]+\/analyze$/, /^\/v1\/relapse\/predict$/, /^\/v1\/outcome\/score$/];
+
+function templateToRegExp(template: string): RegExp {
+  const escaped = template
+    .split(/\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))
+    .join("[^/]+");
+  return new RegExp(`^${escaped}$`);
+}
+
+const IDEMPOTENT = IDEMPOTENT_OPERATIONS.map((entry) => {
+  const [method = "", template = ""] = entry.split(" ");
+  return { method, pattern: templateToRegExp(template) };
+});
+
+/** Whether the operation takes an Idempotency-Key (read from the OpenAPI document). */
+export function takesIdempotencyKey(method: string, pathname: string): boolean {
+  return IDEMPOTENT.some((op) => op.method === method && op.pattern.test(pathname));
+}
+
+/**
+ * `Retry-After` in ms: delta-seconds or an HTTP date (RFC 9110 10.2.3); undefined when absent
+ * or unreadable. A date in the past is 0.
+ */
+export function parseRetryAfter(value: string | null, nowMs = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // Every HTTP-date form (IMF-fixdate, RFC 850, asctime) starts with the day name.
+  if (!/^[A-Za-z]{3}/.test(trimmed)) return undefined;
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - nowMs);
+}
+
+/** Exponential backoff with jitter: half fixed, half random, so clients do not retry in step. */
+export function backoffDelay(retry: number, baseMs: number, maxMs: number, random = Math.random): number {
+  const ceiling = Math.min(maxMs, baseMs * 2 ** retry);
+  return ceiling / 2 + random() * (ceiling / 2);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+type Attempt = { response: Response } | { failure: ConnectionError | TimeoutError };
+
+/** What the runtime needs to send one call: the merged settings. */
+export interface CallSettings {
+  fetch: (request: Request) => Promise<Response>;
+  maxRetries: number;
+  timeoutMs: number;
+  retryBaseDelayMs: number;
+  retryMaxDelayMs: number;
+  signal: AbortSignal | undefined;
+  idempotencyKey: string | undefined;
+}
+
+export function callSettings(client: TransportOptions, call: RequestOptions = {}): CallSettings {
+  return {
+    fetch: client.fetch ?? ((request) => globalThis.fetch(request)),
+    maxRetries: Math.max(0, call.maxRetries ?? client.maxRetries ?? DEFAULTS.maxRetries),
+    timeoutMs: call.timeoutMs ?? client.timeoutMs ?? DEFAULTS.timeoutMs,
+    retryBaseDelayMs: client.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
+    retryMaxDelayMs: client.retryMaxDelayMs ?? DEFAULTS.retryMaxDelayMs,
+    signal: call.signal,
+    idempotencyKey: call.idempotencyKey,
+  };
+}
+
+async function attempt(request: Request, settings: CallSettings): Promise<Attempt> {
+  const timeout = AbortSignal.timeout(settings.timeoutMs);
+  const signal = settings.signal ? AbortSignal.any([settings.signal, timeout]) : timeout;
+  try {
+    return { response: await settings.fetch(new Request(request, { signal })) };
+  } catch (error) {
+    // The caller's own abort is theirs to handle: never retried, never wrapped.
+    if (settings.signal?.aborted) throw settings.signal.reason;
+    if (timeout.aborted) return { failure: new TimeoutError(settings.timeoutMs) };
+    return {
+      failure: new ConnectionError(`Could not reach ${new URL(request.url).origin}.`, { cause: error }),
+    };
+  }
+}
+
+/**
+ * Sends one call: adds the Idempotency-Key where the operation takes one (the same on every
+ * retry), bounds each attempt by the timeout, and retries connection failures, timeouts, 408,
+ * 429 and 5xx with exponential backoff and jitter, waiting `Retry-After` when the server gives
+ * one. Answers the last response (an error status included); throws ConnectionError or
+ * TimeoutError when no attempt got an answer, and the caller's abort reason when aborted.
+ */
+export async function send(original: Request, settings: CallSettings): Promise<Response> {
+  const pathname = new URL(original.url).pathname;
+  const method = original.method.toUpperCase();
+  let request = original;
+  if (takesIdempotencyKey(method, pathname) && !original.headers.has("idempotency-key")) {
+    const headers = new Headers(original.headers);
+    headers.set("idempotency-key", settings.idempotencyKey ?? globalThis.crypto.randomUUID());
+    request = new Request(original, { headers });
+  }
+  const replayable =
+    method === "GET" ||
+    method === "HEAD" ||
+    request.headers.has("idempotency-key") ||
+    (method === "POST" && PURE_POSTS.some((pattern) => pattern.test(pathname)));
+  for (let retry = 0; ; retry++) {
+    const outcome = await attempt(request.clone(), settings);
+    const last = retry >= settings.maxRetries;
+    if ("failure" in outcome) {
+      if (last || !replayable) throw outcome.failure;
+      await sleep(backoffDelay(retry, settings.retryBaseDelayMs, settings.retryMaxDelayMs), settings.signal);
+      continue;
+    }
+    const { response } = outcome;
+    const retryable = isRetryableStatus(response.status) && (replayable || response.status === 429);
+    if (last || !retryable) return response;
+    const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+    if (retryAfter !== undefined && retryAfter > settings.retryMaxDelayMs) return response;
+    const delay = retryAfter ?? backoffDelay(retry, settings.retryBaseDelayMs, settings.retryMaxDelayMs);
+    await response.body?.cancel();
+    await sleep(delay, settings.signal);
+  }
+}
+
+/** Reads an answer: the parsed JSON body, or the typed error for an error status. */
+export async function readJson<T>(response: Response): Promise<T> {
+  const raw = await response.text();
+  let body: unknown;
+  try {
+    body = raw ? JSON.parse(raw) : undefined;
+  } catch {
+    body = raw;
+  }
+  if (!response.ok) throw errorFromResponse(response.status, body, response.headers);
+  return body as T;
+}

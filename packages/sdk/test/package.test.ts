@@ -1,0 +1,89 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ERROR_CODES as SERVER_ERROR_CODES } from "@svc/http";
+import { describe, expect, it } from "vitest";
+import { generateMeta, staleFiles } from "../scripts/generate.js";
+import {
+  ERROR_CLASSES,
+  ERROR_CODES,
+  errorFromResponse,
+  IDEMPOTENT_OPERATIONS,
+  takesIdempotencyKey,
+} from "../src/index.js";
+
+const srcDir = join(dirname(fileURLToPath(import.meta.url)), "../src");
+
+describe("generated from docs/openapi.json", () => {
+  it("the committed types and metadata match the document (run `pnpm --filter @svc/sdk generate`)", async () => {
+    expect(await staleFiles()).toEqual([]);
+  }, 60_000);
+
+  it("a changed document gives different generated text (what makes the check fail)", () => {
+    const documentText = readFileSync(join(srcDir, "../../../docs/openapi.json"), "utf8");
+    const doc = JSON.parse(documentText);
+    doc.components.schemas.ErrorEnvelope.properties.error.properties.code.enum.push("brand_new_code");
+    doc.paths["/v1/mse/{visitId}"].post.parameters = [{ name: "Idempotency-Key", in: "header" }];
+    // A referenced parameter counts like an inline one.
+    doc.components.parameters = { IdemKey: { name: "Idempotency-Key", in: "header" } };
+    doc.paths["/v1/mse/{visitId}"].patch.parameters = [{ $ref: "#/components/parameters/IdemKey" }];
+    const changed = generateMeta(JSON.stringify(doc));
+    expect(changed).not.toBe(generateMeta(documentText));
+    expect(changed).toContain('"brand_new_code"');
+    expect(changed).toContain('"POST /v1/mse/{visitId}"');
+    expect(changed).toContain('"PATCH /v1/mse/{visitId}"');
+    expect(() => generateMeta(JSON.stringify({ paths: {}, components: { schemas: {} } }))).toThrow(/no enum/);
+  });
+
+  it("the error codes are the server's, each with its own class", () => {
+    expect([...ERROR_CODES]).toEqual([...SERVER_ERROR_CODES]);
+    const classes = new Set(Object.values(ERROR_CLASSES));
+    expect(classes.size).toBe(ERROR_CODES.length);
+    for (const code of ERROR_CODES) {
+      const error = errorFromResponse(
+        400,
+        { ok: false, requestId: "req_1", error: { code, message: "m" } },
+        new Headers(),
+      );
+      expect(error).toBeInstanceOf(ERROR_CLASSES[code]);
+      expect(error.code).toBe(code);
+    }
+  });
+
+  it("an Idempotency-Key goes on the creates that take one, and only those", () => {
+    expect(IDEMPOTENT_OPERATIONS).toEqual(["POST /v1/labs/orders", "POST /v1/wearables/connect"]);
+    expect(takesIdempotencyKey("POST", "/v1/labs/orders")).toBe(true);
+    expect(takesIdempotencyKey("GET", "/v1/labs/orders")).toBe(false);
+    expect(takesIdempotencyKey("POST", "/v1/labs/orders/lo_1/cancel")).toBe(false);
+    expect(takesIdempotencyKey("POST", "/v1/mse/v1")).toBe(false);
+  });
+});
+
+/** Relative imports of a module, followed transitively from the browser entry. */
+function importGraph(entry: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const visit = (file: string) => {
+    if (graph.has(file)) return;
+    const text = readFileSync(join(srcDir, file), "utf8");
+    const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1] ?? "");
+    graph.set(file, specifiers);
+    for (const s of specifiers) if (s.startsWith("./")) visit(s.slice(2).replace(/\.js$/, ".ts"));
+  };
+  visit(entry);
+  return graph;
+}
+
+describe("the browser entry", () => {
+  it("imports no Node module and nothing but openapi-fetch beyond its own files (no telemetry)", () => {
+    const graph = importGraph("browser.ts");
+    const external = [...graph.values()].flat().filter((s) => !s.startsWith("./"));
+    expect(external.filter((s) => s.startsWith("node:"))).toEqual([]);
+    expect(new Set(external)).toEqual(new Set(["openapi-fetch"]));
+    expect(graph.has("webhooks.ts")).toBe(false);
+  });
+
+  it("the whole SDK imports nothing that reports home: only openapi-fetch and node:crypto", () => {
+    const external = [...importGraph("index.ts").values()].flat().filter((s) => !s.startsWith("./"));
+    expect(new Set(external)).toEqual(new Set(["openapi-fetch", "node:crypto"]));
+  });
+});
