@@ -1,16 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Bundle, MedicationRequest } from "@medplum/fhirtypes";
-import { type Card, isCleanJson } from "@svc/cds-hooks";
-import { type AppDeps, MemoryRateLimiter } from "@svc/http";
-import { type RunningServer, startServer } from "@svc/http/runtime";
-import { registerCdsClient } from "@svc/records";
-import { captureLogger, createTestDatabase, Seeder, type TestDatabase } from "@svc/testkit";
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { isCleanJson } from "@svc/cds-hooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { medicationRequest, PATIENT_ID, searchset } from "../../../packages/fhir/test/inbound-fixtures.js";
-import { buildIntelligenceApi } from "../src/index.js";
+import { type CdsTestbed, PUBLIC_BASE, type ScriptedFhirServer, startCdsTestbed } from "./cds-ehr.js";
 
 /**
  * CDS Hooks 2.0.1 and Hook Library 1.0.1 checked from the outside, as an EHR would meet them
@@ -20,88 +13,24 @@ import { buildIntelligenceApi } from "../src/index.js";
  * that is not a search result, discovery's templates, and CORS on every kind of answer.
  */
 
-const PUBLIC_BASE = "https://cds.example.test";
 const ORIGIN = "https://ehr.example.org";
 
-let db: TestDatabase;
-let server: RunningServer;
-let ehr: { iss: string; kid: string; privateKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"] };
-
-/** The EHR's FHIR server: `answer` decides each reply; every request is recorded. */
-const fhir = {
-  server: null as Server | null,
-  url: "",
-  requests: [] as string[],
-  answer: (_path: string): { status: number; body: string } => ({ status: 404, body: "{}" }),
-};
-
-function answerFhir(req: IncomingMessage, res: ServerResponse): void {
-  fhir.requests.push(req.url ?? "");
-  const { status, body } = fhir.answer(req.url ?? "");
-  res.writeHead(status, { "content-type": "application/fhir+json" });
-  res.end(body);
-}
+let bed: CdsTestbed;
+let fhir: ScriptedFhirServer;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  const deps: AppDeps = {
-    db: db.handle.db,
-    limiter: new MemoryRateLimiter(),
-    logger: captureLogger().logger,
-    publicBaseUrl: PUBLIC_BASE,
-    allowLoopbackWebhooks: true,
-  };
-  server = await startServer({ fetch: buildIntelligenceApi(deps).app.fetch, port: 0, hostname: "127.0.0.1" });
-  fhir.server = createServer(answerFhir);
-  await new Promise<void>((resolve) => fhir.server?.listen(0, "127.0.0.1", resolve));
-  fhir.url = `http://127.0.0.1:${(fhir.server.address() as AddressInfo).port}/fhir`;
-  const account = await new Seeder(db.handle).account();
-  const { publicKey, privateKey } = await generateKeyPair("ES384");
-  const kid = randomUUID();
-  const iss = `https://ehr-${randomUUID()}.example.org`;
-  await registerCdsClient(db.handle.db, {
-    accountId: account.id,
-    iss,
-    jwks: { keys: [{ ...(await exportJWK(publicKey)), kid, alg: "ES384" }] },
-  });
-  ehr = { iss, kid, privateKey };
+  bed = await startCdsTestbed();
+  fhir = bed.fhir;
 });
-
-afterAll(async () => {
-  await server.close(1_000);
-  await new Promise<void>((resolve) => fhir.server?.close(() => resolve()));
-  await db.drop();
-});
-
+afterAll(() => bed.close());
 beforeEach(() => {
   fhir.requests = [];
   fhir.answer = () => ({ status: 200, body: JSON.stringify(searchset([])) });
 });
 
-async function jwt(aud: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ iss: ehr.iss, aud, iat: now, exp: now + 120, jti: randomUUID() })
-    .setProtectedHeader({ alg: "ES384", typ: "JWT", kid: ehr.kid })
-    .sign(ehr.privateKey);
-}
-
-async function callHook(serviceId: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}/cds-services/${serviceId}`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${await jwt(`${PUBLIC_BASE}/cds-services/${serviceId}`)}`,
-      "content-type": "application/json",
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  const json = JSON.parse(text) as {
-    cards?: Card[];
-    error?: { code: string; message: string; issues?: { path: string; message: string }[] };
-  };
-  return { status: response.status, text, json, headers: response.headers };
-}
+const jwt = (aud: string) => bed.jwt(aud);
+const callHook = (serviceId: string, body: unknown, headers: Record<string, string> = {}) =>
+  bed.callHook(serviceId, body, headers);
 
 function fhirAuthorization() {
   return {
@@ -291,7 +220,7 @@ describe("prefetch semantics", () => {
     const { status } = await callHook("psych-patient-view", body);
     expect(status).toBe(200);
     expect(fhir.requests).toHaveLength(1);
-    expect(fhir.requests[0]).toMatch(/^\/fhir\/MedicationRequest\?/);
+    expect(fhir.requests[0]?.path).toMatch(/^\/fhir\/MedicationRequest\?/);
   });
 
   it("an OperationOutcome sent as prefetch is the EHR's answer: not fetched again, and said as not checked", async () => {
@@ -346,7 +275,7 @@ describe("prefetch semantics", () => {
     const body = patientView({}, { fhirServer: fhir.url, fhirAuthorization: fhirAuthorization() });
     const { status } = await callHook("psych-patient-view", body);
     expect(status).toBe(200);
-    for (const path of fhir.requests) {
+    for (const { path } of fhir.requests) {
       expect(path).toContain(`patient=${PATIENT_ID}`);
       expect(path).not.toMatch(/=(&|$)/);
     }
@@ -355,7 +284,7 @@ describe("prefetch semantics", () => {
 
 describe("discovery", () => {
   it("every service has hook, id, description, title and usageRequirements; templates use allowed tokens and query forms only", async () => {
-    const response = await fetch(`${server.url}/cds-services`, {
+    const response = await fetch(`${bed.url}/cds-services`, {
       headers: { authorization: `Bearer ${await jwt(`${PUBLIC_BASE}/cds-services`)}` },
     });
     expect(response.status).toBe(200);
@@ -403,19 +332,12 @@ describe("CORS for browser-based EHRs", () => {
 });
 
 describe("the EHR's JWT, cases next to the obvious ones", () => {
-  async function signed(
-    claims: Record<string, unknown>,
-    header: Record<string, unknown> = {},
-  ): Promise<string> {
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ iss: ehr.iss, iat: now, exp: now + 120, jti: randomUUID(), ...claims })
-      .setProtectedHeader({ alg: "ES384", typ: "JWT", kid: ehr.kid, ...header })
-      .sign(ehr.privateKey);
-  }
+  const signed = (claims: Record<string, unknown>, header: Record<string, unknown> = {}) =>
+    bed.sign(claims, header);
   const hookUrl = `${PUBLIC_BASE}/cds-services/psych-patient-view`;
   const post = async (token: string, path = "/cds-services/psych-patient-view") =>
     (
-      await fetch(`${server.url}${path}`, {
+      await fetch(`${bed.url}${path}`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
         body: JSON.stringify(patientView({}, { prefetch: NO_DATA })),

@@ -1,14 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Bundle, CodeSystem, MedicationRequest, Observation } from "@medplum/fhirtypes";
 import { type Card, CDS_SERVICES, isCleanJson } from "@svc/cds-hooks";
-import { type AppDeps, MemoryRateLimiter } from "@svc/http";
-import { type RunningServer, startServer } from "@svc/http/runtime";
-import { registerCdsClient } from "@svc/records";
-import { captureLogger, createTestDatabase, Seeder, type TestDatabase } from "@svc/testkit";
 import { assertValidFhirR4 } from "@svc/testkit/fhir";
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   lithium,
@@ -17,7 +10,7 @@ import {
   phq9,
   searchset,
 } from "../../../packages/fhir/test/inbound-fixtures.js";
-import { buildIntelligenceApi } from "../src/index.js";
+import { type CdsTestbed, PUBLIC_BASE, type ScriptedFhirServer, startCdsTestbed } from "./cds-ehr.js";
 
 /**
  * The CDS Hooks services end to end, as an EHR calls them over real HTTP with its own signed JWT:
@@ -26,103 +19,44 @@ import { buildIntelligenceApi } from "../src/index.js";
  * (412), malformed hook requests (400), and the public rule pages a card links to.
  */
 
-const PUBLIC_BASE = "https://cds.example.test";
 const FHIR_TOKEN = "ehr-access-token-for-this-hook";
 
-let db: TestDatabase;
-let server: RunningServer;
-let ehr: { iss: string; kid: string; privateKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"] };
-
-/** The EHR's FHIR server: answers searches from `data`, records what it was asked. */
-const fhir = {
-  server: null as Server | null,
-  url: "",
-  data: {} as Record<"MedicationRequest" | "Observation", Bundle>,
-  status: 200,
-  requests: [] as { path: string; authorization: string | undefined }[],
-};
+let bed: CdsTestbed;
+let fhir: ScriptedFhirServer;
+/** What the scripted FHIR server answers to each search (`status` 200), or an error status. */
+let fhirData: Record<"MedicationRequest" | "Observation", Bundle>;
+let fhirStatus: number;
 
 function daysAgo(days: number): string {
   return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 }
 
-function answerFhir(req: IncomingMessage, res: import("node:http").ServerResponse): void {
-  fhir.requests.push({ path: req.url ?? "", authorization: req.headers.authorization });
-  const type = /^\/fhir\/(MedicationRequest|Observation)\?/.exec(req.url ?? "")?.[1] as
-    | "MedicationRequest"
-    | "Observation"
+/** Searches answered from `fhirData`; anything else, or a set `fhirStatus`, an OperationOutcome. */
+function answerFhir(path: string): { status: number; body: string } {
+  const type = /^\/fhir\/(MedicationRequest|Observation)\?/.exec(path)?.[1] as
+    | keyof typeof fhirData
     | undefined;
-  if (fhir.status !== 200 || !type) {
-    res.writeHead(fhir.status === 200 ? 404 : fhir.status, { "content-type": "application/fhir+json" });
-    res.end(
-      JSON.stringify({ resourceType: "OperationOutcome", issue: [{ severity: "error", code: "exception" }] }),
-    );
-    return;
+  if (fhirStatus !== 200 || !type) {
+    const outcome = { resourceType: "OperationOutcome", issue: [{ severity: "error", code: "exception" }] };
+    return { status: fhirStatus === 200 ? 404 : fhirStatus, body: JSON.stringify(outcome) };
   }
-  res.writeHead(200, { "content-type": "application/fhir+json" });
-  res.end(JSON.stringify(fhir.data[type]));
+  return { status: 200, body: JSON.stringify(fhirData[type]) };
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  const deps: AppDeps = {
-    db: db.handle.db,
-    limiter: new MemoryRateLimiter(),
-    logger: captureLogger().logger,
-    publicBaseUrl: PUBLIC_BASE,
-    // The scripted FHIR server is on loopback: the operator's setting allows it for test mode.
-    allowLoopbackWebhooks: true,
-  };
-  server = await startServer({ fetch: buildIntelligenceApi(deps).app.fetch, port: 0, hostname: "127.0.0.1" });
-  fhir.server = createServer(answerFhir);
-  await new Promise<void>((resolve) => fhir.server?.listen(0, "127.0.0.1", resolve));
-  fhir.url = `http://127.0.0.1:${(fhir.server.address() as AddressInfo).port}/fhir`;
-  const account = await new Seeder(db.handle).account();
-  const { publicKey, privateKey } = await generateKeyPair("ES384");
-  const kid = randomUUID();
-  const iss = `https://ehr-${randomUUID()}.example.org`;
-  await registerCdsClient(db.handle.db, {
-    accountId: account.id,
-    iss,
-    jwks: { keys: [{ ...(await exportJWK(publicKey)), kid, alg: "ES384" }] },
-  });
-  ehr = { iss, kid, privateKey };
+  bed = await startCdsTestbed();
+  fhir = bed.fhir;
+  fhir.answer = answerFhir;
 });
-
-afterAll(async () => {
-  await server.close(1_000);
-  await new Promise<void>((resolve) => fhir.server?.close(() => resolve()));
-  await db.drop();
-});
-
+afterAll(() => bed.close());
 beforeEach(() => {
   fhir.requests = [];
-  fhir.status = 200;
-  fhir.data = { MedicationRequest: searchset([]), Observation: searchset([]) };
+  fhirStatus = 200;
+  fhirData = { MedicationRequest: searchset([]), Observation: searchset([]) };
 });
 
-async function jwt(aud: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ iss: ehr.iss, aud, iat: now, exp: now + 120, jti: randomUUID() })
-    .setProtectedHeader({ alg: "ES384", typ: "JWT", kid: ehr.kid })
-    .sign(ehr.privateKey);
-}
-
-async function callHook(serviceId: string, body: unknown) {
-  const response = await fetch(`${server.url}/cds-services/${serviceId}`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${await jwt(`${PUBLIC_BASE}/cds-services/${serviceId}`)}`,
-      "content-type": "application/json",
-    },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const json = (await response.json()) as {
-    cards?: Card[];
-    error?: { code: string; message: string; issues?: unknown[] };
-  };
-  return { status: response.status, json };
-}
+const jwt = (aud: string) => bed.jwt(aud);
+const callHook = (serviceId: string, body: unknown) => bed.callHook(serviceId, body);
 
 const sertraline = () =>
   medicationRequest("m-sertraline", { rxnorm: "36437", display: "sertraline" }, "active", daysAgo(200));
@@ -194,7 +128,7 @@ function expectCleanCards(cards: Card[] | undefined): Card[] {
 
 describe("discovery", () => {
   it("lists the three services with their hooks and prefetch templates", async () => {
-    const response = await fetch(`${server.url}/cds-services`, {
+    const response = await fetch(`${bed.url}/cds-services`, {
       headers: { authorization: `Bearer ${await jwt(`${PUBLIC_BASE}/cds-services`)}` },
     });
     expect(response.status).toBe(200);
@@ -232,7 +166,7 @@ describe("order-sign and order-select", () => {
   ] as const)(
     "%s without prefetch: the active medications are fetched from the EHR with its bearer token",
     async (serviceId, hook) => {
-      fhir.data.MedicationRequest = searchset([sertraline()]);
+      fhirData.MedicationRequest = searchset([sertraline()]);
       const { status, json } = await callHook(serviceId, orderBody(hook));
       expect(status).toBe(200);
       expect(expectCleanCards(json.cards).some((card) => card.indicator === "critical")).toBe(true);
@@ -275,8 +209,8 @@ describe("patient-view", () => {
   });
 
   it("without prefetch: the three searches are fetched, and the cards are the same", async () => {
-    fhir.data.MedicationRequest = searchset([lithiumOrder()]);
-    fhir.data.Observation = searchset([
+    fhirData.MedicationRequest = searchset([lithiumOrder()]);
+    fhirData.Observation = searchset([
       ...worseningScores(),
       lithium("l1", 1.6, `${daysAgo(2)}T08:00:00Z`, "HH"),
     ]);
@@ -318,7 +252,7 @@ describe("prefetch that cannot be had: 412", () => {
   });
 
   it("the FHIR server answers an error", async () => {
-    fhir.status = 500;
+    fhirStatus = 500;
     const { status, json } = await callHook(
       "psych-patient-view",
       patientViewBody({ labs: null, medications: null }),
@@ -359,7 +293,7 @@ describe("malformed hook requests", () => {
   });
 
   it("a hook call without the EHR's JWT is 401", async () => {
-    const response = await fetch(`${server.url}/cds-services/psych-patient-view`, {
+    const response = await fetch(`${bed.url}/cds-services/psych-patient-view`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(patientViewBody({ scores: null, labs: null, medications: null })),
@@ -375,16 +309,16 @@ describe("the pages a card links to", () => {
       orderBody("order-sign", { medications: searchset([sertraline()]) }),
     );
     const url = new URL(expectCleanCards(json.cards)[0]?.source.url ?? "");
-    const html = await fetch(`${server.url}${url.pathname}`);
+    const html = await fetch(`${bed.url}${url.pathname}`);
     expect(html.status).toBe(200);
     const page = await html.text();
     for (const label of ["Citation", "Developer", "Evidence level", "Last revised", "Engine and version"])
       expect(page).toContain(label);
-    const asJson = await fetch(`${server.url}${url.pathname}`, { headers: { accept: "application/json" } });
+    const asJson = await fetch(`${bed.url}${url.pathname}`, { headers: { accept: "application/json" } });
     expect(await asJson.json()).toMatchObject({
       id: decodeURIComponent(url.pathname.split("/").pop() ?? ""),
     });
-    expect((await fetch(`${server.url}/cds-rules/no-such-rule`)).status).toBe(404);
+    expect((await fetch(`${bed.url}/cds-rules/no-such-rule`)).status).toBe(404);
   });
 
   it("the override reasons are a valid FHIR CodeSystem at the system URL the cards use", async () => {
@@ -394,7 +328,7 @@ describe("the pages a card links to", () => {
     );
     const reason = json.cards?.find((card) => card.overrideReasons)?.overrideReasons?.[0];
     expect(reason?.system).toBe(`${PUBLIC_BASE}/cds-rules/override-reasons`);
-    const response = await fetch(`${server.url}/cds-rules/override-reasons`);
+    const response = await fetch(`${bed.url}/cds-rules/override-reasons`);
     expect(response.status).toBe(200);
     const codeSystem = (await response.json()) as CodeSystem;
     assertValidFhirR4(codeSystem);
