@@ -1,5 +1,5 @@
 import type { ErrorEnvelope } from "@svc/http";
-import { call, startTestService, type TestService } from "@svc/testkit";
+import { call, mistypedKey, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DmseAnalysisResponse } from "../src/index.js";
 import type { AnalysisResponse } from "./analysis-bodies.js";
@@ -84,7 +84,7 @@ describe("refusals a browser page can read (decision 20)", () => {
 
   it("an unknown or mistyped key from an allowed origin: 401 readable by the page", async () => {
     const res = await call<ErrorEnvelope>(svc.url, "/v1/dmse/analyze", {
-      key: `${publishable.slice(0, -1)}x`,
+      key: mistypedKey(publishable),
       body: dmse,
       headers: { origin: ORIGIN },
     });

@@ -66,6 +66,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 /** Log lines captured in memory, so tests can check what a request logged (and what it did not). */
+/**
+ * The key with its last character changed: a mistyped key the checksum refuses. Always a change
+ * (a fixed replacement letter would leave a key that already ends in it untouched, 1 in 62).
+ */
+export function mistypedKey(key: string): string {
+  return `${key.slice(0, -1)}${key.endsWith("x") ? "y" : "x"}`;
+}
+
 export function captureLogger(level = "info"): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
   const destination = new Writable({
