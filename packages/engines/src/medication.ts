@@ -62,6 +62,7 @@ export {
   severityBand,
 } from "./instruments.js";
 export {
+  type Administration,
   burdenPctOf,
   callerSaysSevere,
   capForUnreadScales,
