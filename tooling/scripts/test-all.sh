@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install and run every check: `bash tooling/scripts/test-all.sh` (what .ci/run calls).
-# Lint (biome), types (tsc), the OpenAPI drift check and lint (redocly), package builds (tsup), then every test against a throwaway
+# Lint (biome), types (tsc), the OpenAPI drift check and lint (redocly), package builds (tsup), the
+# published packages' checks (publint, attw, API reports), then every test against a throwaway
 # PostgreSQL and Redis (tooling/scripts/test-services.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -31,6 +32,11 @@ pnpm openapi:lint
 
 step "build (tsup)"
 pnpm exec turbo run build --output-logs=errors-only
+
+# Each published package packed as a registry would serve it: publint, @arethetypeswrong/cli and
+# its committed API report (decision 139). The consumer project test runs with the tests below.
+step "published packages (publint, attw, API reports)"
+pnpm packages:check
 
 step "tests (vitest, real PostgreSQL and Redis)"
 report=$(mktemp /tmp/svc-vitest.XXXXXX.json)

@@ -1,0 +1,124 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { packPackage } from "./pack.js";
+import { type PublishablePackage, REPO_ROOT } from "./publishable.js";
+
+/**
+ * A project outside the workspace that installs the packed packages as another team would:
+ * from tarballs, TypeScript strict with `module: nodenext`, no path into this repository.
+ * Each package's README example becomes a file of it (decision 140).
+ */
+export interface ConsumerProject {
+  dir: string;
+  /** Each published package's tarball, by package name. */
+  tarballs: Map<string, string>;
+  /** README examples written into the project: `examples/<package>.ts`. */
+  examples: ReadmeExample[];
+}
+
+export interface ReadmeExample {
+  packageName: string;
+  file: string;
+  /** Under "## Example (browser)": typechecked here, run in a browser only. */
+  browserOnly: boolean;
+}
+
+/** The first ```ts block under the README's "## Example" heading, or null when it has none. */
+export function readmeExample(readme: string): { code: string; browserOnly: boolean } | null {
+  const heading = /^## Example( \(browser\))?\s*$/m.exec(readme);
+  if (!heading) return null;
+  const rest = readme.slice(heading.index + heading[0].length);
+  const nextHeading = rest.search(/^## /m);
+  const section = nextHeading === -1 ? rest : rest.slice(0, nextHeading);
+  const block = /```ts\n([\s\S]*?)```/.exec(section);
+  return block?.[1] ? { code: block[1], browserOnly: heading[1] !== undefined } : null;
+}
+
+/** Where a published package sits once installed in the consumer project. */
+export function installedPackageDir(project: ConsumerProject, name: string): string {
+  return path.join(project.dir, "node_modules", name);
+}
+
+/** The version of a tool the workspace itself installed (the consumer uses the same TypeScript). */
+function workspaceVersion(name: string): string {
+  const manifest = path.join(REPO_ROOT, "node_modules", name, "package.json");
+  return (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
+}
+
+const TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    module: "nodenext",
+    moduleResolution: "nodenext",
+    target: "es2023",
+    lib: ["es2023", "dom"],
+    types: ["node"],
+    noEmit: true,
+    // The published declarations are checked too, as a consumer's stricter build would.
+    skipLibCheck: false,
+    erasableSyntaxOnly: true,
+    verbatimModuleSyntax: true,
+    noUncheckedIndexedAccess: true,
+  },
+  include: ["*.ts", "examples/*.ts"],
+};
+
+/** Write the project's files: package.json (tarballs, pinned to themselves), tsconfig, examples. */
+function writeProject(
+  dir: string,
+  packages: PublishablePackage[],
+  tarballs: Map<string, string>,
+): ReadmeExample[] {
+  const fromTarballs = Object.fromEntries(packages.map((p) => [p.name, `file:${tarballs.get(p.name)}`]));
+  const manifest = {
+    name: "svc-consumer",
+    private: true,
+    type: "module",
+    dependencies: fromTarballs,
+    devDependencies: {
+      typescript: workspaceVersion("typescript"),
+      "@types/node": workspaceVersion("@types/node"),
+    },
+    // A package's dependency on another of ours (intelligence -> engines) resolves to the tarball,
+    // never to a registry that may hold a different package under the same name.
+    pnpm: { overrides: fromTarballs },
+  };
+  writeFileSync(path.join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(path.join(dir, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+  mkdirSync(path.join(dir, "examples"));
+  return packages.flatMap((pkg) => {
+    const example = readmeExample(readFileSync(path.join(pkg.dir, "README.md"), "utf8"));
+    if (!example) return [];
+    const file = path.join("examples", `${pkg.name.replace(/^@[^/]+\//, "")}.ts`);
+    writeFileSync(path.join(dir, file), example.code);
+    return [{ packageName: pkg.name, file, browserOnly: example.browserOnly }];
+  });
+}
+
+/**
+ * Pack every published package, write the consumer project in `dir` (outside the workspace),
+ * and install it with pnpm from the tarballs (other dependencies from the store when there).
+ */
+export function createConsumerProject(
+  dir: string,
+  packages: PublishablePackage[],
+  extraFiles: Record<string, string> = {},
+): ConsumerProject {
+  const packDir = path.join(dir, ".packs");
+  mkdirSync(packDir);
+  const tarballs = new Map(packages.map((p) => [p.name, packPackage(p, packDir)]));
+  const examples = writeProject(dir, packages, tarballs);
+  for (const [name, text] of Object.entries(extraFiles)) writeFileSync(path.join(dir, name), text);
+  const storeDir = execFileSync("pnpm", ["store", "path"], { cwd: REPO_ROOT, encoding: "utf8" }).trim();
+  execFileSync(
+    "pnpm",
+    ["install", "--prefer-offline", "--store-dir", storeDir, "--reporter", "append-only"],
+    {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, CI: "true" },
+    },
+  );
+  return { dir, tarballs, examples };
+}

@@ -1,0 +1,60 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { apiReports } from "../src/api-report.js";
+import { listPublishable, type PublishablePackage } from "../src/publishable.js";
+
+/**
+ * The API report check on a copy of a small published package (@svc/ids: its built declarations
+ * and committed report): a changed public signature must be reported with its diff and must not
+ * touch the committed report; `update` rewrites it. Needs the packages built.
+ */
+const ids = listPublishable().find((p) => p.name === "@svc/ids");
+let copy: string | undefined;
+
+function copyOfIds(): PublishablePackage {
+  if (!ids) throw new Error("@svc/ids is not published");
+  copy = mkdtempSync(path.join(tmpdir(), "svc-api-report-test-"));
+  for (const part of ["package.json", "dist", "api"])
+    cpSync(path.join(ids.dir, part), path.join(copy, part), { recursive: true });
+  return { ...ids, dir: copy };
+}
+
+afterEach(() => {
+  if (copy) rmSync(copy, { recursive: true, force: true });
+});
+
+describe("API reports", () => {
+  it("the committed report of the built package matches", () => {
+    const pkg = copyOfIds();
+    const [result] = apiReports(pkg, pkg.dir, { update: false });
+    expect(result).toMatchObject({ subpath: ".", changed: false, diff: "", errors: [] });
+  }, 60_000);
+
+  it("a changed public signature is reported with its diff, and the committed report is left alone", () => {
+    const pkg = copyOfIds();
+    const declarations = path.join(pkg.dir, "dist/index.d.ts");
+    const report = path.join(pkg.dir, "api/ids.api.md");
+    const before = readFileSync(report, "utf8");
+    writeFileSync(
+      declarations,
+      readFileSync(declarations, "utf8").replace(
+        "declare function isId(prefix: IdPrefix, value: string): boolean;",
+        "declare function isId(prefix: IdPrefix, value: string, strict: boolean): boolean;",
+      ),
+    );
+    const [result] = apiReports(pkg, pkg.dir, { update: false });
+    expect(result?.changed).toBe(true);
+    expect(result?.diff).toContain(
+      "+export function isId(prefix: IdPrefix, value: string, strict: boolean): boolean;",
+    );
+    expect(result?.diff).toContain("-export function isId(prefix: IdPrefix, value: string): boolean;");
+    expect(readFileSync(report, "utf8")).toBe(before);
+
+    const [updated] = apiReports(pkg, pkg.dir, { update: true });
+    expect(updated?.changed).toBe(true);
+    expect(readFileSync(report, "utf8")).toContain("strict: boolean");
+    expect(apiReports(pkg, pkg.dir, { update: false })[0]?.changed).toBe(false);
+  }, 60_000);
+});
