@@ -4,20 +4,40 @@
  * schema, probe paths against the routes, ports against each other, container commands against
  * the build's entry points, and nginx routing against the apps' own route paths.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { healthzRoute, readyzRoute } from "@svc/http";
 import { parseEnv, ServiceEnvSchema } from "@svc/http/runtime";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import {
+  APPS,
+  type AppName,
+  appFolders,
+  appPackageName,
+  deployDir,
+  dockerfile,
+  dockerStages,
+  instructions,
+  MIGRATE_COMMAND,
+  repoRoot,
+  runtimeStage,
+} from "./apps.js";
 
-const deployDir = path.resolve(import.meta.dirname, "..");
-const repoRoot = path.resolve(deployDir, "..");
 const chartDir = path.join(deployDir, "helm", "clinical-intelligence");
 const templatesDir = path.join(chartDir, "templates");
 
 const read = (file: string) => readFileSync(file, "utf8");
-const dockerfile = read(path.join(deployDir, "Dockerfile"));
 const composeText = read(path.join(deployDir, "compose.yaml"));
 const nginxConf = read(path.join(deployDir, "nginx", "nginx.conf"));
 const templates = Object.fromEntries(
@@ -36,14 +56,6 @@ const compose = parse(composeText, { merge: true }) as { services: Record<string
 const values = parse(read(path.join(chartDir, "values.yaml"))) as Json;
 const chart = parse(read(path.join(chartDir, "Chart.yaml"))) as Json;
 
-/** The long-running app processes (the one-shot migration is MIGRATE_COMMAND). */
-const APPS = {
-  "intelligence-api": "apps/intelligence-api/dist/main.js",
-  "mse-record-api": "apps/mse-record-api/dist/main.js",
-  "webhook-worker": "apps/webhook-worker/dist/main.js",
-  dashboard: "apps/dashboard/dist/main.js",
-} as const;
-const MIGRATE_COMMAND = ["node", "--enable-source-maps", "tooling/cli/dist/main.js", "migrate"];
 const INFRA_SERVICES = new Set(["postgres", "redis", "nginx"]);
 const PORT = 3000;
 
@@ -228,11 +240,7 @@ describe("health probes", () => {
   });
 });
 
-/** The last stage of the Dockerfile, with ARG defaults substituted into FROM. */
-function runtimeStage(): string {
-  const stages = dockerfile.split(/^(?=FROM\s)/m);
-  return stages[stages.length - 1] as string;
-}
+/** A stage's base image, with ARG defaults substituted into FROM. */
 function resolvedFrom(stage: string): string {
   const args = Object.fromEntries(
     [...dockerfile.matchAll(/^ARG (\w+)=(\S+)$/gm)].map((m) => [m[1] as string, m[2] as string]),
@@ -298,8 +306,7 @@ describe("container commands name real entry points", () => {
   });
 
   it("the image's default command is the intelligence API", () => {
-    const cmd = runtimeStage().match(/^CMD (\[.*\])$/m)?.[1];
-    expect(JSON.parse(cmd ?? "null")).toEqual(["node", "--enable-source-maps", APPS["intelligence-api"]]);
+    expect(defaultCommand("")).toEqual(["node", "--enable-source-maps", APPS["intelligence-api"]]);
   });
 
   it("each compose service runs its own app; migrate runs `cli migrate`", () => {
@@ -355,7 +362,7 @@ describe("compose topology", () => {
 
 describe("Dockerfile", () => {
   it("builds on node:24 and runs as a non-root user in production mode", () => {
-    const stages = dockerfile.split(/^(?=FROM\s)/m).filter((s) => s.startsWith("FROM"));
+    const stages = dockerStages();
     expect(stages.length).toBeGreaterThanOrEqual(2);
     for (const stage of stages) expect(resolvedFrom(stage)).toMatch(/^node:24[.-]/);
     const runtime = runtimeStage();
@@ -365,9 +372,131 @@ describe("Dockerfile", () => {
     expect(runtime).toMatch(/\bNODE_ENV=production\b/);
     expect(runtime).toMatch(/^HEALTHCHECK\s/m);
     expect(dockerfile).toMatch(/pnpm install --frozen-lockfile/);
-    expect(dockerfile).toMatch(/^RUN pnpm build$/m);
+  });
+
+  it("every folder under apps/ is an app the image can run, named @svc/<folder>", () => {
+    expect(Object.keys(APPS).sort()).toEqual(appFolders());
+    for (const folder of appFolders()) expect(appPackageName(folder), folder).toBe(`@svc/${folder}`);
+  });
+
+  it("without APP it builds everything; with APP that app and its workspace dependencies only", () => {
+    expect(buildStep("")).toEqual({ status: 0, lines: ["pnpm", "build"] });
+    for (const app of appFolders()) {
+      expect(buildStep(app), app).toEqual({
+        status: 0,
+        lines: ["pnpm", "exec", "turbo", "run", "build", `--filter=@svc/${app}...`],
+      });
+    }
+  });
+
+  it("an APP that is not an app under apps/ fails the build", () => {
+    for (const app of ["no-such-app", "db", "cli", "../tooling/cli", "dashboard/../intelligence-api"]) {
+      expect(buildStep(app).status, app).not.toBe(0);
+    }
+  });
+
+  it("the production install keeps APP's dependency closure only, or everything without APP", () => {
+    const base = [
+      "pnpm",
+      "install",
+      "--frozen-lockfile",
+      "--prod",
+      "--offline",
+      "--store-dir",
+      "/pnpm/store",
+    ];
+    expect(prodInstallStep("")).toEqual({ status: 0, lines: base });
+    for (const app of appFolders()) {
+      expect(prodInstallStep(app), app).toEqual({
+        status: 0,
+        lines: [...base, "--filter", `@svc/${app}...`],
+      });
+    }
+  });
+
+  it("with APP the default command is that app's entry point", () => {
+    for (const app of appFolders()) {
+      const command = defaultCommand(app);
+      expect(command, app).toEqual(["node", "--enable-source-maps", APPS[app as AppName]]);
+    }
   });
 });
+
+/** Stand-in `node` and `pnpm` that print their name and arguments, one per line. */
+const standIns = mkdtempSync(path.join(tmpdir(), "deploy-test-bin-"));
+afterAll(() => rmSync(standIns, { recursive: true, force: true }));
+for (const name of ["node", "pnpm"]) {
+  writeFileSync(path.join(standIns, name), `#!/bin/sh\nprintf '%s\\n' ${name} "$@"\n`);
+  chmodSync(path.join(standIns, name), 0o755);
+}
+
+/** Runs a command at the repository root with the stand-ins first on PATH and only `env` set. */
+function runWithStandIns(argv: string[], env: Record<string, string>): { status: number; lines: string[] } {
+  try {
+    const out = execFileSync(argv[0] as string, argv.slice(1), {
+      cwd: repoRoot,
+      env: { PATH: `${standIns}:/usr/bin:/bin`, ...env },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    return { status: 0, lines: out.trimEnd().split("\n") };
+  } catch (error) {
+    return { status: (error as { status?: number }).status ?? -1, lines: [] };
+  }
+}
+
+/** The build arguments a stage sees: APP only if the stage declares `ARG APP`, as with Docker. */
+function stageArgs(stage: string, app: string): Record<string, string> {
+  return instructions(stage, "ARG").some((arg) => /^APP(=|$)/.test(arg)) ? { APP: app } : {};
+}
+
+const buildStage = (): string => {
+  const stage = dockerStages().find((s) => /^FROM\s+\S+\s+AS\s+build\b/i.test(s));
+  if (!stage) throw new Error("no build stage");
+  return stage;
+};
+
+/** The build stage's compile step (the RUN that runs `pnpm build`), run for a value of APP. */
+function buildStep(app: string) {
+  const runs = instructions(buildStage(), "RUN").filter((run) => /\bpnpm build\b/.test(run));
+  expect(runs.length).toBe(1);
+  return runWithStandIns(["/bin/sh", "-c", runs[0] as string], stageArgs(buildStage(), app));
+}
+
+/** The `pnpm install ... --prod ...` part of the build stage's last install, run for a value of APP. */
+function prodInstallStep(app: string) {
+  const install = instructions(buildStage(), "RUN")
+    .map((run) => run.match(/pnpm install [^&;]*--prod[^&;]*/)?.[0])
+    .filter((found) => found !== undefined);
+  expect(install.length).toBe(1);
+  return runWithStandIns(["/bin/sh", "-c", (install[0] as string).trim()], stageArgs(buildStage(), app));
+}
+
+/** The environment an image built with `--build-arg APP=<app>` runs with ("" = without APP). */
+function imageEnv(app: string): Record<string, string> {
+  const args = stageArgs(runtimeStage(), app);
+  const env: Record<string, string> = {};
+  for (const line of instructions(runtimeStage(), "ENV")) {
+    for (const m of line.matchAll(/(\w+)=(\S*)/g)) {
+      // Docker substitutes `$NAME` and `${NAME}` from the stage's build arguments and earlier ENVs.
+      env[m[1] as string] = (m[2] as string).replace(
+        /\$\{?(\w+)\}?/g,
+        (_m, name: string) => args[name] ?? env[name] ?? "",
+      );
+    }
+  }
+  return env;
+}
+
+/** The arguments node gets from the image's default command (CMD, exec form, run as written). */
+function defaultCommand(app: string): string[] {
+  const cmds = instructions(runtimeStage(), "CMD");
+  expect(cmds.length).toBe(1);
+  const argv = JSON.parse(cmds[0] as string) as string[];
+  const { status, lines } = runWithStandIns(argv, imageEnv(app));
+  expect(status).toBe(0);
+  return lines;
+}
 
 describe("nginx routing", () => {
   const upstreams = new Map(
