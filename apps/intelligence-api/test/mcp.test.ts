@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -421,6 +422,40 @@ describe("HTTP: who may call, limits and methods", () => {
     const res = await postMessage({ key, accept: "application/json" });
     expect(res.status).toBe(406);
     expect(res.json).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
+  });
+
+  it("no Accept header, or */* (a browser's fetch, the API reference's Test Request), accepts the JSON answer", async () => {
+    for (const accept of ["*/*", "text/html, */*;q=0.8"]) {
+      const res = await postMessage({ key, accept });
+      expect(res.status, accept).toBe(200);
+      expect(res.json).toMatchObject({ jsonrpc: "2.0", id: 1, result: { tools: expect.any(Array) } });
+    }
+    // undici adds */* to a fetch without Accept, so the header-less request goes over node:http.
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+    const noAccept = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const request = httpRequest(
+        `${svc.url}/v1/mcp`,
+        { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            text += chunk;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      request.on("error", reject);
+      request.end(body);
+    });
+    expect(noAccept.status).toBe(200);
+    expect(JSON.parse(noAccept.text)).toMatchObject({
+      jsonrpc: "2.0",
+      id: 2,
+      result: { tools: expect.any(Array) },
+    });
+    // A list that names types without the wildcard still needs both.
+    expect((await postMessage({ key, accept: "text/event-stream" })).status).toBe(406);
   });
 
   it("a body that is not a JSON-RPC message is a JSON-RPC parse error; no body is 400", async () => {

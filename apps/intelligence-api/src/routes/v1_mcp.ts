@@ -80,7 +80,7 @@ const route = createRoute({
   tags: ["Agents"],
   summary: "MCP server: the deterministic engine tools",
   description:
-    "Model Context Protocol over Streamable HTTP (stateless, JSON answers). Send `Accept: application/json, text/event-stream`. Lists and runs the tools the agents use (checkInteractions, evaluatePanel, scoreInstruments, scoreRelapse, ...); a tool that cannot score its input answers a result with `isError: true`. One JSON-RPC message per request, counted against the key's rate limit; a batch (a JSON array) is refused with JSON-RPC error -32600 and none of its messages runs. Secret keys only; publishable keys get 403. GET and DELETE answer 405.",
+    "Model Context Protocol over Streamable HTTP (stateless, JSON answers). Send `Accept: application/json, text/event-stream` (no Accept header, or `*/*`, counts as both). Lists and runs the tools the agents use (checkInteractions, evaluatePanel, scoreInstruments, scoreRelapse, ...); a tool that cannot score its input answers a result with `isError: true`. One JSON-RPC message per request, counted against the key's rate limit; a batch (a JSON array) is refused with JSON-RPC error -32600 and none of its messages runs. Secret keys only; publishable keys get 403. GET and DELETE answer 405.",
   request: {
     body: {
       required: true,
@@ -102,7 +102,8 @@ const route = createRoute({
       content: { "application/json": { schema: z.union([ErrorEnvelopeSchema, JsonRpcResponseSchema]) } },
     },
     406: {
-      description: "JSON-RPC error: the Accept header must list application/json and text/event-stream",
+      description:
+        "JSON-RPC error: an Accept header that names types must list application/json and text/event-stream (none, or `*/*`, accepts both)",
       content: { "application/json": { schema: JsonRpcResponseSchema } },
     },
   },
@@ -229,6 +230,22 @@ async function jsonRpcMessage(c: Context<AppEnv>): Promise<unknown> {
   }
 }
 
+/** What MCP's Streamable HTTP transport requires a client to accept (it answers 406 otherwise). */
+const MCP_ACCEPT = "application/json, text/event-stream";
+
+// A client that sends no Accept header, or one with */*, accepts any answer (RFC 9110, 12.5.1), so
+// it is given the pair the transport checks for: a browser's fetch and the API reference's "Test
+// Request" send */*. A list that names types without the wildcard keeps the transport's rule. The
+// body is already parsed, so the request is rebuilt without one.
+function withMcpAccept(request: Request): Request {
+  const accept = request.headers.get("accept");
+  const acceptsAnything = accept === null || accept.trim() === "" || /(^|,)\s*\*\/\*\s*(;|,|$)/.test(accept);
+  if (!acceptsAnything) return request;
+  const headers = new Headers(request.headers);
+  headers.set("accept", MCP_ACCEPT);
+  return new Request(request.url, { method: request.method, headers, signal: request.signal });
+}
+
 /**
  * One JSON-RPC message through a fresh server and transport. The request guard has already read
  * and screened the body (c.req.json() answers the parsed value), so it is handed over as
@@ -243,7 +260,7 @@ async function serveMcpMessage(c: Context<AppEnv>, service: ServiceApp): Promise
   const transport = new sdk.Transport({ enableJsonResponse: true });
   try {
     await server.connect(transport);
-    const answer = await transport.handleRequest(c.req.raw, { parsedBody: message });
+    const answer = await transport.handleRequest(withMcpAccept(c.req.raw), { parsedBody: message });
     // JSON answers are complete here, so closing the server below cannot cut one short.
     return c.newResponse(answer.body === null ? null : await answer.text(), answer);
   } finally {

@@ -213,7 +213,7 @@ export interface paths {
     put?: never;
     /**
      * MCP server: the deterministic engine tools
-     * @description Model Context Protocol over Streamable HTTP (stateless, JSON answers). Send `Accept: application/json, text/event-stream`. Lists and runs the tools the agents use (checkInteractions, evaluatePanel, scoreInstruments, scoreRelapse, ...); a tool that cannot score its input answers a result with `isError: true`. One JSON-RPC message per request, counted against the key's rate limit; a batch (a JSON array) is refused with JSON-RPC error -32600 and none of its messages runs. Secret keys only; publishable keys get 403. GET and DELETE answer 405.
+     * @description Model Context Protocol over Streamable HTTP (stateless, JSON answers). Send `Accept: application/json, text/event-stream` (no Accept header, or `*\/*`, counts as both). Lists and runs the tools the agents use (checkInteractions, evaluatePanel, scoreInstruments, scoreRelapse, ...); a tool that cannot score its input answers a result with `isError: true`. One JSON-RPC message per request, counted against the key's rate limit; a batch (a JSON array) is refused with JSON-RPC error -32600 and none of its messages runs. Secret keys only; publishable keys get 403. GET and DELETE answer 405.
      */
     post: operations["callMcp"];
     delete?: never;
@@ -3806,7 +3806,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description JSON-RPC error: the Accept header must list application/json and text/event-stream */
+      /** @description JSON-RPC error: an Accept header that names types must list application/json and text/event-stream (none, or `*\/*`, accepts both) */
       406: {
         headers: {
           [name: string]: unknown;
