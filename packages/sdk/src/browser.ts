@@ -9,8 +9,9 @@ import type { RequestOptions } from "./transport.js";
 export * from "./errors.js";
 export type { RequestOptions } from "./transport.js";
 
-type DmseAnalyze = paths["/v1/dmse/analyze"]["post"];
-export type DmseAnalyzeRequest = NonNullable<DmseAnalyze["requestBody"]>["content"]["application/json"];
+export type DmseAnalyzeRequest = NonNullable<
+  paths["/v1/dmse/analyze"]["post"]["requestBody"]
+>["content"]["application/json"];
 
 export interface BrowserClientOptions {
   /** A publishable key (`pk_...`) whose allowed origins include this page's. */

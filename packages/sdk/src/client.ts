@@ -3,9 +3,12 @@ import type { paths } from "./generated/openapi.js";
 import { nextCursor, PageIterator } from "./pagination.js";
 import type { RequestOptions, TransportOptions } from "./transport.js";
 
-type Post<P extends keyof paths> = paths[P] extends { post: infer O } ? O : never;
-type Patch<P extends keyof paths> = paths[P] extends { patch: infer O } ? O : never;
-type Get<P extends keyof paths> = paths[P] extends { get: infer O } ? O : never;
+/** The POST operation at a path of the document (exported so callers can name the wrappers' types). */
+export type PostOperation<P extends keyof paths> = paths[P] extends { post: infer O } ? O : never;
+/** The PATCH operation at a path of the document. */
+export type PatchOperation<P extends keyof paths> = paths[P] extends { patch: infer O } ? O : never;
+/** The GET operation at a path of the document. */
+export type GetOperation<P extends keyof paths> = paths[P] extends { get: infer O } ? O : never;
 /** The JSON body an operation takes. */
 export type BodyOf<O> = O extends { requestBody?: infer R }
   ? NonNullable<R> extends { content: { "application/json": infer B } }
@@ -34,10 +37,10 @@ export function createClient(options: ClientOptions) {
   const c = (call?: RequestOptions) => core.init(call);
 
   const labOrders = {
-    create: (body: BodyOf<Post<"/v1/labs/orders">>, call?: RequestOptions) =>
+    create: (body: BodyOf<PostOperation<"/v1/labs/orders">>, call?: RequestOptions) =>
       unwrap(raw.POST("/v1/labs/orders", { body, ...c(call) })),
     /** Every order of the account (or of `patientRef`), page by page. */
-    list: (query: Omit<QueryOf<Get<"/v1/labs/orders">>, "cursor"> = {}, call?: RequestOptions) =>
+    list: (query: Omit<QueryOf<GetOperation<"/v1/labs/orders">>, "cursor"> = {}, call?: RequestOptions) =>
       new PageIterator(
         (cursor) =>
           unwrap(raw.GET("/v1/labs/orders", { params: { query: { ...query, cursor } }, ...c(call) })),
@@ -51,7 +54,7 @@ export function createClient(options: ClientOptions) {
 
   const wearableConnections = {
     /** The connections of one patient (one page of at most `limit`: the API has no cursor here). */
-    list: (query: QueryOf<Get<"/v1/wearables/connections">>, call?: RequestOptions) =>
+    list: (query: QueryOf<GetOperation<"/v1/wearables/connections">>, call?: RequestOptions) =>
       new PageIterator(
         () => unwrap(raw.GET("/v1/wearables/connections", { params: { query }, ...c(call) })),
         (page) => ({ items: page.data.connections, next: null }),
@@ -64,7 +67,7 @@ export function createClient(options: ClientOptions) {
       unwrap(raw.POST("/v1/wearables/connections/{id}/sync", { params: { path: { id } }, ...c(call) })),
     metrics: (
       id: string,
-      query: QueryOf<Get<"/v1/wearables/connections/{id}/metrics">> = {},
+      query: QueryOf<GetOperation<"/v1/wearables/connections/{id}/metrics">> = {},
       call?: RequestOptions,
     ) =>
       unwrap(
@@ -73,20 +76,20 @@ export function createClient(options: ClientOptions) {
   };
 
   const mse = {
-    write: (visitId: string, body: BodyOf<Post<"/v1/mse/{visitId}">>, call?: RequestOptions) =>
+    write: (visitId: string, body: BodyOf<PostOperation<"/v1/mse/{visitId}">>, call?: RequestOptions) =>
       unwrap(raw.POST("/v1/mse/{visitId}", { params: { path: { visitId } }, body, ...c(call) })),
-    patch: (visitId: string, body: BodyOf<Patch<"/v1/mse/{visitId}">>, call?: RequestOptions) =>
+    patch: (visitId: string, body: BodyOf<PatchOperation<"/v1/mse/{visitId}">>, call?: RequestOptions) =>
       unwrap(raw.PATCH("/v1/mse/{visitId}", { params: { path: { visitId } }, body, ...c(call) })),
-    retrieve: (visitId: string, query: QueryOf<Get<"/v1/mse/{visitId}">>, call?: RequestOptions) =>
+    retrieve: (visitId: string, query: QueryOf<GetOperation<"/v1/mse/{visitId}">>, call?: RequestOptions) =>
       unwrap(raw.GET("/v1/mse/{visitId}", { params: { path: { visitId }, query }, ...c(call) })),
-    sign: (visitId: string, body: BodyOf<Post<"/v1/mse/{visitId}/sign">>, call?: RequestOptions) =>
+    sign: (visitId: string, body: BodyOf<PostOperation<"/v1/mse/{visitId}/sign">>, call?: RequestOptions) =>
       unwrap(raw.POST("/v1/mse/{visitId}/sign", { params: { path: { visitId } }, body, ...c(call) })),
-    agent: (visitId: string, body: BodyOf<Post<"/v1/mse/{visitId}/agent">>, call?: RequestOptions) =>
+    agent: (visitId: string, body: BodyOf<PostOperation<"/v1/mse/{visitId}/agent">>, call?: RequestOptions) =>
       unwrap(raw.POST("/v1/mse/{visitId}/agent", { params: { path: { visitId } }, body, ...c(call) })),
     /** Every version, newest first, page by page. */
     history: (
       visitId: string,
-      query: Omit<QueryOf<Get<"/v1/mse/{visitId}/history">>, "cursor"> = {},
+      query: Omit<QueryOf<GetOperation<"/v1/mse/{visitId}/history">>, "cursor"> = {},
       call?: RequestOptions,
     ) =>
       new PageIterator(
@@ -102,7 +105,7 @@ export function createClient(options: ClientOptions) {
     /** Every version in chain order, page by page (`pages()` also gives each page's signatures). */
     audit: (
       visitId: string,
-      query: Omit<QueryOf<Get<"/v1/mse/{visitId}/audit">>, "cursor"> = {},
+      query: Omit<QueryOf<GetOperation<"/v1/mse/{visitId}/audit">>, "cursor"> = {},
       call?: RequestOptions,
     ) =>
       new PageIterator(
@@ -117,7 +120,10 @@ export function createClient(options: ClientOptions) {
       ),
     domains: (call?: RequestOptions) => unwrap(raw.GET("/v1/mse/domains", { ...c(call) })),
     safetyEvents: {
-      list: (query: Omit<QueryOf<Get<"/v1/mse/safety_events">>, "cursor"> = {}, call?: RequestOptions) =>
+      list: (
+        query: Omit<QueryOf<GetOperation<"/v1/mse/safety_events">>, "cursor"> = {},
+        call?: RequestOptions,
+      ) =>
         new PageIterator(
           (cursor) =>
             unwrap(raw.GET("/v1/mse/safety_events", { params: { query: { ...query, cursor } }, ...c(call) })),
@@ -134,11 +140,11 @@ export function createClient(options: ClientOptions) {
       ready: (call?: RequestOptions) => unwrap(raw.GET("/readyz", { ...c(call) })),
     },
     relapse: {
-      predict: (body: BodyOf<Post<"/v1/relapse/predict">>, call?: RequestOptions) =>
+      predict: (body: BodyOf<PostOperation<"/v1/relapse/predict">>, call?: RequestOptions) =>
         unwrap(raw.POST("/v1/relapse/predict", { body, ...c(call) })),
       agent: (
         patientId: string,
-        body: BodyOf<Post<"/v1/relapse/{patientId}/agent">>,
+        body: BodyOf<PostOperation<"/v1/relapse/{patientId}/agent">>,
         call?: RequestOptions,
       ) =>
         unwrap(
@@ -146,11 +152,11 @@ export function createClient(options: ClientOptions) {
         ),
     },
     outcome: {
-      score: (body: BodyOf<Post<"/v1/outcome/score">>, call?: RequestOptions) =>
+      score: (body: BodyOf<PostOperation<"/v1/outcome/score">>, call?: RequestOptions) =>
         unwrap(raw.POST("/v1/outcome/score", { body, ...c(call) })),
       agent: (
         patientId: string,
-        body: BodyOf<Post<"/v1/outcome/{patientId}/agent">>,
+        body: BodyOf<PostOperation<"/v1/outcome/{patientId}/agent">>,
         call?: RequestOptions,
       ) =>
         unwrap(
@@ -158,11 +164,11 @@ export function createClient(options: ClientOptions) {
         ),
     },
     medication: {
-      analyze: (body: BodyOf<Post<"/v1/medication/analyze">>, call?: RequestOptions) =>
+      analyze: (body: BodyOf<PostOperation<"/v1/medication/analyze">>, call?: RequestOptions) =>
         unwrap(raw.POST("/v1/medication/analyze", { body, ...c(call) })),
       agent: (
         patientId: string,
-        body: BodyOf<Post<"/v1/medication/{patientId}/agent">>,
+        body: BodyOf<PostOperation<"/v1/medication/{patientId}/agent">>,
         call?: RequestOptions,
       ) =>
         unwrap(
@@ -170,11 +176,11 @@ export function createClient(options: ClientOptions) {
         ),
     },
     biomarker: {
-      analyze: (body: BodyOf<Post<"/v1/biomarker/analyze">>, call?: RequestOptions) =>
+      analyze: (body: BodyOf<PostOperation<"/v1/biomarker/analyze">>, call?: RequestOptions) =>
         unwrap(raw.POST("/v1/biomarker/analyze", { body, ...c(call) })),
       agent: (
         patientId: string,
-        body: BodyOf<Post<"/v1/biomarker/{patientId}/agent">>,
+        body: BodyOf<PostOperation<"/v1/biomarker/{patientId}/agent">>,
         call?: RequestOptions,
       ) =>
         unwrap(
@@ -182,19 +188,19 @@ export function createClient(options: ClientOptions) {
         ),
     },
     dmse: {
-      analyze: (body: BodyOf<Post<"/v1/dmse/analyze">>, call?: RequestOptions) =>
+      analyze: (body: BodyOf<PostOperation<"/v1/dmse/analyze">>, call?: RequestOptions) =>
         unwrap(raw.POST("/v1/dmse/analyze", { body, ...c(call) })),
     },
     labs: {
       panels: {
-        list: (query: QueryOf<Get<"/v1/labs/panels">> = {}, call?: RequestOptions) =>
+        list: (query: QueryOf<GetOperation<"/v1/labs/panels">> = {}, call?: RequestOptions) =>
           unwrap(raw.GET("/v1/labs/panels", { params: { query }, ...c(call) })),
       },
       orders: labOrders,
     },
     events: {
       /** Every event from `cursor` (or the start) to now, page by page. */
-      list: (query: Omit<QueryOf<Get<"/v1/events">>, "cursor"> = {}, call?: RequestOptions) =>
+      list: (query: Omit<QueryOf<GetOperation<"/v1/events">>, "cursor"> = {}, call?: RequestOptions) =>
         new PageIterator(
           (cursor) => unwrap(raw.GET("/v1/events", { params: { query: { ...query, cursor } }, ...c(call) })),
           (page) => ({ items: page.data.events, next: nextCursor(page.data) }),
@@ -204,13 +210,13 @@ export function createClient(options: ClientOptions) {
       providers: {
         list: (call?: RequestOptions) => unwrap(raw.GET("/v1/wearables/providers", { ...c(call) })),
       },
-      connect: (body: BodyOf<Post<"/v1/wearables/connect">>, call?: RequestOptions) =>
+      connect: (body: BodyOf<PostOperation<"/v1/wearables/connect">>, call?: RequestOptions) =>
         unwrap(raw.POST("/v1/wearables/connect", { body, ...c(call) })),
       connections: wearableConnections,
     },
     mse,
     /** One Model Context Protocol JSON-RPC message (an MCP client library is the usual way in). */
-    mcp: (body: BodyOf<Post<"/v1/mcp">>, call?: RequestOptions) =>
+    mcp: (body: BodyOf<PostOperation<"/v1/mcp">>, call?: RequestOptions) =>
       unwrap(
         raw.POST("/v1/mcp", { body, headers: { accept: "application/json, text/event-stream" }, ...c(call) }),
       ),
@@ -227,7 +233,7 @@ export function createClient(options: ClientOptions) {
             ),
           advance: (
             id: string,
-            body: BodyOf<Post<"/v1/test_helpers/labs/orders/{id}/advance">>,
+            body: BodyOf<PostOperation<"/v1/test_helpers/labs/orders/{id}/advance">>,
             call?: RequestOptions,
           ) =>
             unwrap(
@@ -243,7 +249,7 @@ export function createClient(options: ClientOptions) {
         connections: {
           complete: (
             id: string,
-            body: BodyOf<Post<"/v1/test_helpers/wearables/connections/{id}/complete">>,
+            body: BodyOf<PostOperation<"/v1/test_helpers/wearables/connections/{id}/complete">>,
             call?: RequestOptions,
           ) =>
             unwrap(
