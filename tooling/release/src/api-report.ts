@@ -119,8 +119,8 @@ function extractorConfig(
         "ae-missing-release-tag": { logLevel: ExtractorLogLevel.None },
         // Missing doc comments are shown in the report as "(undocumented)"; not a failure.
         "ae-undocumented": { logLevel: ExtractorLogLevel.None, addToApiReportFile: false },
-        // Kept in the report (as a note beside the signature) rather than failing the check.
-        "ae-forgotten-export": { logLevel: ExtractorLogLevel.None, addToApiReportFile: true },
+        // A public signature that uses a type the entry does not export: consumers cannot name it.
+        "ae-forgotten-export": { logLevel: ExtractorLogLevel.Warning, addToApiReportFile: false },
       },
       // Doc comments are written for people, not to the TSDoc grammar; the report is about signatures.
       tsdocMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },

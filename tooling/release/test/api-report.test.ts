@@ -26,6 +26,20 @@ afterEach(() => {
 });
 
 describe("API reports", () => {
+  it("a public signature using a type the entry does not export is an error (a consumer cannot name it)", () => {
+    const pkg = copyOfIds();
+    const declarations = path.join(pkg.dir, "dist/index.d.ts");
+    writeFileSync(
+      declarations,
+      readFileSync(declarations, "utf8").replace(
+        "export { ID_PREFIXES, type IdPrefix,",
+        "export { ID_PREFIXES,",
+      ),
+    );
+    const [result] = apiReports(pkg, pkg.dir, { update: false });
+    expect(result?.errors.join("\n")).toMatch(/ae-forgotten-export[\s\S]*IdPrefix/);
+  }, 60_000);
+
   it("the committed report of the built package matches", () => {
     const pkg = copyOfIds();
     const [result] = apiReports(pkg, pkg.dir, { update: false });
