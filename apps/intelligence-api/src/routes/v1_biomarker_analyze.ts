@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { type ServiceApp, workSignal } from "@svc/http";
+import type { ServiceApp } from "@svc/http";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
-import { fhirAnswer, wantsFhir } from "../analysis/fhir.js";
-import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
+import type { AnalysisContext } from "../analysis/pipeline.js";
+import { registerAnalysis } from "../analysis/register.js";
 import { analysisRoute } from "../analysis/route.js";
 import { analysisFields, LabPanelSchema } from "../schemas/common.js";
 import { ModuleSignalSchema } from "../schemas/intelligence.js";
@@ -78,12 +78,5 @@ export type BiomarkerAnalysisResponse = z.infer<
 >;
 
 export function registerBiomarkerAnalyze(service: ServiceApp, context: AnalysisContext): void {
-  const analyze = analysisPipeline({ engine: ENGINE_REGISTRY.biomarker, object: RESPONSE_OBJECT }, context);
-  service.openapi(route, async (c) => {
-    const body = c.req.valid("json");
-    const data = await analyze(body, workSignal(c));
-    if (wantsFhir(c))
-      return fhirAnswer(c, { engine: "biomarker", data, request: body }, service.deps.publicBaseUrl);
-    return c.json({ ok: true, data }, 200);
-  });
+  registerAnalysis(service, route, { engine: ENGINE_REGISTRY.biomarker, object: RESPONSE_OBJECT }, context);
 }

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { DMSE_METRIC_REQUIRED_MESSAGE, hasDmseMetric, DMSE_METRIC_MAX as MAX } from "@svc/engines";
-import { type ServiceApp, workSignal } from "@svc/http";
+import type { ServiceApp } from "@svc/http";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
-import { fhirAnswer, wantsFhir } from "../analysis/fhir.js";
-import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
+import type { AnalysisContext } from "../analysis/pipeline.js";
+import { registerAnalysis } from "../analysis/register.js";
 import { analysisRoute } from "../analysis/route.js";
 import { analysisFields } from "../schemas/common.js";
 import { ConfidenceLevelSchema, SummarySchema } from "../schemas/intelligence.js";
@@ -100,16 +100,8 @@ export type DmseAnalysisResponse = Omit<
 > & { requestId: string };
 
 export function registerDmseAnalyze(service: ServiceApp, context: AnalysisContext): void {
-  const analyze = analysisPipeline({ engine: ENGINE_REGISTRY.dmse, object: RESPONSE_OBJECT }, context);
-  service.openapi(
-    route,
-    async (c) => {
-      const body = c.req.valid("json");
-      const data = await analyze(body, workSignal(c));
-      if (wantsFhir(c))
-        return fhirAnswer(c, { engine: "dmse", data, request: body }, service.deps.publicBaseUrl);
-      return c.json({ ok: true, requestId: c.get("requestId"), data }, 200);
-    },
-    { keys: ["secret", "publishable"] },
-  );
+  registerAnalysis(service, route, { engine: ENGINE_REGISTRY.dmse, object: RESPONSE_OBJECT }, context, {
+    bodyRequestId: true,
+    policy: { keys: ["secret", "publishable"] },
+  });
 }

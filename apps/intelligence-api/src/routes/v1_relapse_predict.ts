@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { type ServiceApp, workSignal } from "@svc/http";
+import type { ServiceApp } from "@svc/http";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
-import { fhirAnswer, wantsFhir } from "../analysis/fhir.js";
-import { type AnalysisContext, analysisPipeline } from "../analysis/pipeline.js";
+import type { AnalysisContext } from "../analysis/pipeline.js";
+import { registerAnalysis } from "../analysis/register.js";
 import { analysisRoute } from "../analysis/route.js";
 import { AssessmentSchema, analysisFields } from "../schemas/common.js";
 import { ConfidenceLevelSchema } from "../schemas/intelligence.js";
@@ -103,12 +103,5 @@ export type RelapsePredictionResponse = z.infer<
 >;
 
 export function registerRelapsePredict(service: ServiceApp, context: AnalysisContext): void {
-  const analyze = analysisPipeline({ engine: ENGINE_REGISTRY.relapse, object: RESPONSE_OBJECT }, context);
-  service.openapi(route, async (c) => {
-    const body = c.req.valid("json");
-    const data = await analyze(body, workSignal(c));
-    if (wantsFhir(c))
-      return fhirAnswer(c, { engine: "relapse", data, request: body }, service.deps.publicBaseUrl);
-    return c.json({ ok: true, data }, 200);
-  });
+  registerAnalysis(service, route, { engine: ENGINE_REGISTRY.relapse, object: RESPONSE_OBJECT }, context);
 }
