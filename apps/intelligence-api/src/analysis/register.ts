@@ -1,4 +1,4 @@
-import type { RouteConfig, z } from "@hono/zod-openapi";
+import { type RouteConfig, z } from "@hono/zod-openapi";
 import type { AnalysisAnswer } from "@svc/fhir";
 import { type RoutePolicy, type ServiceApp, workSignal } from "@svc/http";
 import { fhirAnswer, wantsFhir } from "./fhir.js";
@@ -37,10 +37,20 @@ interface UntypedAnalysis {
   answer: (body: AnalysisCommon & Record<string, unknown>, signal: AbortSignal) => Promise<AnalysisAnswer>;
 }
 
+/** Whether the route's JSON 200 envelope declares a `requestId` field. */
+function declaresBodyRequestId(route: RouteConfig): boolean {
+  const ok = route.responses[200];
+  const content = ok && "content" in ok ? ok.content : undefined;
+  const json = content?.["application/json"];
+  const schema = json && "schema" in json ? json.schema : undefined;
+  return schema instanceof z.ZodObject && schema.shape.requestId !== undefined;
+}
+
 /**
  * Registers one analysis endpoint: its route (from `analysisRoute`) runs `spec`'s pipeline on the
  * validated body and answers the FHIR Bundle when `Accept` prefers it, else the JSON envelope
- * `{ ok, [requestId], data }` (`bodyRequestId` as the route was built with).
+ * `{ ok, [requestId], data }`, with `requestId` exactly when the route's declared answer has it
+ * (`analysisRoute`'s `bodyRequestId`), so the two cannot disagree.
  */
 export function registerAnalysis<
   TInput,
@@ -53,9 +63,10 @@ export function registerAnalysis<
   route: R & Answers<R, AnalysisData<TObject, TData>>,
   spec: AnalysisSpec<TInput, TData, TParams, TObject>,
   context: AnalysisContext,
-  options: { bodyRequestId?: boolean; policy?: RoutePolicy } = {},
+  options: { policy?: RoutePolicy } = {},
 ): void {
   const analyze = analysisPipeline(spec, context);
+  const bodyRequestId = declaresBodyRequestId(route);
   // The one cast. TypeScript cannot follow generic route and engine types into the handler, so
   // it sees them erased. Sound: `R`'s bounds check at the call site that the body schema yields
   // the engine's input and that the pipeline's data fits the route's declared 200 `data`; and the
@@ -74,7 +85,7 @@ export function registerAnalysis<
       const body = c.req.valid("json");
       const answer = await endpoint.answer(body, workSignal(c));
       if (wantsFhir(c)) return fhirAnswer(c, answer, service.deps.publicBaseUrl);
-      const requestId = options.bodyRequestId ? { requestId: c.get("requestId") } : {};
+      const requestId = bodyRequestId ? { requestId: c.get("requestId") } : {};
       return c.json({ ok: true, ...requestId, data: answer.data }, 200);
     },
     options.policy,

@@ -101,7 +101,6 @@ export type DmseAnalysisResponse = Omit<
 
 export function registerDmseAnalyze(service: ServiceApp, context: AnalysisContext): void {
   registerAnalysis(service, route, { engine: ENGINE_REGISTRY.dmse, object: RESPONSE_OBJECT }, context, {
-    bodyRequestId: true,
     policy: { keys: ["secret", "publishable"] },
   });
 }
