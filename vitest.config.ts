@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 /**
  * Tests anywhere in the workspace import the test kit without declaring it: a declared dependency
  * (or the root's) would put the test kit, and through it the launcher and every app, into each
- * app's build graph (`turbo run build --filter=<app>...`, decision 136). The same two paths are in
+ * app's build graph (`turbo run build --filter=<app>...`, decision 136). The same paths are in
  * tsconfig.base.json for the typecheck.
  */
 const testkit = path.join(import.meta.dirname, "tooling/testkit/src");
@@ -15,6 +15,7 @@ export default defineConfig({
     alias: [
       { find: /^@svc\/testkit$/, replacement: path.join(testkit, "index.ts") },
       { find: /^@svc\/testkit\/fhir$/, replacement: path.join(testkit, "fhir-validation.ts") },
+      { find: /^@svc\/testkit\/workspace$/, replacement: path.join(testkit, "workspace.ts") },
     ],
   },
   test: {

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { type PackageManifest, workspaceClosure, workspaceManifests } from "@svc/testkit/workspace";
 import { describe, expect, it } from "vitest";
 import { appFolders, appPackageName, repoRoot } from "./apps.js";
 
@@ -11,38 +12,6 @@ import { appFolders, appPackageName, repoRoot } from "./apps.js";
  * brings the launcher and every app with it. This asks turbo for its plan (a dry run, nothing is
  * built) and compares it with the closure read from the package.json files.
  */
-type Manifest = {
-  name: string;
-  dependencies?: Record<string, string>;
-  devDependencies?: Record<string, string>;
-};
-
-function workspaceManifests(): Map<string, Manifest> {
-  const manifests = new Map<string, Manifest>();
-  for (const group of ["packages", "apps", "tooling"]) {
-    for (const folder of readdirSync(path.join(repoRoot, group))) {
-      const file = path.join(repoRoot, group, folder, "package.json");
-      if (!existsSync(file)) continue;
-      const manifest = JSON.parse(readFileSync(file, "utf8")) as Manifest;
-      manifests.set(manifest.name, manifest);
-    }
-  }
-  return manifests;
-}
-
-function declaredClosure(name: string, manifests: Map<string, Manifest>): string[] {
-  const seen = new Set<string>();
-  const visit = (current: string) => {
-    if (seen.has(current)) return;
-    seen.add(current);
-    const manifest = manifests.get(current);
-    const deps = { ...manifest?.dependencies, ...manifest?.devDependencies };
-    for (const dep of Object.keys(deps)) if (manifests.has(dep)) visit(dep);
-  };
-  visit(name);
-  return [...seen].sort();
-}
-
 function turboScope(name: string): string[] {
   const out = execFileSync(
     path.join(repoRoot, "node_modules/.bin/turbo"),
@@ -57,10 +26,10 @@ function turboScope(name: string): string[] {
 }
 
 describe("each app's CI build covers the app and its declared dependencies only", () => {
-  const manifests = workspaceManifests();
+  const manifests = workspaceManifests(repoRoot);
 
   it("the root package.json depends on no workspace package", () => {
-    const root = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as Manifest;
+    const root = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as PackageManifest;
     const ours = Object.keys({ ...root.dependencies, ...root.devDependencies }).filter((d) =>
       manifests.has(d),
     );
@@ -71,7 +40,7 @@ describe("each app's CI build covers the app and its declared dependencies only"
     const name = appPackageName(folder);
     it(`${name}: turbo's build scope is its declared closure, with no other app, the launcher or the test kit`, () => {
       const scope = turboScope(name);
-      expect(scope).toEqual(declaredClosure(name, manifests));
+      expect(scope).toEqual([...workspaceClosure(name, manifests, { includeDev: true }).keys()].sort());
       expect(
         scope.filter(
           (p) => p.startsWith("@svc/") && p !== name && appFolders().some((f) => appPackageName(f) === p),

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { type PackageManifest, workspaceClosure, workspaceManifests } from "@svc/testkit/workspace";
 import { describe, expect, it } from "vitest";
 
 /**
@@ -15,34 +16,15 @@ const MAY_DEPEND_ON_APPS = new Set(["@svc/cli", "@svc/bench", "@svc/testkit"]);
 const NOT_IN_RECORDS =
   /^(hono|@hono\/|bullmq|ioredis|ai$|@ai-sdk\/|@modelcontextprotocol\/|@svc\/(delivery|model|agents|intelligence-api|mse-record-api|dashboard|webhook-worker|cli)$)/;
 
-interface Manifest {
-  name: string;
-  dependencies?: Record<string, string>;
-  devDependencies?: Record<string, string>;
-}
+type Manifest = PackageManifest;
+
+const manifests = workspaceManifests(root);
+const byDir = new Map([...manifests.values()].map((m) => [m.dir, m]));
 
 function manifest(dir: string): Manifest {
-  return JSON.parse(readFileSync(path.join(root, dir, "package.json"), "utf8")) as Manifest;
-}
-
-/**
- * Every package `name` reaches through its `workspace:*` dependencies, itself included, each with
- * the path it was reached by (`@svc/records > @svc/ehr-gateway`): a forbidden package anywhere in
- * it is one records reaches, so its direct dependencies are checked too (decision 103).
- */
-function workspaceClosure(name: string, manifests: Map<string, Manifest>): Map<string, string> {
-  const reached = new Map<string, string>([[name, name]]);
-  const queue = [name];
-  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-    const m = manifests.get(next);
-    if (!m) throw new Error(`no workspace package ${next}`);
-    for (const [dep, version] of Object.entries(m.dependencies ?? {})) {
-      if (!version.startsWith("workspace:") || reached.has(dep)) continue;
-      reached.set(dep, `${reached.get(next)} > ${dep}`);
-      queue.push(dep);
-    }
-  }
-  return reached;
+  const found = byDir.get(dir);
+  if (!found) throw new Error(`no workspace package in ${dir}`);
+  return found;
 }
 
 /**
@@ -122,19 +104,7 @@ function valueExports(source: string): string[] {
 }
 
 describe("package boundaries (decision 103)", () => {
-  const workspaces = ["packages", "apps", "tooling"].flatMap((top) =>
-    readdirSync(path.join(root, top), { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => path.join(top, d.name))
-      .filter((dir) => {
-        try {
-          manifest(dir);
-          return true;
-        } catch {
-          return false;
-        }
-      }),
-  );
+  const workspaces = [...byDir.keys()];
 
   it("no package or app depends on an app, except the launcher CLI, the bench and the test kit", () => {
     expect(workspaces).toContain("apps/dashboard");
@@ -156,7 +126,6 @@ describe("package boundaries (decision 103)", () => {
   });
 
   it("no package @svc/records depends on, directly or through others, depends on a route framework, queue or model", () => {
-    const manifests = new Map(workspaces.map((dir) => [manifest(dir).name, manifest(dir)]));
     expect(workspaceClosure("@svc/records", manifests).size).toBeGreaterThan(3);
     expect(forbiddenInClosure("@svc/records", manifests)).toEqual([]);
   });
