@@ -1,10 +1,12 @@
 import type { ToolLoopLimits } from "@svc/agents";
 import { CDS_SERVICES } from "@svc/cds-hooks";
+import { conformanceDocuments } from "@svc/fhir";
 import {
   type AppDeps,
   createServiceApp,
   envelopeErrorBody,
   type OpenApiDoc,
+  registerPublicDocuments,
   registerStandardRoutes,
   type ServiceApp,
 } from "@svc/http";
@@ -16,7 +18,6 @@ import { registerCdsHookCalls } from "./routes/cds_hook_call.js";
 import { registerCdsRulePages } from "./routes/cds_rules.js";
 import { type CdsHooksOptions, registerCdsHooks } from "./routes/cds_services.js";
 import { registerConnectPage } from "./routes/connect_page.js";
-import { registerFhirConformance } from "./routes/fhir_conformance.js";
 import { registerRecordAgents } from "./routes/v1_agents.js";
 import { registerEventsList } from "./routes/v1_events_list.js";
 import { registerLabOrdersCancel } from "./routes/v1_labs_orders_cancel.js";
@@ -82,7 +83,7 @@ export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOpti
   registerTestHelperWearables(service);
   registerConnectPage(service);
   registerCaptureDemo(service);
-  registerFhirConformance(service);
+  registerPublicDocuments(service, conformanceDocuments(service.deps.publicBaseUrl));
   registerCdsRulePages(service);
   // The hook calls after the guard that registerCdsHooks installs (Hono runs them in order).
   registerCdsHooks(service, { services: CDS_SERVICES, ...options.cdsHooks });

@@ -1,15 +1,16 @@
 import type { ToolLoopLimits } from "@svc/agents";
+import { conformanceDocuments } from "@svc/fhir";
 import {
   type AppDeps,
   createServiceApp,
   flatErrorBody,
   type OpenApiDoc,
+  registerPublicDocuments,
   registerStandardRoutes,
   type ServiceApp,
 } from "@svc/http";
 import type { ChatModel } from "@svc/model";
 import { selectionFindings } from "./routes/common.js";
-import { registerFhirConformance } from "./routes/fhir_conformance.js";
 import { registerMseAgent } from "./routes/v1_mse_agent.js";
 import { registerMseAudit } from "./routes/v1_mse_audit.js";
 import { registerMseDomains } from "./routes/v1_mse_domains.js";
@@ -51,6 +52,6 @@ export function buildMseRecordApi(deps: AppDeps, options: MseRecordApiOptions = 
   registerMseAgent(service, { chatModel: options.chatModel, limits: options.agentLimits });
   // Served here too for a standalone MSE Record API; behind the combined listener /fhir/* reaches
   // the Intelligence API, which serves the same resources.
-  registerFhirConformance(service);
+  registerPublicDocuments(service, conformanceDocuments(service.deps.publicBaseUrl));
   return service;
 }

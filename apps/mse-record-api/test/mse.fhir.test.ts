@@ -168,3 +168,17 @@ describe("GET /v1/mse/{visitId} with Accept: application/fhir+json", () => {
     expect(unauthorized.headers.get("content-type")).toMatch(/^application\/json/);
   });
 });
+
+describe("the Questionnaire the records point at", () => {
+  it("is served at its canonical URL, public and cacheable; 404 for what is not served", async () => {
+    const res = await call<Questionnaire>(t.svc.url, "/fhir/Questionnaire/mse");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/fhir\+json/);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=3600");
+    assertValidFhirR4(res.json);
+    expect(res.json.url).toMatch(/\/fhir\/Questionnaire\/mse$/);
+    for (const path of ["/fhir/Questionnaire/nope", "/fhir/CodeSystem/nope", "/fhir/ValueSet/mse"]) {
+      expect((await call(t.svc.url, path)).status, path).toBe(404);
+    }
+  });
+});

@@ -11,6 +11,7 @@ export * from "./idempotency.js";
 export * from "./key-cache.js";
 export * from "./logger.js";
 export * from "./openapi.js";
+export * from "./public-documents.js";
 export * from "./rate-limit/index.js";
 export * from "./request-url.js";
 export * from "./standard-routes.js";
