@@ -2,7 +2,14 @@ import { generateKeyPairSync } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTestDatabase, runSvcCli, Seeder, type TestDatabase } from "@svc/testkit";
+import {
+  cliJsonAnswer,
+  cliJsonRefusal,
+  createTestDatabase,
+  runSvcCli,
+  Seeder,
+  type TestDatabase,
+} from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /** `pnpm svc cds-clients ...` with --json, as the operator CLI contract prints it (decision 121). */
@@ -33,22 +40,13 @@ function svcCli(...args: string[]) {
   });
 }
 
-function ok(...args: string[]) {
-  const out = svcCli(...args);
-  expect(out.stderr).toBe("");
-  expect(out.code).toBe(0);
-  const lines = out.stdout.trim().split("\n");
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0] as string);
+// biome-ignore lint/suspicious/noExplicitAny: the tests read the answers' fields as they need.
+function ok(...args: string[]): any {
+  return cliJsonAnswer(svcCli(...args));
 }
 
 function refused(...args: string[]): string {
-  const out = svcCli(...args);
-  expect(out.code).toBe(1);
-  expect(out.stdout).toBe("");
-  const body = JSON.parse(out.stderr.trim());
-  expect(Object.keys(body)).toEqual(["error"]);
-  return body.error as string;
+  return cliJsonRefusal(svcCli(...args));
 }
 
 const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-384" });

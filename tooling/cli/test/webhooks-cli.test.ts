@@ -1,5 +1,12 @@
 import { eq, recordEvent, webhookDeliveries } from "@svc/db";
-import { createTestDatabase, runSvcCli, Seeder, type TestDatabase } from "@svc/testkit";
+import {
+  cliJsonAnswer,
+  cliJsonRefusal,
+  createTestDatabase,
+  runSvcCli,
+  Seeder,
+  type TestDatabase,
+} from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 let db: TestDatabase;
@@ -22,22 +29,13 @@ function svcCli(...args: string[]) {
   });
 }
 
-function ok(...args: string[]) {
-  const out = svcCli(...args);
-  expect(out.stderr).toBe("");
-  expect(out.code).toBe(0);
-  const lines = out.stdout.trim().split("\n");
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0] as string);
+// biome-ignore lint/suspicious/noExplicitAny: the tests read the answers' fields as they need.
+function ok(...args: string[]): any {
+  return cliJsonAnswer(svcCli(...args));
 }
 
 function refused(...args: string[]): string {
-  const out = svcCli(...args);
-  expect(out.code).toBe(1);
-  expect(out.stdout).toBe("");
-  const body = JSON.parse(out.stderr.trim());
-  expect(Object.keys(body)).toEqual(["error"]);
-  return body.error as string;
+  return cliJsonRefusal(svcCli(...args));
 }
 
 describe("pnpm svc webhooks", { timeout: 90_000 }, () => {

@@ -38,3 +38,28 @@ export function runSvcCli(
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/**
+ * What a `--json` command that succeeded printed: exit 0, nothing on stderr, exactly one JSON line
+ * on stdout (parsed). Throws, failing the test, with what it printed otherwise.
+ */
+export function cliJsonAnswer(out: CliRun): unknown {
+  const lines = out.stdout.trim().split("\n");
+  if (out.code !== 0 || out.stderr !== "" || lines.length !== 1) {
+    throw new Error(`expected exit 0, no stderr and one JSON line; got ${JSON.stringify(out)}`);
+  }
+  return JSON.parse(lines[0] as string);
+}
+
+/**
+ * The message of a `--json` command that refused: exit 1, nothing on stdout, and `{ "error": ... }`
+ * alone on stderr. Throws, failing the test, with what it printed otherwise.
+ */
+export function cliJsonRefusal(out: CliRun): string {
+  const body = out.code === 1 && out.stdout === "" ? (JSON.parse(out.stderr.trim()) as unknown) : undefined;
+  const keys = body !== null && typeof body === "object" ? Object.keys(body) : [];
+  if (keys.length !== 1 || keys[0] !== "error") {
+    throw new Error(`expected exit 1, no stdout and { error } on stderr; got ${JSON.stringify(out)}`);
+  }
+  return String((body as { error: unknown }).error);
+}
