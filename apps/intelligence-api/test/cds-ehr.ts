@@ -38,6 +38,8 @@ export interface HookAnswer {
 export interface CdsTestbed {
   url: string;
   fhir: ScriptedFhirServer;
+  /** The service's log lines (JSON), newest last. */
+  logs: string[];
   /** A fresh JWT (new `jti`) for the given audience, signed by the registered EHR. */
   jwt(aud: string): Promise<string>;
   /** A JWT of the registered EHR with these claims and header fields over the usual ones. */
@@ -78,10 +80,11 @@ async function registerEhr(db: TestDatabase) {
 
 export async function startCdsTestbed(): Promise<CdsTestbed> {
   const db = await createTestDatabase();
+  const captured = captureLogger();
   const deps: AppDeps = {
     db: db.handle.db,
     limiter: new MemoryRateLimiter(),
-    logger: captureLogger().logger,
+    logger: captured.logger,
     publicBaseUrl: PUBLIC_BASE,
     allowLoopbackWebhooks: true,
   };
@@ -102,6 +105,7 @@ export async function startCdsTestbed(): Promise<CdsTestbed> {
   return {
     url: api.url,
     fhir,
+    logs: captured.lines,
     jwt,
     sign,
     async callHook(serviceId, body, headers = {}) {

@@ -52,26 +52,39 @@ export const SUMMARY_MAX = 139;
 const ELLIPSIS = "…";
 
 /**
- * A summary of at most SUMMARY_MAX UTF-16 units: longer text is cut at a code-point boundary
- * (never inside a surrogate pair) and ends with an ellipsis. Whitespace is collapsed.
+ * Text of at most `max` UTF-16 units with its whitespace collapsed: longer text is cut at a
+ * code-point boundary (never inside a surrogate pair) and ends with an ellipsis.
  */
-export function clipSummary(text: string): string {
+export function clipText(text: string, max: number): string {
   const clean = text.replace(/\s+/g, " ").trim();
-  if (clean.length <= SUMMARY_MAX) return clean;
+  if (clean.length <= max) return clean;
   let out = "";
   for (const ch of clean) {
-    if (out.length + ch.length > SUMMARY_MAX - ELLIPSIS.length) break;
+    if (out.length + ch.length > max - ELLIPSIS.length) break;
     out += ch;
   }
   return `${out.trimEnd()}${ELLIPSIS}`;
 }
 
+/** A summary of at most SUMMARY_MAX UTF-16 units (clipText). */
+export function clipSummary(text: string): string {
+  return clipText(text, SUMMARY_MAX);
+}
+
 /**
- * Markdown that text from the EHR could use to add emphasis, links, images, code or HTML is
- * escaped (\\ ` * _ [ ] < > | ~ #), so it reads as written and cannot add a link.
+ * Text that is not ours (from the EHR, or an engine's sentence that may quote it), made inert for
+ * a card's markdown `detail` (GitHub Flavored Markdown, decision 144): whitespace is collapsed to
+ * single spaces, so it cannot start a block (a heading, a list, an indented code block) or break
+ * a line, and every ASCII punctuation character is backslash-escaped, which CommonMark allows for
+ * each of them and renders as the character itself. Without its punctuation no construct can
+ * start: no emphasis, code, link, image, HTML, entity, table or autolink (`www.`, `http:`, an
+ * address with `@` each need a `.`, `:` or `@`). The text reads as written.
  */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_[\]<>|~#]/g, (c) => `\\${c}`);
+  return text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
 }
 
 /**

@@ -1,6 +1,7 @@
 // CDS Hooks 2.0.1 services over the engines: discovery, hook requests, prefetch templates and
 // cards. Pure: the caller fetches what prefetch lacks and verifies the EHR's JWT.
 export * from "./cards.js";
+export * from "./limits.js";
 export { type PrefetchQueries, prefetchQueries, resolveTemplate } from "./prefetch.js";
 export * from "./request.js";
 export * from "./response.js";

@@ -17,6 +17,7 @@ import {
   RELAPSE_DISCLAIMER,
 } from "@svc/engines";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
+import { MAX_CARDS } from "./limits.js";
 
 export const RULE_DEVELOPER = "Clinical Intelligence Service (this service's clinical knowledge team)";
 
@@ -175,6 +176,22 @@ const NOT_CHECKED_RULE: CdsRule = {
   cautionedUse: "Check the unread medicines with another source.",
 };
 
+const CARDS_NOT_SHOWN_RULE: CdsRule = {
+  id: "cards-not-shown",
+  kind: "data",
+  title: "Cards not shown",
+  description:
+    "Closes an answer that found more cards than one answer carries: says how many were left out and of which severities and rules. The cards shown are the most severe.",
+  citation: `The service's bound on cards per answer (at most ${MAX_CARDS}, the most severe first).`,
+  developer: RULE_DEVELOPER,
+  evidenceLevel: "Service policy.",
+  lastRevised: KNOWLEDGE_REVISED,
+  engine: { name: "cds-hooks", version: KNOWLEDGE_REVISED },
+  intendedUse: "Say that the answer is not complete, so what is not shown is never read as nothing found.",
+  cautionedUse:
+    "Review the patient's orders and results in the EHR; the cards not shown were found, not dismissed.",
+};
+
 export const CDS_RULES: readonly CdsRule[] = Object.freeze([
   ...INTERACTION_RULES.map(interactionRule),
   RELAPSE_RULE,
@@ -182,6 +199,7 @@ export const CDS_RULES: readonly CdsRule[] = Object.freeze([
   MONITORING_RULE,
   NOT_CHECKED_RULE,
   DATA_RULE,
+  CARDS_NOT_SHOWN_RULE,
 ]);
 
 const BY_ID: ReadonlyMap<string, CdsRule> = new Map(CDS_RULES.map((rule) => [rule.id, rule]));

@@ -1,8 +1,13 @@
 /**
- * order-select and order-sign: each draft MedicationRequest the hook is about, against the
+ * order-select and order-sign: the draft MedicationRequests the hook is about, against the
  * patient's active MedicationRequests (prefetch `medications`) and the session's other draft
- * orders, with the interaction checker. One card per interaction; a card for whatever could not
- * be checked (decision 115).
+ * orders, with the interaction checker. One card per interaction rule and pair of medicines,
+ * naming the orders of each (decision 142); a card for whatever could not be read or compared
+ * (decision 115).
+ *
+ * Bounded before any work (decision 142): at most MAX_DRAFT_ORDERS drafts and MAX_ACTIVE_REQUESTS
+ * entries of the medication list are read, one checker call compares at most MAX_MEDICATIONS
+ * distinct medicines, and each cut is said on the not-checked card.
  */
 import {
   checkInteractions,
@@ -10,8 +15,19 @@ import {
   MAX_MEDICATIONS,
   type MedicationInteraction,
 } from "@svc/engines";
-import { type MedicationReading, readFhirInputs, readMedicationRequest, resourcesOf } from "@svc/fhir";
-import { buildCard, type Card, type Coding, escapeMarkdown, type Indicator } from "./cards.js";
+import { type MedicationReading, readFhirInputs, readMedicationRequest } from "@svc/fhir";
+import { firstResources } from "./bounded-source.js";
+import {
+  buildCard,
+  type Card,
+  type CardAction,
+  type Coding,
+  clipText,
+  escapeMarkdown,
+  type Indicator,
+  type Suggestion,
+} from "./cards.js";
+import { MAX_ACTIVE_REQUESTS, MAX_DRAFT_ORDERS, ORDER_TEXT_SHOWN, ORDERS_NAMED } from "./limits.js";
 import type { OrderSelectRequest, OrderSignRequest } from "./request.js";
 import { INTERACTIONS_ENGINE, OVERRIDE_REASONS_PATH, requireRule } from "./rules.js";
 import { cardContext, type RunContext } from "./run-context.js";
@@ -38,63 +54,154 @@ export function overrideReasons(baseUrl: string): Coding[] {
   ];
 }
 
-interface Medicine {
+interface Order {
   reading: MedicationReading;
-  /** "MedicationRequest/<id>" or null. */
+  /** "MedicationRequest/<id>" when the id is a FHIR id, else null. */
   ref: string | null;
   draft: boolean;
 }
 
+/** A FHIR id: the only ids that go into a reference, a delete action or a card's plain text. */
+const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
+
 const refOf = (reading: MedicationReading) =>
-  reading.resourceId === null ? null : `MedicationRequest/${reading.resourceId}`;
+  reading.resourceId !== null && FHIR_ID.test(reading.resourceId)
+    ? `MedicationRequest/${reading.resourceId}`
+    : null;
 
 const effectOf = (ruleId: string) => INTERACTION_RULES.find((rule) => rule.id === ruleId)?.effect ?? ruleId;
 
-function nameOf(medicine: Medicine): string {
-  return medicine.reading.ingredients.join(" + ");
-}
+const isMedicationRequest = (item: unknown) =>
+  typeof item === "object" &&
+  item !== null &&
+  (item as { resourceType?: unknown }).resourceType === "MedicationRequest";
 
-/** Reads the draft MedicationRequests of context.draftOrders. */
-function readDrafts(request: OrderSelectRequest | OrderSignRequest, ctx: RunContext): Medicine[] {
-  const { resources } = resourcesOf(request.context.draftOrders);
-  const drafts: Medicine[] = [];
-  for (const resource of resources) {
-    if (resource.resourceType !== "MedicationRequest") continue;
+const capitalise = (text: string) => (text === "" ? text : `${text[0]?.toUpperCase()}${text.slice(1)}`);
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Reads the first MAX_DRAFT_ORDERS draft MedicationRequests of context.draftOrders. */
+function readDrafts(
+  request: OrderSelectRequest | OrderSignRequest,
+  ctx: RunContext,
+): { drafts: Order[]; total: number } {
+  const { items, total } = firstResources(request.context.draftOrders, MAX_DRAFT_ORDERS, isMedicationRequest);
+  const drafts: Order[] = [];
+  for (const resource of items) {
     const read = readMedicationRequest(resource, { now: ctx.now, patientId: ctx.patientId }, DRAFT_STATUSES);
     if ("reason" in read) ctx.notUsed.push(read);
     else drafts.push({ reading: read, ref: refOf(read), draft: true });
   }
-  return drafts;
+  return { drafts, total };
 }
 
-function interactionCard(
-  target: Medicine,
-  other: Medicine,
+/**
+ * The medicines one checker call compares: the distinct texts of the orders, the hook's own
+ * drafts first, then the other drafts, then the active medicines, up to MAX_MEDICATIONS. Orders
+ * whose text is left out are not compared.
+ */
+function comparedOrders(ordered: readonly Order[]): { texts: string[]; orders: Set<Order>; left: number } {
+  const texts = new Set<string>();
+  const orders = new Set<Order>();
+  let left = 0;
+  for (const order of ordered) {
+    const text = order.reading.text;
+    if (!texts.has(text) && texts.size < MAX_MEDICATIONS) texts.add(text);
+    if (texts.has(text)) orders.add(order);
+    else left += 1;
+  }
+  return { texts: [...texts], orders, left };
+}
+
+/** The orders of one medicine on an interaction card. */
+interface Side {
+  name: string;
+  orders: Order[];
+}
+
+/**
+ * The two sides of an interaction among the compared orders, or null when no order the hook is
+ * about takes part: a target order naming one medicine (and not the other, so a combination
+ * product is not an interaction with itself) with any order naming the other. The side holding
+ * the hook's first target comes first.
+ */
+function sidesOf(
   interaction: MedicationInteraction,
-  ctx: RunContext,
-): Card {
-  const rule = requireRule(`interaction-${interaction.id}`);
-  const targets = [target, ...(other.draft ? [other] : [])].filter((m) => m.ref !== null);
-  const suggestions = targets.map((m, index) => ({
-    label: `Remove the draft order for ${nameOf(m)}`,
-    uuid: ctx.uuid(),
-    ...(index === 0 ? { isRecommended: true } : {}),
-    actions: [
-      {
-        type: "delete" as const,
-        description: `Remove the draft order for ${nameOf(m)} (${m.reading.text}).`,
-        resourceId: m.ref as string,
-      },
-    ],
+  orders: readonly Order[],
+  targets: ReadonlySet<Order>,
+): [Side, Side] | null {
+  const { a, b } = interaction;
+  const has = (order: Order, ingredient: string) => order.reading.ingredients.includes(ingredient);
+  const targetsA = new Set(orders.filter((o) => targets.has(o) && has(o, a) && !has(o, b)));
+  const targetsB = new Set(orders.filter((o) => targets.has(o) && has(o, b) && !has(o, a)));
+  const withA = orders.filter((o) => has(o, a));
+  const withB = orders.filter((o) => has(o, b));
+  const pairedA = targetsA.size > 0 && withB.length > 0;
+  const pairedB = targetsB.size > 0 && withA.length > 0;
+  if (!pairedA && !pairedB) return null;
+  const sideA: Side = {
+    name: a,
+    orders: orders.filter((o) => (pairedA && targetsA.has(o)) || (pairedB && has(o, a))),
+  };
+  const sideB: Side = {
+    name: b,
+    orders: orders.filter((o) => (pairedB && targetsB.has(o)) || (pairedA && has(o, b))),
+  };
+  // Every target on a side is a target of that side's medicine: the first such order decides.
+  const first = orders.find((o) => (pairedA && targetsA.has(o)) || (pairedB && targetsB.has(o)));
+  return first !== undefined && targetsA.has(first) && pairedA ? [sideA, sideB] : [sideB, sideA];
+}
+
+/** Markdown lines naming a side's orders: the first ORDERS_NAMED, then a count of the rest. */
+function orderLines(side: Side): string {
+  const drafts = side.orders.filter((o) => o.draft).length;
+  const heading = `**Orders with ${side.name}:** ${plural(drafts, "draft order", "draft orders")}, ${plural(side.orders.length - drafts, "active medication", "active medications")}.`;
+  const named = side.orders.slice(0, ORDERS_NAMED).map((o) => {
+    const what = o.draft ? "Draft order" : "Active medication";
+    const id = o.ref === null ? "(no FHIR id)" : escapeMarkdown(o.ref);
+    return `- ${what} ${id}: ${escapeMarkdown(clipText(o.reading.text, ORDER_TEXT_SHOWN))}`;
+  });
+  const rest = side.orders.length - named.length;
+  return [heading, ...named, ...(rest > 0 ? [`- and ${rest} more.`] : [])].join("\n");
+}
+
+/**
+ * A suggestion to remove every draft order of a side that has a FHIR id. Plain text only: the
+ * label and descriptions hold our medicine names and FHIR ids, never the EHR's free text.
+ */
+function removeSuggestion(side: Side, ctx: RunContext): Suggestion | null {
+  const drafts = side.orders.filter((o): o is Order & { ref: string } => o.draft && o.ref !== null);
+  if (drafts.length === 0) return null;
+  const actions: CardAction[] = drafts.map((o) => ({
+    type: "delete",
+    description: `Remove the draft order ${o.ref} (${side.name}).`,
+    resourceId: o.ref,
   }));
-  const otherKind = other.draft ? "another draft order" : "an active medication";
+  return {
+    label:
+      drafts.length === 1
+        ? `Remove the draft order for ${side.name}`
+        : `Remove the ${drafts.length} draft orders for ${side.name}`,
+    uuid: ctx.uuid(),
+    actions,
+  };
+}
+
+function interactionCard(interaction: MedicationInteraction, sides: [Side, Side], ctx: RunContext): Card {
+  const rule = requireRule(`interaction-${interaction.id}`);
+  const [first, second] = sides;
+  const suggestions = [removeSuggestion(first, ctx), removeSuggestion(second, ctx)]
+    .filter((s): s is Suggestion => s !== null)
+    .map((s, index) => (index === 0 ? { ...s, isRecommended: true } : s));
   return buildCard(
     {
       rule,
       indicator: SEVERITY_INDICATOR[interaction.severity],
-      summary: `${capitalise(nameOf(target))} with ${nameOf(other)}: ${effectOf(interaction.id)} (${interaction.severity} severity)`,
+      summary: `${capitalise(first.name)} with ${second.name}: ${effectOf(interaction.id)} (${interaction.severity} severity)`,
       detail: [
-        `**${capitalise(interaction.severity)} severity interaction** between the draft order for **${escapeMarkdown(target.reading.text)}** and ${otherKind}, **${escapeMarkdown(other.reading.text)}**.`,
+        `**${capitalise(interaction.severity)} severity interaction** between **${first.name}** and **${second.name}**.`,
+        orderLines(first),
+        orderLines(second),
         `**Mechanism:** ${interaction.mechanism}`,
         `**Recommendation:** ${interaction.recommendation}`,
         `**Source:** ${interaction.source}`,
@@ -106,32 +213,15 @@ function interactionCard(
   );
 }
 
-const capitalise = (text: string) => (text === "" ? text : `${text[0]?.toUpperCase()}${text.slice(1)}`);
-
-/** Interactions of one draft with the others: one per rule and pair of orders, the draft's side first. */
-function interactionsOf(
-  target: Medicine,
-  others: readonly Medicine[],
-): { other: Medicine; interaction: MedicationInteraction }[] {
-  const checked = checkInteractions([
-    target.reading.text,
-    ...others.slice(0, MAX_MEDICATIONS - 1).map((m) => m.reading.text),
-  ]);
-  const own = new Set(target.reading.ingredients);
-  const found: { other: Medicine; interaction: MedicationInteraction }[] = [];
-  for (const interaction of checked.interactions) {
-    const [mine, theirs] = own.has(interaction.a)
-      ? [interaction.a, interaction.b]
-      : [interaction.b, interaction.a];
-    if (!own.has(mine) || own.has(theirs)) continue;
-    for (const other of others) {
-      if (other.reading.ingredients.includes(theirs)) found.push({ other, interaction });
-    }
-  }
-  return found;
+/** What was cut before reading or comparing, for the not-checked card. */
+interface Cuts {
+  drafts: number;
+  actives: number;
+  /** Orders whose medicine was beyond the checker's MAX_MEDICATIONS. */
+  notCompared: number;
 }
 
-/** Cards for the hook's drafts: one per interaction (each pair of orders and rule once), then what was not checked. */
+/** Cards for the hook's drafts: one per interaction rule and pair of medicines, then what was not checked. */
 export function runOrderHook(
   hook: "order-select" | "order-sign",
   request: OrderSelectRequest | OrderSignRequest,
@@ -139,39 +229,44 @@ export function runOrderHook(
   ctx: RunContext,
 ): Card[] {
   ctx.recorder.record({ name: INTERACTIONS_ENGINE.name, version: INTERACTIONS_ENGINE.version });
-  const drafts = readDrafts(request, ctx);
+  const { drafts, total: draftTotal } = readDrafts(request, ctx);
   const medications = prefetch.medications;
-  const active = readFhirInputs([medications], { now: ctx.now, patientId: ctx.patientId });
+  const activeSource = firstResources(medications, MAX_ACTIVE_REQUESTS);
+  const active = readFhirInputs([activeSource.items], { now: ctx.now, patientId: ctx.patientId });
   ctx.notUsed.push(...active.notUsed);
   // An EHR may list a draft it already saves as active: the draft is compared once, as a draft.
   const draftRefs = new Set(drafts.map((d) => d.ref));
-  const actives: Medicine[] = active.medications
+  const actives: Order[] = active.medications
     .map((reading) => ({ reading, ref: refOf(reading), draft: false }))
     .filter((m) => m.ref === null || !draftRefs.has(m.ref));
   const selected =
     hook === "order-select" ? new Set((request as OrderSelectRequest).context.selections as string[]) : null;
-  const targets = drafts.filter((d) => selected === null || (d.ref !== null && selected.has(d.ref)));
+  const targets = new Set(drafts.filter((d) => selected === null || (d.ref !== null && selected.has(d.ref))));
 
+  const ordered = [
+    ...drafts.filter((d) => targets.has(d)),
+    ...drafts.filter((d) => !targets.has(d)),
+    ...actives,
+  ];
+  const compared = comparedOrders(ordered);
+  const interactions = targets.size === 0 ? [] : checkInteractions(compared.texts).interactions;
+  const orders = [...drafts, ...actives].filter((o) => compared.orders.has(o));
   const cards: Card[] = [];
-  const seen = new Set<string>();
-  for (const target of targets) {
-    const others = [...actives, ...drafts.filter((d) => d !== target)];
-    for (const { other, interaction } of interactionsOf(target, others)) {
-      const key = [
-        interaction.id,
-        ...[target.ref ?? target.reading.text, other.ref ?? other.reading.text].sort(),
-      ].join("|");
-      if (seen.has(key)) continue;
-      seen.add(key);
-      cards.push(interactionCard(target, other, interaction, ctx));
-    }
+  for (const interaction of interactions) {
+    const sides = sidesOf(interaction, orders, targets);
+    if (sides !== null) cards.push(interactionCard(interaction, sides, ctx));
   }
-  const notChecked = notCheckedLines(medications, ctx, actives.length + drafts.length > MAX_MEDICATIONS);
+  const cuts: Cuts = {
+    drafts: draftTotal - Math.min(draftTotal, MAX_DRAFT_ORDERS),
+    actives: activeSource.total - activeSource.items.length,
+    notCompared: compared.left,
+  };
+  const notChecked = notCheckedLines(medications, ctx, cuts, draftTotal, activeSource.total);
   if (notChecked.length > 0)
     cards.push(
       insufficientDataCard(
         requireRule("interaction-not-checked"),
-        "Interaction check incomplete: some orders or medicines could not be read",
+        "Interaction check incomplete: some orders or medicines were not read or compared",
         notChecked,
         ctx,
       ),
@@ -179,7 +274,13 @@ export function runOrderHook(
   return cards;
 }
 
-function notCheckedLines(medications: unknown, ctx: RunContext, capped: boolean): string[] {
+function notCheckedLines(
+  medications: unknown,
+  ctx: RunContext,
+  cuts: Cuts,
+  draftTotal: number,
+  activeTotal: number,
+): string[] {
   const lines: string[] = [];
   if (ctx.missingPrefetch.includes("medications"))
     lines.push(
@@ -189,7 +290,18 @@ function notCheckedLines(medications: unknown, ctx: RunContext, capped: boolean)
     lines.push(
       "The EHR sent no medication list (null): interactions with current medicines were not checked.",
     );
-  if (capped) lines.push(`Only the first ${MAX_MEDICATIONS} medicines were compared.`);
+  if (cuts.drafts > 0)
+    lines.push(
+      `The draft orders hold ${draftTotal} MedicationRequests; only the first ${MAX_DRAFT_ORDERS} were read: the other ${cuts.drafts} were not checked for interactions.`,
+    );
+  if (cuts.actives > 0)
+    lines.push(
+      `The active medication list holds ${activeTotal} entries; only the first ${MAX_ACTIVE_REQUESTS} were read: interactions with the other ${cuts.actives} were not checked.`,
+    );
+  if (cuts.notCompared > 0)
+    lines.push(
+      `At most ${MAX_MEDICATIONS} different medicines are compared at once: ${plural(cuts.notCompared, "order naming another medicine was", "orders naming other medicines were")} not compared.`,
+    );
   lines.push(...notUsedLines(ctx.notUsed));
   return lines;
 }

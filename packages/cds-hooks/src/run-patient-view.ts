@@ -17,7 +17,9 @@ import {
 } from "@svc/engines";
 import { type FhirInbound, readFhirInputs, toBiomarkerInput, toRelapseInput } from "@svc/fhir";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
-import { buildCard, type Card, type Indicator } from "./cards.js";
+import { firstResources } from "./bounded-source.js";
+import { buildCard, type Card, escapeMarkdown, type Indicator } from "./cards.js";
+import { MAX_ACTIVE_REQUESTS, MAX_LAB_ENTRIES, MAX_SCORE_ENTRIES } from "./limits.js";
 import { requireRule, ruleById } from "./rules.js";
 import { cardContext, type RunContext, runEngine } from "./run-context.js";
 import { insufficientDataCard, notUsedLines } from "./run-shared.js";
@@ -135,7 +137,8 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
           rule,
           indicator,
           summary: `${signal.label}: ${round(signal.metricValue)}${unit} on ${date(signal.observedAt)}`,
-          detail: [signal.detail, `Confidence: ${signal.confidence}.`, run.data.disclaimer],
+          // The engine's sentence may quote an Observation id from the EHR (decision 144).
+          detail: [escapeMarkdown(signal.detail), `Confidence: ${signal.confidence}.`, run.data.disclaimer],
         },
         cardContext(ctx, engineLine),
       ),
@@ -154,7 +157,7 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
           indicator: "critical",
           summary: `${finding.detail}${finding.observedAt ? ` (${date(finding.observedAt)})` : ""}`,
           detail: [
-            `${finding.detail}. The laboratory did not flag this result; the value is beyond the sourced critical limit.`,
+            `${escapeMarkdown(finding.detail)}. The laboratory did not flag this result; the value is beyond the sourced critical limit.`,
             run.data.disclaimer,
           ],
         },
@@ -168,7 +171,7 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
       insufficientDataCard(
         requireRule("insufficient-data"),
         `${unread.length} laboratory value(s) could not be evaluated`,
-        unread.map((f) => `- ${f.detail}`),
+        unread.map((f) => `- ${escapeMarkdown(f.detail)}`),
         ctx,
       ),
     );
@@ -214,11 +217,19 @@ const KEY_NAMES: Readonly<Record<string, string>> = {
   medications: "active medications",
 };
 
-function dataCard(ctx: RunContext): Card[] {
+/** The prefetch keys patient-view reads, each cut to its bound before reading (decision 142). */
+const SOURCE_LIMITS = [
+  { key: "scores", limit: MAX_SCORE_ENTRIES },
+  { key: "labs", limit: MAX_LAB_ENTRIES },
+  { key: "medications", limit: MAX_ACTIVE_REQUESTS },
+] as const;
+
+function dataCard(ctx: RunContext, cutLines: readonly string[]): Card[] {
   const lines = [
     ...ctx.missingPrefetch.map(
       (key) => `- ${KEY_NAMES[key] ?? key}: not provided by the EHR and could not be fetched.`,
     ),
+    ...cutLines,
     ...notUsedLines(ctx.notUsed),
   ];
   if (lines.length === 0) return [];
@@ -226,15 +237,28 @@ function dataCard(ctx: RunContext): Card[] {
   const summary =
     ctx.missingPrefetch.length > 0
       ? `Insufficient data: ${ctx.missingPrefetch.map((k) => KEY_NAMES[k] ?? k).join(", ")} not available${count > 0 ? `; ${count} record(s) not read` : ""}`
-      : `Insufficient data: ${count} FHIR record(s) could not be read`;
+      : count > 0
+        ? `Insufficient data: ${count} FHIR record(s) could not be read`
+        : "Insufficient data: more FHIR records were sent than are read";
   return [insufficientDataCard(requireRule("insufficient-data"), summary, lines, ctx)];
 }
 
 export function runPatientView(prefetch: Readonly<Record<string, unknown>>, ctx: RunContext): Card[] {
-  const inbound = readFhirInputs([prefetch.scores, prefetch.labs, prefetch.medications], {
-    now: ctx.now,
-    patientId: ctx.patientId,
-  });
+  const sources = SOURCE_LIMITS.map(({ key, limit }) => ({
+    key,
+    limit,
+    ...firstResources(prefetch[key], limit),
+  }));
+  const inbound = readFhirInputs(
+    sources.map((source) => source.items),
+    { now: ctx.now, patientId: ctx.patientId },
+  );
+  const cutLines = sources
+    .filter((source) => source.total > source.items.length)
+    .map(
+      (source) =>
+        `- ${KEY_NAMES[source.key]}: ${source.total} entries; only the first ${source.limit} were read.`,
+    );
   ctx.notUsed.push(...inbound.notUsed);
   const medications = prefetch.medications;
   // The medication list is known when the EHR sent (or we fetched) a result that is not an error.
@@ -246,6 +270,6 @@ export function runPatientView(prefetch: Readonly<Record<string, unknown>>, ctx:
     ...relapseCards(inbound, medicationsKnown, ctx),
     ...labCards(inbound, ctx),
     ...monitoringCards(inbound, ctx),
-    ...dataCard(ctx),
+    ...dataCard(ctx, cutLines),
   ];
 }

@@ -8,6 +8,7 @@
 
 import type { NotUsed, NotUsedReason } from "@svc/fhir";
 import type { EngineName } from "@svc/intelligence";
+import { limitCards, ruleIdOf } from "./card-limit.js";
 import type { Card } from "./cards.js";
 import type { HookRequest } from "./request.js";
 import { type EngineRecorder, newRecorder, type RunContext } from "./run-context.js";
@@ -31,6 +32,8 @@ export interface CdsRunResult {
   engines: { name: string; version: string; modelKey?: string }[];
   /** Rule ids of the cards, in card order. */
   rules: string[];
+  /** Cards found but left out of the answer by the bound on cards per answer (decision 143). */
+  omittedCards: number;
   /** How many FHIR resources were not used, by reason (counts only: no ids or content, for logs). */
   notUsed: Partial<Record<NotUsedReason, number>>;
   /** Prefetch keys the service had no data for (absent after fetching). */
@@ -67,16 +70,17 @@ export function runCdsService(
     missingPrefetch: Object.keys(service.prefetch).filter((key) => !Object.hasOwn(prefetch, key)),
     notUsed: [],
   };
-  const cards =
+  const found =
     service.hook === "patient-view"
       ? runPatientView(prefetch, ctx)
       : runOrderHook(service.hook, request, prefetch, ctx);
+  // Every service's cards pass the one bound on cards per answer, here (decision 143).
+  const { cards, omitted } = limitCards(found, ctx);
   return {
     cards,
     engines: recorder.list(),
-    rules: cards
-      .map((card) => card.source.url.slice(card.source.url.lastIndexOf("/") + 1))
-      .map(decodeURIComponent),
+    rules: cards.map(ruleIdOf),
+    omittedCards: omitted,
     notUsed: countReasons(ctx.notUsed),
     missingPrefetch: ctx.missingPrefetch,
   };

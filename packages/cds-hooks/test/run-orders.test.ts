@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Card, isCleanJson, parseHookRequest, runCdsService } from "../src/index.js";
+import { type Card, escapeMarkdown, isCleanJson, parseHookRequest, runCdsService } from "../src/index.js";
 import { draft, medicationRequest, options, orderRequest, searchset } from "./fixtures.js";
 
 function run(
@@ -41,7 +41,7 @@ describe("order-sign: drafts against active medications", () => {
     expect(card.suggestions?.[0]?.actions).toEqual([
       {
         type: "delete",
-        description: "Remove the draft order for tramadol (Tramadol 50 mg).",
+        description: "Remove the draft order MedicationRequest/d1 (tramadol).",
         resourceId: "MedicationRequest/d1",
       },
     ]);
@@ -117,7 +117,9 @@ describe("order-sign: drafts against active medications", () => {
       indicator: "info",
       source: { url: expect.stringMatching(/interaction-not-checked$/) },
     });
-    expect(unknown.cards[0]?.detail).toContain("MedicationRequest/d1 names no medicine the service knows");
+    expect(unknown.cards[0]?.detail).toContain(
+      escapeMarkdown("MedicationRequest/d1 names no medicine the service knows"),
+    );
     expect(unknown.notUsed).toEqual({ unknown_code: 1 });
 
     const nullList = run(
@@ -139,7 +141,7 @@ describe("order-sign: drafts against active medications", () => {
         medications: searchset([medicationRequest("m1", { text: "Some herbal tea" }, "active")]),
       }),
     );
-    expect(badActive.cards[0]?.detail).toContain("MedicationRequest/m1");
+    expect(badActive.cards[0]?.detail).toContain(escapeMarkdown("MedicationRequest/m1"));
     expectCardRules([...unknown.cards, ...nullList.cards, ...missing.cards, ...badActive.cards]);
   });
 

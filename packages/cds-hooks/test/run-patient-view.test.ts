@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type Card, type CdsRunResult, isCleanJson, parseHookRequest, runCdsService } from "../src/index.js";
+import {
+  type Card,
+  type CdsRunResult,
+  escapeMarkdown,
+  isCleanJson,
+  parseHookRequest,
+  runCdsService,
+} from "../src/index.js";
 import {
   anc,
   gad7,
@@ -168,7 +175,9 @@ describe("patient-view: laboratory monitoring", () => {
     expect(result.rules).not.toContain("lab-lithium");
     expect(result.engines.map((e) => e.name)).not.toContain("biomarker");
     expect(result.notUsed).toEqual({ unknown_unit: 1 });
-    expect(cardOf(result, "insufficient-data")?.detail).toContain('unit "mg/dL" is not known for Lithium');
+    expect(cardOf(result, "insufficient-data")?.detail).toContain(
+      escapeMarkdown('unit "mg/dL" is not known for Lithium'),
+    );
     expect(cardOf(result, "lab-monitoring-due")?.summary).toBe(
       "Lithium is active but no Lithium result from the last 180 days",
     );

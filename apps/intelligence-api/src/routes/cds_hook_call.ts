@@ -116,7 +116,17 @@ async function completePrefetch(
   return prefetch;
 }
 
-/** One log line per hook call: ids, engines, rules and counts only (no patient id, no FHIR content). */
+/** How many of each: a count per distinct value. */
+function countsOf(values: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * One log line per hook call: ids, engines and counts only (decision 145), never a list that
+ * grows with the request, a patient id or FHIR content.
+ */
 function logHookCall(
   c: Context<AppEnv>,
   logger: Logger,
@@ -130,7 +140,9 @@ function logHookCall(
       cdsService: serviceId,
       cdsClient: clientId,
       cards: run.cards.length,
-      rules: run.rules,
+      cardsOmitted: run.omittedCards,
+      indicators: countsOf(run.cards.map((card) => card.indicator)),
+      rules: countsOf(run.rules),
       engines: run.engines,
       notUsed: run.notUsed,
       missingPrefetch: run.missingPrefetch,
