@@ -121,6 +121,12 @@ export interface RequestIssue {
   message: string;
 }
 
+/**
+ * Problems named one by one in a 400; the rest are counted in a last issue, so an answer cannot
+ * grow with a request of thousands of bad entries (decision 146).
+ */
+export const MAX_REQUEST_ISSUES = 50;
+
 export type ParsedHookRequest =
   | { ok: true; service: CdsServiceDescriptor; request: HookRequest }
   | { ok: false; issues: RequestIssue[] };
@@ -140,11 +146,15 @@ export function parseHookRequest(serviceId: string, body: unknown): ParsedHookRe
     return { ok: false, issues: [{ path: "", message: `unknown CDS service "${serviceId}"` }] };
   const parsed = SCHEMAS[service.hook].safeParse(body);
   if (parsed.success) return { ok: true, service, request: parsed.data as HookRequest };
-  return {
-    ok: false,
-    issues: parsed.error.issues.map((issue) => ({
-      path: issue.path.map(String).join("."),
-      message: issue.message,
-    })),
-  };
+  const all = parsed.error.issues;
+  const issues: RequestIssue[] = all.slice(0, MAX_REQUEST_ISSUES).map((issue) => ({
+    path: issue.path.map(String).join("."),
+    message: issue.message,
+  }));
+  if (all.length > MAX_REQUEST_ISSUES)
+    issues.push({
+      path: "",
+      message: `and ${all.length - MAX_REQUEST_ISSUES} more problems of the same request`,
+    });
+  return { ok: false, issues };
 }

@@ -22,7 +22,7 @@ import { buildCard, type Card, escapeMarkdown, type Indicator } from "./cards.js
 import { MAX_ACTIVE_REQUESTS, MAX_LAB_ENTRIES, MAX_SCORE_ENTRIES } from "./limits.js";
 import { requireRule, ruleById } from "./rules.js";
 import { cardContext, type RunContext, runEngine } from "./run-context.js";
-import { insufficientDataCard, notUsedLines } from "./run-shared.js";
+import { insufficientDataCard, NOT_USED_LISTED, notUsedLines } from "./run-shared.js";
 
 /** Relapse level -> indicator; `low` gives no card (never an "all normal" card). */
 const RELAPSE_INDICATOR: Readonly<Record<Exclude<RelapseLevel, "low">, Indicator>> = {
@@ -171,7 +171,10 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
       insufficientDataCard(
         requireRule("insufficient-data"),
         `${unread.length} laboratory value(s) could not be evaluated`,
-        unread.map((f) => `- ${escapeMarkdown(f.detail)}`),
+        [
+          ...unread.slice(0, NOT_USED_LISTED).map((f) => `- ${escapeMarkdown(f.detail)}`),
+          ...(unread.length > NOT_USED_LISTED ? [`- and ${unread.length - NOT_USED_LISTED} more.`] : []),
+        ],
         ctx,
       ),
     );

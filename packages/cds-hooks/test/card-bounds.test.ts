@@ -11,6 +11,7 @@ import {
   MAX_CARDS,
   MAX_DRAFT_ORDERS,
   MAX_LAB_ENTRIES,
+  MAX_REQUEST_ISSUES,
   ORDERS_NAMED,
   parseHookRequest,
   requireRule,
@@ -137,6 +138,36 @@ describe("order hooks: one card per interaction rule and pair of medicines", () 
     const ranks = result.cards.slice(0, -1).map((c) => ["critical", "warning", "info"].indexOf(c.indicator));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
     if (result.omittedCards > 0) expect(result.rules.at(-1)).toBe("cards-not-shown");
+  });
+});
+
+describe("a medicine name is read only up to a length", () => {
+  it("a draft whose name is 900 kB is not read, and is said, never parsed", () => {
+    const long = `Tramadol ${"x".repeat(900_000)}`;
+    const result = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [draft("d1", { text: long })], { medications: searchset([sertraline(1)]) }),
+    );
+    expect(result.notUsed).toEqual({ unknown_code: 1 });
+    expect(result.rules).toEqual(["interaction-not-checked"]);
+    expect(result.cards[0]?.detail).toContain(escapeMarkdown("display or text of at most 256 characters"));
+  });
+});
+
+describe("a request's problems are named up to a bound", () => {
+  it("10,000 selections that are not draft orders: 50 issues named, the rest counted", () => {
+    const selections = Array.from({ length: 10_000 }, (_, i) => `MedicationRequest/x${i}`);
+    const parsed = parseHookRequest(
+      "psych-interactions-select",
+      orderRequest("order-select", [tramadol(1)], {}, selections),
+    );
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.issues).toHaveLength(MAX_REQUEST_ISSUES + 1);
+    expect(parsed.issues.at(-1)).toEqual({
+      path: "",
+      message: `and ${10_000 - MAX_REQUEST_ISSUES} more problems of the same request`,
+    });
   });
 });
 

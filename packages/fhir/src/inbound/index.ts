@@ -1,4 +1,8 @@
-export { ACTIVE_MEDICATION_STATUSES, readMedicationRequest } from "./medication-request.js";
+export {
+  ACTIVE_MEDICATION_STATUSES,
+  MAX_MEDICINE_NAME,
+  readMedicationRequest,
+} from "./medication-request.js";
 export {
   COUNTED_OBSERVATION_STATUSES,
   effectiveTime,

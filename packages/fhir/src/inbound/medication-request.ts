@@ -32,8 +32,16 @@ const INGREDIENT_BY_RXCUI: ReadonlyMap<string, string> = new Map(
   INGREDIENTS.flatMap((entry) => (entry.rxcui === null ? [] : [[entry.rxcui, entry.ingredient] as const])),
 );
 
-/** Ingredients the interaction checker recognises in a text (none for an unknown or empty one). */
+/**
+ * The longest medicine name read (display, text). Reading a name costs time in proportion to its
+ * length, and a name is a few words: a longer one is not read, so a caller cannot make one
+ * resource cost seconds (decision 146).
+ */
+export const MAX_MEDICINE_NAME = 256;
+
+/** Ingredients the interaction checker recognises in a text (none for an unknown, empty or over-long one). */
 function ingredientsIn(name: string): string[] {
+  if (name.length > MAX_MEDICINE_NAME) return [];
   return checkInteractions([name]).recognized;
 }
 
@@ -103,7 +111,7 @@ export function readMedicationRequest(
       "unknown_code",
       resource.medicationReference !== undefined
         ? `${label} names its medicine by a reference the service cannot read (only a contained Medication's code or the reference's display are read).`
-        : `${label} names no medicine the service knows (no known RxNorm ingredient code, display or text).`,
+        : `${label} names no medicine the service knows (no known RxNorm ingredient code, display or text of at most ${MAX_MEDICINE_NAME} characters).`,
     );
   const authored = fhirTime(resource.authoredOn);
   return {
