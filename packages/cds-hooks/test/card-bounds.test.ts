@@ -1,4 +1,5 @@
 import type { Bundle, MedicationRequest } from "@medplum/fhirtypes";
+import { MAX_DISPLAYS_READ } from "@svc/fhir";
 import { describe, expect, it } from "vitest";
 import { firstResources } from "../src/bounded-source.js";
 import { limitCards } from "../src/card-limit.js";
@@ -151,6 +152,30 @@ describe("a medicine name is read only up to a length", () => {
     expect(result.notUsed).toEqual({ unknown_code: 1 });
     expect(result.rules).toEqual(["interaction-not-checked"]);
     expect(result.cards[0]?.detail).toContain(escapeMarkdown("display or text of at most 256 characters"));
+  });
+
+  it(`of a concept with thousands of codings, only the first ${MAX_DISPLAYS_READ} displays are tried as names`, () => {
+    const junk = Array.from({ length: 3_000 }, (_, i) => ({
+      system: "http://www.nlm.nih.gov/research/umls/rxnorm",
+      code: `9${i}`,
+      display: `unknown product ${i} ${"y".repeat(200)}`,
+    }));
+    const named = (at: number) => {
+      const coding = [...junk];
+      coding.splice(at, 0, {
+        system: "http://www.nlm.nih.gov/research/umls/rxnorm",
+        code: "1",
+        display: "tramadol",
+      });
+      return { ...draft("d1", {}), medicationCodeableConcept: { coding } };
+    };
+    const sign = (order: MedicationRequest) =>
+      run(
+        "psych-interactions-sign",
+        orderRequest("order-sign", [order], { medications: searchset([sertraline(1)]) }),
+      );
+    expect(sign(named(MAX_DISPLAYS_READ - 1)).rules).toEqual(["interaction-serotonergic-tramadol"]);
+    expect(sign(named(MAX_DISPLAYS_READ)).notUsed).toEqual({ unknown_code: 1 });
   });
 });
 

@@ -1,5 +1,6 @@
 export {
   ACTIVE_MEDICATION_STATUSES,
+  MAX_DISPLAYS_READ,
   MAX_MEDICINE_NAME,
   readMedicationRequest,
 } from "./medication-request.js";

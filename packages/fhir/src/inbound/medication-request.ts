@@ -39,6 +39,13 @@ const INGREDIENT_BY_RXCUI: ReadonlyMap<string, string> = new Map(
  */
 export const MAX_MEDICINE_NAME = 256;
 
+/**
+ * RxNorm displays of one concept tried as names, before its text: an order carries one to three
+ * codings, and each name tried costs a reading, so a concept with thousands of codings costs no
+ * more than this many (decision 146).
+ */
+export const MAX_DISPLAYS_READ = 4;
+
 /** Ingredients the interaction checker recognises in a text (none for an unknown, empty or over-long one). */
 function ingredientsIn(name: string): string[] {
   if (name.length > MAX_MEDICINE_NAME) return [];
@@ -52,7 +59,10 @@ function medicineOf(concept: unknown): { text: string; ingredients: string[]; rx
     const ingredient = INGREDIENT_BY_RXCUI.get(coding.code);
     if (ingredient !== undefined) return { text: ingredient, ingredients: [ingredient], rxnorm: coding.code };
   }
-  const names = [...codings.map((c) => c.display), isObject(concept) ? text(concept.text) : null];
+  const names = [
+    ...codings.slice(0, MAX_DISPLAYS_READ).map((c) => c.display),
+    isObject(concept) ? text(concept.text) : null,
+  ];
   for (const name of names) {
     if (name === null) continue;
     const ingredients = ingredientsIn(name);
