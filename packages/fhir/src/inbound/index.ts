@@ -7,6 +7,7 @@ export {
   readObservation,
 } from "./observation.js";
 export {
+  MAX_SOURCE_NESTING,
   medicationTexts,
   readFhirInputs,
   resourcesOf,
