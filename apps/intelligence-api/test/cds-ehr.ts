@@ -37,6 +37,8 @@ export interface HookAnswer {
 
 export interface CdsTestbed {
   url: string;
+  /** The service's database (tests read what was stored). */
+  db: TestDatabase;
   fhir: ScriptedFhirServer;
   /** A fresh JWT (new `jti`) for the given audience, signed by the registered EHR. */
   jwt(aud: string): Promise<string>;
@@ -101,6 +103,7 @@ export async function startCdsTestbed(): Promise<CdsTestbed> {
   const jwt = (aud: string) => sign({ aud });
   return {
     url: api.url,
+    db,
     fhir,
     jwt,
     sign,

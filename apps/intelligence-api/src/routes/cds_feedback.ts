@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ApiError, type ServiceApp, zodIssues } from "@svc/http";
 import { recordCdsFeedback } from "@svc/records";
 import { cdsCallerOf } from "./cds_guard.js";
+import { cdsJsonBody } from "./cds_screen.js";
 
 /**
  * POST /cds-services/{id}/feedback (CDS Hooks 2.0.1 Feedback): what the clinician did with our
@@ -54,18 +55,6 @@ export const CdsFeedbackRequestSchema = z.object({
 });
 export type CdsFeedbackRequest = z.infer<typeof CdsFeedbackRequestSchema>;
 
-/** The body as JSON, or 400. */
-export async function cdsJsonBody(request: Request): Promise<unknown> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\b/i.test(type))
-    throw new ApiError("invalid_request", "Send the body as application/json.");
-  try {
-    return JSON.parse(await request.text());
-  } catch {
-    throw new ApiError("invalid_request", "The body is not valid JSON.");
-  }
-}
-
 export function registerCdsFeedback(service: ServiceApp, serviceIds: readonly string[]): void {
   const known = new Set(serviceIds);
   service.plain(
@@ -74,7 +63,7 @@ export function registerCdsFeedback(service: ServiceApp, serviceIds: readonly st
     async (c) => {
       const serviceId = c.req.param("id") ?? "";
       if (!known.has(serviceId)) throw new ApiError("not_found", "No CDS service with this id.");
-      const parsed = CdsFeedbackRequestSchema.safeParse(await cdsJsonBody(c.req.raw));
+      const parsed = CdsFeedbackRequestSchema.safeParse(await cdsJsonBody(c));
       if (!parsed.success)
         throw new ApiError("invalid_request", "The feedback failed validation; see issues.", {
           issues: zodIssues(parsed.error),

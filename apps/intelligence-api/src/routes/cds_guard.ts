@@ -19,6 +19,7 @@ import { type CdsCaller, findCdsClientByIss, pgJtiStore } from "@svc/records";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import { cdsInputScreen } from "./cds_screen.js";
 
 /**
  * The door of `/cds-services` (decision 120): CORS for browser-based EHRs (a preflight needs no
@@ -259,4 +260,6 @@ export function installCdsGuard(service: ServiceApp, options: CdsGuardOptions = 
   service.app.use(pattern, cdsCors());
   service.app.use(pattern, cdsBodyLimit(service.deps));
   service.app.use(pattern, cdsAuthentication(service.deps, options));
+  // Then the input screen every body crosses (decision 158).
+  service.app.use(pattern, cdsInputScreen(cdsRoutePattern));
 }
