@@ -39,6 +39,8 @@ export interface CdsCallerContext {
   allowPrivate: boolean;
   /** The JWT's optional `tenant` claim. */
   tenant?: string;
+  /** The account's rate limit, for a route that charges more than the call (feedback, decision 159). */
+  limit: LimitRule;
 }
 
 type CdsEnv = AppEnv & { Variables: AppEnv["Variables"] & { cdsCaller: CdsCallerContext } };
@@ -235,6 +237,7 @@ function cdsAuthentication(deps: AppDeps, options: CdsGuardOptions): MiddlewareH
       mode: client.mode,
       allowPrivate: client.allowPrivate,
       ...(tenant ? { tenant } : {}),
+      limit: cdsLimitRule(client),
     });
     await next();
   };

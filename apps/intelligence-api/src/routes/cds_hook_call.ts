@@ -9,6 +9,7 @@ import {
 import { type EhrAddressPolicy, fetchFhir } from "@svc/ehr-gateway";
 import { ApiError, type AppEnv, type Logger, type ServiceApp, workSignal } from "@svc/http";
 import { ENGINE_DESCRIPTORS, type EngineName } from "@svc/intelligence";
+import { rememberIssuedCards } from "@svc/records";
 import type { Context } from "hono";
 import type { ActiveModels } from "../models.js";
 import { CDS_BASE_PATH, cdsCallerOf, cdsFetchPolicy } from "./cds_guard.js";
@@ -178,6 +179,12 @@ export function registerCdsHookCalls(service: ServiceApp, models: ActiveModels):
         baseUrl: deps.publicBaseUrl,
         models: await activeCalibrations(models, deps.logger),
         unreadablePrefetch: unreadable,
+      });
+      // Feedback is taken only on cards issued to this client (decision 159).
+      await rememberIssuedCards(deps.db, {
+        clientId: caller.clientId,
+        serviceId,
+        cardUuids: run.cards.map((card) => card.uuid),
       });
       logHookCall(c, deps.logger, serviceId, caller.clientId, run);
       return c.json({ cards: run.cards }, 200);
