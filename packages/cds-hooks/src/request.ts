@@ -121,6 +121,12 @@ export interface RequestIssue {
   message: string;
 }
 
+/**
+ * Issues listed in one refusal (the first ones zod finds), then one line counting the rest: a
+ * 1 MB body of 60,000 malformed draft orders would otherwise be answered with megabytes of issues.
+ */
+export const MAX_REQUEST_ISSUES = 20;
+
 export type ParsedHookRequest =
   | { ok: true; service: CdsServiceDescriptor; request: HookRequest }
   | { ok: false; issues: RequestIssue[] };
@@ -140,11 +146,12 @@ export function parseHookRequest(serviceId: string, body: unknown): ParsedHookRe
     return { ok: false, issues: [{ path: "", message: `unknown CDS service "${serviceId}"` }] };
   const parsed = SCHEMAS[service.hook].safeParse(body);
   if (parsed.success) return { ok: true, service, request: parsed.data as HookRequest };
-  return {
-    ok: false,
-    issues: parsed.error.issues.map((issue) => ({
-      path: issue.path.map(String).join("."),
-      message: issue.message,
-    })),
-  };
+  const all = parsed.error.issues;
+  const issues: RequestIssue[] = all.slice(0, MAX_REQUEST_ISSUES).map((issue) => ({
+    path: issue.path.map(String).join("."),
+    message: issue.message,
+  }));
+  if (all.length > MAX_REQUEST_ISSUES)
+    issues.push({ path: "", message: `and ${all.length - MAX_REQUEST_ISSUES} more problems not listed` });
+  return { ok: false, issues };
 }
