@@ -122,6 +122,17 @@ describe("feedback on /cds-services/{id}/feedback (decision 159)", () => {
   });
 });
 
+describe("issued cards", () => {
+  it("an answer of 2,500 cards is remembered in statements PostgreSQL accepts, every card of it", async () => {
+    const db = bed.db.handle.db;
+    const [client] = await db.select({ id: cdsIssuedCards.clientId }).from(cdsIssuedCards);
+    const many = Array.from({ length: 2_500 }, () => randomUUID());
+    await rememberIssuedCards(db, { clientId: client?.id as string, serviceId: "bulk", cardUuids: many });
+    const stored = await db.select().from(cdsIssuedCards).where(eq(cdsIssuedCards.serviceId, "bulk"));
+    expect(stored).toHaveLength(2_500);
+  });
+});
+
 describe("retention", () => {
   it("purgeExpiredEvents removes feedback older than 30 days and issued cards past their window", async () => {
     const db = bed.db.handle.db;

@@ -29,26 +29,34 @@ import { newId } from "@svc/ids";
 export const CDS_ISSUED_CARD_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Remember the cards one hook call answered to a client (one statement; none is a no-op). */
+/** Rows a statement inserts: 5 parameters each, far under PostgreSQL's 65,535 per statement. */
+const ISSUED_CARDS_PER_STATEMENT = 1_000;
+
+/**
+ * Remember the cards one hook call answered to a client: one statement per 1,000 cards (an answer
+ * holds far fewer, its cards being capped), none for an answer without cards.
+ */
 export async function rememberIssuedCards(
   db: Db,
   issued: { clientId: string; serviceId: string; cardUuids: readonly string[] },
   now: Date = new Date(),
 ): Promise<void> {
-  if (issued.cardUuids.length === 0) return;
   const expiresAt = new Date(now.getTime() + CDS_ISSUED_CARD_DAYS * DAY_MS);
-  await db
-    .insert(cdsIssuedCards)
-    .values(
-      issued.cardUuids.map((cardUuid) => ({
-        clientId: issued.clientId,
-        cardUuid,
-        serviceId: issued.serviceId,
-        issuedAt: now,
-        expiresAt,
-      })),
-    )
-    .onConflictDoNothing();
+  for (let start = 0; start < issued.cardUuids.length; start += ISSUED_CARDS_PER_STATEMENT) {
+    const batch = issued.cardUuids.slice(start, start + ISSUED_CARDS_PER_STATEMENT);
+    await db
+      .insert(cdsIssuedCards)
+      .values(
+        batch.map((cardUuid) => ({
+          clientId: issued.clientId,
+          cardUuid,
+          serviceId: issued.serviceId,
+          issuedAt: now,
+          expiresAt,
+        })),
+      )
+      .onConflictDoNothing();
+  }
 }
 
 export interface CdsFeedbackItem {
