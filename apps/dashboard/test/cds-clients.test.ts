@@ -1,5 +1,12 @@
 import { generateKeyPairSync } from "node:crypto";
-import { createInvite, listAudit, listCdsClients, recordCdsFeedback, registerCdsClient } from "@svc/records";
+import {
+  createInvite,
+  listAudit,
+  listCdsClients,
+  recordCdsFeedback,
+  registerCdsClient,
+  rememberIssuedCards,
+} from "@svc/records";
 import { startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DashboardClient, PASSWORD } from "./session-client.js";
@@ -45,6 +52,7 @@ describe("dashboard CDS Hooks page", { timeout: 60_000 }, () => {
       iss: "https://ehr.other.example",
       jwks: jwks(),
     });
+    await rememberIssuedCards(db, { clientId: client.id, serviceId: "svc-a", cardUuids: ["card-123"] });
     await recordCdsFeedback(db, { clientId: client.id, accountId, mode: "test" }, "svc-a", [
       {
         card: "card-123",
@@ -119,5 +127,36 @@ describe("dashboard CDS Hooks page", { timeout: 60_000 }, () => {
     const actions = (await listAudit(db, { accountId })).map((r) => r.action);
     expect(actions).toContain("cds_client.revoked");
     expect(actions).toContain("cds_client.created");
+  });
+
+  it("pages the feedback 50 at a time, newest first, with a link to the older page (decision 159)", async () => {
+    const db = service.db.handle.db;
+    const accountId = (await service.seed.account({ name: "CDS paging" })).id;
+    const client = await registerCdsClient(db, {
+      accountId,
+      iss: "https://ehr.paging.example",
+      jwks: jwks(),
+    });
+    const cards = Array.from({ length: 75 }, (_, i) => `page-card-${String(i).padStart(3, "0")}`);
+    await rememberIssuedCards(db, { clientId: client.id, serviceId: "svc-a", cardUuids: cards });
+    // One POST's worth at a time, in card order: the newest report is the last card.
+    for (const card of cards) {
+      const result = await recordCdsFeedback(db, { clientId: client.id, accountId, mode: "test" }, "svc-a", [
+        { card, outcome: "accepted", outcomeTimestamp: new Date(), acceptedSuggestions: ["s"] },
+      ]);
+      expect(result).toEqual({ ok: true, stored: 1, repeated: 0 });
+    }
+    const viewer = await signedIn(accountId, "cds-pager@example.com", "viewer");
+    const first = await viewer.get("/dashboard/cds-clients");
+    expect(first.status).toBe(200);
+    const shown = (text: string) => cards.filter((card) => text.includes(card));
+    expect(shown(first.text)).toEqual(cards.slice(25));
+    const next = /href="(\/dashboard\/cds-clients\?before=[^"]+)"/.exec(first.text)?.[1];
+    expect(next).toBeDefined();
+    const second = await viewer.get((next as string).replaceAll("&amp;", "&"));
+    expect(second.status).toBe(200);
+    expect(shown(second.text)).toEqual(cards.slice(0, 25));
+    expect(second.text).not.toContain("Older feedback");
+    expect((await viewer.get("/dashboard/cds-clients?before=not-an-id")).status).toBe(400);
   });
 });

@@ -37,6 +37,8 @@ export interface HookAnswer {
 
 export interface CdsTestbed {
   url: string;
+  /** The service's database (tests read what was stored). */
+  db: TestDatabase;
   fhir: ScriptedFhirServer;
   /** The service's log lines (JSON), newest last. */
   logs: string[];
@@ -104,6 +106,7 @@ export async function startCdsTestbed(): Promise<CdsTestbed> {
   const jwt = (aud: string) => sign({ aud });
   return {
     url: api.url,
+    db,
     fhir,
     logs: captured.lines,
     jwt,

@@ -5,7 +5,13 @@ import path from "node:path";
 import { cdsFeedback, createAccount, createDb, eq } from "@svc/db";
 import { type AppDeps, MemoryRateLimiter } from "@svc/http";
 import { type RunningServer, startServer } from "@svc/http/runtime";
-import { listCdsFeedback, pgJtiStore, recordCdsFeedback, registerCdsClient } from "@svc/records";
+import {
+  listCdsFeedback,
+  pgJtiStore,
+  recordCdsFeedback,
+  registerCdsClient,
+  rememberIssuedCards,
+} from "@svc/records";
 import { captureLogger, createTestDatabase, Seeder, type TestDatabase } from "@svc/testkit";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,6 +64,12 @@ beforeAll(async () => {
   });
   clientId = client.id;
   ehr = { iss, kid, privateKey };
+  // Feedback is taken on issued cards only (decision 159); cds.feedback-bounds.test.ts issues them by hook calls.
+  await rememberIssuedCards(db.handle.db, {
+    clientId,
+    serviceId: "svc-a",
+    cardUuids: [overridden.card, accepted.card],
+  });
 });
 afterAll(async () => {
   await server.close(1_000);
@@ -146,7 +158,7 @@ describe("POST /cds-services/{id}/feedback (decision 124)", () => {
     ]);
   });
 
-  it("the same card at another outcome time is a new report", async () => {
+  it("the same card and outcome at another outcome time is the same report (decision 159)", async () => {
     const before = (await storedRows()).length;
     expect(
       (
@@ -155,7 +167,7 @@ describe("POST /cds-services/{id}/feedback (decision 124)", () => {
         })
       ).status,
     ).toBe(200);
-    expect((await storedRows()).length).toBe(before + 1);
+    expect((await storedRows()).length).toBe(before);
   });
 
   it("accepts the service's own URL as aud", async () => {
@@ -278,6 +290,7 @@ describe("embedded PGlite (no PostgreSQL server, no Redis)", { timeout: 60_000 }
       const later = new Date(until.getTime() + 1);
       expect(await store.remember(client.id, "j1", new Date(later.getTime() + 60_000), later)).toBe(true);
       const sender = { clientId: client.id, accountId: account.id, mode: "test" as const };
+      await rememberIssuedCards(handle.db, { clientId: client.id, serviceId: "svc-a", cardUuids: ["c1"] });
       const item = {
         card: "c1",
         outcome: "accepted" as const,
@@ -285,10 +298,19 @@ describe("embedded PGlite (no PostgreSQL server, no Redis)", { timeout: 60_000 }
         acceptedSuggestions: ["s1"],
       };
       expect(await recordCdsFeedback(handle.db, sender, "svc-a", [item, item])).toEqual({
+        ok: true,
         stored: 1,
         repeated: 1,
       });
-      expect(await recordCdsFeedback(handle.db, sender, "svc-a", [item])).toEqual({ stored: 0, repeated: 1 });
+      expect(await recordCdsFeedback(handle.db, sender, "svc-a", [item])).toEqual({
+        ok: true,
+        stored: 0,
+        repeated: 1,
+      });
+      expect(await recordCdsFeedback(handle.db, sender, "svc-a", [{ ...item, card: "c2" }])).toEqual({
+        ok: false,
+        unknownCards: [0],
+      });
     } finally {
       await handle.close();
       rmSync(dir, { recursive: true, force: true });

@@ -27,6 +27,8 @@ export interface RunContext {
   recorder: EngineRecorder;
   patientId: string;
   missingPrefetch: string[];
+  /** The missing keys whose fetched answer arrived but could not be read (a subset of missingPrefetch). */
+  unreadablePrefetch: readonly string[];
   /** Every FHIR resource not used in this run (filled by the steps). */
   notUsed: NotUsed[];
 }

@@ -229,8 +229,10 @@ const SOURCE_LIMITS = [
 
 function dataCard(ctx: RunContext, cutLines: readonly string[]): Card[] {
   const lines = [
-    ...ctx.missingPrefetch.map(
-      (key) => `- ${KEY_NAMES[key] ?? key}: not provided by the EHR and could not be fetched.`,
+    ...ctx.missingPrefetch.map((key) =>
+      ctx.unreadablePrefetch.includes(key)
+        ? `- ${KEY_NAMES[key] ?? key}: the EHR's answer could not be read (malformed or unsafe data) and was not used.`
+        : `- ${KEY_NAMES[key] ?? key}: not provided by the EHR and could not be fetched.`,
     ),
     ...cutLines,
     ...notUsedLines(ctx.notUsed),

@@ -24,6 +24,11 @@ export interface RunOptions {
   models?: Partial<Record<EngineName, { version: number; params: unknown }>>;
   /** Card and suggestion uuids (default: crypto.randomUUID). */
   uuid?: () => string;
+  /**
+   * Prefetch keys whose fetched answer could not be read (it failed the input screen, decision
+   * 158): absent from `prefetch` like any missing key, and said to be unreadable on the card.
+   */
+  unreadablePrefetch?: readonly string[];
 }
 
 export interface CdsRunResult {
@@ -68,6 +73,7 @@ export function runCdsService(
     recorder,
     patientId: request.context.patientId,
     missingPrefetch: Object.keys(service.prefetch).filter((key) => !Object.hasOwn(prefetch, key)),
+    unreadablePrefetch: (options.unreadablePrefetch ?? []).filter((key) => !Object.hasOwn(prefetch, key)),
     notUsed: [],
   };
   const found =

@@ -6,6 +6,7 @@ import {
   DiscoveryResponseSchema,
   discoveryResponse,
   isCleanJson,
+  MAX_REQUEST_ISSUES,
   parseHookRequest,
   prefetchQueries,
   resolveTemplate,
@@ -61,6 +62,20 @@ describe("parseHookRequest", () => {
         orderRequest("order-select", [draft("d1", { rxnorm: "36437" })]),
       ).ok,
     ).toBe(true);
+  });
+
+  it("lists at most MAX_REQUEST_ISSUES issues and counts the rest (60,000 malformed draft orders)", () => {
+    const body = orderRequest("order-sign", [draft("d1", { rxnorm: "36437" })]);
+    (body.context.draftOrders as { entry: unknown[] }).entry = Array.from({ length: 60_000 }, () => ({
+      resource: {},
+    }));
+    const parsed = parseHookRequest("psych-interactions-sign", body);
+    if (parsed.ok) throw new Error("expected issues");
+    expect(parsed.issues).toHaveLength(MAX_REQUEST_ISSUES + 1);
+    expect(parsed.issues.at(-1)).toEqual({
+      path: "",
+      message: `and ${60_000 - MAX_REQUEST_ISSUES} more problems of the same request`,
+    });
   });
 
   const issuesOf = (serviceId: string, body: unknown) => {

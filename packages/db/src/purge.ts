@@ -1,9 +1,18 @@
 import { and, eq, inArray, lt, notExists, sql } from "drizzle-orm";
 import type { Db } from "./client.js";
-import { events, idempotencyKeys, webhookAttempts, webhookDeliveries } from "./schema.js";
+import {
+  cdsFeedback,
+  cdsIssuedCards,
+  events,
+  idempotencyKeys,
+  webhookAttempts,
+  webhookDeliveries,
+} from "./schema.js";
 
 /** Events are listed and kept for 30 days (contract Limits: event retention). */
 export const EVENT_RETENTION_DAYS = 30;
+/** CDS Hooks feedback is kept 30 days from its receipt, as events are (decision 159). */
+export const CDS_FEEDBACK_RETENTION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Delivery states that will never be attempted again. */
@@ -14,11 +23,14 @@ export interface PurgeResult {
   deliveries: number;
   attempts: number;
   idempotencyKeys: number;
+  cdsFeedback: number;
+  cdsIssuedCards: number;
 }
 
 /**
  * Remove what the service no longer keeps: events older than 30 days together with their
- * finished webhook deliveries and those deliveries' attempts, and expired Idempotency-Key rows.
+ * finished webhook deliveries and those deliveries' attempts, expired Idempotency-Key rows, CDS
+ * Hooks feedback older than 30 days and issued cards past their feedback window (decision 159).
  * An old event that still has an unfinished delivery is kept until that delivery finishes.
  * MSE safety events and their deliveries (`source = 'safety_event'`) are never touched: they are
  * part of the audited record. Safe to run from several replicas at once (deletes are idempotent).
@@ -69,11 +81,22 @@ export async function purgeExpiredEvents(db: Db, now: Date = new Date()): Promis
       .delete(idempotencyKeys)
       .where(lt(idempotencyKeys.expiresAt, now))
       .returning({ key: idempotencyKeys.key });
+    const feedbackCutoff = new Date(now.getTime() - CDS_FEEDBACK_RETENTION_DAYS * DAY_MS);
+    const feedback = await tx
+      .delete(cdsFeedback)
+      .where(lt(cdsFeedback.receivedAt, feedbackCutoff))
+      .returning({ id: cdsFeedback.id });
+    const cards = await tx
+      .delete(cdsIssuedCards)
+      .where(lt(cdsIssuedCards.expiresAt, now))
+      .returning({ card: cdsIssuedCards.cardUuid });
     return {
       events: removedEvents.length,
       deliveries: deliveries.length,
       attempts: attempts.length,
       idempotencyKeys: keys.length,
+      cdsFeedback: feedback.length,
+      cdsIssuedCards: cards.length,
     };
   });
 }

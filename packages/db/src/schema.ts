@@ -702,7 +702,31 @@ export const cdsSeenJtis = pgTable(
 export const CDS_FEEDBACK_OUTCOMES = ["accepted", "overridden"] as const;
 export type CdsFeedbackOutcome = (typeof CDS_FEEDBACK_OUTCOMES)[number];
 
-/** Feedback on a card, stored once per client, card, outcome and outcome time (decision 124). */
+/**
+ * The cards a hook call answered to a client, remembered for `CDS_ISSUED_CARD_DAYS` (decision
+ * 159) in the database so every replica agrees: feedback is accepted only on these.
+ */
+export const cdsIssuedCards = pgTable(
+  "cds_issued_cards",
+  {
+    clientId: text("client_id")
+      .notNull()
+      .references(() => cdsClients.id, { onDelete: "cascade" }),
+    cardUuid: text("card_uuid").notNull(),
+    serviceId: text("service_id").notNull(),
+    issuedAt: timestamp("issued_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.cardUuid] }),
+    index("cds_issued_cards_expires_idx").on(t.expiresAt),
+  ],
+);
+
+/**
+ * Feedback on a card, stored once per client, card and outcome (decision 159, replacing decision
+ * 124's outcome time in the key: the time is the client's to choose), kept 30 days.
+ */
 export const cdsFeedback = pgTable(
   "cds_feedback",
   {
@@ -729,7 +753,8 @@ export const cdsFeedback = pgTable(
     receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("cds_feedback_once_idx").on(t.clientId, t.cardUuid, t.outcome, t.outcomeTimestamp),
+    uniqueIndex("cds_feedback_report_idx").on(t.clientId, t.cardUuid, t.outcome),
     index("cds_feedback_account_idx").on(t.accountId, t.receivedAt),
+    index("cds_feedback_received_idx").on(t.receivedAt),
   ],
 );

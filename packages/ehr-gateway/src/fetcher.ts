@@ -1,3 +1,4 @@
+import { screenJsonBytes } from "@svc/http/json-screen";
 import {
   checkedAddresses,
   errorReason,
@@ -15,7 +16,9 @@ import { checkEndpointUrl } from "@svc/webhooks";
  * client where the operator allows loopback, private ranges with the operator's
  * `--allow-private`); every address the name has is checked and the connection is pinned to
  * them (DNS rebinding); a time limit; a size limit; redirects are never followed, so a redirect
- * cannot lead to a refused address.
+ * cannot lead to a refused address. Every answer crosses the same JSON screen as a request body
+ * (decision 158) before anything reads it: a document nested past the screen's depth, holding NUL
+ * or a lone surrogate, or not UTF-8, is `unreadable`, never parsed further.
  */
 
 /** Whose address rules a fetch follows: the CDS client's mode and allowances. */
@@ -37,6 +40,8 @@ export type EhrFetchFailureReason =
   | "redirect"
   | "http_status"
   | "not_json"
+  /** JSON the input screen refuses (too deep or large, control characters, lone surrogates, not UTF-8). */
+  | "unreadable"
   | "network";
 
 export type EhrFetchResult =
@@ -115,11 +120,9 @@ export async function ehrGetJson(
   const status = response.statusCode;
   if (status >= 300 && status < 400) return { ok: false, reason: "redirect", status };
   if (status < 200 || status >= 300) return { ok: false, reason: "http_status", status };
-  try {
-    return { ok: true, status, json: JSON.parse(response.body.toString("utf8")) };
-  } catch {
-    return { ok: false, reason: "not_json", status };
-  }
+  const screened = screenJsonBytes(response.body);
+  if (screened.ok) return { ok: true, status, json: screened.value };
+  return { ok: false, reason: screened.problem === "not_json" ? "not_json" : "unreadable", status };
 }
 
 /**

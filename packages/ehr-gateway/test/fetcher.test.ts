@@ -32,6 +32,14 @@ beforeAll(async () => {
       res.end();
     } else if (path === "/not-json") {
       res.end("<html>");
+    } else if (path === "/deep") {
+      res.end(`{"resourceType":"Bundle","entry":${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
+    } else if (path === "/nul") {
+      res.end('{"resourceType":"Patient","id":"a\\u0000b"}');
+    } else if (path === "/surrogate") {
+      res.end('{"resourceType":"Patient","id":"\\udc00"}');
+    } else if (path === "/latin1") {
+      res.end(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x7d]));
     } else {
       res.writeHead(404);
       res.end();
@@ -151,6 +159,13 @@ describe("the EHR fetcher (webhook address rules)", () => {
       reason: "not_json",
       status: 200,
     });
+    // The input screen of every request body (decision 158), here on what the EHR sent.
+    for (const path of ["deep", "nul", "surrogate", "latin1"])
+      expect(await ehrGetJson(`${base}/${path}`, testLoopback, undefined), path).toEqual({
+        ok: false,
+        reason: "unreadable",
+        status: 200,
+      });
     expect(await ehrGetJson(`${base}/missing`, testLoopback, undefined)).toEqual({
       ok: false,
       reason: "http_status",

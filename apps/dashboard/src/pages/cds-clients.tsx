@@ -144,6 +144,8 @@ export function CdsClientsPage(props: {
   viewer: Viewer;
   clients: CdsClientSummary[];
   feedback: CdsFeedbackRow[];
+  /** The link to the next (older) page of feedback, when there is one. */
+  next?: string | undefined;
   notice?: string | undefined;
 }) {
   return (
@@ -151,13 +153,18 @@ export function CdsClientsPage(props: {
       <Notice text={props.notice} />
       <p>
         The EHRs allowed to call this account's CDS Hooks services at /cds-services, each by the issuer of its
-        signed JWTs and its public keys, and the last 100 feedback reports they sent. A revoked client is
-        refused from its next call.
+        signed JWTs and its public keys, and the feedback reports they sent in the last 30 days, newest first.
+        A revoked client is refused from its next call.
       </p>
       <ClientTable viewer={props.viewer} rows={props.clients} />
       <AddClientForm viewer={props.viewer} />
       <h2>Feedback</h2>
       <FeedbackTable rows={props.feedback} />
+      {props.next ? (
+        <p>
+          <a href={props.next}>Older feedback</a>
+        </p>
+      ) : null}
     </Page>
   );
 }

@@ -1,11 +1,20 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { accountOf, listCdsClients, listCdsFeedback, registerCdsClient, revokeCdsClient } from "@svc/records";
+import {
+  accountOf,
+  CDS_FEEDBACK_ID,
+  listCdsClients,
+  listCdsFeedback,
+  registerCdsClient,
+  revokeCdsClient,
+} from "@svc/records";
 import { z } from "zod";
 import { CdsClientsPage } from "../pages/cds-clients.js";
 import { type DashboardApp, type DashboardContext, formOf, lines } from "./context.js";
 
 const BACK = "/dashboard/cds-clients";
+/** Feedback reports a page (keyset paging on the time-sortable id, as the other lists page). */
+const FEEDBACK_PAGE_SIZE = 50;
 
 const AddClientSchema = z.object({
   iss: z.string().trim().min(1).max(2048),
@@ -31,12 +40,23 @@ export function registerCdsClients(app: DashboardApp, ctx: DashboardContext): vo
   app.get("/cds-clients", async (c) => {
     const viewer = c.get("viewer");
     const accountId = accountOf(viewer.workspace);
-    const [{ clients }, { feedback }] = await Promise.all([
+    const before = c.req.query("before");
+    if (before !== undefined && !CDS_FEEDBACK_ID.test(before))
+      return ctx.problem(c, 400, "Bad page link", "That page link is not valid.", BACK);
+    const [{ clients }, page] = await Promise.all([
       listCdsClients(ctx.db, accountId),
-      listCdsFeedback(ctx.db, { accountId, limit: 100 }),
+      listCdsFeedback(ctx.db, { accountId, limit: FEEDBACK_PAGE_SIZE, ...(before ? { before } : {}) }),
     ]);
+    const last = page.feedback.at(-1);
+    const next = page.hasMore && last ? `${BACK}?${new URLSearchParams({ before: last.id })}` : undefined;
     return c.html(
-      <CdsClientsPage viewer={viewer} clients={clients} feedback={feedback} notice={ctx.notice(c)} />,
+      <CdsClientsPage
+        viewer={viewer}
+        clients={clients}
+        feedback={page.feedback}
+        next={next}
+        notice={ctx.notice(c)}
+      />,
     );
   });
 

@@ -1,12 +1,17 @@
 import { z } from "@hono/zod-openapi";
-import { ApiError, type ServiceApp, zodIssues } from "@svc/http";
-import { recordCdsFeedback } from "@svc/records";
-import { cdsCallerOf } from "./cds_guard.js";
+import { ApiError, type AppDeps, type AppEnv, type ServiceApp, zodIssues } from "@svc/http";
+import { CDS_ISSUED_CARD_DAYS, recordCdsFeedback } from "@svc/records";
+import type { Context } from "hono";
+import { type CdsCallerContext, cdsCallerOf } from "./cds_guard.js";
+import { cdsJsonBody } from "./cds_screen.js";
 
 /**
  * POST /cds-services/{id}/feedback (CDS Hooks 2.0.1 Feedback): what the clinician did with our
- * cards. Each report is stored once per client, card, outcome and outcome time (decision 124):
- * the spec warns the same card may be reported more than once. Answers 200 with an empty body.
+ * cards (decisions 124 and 159). Each report counts against the account's rate limit as a call
+ * does; a report on a card this service did not issue to this client in the last week refuses
+ * the whole POST (400 naming each such report, nothing stored); each report is stored once per
+ * client, card and outcome, since the spec warns the same card may be reported more than once.
+ * Answers 200 with an empty body.
  */
 
 const Coding = z.object({
@@ -54,15 +59,30 @@ export const CdsFeedbackRequestSchema = z.object({
 });
 export type CdsFeedbackRequest = z.infer<typeof CdsFeedbackRequestSchema>;
 
-/** The body as JSON, or 400. */
-export async function cdsJsonBody(request: Request): Promise<unknown> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\b/i.test(type))
-    throw new ApiError("invalid_request", "Send the body as application/json.");
-  try {
-    return JSON.parse(await request.text());
-  } catch {
-    throw new ApiError("invalid_request", "The body is not valid JSON.");
+/**
+ * The guard charged the call one unit; each further report is charged one more before anything is
+ * stored (at most 99, the body's limit), and 429 as soon as the account has none left.
+ */
+async function chargeReports(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  caller: CdsCallerContext,
+  reports: number,
+): Promise<void> {
+  for (let charged = 1; charged < reports; charged++) {
+    const decision = await deps.limiter.consume(caller.limit);
+    const headers = {
+      "X-RateLimit-Limit": String(decision.limit),
+      "X-RateLimit-Remaining": String(decision.remaining),
+      "X-RateLimit-Reset": String(decision.resetAt),
+    };
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    if (!decision.allowed)
+      throw new ApiError(
+        "rate_limited",
+        `Each feedback report counts as a request; this account has no requests left for the ${reports} reports sent. Nothing was stored; retry after the number of seconds in Retry-After.`,
+        { headers: { "Retry-After": String(decision.retryAfter), ...headers } },
+      );
   }
 }
 
@@ -74,12 +94,13 @@ export function registerCdsFeedback(service: ServiceApp, serviceIds: readonly st
     async (c) => {
       const serviceId = c.req.param("id") ?? "";
       if (!known.has(serviceId)) throw new ApiError("not_found", "No CDS service with this id.");
-      const parsed = CdsFeedbackRequestSchema.safeParse(await cdsJsonBody(c.req.raw));
+      const parsed = CdsFeedbackRequestSchema.safeParse(await cdsJsonBody(c));
       if (!parsed.success)
         throw new ApiError("invalid_request", "The feedback failed validation; see issues.", {
           issues: zodIssues(parsed.error),
         });
       const caller = cdsCallerOf(c);
+      await chargeReports(c, service.deps, caller, parsed.data.feedback.length);
       const result = await recordCdsFeedback(
         service.deps.db,
         { clientId: caller.clientId, accountId: caller.accountId, mode: caller.mode },
@@ -94,8 +115,25 @@ export function registerCdsFeedback(service: ServiceApp, serviceIds: readonly st
           ...(item.overrideReason ? { overrideReason: item.overrideReason } : {}),
         })),
       );
+      if (!result.ok)
+        throw new ApiError(
+          "invalid_request",
+          "Feedback names cards this service did not issue to this CDS client; nothing was stored; see issues.",
+          {
+            issues: result.unknownCards.map((index) => ({
+              path: `feedback.${index}.card`,
+              message: `is not a card this service answered to this CDS client in the last ${CDS_ISSUED_CARD_DAYS} days`,
+            })),
+          },
+        );
       service.deps.logger.info(
-        { requestId: c.get("requestId"), clientId: caller.clientId, serviceId, ...result },
+        {
+          requestId: c.get("requestId"),
+          clientId: caller.clientId,
+          serviceId,
+          stored: result.stored,
+          repeated: result.repeated,
+        },
         "cds feedback",
       );
       return c.body(null, 200);

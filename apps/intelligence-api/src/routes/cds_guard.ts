@@ -19,6 +19,7 @@ import { type CdsCaller, findCdsClientByIss, pgJtiStore } from "@svc/records";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import { cdsInputScreen } from "./cds_screen.js";
 
 /**
  * The door of `/cds-services` (decision 120): CORS for browser-based EHRs (a preflight needs no
@@ -38,6 +39,8 @@ export interface CdsCallerContext {
   allowPrivate: boolean;
   /** The JWT's optional `tenant` claim. */
   tenant?: string;
+  /** The account's rate limit, for a route that charges more than the call (feedback, decision 159). */
+  limit: LimitRule;
 }
 
 type CdsEnv = AppEnv & { Variables: AppEnv["Variables"] & { cdsCaller: CdsCallerContext } };
@@ -234,6 +237,7 @@ function cdsAuthentication(deps: AppDeps, options: CdsGuardOptions): MiddlewareH
       mode: client.mode,
       allowPrivate: client.allowPrivate,
       ...(tenant ? { tenant } : {}),
+      limit: cdsLimitRule(client),
     });
     await next();
   };
@@ -259,4 +263,6 @@ export function installCdsGuard(service: ServiceApp, options: CdsGuardOptions = 
   service.app.use(pattern, cdsCors());
   service.app.use(pattern, cdsBodyLimit(service.deps));
   service.app.use(pattern, cdsAuthentication(service.deps, options));
+  // Then the input screen every body crosses (decision 158).
+  service.app.use(pattern, cdsInputScreen(cdsRoutePattern));
 }

@@ -9,10 +9,11 @@ import {
 import { type EhrAddressPolicy, fetchFhir } from "@svc/ehr-gateway";
 import { ApiError, type AppEnv, type Logger, type ServiceApp, workSignal } from "@svc/http";
 import { ENGINE_DESCRIPTORS, type EngineName } from "@svc/intelligence";
+import { rememberIssuedCards } from "@svc/records";
 import type { Context } from "hono";
 import type { ActiveModels } from "../models.js";
-import { cdsJsonBody } from "./cds_feedback.js";
 import { CDS_BASE_PATH, cdsCallerOf, cdsFetchPolicy } from "./cds_guard.js";
+import { cdsJsonBody } from "./cds_screen.js";
 
 /**
  * POST /cds-services/{id}: one hook call (CDS Hooks 2.0.1, decisions 113 and 128). Behind the
@@ -77,17 +78,21 @@ function isFhirResource(json: unknown): boolean {
 /**
  * Every prefetch value the service will use: the request's own, plus each missing key fetched
  * from the EHR (in parallel). A key the request sent as null is never fetched (the EHR has no
- * data); a missing key that cannot be fetched is 412, never silently treated as "no data".
+ * data); a missing key that cannot be fetched is 412, never silently treated as "no data". A key
+ * whose answer arrived but failed the input screen (decision 158: too deep, NUL, lone surrogate,
+ * not UTF-8) stays missing and is named in `unreadable`: the run says on a card that this data
+ * could not be read, and draws no conclusion from it.
  */
 async function completePrefetch(
   request: HookRequest,
   queries: Readonly<Record<string, string>>,
   policy: EhrAddressPolicy,
   signal: AbortSignal,
-): Promise<Record<string, unknown>> {
+): Promise<{ prefetch: Record<string, unknown>; unreadable: string[] }> {
   const prefetch: Record<string, unknown> = { ...(request.prefetch ?? {}) };
+  const unreadable: string[] = [];
   const keys = Object.keys(queries);
-  if (keys.length === 0) return prefetch;
+  if (keys.length === 0) return { prefetch, unreadable };
   if (!request.fhirServer) {
     throw new ApiError(
       "prefetch_unavailable",
@@ -103,6 +108,10 @@ async function completePrefetch(
     })),
   );
   for (const { key, result } of results) {
+    if (!result.ok && result.reason === "unreadable") {
+      unreadable.push(key);
+      continue;
+    }
     const reason = !result.ok ? result.reason : isFhirResource(result.json) ? null : "not_fhir";
     if (reason !== null) {
       const why = FETCH_FAILURE_TEXT[reason] ?? "the FHIR server could not be read";
@@ -113,7 +122,7 @@ async function completePrefetch(
     }
     if (result.ok) prefetch[key] = result.json;
   }
-  return prefetch;
+  return { prefetch, unreadable };
 }
 
 /** How many of each: a count per distinct value. */
@@ -162,7 +171,7 @@ export function registerCdsHookCalls(service: ServiceApp, models: ActiveModels):
       if (!cdsServiceById(serviceId)) {
         throw new ApiError("not_found", "No CDS service with this id; GET /cds-services lists them.");
       }
-      const parsed = parseHookRequest(serviceId, await cdsJsonBody(c.req.raw));
+      const parsed = parseHookRequest(serviceId, await cdsJsonBody(c));
       if (!parsed.ok) {
         throw new ApiError("invalid_request", "The hook request is not valid CDS Hooks 2.0.1; see issues.", {
           issues: parsed.issues,
@@ -171,7 +180,7 @@ export function registerCdsHookCalls(service: ServiceApp, models: ActiveModels):
       const queries = prefetchQueries(parsed.service, parsed.request);
       if (!queries.ok) throw new ApiError("prefetch_unavailable", queries.reason);
       const signal = workSignal(c);
-      const prefetch = await completePrefetch(
+      const { prefetch, unreadable } = await completePrefetch(
         parsed.request,
         queries.queries,
         cdsFetchPolicy(caller, deps),
@@ -181,6 +190,13 @@ export function registerCdsHookCalls(service: ServiceApp, models: ActiveModels):
         now: new Date(),
         baseUrl: deps.publicBaseUrl,
         models: await activeCalibrations(models, deps.logger),
+        unreadablePrefetch: unreadable,
+      });
+      // Feedback is taken only on cards issued to this client (decision 159).
+      await rememberIssuedCards(deps.db, {
+        clientId: caller.clientId,
+        serviceId,
+        cardUuids: run.cards.map((card) => card.uuid),
       });
       logHookCall(c, deps.logger, serviceId, caller.clientId, run);
       return c.json({ cards: run.cards }, 200);

@@ -12,6 +12,7 @@ export {
   readObservation,
 } from "./observation.js";
 export {
+  MAX_SOURCE_NESTING,
   medicationTexts,
   readFhirInputs,
   resourcesOf,

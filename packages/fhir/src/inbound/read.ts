@@ -11,45 +11,81 @@ import { array, isObject, type Json, labelOf, notUsed, text } from "./read-commo
 import type { FhirInbound, LabReading, NotUsed, ReadOptions } from "./types.js";
 
 /**
+ * How deep Bundles and arrays may nest in one source (the source itself is level 0): an array of
+ * Bundles is 2 levels, a batch-response Bundle of searchset Bundles 2 as well. Anything deeper is
+ * listed as not read, never walked (decision 158).
+ */
+export const MAX_SOURCE_NESTING = 4;
+
+type Frame = { item: unknown; depth: number } | { nextPage: Json };
+
+/**
  * The resources of a source, plus "not used" entries for what the source itself says: an
  * OperationOutcome (the server could not answer) and a Bundle with a `next` page that was not read.
  * A source may be a Bundle, an array of resources (or of Bundles), a single resource, or
- * null/undefined (no data).
+ * null/undefined (no data). The walk is iterative (an explicit stack, in document order), so no
+ * nesting can exhaust the call stack, and it stops at MAX_SOURCE_NESTING levels of Bundles and
+ * arrays; its length is the number of entries, which the input screen bounds (decision 158).
  */
 export function resourcesOf(source: unknown): { resources: Json[]; notUsed: NotUsed[] } {
   const resources: Json[] = [];
   const skipped: NotUsed[] = [];
-  const visit = (item: unknown) => {
-    if (item === null || item === undefined) return;
+  const stack: Frame[] = [{ item: source, depth: 0 }];
+  // Children are pushed last-first, so they are read first-first, as a recursive walk would.
+  const pushAll = (items: readonly unknown[], depth: number) => {
+    for (let i = items.length - 1; i >= 0; i--) stack.push({ item: items[i], depth });
+  };
+  while (stack.length > 0) {
+    const frame = stack.pop() as Frame;
+    if ("nextPage" in frame) {
+      skipped.push(
+        notUsed(
+          frame.nextPage,
+          "incomplete",
+          "The search result has further pages that were not read; the data may be partial.",
+        ),
+      );
+      continue;
+    }
+    const { item, depth } = frame;
+    if (item === null || item === undefined) continue;
+    const container = Array.isArray(item) || (isObject(item) && item.resourceType === "Bundle");
+    if (container && depth >= MAX_SOURCE_NESTING) {
+      skipped.push(
+        notUsed(
+          item,
+          "incomplete",
+          `Bundles or lists nested more than ${MAX_SOURCE_NESTING} levels deep were not read.`,
+        ),
+      );
+      continue;
+    }
     if (Array.isArray(item)) {
-      for (const element of item) visit(element);
-      return;
+      pushAll(item, depth + 1);
+      continue;
     }
     if (!isObject(item)) {
       skipped.push(notUsed(item, "unsupported_resource", "An entry that is not a FHIR resource."));
-      return;
+      continue;
     }
     if (item.resourceType === "Bundle") {
-      for (const entry of array(item.entry)) visit(isObject(entry) ? entry.resource : entry);
+      // The bundle's own note comes after its entries' notes.
       if (array(item.link).some((link) => isObject(link) && link.relation === "next"))
-        skipped.push(
-          notUsed(
-            item,
-            "incomplete",
-            "The search result has further pages that were not read; the data may be partial.",
-          ),
-        );
-      return;
+        stack.push({ nextPage: item });
+      pushAll(
+        array(item.entry).map((entry) => (isObject(entry) ? entry.resource : entry)),
+        depth + 1,
+      );
+      continue;
     }
     if (item.resourceType === "OperationOutcome") {
       skipped.push(
         notUsed(item, "incomplete", "The EHR reported an error (OperationOutcome) instead of this data."),
       );
-      return;
+      continue;
     }
     resources.push(item);
-  };
-  visit(source);
+  }
   return { resources, notUsed: skipped };
 }
 
