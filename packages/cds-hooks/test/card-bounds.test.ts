@@ -221,6 +221,7 @@ describe("the bound on cards per answer (every service)", () => {
     recorder: newRecorder(),
     patientId: "p",
     missingPrefetch: [],
+    unreadablePrefetch: [],
     notUsed: [],
   };
   const card = (indicator: Indicator, ruleId: string, n: number) =>
