@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError, type ServiceApp, zodIssues } from "@svc/http";
 import { recordCdsFeedback } from "@svc/records";
-import { cdsCallerOf } from "./cds_guard.js";
+import { CDS_BASE_PATH, cdsCallerOf } from "./cds_guard.js";
 
 /**
- * POST /cds-services/{id}/feedback (CDS Hooks 2.0.1 Feedback): what the clinician did with our
+ * POST /cds-hooks/{accountId}/cds-services/{id}/feedback (CDS Hooks 2.0.1 Feedback): what the clinician did with our
  * cards. Each report is stored once per client, card, outcome and outcome time (decision 124):
  * the spec warns the same card may be reported more than once. Answers 200 with an empty body.
  */
@@ -70,7 +70,7 @@ export function registerCdsFeedback(service: ServiceApp, serviceIds: readonly st
   const known = new Set(serviceIds);
   service.plain(
     "POST",
-    "/cds-services/:id/feedback",
+    `${CDS_BASE_PATH}/:id/feedback`,
     async (c) => {
       const serviceId = c.req.param("id") ?? "";
       if (!known.has(serviceId)) throw new ApiError("not_found", "No CDS service with this id.");
