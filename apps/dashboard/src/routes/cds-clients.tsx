@@ -36,7 +36,13 @@ export function registerCdsClients(app: DashboardApp, ctx: DashboardContext): vo
       listCdsFeedback(ctx.db, { accountId, limit: 100 }),
     ]);
     return c.html(
-      <CdsClientsPage viewer={viewer} clients={clients} feedback={feedback} notice={ctx.notice(c)} />,
+      <CdsClientsPage
+        viewer={viewer}
+        clients={clients}
+        feedback={feedback}
+        accountId={accountId}
+        notice={ctx.notice(c)}
+      />,
     );
   });
 

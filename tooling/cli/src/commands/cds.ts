@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { loopbackWebhooksAllowed, parseEnv } from "@svc/http/runtime";
+import { loopbackWebhooksAllowed, parseEnv, publicBaseUrl } from "@svc/http/runtime";
 import { listCdsClients, registerCdsClient, revokeCdsClient } from "@svc/records";
 import { CliError, type CommandTable, list, text } from "../command.js";
 
@@ -28,9 +28,13 @@ function jwksFile(file: string | undefined): unknown {
   }
 }
 
-/** CDS clients: the EHRs an account lets call its CDS Hooks services (decisions 121 and 123). */
+/**
+ * CDS clients: the EHRs an account lets call its CDS Hooks services (decisions 121, 123 and 150).
+ * `add` prints the account's CDS Hooks base URL, the one to give the EHR.
+ */
 export const cdsCommands: CommandTable = {
   "cds-clients add": async (args, { db }) => {
+    const env = parseEnv();
     const summary = await registerCdsClient(db, {
       accountId: text(args, "account") as string,
       iss: text(args, "iss") as string,
@@ -39,16 +43,16 @@ export const cdsCommands: CommandTable = {
       jwks: jwksFile(text(args, "jwks", false)),
       allowPrivate: args.flags.get("allow-private") === true,
       // A test-mode client's jku on loopback follows the deployment's setting, as its fetches will.
-      allowLoopback: loopbackWebhooksAllowed(parseEnv()),
+      allowLoopback: loopbackWebhooksAllowed(env),
     });
-    return { ...summary };
+    return { ...summary, cdsHooksBaseUrl: `${publicBaseUrl(env)}/cds-hooks/${summary.accountId}` };
   },
   "cds-clients list": async (args, { db }) => listCdsClients(db, text(args, "account") as string),
   "cds-clients revoke": async (args, { db }) => revokeCdsClient(db, text(args, "id") as string),
 };
 
 export const cdsUsage = [
-  "cds-clients add --account ID --iss URL (--jku URL[,URL] | --jwks FILE) [--mode test|live] [--allow-private]",
+  "cds-clients add --account ID --iss URL (--jku URL[,URL] | --jwks FILE) [--mode test|live] [--allow-private]   (prints the EHR's base URL, {PUBLIC_BASE_URL}/cds-hooks/ID)",
   "cds-clients list --account ID",
   "cds-clients revoke --id CLIENT_ID   (its next call is refused)",
 ];
