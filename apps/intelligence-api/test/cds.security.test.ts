@@ -27,6 +27,8 @@ let jwksServer: Server;
 let jwksBase: string;
 /** What the scripted EHR's JWKS endpoint serves, per path. */
 const served = new Map<string, unknown>();
+/** How often each path of the scripted EHR was fetched. */
+const fetched = new Map<string, number>();
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -47,6 +49,7 @@ beforeAll(async () => {
   });
   server = await startServer({ fetch: api.app.fetch, port: 0, hostname: "127.0.0.1" });
   jwksServer = createServer((req, res) => {
+    fetched.set(req.url ?? "", (fetched.get(req.url ?? "") ?? 0) + 1);
     const body = served.get(req.url ?? "");
     res.writeHead(body ? 200 : 404, { "content-type": "application/json" });
     res.end(body ? JSON.stringify(body) : "{}");
@@ -325,6 +328,20 @@ describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
       await get(at(withKeys), await token(withKeys, { header: { jku: `${jku}?x=1` } })),
       "jku_not_allowed",
     );
+  });
+
+  it("a jku that fails: 10 concurrent and 10 sequential tokens naming its issuer cost one fetch (decision 151)", async () => {
+    const keys = await keyPair("ES384");
+    const path = `/failing-${randomUUID()}`;
+    const ehr = { ...(await registeredEhr("ES384", { jkus: [`${jwksBase}${path}`] })), ...keys };
+    const concurrent = await Promise.all(
+      Array.from({ length: 10 }, async () =>
+        get(at(ehr), await token(ehr, { header: { kid: randomUUID() } })),
+      ),
+    );
+    for (const answer of concurrent) expectRefused(answer, "keys_unavailable");
+    for (let i = 0; i < 10; i++) expectRefused(await get(at(ehr), await token(ehr)), "keys_unavailable");
+    expect(fetched.get(path)).toBe(1);
   });
 
   it("a jku the service cannot reach under the client's address rules: keys_unavailable", async () => {
