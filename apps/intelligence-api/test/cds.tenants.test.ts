@@ -2,7 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { Card } from "@svc/cds-hooks";
 import { type AppDeps, type LimitRule, MemoryRateLimiter, type RateLimiter } from "@svc/http";
 import { type RunningServer, startServer } from "@svc/http/runtime";
-import { listCdsFeedback, registerCdsClient, revokeCdsClient } from "@svc/records";
+import {
+  listCdsClients,
+  listCdsFeedback,
+  MAX_LISTED_CDS_CLIENTS,
+  registerCdsClient,
+  revokeCdsClient,
+} from "@svc/records";
 import { captureLogger, createTestDatabase, Seeder, type TestDatabase } from "@svc/testkit";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -260,6 +266,26 @@ describe("two accounts, one EHR issuer (decision 150)", { timeout: 60_000 }, () 
       expect(answer.json.error.message).toContain("/cds-hooks/{accountId}/cds-services");
       expect(answer.text).not.toContain(a.id);
     }
+  });
+});
+
+describe("an account's client listing (decision 152)", { timeout: 120_000 }, () => {
+  it("shows the newest MAX_LISTED_CDS_CLIENTS, however many revoked ones accumulate", async () => {
+    const account = await seed.account({ plan: "enterprise", production: true });
+    const { publicJwk } = await newKeys();
+    let newest = "";
+    for (let i = 0; i <= MAX_LISTED_CDS_CLIENTS; i++) {
+      const client = await registerCdsClient(db.handle.db, {
+        accountId: account.id,
+        iss: "https://churn.example.org",
+        jwks: { keys: [publicJwk] },
+      });
+      await revokeCdsClient(db.handle.db, client.id);
+      newest = client.id;
+    }
+    const { clients } = await listCdsClients(db.handle.db, account.id);
+    expect(clients).toHaveLength(MAX_LISTED_CDS_CLIENTS);
+    expect(clients[0]?.id).toBe(newest);
   });
 });
 

@@ -140,6 +140,11 @@ describe("pnpm svc cds-clients", { timeout: 120_000 }, () => {
     expect(
       refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example", "--jwks", oct),
     ).toMatch(/symmetric/);
+    // A file over a JWK Set's 64 kB is refused before it is read (decision 152).
+    const huge = jsonFile("huge", { keys: [], pad: "x".repeat(70_000) });
+    expect(
+      refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example", "--jwks", huge),
+    ).toMatch(/over 64 kB/);
     expect(refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example")).toMatch(
       /exactly one of --jku/,
     );

@@ -25,6 +25,11 @@ import { newId } from "@svc/ids";
 
 /** At most this many `jku` URLs per client. */
 export const MAX_CLIENT_JKUS = 5;
+/**
+ * A listing shows at most this many clients, newest first (decision 152): the plan bounds the
+ * active ones, but revoked ones accumulate.
+ */
+export const MAX_LISTED_CDS_CLIENTS = 200;
 
 export interface RegisterCdsClientInput {
   accountId: string;
@@ -166,13 +171,14 @@ export async function registerCdsClient(db: Db, input: RegisterCdsClientInput): 
   });
 }
 
-/** An account's clients, newest first, revoked ones included. */
+/** An account's clients, newest first, revoked ones included; at most MAX_LISTED_CDS_CLIENTS. */
 export async function listCdsClients(db: Db, accountId: string): Promise<{ clients: CdsClientSummary[] }> {
   const rows = await db
     .select()
     .from(cdsClients)
     .where(eq(cdsClients.accountId, accountId))
-    .orderBy(desc(cdsClients.createdAt), desc(cdsClients.id));
+    .orderBy(desc(cdsClients.createdAt), desc(cdsClients.id))
+    .limit(MAX_LISTED_CDS_CLIENTS);
   return { clients: rows.map(summary) };
 }
 
@@ -250,4 +256,6 @@ export async function findCdsClient(db: Db, accountId: string, iss: string): Pro
   };
 }
 
+/** The largest JWK Set the service reads (a fetched one, or the CLI's file). */
+export { JWKS_MAX_BYTES } from "@svc/ehr-gateway";
 export type { CdsFeedbackOutcome };

@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { loopbackWebhooksAllowed, parseEnv, publicBaseUrl } from "@svc/http/runtime";
-import { listCdsClients, registerCdsClient, revokeCdsClient } from "@svc/records";
+import { JWKS_MAX_BYTES, listCdsClients, registerCdsClient, revokeCdsClient } from "@svc/records";
 import { CliError, type CommandTable, list, text } from "../command.js";
 
 /** The mode asked for (default test). */
@@ -11,14 +11,22 @@ function mode(value: string | undefined): "test" | "live" {
   return value;
 }
 
-/** The JWK Set in FILE (relative to where the command was typed), parsed; checked by the store. */
+/**
+ * The JWK Set in FILE (relative to where the command was typed), parsed; checked by the store. A
+ * file over the size of a fetched set (64 kB) is refused before it is read (decision 152).
+ */
 function jwksFile(file: string | undefined): unknown {
   if (file === undefined) return undefined;
   const where = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
   let raw: string;
   try {
+    if (statSync(where).size > JWKS_MAX_BYTES)
+      throw new CliError(
+        `The JWK Set file ${file} is over ${JWKS_MAX_BYTES / 1024} kB; a set holds a few public keys.`,
+      );
     raw = readFileSync(where, "utf8");
-  } catch {
+  } catch (error) {
+    if (error instanceof CliError) throw error;
     throw new CliError(`Cannot read the JWK Set file ${file}.`);
   }
   try {
