@@ -338,9 +338,11 @@ export async function runCdsBench(options: {
     fhirToken,
   );
   const rows: CdsBenchRow[] = [];
+  // The account's CDS Hooks base (decision 150).
+  const base = `/cds-hooks/${options.accountId}/cds-services`;
   try {
     for (const variant of variants(now, fhir.url, fhirToken)) {
-      const aud = `${publicBaseUrl}/cds-services/${variant.serviceId}`;
+      const aud = `${publicBaseUrl}${base}/${variant.serviceId}`;
       const hookInit = (jwt: string, body: string): RequestInit => ({
         method: "POST",
         headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" },
@@ -354,7 +356,7 @@ export async function runCdsBench(options: {
       };
       let last = { status: 0, text: "" };
       for (const { jwt, body } of await prepare(WARMUP)) {
-        last = await timed(`${apiUrl}/cds-services/${variant.serviceId}`, hookInit(jwt, body));
+        last = await timed(`${apiUrl}${base}/${variant.serviceId}`, hookInit(jwt, body));
         await timed(`${apiUrl}/healthz`, {});
         if (last.status !== 200)
           throw new Error(`${variant.name}: the service answered ${last.status}: ${last.text.slice(0, 300)}`);
@@ -369,7 +371,7 @@ export async function runCdsBench(options: {
       for (let i = 0; i < calls; i++) {
         if (pool.length === 0) pool = await prepare(Math.min(SIGN_BATCH, calls - i));
         const { jwt, body } = pool.shift() as { jwt: string; body: string };
-        const hook = await timed(`${apiUrl}/cds-services/${variant.serviceId}`, hookInit(jwt, body));
+        const hook = await timed(`${apiUrl}${base}/${variant.serviceId}`, hookInit(jwt, body));
         cdsMs.push(hook.ms);
         if (hook.status === 200) last = hook;
         else cdsFailures++;

@@ -33,7 +33,7 @@ const DELIVERY_RATE = Number(process.env.BENCH_DELIVERY_RATE ?? 100);
 const DELIVERY_BACKLOG = Number(process.env.BENCH_DELIVERY_BACKLOG ?? 2000);
 /** CDS Hooks calls timed per call kind, sequentially (0 skips the CDS part). */
 const CDS_CALLS = Number(process.env.BENCH_CDS_CALLS ?? 300);
-/** The CDS API's public base URL: the EHR signs its JWT for `<base>/cds-services/<id>`. */
+/** The CDS API's public base URL: the EHR signs its JWT for `<base>/cds-hooks/<account>/cds-services/<id>`. */
 const CDS_PUBLIC_BASE = "https://cds.bench.test";
 /** BENCH_ROUNDS=0 skips the throughput scenarios (and leaves results/api.json as it was). */
 const RUN_SCENARIOS = ROUNDS > 0 && scenarios.length > 0;

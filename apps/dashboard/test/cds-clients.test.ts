@@ -40,7 +40,7 @@ const jwks = () => {
 describe("dashboard CDS Hooks page", { timeout: 60_000 }, () => {
   it("lists the account's clients and feedback, revokes, and keeps other accounts and viewers out", async () => {
     const db = service.db.handle.db;
-    const accountId = (await service.seed.account({ name: "CDS" })).id;
+    const accountId = (await service.seed.account({ name: "CDS", plan: "launch" })).id;
     const otherId = (await service.seed.account({ name: "Other" })).id;
     const client = await registerCdsClient(db, {
       accountId,
@@ -124,6 +124,27 @@ describe("dashboard CDS Hooks page", { timeout: 60_000 }, () => {
       allowPrivate: false,
       revokedAt: null,
     });
+    // The page names the account's own CDS Hooks base (decision 150).
+    expect((await developer.get("/dashboard/cds-clients")).text).toContain(
+      `/cds-hooks/${accountId}/cds-services`,
+    );
+    // The other account's issuer registers here too, and the answer names nothing of that account.
+    const same = await developer.post("/dashboard/cds-clients", {
+      ...form,
+      iss: "https://ehr.other.example",
+    });
+    expect(same.status).toBe(303);
+    const followed = await developer.get("/dashboard/cds-clients");
+    expect(followed.text).not.toContain(foreign.id);
+    expect(followed.text).not.toContain(otherId);
+    // A second active client for one issuer in this account is refused, naming this account's own only.
+    const twice = await developer.post("/dashboard/cds-clients", {
+      ...form,
+      iss: "https://ehr.other.example",
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.text).toContain("already has an active CDS client");
+    expect(twice.text).not.toContain(foreign.id);
     const actions = (await listAudit(db, { accountId })).map((r) => r.action);
     expect(actions).toContain("cds_client.revoked");
     expect(actions).toContain("cds_client.created");

@@ -11,7 +11,7 @@ import { buildIntelligenceApi } from "../src/index.js";
 
 /**
  * What the CDS Hooks tests share: the intelligence API on loopback (its public base URL fixed, so
- * the EHR knows every `aud`), one registered EHR that signs a fresh ES384 JWT per call, and a
+ * the EHR knows every `aud`), one account's CDS Hooks base (decision 150), one registered EHR that signs a fresh ES384 JWT per call, and a
  * scripted FHIR server on loopback the service fetches missing prefetch from (the operator's
  * loopback setting on, as for test-mode webhooks).
  */
@@ -39,6 +39,10 @@ export interface CdsTestbed {
   url: string;
   /** The service's database (tests read what was stored). */
   db: TestDatabase;
+  /** The account the EHR is registered with. */
+  accountId: string;
+  /** `/cds-hooks/{accountId}/cds-services`: that account's CDS Hooks base path (decision 150). */
+  basePath: string;
   fhir: ScriptedFhirServer;
   /** The service's log lines (JSON), newest last. */
   logs: string[];
@@ -46,7 +50,7 @@ export interface CdsTestbed {
   jwt(aud: string): Promise<string>;
   /** A JWT of the registered EHR with these claims and header fields over the usual ones. */
   sign(claims: Record<string, unknown>, header?: Record<string, unknown>): Promise<string>;
-  /** POST /cds-services/{id} as the EHR (a string body is sent as it is). */
+  /** POST {basePath}/{id} as the EHR (a string body is sent as it is). */
   callHook(serviceId: string, body: unknown, headers?: Record<string, string>): Promise<HookAnswer>;
   close(): Promise<void>;
 }
@@ -77,7 +81,7 @@ async function registerEhr(db: TestDatabase) {
     iss,
     jwks: { keys: [{ ...(await exportJWK(publicKey)), kid, alg: "ES384" }] },
   });
-  return { iss, kid, privateKey };
+  return { accountId: account.id, iss, kid, privateKey };
 }
 
 export async function startCdsTestbed(): Promise<CdsTestbed> {
@@ -104,18 +108,21 @@ export async function startCdsTestbed(): Promise<CdsTestbed> {
       .sign(ehr.privateKey);
   };
   const jwt = (aud: string) => sign({ aud });
+  const basePath = `/cds-hooks/${ehr.accountId}/cds-services`;
   return {
     url: api.url,
     db,
+    accountId: ehr.accountId,
+    basePath,
     fhir,
     logs: captured.lines,
     jwt,
     sign,
     async callHook(serviceId, body, headers = {}) {
-      const response = await fetch(`${api.url}/cds-services/${serviceId}`, {
+      const response = await fetch(`${api.url}${basePath}/${serviceId}`, {
         method: "POST",
         headers: {
-          authorization: `Bearer ${await jwt(`${PUBLIC_BASE}/cds-services/${serviceId}`)}`,
+          authorization: `Bearer ${await jwt(`${PUBLIC_BASE}${basePath}/${serviceId}`)}`,
           "content-type": "application/json",
           ...headers,
         },

@@ -284,8 +284,8 @@ describe("prefetch semantics", () => {
 
 describe("discovery", () => {
   it("every service has hook, id, description, title and usageRequirements; templates use allowed tokens and query forms only", async () => {
-    const response = await fetch(`${bed.url}/cds-services`, {
-      headers: { authorization: `Bearer ${await jwt(`${PUBLIC_BASE}/cds-services`)}` },
+    const response = await fetch(`${bed.url}${bed.basePath}`, {
+      headers: { authorization: `Bearer ${await jwt(`${PUBLIC_BASE}${bed.basePath}`)}` },
     });
     expect(response.status).toBe(200);
     const body = (await response.json()) as {
@@ -334,8 +334,8 @@ describe("CORS for browser-based EHRs", () => {
 describe("the EHR's JWT, cases next to the obvious ones", () => {
   const signed = (claims: Record<string, unknown>, header: Record<string, unknown> = {}) =>
     bed.sign(claims, header);
-  const hookUrl = `${PUBLIC_BASE}/cds-services/psych-patient-view`;
-  const post = async (token: string, path = "/cds-services/psych-patient-view") =>
+  const hookUrl = () => `${PUBLIC_BASE}${bed.basePath}/psych-patient-view`;
+  const post = async (token: string, path = `${bed.basePath}/psych-patient-view`) =>
     (
       await fetch(`${bed.url}${path}`, {
         method: "POST",
@@ -345,23 +345,23 @@ describe("the EHR's JWT, cases next to the obvious ones", () => {
     ).status;
 
   it("aud must be the endpoint exactly: a trailing slash, another case, the feedback URL or the base URL are 401", async () => {
-    for (const aud of [`${hookUrl}/`, hookUrl.toUpperCase(), `${hookUrl}/feedback`, PUBLIC_BASE]) {
+    for (const aud of [`${hookUrl()}/`, hookUrl().toUpperCase(), `${hookUrl()}/feedback`, PUBLIC_BASE]) {
       expect(await post(await signed({ aud })), aud).toBe(401);
     }
-    expect(await post(await signed({ aud: [PUBLIC_BASE, hookUrl] }))).toBe(200);
+    expect(await post(await signed({ aud: [PUBLIC_BASE, hookUrl()] }))).toBe(200);
   });
 
   it("a jku the client never registered (it registered an inline set), a typ other than JWT, or a future nbf: 401", async () => {
-    expect(await post(await signed({ aud: hookUrl }, { jku: "https://ehr.example.org/jwks" }))).toBe(401);
-    expect(await post(await signed({ aud: hookUrl }, { typ: "at+jwt" }))).toBe(401);
+    expect(await post(await signed({ aud: hookUrl() }, { jku: "https://ehr.example.org/jwks" }))).toBe(401);
+    expect(await post(await signed({ aud: hookUrl() }, { typ: "at+jwt" }))).toBe(401);
     const now = Math.floor(Date.now() / 1000);
-    expect(await post(await signed({ aud: hookUrl, nbf: now + 600 }))).toBe(401);
+    expect(await post(await signed({ aud: hookUrl(), nbf: now + 600 }))).toBe(401);
   });
 
   it("a token refused for its audience does not spend its jti; a token used once cannot serve discovery either", async () => {
     const jti = randomUUID();
-    expect(await post(await signed({ aud: `${hookUrl}/`, jti }))).toBe(401);
-    expect(await post(await signed({ aud: hookUrl, jti }))).toBe(200);
-    expect(await post(await signed({ aud: hookUrl, jti }))).toBe(401);
+    expect(await post(await signed({ aud: `${hookUrl()}/`, jti }))).toBe(401);
+    expect(await post(await signed({ aud: hookUrl(), jti }))).toBe(200);
+    expect(await post(await signed({ aud: hookUrl(), jti }))).toBe(401);
   });
 });

@@ -55,10 +55,10 @@ function report(card: string, extra: Record<string, unknown> = {}) {
 }
 
 async function postFeedback(feedback: unknown[]) {
-  const response = await fetch(`${bed.url}/cds-services/${SERVICE}/feedback`, {
+  const response = await fetch(`${bed.url}${bed.basePath}/${SERVICE}/feedback`, {
     method: "POST",
     headers: {
-      authorization: `Bearer ${await bed.jwt(`${PUBLIC_BASE}/cds-services/${SERVICE}/feedback`)}`,
+      authorization: `Bearer ${await bed.jwt(`${PUBLIC_BASE}${bed.basePath}/${SERVICE}/feedback`)}`,
       "content-type": "application/json",
     },
     body: JSON.stringify({ feedback }),

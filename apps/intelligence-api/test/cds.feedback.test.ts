@@ -18,8 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildIntelligenceApi } from "../src/index.js";
 
 /**
- * Discovery, feedback (stored once however often the same card is reported) and CORS on
- * /cds-services, called over real HTTP by a test EHR that signs its own JWTs.
+ * Discovery, feedback (stored once however often the same card is reported) and CORS on an
+ * account's CDS Hooks base, called over real HTTP by a test EHR that signs its own JWTs.
  */
 
 const PUBLIC_BASE = "https://cds.example.test";
@@ -29,6 +29,8 @@ let server: RunningServer;
 let ehr: { iss: string; kid: string; privateKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"] };
 let accountId: string;
 let clientId: string;
+/** The account's CDS Hooks base path (decision 150). */
+const base = () => `/cds-hooks/${accountId}/cds-services`;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -86,9 +88,9 @@ async function jwt(aud: string): Promise<string> {
 async function postFeedback(
   serviceId: string,
   body: unknown,
-  aud = `${PUBLIC_BASE}/cds-services/${serviceId}/feedback`,
+  aud = `${PUBLIC_BASE}${base()}/${serviceId}/feedback`,
 ) {
-  const response = await fetch(`${server.url}/cds-services/${serviceId}/feedback`, {
+  const response = await fetch(`${server.url}${base()}/${serviceId}/feedback`, {
     method: "POST",
     headers: { authorization: `Bearer ${await jwt(aud)}`, "content-type": "application/json" },
     body: typeof body === "string" ? body : JSON.stringify(body),
@@ -118,8 +120,8 @@ async function storedRows() {
 
 describe("GET /cds-services", () => {
   it("lists the given services with the spec's fields only, empty ones left out", async () => {
-    const response = await fetch(`${server.url}/cds-services`, {
-      headers: { authorization: `Bearer ${await jwt(`${PUBLIC_BASE}/cds-services`)}` },
+    const response = await fetch(`${server.url}${base()}`, {
+      headers: { authorization: `Bearer ${await jwt(`${PUBLIC_BASE}${base()}`)}` },
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
@@ -172,10 +174,10 @@ describe("POST /cds-services/{id}/feedback (decision 124)", () => {
 
   it("accepts the service's own URL as aud", async () => {
     expect(
-      (await postFeedback("svc-a", { feedback: [accepted] }, `${PUBLIC_BASE}/cds-services/svc-a`)).status,
+      (await postFeedback("svc-a", { feedback: [accepted] }, `${PUBLIC_BASE}${base()}/svc-a`)).status,
     ).toBe(200);
     expect(
-      (await postFeedback("svc-a", { feedback: [accepted] }, `${PUBLIC_BASE}/cds-services/other`)).status,
+      (await postFeedback("svc-a", { feedback: [accepted] }, `${PUBLIC_BASE}${base()}/other`)).status,
     ).toBe(401);
   });
 
@@ -208,10 +210,10 @@ describe("POST /cds-services/{id}/feedback (decision 124)", () => {
       feedback: [{ ...overridden, overrideReason: { userComment: "x".repeat(1_100_000) } }],
     });
     expect(huge.status).toBe(413);
-    const response = await fetch(`${server.url}/cds-services/svc-a/feedback`, {
+    const response = await fetch(`${server.url}${base()}/svc-a/feedback`, {
       method: "POST",
       headers: {
-        authorization: `Bearer ${await jwt(`${PUBLIC_BASE}/cds-services/svc-a/feedback`)}`,
+        authorization: `Bearer ${await jwt(`${PUBLIC_BASE}${base()}/svc-a/feedback`)}`,
         "content-type": "text/plain",
       },
       body: JSON.stringify({ feedback: [accepted] }),
@@ -221,7 +223,7 @@ describe("POST /cds-services/{id}/feedback (decision 124)", () => {
   });
 
   it("needs the EHR's JWT like every CDS call", async () => {
-    const response = await fetch(`${server.url}/cds-services/svc-a/feedback`, {
+    const response = await fetch(`${server.url}${base()}/svc-a/feedback`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ feedback: [accepted] }),
@@ -232,7 +234,7 @@ describe("POST /cds-services/{id}/feedback (decision 124)", () => {
 
 describe("CORS on /cds-services (browser-based EHRs)", () => {
   it("answers a preflight without a JWT, allowing Authorization and Content-Type", async () => {
-    for (const path of ["/cds-services", "/cds-services/svc-a/feedback", "/cds-services/svc-a"]) {
+    for (const path of [base(), `${base()}/svc-a/feedback`, `${base()}/svc-a`]) {
       const response = await fetch(`${server.url}${path}`, {
         method: "OPTIONS",
         headers: {
@@ -251,15 +253,15 @@ describe("CORS on /cds-services (browser-based EHRs)", () => {
   });
 
   it("a browser can read the answers, refusals included", async () => {
-    const refused = await fetch(`${server.url}/cds-services`, {
+    const refused = await fetch(`${server.url}${base()}`, {
       headers: { origin: "https://ehr.example.org" },
     });
     expect(refused.status).toBe(401);
     expect(refused.headers.get("access-control-allow-origin")).toBe("*");
-    const ok = await fetch(`${server.url}/cds-services`, {
+    const ok = await fetch(`${server.url}${base()}`, {
       headers: {
         origin: "https://ehr.example.org",
-        authorization: `Bearer ${await jwt(`${PUBLIC_BASE}/cds-services`)}`,
+        authorization: `Bearer ${await jwt(`${PUBLIC_BASE}${base()}`)}`,
       },
     });
     expect(ok.status).toBe(200);

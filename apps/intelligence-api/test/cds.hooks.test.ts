@@ -128,8 +128,8 @@ function expectCleanCards(cards: Card[] | undefined): Card[] {
 
 describe("discovery", () => {
   it("lists the three services with their hooks and prefetch templates", async () => {
-    const response = await fetch(`${bed.url}/cds-services`, {
-      headers: { authorization: `Bearer ${await jwt(`${PUBLIC_BASE}/cds-services`)}` },
+    const response = await fetch(`${bed.url}${bed.basePath}`, {
+      headers: { authorization: `Bearer ${await jwt(`${PUBLIC_BASE}${bed.basePath}`)}` },
     });
     expect(response.status).toBe(200);
     const body = (await response.json()) as {
@@ -293,7 +293,7 @@ describe("malformed hook requests", () => {
   });
 
   it("a hook call without the EHR's JWT is 401", async () => {
-    const response = await fetch(`${bed.url}/cds-services/psych-patient-view`, {
+    const response = await fetch(`${bed.url}${bed.basePath}/psych-patient-view`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(patientViewBody({ scores: null, labs: null, medications: null })),

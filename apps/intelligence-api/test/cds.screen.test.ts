@@ -60,10 +60,10 @@ function deepBundle(depth: number): string {
 
 async function postFeedback(body: string) {
   const serviceId = "psych-patient-view";
-  const response = await fetch(`${bed.url}/cds-services/${serviceId}/feedback`, {
+  const response = await fetch(`${bed.url}${bed.basePath}/${serviceId}/feedback`, {
     method: "POST",
     headers: {
-      authorization: `Bearer ${await bed.jwt(`${PUBLIC_BASE}/cds-services/${serviceId}/feedback`)}`,
+      authorization: `Bearer ${await bed.jwt(`${PUBLIC_BASE}${bed.basePath}/${serviceId}/feedback`)}`,
       "content-type": "application/json",
     },
     body,
@@ -131,10 +131,10 @@ describe("hook and feedback bodies cross the /v1 screen", () => {
       Buffer.from([0xc3, 0x28]),
       Buffer.from('"}'),
     ]);
-    const response = await fetch(`${bed.url}/cds-services/psych-patient-view`, {
+    const response = await fetch(`${bed.url}${bed.basePath}/psych-patient-view`, {
       method: "POST",
       headers: {
-        authorization: `Bearer ${await bed.jwt(`${PUBLIC_BASE}/cds-services/psych-patient-view`)}`,
+        authorization: `Bearer ${await bed.jwt(`${PUBLIC_BASE}${bed.basePath}/psych-patient-view`)}`,
         "content-type": "application/json",
       },
       body: bytes,

@@ -9,6 +9,7 @@ import { captureLogger, createTestDatabase, Seeder, type TestDatabase } from "@s
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildIntelligenceApi } from "../src/index.js";
+import { CDS_JWT_REFUSED_MESSAGE } from "../src/routes/cds_guard.js";
 
 /**
  * The service acting for CDS Hooks, called over real HTTP by a test EHR that signs its own JWTs
@@ -16,7 +17,6 @@ import { buildIntelligenceApi } from "../src/index.js";
  */
 
 const PUBLIC_BASE = "https://cds.example.test";
-const DISCOVERY_AUD = `${PUBLIC_BASE}/cds-services`;
 
 let db: TestDatabase;
 let seed: Seeder;
@@ -27,6 +27,8 @@ let jwksServer: Server;
 let jwksBase: string;
 /** What the scripted EHR's JWKS endpoint serves, per path. */
 const served = new Map<string, unknown>();
+/** How often each path of the scripted EHR was fetched. */
+const fetched = new Map<string, number>();
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -47,6 +49,7 @@ beforeAll(async () => {
   });
   server = await startServer({ fetch: api.app.fetch, port: 0, hostname: "127.0.0.1" });
   jwksServer = createServer((req, res) => {
+    fetched.set(req.url ?? "", (fetched.get(req.url ?? "") ?? 0) + 1);
     const body = served.get(req.url ?? "");
     res.writeHead(body ? 200 : 404, { "content-type": "application/json" });
     res.end(body ? JSON.stringify(body) : "{}");
@@ -70,6 +73,17 @@ interface TestEhr {
   privateKey: SigningKey;
   publicJwk: JWK;
   clientId: string;
+  accountId: string;
+}
+
+/** An account's CDS Hooks base path, its discovery (decision 150). */
+function at(ehr: { accountId: string }): string {
+  return `/cds-hooks/${ehr.accountId}/cds-services`;
+}
+
+/** The URL the EHR signs as aud for discovery. */
+function audOf(ehr: { accountId: string }): string {
+  return `${PUBLIC_BASE}${at(ehr)}`;
 }
 
 async function keyPair(alg: Alg) {
@@ -90,7 +104,7 @@ async function registeredEhr(alg: Alg = "ES384", options: { jkus?: string[] } = 
     ...(options.jkus ? { jkus: options.jkus } : { jwks: { keys: [keys.publicJwk] } }),
     allowLoopback: true,
   });
-  return { iss, alg, ...keys, clientId: client.id };
+  return { iss, alg, ...keys, clientId: client.id, accountId: account.id };
 }
 
 interface TokenOptions {
@@ -104,7 +118,7 @@ async function token(ehr: TestEhr, options: TokenOptions = {}): Promise<string> 
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({
     iss: ehr.iss,
-    aud: DISCOVERY_AUD,
+    aud: audOf(ehr),
     iat: now,
     exp: now + 300,
     jti: randomUUID(),
@@ -131,11 +145,22 @@ async function get(path: string, jwt?: string, headers: Record<string, string> =
   };
 }
 
-/** A 401 in our envelope naming `reason`, with no key material in it. */
+/**
+ * The one 401 of a refused JWT (decision 150), with no key material in it; `reason` is in the
+ * log line of its request id only.
+ */
 function expectRefused(answer: Awaited<ReturnType<typeof get>>, reason: string, ehr?: TestEhr) {
   expect(answer.status).toBe(401);
-  expect(answer.json).toMatchObject({ ok: false, error: { code: "invalid_token" } });
-  expect(answer.json.error.message).toContain(`(${reason})`);
+  expect(answer.json).toMatchObject({
+    ok: false,
+    error: { code: "invalid_token", message: CDS_JWT_REFUSED_MESSAGE },
+  });
+  expect(answer.text).not.toContain(reason);
+  const logged = logs.filter(
+    (line) => line.includes(answer.json.requestId) && line.includes("cds jwt refused"),
+  );
+  expect(logged).toHaveLength(1);
+  expect(logged[0]).toContain(`"reason":"${reason}"`);
   if (ehr) {
     expect(answer.text).not.toContain(String(ehr.publicJwk.x ?? ehr.publicJwk.n).slice(0, 20));
   }
@@ -144,7 +169,7 @@ function expectRefused(answer: Awaited<ReturnType<typeof get>>, reason: string, 
 describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
   it.each(["ES384", "RS384"] as const)("a good %s token passes discovery", async (alg) => {
     const ehr = await registeredEhr(alg);
-    const answer = await get("/cds-services", await token(ehr));
+    const answer = await get(at(ehr), await token(ehr));
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({
       services: [{ hook: "patient-view", title: "A", description: "Test service A", id: "svc-a" }],
@@ -154,22 +179,19 @@ describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
 
   it("aud may be an array containing the endpoint's URL", async () => {
     const ehr = await registeredEhr();
-    const jwt = await token(ehr, { claims: { aud: ["https://other.example", DISCOVERY_AUD] } });
-    expect((await get("/cds-services", jwt)).status).toBe(200);
+    const jwt = await token(ehr, { claims: { aud: ["https://other.example", audOf(ehr)] } });
+    expect((await get(at(ehr), jwt)).status).toBe(200);
   });
 
   it("a token signed by another key under the registered kid: wrong_key", async () => {
     const ehr = await registeredEhr();
     const other = await keyPair("ES384");
-    expectRefused(await get("/cds-services", await token(ehr, { key: other.privateKey })), "wrong_key", ehr);
+    expectRefused(await get(at(ehr), await token(ehr, { key: other.privateKey })), "wrong_key", ehr);
   });
 
   it("a kid the client's set does not hold: unknown_kid", async () => {
     const ehr = await registeredEhr();
-    expectRefused(
-      await get("/cds-services", await token(ehr, { header: { kid: "not-registered" } })),
-      "unknown_kid",
-    );
+    expectRefused(await get(at(ehr), await token(ehr, { header: { kid: "not-registered" } })), "unknown_kid");
   });
 
   it("alg none (unsigned): alg_not_allowed", async () => {
@@ -177,12 +199,12 @@ describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
     const now = Math.floor(Date.now() / 1000);
     const unsigned = `${b64url({ alg: "none", typ: "JWT", kid: ehr.kid })}.${b64url({
       iss: ehr.iss,
-      aud: DISCOVERY_AUD,
+      aud: audOf(ehr),
       iat: now,
       exp: now + 300,
       jti: randomUUID(),
     })}.`;
-    expectRefused(await get("/cds-services", unsigned), "alg_not_allowed");
+    expectRefused(await get(at(ehr), unsigned), "alg_not_allowed");
   });
 
   it("HS256 signed with the client's public key as the secret (the classic confusion): alg_not_allowed", async () => {
@@ -192,14 +214,14 @@ describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
       const now = Math.floor(Date.now() / 1000);
       const forged = await new SignJWT({
         iss: ehr.iss,
-        aud: DISCOVERY_AUD,
+        aud: audOf(ehr),
         iat: now,
         exp: now + 300,
         jti: randomUUID(),
       })
         .setProtectedHeader({ alg: "HS256", typ: "JWT", kid: ehr.kid })
         .sign(secret);
-      expectRefused(await get("/cds-services", forged), "alg_not_allowed");
+      expectRefused(await get(at(ehr), forged), "alg_not_allowed");
     }
   });
 
@@ -209,77 +231,78 @@ describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
     const now = Math.floor(Date.now() / 1000);
     const jwt = await new SignJWT({
       iss: ehr.iss,
-      aud: DISCOVERY_AUD,
+      aud: audOf(ehr),
       iat: now,
       exp: now + 300,
       jti: randomUUID(),
     })
       .setProtectedHeader({ alg: "ES256", typ: "JWT", kid: ehr.kid })
       .sign(privateKey);
-    expectRefused(await get("/cds-services", jwt), "alg_not_allowed");
+    expectRefused(await get(at(ehr), jwt), "alg_not_allowed");
   });
 
   it("expired: expired; issued too long ago: too_old; issued in the future: issued_in_future", async () => {
     const ehr = await registeredEhr();
     const now = Math.floor(Date.now() / 1000);
     expectRefused(
-      await get("/cds-services", await token(ehr, { claims: { iat: now - 200, exp: now - 90 } })),
+      await get(at(ehr), await token(ehr, { claims: { iat: now - 200, exp: now - 90 } })),
       "expired",
     );
     expectRefused(
-      await get("/cds-services", await token(ehr, { claims: { iat: now - 900, exp: now + 60 } })),
+      await get(at(ehr), await token(ehr, { claims: { iat: now - 900, exp: now + 60 } })),
       "too_old",
     );
     expectRefused(
-      await get("/cds-services", await token(ehr, { claims: { iat: now + 600, exp: now + 900 } })),
+      await get(at(ehr), await token(ehr, { claims: { iat: now + 600, exp: now + 900 } })),
       "issued_in_future",
     );
     // Within the 60 s skew both ways: accepted.
-    expect(
-      (await get("/cds-services", await token(ehr, { claims: { iat: now + 30, exp: now + 300 } }))).status,
-    ).toBe(200);
+    expect((await get(at(ehr), await token(ehr, { claims: { iat: now + 30, exp: now + 300 } }))).status).toBe(
+      200,
+    );
   });
 
   it("wrong aud (another endpoint, another host, a Host-header guess): wrong_audience", async () => {
     const ehr = await registeredEhr();
     for (const aud of [
-      `${PUBLIC_BASE}/cds-services/svc-a`,
+      `${audOf(ehr)}/svc-a`,
+      `${PUBLIC_BASE}/cds-services`,
       "https://evil.example/cds-services",
-      `${server.url}/cds-services`,
+      `${server.url}${at(ehr)}`,
       [`${PUBLIC_BASE}/other`],
     ])
-      expectRefused(await get("/cds-services", await token(ehr, { claims: { aud } })), "wrong_audience");
+      expectRefused(await get(at(ehr), await token(ehr, { claims: { aud } })), "wrong_audience");
   });
 
   it("a replayed jti: replayed_jti (the first use passes)", async () => {
     const ehr = await registeredEhr();
     const jwt = await token(ehr);
-    expect((await get("/cds-services", jwt)).status).toBe(200);
-    expectRefused(await get("/cds-services", jwt), "replayed_jti");
+    expect((await get(at(ehr), jwt)).status).toBe(200);
+    expectRefused(await get(at(ehr), jwt), "replayed_jti");
     // The same jti in a new token is still a replay.
     const jti = randomUUID();
-    expect((await get("/cds-services", await token(ehr, { claims: { jti } }))).status).toBe(200);
-    expectRefused(await get("/cds-services", await token(ehr, { claims: { jti } })), "replayed_jti");
+    expect((await get(at(ehr), await token(ehr, { claims: { jti } }))).status).toBe(200);
+    expectRefused(await get(at(ehr), await token(ehr, { claims: { jti } })), "replayed_jti");
   });
 
   it("an unknown iss: unknown_issuer; a revoked client: revoked_client, on its very next call", async () => {
     const ehr = await registeredEhr();
     expectRefused(
-      await get("/cds-services", await token({ ...ehr, iss: "https://stranger.example.org" })),
+      await get(at(ehr), await token({ ...ehr, iss: "https://stranger.example.org" })),
       "unknown_issuer",
     );
-    expect((await get("/cds-services", await token(ehr))).status).toBe(200);
+    expect((await get(at(ehr), await token(ehr))).status).toBe(200);
     await revokeCdsClient(db.handle.db, ehr.clientId);
-    expectRefused(await get("/cds-services", await token(ehr)), "revoked_client");
+    expectRefused(await get(at(ehr), await token(ehr)), "revoked_client");
   });
 
   it("missing claims or header fields: malformed; no Authorization: 401 unauthorized", async () => {
     const ehr = await registeredEhr();
-    expectRefused(await get("/cds-services", await token(ehr, { claims: { jti: undefined } })), "malformed");
-    expectRefused(await get("/cds-services", await token(ehr, { header: { typ: "at+jwt" } })), "malformed");
-    expectRefused(await get("/cds-services", await token(ehr, { header: { kid: undefined } })), "malformed");
-    expectRefused(await get("/cds-services", "not.a.jwt"), "malformed");
-    const bare = await get("/cds-services");
+    expectRefused(await get(at(ehr), await token(ehr, { claims: { jti: undefined } })), "malformed");
+    expectRefused(await get(at(ehr), await token(ehr, { header: { typ: "at+jwt" } })), "malformed");
+    expectRefused(await get(at(ehr), await token(ehr, { header: { kid: undefined } })), "malformed");
+    expectRefused(await get(at(ehr), "not.a.jwt"), "malformed");
+    const bare = await get(at(ehr));
     expect(bare.status).toBe(401);
     expect(bare.json.error.code).toBe("unauthorized");
   });
@@ -291,20 +314,34 @@ describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
     const jku = `${jwksBase}${path}`;
     const ehr = await registeredEhr("ES384", { jkus: [jku] });
     const withKeys = { ...ehr, ...keys };
-    expect((await get("/cds-services", await token(withKeys, { header: { jku } }))).status).toBe(200);
+    expect((await get(at(withKeys), await token(withKeys, { header: { jku } }))).status).toBe(200);
     // Without a jku header the registered one is used.
-    expect((await get("/cds-services", await token(withKeys))).status).toBe(200);
+    expect((await get(at(withKeys), await token(withKeys))).status).toBe(200);
     // An attacker's set at a URL the client never registered is never fetched.
     const evil = `${jwksBase}/evil`;
     served.set("/evil", { keys: [keys.publicJwk] });
     expectRefused(
-      await get("/cds-services", await token(withKeys, { header: { jku: evil } })),
+      await get(at(withKeys), await token(withKeys, { header: { jku: evil } })),
       "jku_not_allowed",
     );
     expectRefused(
-      await get("/cds-services", await token(withKeys, { header: { jku: `${jku}?x=1` } })),
+      await get(at(withKeys), await token(withKeys, { header: { jku: `${jku}?x=1` } })),
       "jku_not_allowed",
     );
+  });
+
+  it("a jku that fails: 10 concurrent and 10 sequential tokens naming its issuer cost one fetch (decision 151)", async () => {
+    const keys = await keyPair("ES384");
+    const path = `/failing-${randomUUID()}`;
+    const ehr = { ...(await registeredEhr("ES384", { jkus: [`${jwksBase}${path}`] })), ...keys };
+    const concurrent = await Promise.all(
+      Array.from({ length: 10 }, async () =>
+        get(at(ehr), await token(ehr, { header: { kid: randomUUID() } })),
+      ),
+    );
+    for (const answer of concurrent) expectRefused(answer, "keys_unavailable");
+    for (let i = 0; i < 10; i++) expectRefused(await get(at(ehr), await token(ehr)), "keys_unavailable");
+    expect(fetched.get(path)).toBe(1);
   });
 
   it("a jku the service cannot reach under the client's address rules: keys_unavailable", async () => {
@@ -318,10 +355,10 @@ describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
       jkus: [`${jwksBase}/nowhere`],
       allowLoopback: true,
     });
-    const ehr = { iss, alg: "ES384" as const, ...keys, clientId: client.id };
+    const ehr = { iss, alg: "ES384" as const, ...keys, clientId: client.id, accountId: account.id };
     deps.allowLoopbackWebhooks = false;
     try {
-      expectRefused(await get("/cds-services", await token(ehr)), "keys_unavailable");
+      expectRefused(await get(at(ehr), await token(ehr)), "keys_unavailable");
     } finally {
       deps.allowLoopbackWebhooks = true;
     }
@@ -338,8 +375,8 @@ describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
       jwks: { keys: [keys.publicJwk] },
     });
     const answer = await get(
-      "/cds-services",
-      await token({ iss, alg: "ES384", ...keys, clientId: client.id }),
+      at({ accountId: account.id }),
+      await token({ iss, alg: "ES384", ...keys, clientId: client.id, accountId: account.id }),
     );
     expect(answer.status).toBe(402);
     expect(answer.json.error.code).toBe("payment_required");
@@ -355,13 +392,13 @@ describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
       mode: "live",
       jwks: { keys: [keys.publicJwk] },
     });
-    const ehr = { iss, alg: "RS384" as const, ...keys, clientId: client.id };
-    const first = await get("/cds-services", await token(ehr));
+    const ehr = { iss, alg: "RS384" as const, ...keys, clientId: client.id, accountId: account.id };
+    const first = await get(at(ehr), await token(ehr));
     expect(first.status).toBe(200);
     expect(first.headers.get("x-ratelimit-limit")).toBe("2");
     // The account's bucket is the one its keys use: one request with a key empties it here.
     await deps.limiter.consume({ kind: "bucket", subject: `acct:${account.id}`, ratePerSecond: 1, burst: 2 });
-    const limited = await get("/cds-services", await token(ehr));
+    const limited = await get(at(ehr), await token(ehr));
     expect(limited.status).toBe(429);
     expect(limited.json.error.code).toBe("rate_limited");
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -375,18 +412,21 @@ describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
       .update(cdsClients)
       .set({ jwks: { keys: [broken as unknown as Record<string, string>] } })
       .where(eq(cdsClients.id, ehr.clientId));
-    expectRefused(await get("/cds-services", await token(ehr)), "keys_unavailable");
+    expectRefused(await get(at(ehr), await token(ehr)), "keys_unavailable");
   });
 
   it("never logs the token", async () => {
     const ehr = await registeredEhr();
     const jwt = await token(ehr, { claims: { aud: "https://wrong.example" } });
-    await get("/cds-services", jwt);
+    await get(at(ehr), jwt);
     expect(logs.join("\n")).not.toContain(jwt.split(".")[2]);
     expect(logs.some((line) => line.includes('"reason":"wrong_audience"'))).toBe(true);
     // The request line names the route, never a path with ids.
     expect(
-      logs.some((line) => line.includes('"route":"/cds-services"') && line.includes('"status":401')),
+      logs.some(
+        (line) =>
+          line.includes('"route":"/cds-hooks/{accountId}/cds-services"') && line.includes('"status":401'),
+      ),
     ).toBe(true);
   });
 });
@@ -450,7 +490,7 @@ describe("CDS client registration (decision 121)", () => {
     const iss = `https://e-${randomUUID()}.example`;
     await registerCdsClient(db.handle.db, { accountId: account.id, iss, jwks });
     await expect(registerCdsClient(db.handle.db, { accountId: account.id, iss, jwks })).rejects.toThrow(
-      /already registered/,
+      /already has an active CDS client for the issuer/,
     );
     await registerCdsClient(db.handle.db, {
       accountId: account.id,

@@ -668,7 +668,10 @@ export const cdsClients = pgTable(
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id),
-    /** The JWT `iss` the EHR signs with: one active client per issuer (decision 121). */
+    /**
+     * The JWT `iss` the EHR signs with: one active client per issuer within an account; several
+     * accounts may each register the same EHR (decision 150).
+     */
     iss: text("iss").notNull(),
     mode: text("mode").$type<"test" | "live">().notNull(),
     /** `jku` URLs the client may name, matched exactly. */
@@ -681,7 +684,7 @@ export const cdsClients = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [
-    uniqueIndex("cds_clients_active_iss_idx").on(t.iss).where(sql`revoked_at is null`),
+    uniqueIndex("cds_clients_account_active_iss_idx").on(t.accountId, t.iss).where(sql`revoked_at is null`),
     index("cds_clients_account_idx").on(t.accountId),
   ],
 );

@@ -38,6 +38,7 @@ export {
   CachedJwksFetcher,
   JWKS_CACHE_MAX_ENTRIES,
   JWKS_CACHE_TTL_MS,
+  JWKS_FAILURE_TTL_MS,
   JWKS_REFETCH_MIN_MS,
   type JwksSource,
 } from "./keys.js";

@@ -76,7 +76,35 @@ describe("pnpm svc cds-clients", { timeout: 120_000 }, () => {
       keyIds: ["k1"],
       allowPrivate: false,
       revokedAt: null,
+      cdsHooksBaseUrl: expect.stringMatching(new RegExp(`^https?://[^/]+/cds-hooks/${account.id}$`)),
     });
+    // Another account registers the same EHR: its own client, nothing said of the first (decision 150).
+    const other = await seed.account();
+    const again = ok(
+      "cds-clients",
+      "add",
+      "--account",
+      other.id,
+      "--iss",
+      "https://ehr-a.example.org",
+      "--jwks",
+      jwks,
+    );
+    expect(again).toMatchObject({ accountId: other.id, iss: "https://ehr-a.example.org" });
+    expect(JSON.stringify(again)).not.toContain(inline.id);
+    expect(JSON.stringify(again)).not.toContain(account.id);
+    expect(
+      refused(
+        "cds-clients",
+        "add",
+        "--account",
+        other.id,
+        "--iss",
+        "https://ehr-a.example.org",
+        "--jwks",
+        jwks,
+      ),
+    ).not.toContain(inline.id);
     const byJku = ok(
       "cds-clients",
       "add",
@@ -112,6 +140,11 @@ describe("pnpm svc cds-clients", { timeout: 120_000 }, () => {
     expect(
       refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example", "--jwks", oct),
     ).toMatch(/symmetric/);
+    // A file over a JWK Set's 64 kB is refused before it is read (decision 152).
+    const huge = jsonFile("huge", { keys: [], pad: "x".repeat(70_000) });
+    expect(
+      refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example", "--jwks", huge),
+    ).toMatch(/over 64 kB/);
     expect(refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example")).toMatch(
       /exactly one of --jku/,
     );

@@ -146,15 +146,23 @@ export function CdsClientsPage(props: {
   feedback: CdsFeedbackRow[];
   /** The link to the next (older) page of feedback, when there is one. */
   next?: string | undefined;
+  /** The account whose CDS Hooks base the page names (decision 150). */
+  accountId: string;
   notice?: string | undefined;
 }) {
   return (
     <Page title="CDS Hooks" viewer={props.viewer} section="cds-clients">
       <Notice text={props.notice} />
       <p>
-        The EHRs allowed to call this account's CDS Hooks services at /cds-services, each by the issuer of its
-        signed JWTs and its public keys, and the feedback reports they sent in the last 30 days, newest first.
-        A revoked client is refused from its next call.
+        The EHRs allowed to call this account's CDS Hooks services, each by the issuer of its signed JWTs and
+        its public keys, and the feedback reports they sent in the last 30 days, newest first. A revoked client
+        is refused from its next call.
+      </p>
+      <p>
+        Give each EHR this account's CDS Hooks base URL: <code>/cds-hooks/{props.accountId}</code> under the
+        service's address (discovery at <code>/cds-hooks/{props.accountId}/cds-services</code>). Its JWTs name
+        that URL as <code>aud</code>; another account registering the same EHR gets its own base, and neither
+        sees the other's calls.
       </p>
       <ClientTable viewer={props.viewer} rows={props.clients} />
       <AddClientForm viewer={props.viewer} />

@@ -55,6 +55,7 @@ export function registerCdsClients(app: DashboardApp, ctx: DashboardContext): vo
         clients={clients}
         feedback={page.feedback}
         next={next}
+        accountId={accountId}
         notice={ctx.notice(c)}
       />,
     );

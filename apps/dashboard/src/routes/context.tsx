@@ -56,7 +56,8 @@ const NOTICES: Record<string, string> = {
   removed: "User removed from this workspace; their sessions here ended.",
   switched: "Switched workspace.",
   cds_revoked: "CDS client revoked: its next call is refused.",
-  cds_added: "CDS client registered: its EHR can call /cds-services with JWTs signed by these keys.",
+  cds_added:
+    "CDS client registered: its EHR can call this account's CDS Hooks base URL (below) with JWTs signed by these keys.",
   two_factor_on: "Two-factor sign-in is on: sign-in asks for a code from now on.",
   two_factor_off: "Two-factor sign-in is off.",
 };

@@ -25,7 +25,10 @@ function discoveryEntry(service: CdsServiceListing): Record<string, unknown> {
   return entry;
 }
 
-/** GET /cds-services: `{ services: [...] }`, behind the JWT guard like every CDS Hooks call. */
+/**
+ * GET /cds-hooks/{accountId}/cds-services: `{ services: [...] }`, behind the JWT guard like every
+ * CDS Hooks call (the same list for every account).
+ */
 export function registerCdsDiscovery(service: ServiceApp, services: readonly CdsServiceListing[]): void {
   const body = { services: services.map(discoveryEntry) };
   service.plain("GET", CDS_BASE_PATH, (c) => c.json(body, 200), null);

@@ -2,11 +2,11 @@ import { z } from "@hono/zod-openapi";
 import { ApiError, type AppDeps, type AppEnv, type ServiceApp, zodIssues } from "@svc/http";
 import { CDS_ISSUED_CARD_DAYS, recordCdsFeedback } from "@svc/records";
 import type { Context } from "hono";
-import { type CdsCallerContext, cdsCallerOf } from "./cds_guard.js";
+import { CDS_BASE_PATH, type CdsCallerContext, cdsCallerOf } from "./cds_guard.js";
 import { cdsJsonBody } from "./cds_screen.js";
 
 /**
- * POST /cds-services/{id}/feedback (CDS Hooks 2.0.1 Feedback): what the clinician did with our
+ * POST /cds-hooks/{accountId}/cds-services/{id}/feedback (CDS Hooks 2.0.1 Feedback): what the clinician did with our
  * cards (decisions 124 and 159). Each report counts against the account's rate limit as a call
  * does; a report on a card this service did not issue to this client in the last week refuses
  * the whole POST (400 naming each such report, nothing stored); each report is stored once per
@@ -90,7 +90,7 @@ export function registerCdsFeedback(service: ServiceApp, serviceIds: readonly st
   const known = new Set(serviceIds);
   service.plain(
     "POST",
-    "/cds-services/:id/feedback",
+    `${CDS_BASE_PATH}/:id/feedback`,
     async (c) => {
       const serviceId = c.req.param("id") ?? "";
       if (!known.has(serviceId)) throw new ApiError("not_found", "No CDS service with this id.");

@@ -15,21 +15,40 @@ import {
   type ServiceApp,
   UNAUTHENTICATED_RATE,
 } from "@svc/http";
-import { type CdsCaller, findCdsClientByIss, pgJtiStore } from "@svc/records";
+import { type CdsCaller, findCdsClient, pgJtiStore } from "@svc/records";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { cdsInputScreen } from "./cds_screen.js";
 
 /**
- * The door of `/cds-services` (decision 120): CORS for browser-based EHRs (a preflight needs no
- * JWT), then on every other request the EHR's JWT (`Authorization: Bearer <jwt>`), verified
- * against the registered CDS client of its `iss`; the client's account then answers for the
- * plan's rules (402 for a live client without a paid, approved plan) and rate limit, as a key
- * would. Routes read the caller with `cdsCallerOf(c)`.
+ * The door of an account's CDS Hooks services, `/cds-hooks/{accountId}/cds-services` (decisions
+ * 120 and 150): CORS for browser-based EHRs (a preflight needs no JWT), then on every other
+ * request the EHR's JWT (`Authorization: Bearer <jwt>`), verified against the CDS client that
+ * account registered for its `iss`, with `aud` the URL called (which names the account); the
+ * account then answers for the plan's rules (402 for a live client without a paid, approved
+ * plan) and rate limit, as a key would. Every refused JWT gets one and the same 401, the reason
+ * going to the log only. Routes read the caller with `cdsCallerOf(c)`.
  */
 
-export const CDS_BASE_PATH = "/cds-services";
+/**
+ * The CDS Hooks base of one account (decision 150), as a route pattern: the EHR's base URL is
+ * `{PUBLIC_BASE_URL}/cds-hooks/{accountId}`, so discovery is `{base}/cds-services` and a service
+ * `{base}/cds-services/{id}`, as CDS Hooks 2.0.1 lays them out.
+ */
+export const CDS_BASE_PATH = "/cds-hooks/:account/cds-services";
+/** The unscoped paths of before decision 150: answered 404 with where the services are now. */
+export const CDS_UNSCOPED_PATH = "/cds-services";
+/** An account id as `newId` makes them; anything else names no account, and is never looked up. */
+const ACCOUNT_ID = /^acct_[0-9a-z]{1,64}$/;
+/** The account segment of a CDS Hooks path, or null when the path is not under one. */
+const ACCOUNT_PATH = /^\/cds-hooks\/([^/]+)\/cds-services(?:\/|$)/;
+
+/** The account id a CDS Hooks path names, or null when it names none (never looked up then). */
+export function cdsAccountOf(path: string): string | null {
+  const account = ACCOUNT_PATH.exec(path)?.[1];
+  return account && ACCOUNT_ID.test(account) ? account : null;
+}
 
 /** Who is calling, for the CDS routes: the client, its account and mode, its address allowance. */
 export interface CdsCallerContext {
@@ -69,13 +88,14 @@ export function cdsCallerOf(c: Context<AppEnv>): CdsCallerContext {
 
 /**
  * The URLs a call may name as `aud`: the endpoint being called under the service's public base
- * URL (the URL the EHR was given, never the Host header); a feedback call may also name its
- * service's URL, which is what some EHRs sign for every call about that service.
+ * URL (the URL the EHR was given, never the Host header), which names the account (decision
+ * 150); a feedback call may also name its service's URL, which is what some EHRs sign for every
+ * call about that service.
  */
 export function cdsAudiences(publicBaseUrl: string, path: string): string[] {
   const base = publicBaseUrl.replace(/\/+$/, "");
   const audiences = [`${base}${path}`];
-  const feedback = /^(\/cds-services\/[^/]+)\/feedback$/.exec(path);
+  const feedback = /^(\/cds-hooks\/[^/]+\/cds-services\/[^/]+)\/feedback$/.exec(path);
   if (feedback?.[1]) audiences.push(`${base}${feedback[1]}`);
   return audiences;
 }
@@ -198,20 +218,30 @@ async function admitClient(c: Context<AppEnv>, deps: AppDeps, client: CdsCaller)
 
 /** The documented form of a CDS Hooks path, for the request's log line (ids are not logged). */
 export function cdsRoutePattern(path: string): string {
-  if (path === CDS_BASE_PATH) return CDS_BASE_PATH;
-  if (/^\/cds-services\/[^/]+\/feedback$/.test(path)) return "/cds-services/{id}/feedback";
-  if (/^\/cds-services\/[^/]+$/.test(path)) return "/cds-services/{id}";
+  const base = "/cds-hooks/{accountId}/cds-services";
+  if (/^\/cds-hooks\/[^/]+\/cds-services$/.test(path)) return base;
+  if (/^\/cds-hooks\/[^/]+\/cds-services\/[^/]+\/feedback$/.test(path)) return `${base}/{id}/feedback`;
+  if (/^\/cds-hooks\/[^/]+\/cds-services\/[^/]+$/.test(path)) return `${base}/{id}`;
   return "unmatched";
 }
+
+/**
+ * The one answer to every refused JWT, whatever the reason (decision 150): an unknown issuer, a
+ * revoked client, an unknown kid or a bad signature read the same, so no answer tells whether an
+ * EHR is registered with an account. The reason is in the log line of the request id.
+ */
+export const CDS_JWT_REFUSED_MESSAGE =
+  "The CDS client's JWT was refused. It must be signed with a key the account registered for its iss, name the exact URL called as aud, and be current (iat, exp) with a jti never used before; the service's log has the reason under this requestId.";
 
 /** The JWT check, plan rules and rate limit of one CDS Hooks request. */
 function cdsAuthentication(deps: AppDeps, options: CdsGuardOptions): MiddlewareHandler<AppEnv> {
   const jwksSource = options.jwksSource ?? new CachedJwksFetcher();
   const jtiStore = pgJtiStore(deps.db);
-  const verify = (c: Context<AppEnv>, jwt: string) =>
+  const verify = (c: Context<AppEnv>, jwt: string, accountId: string | null) =>
     verifyCdsJwt(jwt, {
       expectedAudience: cdsAudiences(deps.publicBaseUrl, c.req.path),
-      clients: (iss) => findCdsClientByIss(deps.db, iss),
+      // Only the account whose path was called is asked (decision 150).
+      clients: async (iss) => (accountId ? findCdsClient(deps.db, accountId, iss) : null),
       jtiStore,
       jwksSource,
       allowLoopback: deps.allowLoopbackWebhooks === true,
@@ -220,16 +250,24 @@ function cdsAuthentication(deps: AppDeps, options: CdsGuardOptions): MiddlewareH
     c.set("routePattern", cdsRoutePattern(c.req.path));
     if (c.req.method === "OPTIONS") return next();
     const jwt = await bearerJwt(c, deps);
+    const accountId = cdsAccountOf(c.req.path);
+    const refused = (reason: string) => {
+      deps.logger.warn(
+        { requestId: c.get("requestId"), ...(accountId ? { accountId } : {}), reason },
+        "cds jwt refused",
+      );
+      return refuse(c, deps, new ApiError("invalid_token", CDS_JWT_REFUSED_MESSAGE));
+    };
     let verified: Awaited<ReturnType<typeof verify>>;
     try {
-      verified = await verify(c, jwt);
+      verified = await verify(c, jwt, accountId);
     } catch (error) {
       if (!(error instanceof CdsJwtRefusal)) throw error;
-      deps.logger.warn({ requestId: c.get("requestId"), reason: error.reason }, "cds jwt refused");
-      const message = `The CDS client's JWT was refused (${error.reason}): ${error.message}`;
-      return refuse(c, deps, new ApiError("invalid_token", message));
+      return refused(error.reason);
     }
     const { client, tenant } = verified;
+    // The lookup is by the path's account already; this keeps the rule if that ever changes.
+    if (client.accountId !== accountId) return refused("unknown_issuer");
     await admitClient(c, deps, client);
     (c as unknown as Context<CdsEnv>).set("cdsCaller", {
       clientId: client.id,
@@ -254,9 +292,11 @@ function cdsBodyLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * Install CORS, the body limit and the JWT guard on `/cds-services` and everything under it. One
- * pattern only: Hono's `/cds-services/*` also matches `/cds-services` itself, and a guard that ran
- * twice would spend the JWT's jti on its first run and refuse the second as a replay.
+ * Install CORS, the body limit and the JWT guard on every account's CDS Hooks base and everything
+ * under it. One pattern only: Hono's `.../cds-services/*` also matches `.../cds-services` itself,
+ * and a guard that ran twice would spend the JWT's jti on its first run and refuse the second as
+ * a replay. The unscoped `/cds-services` paths answer a 404 saying where the services are
+ * (decision 150): the same for everyone, with no JWT read.
  */
 export function installCdsGuard(service: ServiceApp, options: CdsGuardOptions = {}): void {
   const pattern = `${CDS_BASE_PATH}/*`;
@@ -265,4 +305,13 @@ export function installCdsGuard(service: ServiceApp, options: CdsGuardOptions = 
   service.app.use(pattern, cdsAuthentication(service.deps, options));
   // Then the input screen every body crosses (decision 158).
   service.app.use(pattern, cdsInputScreen(cdsRoutePattern));
+  service.app.use(`${CDS_UNSCOPED_PATH}/*`, cdsCors());
+  const moved = () => {
+    throw new ApiError(
+      "not_found",
+      "CDS Hooks services are served per account: the EHR's base URL is /cds-hooks/{accountId} under this service's address, so discovery is /cds-hooks/{accountId}/cds-services.",
+    );
+  };
+  for (const path of [CDS_UNSCOPED_PATH, `${CDS_UNSCOPED_PATH}/:id`, `${CDS_UNSCOPED_PATH}/:id/feedback`])
+    for (const method of ["GET", "POST"] as const) service.plain(method, path, moved, null);
 }

@@ -16,8 +16,8 @@ import { CDS_BASE_PATH, cdsCallerOf, cdsFetchPolicy } from "./cds_guard.js";
 import { cdsJsonBody } from "./cds_screen.js";
 
 /**
- * POST /cds-services/{id}: one hook call (CDS Hooks 2.0.1, decisions 113 and 128). Behind the
- * `/cds-services` guard (the EHR's JWT, plan and rate limit), so it must be registered after
+ * POST /cds-hooks/{accountId}/cds-services/{id}: one hook call (CDS Hooks 2.0.1, decisions 113,
+ * 128 and 150). Behind the CDS Hooks guard (the EHR's JWT, plan and rate limit), so it must be registered after
  * `registerCdsHooks`. The steps: the service, the request checked against its hook (400 with the
  * issues), what prefetch lacks fetched from the EHR's FHIR server under the client's address rules
  * (412 `prefetch_unavailable` when it cannot be had), then the engines through `@svc/cds-hooks`
@@ -169,7 +169,10 @@ export function registerCdsHookCalls(service: ServiceApp, models: ActiveModels):
       const caller = cdsCallerOf(c);
       const serviceId = c.req.param("id") ?? "";
       if (!cdsServiceById(serviceId)) {
-        throw new ApiError("not_found", "No CDS service with this id; GET /cds-services lists them.");
+        throw new ApiError(
+          "not_found",
+          "No CDS service with this id; discovery (GET on the account's cds-services URL) lists them.",
+        );
       }
       const parsed = parseHookRequest(serviceId, await cdsJsonBody(c));
       if (!parsed.ok) {

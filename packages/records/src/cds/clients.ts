@@ -17,12 +17,19 @@ import { newId } from "@svc/ids";
 
 /**
  * CDS clients: the EHRs an account lets call its CDS Hooks services (decisions 121 and 123).
- * Registered by the operator CLI (and the dashboard); looked up by JWT `iss` on every call.
+ * Registered by the operator CLI (and the dashboard); looked up on every call by the account
+ * whose path was called and the JWT `iss` (decision 150): an issuer belongs to no one, so several
+ * accounts may register the same EHR and no registration says anything of another account.
  * Refusals are RepoError, which the CLI prints as `{ error }`.
  */
 
 /** At most this many `jku` URLs per client. */
 export const MAX_CLIENT_JKUS = 5;
+/**
+ * A listing shows at most this many clients, newest first (decision 152): the plan bounds the
+ * active ones, but revoked ones accumulate.
+ */
+export const MAX_LISTED_CDS_CLIENTS = 200;
 
 export interface RegisterCdsClientInput {
   accountId: string;
@@ -108,7 +115,8 @@ function checkedKeys(input: RegisterCdsClientInput, mode: "test" | "live") {
 }
 
 /**
- * Register a CDS client for an account: its `iss` (one active client per issuer), mode (default
+ * Register a CDS client for an account: its `iss` (one active client per issuer in the account;
+ * other accounts' clients are never looked at, decision 150), mode (default
  * test), allowed `jku`s or an inline public JWK Set, within the plan's number of active clients
  * (decision 123; the account row is locked so two registrations cannot both take the last place).
  */
@@ -139,11 +147,13 @@ export async function registerCdsClient(db: Db, input: RegisterCdsClientInput): 
     const [taken] = await tx
       .select({ id: cdsClients.id })
       .from(cdsClients)
-      .where(and(eq(cdsClients.iss, iss), isNull(cdsClients.revokedAt)));
+      .where(
+        and(eq(cdsClients.accountId, account.id), eq(cdsClients.iss, iss), isNull(cdsClients.revokedAt)),
+      );
     if (taken)
       throw new RepoError(
         "invalid",
-        `The issuer ${iss} is already registered (${taken.id}); revoke it first.`,
+        `This account already has an active CDS client for the issuer ${iss} (${taken.id}); revoke it first.`,
       );
     const [row] = await tx
       .insert(cdsClients)
@@ -161,13 +171,14 @@ export async function registerCdsClient(db: Db, input: RegisterCdsClientInput): 
   });
 }
 
-/** An account's clients, newest first, revoked ones included. */
+/** An account's clients, newest first, revoked ones included; at most MAX_LISTED_CDS_CLIENTS. */
 export async function listCdsClients(db: Db, accountId: string): Promise<{ clients: CdsClientSummary[] }> {
   const rows = await db
     .select()
     .from(cdsClients)
     .where(eq(cdsClients.accountId, accountId))
-    .orderBy(desc(cdsClients.createdAt), desc(cdsClients.id));
+    .orderBy(desc(cdsClients.createdAt), desc(cdsClients.id))
+    .limit(MAX_LISTED_CDS_CLIENTS);
   return { clients: rows.map(summary) };
 }
 
@@ -207,10 +218,12 @@ export interface CdsCaller extends CdsClientKeys {
 }
 
 /**
- * The client of a JWT `iss`: the active one, else the latest revoked one (so the refusal can
- * say it was revoked), or null. One query, no cache: a revocation holds on the next call.
+ * The client of a JWT `iss` within the account whose CDS Hooks path was called (decision 150):
+ * the active one, else the latest revoked one (so the log can say it was revoked), or null.
+ * Another account's client of the same issuer is never found. One query, no cache: a
+ * revocation holds on the next call.
  */
-export async function findCdsClientByIss(db: Db, iss: string): Promise<CdsCaller | null> {
+export async function findCdsClient(db: Db, accountId: string, iss: string): Promise<CdsCaller | null> {
   const [row] = await db
     .select({
       client: cdsClients,
@@ -225,7 +238,7 @@ export async function findCdsClientByIss(db: Db, iss: string): Promise<CdsCaller
     .from(cdsClients)
     .innerJoin(accounts, eq(accounts.id, cdsClients.accountId))
     .innerJoin(plans, eq(plans.id, accounts.planId))
-    .where(eq(cdsClients.iss, iss))
+    .where(and(eq(cdsClients.accountId, accountId), eq(cdsClients.iss, iss)))
     .orderBy(sql`${cdsClients.revokedAt} is not null`, desc(cdsClients.revokedAt))
     .limit(1);
   if (!row) return null;
@@ -243,4 +256,6 @@ export async function findCdsClientByIss(db: Db, iss: string): Promise<CdsCaller
   };
 }
 
+/** The largest JWK Set the service reads (a fetched one, or the CLI's file). */
+export { JWKS_MAX_BYTES } from "@svc/ehr-gateway";
 export type { CdsFeedbackOutcome };

@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { loopbackWebhooksAllowed, parseEnv } from "@svc/http/runtime";
-import { listCdsClients, registerCdsClient, revokeCdsClient } from "@svc/records";
+import { loopbackWebhooksAllowed, parseEnv, publicBaseUrl } from "@svc/http/runtime";
+import { JWKS_MAX_BYTES, listCdsClients, registerCdsClient, revokeCdsClient } from "@svc/records";
 import { CliError, type CommandTable, list, text } from "../command.js";
 
 /** The mode asked for (default test). */
@@ -11,14 +11,22 @@ function mode(value: string | undefined): "test" | "live" {
   return value;
 }
 
-/** The JWK Set in FILE (relative to where the command was typed), parsed; checked by the store. */
+/**
+ * The JWK Set in FILE (relative to where the command was typed), parsed; checked by the store. A
+ * file over the size of a fetched set (64 kB) is refused before it is read (decision 152).
+ */
 function jwksFile(file: string | undefined): unknown {
   if (file === undefined) return undefined;
   const where = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
   let raw: string;
   try {
+    if (statSync(where).size > JWKS_MAX_BYTES)
+      throw new CliError(
+        `The JWK Set file ${file} is over ${JWKS_MAX_BYTES / 1024} kB; a set holds a few public keys.`,
+      );
     raw = readFileSync(where, "utf8");
-  } catch {
+  } catch (error) {
+    if (error instanceof CliError) throw error;
     throw new CliError(`Cannot read the JWK Set file ${file}.`);
   }
   try {
@@ -28,9 +36,13 @@ function jwksFile(file: string | undefined): unknown {
   }
 }
 
-/** CDS clients: the EHRs an account lets call its CDS Hooks services (decisions 121 and 123). */
+/**
+ * CDS clients: the EHRs an account lets call its CDS Hooks services (decisions 121, 123 and 150).
+ * `add` prints the account's CDS Hooks base URL, the one to give the EHR.
+ */
 export const cdsCommands: CommandTable = {
   "cds-clients add": async (args, { db }) => {
+    const env = parseEnv();
     const summary = await registerCdsClient(db, {
       accountId: text(args, "account") as string,
       iss: text(args, "iss") as string,
@@ -39,16 +51,16 @@ export const cdsCommands: CommandTable = {
       jwks: jwksFile(text(args, "jwks", false)),
       allowPrivate: args.flags.get("allow-private") === true,
       // A test-mode client's jku on loopback follows the deployment's setting, as its fetches will.
-      allowLoopback: loopbackWebhooksAllowed(parseEnv()),
+      allowLoopback: loopbackWebhooksAllowed(env),
     });
-    return { ...summary };
+    return { ...summary, cdsHooksBaseUrl: `${publicBaseUrl(env)}/cds-hooks/${summary.accountId}` };
   },
   "cds-clients list": async (args, { db }) => listCdsClients(db, text(args, "account") as string),
   "cds-clients revoke": async (args, { db }) => revokeCdsClient(db, text(args, "id") as string),
 };
 
 export const cdsUsage = [
-  "cds-clients add --account ID --iss URL (--jku URL[,URL] | --jwks FILE) [--mode test|live] [--allow-private]",
+  "cds-clients add --account ID --iss URL (--jku URL[,URL] | --jwks FILE) [--mode test|live] [--allow-private]   (prints the EHR's base URL, {PUBLIC_BASE_URL}/cds-hooks/ID)",
   "cds-clients list --account ID",
   "cds-clients revoke --id CLIENT_ID   (its next call is refused)",
 ];
