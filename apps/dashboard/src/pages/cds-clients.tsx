@@ -155,8 +155,8 @@ export function CdsClientsPage(props: {
       <Notice text={props.notice} />
       <p>
         The EHRs allowed to call this account's CDS Hooks services, each by the issuer of its signed JWTs and
-        its public keys, and the feedback reports they sent in the last 30 days, newest first. A revoked client
-        is refused from its next call.
+        its public keys, and the feedback reports they sent in the last 30 days, newest first. A revoked
+        client is refused from its next call.
       </p>
       <p>
         Give each EHR this account's CDS Hooks base URL: <code>/cds-hooks/{props.accountId}</code> under the
