@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { DbHandle } from "@svc/db";
-import { LabResultsSchema } from "@svc/intelligence-api";
+import { LabResultsSchema } from "@svc/http";
 import { LAB_ORDER_STATUSES, LabOrderError, transitionLabOrder } from "@svc/records";
 import type { ParsedArgs } from "../args.js";
 import { CliError, type CommandTable, text } from "../command.js";
