@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loopbackWebhooksAllowed, parseEnv } from "@svc/http/runtime";
 import { listCdsClients, registerCdsClient, revokeCdsClient } from "@svc/records";
-import { CliError, type CommandTable, list, text } from "../command.js";
+import { CliError, type CommandTable, list, readInputFile, text } from "../command.js";
 
 /** The mode asked for (default test). */
 function mode(value: string | undefined): "test" | "live" {
@@ -15,12 +14,7 @@ function mode(value: string | undefined): "test" | "live" {
 function jwksFile(file: string | undefined): unknown {
   if (file === undefined) return undefined;
   const where = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
-  let raw: string;
-  try {
-    raw = readFileSync(where, "utf8");
-  } catch {
-    throw new CliError(`Cannot read the JWK Set file ${file}.`);
-  }
+  const raw = readInputFile(where, "the JWK Set");
   try {
     return JSON.parse(raw);
   } catch {
