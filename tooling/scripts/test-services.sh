@@ -17,10 +17,11 @@ apt_install() {
     log "missing $* and not root: install it, or set TEST_DATABASE_URL / TEST_REDIS_URL"; exit 1
   fi
   if [ "$apt_updated" = 0 ]; then
-    log "apt-get update"; DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null; apt_updated=1
+    log "apt-get update"; DEBIAN_FRONTEND=noninteractive timeout 600 apt-get update -qq >/dev/null; apt_updated=1
   fi
   log "installing $*"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+  # Bounded like every child the tooling runs (decision 185).
+  DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq "$@" >/dev/null
 }
 
 find_pg_bin() {

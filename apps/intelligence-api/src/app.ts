@@ -18,6 +18,7 @@ import { registerCdsHookCalls } from "./routes/cds_hook_call.js";
 import { registerCdsRulePages } from "./routes/cds_rules.js";
 import { type CdsHooksOptions, registerCdsHooks } from "./routes/cds_services.js";
 import { registerConnectPage } from "./routes/connect_page.js";
+import { registerHomePage } from "./routes/home.js";
 import { registerRecordAgents } from "./routes/v1_agents.js";
 import { registerEventsList } from "./routes/v1_events_list.js";
 import { registerLabOrdersCancel } from "./routes/v1_labs_orders_cancel.js";
@@ -83,6 +84,7 @@ export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOpti
   registerTestHelperWearables(service);
   registerConnectPage(service);
   registerCaptureDemo(service);
+  registerHomePage(service);
   registerPublicDocuments(service, conformanceDocuments(service.deps.publicBaseUrl));
   registerCdsRulePages(service);
   // The hook calls after the guard that registerCdsHooks installs (Hono runs them in order).

@@ -38,4 +38,3 @@ export type { WearableConnectionList } from "./routes/v1_wearables_connections_l
 export type { WearableMetricsResponse } from "./routes/v1_wearables_connections_metrics.js";
 export type { WearableSyncResponse } from "./routes/v1_wearables_connections_sync.js";
 export type { WearableProviderList } from "./routes/v1_wearables_providers.js";
-export { LabResultsSchema } from "./schemas/labs.js";

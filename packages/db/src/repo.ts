@@ -1,5 +1,5 @@
 import { newId } from "@svc/ids";
-import { and, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./client.js";
 import { generateKey } from "./keys.js";
 import { accounts, apiKeys, type KeyKind, organizations, plans } from "./schema.js";
@@ -242,6 +242,16 @@ export type AuthKeyRow = NonNullable<Awaited<ReturnType<typeof findKeyForAuth>>>
 export async function countAccounts(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(accounts);
   return row?.n ?? 0;
+}
+
+/** The oldest account (on an embedded start, the sandbox one the first start created), or null. */
+export async function oldestAccountId(db: Db): Promise<string | null> {
+  const [row] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .orderBy(asc(accounts.createdAt), asc(accounts.id))
+    .limit(1);
+  return row?.id ?? null;
 }
 
 /** Every origin some active publishable key allows (CORS preflight carries no key to look up). */

@@ -69,8 +69,9 @@ function sourcesOf(dir: string): string[] {
 
 /**
  * The values an app's `src/index.ts` exports (type-only exports aside): what starts the app, and
- * for the intelligence API the request schemas the launcher CLI and the bench validate with
- * (decision 103), so a data-access function exported for another app fails CI.
+ * for the intelligence API the request schemas the bench validates with (decision 103), so a
+ * data-access function exported for another app fails CI. The operator CLI imports no app at all
+ * (decision 187): the lab results it reads are validated by `@svc/http`'s shared schema.
  */
 const APP_ENTRY_VALUES: Record<string, string[]> = {
   "apps/dashboard": ["buildDashboard"],
@@ -78,13 +79,34 @@ const APP_ENTRY_VALUES: Record<string, string[]> = {
   "apps/intelligence-api": [
     "BiomarkerAnalyzeRequestSchema",
     "DmseAnalyzeRequestSchema",
-    "LabResultsSchema",
     "MedicationAnalyzeRequestSchema",
     "OutcomeScoreRequestSchema",
     "RelapsePredictRequestSchema",
     "buildIntelligenceApi",
   ],
 };
+
+/**
+ * The package specifiers the source files reached from `entry` import, following its relative
+ * imports within the same package (what that entry's bundle is made of).
+ */
+function importsReachedFrom(entry: string): Map<string, string> {
+  const reached = new Map<string, string>();
+  const seen = new Set<string>();
+  const queue = [entry];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const source = readFileSync(path.join(root, file), "utf8");
+    for (const m of source.matchAll(/\bfrom\s+"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/g)) {
+      const specifier = (m[1] ?? m[2]) as string;
+      if (specifier.startsWith("."))
+        queue.push(path.join(path.dirname(file), specifier.replace(/\.js$/, ".ts")));
+      else if (!reached.has(specifier)) reached.set(specifier, file);
+    }
+  }
+  return reached;
+}
 
 /** Names exported as values by an entry module's source (`export type` and `type X` entries skipped). */
 function valueExports(source: string): string[] {
@@ -138,6 +160,17 @@ describe("package boundaries (decision 103)", () => {
         .map((dir) => [dir, valueExports(readFileSync(path.join(root, dir, "src/index.ts"), "utf8"))]),
     );
     expect(found).toEqual(APP_ENTRY_VALUES);
+  });
+
+  it("the operator CLI (pnpm svc) imports no app: only the launcher, which starts them, does", () => {
+    const reached = importsReachedFrom("tooling/cli/src/main.ts");
+    expect(reached.size).toBeGreaterThan(5);
+    const apps = [...reached].filter(([specifier]) =>
+      API_APPS.some((app) => specifier === app || specifier.startsWith(`${app}/`)),
+    );
+    expect(apps.map(([specifier, file]) => `${file}: ${specifier}`)).toEqual([]);
+    // The launcher does import the apps, so the walk does find them where they are.
+    expect([...importsReachedFrom("tooling/cli/src/start.ts").keys()]).toContain("@svc/intelligence-api");
   });
 
   it("the checks catch the mistakes they guard against", () => {

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 
 /**
  * Where a webhook may be delivered (decision 48): never to loopback, private, link-local, metadata
@@ -18,97 +19,100 @@ export type AddressClass =
   | "reserved"
   | "invalid";
 
-function ipv4Class(ip: string): AddressClass {
-  const parts = ip.split(".").map(Number);
-  const [a, b] = parts as [number, number, number, number];
-  if (ip === "169.254.169.254" || ip === "100.100.100.200") return "metadata";
-  if (a === 0) return "unspecified";
-  if (a === 127) return "loopback";
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return "private";
-  if (a === 100 && b >= 64 && b <= 127) return "private"; // carrier-grade NAT
-  if (a === 169 && b === 254) return "link_local";
-  if (a >= 224 && a <= 239) return "multicast";
-  if (a >= 240) return "reserved";
-  if (a === 192 && b === 0 && parts[2] === 0) return "reserved"; // IETF protocol assignments
-  if ((a === 192 && b === 0 && parts[2] === 2) || (a === 198 && b === 51) || (a === 203 && b === 0))
-    return "reserved"; // documentation ranges
-  if (a === 198 && (b === 18 || b === 19)) return "reserved"; // benchmarking
-  return "public";
+/**
+ * Addresses that answer a cloud's instance metadata or host agent although some of them are
+ * ordinary unicast by the registries: AWS, GCP and Azure IMDS (169.254.169.254), Azure's wire
+ * server (168.63.129.16, a public address Microsoft reserves for the host), Alibaba's metadata
+ * (100.100.100.200) and AWS's metadata over IPv6 (fd00:ec2::254). Never reachable, whatever the
+ * endpoint's settings.
+ */
+const METADATA_ADDRESSES: readonly string[] = [
+  "169.254.169.254",
+  "168.63.129.16",
+  "100.100.100.200",
+  "fd00:ec2:0:0:0:0:0:254",
+];
+
+/**
+ * ipaddr.js's names for the IANA special-purpose blocks (IPv4 and IPv6 Special-Purpose Address
+ * Registries, the multicast and site-local blocks of the address architecture) as our classes
+ * (decision 182). A name not listed here, such as one a later version of the library adds, reads
+ * as `reserved`: an unknown special block is refused, never taken for public.
+ */
+const RANGE_CLASS: Readonly<Record<string, AddressClass>> = {
+  unicast: "public",
+  unspecified: "unspecified",
+  loopback: "loopback",
+  private: "private",
+  carrierGradeNat: "private",
+  uniqueLocal: "private",
+  deprecatedSiteLocal: "private",
+  linkLocal: "link_local",
+  multicast: "multicast",
+  broadcast: "reserved",
+};
+
+/**
+ * IPv6 blocks that carry an IPv4 address in their last 32 bits and, on this host, reach that
+ * IPv4 address: IPv4-mapped (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96, RFC 6145) and the
+ * deprecated IPv4-compatible form (::/96). They are judged as the IPv4 address they carry.
+ */
+const SAME_HOST_IPV4_FORMS = new Set(["ipv4Mapped", "rfc6145"]);
+
+function ipv4Class(address: ipaddr.IPv4): AddressClass {
+  return RANGE_CLASS[address.range()] ?? "reserved";
 }
 
-/** Expand an IPv6 address to eight 16-bit groups. */
-function ipv6Groups(ip: string): number[] | null {
-  let text = ip.toLowerCase();
-  const zone = text.indexOf("%");
-  if (zone >= 0) text = text.slice(0, zone);
-  let tail: number[] = [];
-  const lastColon = text.lastIndexOf(":");
-  const maybeV4 = text.slice(lastColon + 1);
-  if (maybeV4.includes(".")) {
-    if (isIP(maybeV4) !== 4) return null;
-    const [p, q, r, s] = maybeV4.split(".").map(Number) as [number, number, number, number];
-    tail = [(p << 8) | q, (r << 8) | s];
-    text = `${text.slice(0, lastColon + 1)}0:0`;
-  }
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const parse = (s: string) => (s === "" ? [] : s.split(":").map((g) => Number.parseInt(g, 16)));
-  const head = parse(halves[0] as string);
-  const rest = halves.length === 2 ? parse(halves[1] as string) : [];
-  const fill = 8 - head.length - rest.length;
-  const groups = halves.length === 2 ? [...head, ...Array(Math.max(0, fill)).fill(0), ...rest] : head;
-  if (groups.length !== 8 || groups.some((g) => Number.isNaN(g))) return null;
-  if (tail.length === 2) {
-    groups[6] = tail[0] as number;
-    groups[7] = tail[1] as number;
-  }
-  return groups;
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 {
+  const [high, low] = address.parts.slice(6) as [number, number];
+  return new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
 }
 
-function ipv6Class(ip: string): AddressClass {
-  const g = ipv6Groups(ip);
-  if (!g) return "invalid";
-  const [g0, g1, g2, g3, g4, g5, g6, g7] = g as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  if (g.every((x) => x === 0)) return "unspecified";
-  if (g.slice(0, 7).every((x) => x === 0) && g7 === 1) return "loopback";
-  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible forms are judged as the IPv4 address.
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && (g5 === 0xffff || g5 === 0)) {
-    return ipv4Class(`${g6 >> 8}.${g6 & 255}.${g7 >> 8}.${g7 & 255}`);
-  }
-  if (
-    g0 === 0xfd00 &&
-    g1 === 0x0ec2 &&
-    g2 === 0 &&
-    g3 === 0 &&
-    g4 === 0 &&
-    g5 === 0 &&
-    g6 === 0 &&
-    g7 === 0x254
-  )
-    return "metadata"; // AWS instance metadata over IPv6
-  if (g0 === 0x64 && g1 === 0xff9b) return "reserved"; // NAT64 can reach private IPv4
-  if ((g0 & 0xfe00) === 0xfc00) return "private"; // unique local fc00::/7
-  if ((g0 & 0xffc0) === 0xfe80) return "link_local";
-  if ((g0 & 0xff00) === 0xff00) return "multicast";
-  if (g0 === 0x2001 && g1 === 0x0db8) return "reserved"; // documentation
-  if (g0 === 0x2002) return "reserved"; // 6to4 can embed private IPv4
-  return "public";
+/** The deprecated IPv4-compatible form ::a.b.c.d (::/96 less :: and ::1). */
+function isIpv4Compatible(address: ipaddr.IPv6): boolean {
+  const p = address.parts;
+  return p.slice(0, 6).every((x) => x === 0) && ((p[6] as number) !== 0 || (p[7] as number) > 1);
 }
 
+function ipv6Class(address: ipaddr.IPv6): AddressClass {
+  const range = address.range();
+  if (SAME_HOST_IPV4_FORMS.has(range) || isIpv4Compatible(address)) return ipv4Class(embeddedIpv4(address));
+  const known = RANGE_CLASS[range];
+  if (known === undefined) return "reserved"; // NAT64, 6to4, Teredo, documentation, ORCHID, ...
+  // Outside 2000::/3 IANA has assigned no global unicast: what the library calls unicast there is
+  // unassigned space (for example 100:0:0:1::/64), not a public address.
+  if (known === "public" && ((address.parts[0] as number) & 0xe000) !== 0x2000) return "reserved";
+  return known;
+}
+
+/**
+ * The class of an address, from the IANA special-purpose registries (decision 182): the one
+ * classifier every check of a caller-registered address uses (webhook endpoints, EHR key sets
+ * and FHIR servers, at registration and before every request). An IPv6 address that carries an
+ * IPv4 one for this host (mapped, translated, compatible) is judged as that IPv4 address; one
+ * that carries it through a translator or relay (NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4
+ * 2002::/16, Teredo 2001::/32) is `reserved`, refused whatever it carries.
+ */
 export function classifyAddress(ip: string): AddressClass {
   const version = isIP(ip.split("%")[0] ?? "");
-  if (version === 4) return ipv4Class(ip);
-  if (version === 6) return ipv6Class(ip);
-  return "invalid";
+  if (version === 0) return "invalid";
+  let address: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    address = ipaddr.parse(ip);
+  } catch {
+    return "invalid";
+  }
+  if (address.kind() === "ipv6") {
+    const v6 = address as ipaddr.IPv6;
+    const plain = new ipaddr.IPv6(v6.parts);
+    if (METADATA_ADDRESSES.includes(plain.toNormalizedString())) return "metadata";
+    const carried =
+      SAME_HOST_IPV4_FORMS.has(v6.range()) || isIpv4Compatible(v6) ? embeddedIpv4(v6).toString() : null;
+    if (carried !== null && METADATA_ADDRESSES.includes(carried)) return "metadata";
+    return ipv6Class(v6);
+  }
+  if (METADATA_ADDRESSES.includes(address.toString())) return "metadata";
+  return ipv4Class(address as ipaddr.IPv4);
 }
 
 export interface AddressPolicy {

@@ -1,4 +1,4 @@
-import { countAccounts, createAccount, createApiKey, type Db } from "@svc/db";
+import { countAccounts, createAccount, createApiKey, type Db, oldestAccountId } from "@svc/db";
 import {
   apiDeliveryEnqueuer,
   type DeliveryEnqueuer,
@@ -28,10 +28,18 @@ import { type OperatorEndpoint, startOperatorEndpoint } from "./operator.js";
 
 /**
  * On an empty database: a sandbox account, its secret test key and publishable key, and the
- * owner's one-time dashboard link, printed once.
+ * owner's one-time dashboard link, printed once. Called only once the socket listens (decision
+ * 183): a start that cannot bind creates nothing, so the next one still prints the keys.
+ * On a database that has accounts: the line that says how to get a key, since the keys were shown
+ * once, on the first start.
  */
-async function createSandboxOnFirstStart(db: Db, baseUrl: string): Promise<void> {
-  if ((await countAccounts(db)) > 0) return;
+async function sandboxOnFirstStart(db: Db, baseUrl: string): Promise<string[]> {
+  if ((await countAccounts(db)) > 0) {
+    const account = await oldestAccountId(db);
+    return [
+      `  API keys are printed on the first start only; another: pnpm svc keys create --account ${account ?? "ID"} --kind secret_test (in another shell, after . tooling/scripts/ensure-node.sh)`,
+    ];
+  }
   const account = await createAccount(db, { name: "Sandbox", plan: "sandbox" });
   const secret = await createApiKey(db, { kind: "secret_test", accountId: account.id });
   const origins = sandboxPublishableOrigins(baseUrl);
@@ -50,6 +58,7 @@ async function createSandboxOnFirstStart(db: Db, baseUrl: string): Promise<void>
       "",
     ].join("\n"),
   );
+  return [];
 }
 
 interface DeliveryPath {
@@ -97,7 +106,6 @@ async function main(): Promise<void> {
   const runtime = await createRuntime(env, "svc").catch((error: unknown) => exitOnStartupFailure(error, env));
   const { logger } = runtime;
   const db = runtime.dbHandle.db;
-  await createSandboxOnFirstStart(db, runtime.deps.publicBaseUrl);
 
   const delivery = await startDeliveries(env, db, logger);
   runtime.deps.deliveries = delivery.deliveries;
@@ -117,6 +125,8 @@ async function main(): Promise<void> {
   let operator: OperatorEndpoint | undefined;
   if (runtime.embedded)
     operator = await startOperatorEndpoint({ dataDir: env.SVC_DATA_DIR, handle: runtime.dbHandle, logger });
+  // Only now that the socket listens: a start that fails to bind has created no account.
+  const keyHint = await sandboxOnFirstStart(db, runtime.deps.publicBaseUrl);
 
   const startedInMs = msSinceProcessStart();
   process.stdout.write(
@@ -128,6 +138,7 @@ async function main(): Promise<void> {
         publicBaseUrl: env.PUBLIC_BASE_URL,
       }),
       `  database: ${runtime.dbHandle.kind}; ${delivery.description}; ${runtime.rateLimiting}`,
+      ...keyHint,
       ...(operator
         ? [
             "  the operator CLI works through this server while it runs: in another shell, . tooling/scripts/ensure-node.sh, then pnpm svc --help",

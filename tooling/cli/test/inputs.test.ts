@@ -40,6 +40,29 @@ describe("models propose checks parameters with the engine", () => {
   });
 });
 
+describe("files named on the command line are bounded before they are read (decision 188)", () => {
+  it("a file over 1 MB is refused by its size, and nothing is stored", async () => {
+    const before = (await listModelVersions(db.handle.db, "relapse")).length;
+    const file = path.join(tmpdir(), `params-large-${Date.now()}.json`);
+    writeFileSync(file, JSON.stringify({ symptomWindowDays: 21, padding: "x".repeat(1_100_000) }));
+    const out = svcCli("models", "propose", "--engine", "relapse", "--params-file", file, "--json");
+    expect(out.code).toBe(1);
+    expect(JSON.parse(out.stderr).error).toMatch(
+      /holds \d+ bytes; the JSON parameters may be at most 1048576 bytes/,
+    );
+    expect(await listModelVersions(db.handle.db, "relapse")).toHaveLength(before);
+  });
+  it.each([
+    ["labs", "advance", "--id", "labord_x", "--results-file", "/dev/zero"],
+    ["cds-clients", "add", "--account", "acct_x", "--iss", "https://ehr.example", "--jwks", "/dev/zero"],
+    ["models", "propose", "--engine", "relapse", "--params-file", tmpdir()],
+  ])("%s %s with a device or a folder for its file is refused without reading it", (...args) => {
+    const out = svcCli(...args, "--json");
+    expect(out.code, out.stderr).toBe(1);
+    expect(JSON.parse(out.stderr).error).toMatch(/is not a regular file/);
+  });
+});
+
 describe("model environment", () => {
   it("MODEL_BASE_URL needs MODEL_NAME and must be a URL", () => {
     expect(() => parseEnv({ MODEL_BASE_URL: "http://127.0.0.1:9/v1" })).toThrow(EnvError);

@@ -67,7 +67,7 @@ function launch(
     out += String(d);
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`launcher did not start:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`launcher did not start:\n${out}`)), 150_000);
     const check = () => {
       if (/started in \d+ ms/.test(out)) {
         clearTimeout(timer);
@@ -169,6 +169,41 @@ describe("pnpm start with no DATABASE_URL and no REDIS_URL (compiled, embedded P
     expect(await exited2).toBe(0);
   }, 120_000);
 
+  it("with the port taken, the first start creates nothing and fails; the next start prints the keys; later starts say how to get a key (decision 183)", async () => {
+    const holder = createServer();
+    const port = await new Promise<number>((resolve) =>
+      holder.listen(0, "0.0.0.0", () => resolve((holder.address() as AddressInfo).port)),
+    );
+    const dataDir = path.join(dir, "port-taken");
+    const refused = spawnSync(launcher.command, launcher.args, {
+      cwd: dir,
+      env: cleanEnv(port, dataDir),
+      encoding: "utf8",
+      timeout: 240_000,
+      killSignal: "SIGKILL",
+    });
+    await new Promise<void>((resolve) => holder.close(() => resolve()));
+    expect(refused.status).toBe(1);
+    expect(`${refused.stdout}${refused.stderr}`).not.toMatch(/svc_sk_test_|svc_pk_|Sandbox account/);
+
+    const first = await launch(port, dataDir);
+    expect(first.output()).toMatch(/^svc_sk_test_[0-9A-Za-z]{38}$/m);
+    const account = /Sandbox account (\S+) created/.exec(first.output())?.[1];
+    expect(account).toBeDefined();
+    const stopped = exitOf(first.child);
+    first.child.kill("SIGTERM");
+    expect(await stopped).toBe(0);
+
+    const later = await launch(port, dataDir);
+    expect(later.output()).not.toMatch(/^svc_sk_test_/m);
+    expect(later.output()).toContain(`pnpm svc keys create --account ${account} --kind secret_test`);
+    const stoppedLater = new Promise<string>((resolve) =>
+      later.child.once("exit", (code, signal) => resolve(`${code} ${signal}`)),
+    );
+    later.child.kill("SIGTERM");
+    expect(await stoppedLater, later.output()).toBe("0 null");
+  }, 600_000);
+
   it("as a new user runs it (pnpm start, links on 127.0.0.1): the banner says where the socket listens, the printed key works from the printed links' origin, and SIGTERM ends it cleanly", async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
@@ -206,12 +241,33 @@ describe("pnpm start with no DATABASE_URL and no REDIS_URL (compiled, embedded P
       expect(analysis.status, origin).toBe(200);
       expect(analysis.headers.get("access-control-allow-origin")).toBe(origin);
     }
+    // The banner's first link: a page for a browser leading to the reference, the dashboard and
+    // the capture demo, each of which answers; the same links as JSON for any other client.
+    const home = await fetch(`${base}/`, {
+      headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+    });
+    expect(home.status).toBe(200);
+    expect(home.headers.get("content-type")).toMatch(/^text\/html/);
+    const page = await home.text();
+    for (const link of ["/docs", "/dashboard", "/capture-demo"]) {
+      expect(page).toContain(`href="${link}"`);
+      expect((await fetch(`${base}${link}`, { headers: { accept: "text/html" } })).status, link).toBe(200);
+    }
+    const homeJson = await fetch(`${base}/`);
+    expect(homeJson.status).toBe(200);
+    expect(((await homeJson.json()) as { data: { links: Record<string, string> } }).data.links).toMatchObject(
+      {
+        docs: "/docs",
+        dashboard: "/dashboard",
+        captureDemo: "/capture-demo",
+      },
+    );
     // SIGTERM to pnpm reaches the service, which drains and exits 0: pnpm reports no failure.
     const exited = exitOf(server.child);
     server.child.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(server.output()).not.toContain("ELIFECYCLE");
-  }, 120_000);
+  }, 240_000);
 
   it("a webhook added with the CLI while the server runs receives signed deliveries for a lab order walked through its states", async () => {
     const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,6 +8,7 @@ import {
   ExtractorMessageCategory,
   type IConfigFile,
 } from "@microsoft/api-extractor";
+import { runChild } from "./child.js";
 import { type PublishablePackage, reportBaseName } from "./publishable.js";
 
 /** Where a package's committed API reports live (not published: `files` lists only `dist`). */
@@ -131,11 +131,7 @@ function extractorConfig(
 function unifiedDiff(committed: string, fresh: string): string {
   if (!existsSync(committed)) return `no committed report at ${committed}\n`;
   if (!existsSync(fresh)) return "";
-  try {
-    execFileSync("diff", ["-u", committed, fresh], { encoding: "utf8" });
-    return "";
-  } catch (error) {
-    const out = (error as { stdout?: string }).stdout;
-    return typeof out === "string" && out.length > 0 ? out : readFileSync(fresh, "utf8");
-  }
+  const run = runChild("diff", ["-u", committed, fresh], { timeoutMs: 30_000 });
+  if (run.ok) return "";
+  return run.stdout.length > 0 ? run.stdout : readFileSync(fresh, "utf8");
 }

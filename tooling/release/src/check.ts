@@ -4,11 +4,11 @@
  * (api-extractor). `pnpm packages:api-report` rewrites the reports after a deliberate change to a
  * public signature. Needs the packages built (`pnpm build`). Decision 139.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type ApiReportResult, apiReports } from "./api-report.js";
+import { describeFailure, runChild } from "./child.js";
 import { type ConsumerProject, createConsumerProject, installedPackageDir } from "./consumer.js";
 import { listPublishable, type PublishablePackage, REPO_ROOT } from "./publishable.js";
 
@@ -27,18 +27,16 @@ interface ToolRun {
 
 const update = process.argv.includes("--update-api");
 
+/** A checker that reads one local tarball: two minutes is ample (decision 185). */
+const TOOL_TIMEOUT_MS = 120_000;
+
 function runTool(bin: string, args: string[]): ToolRun {
-  try {
-    const output = execFileSync(path.join(REPO_ROOT, "node_modules/.bin", bin), args, {
-      encoding: "utf8",
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    return { ok: true, output };
-  } catch (error) {
-    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
-    return { ok: false, output: `${stdout}${stderr}` };
-  }
+  const command = path.join(REPO_ROOT, "node_modules/.bin", bin);
+  const run = runChild(command, args, {
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+    timeoutMs: TOOL_TIMEOUT_MS,
+  });
+  return run.ok ? { ok: true, output: run.stdout } : { ok: false, output: describeFailure(bin, args, run) };
 }
 
 function checkPackage(pkg: PublishablePackage, project: ConsumerProject): PackageCheck {

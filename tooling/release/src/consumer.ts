@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { mustRun } from "./child.js";
 import { packPackage } from "./pack.js";
 import { type PublishablePackage, REPO_ROOT } from "./publishable.js";
 
@@ -110,15 +110,12 @@ export function createConsumerProject(
   const tarballs = new Map(packages.map((p) => [p.name, packPackage(p, packDir)]));
   const examples = writeProject(dir, packages, tarballs);
   for (const [name, text] of Object.entries(extraFiles)) writeFileSync(path.join(dir, name), text);
-  const storeDir = execFileSync("pnpm", ["store", "path"], { cwd: REPO_ROOT, encoding: "utf8" }).trim();
-  execFileSync(
-    "pnpm",
-    ["install", "--prefer-offline", "--store-dir", storeDir, "--reporter", "append-only"],
-    {
-      cwd: dir,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, CI: "true" },
-    },
-  );
+  const storeDir = mustRun("pnpm", ["store", "path"], { cwd: REPO_ROOT, timeoutMs: 60_000 }).trim();
+  // Mostly from the store; what is not there comes from the registry: ten minutes at most.
+  mustRun("pnpm", ["install", "--prefer-offline", "--store-dir", storeDir, "--reporter", "append-only"], {
+    cwd: dir,
+    env: { ...process.env, CI: "true" },
+    timeoutMs: 600_000,
+  });
   return { dir, tarballs, examples };
 }

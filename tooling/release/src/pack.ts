@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { mustRun } from "./child.js";
 import { type PublishablePackage, tarballName } from "./publishable.js";
 
 /**
@@ -16,10 +16,7 @@ export function packPackage(pkg: PublishablePackage, destination: string): strin
       }
     }
   }
-  execFileSync("pnpm", ["pack", "--pack-destination", destination], {
-    cwd: pkg.dir,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  mustRun("pnpm", ["pack", "--pack-destination", destination], { cwd: pkg.dir, timeoutMs: 120_000 });
   const tarball = path.join(destination, tarballName(pkg.name, pkg.version));
   if (!existsSync(tarball)) throw new Error(`${pkg.name}: pnpm pack wrote no ${path.basename(tarball)}`);
   return tarball;

@@ -29,7 +29,8 @@ export function writeSelfSignedCert(dir: string): { certFile: string; keyFile: s
       "-out",
       certFile,
     ],
-    { stdio: "ignore" },
+    // Bounded like every child the tooling runs (decision 185).
+    { stdio: "ignore", timeout: 30_000, killSignal: "SIGKILL" },
   );
   return { certFile, keyFile };
 }

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import { LabResultsSchema } from "@svc/http";
 import { LAB_CATEGORIES, LAB_ORDER_STATUSES } from "@svc/records";
-import { BiomarkerSchema, IsoDate } from "./common.js";
 import { MetadataSchema, PatientRefSchema } from "./resources.js";
 
 /** Shapes of the lab routes (one zod schema per shape: validation, OpenAPI and tests). */
@@ -29,16 +29,6 @@ export const LabPanelListResponseSchema = z
   })
   .openapi("LabPanelList");
 export type LabPanelListResponse = z.infer<typeof LabPanelListResponseSchema>;
-
-export const LabResultsSchema = z
-  .object({
-    observedAt: IsoDate,
-    biomarkers: z.array(BiomarkerSchema).max(200),
-  })
-  .openapi("LabResults", {
-    description:
-      "Parsed results in the Biomarker input shape: send them as a lab panel's `results` to POST /v1/biomarker/analyze.",
-  });
 
 export const LabOrderSchema = z
   .object({

@@ -1,8 +1,7 @@
-import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { loopbackWebhooksAllowed, parseEnv, publicBaseUrl } from "@svc/http/runtime";
 import { JWKS_MAX_BYTES, listCdsClients, registerCdsClient, revokeCdsClient } from "@svc/records";
-import { CliError, type CommandTable, list, text } from "../command.js";
+import { CliError, type CommandTable, list, readInputFile, text } from "../command.js";
 
 /** The mode asked for (default test). */
 function mode(value: string | undefined): "test" | "live" {
@@ -18,17 +17,8 @@ function mode(value: string | undefined): "test" | "live" {
 function jwksFile(file: string | undefined): unknown {
   if (file === undefined) return undefined;
   const where = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
-  let raw: string;
-  try {
-    if (statSync(where).size > JWKS_MAX_BYTES)
-      throw new CliError(
-        `The JWK Set file ${file} is over ${JWKS_MAX_BYTES / 1024} kB; a set holds a few public keys.`,
-      );
-    raw = readFileSync(where, "utf8");
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw new CliError(`Cannot read the JWK Set file ${file}.`);
-  }
+  // A set holds a few public keys: the store's own bound, checked before a byte is read.
+  const raw = readInputFile(where, "the JWK Set", JWKS_MAX_BYTES);
   try {
     return JSON.parse(raw);
   } catch {

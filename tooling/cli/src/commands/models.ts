@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
 import { listModelVersions, MODELS_CHANGED_CHANNEL, promoteModelVersion, proposeModelVersion } from "@svc/db";
 import { ENGINE_REGISTRY, isEngineName } from "@svc/intelligence";
 import { announce } from "../announce.js";
-import { CliError, type CommandTable, integer, text } from "../command.js";
+import { CliError, type CommandTable, integer, readInputFile, text } from "../command.js";
 
 export const modelCommands: CommandTable = {
   "models list": async (args, { db }) => ({
@@ -10,9 +9,10 @@ export const modelCommands: CommandTable = {
   }),
   "models propose": async (args, { db }) => {
     const file = text(args, "params-file") as string;
+    const raw = readInputFile(file, "the JSON parameters");
     let params: unknown;
     try {
-      params = JSON.parse(readFileSync(file, "utf8"));
+      params = JSON.parse(raw);
     } catch {
       throw new CliError(`Cannot read JSON parameters from ${file}.`);
     }
