@@ -96,6 +96,31 @@ export class ConnectionError extends Error {
   }
 }
 
+/**
+ * The answer was a redirect (3xx). The SDK follows none (decision 166): a redirect would send the
+ * call, and a write's body of patient data, to another origin, and that origin's JSON would read
+ * as the API's answer. Not retried; the request went to `url`, the answer pointed at `location`.
+ */
+export class RedirectError extends Error {
+  /** The redirect status (301, 302, 303, 307, 308, ...); 0 when a browser hides it (opaque redirect). */
+  readonly status: number;
+  /** The `Location` the answer named, when it could be read. */
+  readonly location: string | undefined;
+  /** Where the request was sent. */
+  readonly url: string;
+  constructor(fields: { status: number; location: string | undefined; url: string }) {
+    const status = fields.status === 0 ? "a redirect" : `HTTP ${fields.status}`;
+    const to = fields.location ? ` to ${fields.location}` : "";
+    super(
+      `The service answered ${status}${to}; the SDK follows no redirect. Check baseUrl (scheme, host, no trailing path): it must be the API's own origin.`,
+    );
+    this.name = "RedirectError";
+    this.status = fields.status;
+    this.location = fields.location;
+    this.url = fields.url;
+  }
+}
+
 /** An attempt took longer than `timeoutMs` (after the retries). */
 export class TimeoutError extends Error {
   readonly timeoutMs: number;
