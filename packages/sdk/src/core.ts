@@ -33,7 +33,8 @@ export async function unwrap<R extends { data?: unknown; error?: unknown; respon
 ): Promise<NonNullable<R["data"]>> {
   const result = await pending;
   if (!result.response.ok) {
-    throw errorFromResponse(result.response.status, result.error, result.response.headers);
+    const { status, headers, url } = result.response;
+    throw errorFromResponse(status, result.error, headers, url);
   }
   return result.data as NonNullable<R["data"]>;
 }

@@ -17,7 +17,10 @@ export interface ApiErrorFields {
   message: string;
   requestId: string | undefined;
   issues: Issue[] | undefined;
-  /** Link to the code on the hosted error-codes page (Intelligence API envelope only). */
+  /**
+   * Link to the code on the service's error-codes page: the envelope's own, or for the MSE Record
+   * API's flat body (which carries none) the same page on the origin that answered.
+   */
   docs: string | undefined;
   /** The parsed error body as received (e.g. the MSE Record API's `errors` on 422). */
   body: unknown;
@@ -154,12 +157,26 @@ function codeForStatus(status: number): string {
   return "invalid_request";
 }
 
+/** Where each service serves its error codes, one anchor per code (`#error-<code>`). */
+export const ERROR_CODES_PATH = "/docs/errors";
+
+/** The error-codes link for a known code on the origin of `url`, or undefined. */
+function docsLink(code: string, url: string | undefined): string | undefined {
+  if (!url || !isErrorCode(code)) return undefined;
+  try {
+    return `${new URL(url).origin}${ERROR_CODES_PATH}#error-${code}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The typed error for an error answer. Reads both body shapes: the Intelligence API envelope
  * `{ ok: false, requestId, error: { code, message, docs, issues } }` and the MSE Record API's flat
- * `{ error: "<message>", code, requestId, issues?, errors? }`.
+ * `{ error: "<message>", code, requestId, issues?, errors? }`. `url` (where the answer came from)
+ * gives the flat body's error its `docs` link, as the envelope's has.
  */
-export function errorFromResponse(status: number, body: unknown, headers: Headers): ApiError {
+export function errorFromResponse(status: number, body: unknown, headers: Headers, url?: string): ApiError {
   const record = isRecord(body) ? body : {};
   const nested = isRecord(record.error) ? record.error : undefined;
   const source = nested ?? record;
@@ -173,7 +190,7 @@ export function errorFromResponse(status: number, body: unknown, headers: Header
     message,
     requestId: text(record.requestId) ?? headers.get("x-request-id") ?? undefined,
     issues,
-    docs: text(nested?.docs),
+    docs: nested ? text(nested.docs) : docsLink(code, url),
     body,
     headers,
   };

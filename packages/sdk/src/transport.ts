@@ -226,6 +226,6 @@ export async function readJson<T>(response: Response): Promise<T> {
   } catch {
     body = raw;
   }
-  if (!response.ok) throw errorFromResponse(response.status, body, response.headers);
+  if (!response.ok) throw errorFromResponse(response.status, body, response.headers, response.url);
   return body as T;
 }

@@ -34,10 +34,18 @@ function hmacHex(secret: string, timestamp: number, payload: string): string {
   return createHmac("sha256", secret).update(`${timestamp}.${payload}`).digest("hex");
 }
 
-/** The signature header value for one delivery attempt. */
-export function signPayload(secret: string, payload: string, timestampSeconds: number): string {
+/**
+ * The signature header value for one delivery attempt. Several secrets give one `v1` each, in
+ * order, as a sender in the middle of a secret rotation signs.
+ */
+export function signPayload(
+  secret: string | readonly string[],
+  payload: string,
+  timestampSeconds: number,
+): string {
   const t = Math.floor(timestampSeconds);
-  return `t=${t},v1=${hmacHex(secret, t, payload)}`;
+  const secrets = typeof secret === "string" ? [secret] : secret;
+  return [`t=${t}`, ...secrets.map((s) => `v1=${hmacHex(s, t, payload)}`)].join(",");
 }
 
 /**
