@@ -1,8 +1,15 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readmeExample } from "../src/consumer.js";
-import { listPublishable, publishedEntries, reportBaseName, tarballName } from "../src/publishable.js";
+import {
+  listPublishable,
+  publishedEntries,
+  reportBaseName,
+  scopeRegistry,
+  tarballName,
+} from "../src/publishable.js";
 
 /**
  * What makes a workspace package installable by another team (decision 137), checked on every
@@ -22,6 +29,12 @@ describe("published packages", () => {
       "@svc/sdk",
       "@svc/webhooks",
     ]);
+  });
+
+  it("the workspace maps the @svc scope to one https registry (.npmrc), and every package names that one", () => {
+    const registry = scopeRegistry("@svc");
+    expect(registry).toMatch(/^https:\/\/[^/]+/);
+    for (const pkg of published) expect(pkg.manifest.publishConfig?.registry, pkg.name).toBe(registry);
   });
 
   for (const pkg of published) {
@@ -92,6 +105,21 @@ describe("helpers", () => {
     expect(reportBaseName("@svc/sdk", "./browser")).toBe("sdk-browser");
     expect(reportBaseName("@svc/engines", ".")).toBe("engines");
     expect(tarballName("@svc/mse-catalog", "0.1.0")).toBe("svc-mse-catalog-0.1.0.tgz");
+  });
+
+  it("read a scope's registry from .npmrc, ignoring comments and other scopes", () => {
+    const root = mkdtempSync(path.join(tmpdir(), "svc-npmrc-"));
+    try {
+      expect(scopeRegistry("@svc", root)).toBeNull();
+      writeFileSync(
+        path.join(root, ".npmrc"),
+        "# @svc:registry=https://commented.example\n@other:registry=https://other.example\n @svc:registry = https://npm.example/x \n",
+      );
+      expect(scopeRegistry("@svc", root)).toBe("https://npm.example/x");
+      expect(scopeRegistry("@none", root)).toBeNull();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it("find the README example under its heading only, and mark browser ones", () => {
