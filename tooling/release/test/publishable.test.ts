@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readmeExample } from "../src/consumer.js";
+import { readmeExample, readmeExamples } from "../src/consumer.js";
 import {
   listPublishable,
   publishedEntries,
@@ -128,5 +128,15 @@ describe("helpers", () => {
     expect(readmeExample(readme)).toEqual({ code: "this();\n", browserOnly: true });
     expect(readmeExample("# x\n\n## Example\n\nno block\n\n## Next\n\n```ts\nlate();\n```\n")).toBeNull();
     expect(readmeExample("# x\n\n```ts\nx();\n```\n")).toBeNull();
+  });
+
+  it("find every example section with its label, each section's first block only", () => {
+    const readme =
+      "## Example\n\n```ts\nrun();\n```\n\n```ts\nnot this\n```\n\n## Example (webhook receiver)\n\n```ts\nserve();\n```\n\n## Example (browser)\n\n```ts\npage();\n```\n\n## Other\n\n```ts\nno();\n```\n";
+    expect(readmeExamples(readme)).toEqual([
+      { code: "run();\n", label: null },
+      { code: "serve();\n", label: "webhook receiver" },
+      { code: "page();\n", label: "browser" },
+    ]);
   });
 });
