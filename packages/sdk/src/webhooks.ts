@@ -8,7 +8,7 @@ import {
   signPayload,
   verifySignature,
 } from "@svc/webhooks";
-import type { components } from "./generated/openapi.js";
+import type { LabOrder, WearableConnection } from "./resources.js";
 
 /**
  * Webhook signatures, checked with the service's own scheme from `@svc/webhooks` (decision 168):
@@ -19,8 +19,6 @@ import type { components } from "./generated/openapi.js";
 export { SAFETY_SIGNATURE_HEADER, SIGNATURE_HEADER };
 export const DEFAULT_TOLERANCE_SECONDS = SIGNATURE_TOLERANCE_SECONDS;
 
-type Schemas = components["schemas"];
-
 /**
  * An event delivered to an account's webhook endpoint: a union narrowable on `type`
  * (`lab_order.*`, `wearable.*`, and `webhook_endpoint.test` from the dashboard), each with its
@@ -28,9 +26,9 @@ type Schemas = components["schemas"];
  * AccountEvent, the one definition.
  */
 export type WebhookEvent = AccountEvent<{
-  labOrderStatus: Schemas["LabOrder"]["status"];
-  wearableStatus: Schemas["WearableConnection"]["status"];
-  wearableProvider: Schemas["WearableConnection"]["provider"];
+  labOrderStatus: LabOrder["status"];
+  wearableStatus: WearableConnection["status"];
+  wearableProvider: WearableConnection["provider"];
 }>;
 
 /** The MSE safety event delivered to an organization's endpoints (`x-mse-signature`). */
