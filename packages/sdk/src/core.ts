@@ -16,6 +16,8 @@ export interface Core {
 }
 
 export function createCore(options: TransportOptions): Core {
+  // A client setting that is not a usable number throws here, at creation, not on the first call.
+  callSettings(options);
   const raw = createFetchClient<paths, "application/json">({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     headers: { authorization: `Bearer ${options.apiKey}` },

@@ -118,13 +118,41 @@ export interface CallSettings {
   headers: Record<string, string> | Headers | undefined;
 }
 
+/**
+ * A numeric setting as given, or RangeError: the retry loop and the waits are bounded only by
+ * finite numbers (decision 167's class: `Number(process.env.UNSET)` is NaN, and `retry >= NaN` is
+ * never true, so a NaN `maxRetries` would retry a failing call forever).
+ */
+function setting(name: string, value: number, least: number, integer: boolean): number {
+  if (
+    typeof value !== "number" ||
+    !Number.isFinite(value) ||
+    value < least ||
+    (integer && !Number.isInteger(value))
+  ) {
+    const kind = integer ? "a whole number" : "a finite number";
+    throw new RangeError(`${name} must be ${kind} >= ${least}; got ${String(value)}.`);
+  }
+  return value;
+}
+
+/**
+ * The merged settings of one call, each checked: `maxRetries` a whole number >= 0, `timeoutMs`
+ * finite and > 0 (at least 1), the delays finite and >= 0; anything else throws RangeError before
+ * a request is sent.
+ */
 export function callSettings(client: TransportOptions, call: RequestOptions = {}): CallSettings {
   return {
     fetch: client.fetch ?? ((request) => globalThis.fetch(request)),
-    maxRetries: Math.max(0, call.maxRetries ?? client.maxRetries ?? DEFAULTS.maxRetries),
-    timeoutMs: call.timeoutMs ?? client.timeoutMs ?? DEFAULTS.timeoutMs,
-    retryBaseDelayMs: client.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
-    retryMaxDelayMs: client.retryMaxDelayMs ?? DEFAULTS.retryMaxDelayMs,
+    maxRetries: setting("maxRetries", call.maxRetries ?? client.maxRetries ?? DEFAULTS.maxRetries, 0, true),
+    timeoutMs: setting("timeoutMs", call.timeoutMs ?? client.timeoutMs ?? DEFAULTS.timeoutMs, 1, false),
+    retryBaseDelayMs: setting(
+      "retryBaseDelayMs",
+      client.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
+      0,
+      false,
+    ),
+    retryMaxDelayMs: setting("retryMaxDelayMs", client.retryMaxDelayMs ?? DEFAULTS.retryMaxDelayMs, 0, false),
     signal: call.signal,
     idempotencyKey: call.idempotencyKey,
     headers: call.headers,

@@ -230,6 +230,42 @@ describe("per-call options", () => {
   });
 });
 
+describe("settings that bound the retry loop", () => {
+  it("a maxRetries, timeout or delay that is not a usable number throws RangeError before anything is sent", async () => {
+    const bad = fc.constantFrom<unknown>(
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      -1,
+      "2",
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        bad,
+        fc.constantFrom("maxRetries", "timeoutMs", "retryBaseDelayMs", "retryMaxDelayMs"),
+        async (value, name) => {
+          seen = [];
+          expect(() => fast({ [name]: value as number })).toThrow(RangeError);
+          if (name === "maxRetries" || name === "timeoutMs") {
+            await expect(fast().ping({ [name]: value as number })).rejects.toThrow(RangeError);
+          }
+          expect(seen).toEqual([]);
+        },
+      ),
+      { numRuns: 40 },
+    );
+    expect(() => fast({ maxRetries: 1.5 })).toThrow(/whole number/);
+  });
+
+  it("maxRetries NaN (an unset variable) used to retry a failing call without end; now it is refused", async () => {
+    script = [0, 1, 2, 3].map(() => ({ status: 503, body: envelope("service_unavailable") }));
+    await expect(fast().ping({ maxRetries: Number(process.env.SVC_TEST_UNSET_RETRIES) })).rejects.toThrow(
+      RangeError,
+    );
+    expect(seen).toEqual([]);
+  });
+});
+
 describe("timeouts and abort", () => {
   it("times each attempt out, retries, then throws TimeoutError", async () => {
     script = [
