@@ -24,6 +24,7 @@ import {
   isAllowedAddress,
   newWebhookSecret,
   refusedAddressReason,
+  TEST_EVENT_TYPE,
 } from "@svc/webhooks";
 
 /**
@@ -251,8 +252,8 @@ export async function listDeliveryAttempts(db: Db, deliveryIds: string[]) {
     .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.attempt));
 }
 
-/** The event type of a dashboard "send test event"; its data says only that it is a test. */
-export const TEST_EVENT_TYPE = "webhook_endpoint.test";
+/** The event type of a dashboard "send test event" (defined with the other events' shapes). */
+export { TEST_EVENT_TYPE };
 
 /**
  * Write a test event in the endpoint's mode, delivered to that endpoint alone (the same outbox,

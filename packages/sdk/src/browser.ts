@@ -3,18 +3,17 @@
  * Node module, no telemetry: fetch, AbortSignal and the Web Crypto API are all it needs.
  */
 import { createCore, unwrap } from "./core.js";
-import type { paths } from "./generated/openapi.js";
+import { analysisCall } from "./format.js";
+import type { DmseAnalyzeRequest } from "./resources.js";
 import type { RequestOptions } from "./transport.js";
 
 export * from "./errors.js";
+export type { AnalysisCall, FormatOptions } from "./format.js";
+export type { DmseAnalysis, DmseAnalyzeRequest, FhirBundle } from "./resources.js";
 export type { RequestOptions } from "./transport.js";
 
-export type DmseAnalyzeRequest = NonNullable<
-  paths["/v1/dmse/analyze"]["post"]["requestBody"]
->["content"]["application/json"];
-
 export interface BrowserClientOptions {
-  /** A publishable key (`pk_...`) whose allowed origins include this page's. */
+  /** A publishable key (`svc_pk_...`) whose allowed origins include this page's. */
   publishableKey: string;
   baseUrl: string;
   maxRetries?: number;
@@ -27,8 +26,10 @@ export function createBrowserClient(options: BrowserClientOptions) {
   const core = createCore({ ...options, apiKey: options.publishableKey });
   return {
     dmse: {
-      analyze: (body: DmseAnalyzeRequest, call?: RequestOptions) =>
+      /** The analysis (`{ format: "fhir" }`: as a FHIR Bundle). */
+      analyze: analysisCall((body: DmseAnalyzeRequest, call?: RequestOptions) =>
         unwrap(core.raw.POST("/v1/dmse/analyze", { body, ...core.init(call) })),
+      ),
     },
   };
 }

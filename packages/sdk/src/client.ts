@@ -1,4 +1,5 @@
 import { createCore, unwrap } from "./core.js";
+import { analysisCall, type FormatOptions, type MseRetrieveCall, withFormat } from "./format.js";
 import type { paths } from "./generated/openapi.js";
 import { nextCursor, PageIterator } from "./pagination.js";
 import type { RequestOptions, TransportOptions } from "./transport.js";
@@ -80,8 +81,18 @@ export function createClient(options: ClientOptions) {
       unwrap(raw.POST("/v1/mse/{visitId}", { params: { path: { visitId } }, body, ...c(call) })),
     patch: (visitId: string, body: BodyOf<PatchOperation<"/v1/mse/{visitId}">>, call?: RequestOptions) =>
       unwrap(raw.PATCH("/v1/mse/{visitId}", { params: { path: { visitId } }, body, ...c(call) })),
-    retrieve: (visitId: string, query: QueryOf<GetOperation<"/v1/mse/{visitId}">>, call?: RequestOptions) =>
-      unwrap(raw.GET("/v1/mse/{visitId}", { params: { path: { visitId }, query }, ...c(call) })),
+    /** The latest record (`{ format: "fhir" }`: as a FHIR Bundle); `query.patientId` checks the patient. */
+    retrieve: ((
+      visitId: string,
+      query: QueryOf<GetOperation<"/v1/mse/{visitId}">> = {},
+      call?: FormatOptions,
+    ) =>
+      unwrap(
+        raw.GET("/v1/mse/{visitId}", { params: { path: { visitId }, query }, ...c(withFormat(call)) }),
+      )) as MseRetrieveCall<
+      QueryOf<GetOperation<"/v1/mse/{visitId}">>,
+      ResultOf<GetOperation<"/v1/mse/{visitId}">>
+    >,
     sign: (visitId: string, body: BodyOf<PostOperation<"/v1/mse/{visitId}/sign">>, call?: RequestOptions) =>
       unwrap(raw.POST("/v1/mse/{visitId}/sign", { params: { path: { visitId } }, body, ...c(call) })),
     agent: (visitId: string, body: BodyOf<PostOperation<"/v1/mse/{visitId}/agent">>, call?: RequestOptions) =>
@@ -140,8 +151,9 @@ export function createClient(options: ClientOptions) {
       ready: (call?: RequestOptions) => unwrap(raw.GET("/readyz", { ...c(call) })),
     },
     relapse: {
-      predict: (body: BodyOf<PostOperation<"/v1/relapse/predict">>, call?: RequestOptions) =>
+      predict: analysisCall((body: BodyOf<PostOperation<"/v1/relapse/predict">>, call?: RequestOptions) =>
         unwrap(raw.POST("/v1/relapse/predict", { body, ...c(call) })),
+      ),
       agent: (
         patientId: string,
         body: BodyOf<PostOperation<"/v1/relapse/{patientId}/agent">>,
@@ -152,8 +164,9 @@ export function createClient(options: ClientOptions) {
         ),
     },
     outcome: {
-      score: (body: BodyOf<PostOperation<"/v1/outcome/score">>, call?: RequestOptions) =>
+      score: analysisCall((body: BodyOf<PostOperation<"/v1/outcome/score">>, call?: RequestOptions) =>
         unwrap(raw.POST("/v1/outcome/score", { body, ...c(call) })),
+      ),
       agent: (
         patientId: string,
         body: BodyOf<PostOperation<"/v1/outcome/{patientId}/agent">>,
@@ -164,8 +177,9 @@ export function createClient(options: ClientOptions) {
         ),
     },
     medication: {
-      analyze: (body: BodyOf<PostOperation<"/v1/medication/analyze">>, call?: RequestOptions) =>
+      analyze: analysisCall((body: BodyOf<PostOperation<"/v1/medication/analyze">>, call?: RequestOptions) =>
         unwrap(raw.POST("/v1/medication/analyze", { body, ...c(call) })),
+      ),
       agent: (
         patientId: string,
         body: BodyOf<PostOperation<"/v1/medication/{patientId}/agent">>,
@@ -176,8 +190,9 @@ export function createClient(options: ClientOptions) {
         ),
     },
     biomarker: {
-      analyze: (body: BodyOf<PostOperation<"/v1/biomarker/analyze">>, call?: RequestOptions) =>
+      analyze: analysisCall((body: BodyOf<PostOperation<"/v1/biomarker/analyze">>, call?: RequestOptions) =>
         unwrap(raw.POST("/v1/biomarker/analyze", { body, ...c(call) })),
+      ),
       agent: (
         patientId: string,
         body: BodyOf<PostOperation<"/v1/biomarker/{patientId}/agent">>,
@@ -188,8 +203,9 @@ export function createClient(options: ClientOptions) {
         ),
     },
     dmse: {
-      analyze: (body: BodyOf<PostOperation<"/v1/dmse/analyze">>, call?: RequestOptions) =>
+      analyze: analysisCall((body: BodyOf<PostOperation<"/v1/dmse/analyze">>, call?: RequestOptions) =>
         unwrap(raw.POST("/v1/dmse/analyze", { body, ...c(call) })),
+      ),
     },
     labs: {
       panels: {

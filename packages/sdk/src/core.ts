@@ -16,6 +16,8 @@ export interface Core {
 }
 
 export function createCore(options: TransportOptions): Core {
+  // A client setting that is not a usable number throws here, at creation, not on the first call.
+  callSettings(options);
   const raw = createFetchClient<paths, "application/json">({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     headers: { authorization: `Bearer ${options.apiKey}` },
@@ -33,7 +35,8 @@ export async function unwrap<R extends { data?: unknown; error?: unknown; respon
 ): Promise<NonNullable<R["data"]>> {
   const result = await pending;
   if (!result.response.ok) {
-    throw errorFromResponse(result.response.status, result.error, result.response.headers);
+    const { status, headers, url } = result.response;
+    throw errorFromResponse(status, result.error, headers, url);
   }
   return result.data as NonNullable<R["data"]>;
 }

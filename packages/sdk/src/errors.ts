@@ -17,7 +17,10 @@ export interface ApiErrorFields {
   message: string;
   requestId: string | undefined;
   issues: Issue[] | undefined;
-  /** Link to the code on the hosted error-codes page (Intelligence API envelope only). */
+  /**
+   * Link to the code on the service's error-codes page: the envelope's own, or for the MSE Record
+   * API's flat body (which carries none) the same page on the origin that answered.
+   */
   docs: string | undefined;
   /** The parsed error body as received (e.g. the MSE Record API's `errors` on 422). */
   body: unknown;
@@ -96,6 +99,31 @@ export class ConnectionError extends Error {
   }
 }
 
+/**
+ * The answer was a redirect (3xx). The SDK follows none (decision 166): a redirect would send the
+ * call, and a write's body of patient data, to another origin, and that origin's JSON would read
+ * as the API's answer. Not retried; the request went to `url`, the answer pointed at `location`.
+ */
+export class RedirectError extends Error {
+  /** The redirect status (301, 302, 303, 307, 308, ...); 0 when a browser hides it (opaque redirect). */
+  readonly status: number;
+  /** The `Location` the answer named, when it could be read. */
+  readonly location: string | undefined;
+  /** Where the request was sent. */
+  readonly url: string;
+  constructor(fields: { status: number; location: string | undefined; url: string }) {
+    const status = fields.status === 0 ? "a redirect" : `HTTP ${fields.status}`;
+    const to = fields.location ? ` to ${fields.location}` : "";
+    super(
+      `The service answered ${status}${to}; the SDK follows no redirect. Check baseUrl (scheme, host, no trailing path): it must be the API's own origin.`,
+    );
+    this.name = "RedirectError";
+    this.status = fields.status;
+    this.location = fields.location;
+    this.url = fields.url;
+  }
+}
+
 /** An attempt took longer than `timeoutMs` (after the retries). */
 export class TimeoutError extends Error {
   readonly timeoutMs: number;
@@ -129,12 +157,26 @@ function codeForStatus(status: number): string {
   return "invalid_request";
 }
 
+/** Where each service serves its error codes, one anchor per code (`#error-<code>`). */
+export const ERROR_CODES_PATH = "/docs/errors";
+
+/** The error-codes link for a known code on the origin of `url`, or undefined. */
+function docsLink(code: string, url: string | undefined): string | undefined {
+  if (!url || !isErrorCode(code)) return undefined;
+  try {
+    return `${new URL(url).origin}${ERROR_CODES_PATH}#error-${code}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The typed error for an error answer. Reads both body shapes: the Intelligence API envelope
  * `{ ok: false, requestId, error: { code, message, docs, issues } }` and the MSE Record API's flat
- * `{ error: "<message>", code, requestId, issues?, errors? }`.
+ * `{ error: "<message>", code, requestId, issues?, errors? }`. `url` (where the answer came from)
+ * gives the flat body's error its `docs` link, as the envelope's has.
  */
-export function errorFromResponse(status: number, body: unknown, headers: Headers): ApiError {
+export function errorFromResponse(status: number, body: unknown, headers: Headers, url?: string): ApiError {
   const record = isRecord(body) ? body : {};
   const nested = isRecord(record.error) ? record.error : undefined;
   const source = nested ?? record;
@@ -148,7 +190,7 @@ export function errorFromResponse(status: number, body: unknown, headers: Header
     message,
     requestId: text(record.requestId) ?? headers.get("x-request-id") ?? undefined,
     issues,
-    docs: text(nested?.docs),
+    docs: nested ? text(nested.docs) : docsLink(code, url),
     body,
     headers,
   };

@@ -15,9 +15,11 @@ export {
 } from "./client.js";
 export type { RawClient } from "./core.js";
 export * from "./errors.js";
+export { type AnalysisCall, FHIR_MEDIA_TYPE, type FormatOptions, type MseRetrieveCall } from "./format.js";
 export { ERROR_CODES, IDEMPOTENT_OPERATIONS } from "./generated/meta.js";
 export type { components, operations, paths } from "./generated/openapi.js";
 export { nextCursor, type PageInfo, PageIterator } from "./pagination.js";
+export type * from "./resources.js";
 export {
   backoffDelay,
   isRetryableStatus,

@@ -1,9 +1,12 @@
-import { ConnectionError, errorFromResponse, TimeoutError } from "./errors.js";
+import { ConnectionError, errorFromResponse, RedirectError, TimeoutError } from "./errors.js";
 import { IDEMPOTENT_OPERATIONS } from "./generated/meta.js";
 
 /** Client-wide settings of the HTTP runtime; each call may override the last four. */
 export interface TransportOptions {
-  /** `sk_test_...`, `sk_live_...`, an organization key, or a publishable key (browser). */
+  /**
+   * A secret key (`svc_sk_test_...` or `svc_sk_live_...`), an organization key for the MSE Record
+   * API (`mse_live_...`), or a publishable key (`svc_pk_...`, browser).
+   */
   apiKey: string;
   /** The service origin, e.g. `https://api.example.com` (no trailing `/v1`). */
   baseUrl: string;
@@ -26,6 +29,11 @@ export interface RequestOptions {
   maxRetries?: number;
   /** For creates: your own key (default: one generated per call, kept across its retries). */
   idempotencyKey?: string;
+  /**
+   * Headers added to this call's request (every attempt), replacing the SDK's own of the same
+   * name: a tracing header, or `authorization` to call with another key.
+   */
+  headers?: Record<string, string> | Headers;
 }
 
 const DEFAULTS = { maxRetries: 2, timeoutMs: 60_000, retryBaseDelayMs: 500, retryMaxDelayMs: 8_000 };
@@ -107,17 +115,47 @@ export interface CallSettings {
   retryMaxDelayMs: number;
   signal: AbortSignal | undefined;
   idempotencyKey: string | undefined;
+  headers: Record<string, string> | Headers | undefined;
 }
 
+/**
+ * A numeric setting as given, or RangeError: the retry loop and the waits are bounded only by
+ * finite numbers (decision 167's class: `Number(process.env.UNSET)` is NaN, and `retry >= NaN` is
+ * never true, so a NaN `maxRetries` would retry a failing call forever).
+ */
+function setting(name: string, value: number, least: number, integer: boolean): number {
+  if (
+    typeof value !== "number" ||
+    !Number.isFinite(value) ||
+    value < least ||
+    (integer && !Number.isInteger(value))
+  ) {
+    const kind = integer ? "a whole number" : "a finite number";
+    throw new RangeError(`${name} must be ${kind} >= ${least}; got ${String(value)}.`);
+  }
+  return value;
+}
+
+/**
+ * The merged settings of one call, each checked: `maxRetries` a whole number >= 0, `timeoutMs`
+ * finite and > 0 (at least 1), the delays finite and >= 0; anything else throws RangeError before
+ * a request is sent.
+ */
 export function callSettings(client: TransportOptions, call: RequestOptions = {}): CallSettings {
   return {
     fetch: client.fetch ?? ((request) => globalThis.fetch(request)),
-    maxRetries: Math.max(0, call.maxRetries ?? client.maxRetries ?? DEFAULTS.maxRetries),
-    timeoutMs: call.timeoutMs ?? client.timeoutMs ?? DEFAULTS.timeoutMs,
-    retryBaseDelayMs: client.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
-    retryMaxDelayMs: client.retryMaxDelayMs ?? DEFAULTS.retryMaxDelayMs,
+    maxRetries: setting("maxRetries", call.maxRetries ?? client.maxRetries ?? DEFAULTS.maxRetries, 0, true),
+    timeoutMs: setting("timeoutMs", call.timeoutMs ?? client.timeoutMs ?? DEFAULTS.timeoutMs, 1, false),
+    retryBaseDelayMs: setting(
+      "retryBaseDelayMs",
+      client.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
+      0,
+      false,
+    ),
+    retryMaxDelayMs: setting("retryMaxDelayMs", client.retryMaxDelayMs ?? DEFAULTS.retryMaxDelayMs, 0, false),
     signal: call.signal,
     idempotencyKey: call.idempotencyKey,
+    headers: call.headers,
   };
 }
 
@@ -125,7 +163,8 @@ async function attempt(request: Request, settings: CallSettings): Promise<Attemp
   const timeout = AbortSignal.timeout(settings.timeoutMs);
   const signal = settings.signal ? AbortSignal.any([settings.signal, timeout]) : timeout;
   try {
-    return { response: await settings.fetch(new Request(request, { signal })) };
+    // `manual`: a 3xx comes back as it is, so `send` refuses it instead of following it.
+    return { response: await settings.fetch(new Request(request, { signal, redirect: "manual" })) };
   } catch (error) {
     // The caller's own abort is theirs to handle: never retried, never wrapped.
     if (settings.signal?.aborted) throw settings.signal.reason;
@@ -137,20 +176,45 @@ async function attempt(request: Request, settings: CallSettings): Promise<Attemp
 }
 
 /**
+ * The redirect in an answer, if any: a 3xx status, a browser's opaque redirect (status 0), or an
+ * answer that a caller's own fetch reached by following one (`redirected`, or another origin).
+ */
+function redirectIn(request: Request, response: Response): RedirectError | null {
+  const opaque = response.type === "opaqueredirect";
+  const status3xx = response.status >= 300 && response.status <= 399;
+  const elsewhere = response.url !== "" && new URL(response.url).origin !== new URL(request.url).origin;
+  if (!opaque && !status3xx && !response.redirected && !elsewhere) return null;
+  return new RedirectError({
+    status: status3xx ? response.status : 0,
+    location: status3xx ? (response.headers.get("location") ?? undefined) : response.url || undefined,
+    url: request.url,
+  });
+}
+
+/** The request with the call's own headers set over the SDK's. */
+function withCallHeaders(request: Request, extra: CallSettings["headers"]): Request {
+  if (!extra) return request;
+  const headers = new Headers(request.headers);
+  for (const [name, value] of new Headers(extra)) headers.set(name, value);
+  return new Request(request, { headers });
+}
+
+/**
  * Sends one call: adds the Idempotency-Key where the operation takes one (the same on every
  * retry), bounds each attempt by the timeout, and retries connection failures, timeouts, 408,
  * 429 and 5xx with exponential backoff and jitter, waiting `Retry-After` when the server gives
  * one. Answers the last response (an error status included); throws ConnectionError or
- * TimeoutError when no attempt got an answer, and the caller's abort reason when aborted.
+ * TimeoutError when no attempt got an answer, and the caller's abort reason when aborted. A
+ * redirect is never followed: it throws RedirectError at once (decision 166).
  */
 export async function send(original: Request, settings: CallSettings): Promise<Response> {
   const pathname = new URL(original.url).pathname;
   const method = original.method.toUpperCase();
-  let request = original;
-  if (takesIdempotencyKey(method, pathname) && !original.headers.has("idempotency-key")) {
-    const headers = new Headers(original.headers);
+  let request = withCallHeaders(original, settings.headers);
+  if (takesIdempotencyKey(method, pathname) && !request.headers.has("idempotency-key")) {
+    const headers = new Headers(request.headers);
     headers.set("idempotency-key", settings.idempotencyKey ?? globalThis.crypto.randomUUID());
-    request = new Request(original, { headers });
+    request = new Request(request, { headers });
   }
   const replayable =
     method === "GET" ||
@@ -166,6 +230,11 @@ export async function send(original: Request, settings: CallSettings): Promise<R
       continue;
     }
     const { response } = outcome;
+    const redirect = redirectIn(request, response);
+    if (redirect) {
+      await response.body?.cancel();
+      throw redirect;
+    }
     const retryable = isRetryableStatus(response.status) && (replayable || response.status === 429);
     if (last || !retryable) return response;
     const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
@@ -185,6 +254,6 @@ export async function readJson<T>(response: Response): Promise<T> {
   } catch {
     body = raw;
   }
-  if (!response.ok) throw errorFromResponse(response.status, body, response.headers);
+  if (!response.ok) throw errorFromResponse(response.status, body, response.headers, response.url);
   return body as T;
 }

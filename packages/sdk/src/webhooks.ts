@@ -1,13 +1,51 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import {
+  type AccountEvent,
+  SAFETY_SIGNATURE_HEADER,
+  type SafetyEvent,
+  SIGNATURE_HEADER,
+  SIGNATURE_TOLERANCE_SECONDS,
+  signatureTolerance,
+  signPayload,
+  verifySignature,
+} from "@svc/webhooks";
+import type { LabOrder, WearableConnection } from "./resources.js";
 
 /**
- * Webhook signatures, reimplemented from the service's scheme: header `t=<unix seconds>,v1=<hex>`
- * where the hex is HMAC-SHA256 over `<t>.<raw body>` keyed with the endpoint's `whsec_` secret.
- * Account events carry it in `Service-Signature`, MSE safety events in `x-mse-signature`.
+ * Webhook signatures, checked with the service's own scheme from `@svc/webhooks` (decision 168):
+ * header `t=<unix seconds>,v1=<hex>` where the hex is HMAC-SHA256 over `<t>.<raw body>` keyed
+ * with the endpoint's `whsec_` secret. Account events carry it in `Service-Signature`, MSE safety
+ * events in `x-mse-signature`.
  */
-export const SIGNATURE_HEADER = "Service-Signature";
-export const SAFETY_SIGNATURE_HEADER = "x-mse-signature";
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+export { SAFETY_SIGNATURE_HEADER, SIGNATURE_HEADER };
+export const DEFAULT_TOLERANCE_SECONDS = SIGNATURE_TOLERANCE_SECONDS;
+
+/**
+ * An event delivered to an account's webhook endpoint: a union narrowable on `type`
+ * (`lab_order.*`, `wearable.*`, and `webhook_endpoint.test` from the dashboard), each with its
+ * `data`; `status` and `provider` use the API's own enums. The shapes are `@svc/webhooks`'s
+ * AccountEvent, the one definition.
+ */
+export type WebhookEvent = AccountEvent<{
+  labOrderStatus: LabOrder["status"];
+  wearableStatus: WearableConnection["status"];
+  wearableProvider: WearableConnection["provider"];
+}>;
+
+/** The MSE safety event delivered to an organization's endpoints (`x-mse-signature`). */
+export type { SafetyEvent };
+
+/**
+ * A signature header as a server framework hands it over: one value (`string`, or Node's
+ * `string[]` form of `IncomingHttpHeaders`, `undefined` when absent), a WHATWG `Headers`, or the
+ * whole of Node's `req.headers`, from which the right header is read.
+ */
+export type SignatureHeaders =
+  | string
+  | readonly string[]
+  | null
+  | undefined
+  | Headers
+  | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 export type WebhookVerificationReason =
   | "missing_header"
@@ -17,7 +55,8 @@ export type WebhookVerificationReason =
 
 const MESSAGES: Record<WebhookVerificationReason, string> = {
   missing_header: "No signature header: read Service-Signature (or x-mse-signature for safety events).",
-  malformed_header: "The signature header is not `t=<unix seconds>,v1=<64 hex digits>`.",
+  malformed_header:
+    "The signature header is not one `t=<unix seconds>,v1=<64 hex digits>` value (at most 4,096 characters).",
   timestamp_out_of_tolerance:
     "The signature timestamp is outside the tolerance: a replay, or this server's clock is off.",
   signature_mismatch:
@@ -35,65 +74,92 @@ export class WebhookVerificationError extends Error {
 }
 
 export interface VerifyOptions {
-  /** Largest distance between the signature time and now, in seconds (default 300). */
+  /**
+   * Largest distance between the signature time and now, in seconds (default 300). Anything but
+   * a finite number >= 0 throws RangeError (an unset variable read with `Number()` is NaN).
+   */
   toleranceSeconds?: number;
-  /** Now in unix seconds (default: the clock); for tests. */
+  /** Now in unix seconds (default: the clock); for tests. Must be finite. */
   nowSeconds?: number;
-}
-
-function hmacHex(secret: string, timestamp: number, body: string): string {
-  return createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
 }
 
 function bodyText(rawBody: string | Uint8Array): string {
   return typeof rawBody === "string" ? rawBody : new TextDecoder().decode(rawBody);
 }
 
-function parseHeader(header: string): { timestamp: number; signatures: string[] } {
-  let timestamp: number | null = null;
-  const signatures: string[] = [];
-  for (const part of header.split(",")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    const key = part.slice(0, eq).trim();
-    const value = part.slice(eq + 1).trim();
-    if (key === "t" && /^\d{1,12}$/.test(value)) timestamp = Number(value);
-    else if (key === "v1" && /^[0-9a-f]{64}$/.test(value)) signatures.push(value);
-  }
-  if (timestamp === null || signatures.length === 0) throw new WebhookVerificationError("malformed_header");
-  return { timestamp, signatures };
+function isHeaders(value: object): value is Headers {
+  return typeof (value as { get?: unknown }).get === "function";
 }
 
 /**
- * Checks a delivery's signature against the raw body, in constant time. Accepts a header with
- * several `v1` values (a sender rotating secrets signs twice) when any one matches. Returns the
- * parsed event; throws WebhookVerificationError with a `reason` otherwise.
+ * The one header value to check, or null when there is none. Two values of the header (an
+ * array of more than one) are malformed: the service sends one.
  */
-export function verifyWebhook<Event = unknown>(
+function headerValue(headers: SignatureHeaders, name: string): string | null {
+  if (headers === null || headers === undefined) return null;
+  if (typeof headers === "string") return headers;
+  if (Array.isArray(headers)) {
+    if (headers.length > 1) throw new WebhookVerificationError("malformed_header");
+    return typeof headers[0] === "string" ? headers[0] : null;
+  }
+  if (isHeaders(headers as object)) return (headers as Headers).get(name);
+  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
+  const value = record[name.toLowerCase()];
+  return typeof value === "string" || Array.isArray(value) ? headerValue(value, name) : null;
+}
+
+function verifyWith(
+  name: string,
   rawBody: string | Uint8Array,
-  header: string | null | undefined,
+  headers: SignatureHeaders,
+  secret: string,
+  options: VerifyOptions,
+): unknown {
+  // A bad tolerance throws before anything else, whatever the delivery (decision 167).
+  const toleranceSeconds = signatureTolerance(options.toleranceSeconds);
+  const header = headerValue(headers, name);
+  if (!header) throw new WebhookVerificationError("missing_header");
+  const body = bodyText(rawBody);
+  const result = verifySignature({
+    secret,
+    payload: body,
+    header,
+    now: options.nowSeconds,
+    toleranceSeconds,
+  });
+  if (!result.ok) throw new WebhookVerificationError(result.reason);
+  return JSON.parse(body);
+}
+
+/**
+ * Checks an account event's signature (`Service-Signature`) against the raw body, in constant
+ * time, and answers the parsed event, typed by its `type`. Accepts a header with several `v1`
+ * values (a sender rotating secrets signs twice) when any one matches. Throws
+ * WebhookVerificationError with a `reason` otherwise, and RangeError for a tolerance or clock that
+ * is not a finite number (>= 0). `headers` may be the header's value or all of the request's
+ * headers (Node's `req.headers` or a `Headers`).
+ */
+export function verifyWebhook<Event = WebhookEvent>(
+  rawBody: string | Uint8Array,
+  headers: SignatureHeaders,
   secret: string,
   options: VerifyOptions = {},
 ): Event {
-  if (!header) throw new WebhookVerificationError("missing_header");
-  const { timestamp, signatures } = parseHeader(header);
-  const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
-  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  if (Math.abs(now - timestamp) > tolerance) throw new WebhookVerificationError("timestamp_out_of_tolerance");
-  const body = bodyText(rawBody);
-  const expected = Buffer.from(hmacHex(secret, timestamp, body), "utf8");
-  let match = false;
-  for (const candidate of signatures) {
-    // Each candidate is 64 hex digits (checked above), as long as expected: every one is compared,
-    // in constant time, without an early exit.
-    if (timingSafeEqual(expected, Buffer.from(candidate, "utf8"))) match = true;
-  }
-  if (!match) throw new WebhookVerificationError("signature_mismatch");
-  return JSON.parse(body) as Event;
+  return verifyWith(SIGNATURE_HEADER, rawBody, headers, secret, options) as Event;
 }
 
-/** The MSE safety-event signature (`x-mse-signature`): the same scheme as account events. */
-export const verifySafetyEvent = verifyWebhook;
+/**
+ * The same check for an MSE safety event: from all of a request's headers it reads
+ * `x-mse-signature`, and it answers the safety event.
+ */
+export function verifySafetyEvent<Event = SafetyEvent>(
+  rawBody: string | Uint8Array,
+  headers: SignatureHeaders,
+  secret: string,
+  options: VerifyOptions = {},
+): Event {
+  return verifyWith(SAFETY_SIGNATURE_HEADER, rawBody, headers, secret, options) as Event;
+}
 
 /**
  * A signature header for a body, as the service would send it: for testing a receiver.
@@ -104,7 +170,5 @@ export function generateTestHeader(input: {
   secret: string | string[];
   timestampSeconds?: number;
 }): string {
-  const t = Math.floor(input.timestampSeconds ?? Date.now() / 1000);
-  const secrets = Array.isArray(input.secret) ? input.secret : [input.secret];
-  return [`t=${t}`, ...secrets.map((s) => `v1=${hmacHex(s, t, input.payload)}`)].join(",");
+  return signPayload(input.secret, input.payload, input.timestampSeconds ?? Date.now() / 1000);
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ERROR_CODES as SERVER_ERROR_CODES } from "@svc/http";
@@ -82,8 +82,19 @@ describe("the browser entry", () => {
     expect(graph.has("webhooks.ts")).toBe(false);
   });
 
-  it("the whole SDK imports nothing that reports home: only openapi-fetch and node:crypto", () => {
+  it("the whole SDK imports nothing that reports home: openapi-fetch, and @svc/webhooks for signatures", () => {
     const external = [...importGraph("index.ts").values()].flat().filter((s) => !s.startsWith("./"));
-    expect(new Set(external)).toEqual(new Set(["openapi-fetch", "node:crypto"]));
+    expect(new Set(external)).toEqual(new Set(["openapi-fetch", "@svc/webhooks"]));
+    // @svc/webhooks (decision 168) and the @svc/ids it uses import only Node's own modules.
+    for (const dir of ["../../webhooks/src", "../../ids/src"]) {
+      const files = readdirSync(join(srcDir, dir)).filter((f) => f.endsWith(".ts"));
+      const imports = files.flatMap((f) =>
+        [...readFileSync(join(srcDir, dir, f), "utf8").matchAll(/from\s+"([^"]+)"/g)].map((m) => m[1] ?? ""),
+      );
+      const outside = imports.filter(
+        (s) => !s.startsWith("./") && !s.startsWith("node:") && s !== "@svc/ids",
+      );
+      expect(outside, dir).toEqual([]);
+    }
   });
 });

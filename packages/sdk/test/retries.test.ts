@@ -199,6 +199,73 @@ describe("retries", () => {
   });
 });
 
+describe("per-call options", () => {
+  it("headers: added to every attempt, replacing the SDK's own of the same name", async () => {
+    script = [{ status: 503, body: envelope("service_unavailable") }];
+    await fast().ping({ headers: { "x-trace-id": "trace-1", authorization: "Bearer svc_sk_test_other" } });
+    expect(seen).toHaveLength(2);
+    for (const request of seen) {
+      expect(request.headers["x-trace-id"]).toBe("trace-1");
+      expect(request.headers.authorization).toBe("Bearer svc_sk_test_other");
+    }
+    await fast().ping({ headers: new Headers({ "x-trace-id": "trace-2" }) });
+    expect(seen[2]?.headers["x-trace-id"]).toBe("trace-2");
+    expect(seen[2]?.headers.authorization).toBe("Bearer sk_test_x");
+  });
+
+  it("format fhir asks for the FHIR answer (Accept), json or none leaves Accept alone", async () => {
+    const body = { responseLatencySeconds: 2 };
+    await fast().dmse.analyze(body, { format: "fhir" });
+    await fast().dmse.analyze(body, { format: "json" });
+    await fast().mse.retrieve("v1", undefined, { format: "fhir", headers: { accept: "text/plain" } });
+    await fast().mse.retrieve("v1");
+    expect(seen.map((r) => r.headers.accept)).toEqual([
+      "application/fhir+json",
+      seen[1]?.headers.accept,
+      "application/fhir+json",
+      seen[3]?.headers.accept,
+    ]);
+    expect(seen[1]?.headers.accept).not.toContain("fhir");
+    expect(seen[3]?.headers.accept).not.toContain("fhir");
+  });
+});
+
+describe("settings that bound the retry loop", () => {
+  it("a maxRetries, timeout or delay that is not a usable number throws RangeError before anything is sent", async () => {
+    const bad = fc.constantFrom<unknown>(
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      -1,
+      "2",
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        bad,
+        fc.constantFrom("maxRetries", "timeoutMs", "retryBaseDelayMs", "retryMaxDelayMs"),
+        async (value, name) => {
+          seen = [];
+          expect(() => fast({ [name]: value as number })).toThrow(RangeError);
+          if (name === "maxRetries" || name === "timeoutMs") {
+            await expect(fast().ping({ [name]: value as number })).rejects.toThrow(RangeError);
+          }
+          expect(seen).toEqual([]);
+        },
+      ),
+      { numRuns: 40 },
+    );
+    expect(() => fast({ maxRetries: 1.5 })).toThrow(/whole number/);
+  });
+
+  it("maxRetries NaN (an unset variable) used to retry a failing call without end; now it is refused", async () => {
+    script = [0, 1, 2, 3].map(() => ({ status: 503, body: envelope("service_unavailable") }));
+    await expect(fast().ping({ maxRetries: Number(process.env.SVC_TEST_UNSET_RETRIES) })).rejects.toThrow(
+      RangeError,
+    );
+    expect(seen).toEqual([]);
+  });
+});
+
 describe("timeouts and abort", () => {
   it("times each attempt out, retries, then throws TimeoutError", async () => {
     script = [
@@ -250,10 +317,16 @@ describe("errors", () => {
       },
     ];
     const error = await fast()
-      .mse.retrieve("v1", {})
+      .mse.retrieve("v1")
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
-    expect(error).toMatchObject({ status: 404, code: "not_found", requestId: "req_flat", docs: undefined });
+    // The flat body has no docs link; the SDK gives it the answering origin's error-codes page.
+    expect(error).toMatchObject({
+      status: 404,
+      code: "not_found",
+      requestId: "req_flat",
+      docs: `${baseUrl}/docs/errors#error-not_found`,
+    });
     expect((error as Error).message).toBe("No MSE for this visit.");
     const invalid = await fast()
       .mse.write("v1", { patientId: "", selection: {} })
@@ -263,6 +336,14 @@ describe("errors", () => {
       requestId: "req_flat2",
       issues: [{ path: ["patientId"], message: "Required" }],
     });
+  });
+
+  it("a flat body with a code this SDK does not know gets no docs link (no anchor to point at)", async () => {
+    script = [{ status: 418, body: { error: "teapot", code: "brand_new_code", requestId: "req_new" } }];
+    const error = await fast()
+      .mse.retrieve("v1")
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "brand_new_code", docs: undefined });
   });
 
   it("a body that is not JSON still gives a typed error from the status and X-Request-Id", async () => {

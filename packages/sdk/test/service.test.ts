@@ -110,6 +110,17 @@ describe("the SDK against the running service", () => {
     });
     expect(dmse.data.object).toBe("dmse.analysis");
 
+    // Each analysis answers FHIR with { format: "fhir" }, typed as a Bundle without a cast.
+    const bundles = [
+      await client.relapse.predict(
+        { assessments: phq9([8, 10, 14, 17]), avgSleepHours: 5 },
+        { format: "fhir" },
+      ),
+      await client.outcome.score({ assessments: phq9([20, 17]) }, { format: "fhir" }),
+      await client.dmse.analyze({ responseLatencySeconds: 2.6, speechRateWpm: 120 }, { format: "fhir" }),
+    ];
+    for (const bundle of bundles) expect(bundle.resourceType).toBe("Bundle");
+
     const med = await client.medication.agent("pt_1", {
       medications: ["Sertraline 100 mg", "tramadol 50mg"],
     });
@@ -204,6 +215,9 @@ describe("the SDK against the running service", () => {
     expect(written.version).toBe(1);
     await org.mse.patch(visitId, { patientId: "pat-sdk", selection: { insight: { values: ["good"] } } });
     expect((await org.mse.retrieve(visitId, { patientId: "pat-sdk" })).mse.version).toBe(2);
+    expect((await org.mse.retrieve(visitId)).mse.version).toBe(2);
+    const fhir = await org.mse.retrieve(visitId, undefined, { format: "fhir" });
+    expect(fhir.resourceType).toBe("Bundle");
     expect((await org.mse.sign(visitId, { patientId: "pat-sdk", signedByName: "Dr. Ada" })).ok).toBe(true);
     const history = await org.mse.history(visitId, { limit: 1 }).toArray();
     expect(history.map((v) => v.version)).toEqual([2, 1]);
@@ -224,6 +238,12 @@ describe("the SDK against the running service", () => {
     expect(missing).toBeInstanceOf(NotFoundError);
     expect((missing as NotFoundError).status).toBe(404);
     expect((missing as NotFoundError).requestId).toMatch(/^req_/);
+    // The flat body carries no docs link; the SDK's points at the same page the envelope's does.
+    const docs = (missing as NotFoundError).docs ?? "";
+    expect(docs).toBe(`${svc.url}/docs/errors#error-not_found`);
+    const page = await fetch(docs.replace(/#.*$/, ""));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('id="error-not_found"');
     const wrongPatient = await org.mse
       .sign(visitId, { patientId: "someone-else", signedByName: "Dr. B" })
       .catch((e: unknown) => e);

@@ -1,10 +1,15 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { signPayload, verifySignature } from "@svc/webhooks";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   generateTestHeader,
+  type LabOrder,
+  type SafetyEvent,
   verifySafetyEvent,
   verifyWebhook,
+  type WebhookEvent,
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from "../src/index.js";
@@ -121,9 +126,140 @@ describe("verifyWebhook", () => {
     );
   });
 
+  it("a year-old signature with toleranceSeconds NaN (an unset variable) throws; it was accepted", () => {
+    const old = signPayload(secret, payload, t - 365 * 24 * 3600);
+    const fromEnv = Number(process.env.SVC_TEST_UNSET_TOLERANCE);
+    expect(() => verifyWebhook(payload, old, secret, { nowSeconds: t, toleranceSeconds: fromEnv })).toThrow(
+      RangeError,
+    );
+    expect(() =>
+      verifySafetyEvent(payload, old, secret, { nowSeconds: t, toleranceSeconds: fromEnv }),
+    ).toThrow(RangeError);
+  });
+
+  it("every tolerance that is not a finite number >= 0 throws, in both verifiers, whatever the header", () => {
+    const bad = fc.oneof(
+      fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1, -0.5),
+      fc.double({ max: -Number.MIN_VALUE, noNaN: true }),
+      fc.constantFrom<unknown>("300", null, {}, true),
+    );
+    const headers = fc.constantFrom<string | undefined>(
+      signPayload(secret, payload, t),
+      signPayload(secret, payload, t - 365 * 24 * 3600),
+      "garbage",
+      undefined,
+    );
+    fc.assert(
+      fc.property(bad, headers, fc.boolean(), (tolerance, header, safety) => {
+        const verify = safety ? verifySafetyEvent : verifyWebhook;
+        expect(() =>
+          verify(payload, header, secret, { nowSeconds: t, toleranceSeconds: tolerance as number }),
+        ).toThrow(RangeError);
+      }),
+    );
+    for (const nowSeconds of [Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => verifyWebhook(payload, signPayload(secret, payload, t), secret, { nowSeconds })).toThrow(
+        RangeError,
+      );
+    }
+  });
+
   it("MSE safety events (x-mse-signature) use the same scheme", () => {
     const body = JSON.stringify({ id: "mse_se_1", type: "mse.safety_event", visitId: "v1" });
     const header = signPayload(secret, body, t);
     expect(verifySafetyEvent<{ id: string }>(body, header, secret, { nowSeconds: t }).id).toBe("mse_se_1");
+  });
+});
+
+describe("what a receiver hands verifyWebhook", () => {
+  const header = () => signPayload(secret, payload, t);
+
+  it("Node's header value types: string, string[] of one, undefined; more than one value is malformed", () => {
+    const value: IncomingHttpHeaders[string] = header();
+    expect(reasonOf(() => verifyWebhook(payload, value, secret, { nowSeconds: t }))).toBe("ok");
+    expect(reasonOf(() => verifyWebhook(payload, [header()], secret, { nowSeconds: t }))).toBe("ok");
+    expect(reasonOf(() => verifyWebhook(payload, [], secret, { nowSeconds: t }))).toBe("missing_header");
+    expect(reasonOf(() => verifyWebhook(payload, [header(), header()], secret, { nowSeconds: t }))).toBe(
+      "malformed_header",
+    );
+  });
+
+  it("a WHATWG Headers, and Node's whole req.headers: the right header is read for each verifier", () => {
+    const web = new Headers({ "Service-Signature": header() });
+    expect(reasonOf(() => verifyWebhook(payload, web, secret, { nowSeconds: t }))).toBe("ok");
+    expect(reasonOf(() => verifySafetyEvent(payload, web, secret, { nowSeconds: t }))).toBe("missing_header");
+    const safety = new Headers({ "X-MSE-Signature": header() });
+    expect(reasonOf(() => verifySafetyEvent(payload, safety, secret, { nowSeconds: t }))).toBe("ok");
+    const node: IncomingHttpHeaders = { "service-signature": header(), "content-type": "application/json" };
+    expect(reasonOf(() => verifyWebhook(payload, node, secret, { nowSeconds: t }))).toBe("ok");
+    expect(reasonOf(() => verifyWebhook(payload, {}, secret, { nowSeconds: t }))).toBe("missing_header");
+  });
+
+  it("a real delivery over loopback: the raw body and req.headers as node:http gives them", async () => {
+    const received = new Promise<WebhookEvent>((resolve, reject) => {
+      const server = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on("data", (chunk: Buffer) => chunks.push(chunk));
+        req.on("end", () => {
+          try {
+            resolve(verifyWebhook(Buffer.concat(chunks), req.headers, secret, { nowSeconds: t }));
+            res.writeHead(204).end();
+          } catch (error) {
+            reject(error);
+            res.writeHead(400).end();
+          } finally {
+            server.close();
+          }
+        });
+      });
+      server.listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as AddressInfo;
+        const body = JSON.stringify({
+          id: "evt_1",
+          object: "event",
+          type: "lab_order.results_ready",
+          apiVersion: "2026-11-22",
+          createdAt: "2026-11-22T10:00:00.000Z",
+          data: { object: "lab_order", id: "labord_1", status: "resulted", patientRef: "pt_1" },
+        });
+        fetch(`http://127.0.0.1:${port}/hooks`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "service-signature": signPayload(secret, body, t) },
+          body,
+        }).catch(reject);
+      });
+    });
+    const event = await received;
+    expect(event.type).toBe("lab_order.results_ready");
+    if (event.type === "lab_order.results_ready") expect(event.data.status).toBe("resulted");
+  });
+
+  it("answers a union narrowable on type, with each type's data (checked by the typechecker)", () => {
+    const event = verifyWebhook(payload, header(), secret, { nowSeconds: t });
+    expectTypeOf(event).toEqualTypeOf<WebhookEvent>();
+    expectTypeOf<WebhookEvent["type"]>().toEqualTypeOf<
+      | "lab_order.status_changed"
+      | "lab_order.results_ready"
+      | "wearable.connected"
+      | "wearable.sync_completed"
+      | "wearable.disconnected"
+      | "webhook_endpoint.test"
+    >();
+    const narrowed = (e: WebhookEvent) => {
+      if (e.type === "lab_order.results_ready") {
+        expectTypeOf(e.data.status).toEqualTypeOf<LabOrder["status"]>();
+        expectTypeOf(e.data.patientRef).toEqualTypeOf<string>();
+        // @ts-expect-error a lab order event has no provider
+        void e.data.provider;
+      } else if (e.type === "wearable.connected") {
+        expectTypeOf(e.data.provider).toEqualTypeOf<
+          "FITBIT" | "GARMIN" | "OURA" | "WITHINGS" | "APPLE_HEALTH" | "GOOGLE_FIT" | null
+        >();
+      }
+    };
+    narrowed(event);
+    expectTypeOf(
+      verifySafetyEvent(payload, header(), secret, { nowSeconds: t }),
+    ).toEqualTypeOf<SafetyEvent>();
   });
 });

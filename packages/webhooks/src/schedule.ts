@@ -30,6 +30,18 @@ export interface ScheduleOptions {
 }
 
 /**
+ * The time scale of the options: 1 when unset, otherwise a finite number > 0, or this throws. A
+ * NaN scale would give NaN delays and never give up (every comparison false), retrying forever.
+ */
+function scaleOf(options: { timeScale?: number }): number {
+  const scale = options.timeScale ?? 1;
+  if (typeof scale !== "number" || !Number.isFinite(scale) || scale <= 0) {
+    throw new RangeError(`timeScale must be a finite number > 0; got ${String(scale)}.`);
+  }
+  return scale;
+}
+
+/**
  * Delay before the next attempt after `attemptsMade` attempts, or null when no attempt is left
  * (the schedule is exhausted or the 24 h window has passed).
  */
@@ -39,7 +51,7 @@ export function nextAttemptDelay(
   now: number,
   options: ScheduleOptions = {},
 ): number | null {
-  const scale = options.timeScale ?? 1;
+  const scale = scaleOf(options);
   const base = RETRY_DELAYS_MS[attemptsMade - 1];
   if (base === undefined || attemptsMade < 1) return null;
   const random = options.random ?? Math.random;
@@ -51,12 +63,12 @@ export function nextAttemptDelay(
 
 /** True when an attempt at `now` would fall outside the retry window opened by the first one. */
 export function giveUp(firstAttemptAt: number, now: number, options: { timeScale?: number } = {}): boolean {
-  return now - firstAttemptAt > RETRY_WINDOW_MS * (options.timeScale ?? 1);
+  return now - firstAttemptAt > RETRY_WINDOW_MS * scaleOf(options);
 }
 
 /** Offsets of every attempt from the first, without jitter (attempt 1 at 0). For docs and tests. */
 export function attemptOffsets(options: { timeScale?: number } = {}): number[] {
-  const scale = options.timeScale ?? 1;
+  const scale = scaleOf(options);
   const offsets = [0];
   let at = 0;
   for (const delay of RETRY_DELAYS_MS) {
@@ -81,8 +93,7 @@ export interface Schedule {
  * into 86.4 s and the 30 s second attempt into 30 ms, for tests.
  */
 export function scheduleFor(options: ScheduleOptions = {}): Schedule {
-  const scale = options.timeScale ?? 1;
-  if (!(scale > 0)) throw new RangeError("timeScale must be positive");
+  const scale = scaleOf(options);
   return {
     delaysMs: RETRY_DELAYS_MS.map((d) => d * scale),
     windowMs: RETRY_WINDOW_MS * scale,

@@ -34,10 +34,50 @@ function hmacHex(secret: string, timestamp: number, payload: string): string {
   return createHmac("sha256", secret).update(`${timestamp}.${payload}`).digest("hex");
 }
 
-/** The signature header value for one delivery attempt. */
-export function signPayload(secret: string, payload: string, timestampSeconds: number): string {
+/**
+ * The signature header value for one delivery attempt. Several secrets give one `v1` each, in
+ * order, as a sender in the middle of a secret rotation signs.
+ */
+export function signPayload(
+  secret: string | readonly string[],
+  payload: string,
+  timestampSeconds: number,
+): string {
   const t = Math.floor(timestampSeconds);
-  return `t=${t},v1=${hmacHex(secret, t, payload)}`;
+  const secrets = typeof secret === "string" ? [secret] : secret;
+  return [`t=${t}`, ...secrets.map((s) => `v1=${hmacHex(s, t, payload)}`)].join(",");
+}
+
+/**
+ * The longest signature header read. The service sends one `t` and one `v1` per active secret
+ * (about 80 characters each); a longer header is malformed, refused before it is split, so the
+ * work per call is bounded whatever a sender puts in it.
+ */
+export const MAX_SIGNATURE_HEADER_LENGTH = 4096;
+
+/**
+ * The tolerance a verifier uses (decision 167): `SIGNATURE_TOLERANCE_SECONDS` when unset,
+ * otherwise it must be a finite number of seconds >= 0, or this throws. NaN, which is what
+ * `Number(process.env.X)` gives for an unset variable, would make every comparison false and so
+ * accept a signature of any age; Infinity would too, and a negative one would refuse everything.
+ */
+export function signatureTolerance(toleranceSeconds: number | undefined): number {
+  if (toleranceSeconds === undefined) return SIGNATURE_TOLERANCE_SECONDS;
+  if (typeof toleranceSeconds !== "number" || !Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
+    throw new RangeError(
+      `toleranceSeconds must be a finite number of seconds >= 0 (default ${SIGNATURE_TOLERANCE_SECONDS}); got ${String(toleranceSeconds)}.`,
+    );
+  }
+  return toleranceSeconds;
+}
+
+/** The verifier's clock in unix seconds: the given one, which must be finite, or the system's. */
+function verificationNow(now: number | undefined): number {
+  if (now === undefined) return Math.floor(Date.now() / 1000);
+  if (typeof now !== "number" || !Number.isFinite(now)) {
+    throw new RangeError(`now must be a finite number of unix seconds; got ${String(now)}.`);
+  }
+  return now;
 }
 
 export type VerifyResult =
@@ -47,7 +87,9 @@ export type VerifyResult =
 /**
  * For receivers: check a signature header against the raw body, in constant time, refusing
  * timestamps more than `toleranceSeconds` from now (replays). Several `v1` entries are accepted
- * (a sender rotating secrets may sign twice).
+ * (a sender rotating secrets may sign twice). Throws RangeError, whatever the header, when
+ * `toleranceSeconds` or `now` is not a finite number (or the tolerance is negative): a verifier
+ * misconfigured that way would otherwise accept replays (decision 167).
  */
 export function verifySignature(input: {
   secret: string;
@@ -59,7 +101,10 @@ export function verifySignature(input: {
   nowSeconds?: number;
   toleranceSeconds?: number;
 }): VerifyResult {
+  const tolerance = signatureTolerance(input.toleranceSeconds);
+  const now = verificationNow(input.now ?? input.nowSeconds);
   const header = input.header ?? "";
+  if (header.length > MAX_SIGNATURE_HEADER_LENGTH) return { ok: false, reason: "malformed_header" };
   let timestamp: number | null = null;
   const signatures: string[] = [];
   for (const part of header.split(",")) {
@@ -71,8 +116,6 @@ export function verifySignature(input: {
     else if (key === "v1" && /^[0-9a-f]{64}$/.test(value)) signatures.push(value);
   }
   if (timestamp === null || signatures.length === 0) return { ok: false, reason: "malformed_header" };
-  const now = input.now ?? input.nowSeconds ?? Math.floor(Date.now() / 1000);
-  const tolerance = input.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;
   if (Math.abs(now - timestamp) > tolerance) return { ok: false, reason: "timestamp_out_of_tolerance" };
   const expected = hmacHex(input.secret, timestamp, input.payload);
   let match = false;

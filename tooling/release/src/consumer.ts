@@ -7,32 +7,46 @@ import { type PublishablePackage, REPO_ROOT } from "./publishable.js";
 /**
  * A project outside the workspace that installs the packed packages as another team would:
  * from tarballs, TypeScript strict with `module: nodenext`, no path into this repository.
- * Each package's README example becomes a file of it (decision 140).
+ * Each package's README examples become files of it (decision 140).
  */
 export interface ConsumerProject {
   dir: string;
   /** Each published package's tarball, by package name. */
   tarballs: Map<string, string>;
-  /** README examples written into the project: `examples/<package>.ts`. */
+  /** README examples written into the project: `examples/<package>[-<label>].ts`. */
   examples: ReadmeExample[];
 }
 
 export interface ReadmeExample {
   packageName: string;
   file: string;
-  /** Under "## Example (browser)": typechecked here, run in a browser only. */
-  browserOnly: boolean;
+  /**
+   * Under "## Example (<label>)": typechecked here, never run (a browser page, a server that keeps
+   * listening). Under "## Example": typechecked and run.
+   */
+  typecheckOnly: boolean;
 }
 
-/** The first ```ts block under the README's "## Example" heading, or null when it has none. */
+/**
+ * The first ```ts block of each "## Example" section of a README, in order, with the section's
+ * label: null for "## Example", `browser` for "## Example (browser)", and so on.
+ */
+export function readmeExamples(readme: string): { code: string; label: string | null }[] {
+  const examples: { code: string; label: string | null }[] = [];
+  for (const heading of readme.matchAll(/^## Example(?: \(([^)\n]+)\))?[ \t]*$/gm)) {
+    const rest = readme.slice(heading.index + heading[0].length);
+    const nextHeading = rest.search(/^## /m);
+    const section = nextHeading === -1 ? rest : rest.slice(0, nextHeading);
+    const block = /```ts\n([\s\S]*?)```/.exec(section);
+    if (block?.[1]) examples.push({ code: block[1], label: heading[1] ?? null });
+  }
+  return examples;
+}
+
+/** The first ```ts block under the README's first "## Example" heading, or null when it has none. */
 export function readmeExample(readme: string): { code: string; browserOnly: boolean } | null {
-  const heading = /^## Example( \(browser\))?\s*$/m.exec(readme);
-  if (!heading) return null;
-  const rest = readme.slice(heading.index + heading[0].length);
-  const nextHeading = rest.search(/^## /m);
-  const section = nextHeading === -1 ? rest : rest.slice(0, nextHeading);
-  const block = /```ts\n([\s\S]*?)```/.exec(section);
-  return block?.[1] ? { code: block[1], browserOnly: heading[1] !== undefined } : null;
+  const [first] = readmeExamples(readme);
+  return first ? { code: first.code, browserOnly: first.label === "browser" } : null;
 }
 
 /** Where a published package sits once installed in the consumer project. */
@@ -64,6 +78,13 @@ const TSCONFIG = {
   include: ["*.ts", "examples/*.ts"],
 };
 
+function slug(label: string): string {
+  return label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+}
+
 /** Write the project's files: package.json (tarballs, pinned to themselves), tsconfig, examples. */
 function writeProject(
   dir: string,
@@ -88,11 +109,14 @@ function writeProject(
   writeFileSync(path.join(dir, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
   mkdirSync(path.join(dir, "examples"));
   return packages.flatMap((pkg) => {
-    const example = readmeExample(readFileSync(path.join(pkg.dir, "README.md"), "utf8"));
-    if (!example) return [];
-    const file = path.join("examples", `${pkg.name.replace(/^@[^/]+\//, "")}.ts`);
-    writeFileSync(path.join(dir, file), example.code);
-    return [{ packageName: pkg.name, file, browserOnly: example.browserOnly }];
+    const base = pkg.name.replace(/^@[^/]+\//, "");
+    const examples = readmeExamples(readFileSync(path.join(pkg.dir, "README.md"), "utf8"));
+    return examples.map((example, i) => {
+      const suffix = example.label === null ? (i === 0 ? "" : `-${i + 1}`) : `-${slug(example.label)}`;
+      const file = path.join("examples", `${base}${suffix}.ts`);
+      writeFileSync(path.join(dir, file), example.code);
+      return { packageName: pkg.name, file, typecheckOnly: example.label !== null };
+    });
   });
 }
 

@@ -20,7 +20,7 @@ export interface Manifest {
   license?: string;
   files?: string[];
   exports?: Record<string, unknown>;
-  publishConfig?: { exports?: Record<string, unknown> };
+  publishConfig?: { registry?: string; exports?: Record<string, unknown> };
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
@@ -34,6 +34,20 @@ export interface PublishablePackage {
   manifest: Manifest;
   /** Entries with their type declarations (an export without `types`, such as a raw bundle, is left out). */
   entries: PublishedEntry[];
+}
+
+/**
+ * The registry the workspace's `.npmrc` maps a scope to (`@svc:registry=<url>`), or null when it
+ * maps none (decision 170).
+ */
+export function scopeRegistry(scope: string, root = REPO_ROOT): string | null {
+  const npmrc = path.join(root, ".npmrc");
+  if (!existsSync(npmrc)) return null;
+  for (const line of readFileSync(npmrc, "utf8").split("\n")) {
+    const match = /^\s*([^#;=\s]+):registry\s*=\s*(\S+)\s*$/.exec(line);
+    if (match?.[1] === scope) return match[2] ?? null;
+  }
+  return null;
 }
 
 /**

@@ -1,8 +1,15 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readmeExample } from "../src/consumer.js";
-import { listPublishable, publishedEntries, reportBaseName, tarballName } from "../src/publishable.js";
+import { readmeExample, readmeExamples } from "../src/consumer.js";
+import {
+  listPublishable,
+  publishedEntries,
+  reportBaseName,
+  scopeRegistry,
+  tarballName,
+} from "../src/publishable.js";
 
 /**
  * What makes a workspace package installable by another team (decision 137), checked on every
@@ -22,6 +29,12 @@ describe("published packages", () => {
       "@svc/sdk",
       "@svc/webhooks",
     ]);
+  });
+
+  it("the workspace maps the @svc scope to one https registry (.npmrc), and every package names that one", () => {
+    const registry = scopeRegistry("@svc");
+    expect(registry).toMatch(/^https:\/\/[^/]+/);
+    for (const pkg of published) expect(pkg.manifest.publishConfig?.registry, pkg.name).toBe(registry);
   });
 
   for (const pkg of published) {
@@ -94,11 +107,36 @@ describe("helpers", () => {
     expect(tarballName("@svc/mse-catalog", "0.1.0")).toBe("svc-mse-catalog-0.1.0.tgz");
   });
 
+  it("read a scope's registry from .npmrc, ignoring comments and other scopes", () => {
+    const root = mkdtempSync(path.join(tmpdir(), "svc-npmrc-"));
+    try {
+      expect(scopeRegistry("@svc", root)).toBeNull();
+      writeFileSync(
+        path.join(root, ".npmrc"),
+        "# @svc:registry=https://commented.example\n@other:registry=https://other.example\n @svc:registry = https://npm.example/x \n",
+      );
+      expect(scopeRegistry("@svc", root)).toBe("https://npm.example/x");
+      expect(scopeRegistry("@none", root)).toBeNull();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("find the README example under its heading only, and mark browser ones", () => {
     const readme =
       "# x\n\n```ts\nnot this\n```\n\n## Example (browser)\n\nText.\n\n```ts\nthis();\n```\n\n## Next\n\n```ts\nnor this\n```\n";
     expect(readmeExample(readme)).toEqual({ code: "this();\n", browserOnly: true });
     expect(readmeExample("# x\n\n## Example\n\nno block\n\n## Next\n\n```ts\nlate();\n```\n")).toBeNull();
     expect(readmeExample("# x\n\n```ts\nx();\n```\n")).toBeNull();
+  });
+
+  it("find every example section with its label, each section's first block only", () => {
+    const readme =
+      "## Example\n\n```ts\nrun();\n```\n\n```ts\nnot this\n```\n\n## Example (webhook receiver)\n\n```ts\nserve();\n```\n\n## Example (browser)\n\n```ts\npage();\n```\n\n## Other\n\n```ts\nno();\n```\n";
+    expect(readmeExamples(readme)).toEqual([
+      { code: "run();\n", label: null },
+      { code: "serve();\n", label: "webhook receiver" },
+      { code: "page();\n", label: "browser" },
+    ]);
   });
 });
