@@ -205,3 +205,47 @@ describe("an agent's final answer near the reply bound", () => {
     expectBounded(result.warnings);
   });
 });
+
+describe("tool calls without end, and arguments nested without end", () => {
+  it("a model that calls a tool at every step stops at the step bound with the engine's answer", async () => {
+    server.script([toolCallsAnswer([{ name: "checkInteractions", args: { medications: ["lithium"] } }])]);
+    const result = await runRecordAgent(
+      medicationAgent,
+      { patientId: "pt-1", body: { medications: ["lithium", "ibuprofen"] } },
+      { model: model(), limits: LIMITS, now: NOW },
+    );
+    expect(server.received).toHaveLength(LIMITS.maxSteps);
+    expect(result.ok).toBe(false);
+    expect(result.assessment).not.toBeNull();
+    expectBounded(result.warnings);
+  });
+
+  it("arguments nested 200,000 deep: the reply is refused as over the bounds, not a stack overflow", async () => {
+    const deep = `{"medications":${"[".repeat(200_000)}${"]".repeat(200_000)}}`;
+    server.script([
+      toolCallsAnswer([{ name: "checkInteractions", args: deep }]),
+      textAnswer(JSON.stringify({ narrative: "Reviewed." })),
+    ]);
+    const run = runRecordAgent(
+      medicationAgent,
+      { patientId: "pt-1", body: { medications: ["lithium", "ibuprofen"] } },
+      { model: model(), limits: LIMITS, now: NOW },
+    );
+    await expect(run).rejects.toMatchObject({ name: "ModelUnavailableError", reason: "reply_over_bound" });
+    expect(server.received).toHaveLength(1);
+  });
+
+  it("arguments nested 32 deep are still read (a rejected call, answered)", async () => {
+    const deep = `{"medications":${"[".repeat(31)}${"]".repeat(31)}}`;
+    server.script([
+      toolCallsAnswer([{ name: "checkInteractions", args: deep }]),
+      textAnswer(JSON.stringify({ narrative: "Reviewed." })),
+    ]);
+    const result = await runRecordAgent(
+      medicationAgent,
+      { patientId: "pt-1", body: { medications: ["lithium", "ibuprofen"] } },
+      { model: model(), limits: LIMITS, now: NOW },
+    );
+    expect(result.warnings.some((w) => w.includes("was rejected"))).toBe(true);
+  });
+});
