@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loopbackWebhooksAllowed, parseEnv } from "@svc/http/runtime";
 import { listCdsClients, registerCdsClient, revokeCdsClient } from "@svc/records";
-import { CliError, type CommandTable, list, text } from "../command.js";
+import { CliError, type CommandTable, list, readJsonFile, text } from "../command.js";
 
 /** The mode asked for (default test). */
 function mode(value: string | undefined): "test" | "live" {
@@ -15,17 +14,10 @@ function mode(value: string | undefined): "test" | "live" {
 function jwksFile(file: string | undefined): unknown {
   if (file === undefined) return undefined;
   const where = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
-  let raw: string;
-  try {
-    raw = readFileSync(where, "utf8");
-  } catch {
-    throw new CliError(`Cannot read the JWK Set file ${file}.`);
-  }
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new CliError(`The JWK Set file ${file} is not JSON.`);
-  }
+  return readJsonFile(where, file, {
+    cannotRead: `Cannot read the JWK Set file ${file}.`,
+    notJson: `The JWK Set file ${file} is not JSON.`,
+  });
 }
 
 /** CDS clients: the EHRs an account lets call its CDS Hooks services (decisions 121 and 123). */
