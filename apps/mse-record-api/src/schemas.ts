@@ -5,8 +5,10 @@ import {
   CSSRS_ITEM_IDS,
   CSSRS_RECENCY_KEY,
   DOMAIN_KEYS,
+  DOMAINS,
   PROVENANCE_VALUES,
   RISK_LEVELS,
+  SUPPORTING_SIGNALS,
 } from "@svc/mse-catalog";
 
 /**
@@ -53,6 +55,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * with one entry per problem); the schema only insists on an object.
  */
 const ENTRY_REF = { $ref: "#/components/schemas/MseSelectionEntry" };
+
+/**
+ * What the catalog validator refuses before it reads an entry or a value (decision 191), stated in
+ * the document: more keys than domains, more values than the largest domain has options, more
+ * supporting signals than the catalog names; a longer string is no option or signal (422).
+ */
+const MOST_OPTIONS = Math.max(...DOMAINS.map((d) => d.options.length));
+const LONGEST_OPTION = Math.max(...DOMAINS.flatMap((d) => d.options.map((o) => o.value.length)));
+const LONGEST_SIGNAL = Math.max(...SUPPORTING_SIGNALS.map((s) => s.length));
 const SelectionInput = (description: string, nullable: boolean) =>
   z
     .custom<Record<string, unknown>>(isPlainObject, {
@@ -61,6 +72,7 @@ const SelectionInput = (description: string, nullable: boolean) =>
     .openapi({
       type: "object",
       description,
+      maxProperties: DOMAIN_KEYS.length,
       additionalProperties: nullable ? { anyOf: [ENTRY_REF, { type: "null" }] } : ENTRY_REF,
       example: { mood: { values: ["depressed", "anxious"] }, risk: { values: ["denies_si_hi"] } },
     });
@@ -90,12 +102,15 @@ export const CssrsAnswersSchema = z
 
 export const SelectionEntrySchema = z
   .object({
-    values: z.array(z.string()).openapi({ description: "Option values of the domain (see the catalog)." }),
+    values: z
+      .array(z.string().max(LONGEST_OPTION))
+      .max(MOST_OPTIONS)
+      .openapi({ description: "Option values of the domain (see the catalog), at most one per option." }),
     text: z.string().max(2000).optional().openapi({ description: "Free-text note (domains with hasNote)." }),
     provenance: z.enum(PROVENANCE_VALUES).optional(),
     confidence: z.enum(CONFIDENCE_VALUES).optional(),
     confidenceScore: z.number().min(0).max(1).optional(),
-    supportingSignals: z.array(z.string()).optional(),
+    supportingSignals: z.array(z.string().max(LONGEST_SIGNAL)).max(SUPPORTING_SIGNALS.length).optional(),
     cssrs: CssrsAnswersSchema.optional().openapi({ description: "Only on the risk domain." }),
   })
   .openapi("MseSelectionEntry");

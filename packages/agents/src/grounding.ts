@@ -1,4 +1,4 @@
-import { boundedWarnings, clipModelText } from "@svc/intelligence";
+import { boundedWarnings, clipModelText, readModelText } from "@svc/intelligence";
 /**
  * Keeping a model's words to what the tools returned. The model's final answer is parsed into a
  * narrative, observations and citations; an observation about an entity no tool returned for this
@@ -27,6 +27,8 @@ export interface ModelAnswer {
   narrative: string;
   observations: ModelObservation[];
   citations: string[];
+  /** Observations and citations past MODEL_ANSWER_ITEMS, not read (said in a warning). */
+  unread?: number;
 }
 
 export interface GroundedAnswer {
@@ -37,6 +39,12 @@ export interface GroundedAnswer {
 }
 
 const MAX_NOTE_CHARS = 500;
+/**
+ * Observations, and citations, of a model's answer that are read (decision 190); the rest are
+ * counted in one warning. An answer rests on a request's few tool results (at most 50 medicines,
+ * readings or signals), and one observation per entity is kept.
+ */
+export const MODEL_ANSWER_ITEMS = 50;
 const MAX_NARRATIVE_CHARS = 2000;
 /** Vocabulary terms shorter than this are not screened in prose (too many false matches). */
 const MIN_SCREENED_TERM_CHARS = 4;
@@ -56,13 +64,14 @@ export function normaliseEntityName(text: string): string {
  */
 export function parseModelAnswer(text: string): ModelAnswer {
   const json = parseModelJson(text);
-  return json ? answerFromJson(json) : { narrative: text.trim(), observations: [], citations: [] };
+  return json
+    ? answerFromJson(json)
+    : { narrative: readModelText(text.trim()), observations: [], citations: [] };
 }
 
 /** The JSON object a model answered with (optionally inside a code fence), or undefined for prose. */
 export function parseModelJson(text: string): Record<string, unknown> | undefined {
-  const trimmed = text.trim();
-  const candidate = /^```(?:json)?\s*([\s\S]*?)\s*```$/.exec(trimmed)?.[1] ?? trimmed;
+  const candidate = withoutCodeFence(text.trim());
   if (!candidate.startsWith("{")) return undefined;
   try {
     const parsed: unknown = JSON.parse(candidate);
@@ -72,10 +81,25 @@ export function parseModelJson(text: string): Record<string, unknown> | undefine
   }
 }
 
+/**
+ * The text inside a code fence (```json ... ``` or ``` ... ```), or the text itself. Plain string
+ * steps, linear in the text: the pattern this replaces backtracked cubically on a fence of spaces.
+ */
+function withoutCodeFence(trimmed: string): string {
+  if (trimmed.length < 6 || !trimmed.startsWith("```") || !trimmed.endsWith("```")) return trimmed;
+  const inner = trimmed.slice(3, -3);
+  return (inner.startsWith("json") ? inner.slice(4) : inner).trim();
+}
+
 function answerFromJson(record: Record<string, unknown>): ModelAnswer {
-  const narrative = typeof record.narrative === "string" ? record.narrative.trim() : "";
+  const narrative = typeof record.narrative === "string" ? readModelText(record.narrative.trim()) : "";
+  const items = (value: unknown): unknown[] =>
+    Array.isArray(value) ? value.slice(0, MODEL_ANSWER_ITEMS) : [];
+  const unread =
+    Math.max(0, (Array.isArray(record.observations) ? record.observations.length : 0) - MODEL_ANSWER_ITEMS) +
+    Math.max(0, (Array.isArray(record.citations) ? record.citations.length : 0) - MODEL_ANSWER_ITEMS);
   const observations = Array.isArray(record.observations)
-    ? record.observations.flatMap((item): ModelObservation[] => {
+    ? items(record.observations).flatMap((item): ModelObservation[] => {
         if (!isRecord(item)) return [];
         const entity = firstString(
           item.entity,
@@ -84,14 +108,12 @@ function answerFromJson(record: Record<string, unknown>): ModelAnswer {
           item.medication,
           item.indicator,
         );
-        const note = typeof item.note === "string" ? item.note.trim() : "";
+        const note = typeof item.note === "string" ? readModelText(item.note.trim(), 2 * MAX_NOTE_CHARS) : "";
         return entity && note ? [{ entity, note }] : [];
       })
     : [];
-  const citations = Array.isArray(record.citations)
-    ? record.citations.filter((c): c is string => typeof c === "string")
-    : [];
-  return { narrative, observations, citations };
+  const citations = items(record.citations).filter((c): c is string => typeof c === "string");
+  return unread > 0 ? { narrative, observations, citations, unread } : { narrative, observations, citations };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -141,6 +163,11 @@ export function groundAnswer(
     if (!citations.includes(entity.citation)) citations.push(entity.citation);
   const screened = screenNarrative(answer.narrative, byName, vocabulary);
   const warnings = [
+    ...(answer.unread
+      ? [
+          `The model's answer held ${answer.unread} further observations and citations past the ${MODEL_ANSWER_ITEMS} of each that are read; they were not read.`,
+        ]
+      : []),
     ...boundedWarnings(droppedObservations, "dropped observations"),
     ...boundedWarnings(repeatedObservations, "repeated observations"),
     ...boundedWarnings(droppedCitations, "dropped citations"),
@@ -172,18 +199,18 @@ function screenNarrative(
   const ungrounded = [
     ...new Set(vocabulary.map(normaliseEntityName).filter((term) => term.length >= MIN_SCREENED_TERM_CHARS)),
   ].filter((term) => !grounded.has(term));
-  const warnings: string[] = [];
+  const dropped: string[] = [];
   const kept: string[] = [];
   for (const sentence of splitSentences(narrative)) {
     const padded = ` ${normaliseEntityName(sentence)} `;
     const named = ungrounded.find((term) => padded.includes(` ${term} `));
     if (named)
-      warnings.push(
-        `Dropped a sentence of the narrative naming "${named}", which no tool returned for this request.`,
+      dropped.push(
+        `Dropped a sentence of the narrative naming "${clipModelText(named)}", which no tool returned for this request.`,
       );
     else kept.push(sentence);
   }
-  return { narrative: kept.join(" "), warnings };
+  return { narrative: kept.join(" "), warnings: boundedWarnings(dropped, "dropped narrative sentences") };
 }
 
 function splitSentences(text: string): string[] {

@@ -18,6 +18,7 @@ import {
   getOption,
   isRiskOption,
   type Line,
+  MAX_TEXT_LENGTH,
   objectiveBlock,
   type RiskAssessment,
   type Selection,
@@ -473,6 +474,13 @@ function modelEntry(domain: string, raw: Record<string, unknown>, warnings: stri
  * for discharge"), however spelled (decision 74); "" when nothing else is left.
  */
 function withoutReassuringNote(domain: string, text: string, warnings: string[]): string {
+  // A note the write endpoint would refuse is dropped before any screen reads it (decision 190).
+  if (text.length > MAX_TEXT_LENGTH) {
+    warnings.push(
+      `Dropped the model's ${clipModelText(domain)} note: it was over ${MAX_TEXT_LENGTH} characters, the most a note may hold.`,
+    );
+    return "";
+  }
   // In the risk domain every word that plays risk down goes; elsewhere ("appearance
   // unremarkable") only the phrases that assert an absence of risk or safety.
   const screened = screenReassurance(text, { riskRaised: domain === "risk" });
@@ -670,13 +678,15 @@ function modelNarrative(
 
 function withoutReassuringSentences(narrative: string, warnings: string[]): string {
   const kept: string[] = [];
+  const dropped: string[] = [];
   for (const sentence of splitSentences(narrative)) {
     const found = narrativeReassurance(sentence);
     if (found.length > 0) {
-      warnings.push(
+      dropped.push(
         `${reassuranceWarning("a sentence of the narrative", found)} The agent never assesses risk as absent.`,
       );
     } else kept.push(sentence);
   }
+  warnings.push(...boundedWarnings(dropped, "dropped narrative sentences"));
   return kept.join(" ");
 }

@@ -66,7 +66,11 @@ describe("a record agent on a hostile model", () => {
       { model: model(), limits: LIMITS, now: NOW },
     );
     expect(result.warnings).toContain("27 further rejected tool calls were not listed.");
-    expect(result.warnings).toContain("195 further dropped citations were not listed.");
+    // 50 citations are read (decision 190): 5 listed, 45 counted, and the 150 unread said once.
+    expect(result.warnings).toContain("45 further dropped citations were not listed.");
+    expect(result.warnings).toContain(
+      "The model's answer held 150 further observations and citations past the 50 of each that are read; they were not read.",
+    );
     expectBounded(result.warnings);
   });
 
@@ -83,7 +87,10 @@ describe("a record agent on a hostile model", () => {
     );
     const fromModel = (result.assessment?.observations ?? []).filter((o) => o.source === "model");
     expect(fromModel).toEqual([{ medication: expect.any(String), note: "Note 0.", source: "model" }]);
-    expect(result.warnings).toContain("994 further repeated observations were not listed.");
+    expect(result.warnings).toContain("44 further repeated observations were not listed.");
+    expect(result.warnings).toContain(
+      "The model's answer held 950 further observations and citations past the 50 of each that are read; they were not read.",
+    );
     expectBounded(result.warnings);
   });
 });
@@ -120,5 +127,125 @@ describe("the MSE agent on a hostile model", () => {
     expect(result.draft?.selection.mood?.values).toEqual(["depressed"]);
     for (const warning of result.warnings) expect(warning).not.toMatch(/z{81}/);
     expectBounded(result.warnings);
+  });
+});
+
+/**
+ * A final answer near the reply bound (1 MiB) is read only up to the service's bound on model
+ * text before any screening, grounding or regular expression runs over it (decision 190). Before,
+ * a fenced answer of spaces held the process for minutes (a cubic regular expression), and 1 MiB of
+ * sentences took the reassurance screen 5-20 s of one thread. The time bounds are generous: they
+ * show "bounded", not "fast".
+ */
+describe("an agent's final answer near the reply bound", () => {
+  const SECONDS = 1_000;
+  const timed = async <T>(run: () => Promise<T>): Promise<{ result: T; ms: number }> => {
+    const started = performance.now();
+    const result = await run();
+    return { result, ms: performance.now() - started };
+  };
+  const medication = (text: string) => {
+    server.script([textAnswer(text)]);
+    return timed(() =>
+      runRecordAgent(
+        medicationAgent,
+        { patientId: "pt-1", body: { medications: ["lithium", "ibuprofen"] } },
+        { model: model(), limits: LIMITS, now: NOW },
+      ),
+    );
+  };
+
+  it("a fence of 3,000 spaces that never closes is read as prose at once", async () => {
+    const { result, ms } = await medication(`\`\`\`${" ".repeat(3_000)}x`);
+    expect(ms).toBeLessThan(5 * SECONDS);
+    expect(result.reasoning?.narrative.length ?? 0).toBeLessThanOrEqual(2_000);
+    expectBounded(result.warnings);
+  });
+
+  it("900 kB of reassuring sentences: bounded time, bounded warnings, no reassurance kept", async () => {
+    const { result, ms } = await medication("The patient is safe. ".repeat(43_000));
+    expect(ms).toBeLessThan(5 * SECONDS);
+    expect(result.reasoning).toBeNull();
+    expectBounded(result.warnings);
+  });
+
+  it("a JSON answer of 700 kB: narrative, observations and citations read to their bounds", async () => {
+    const answer = JSON.stringify({
+      narrative: "Lithium with ibuprofen raises the lithium level. ".repeat(8_000),
+      observations: Array.from({ length: 3_000 }, () => ({ entity: "lithium", note: "Safe. ".repeat(10) })),
+      citations: Array.from({ length: 3_000 }, (_, i) => `checkInteractions:${i}`),
+    });
+    expect(answer.length).toBeGreaterThan(700_000);
+    const { result, ms } = await medication(answer);
+    expect(ms).toBeLessThan(5 * SECONDS);
+    expect(result.reasoning?.narrative.length ?? 0).toBeLessThanOrEqual(2_000);
+    expectBounded(result.warnings);
+  });
+
+  it("the MSE agent: 470 kB of narrative sentences and a 375 kB note", async () => {
+    const sentences = "Denies suicidal ideation. Mood is low. ".repeat(12_000);
+    server.script([
+      textAnswer(
+        JSON.stringify({
+          selection: { mood: { values: ["depressed"], text: "Calm and safe. ".repeat(25_000) } },
+          narrative: sentences,
+        }),
+      ),
+    ]);
+    const { result, ms } = await timed(() =>
+      runMseAgent(
+        { visitId: "visit-1", patientId: "pt-1", transcript: "I have been low for weeks." },
+        { model: model(), limits: LIMITS, now: NOW },
+      ),
+    );
+    expect(ms).toBeLessThan(5 * SECONDS);
+    expect(result.draft?.selection.mood?.values).toEqual(["depressed"]);
+    expect(result.draft?.selection.mood?.text ?? "").not.toMatch(/safe/i);
+    expect(result.reasoning?.narrative ?? "").not.toMatch(/denies/i);
+    expectBounded(result.warnings);
+  });
+});
+
+describe("tool calls without end, and arguments nested without end", () => {
+  it("a model that calls a tool at every step stops at the step bound with the engine's answer", async () => {
+    server.script([toolCallsAnswer([{ name: "checkInteractions", args: { medications: ["lithium"] } }])]);
+    const result = await runRecordAgent(
+      medicationAgent,
+      { patientId: "pt-1", body: { medications: ["lithium", "ibuprofen"] } },
+      { model: model(), limits: LIMITS, now: NOW },
+    );
+    expect(server.received).toHaveLength(LIMITS.maxSteps);
+    expect(result.ok).toBe(false);
+    expect(result.assessment).not.toBeNull();
+    expectBounded(result.warnings);
+  });
+
+  it("arguments nested 200,000 deep: the reply is refused as over the bounds, not a stack overflow", async () => {
+    const deep = `{"medications":${"[".repeat(200_000)}${"]".repeat(200_000)}}`;
+    server.script([
+      toolCallsAnswer([{ name: "checkInteractions", args: deep }]),
+      textAnswer(JSON.stringify({ narrative: "Reviewed." })),
+    ]);
+    const run = runRecordAgent(
+      medicationAgent,
+      { patientId: "pt-1", body: { medications: ["lithium", "ibuprofen"] } },
+      { model: model(), limits: LIMITS, now: NOW },
+    );
+    await expect(run).rejects.toMatchObject({ name: "ModelUnavailableError", reason: "reply_over_bound" });
+    expect(server.received).toHaveLength(1);
+  });
+
+  it("arguments nested 32 deep are still read (a rejected call, answered)", async () => {
+    const deep = `{"medications":${"[".repeat(31)}${"]".repeat(31)}}`;
+    server.script([
+      toolCallsAnswer([{ name: "checkInteractions", args: deep }]),
+      textAnswer(JSON.stringify({ narrative: "Reviewed." })),
+    ]);
+    const result = await runRecordAgent(
+      medicationAgent,
+      { patientId: "pt-1", body: { medications: ["lithium", "ibuprofen"] } },
+      { model: model(), limits: LIMITS, now: NOW },
+    );
+    expect(result.warnings.some((w) => w.includes("was rejected"))).toBe(true);
   });
 });

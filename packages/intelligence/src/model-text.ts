@@ -48,3 +48,27 @@ export function boundedWarnings(
   if (warnings.length <= maxListed) return [...warnings];
   return [...warnings.slice(0, maxListed), `${warnings.length - maxListed} further ${what} were not listed.`];
 }
+
+/**
+ * Characters of one free text a model wrote (a narrative, a note) that the service reads at all
+ * (decision 190). A narrative reaches a response as 2,000 characters at most; twice that leaves
+ * room for sentences the screens drop, and keeps the screens' work per reply small and fixed
+ * (4,000 characters are screened in milliseconds; the 1 MiB a reply may hold took 5-20 s).
+ */
+export const MODEL_TEXT_READ_CHARS = 4_000;
+
+const SENTENCE_ENDS = new Set([".", "!", "?", ";", "\n"]);
+
+/**
+ * The part of a model's text that is read: all of it within `maxChars`; otherwise the whole
+ * sentences within the first `maxChars` (cut after the last end mark followed by a space), or, when
+ * no sentence ends there, the first `maxChars` cut at a code point. One backward scan, no pattern.
+ */
+export function readModelText(text: string, maxChars: number = MODEL_TEXT_READ_CHARS): string {
+  if (text.length <= maxChars) return text;
+  for (let i = maxChars - 1; i > 0; i -= 1) {
+    if (SENTENCE_ENDS.has(text.charAt(i - 1)) && /\s/.test(text.charAt(i))) return text.slice(0, i);
+  }
+  const last = text.charCodeAt(maxChars - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? maxChars - 1 : maxChars);
+}

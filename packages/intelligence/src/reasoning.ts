@@ -1,3 +1,4 @@
+import { readModelText } from "./model-text.js";
 import { screenReassurance } from "./reassurance.js";
 import { ENGINE_REGISTRY } from "./registry.js";
 import type { IntelligenceBlock } from "./types.js";
@@ -235,7 +236,8 @@ export function screenModelNarrative(
   summary: IntelligenceBlock["summary"],
 ): string | null {
   const context = { riskRaised: engineRaisedRisk(summary) };
-  const cut = screenReassurance(narrative, context).text.trim().slice(0, MAX_NARRATIVE_CHARS);
+  // Only the first MODEL_TEXT_READ_CHARS of the model's text are read (decision 190).
+  const cut = screenReassurance(readModelText(narrative), context).text.trim().slice(0, MAX_NARRATIVE_CHARS);
   const kept = screenReassurance(cut, context).text.trim();
   return kept === "" ? null : kept;
 }

@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { boundedWarnings, clipModelList, clipModelText, MODEL_TEXT_CLIP_CHARS } from "../src/index.js";
+import {
+  boundedWarnings,
+  clipModelList,
+  clipModelText,
+  MODEL_TEXT_CLIP_CHARS,
+  readModelText,
+  screenModelNarrative,
+} from "../src/index.js";
 
 describe("clipModelText", () => {
   it("keeps text within the bound and cuts longer text with an ellipsis", () => {
@@ -40,5 +47,28 @@ describe("clipModelList and boundedWarnings", () => {
       "a",
       "2 further dropped citations were not listed.",
     ]);
+  });
+});
+
+describe("readModelText (decision 190)", () => {
+  it("keeps a text within the bound as it is", () => {
+    expect(readModelText("One. Two.", 20)).toBe("One. Two.");
+  });
+  it("keeps the whole sentences within the bound", () => {
+    expect(readModelText("First one. Second one. Third one.", 25)).toBe("First one. Second one.");
+  });
+  it("cuts a text with no sentence end at the bound, never inside a surrogate pair", () => {
+    expect(readModelText("abcdefgh", 5)).toBe("abcde");
+    expect(readModelText("abcd\u{1F600}x", 5)).toBe("abcd");
+  });
+  it("a language model's 900 kB narrative is screened in bounded time", () => {
+    const started = performance.now();
+    const kept = screenModelNarrative("The patient is safe. ".repeat(43_000), {
+      headline: "Lithium 1.6 mmol/L.",
+      requiresClinicianReview: true,
+      riskLevel: "high",
+    } as never);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(kept).toBeNull();
   });
 });

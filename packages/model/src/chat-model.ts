@@ -47,6 +47,8 @@ export interface ToolLoopRequest {
 export const MODEL_REPLY_BOUNDS = Object.freeze({
   maxReplyBytes: 1_048_576,
   maxToolCallsPerStep: 16,
+  /** Nesting of one tool call's arguments (the input screen's bound for a body; decision 190). */
+  maxArgumentDepth: 32,
 });
 
 /** One tool call of the loop, in the order the model made them. */

@@ -132,6 +132,36 @@ function refuseToolCallsOverBound(bytes: Uint8Array, maxToolCalls: number): void
     throw replyOverBound(
       `model unavailable: reply asked for ${calls.length} tool calls, over the bound of ${maxToolCalls} per step`,
     );
+  if (!Array.isArray(calls)) return;
+  for (const call of calls) {
+    const args = (call as { function?: { arguments?: unknown } } | null)?.function?.arguments;
+    if (typeof args === "string" && jsonDepthOver(args, MODEL_REPLY_BOUNDS.maxArgumentDepth))
+      throw replyOverBound(
+        `model unavailable: tool call arguments nested over the bound of ${MODEL_REPLY_BOUNDS.maxArgumentDepth} levels`,
+      );
+  }
+}
+
+/**
+ * True when the JSON text nests arrays and objects deeper than `maxDepth`: one pass over the
+ * characters, outside strings, no parse. The AI SDK copies tool input recursively, so arguments
+ * nested 200,000 deep overflowed its stack (decision 190); no tool's input nests past a few levels.
+ */
+function jsonDepthOver(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i += 1;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > maxDepth) return true;
+    } else if (c === 0x5d || c === 0x7d) depth -= 1;
+  }
+  return false;
 }
 
 function toSdkTools({ tool }: AiSdk, tools: readonly ChatTool[]): ToolSet {

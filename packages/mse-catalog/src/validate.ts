@@ -132,6 +132,14 @@ function validateEntry(key: string, raw: unknown, errors: ErrorList): SelectionE
     errors.add(key, "Values are required.", "values");
   } else if (!Array.isArray(rawValues)) {
     errors.add(key, "Values must be an array of option values.", "values");
+  } else if (rawValues.length > domain.options.length) {
+    // Bounded before any value is read (decision 191): more values than the domain has options
+    // cannot all be distinct options.
+    errors.add(
+      key,
+      `At most ${domain.options.length} values: this domain has ${domain.options.length} options.`,
+      "values",
+    );
   } else {
     const seen = new Set<string>();
     for (const v of rawValues) {
@@ -210,6 +218,12 @@ function validateEntry(key: string, raw: unknown, errors: ErrorList): SelectionE
   if (raw.supportingSignals !== undefined) {
     if (!Array.isArray(raw.supportingSignals)) {
       errors.add(key, "Supporting signals must be an array of signal names.", "supportingSignals");
+    } else if (raw.supportingSignals.length > SIGNALS.size) {
+      errors.add(
+        key,
+        `At most ${SIGNALS.size} supporting signals: the catalog names ${SIGNALS.size}.`,
+        "supportingSignals",
+      );
     } else {
       const seen = new Set<string>();
       for (const s of raw.supportingSignals) {
@@ -282,6 +296,14 @@ export function validateSelection(
   const keys = Object.keys(selection);
   if (keys.length === 0) {
     errors.add(SELECTION_SCOPE, "The selection must include at least one domain.");
+    return { ok: false, errors: errors.finish() };
+  }
+  // Bounded before any entry is read (decision 191): the catalog has DOMAIN_KEYS.length domains.
+  if (keys.length > DOMAIN_KEYS.length) {
+    errors.add(
+      SELECTION_SCOPE,
+      `The selection has ${keys.length} keys; the catalog has ${DOMAIN_KEYS.length} domains.`,
+    );
     return { ok: false, errors: errors.finish() };
   }
   const entries = new Map<string, SelectionEntry | null>();

@@ -253,12 +253,14 @@ describe("validateSelection: one entry per problem", () => {
   });
 
   it("caps the list of errors", () => {
-    const input = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`d${i}`, {}]));
+    // 300 unknown fields and no values in one domain (more domains than the catalog's 17 are
+    // refused as a whole before any is read).
+    const input = { mood: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f${i}`, 1])) };
     const errors = errorsOf(input);
     expect(errors).toHaveLength(MAX_ERRORS + 1);
     expect(errors[MAX_ERRORS]).toEqual({
       domain: "selection",
-      message: "200 further problems were not listed.",
+      message: "201 further problems were not listed.",
     });
   });
 });
@@ -306,5 +308,27 @@ describe("validateSelection: partial mode", () => {
     const merged = mergeSelection({ mood: { values: ["anxious"] } }, r.selection);
     expect(merged).toEqual({});
     expectOne(merged, { domain: "selection" });
+  });
+});
+
+describe("bounds read before the entries (decision 191)", () => {
+  it("more keys than the catalog has domains: one error, no entry read", () => {
+    const selection = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`d${i}`, { values: [] }]));
+    expect(errorsOf(selection)).toEqual([
+      { domain: "selection", message: "The selection has 500 keys; the catalog has 17 domains." },
+    ]);
+  });
+  it("more values than the domain has options: one error naming the bound", () => {
+    const values = Array.from({ length: 5_000 }, (_, i) => `v${i}`);
+    const errors = errorsOf({ mood: { values } });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ domain: "mood", value: "values" });
+    expect(errors[0]?.message).toMatch(/^At most \d+ values: this domain has \d+ options\.$/);
+  });
+  it("more supporting signals than the catalog names: one error naming the bound", () => {
+    const supportingSignals = Array.from({ length: 5_000 }, () => "x");
+    const errors = errorsOf({ mood: { values: ["depressed"], supportingSignals } });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toMatch(/^At most \d+ supporting signals: the catalog names \d+\.$/);
   });
 });

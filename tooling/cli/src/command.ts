@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { DataDirLockedError, type DbHandle, RepoError } from "@svc/db";
+import { checkJsonText } from "@svc/http";
 import { EnvError } from "@svc/http/runtime";
 import type { ParsedArgs } from "./args.js";
 
@@ -53,38 +54,68 @@ export function list(args: ParsedArgs, name: string): string[] | undefined {
 }
 
 /**
- * The most a file named by `--params-file`, `--results-file` or `--jwks` may hold: the API's body
- * limit. While `pnpm start` holds the embedded database the server itself runs the command
- * (decision 27), so an unbounded read (a device such as /dev/zero, a multi-gigabyte file) would
- * stop the service for every tenant.
+ * Most bytes of a JSON file a command reads: the API's body limit. While `pnpm start` holds the
+ * embedded database the server itself runs the command (decision 27), so an unbounded read (a
+ * device such as /dev/zero, a multi-gigabyte file) would stop the service for every tenant
+ * (decisions 188 and 192).
  */
-export const MAX_INPUT_FILE_BYTES = 1024 * 1024;
+export const MAX_JSON_FILE_BYTES = 1_048_576;
 
 /**
- * A regular file's text, at most MAX_INPUT_FILE_BYTES, checked on the opened file before a byte is
- * read (decision 188); `what` names it in the refusals ("the JSON results").
+ * A JSON file a command was given (`--params-file`, `--results-file`, `--jwks`), read as the API
+ * reads a body (decisions 188 and 192): a regular file only (a device or a folder is refused
+ * before a byte is read), at most `maxBytes` (its size checked first, and the read stopped at the
+ * piece that passes it should the file grow meanwhile), strict UTF-8, then the input screen of
+ * @svc/http (32 levels, 1,000 keys an object, 200,000 values, no control characters or lone
+ * surrogates). `messages` keep each command's own wording for a file it cannot read or parse.
  */
-export function readInputFile(file: string, what: string, maxBytes = MAX_INPUT_FILE_BYTES): string {
+export function readJsonFile(
+  where: string,
+  named: string,
+  messages: { cannotRead: string; notJson: string },
+  maxBytes = MAX_JSON_FILE_BYTES,
+): unknown {
+  const text = readBoundedFile(where, named, messages.cannotRead, maxBytes);
+  const checked = checkJsonText(text);
+  if (checked.ok) return checked.value;
+  if (checked.invalidJson) throw new CliError(messages.notJson);
+  const issue = checked.issues[0];
+  throw new CliError(
+    `${named} is refused by the input screen: ${issue?.path ?? "(root)"} ${issue?.message ?? ""}`.trim(),
+  );
+}
+
+/** A regular file's UTF-8 text of at most `maxBytes`, bounded before and while it is read. */
+function readBoundedFile(where: string, named: string, cannotRead: string, maxBytes: number): string {
+  const tooLarge = () =>
+    new CliError(`${named} is over ${maxBytes} bytes, the most a JSON file may hold here; it was not read.`);
   let fd: number;
   try {
-    fd = openSync(file, "r");
+    fd = openSync(where, "r");
   } catch {
-    throw new CliError(`Cannot read ${what} from ${file}.`);
+    throw new CliError(cannotRead);
   }
+  const buffer = Buffer.alloc(maxBytes + 1);
+  let length = 0;
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new CliError(`${file} is not a regular file; ${what} must be a file.`);
-    if (stat.size > maxBytes)
-      throw new CliError(`${file} holds ${stat.size} bytes; ${what} may be at most ${maxBytes} bytes.`);
-    const buffer = Buffer.alloc(stat.size);
-    let read = 0;
-    while (read < stat.size) {
-      const n = readSync(fd, buffer, read, stat.size - read, read);
-      if (n === 0) break;
-      read += n;
+    if (!stat.isFile()) throw new CliError(`${named} is not a regular file; give a JSON file.`);
+    if (stat.size > maxBytes) throw tooLarge();
+    for (;;) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+      if (length > maxBytes) throw tooLarge();
     }
-    return buffer.subarray(0, read).toString("utf8");
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(cannotRead);
   } finally {
     closeSync(fd);
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(buffer.subarray(0, length));
+  } catch {
+    throw new CliError(`${named} is not UTF-8 text.`);
   }
 }

@@ -47,9 +47,7 @@ describe("files named on the command line are bounded before they are read (deci
     writeFileSync(file, JSON.stringify({ symptomWindowDays: 21, padding: "x".repeat(1_100_000) }));
     const out = svcCli("models", "propose", "--engine", "relapse", "--params-file", file, "--json");
     expect(out.code).toBe(1);
-    expect(JSON.parse(out.stderr).error).toMatch(
-      /holds \d+ bytes; the JSON parameters may be at most 1048576 bytes/,
-    );
+    expect(JSON.parse(out.stderr).error).toMatch(/is over 1048576 bytes, the most a JSON file may hold/);
     expect(await listModelVersions(db.handle.db, "relapse")).toHaveLength(before);
   });
   it.each([
@@ -68,5 +66,25 @@ describe("model environment", () => {
     expect(() => parseEnv({ MODEL_BASE_URL: "http://127.0.0.1:9/v1" })).toThrow(EnvError);
     expect(() => parseEnv({ MODEL_BASE_URL: "not a url", MODEL_NAME: "m" })).toThrow(/MODEL_BASE_URL/);
     expect(parseEnv({ MODEL_BASE_URL: "http://127.0.0.1:9/v1", MODEL_NAME: "m" }).MODEL_NAME).toBe("m");
+  });
+});
+
+describe("JSON files a command reads are bounded as request bodies are (decision 192)", () => {
+  it("a parameters file over 1 MiB is refused naming the bound, and nothing is stored", async () => {
+    const file = path.join(tmpdir(), `params-big-${Date.now()}.json`);
+    writeFileSync(file, JSON.stringify({ symptomWindowDays: 21, padding: "x".repeat(1_200_000) }));
+    const before = (await listModelVersions(db.handle.db, "relapse")).length;
+    const out = svcCli("models", "propose", "--engine", "relapse", "--params-file", file, "--json");
+    expect(out.code).toBe(1);
+    expect(JSON.parse(out.stderr).error).toMatch(/is over 1048576 bytes, the most a JSON file may hold/);
+    expect(await listModelVersions(db.handle.db, "relapse")).toHaveLength(before);
+  });
+
+  it("a parameters file nested 100,000 deep is refused by the input screen", async () => {
+    const file = path.join(tmpdir(), `params-deep-${Date.now()}.json`);
+    writeFileSync(file, `{"a":${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
+    const out = svcCli("models", "propose", "--engine", "relapse", "--params-file", file, "--json");
+    expect(out.code).toBe(1);
+    expect(JSON.parse(out.stderr).error).toMatch(/refused by the input screen/);
   });
 });

@@ -266,6 +266,7 @@ function parseBody<Res>(text: string): Res {
   return parsed as Res;
 }
 
+export * from "./bounds.js";
 export * from "./browser.js";
 export * from "./cli.js";
 export * from "./compiled.js";

@@ -26,6 +26,7 @@ export const MetadataSchema = z
     message: `metadata can be at most ${METADATA_MAX_BYTES} bytes as JSON`,
   })
   .openapi("ResourceMetadata", {
+    maxProperties: METADATA_MAX_KEYS,
     description:
       "Your own flat key-value pairs, echoed back: at most 50 keys (1-40 chars), values string (up to 500 chars), number, boolean or null, 8 kB in all. Never put patient health information here.",
   });

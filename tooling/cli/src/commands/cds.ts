@@ -1,7 +1,7 @@
 import path from "node:path";
 import { loopbackWebhooksAllowed, parseEnv, publicBaseUrl } from "@svc/http/runtime";
 import { JWKS_MAX_BYTES, listCdsClients, registerCdsClient, revokeCdsClient } from "@svc/records";
-import { CliError, type CommandTable, list, readInputFile, text } from "../command.js";
+import { CliError, type CommandTable, list, readJsonFile, text } from "../command.js";
 
 /** The mode asked for (default test). */
 function mode(value: string | undefined): "test" | "live" {
@@ -17,13 +17,15 @@ function mode(value: string | undefined): "test" | "live" {
 function jwksFile(file: string | undefined): unknown {
   if (file === undefined) return undefined;
   const where = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
-  // A set holds a few public keys: the store's own bound, checked before a byte is read.
-  const raw = readInputFile(where, "the JWK Set", JWKS_MAX_BYTES);
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new CliError(`The JWK Set file ${file} is not JSON.`);
-  }
+  return readJsonFile(
+    where,
+    file,
+    {
+      cannotRead: `Cannot read the JWK Set file ${file}.`,
+      notJson: `The JWK Set file ${file} is not JSON.`,
+    },
+    JWKS_MAX_BYTES,
+  );
 }
 
 /**

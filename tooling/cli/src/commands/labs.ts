@@ -2,7 +2,7 @@ import type { DbHandle } from "@svc/db";
 import { LabResultsSchema } from "@svc/http";
 import { LAB_ORDER_STATUSES, LabOrderError, transitionLabOrder } from "@svc/records";
 import type { ParsedArgs } from "../args.js";
-import { CliError, type CommandTable, readInputFile, text } from "../command.js";
+import { CliError, type CommandTable, readJsonFile, text } from "../command.js";
 
 /**
  * Operator lab commands (decision 34): provider authorization and the later moves of a lab order, in
@@ -14,13 +14,8 @@ import { CliError, type CommandTable, readInputFile, text } from "../command.js"
 function readResults(args: ParsedArgs) {
   const file = text(args, "results-file", false);
   if (file === undefined) return undefined;
-  const source = readInputFile(file, "the JSON results");
-  let raw: unknown;
-  try {
-    raw = JSON.parse(source);
-  } catch {
-    throw new CliError(`Cannot read JSON results from ${file}.`);
-  }
+  const cannotRead = `Cannot read JSON results from ${file}.`;
+  const raw = readJsonFile(file, file, { cannotRead, notJson: cannotRead });
   const parsed = LabResultsSchema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];

@@ -1,7 +1,7 @@
 import { listModelVersions, MODELS_CHANGED_CHANNEL, promoteModelVersion, proposeModelVersion } from "@svc/db";
 import { ENGINE_REGISTRY, isEngineName } from "@svc/intelligence";
 import { announce } from "../announce.js";
-import { CliError, type CommandTable, integer, readInputFile, text } from "../command.js";
+import { CliError, type CommandTable, integer, readJsonFile, text } from "../command.js";
 
 export const modelCommands: CommandTable = {
   "models list": async (args, { db }) => ({
@@ -9,13 +9,8 @@ export const modelCommands: CommandTable = {
   }),
   "models propose": async (args, { db }) => {
     const file = text(args, "params-file") as string;
-    const raw = readInputFile(file, "the JSON parameters");
-    let params: unknown;
-    try {
-      params = JSON.parse(raw);
-    } catch {
-      throw new CliError(`Cannot read JSON parameters from ${file}.`);
-    }
+    const cannotRead = `Cannot read JSON parameters from ${file}.`;
+    const params = readJsonFile(file, file, { cannotRead, notJson: cannotRead });
     const engine = text(args, "engine") as string;
     // Each engine's own parameter check (its registry descriptor): a candidate the engine cannot
     // run is refused at proposal. An unknown engine is refused by the model-version store.
