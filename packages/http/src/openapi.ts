@@ -194,6 +194,11 @@ export const OPENAPI_TAGS = [
   { name: "Wearables", description: "Connect a patient's wearable provider and read its daily metrics." },
   { name: "Events", description: "Signed events of your account, newest first, as a cursor list." },
   {
+    name: "Webhook endpoints",
+    description:
+      "Where your account's events are posted, in the key's mode: add, list, update, rotate the signing secret, delete.",
+  },
+  {
     name: "Test helpers",
     description: "Sandbox only (secret test keys): move lab orders and wearable connections along.",
   },
