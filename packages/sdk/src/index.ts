@@ -26,4 +26,5 @@ export {
   type TransportOptions,
   takesIdempotencyKey,
 } from "./transport.js";
+export type { WebhookEndpointsResource } from "./webhook-endpoints.js";
 export * from "./webhooks.js";
