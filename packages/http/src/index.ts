@@ -14,5 +14,6 @@ export * from "./openapi.js";
 export * from "./public-documents.js";
 export * from "./rate-limit/index.js";
 export * from "./request-url.js";
+export { SDK_CALLS, SDK_SAMPLE_LABEL } from "./sdk-samples.js";
 export * from "./standard-routes.js";
 export * from "./usage-meter.js";

@@ -29,7 +29,7 @@ const route = createRoute({
       content: {
         "application/json": {
           schema: CreateWebhookEndpointRequestSchema,
-          example: { url: "https://hooks.example.com/svc" },
+          example: { url: "https://93.184.215.14/svc-hooks" },
         },
       },
     },

@@ -8,7 +8,7 @@ export const ENDPOINT_URL_MAX = 2048;
 const EndpointUrl = z.string().min(1).max(ENDPOINT_URL_MAX).openapi({
   description:
     "Where events are posted. Live mode: `https://` only. Never a private, loopback, link-local or metadata address (checked now, against every address the name resolves to, and again at each delivery). Test mode may use `http://127.0.0.1` where the operator allows loopback webhooks.",
-  example: "https://hooks.example.com/svc",
+  example: "https://93.184.215.14/svc-hooks",
 });
 
 export const WebhookEndpointSchema = z
