@@ -25,8 +25,8 @@ pnpm typecheck
 step "OpenAPI document matches the route schemas (no database needed)"
 pnpm openapi:check
 
-# Redocly CLI with redocly.yaml at the root (decision 130); accepted findings are listed with their
-# reasons in .redocly.lint-ignore.yaml.
+# Redocly CLI with redocly.yaml at the root (decisions 130 and 176): recommended rules as errors,
+# no ignore file.
 step "OpenAPI document lint (redocly)"
 pnpm openapi:lint
 

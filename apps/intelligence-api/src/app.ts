@@ -37,6 +37,12 @@ import { registerWearableConnectionsList } from "./routes/v1_wearables_connectio
 import { registerWearableConnectionsMetrics } from "./routes/v1_wearables_connections_metrics.js";
 import { registerWearableConnectionsSync } from "./routes/v1_wearables_connections_sync.js";
 import { registerWearableProviders } from "./routes/v1_wearables_providers.js";
+import { registerWebhookEndpointsCreate } from "./routes/v1_webhook_endpoints_create.js";
+import { registerWebhookEndpointsDelete } from "./routes/v1_webhook_endpoints_delete.js";
+import { registerWebhookEndpointsGet } from "./routes/v1_webhook_endpoints_get.js";
+import { registerWebhookEndpointsList } from "./routes/v1_webhook_endpoints_list.js";
+import { registerWebhookEndpointsRotateSecret } from "./routes/v1_webhook_endpoints_rotate_secret.js";
+import { registerWebhookEndpointsUpdate } from "./routes/v1_webhook_endpoints_update.js";
 
 export interface IntelligenceApiOptions {
   /** The published document (both APIs when served together); this API's own otherwise. */
@@ -74,6 +80,12 @@ export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOpti
   registerLabOrdersCancel(service);
   registerTestHelperLabs(service);
   registerEventsList(service);
+  registerWebhookEndpointsCreate(service);
+  registerWebhookEndpointsList(service);
+  registerWebhookEndpointsGet(service);
+  registerWebhookEndpointsUpdate(service);
+  registerWebhookEndpointsDelete(service);
+  registerWebhookEndpointsRotateSecret(service);
   registerWearableProviders(service);
   registerWearablesConnect(service);
   registerWearableConnectionsList(service);

@@ -38,3 +38,11 @@ export type { WearableConnectionList } from "./routes/v1_wearables_connections_l
 export type { WearableMetricsResponse } from "./routes/v1_wearables_connections_metrics.js";
 export type { WearableSyncResponse } from "./routes/v1_wearables_connections_sync.js";
 export type { WearableProviderList } from "./routes/v1_wearables_providers.js";
+export type {
+  CreateWebhookEndpointRequest,
+  WebhookEndpointSecretResponse,
+} from "./routes/v1_webhook_endpoints_create.js";
+export type { WebhookEndpointDeletedResponse } from "./routes/v1_webhook_endpoints_delete.js";
+export type { WebhookEndpointResponse } from "./routes/v1_webhook_endpoints_get.js";
+export type { WebhookEndpointListResponse } from "./routes/v1_webhook_endpoints_list.js";
+export type { UpdateWebhookEndpointRequest } from "./routes/v1_webhook_endpoints_update.js";

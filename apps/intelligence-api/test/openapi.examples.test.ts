@@ -54,9 +54,9 @@ function byId(operationId: string) {
 }
 
 describe("docs/openapi.json: what every operation declares", () => {
-  it("has 38 operations, each with a unique camelCase operationId and a summary", () => {
+  it("has 44 operations, each with a unique camelCase operationId and a summary", () => {
     const ids = operations.map((o) => o.operation.operationId);
-    expect(operations.length).toBeGreaterThanOrEqual(38);
+    expect(operations.length).toBeGreaterThanOrEqual(44);
     for (const id of ids) expect(id).toMatch(/^[a-z][a-zA-Z0-9]*$/);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -202,6 +202,9 @@ describe("docs/openapi.json: every example is accepted by the running service", 
     return { visitId };
   };
 
+  /** A webhook endpoint of the caller's account (the create example's URL is a literal public address). */
+  const webhookEndpoint = async () => ({ id: await created("createWebhookEndpoint") });
+
   /** The resource each operation's example needs, created first (most need none). */
   const setups: Record<string, () => Promise<Record<string, string>>> = {
     getLabOrder: () => labOrder(),
@@ -220,6 +223,10 @@ describe("docs/openapi.json: every example is accepted by the running service", 
     getMseAudit: () => visit(),
     signMseRecord: () => visit(),
     runMseAgent: () => visit(false),
+    getWebhookEndpoint: webhookEndpoint,
+    updateWebhookEndpoint: webhookEndpoint,
+    rotateWebhookEndpointSecret: webhookEndpoint,
+    deleteWebhookEndpoint: webhookEndpoint,
   };
 
   it.each(operations.map((o) => o.operation.operationId ?? `${o.method} ${o.path}`))(

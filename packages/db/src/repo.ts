@@ -7,7 +7,7 @@ import { accounts, apiKeys, type KeyKind, organizations, plans } from "./schema.
 /** A refusal the operator can act on (unknown account, bad kind, bad scope...). */
 export class RepoError extends Error {
   constructor(
-    readonly code: "not_found" | "invalid",
+    readonly code: "not_found" | "invalid" | "conflict",
     message: string,
   ) {
     super(message);

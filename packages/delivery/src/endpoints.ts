@@ -4,14 +4,18 @@ import {
   and,
   asc,
   type Db,
+  type DbOrTx,
   desc,
   eq,
+  gt,
   inArray,
   isNull,
   makeDeliveryDueAgain,
   organizations,
   RepoError,
   recordEvent,
+  type SQL,
+  sql,
   webhookAttempts,
   webhookDeliveries,
   webhookEndpoints,
@@ -46,14 +50,113 @@ export interface AddEndpointInput {
   resolve?: Resolver;
 }
 
+/** At most this many endpoints per account (or organization) and mode that are not removed. */
+export const MAX_WEBHOOK_ENDPOINTS = 16;
+
+/** The account and mode an API key acts in: the API's reads and writes of endpoints stay inside it. */
+export interface EndpointOwner {
+  accountId: string;
+  mode: "test" | "live";
+}
+
+/** What every read and write of an endpoint answers (never its secret). */
+const ENDPOINT_COLUMNS = {
+  id: webhookEndpoints.id,
+  url: webhookEndpoints.url,
+  mode: webhookEndpoints.mode,
+  allowPrivate: webhookEndpoints.allowPrivate,
+  createdAt: webhookEndpoints.createdAt,
+  disabledAt: webhookEndpoints.disabledAt,
+  disabledReason: webhookEndpoints.disabledReason,
+};
+
+/** An endpoint as every function here returns it. */
+export interface WebhookEndpointRow {
+  id: string;
+  url: string;
+  mode: "test" | "live";
+  allowPrivate: boolean;
+  createdAt: Date;
+  disabledAt: Date | null;
+  disabledReason: string | null;
+}
+
+/** The endpoint with this id that is not removed, inside the owner's account and mode when given. */
+function endpointMatch(id: string, owner?: EndpointOwner): SQL | undefined {
+  return and(
+    eq(webhookEndpoints.id, id),
+    isNull(webhookEndpoints.removedAt),
+    owner ? eq(webhookEndpoints.accountId, owner.accountId) : undefined,
+    owner ? eq(webhookEndpoints.mode, owner.mode) : undefined,
+  );
+}
+
+function noEndpoint(id: string): RepoError {
+  return new RepoError("not_found", `No webhook endpoint ${id}.`);
+}
+
+/** How an endpoint's address is judged (decision 48, decision 95). */
+export interface EndpointAddressPolicy {
+  mode: "test" | "live";
+  allowPrivate: boolean;
+  /**
+   * The operator's loopback setting (`loopbackWebhooksAllowed(env)`): may a test-mode endpoint be
+   * on loopback? Unset is no (DESIGN: off on a hosted service). `allowPrivate` is apart.
+   */
+  allowLoopbackWebhooks?: boolean;
+  resolve?: Resolver;
+}
+
 /**
- * Register an endpoint (decision 48): live needs https; organization endpoints are always live
- * (decision 28); the URL must carry no credentials; every
- * address its name resolves to must be public, loopback being allowed for test mode where the
- * operator allows loopback webhooks, and private ranges with `allowPrivate` (operator only). The
- * secret is returned this once.
+ * The address rules of an endpoint URL, checked when it is added and when it is changed: live
+ * needs https, no credentials, and every address the name resolves to passes the policy. Reads no
+ * row and writes nothing, so a caller runs it before opening a transaction (a name can take
+ * seconds to resolve). Refusals are RepoError `invalid` with a sentence saying why.
  */
-export async function addWebhookEndpoint(db: Db, input: AddEndpointInput) {
+export async function checkEndpointAddress(url: string, policy: EndpointAddressPolicy): Promise<void> {
+  const policyInput = {
+    mode: policy.mode,
+    allowPrivate: policy.allowPrivate,
+    allowLoopbackWebhooks: policy.allowLoopbackWebhooks,
+  };
+  const checked = checkEndpointUrl(url, policyInput);
+  if (!checked.ok) throw new RepoError("invalid", checked.reason);
+  const host = checked.url.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host)) return;
+  let addresses: { address: string }[];
+  try {
+    addresses = await (policy.resolve ?? systemResolver)(host);
+  } catch {
+    throw new RepoError("invalid", `The host ${host} does not resolve.`);
+  }
+  const allowed = addressPolicyFor(policyInput);
+  const refused = addresses.find((a) => !isAllowedAddress(a.address, allowed));
+  if (refused)
+    throw new RepoError(
+      "invalid",
+      refusedAddressReason(
+        `The host ${host} resolves to ${refused.address}, which`,
+        refused.address,
+        policyInput,
+      ),
+    );
+}
+
+/** An endpoint whose owner and address were checked, ready to insert. */
+export interface CheckedEndpoint {
+  accountId: string | null;
+  orgId: string | null;
+  url: string;
+  mode: "test" | "live";
+  allowPrivate: boolean;
+}
+
+/**
+ * The checks of a new endpoint (decision 48): exactly one owner, which exists; organization
+ * endpoints are always live (decision 28); the address rules of `checkEndpointAddress`. Writes
+ * nothing.
+ */
+export async function checkNewWebhookEndpoint(db: DbOrTx, input: AddEndpointInput): Promise<CheckedEndpoint> {
   if (Boolean(input.accountId) === Boolean(input.orgId))
     throw new RepoError("invalid", "Give exactly one of --account and --org.");
   // Organization endpoints receive only MSE safety events, which carry live patient data: they
@@ -79,56 +182,96 @@ export async function addWebhookEndpoint(db: Db, input: AddEndpointInput) {
         "Organization endpoints receive MSE safety events (live patient data) and must be live: https, public unless --allow-private.",
       );
   }
-  const policyInput = { mode, allowPrivate, allowLoopbackWebhooks: input.allowLoopbackWebhooks };
-  const checked = checkEndpointUrl(input.url, policyInput);
-  if (!checked.ok) throw new RepoError("invalid", checked.reason);
-  const host = checked.url.hostname.replace(/^\[|\]$/g, "");
-  if (!isIP(host)) {
-    let addresses: { address: string }[];
-    try {
-      addresses = await (input.resolve ?? systemResolver)(host);
-    } catch {
-      throw new RepoError("invalid", `The host ${host} does not resolve.`);
-    }
-    const policy = addressPolicyFor(policyInput);
-    const refused = addresses.find((a) => !isAllowedAddress(a.address, policy));
-    if (refused)
-      throw new RepoError(
-        "invalid",
-        refusedAddressReason(
-          `The host ${host} resolves to ${refused.address}, which`,
-          refused.address,
-          policyInput,
-        ),
-      );
-  }
-  const row = {
-    id: newId("we"),
+  await checkEndpointAddress(input.url, {
+    mode,
+    allowPrivate,
+    allowLoopbackWebhooks: input.allowLoopbackWebhooks,
+    resolve: input.resolve,
+  });
+  return {
     accountId: input.accountId ?? null,
     orgId: input.orgId ?? null,
     url: input.url,
     mode,
-    secret: newWebhookSecret(),
     allowPrivate,
   };
-  await db.insert(webhookEndpoints).values(row);
-  return { id: row.id, url: row.url, secret: row.secret };
 }
 
-/** Endpoints of an account or organization that are not removed; never their secrets. */
-export async function listWebhookEndpoints(db: Db, owner: { accountId?: string; orgId?: string }) {
+/**
+ * Insert a checked endpoint with a new secret, returned this once. The owner's row is locked
+ * first, so two inserts for one owner take turns and the count of its endpoints in this mode
+ * stays at most MAX_WEBHOOK_ENDPOINTS (every event writes one delivery per endpoint, so the cap
+ * also bounds what one event can fan out to).
+ */
+export async function insertWebhookEndpoint(db: DbOrTx, checked: CheckedEndpoint) {
+  return db.transaction(async (tx) => {
+    const owner = checked.accountId
+      ? eq(webhookEndpoints.accountId, checked.accountId)
+      : eq(webhookEndpoints.orgId, checked.orgId as string);
+    if (checked.accountId)
+      await tx
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(eq(accounts.id, checked.accountId))
+        .for("update");
+    else
+      await tx
+        .select({ id: organizations.id })
+        .from(organizations)
+        .where(eq(organizations.id, checked.orgId as string))
+        .for("update");
+    const [held] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(webhookEndpoints)
+      .where(and(owner, eq(webhookEndpoints.mode, checked.mode), isNull(webhookEndpoints.removedAt)));
+    if (Number(held?.n ?? 0) >= MAX_WEBHOOK_ENDPOINTS)
+      throw new RepoError(
+        "conflict",
+        `There are already ${MAX_WEBHOOK_ENDPOINTS} ${checked.mode}-mode webhook endpoints here, the most allowed; remove one first.`,
+      );
+    const secret = newWebhookSecret();
+    const [row] = await tx
+      .insert(webhookEndpoints)
+      .values({ id: newId("we"), ...checked, secret })
+      .returning(ENDPOINT_COLUMNS);
+    if (!row) throw new Error("webhook endpoint insert returned no row");
+    return { ...row, secret };
+  });
+}
+
+/**
+ * Register an endpoint (decision 48): the checks of `checkNewWebhookEndpoint`, then the insert.
+ * The secret is returned this once.
+ */
+export async function addWebhookEndpoint(db: Db, input: AddEndpointInput) {
+  const created = await insertWebhookEndpoint(db, await checkNewWebhookEndpoint(db, input));
+  return { id: created.id, url: created.url, secret: created.secret };
+}
+
+/**
+ * Where a page of endpoints ends: the id of its last one. Ids are time-sortable (`@svc/ids`), so
+ * id order is creation order, and unlike `created_at` (microseconds in PostgreSQL) an id survives
+ * a cursor whole.
+ */
+export interface EndpointPosition {
+  id: string;
+}
+
+/**
+ * Endpoints of an account or organization that are not removed, oldest first; never their
+ * secrets. `mode` keeps one mode's; `page` reads at most `limit` after `after` and says whether
+ * more follow (without it, every endpoint: at most MAX_WEBHOOK_ENDPOINTS per mode).
+ */
+export async function listWebhookEndpoints(
+  db: Db,
+  owner: { accountId?: string; orgId?: string; mode?: "test" | "live" },
+  page?: { after?: EndpointPosition; limit: number },
+): Promise<{ endpoints: WebhookEndpointRow[]; hasMore: boolean }> {
   if (Boolean(owner.accountId) === Boolean(owner.orgId))
     throw new RepoError("invalid", "Give exactly one of --account and --org.");
+  const after = page?.after;
   const rows = await db
-    .select({
-      id: webhookEndpoints.id,
-      url: webhookEndpoints.url,
-      mode: webhookEndpoints.mode,
-      allowPrivate: webhookEndpoints.allowPrivate,
-      createdAt: webhookEndpoints.createdAt,
-      disabledAt: webhookEndpoints.disabledAt,
-      disabledReason: webhookEndpoints.disabledReason,
-    })
+    .select(ENDPOINT_COLUMNS)
     .from(webhookEndpoints)
     .where(
       and(
@@ -136,19 +279,56 @@ export async function listWebhookEndpoints(db: Db, owner: { accountId?: string; 
           ? eq(webhookEndpoints.accountId, owner.accountId)
           : eq(webhookEndpoints.orgId, owner.orgId as string),
         isNull(webhookEndpoints.removedAt),
+        owner.mode ? eq(webhookEndpoints.mode, owner.mode) : undefined,
+        after ? gt(webhookEndpoints.id, after.id) : undefined,
       ),
     )
-    .orderBy(webhookEndpoints.createdAt);
-  return { endpoints: rows };
+    .orderBy(asc(webhookEndpoints.id))
+    .limit(page ? page.limit + 1 : MAX_ENDPOINTS_READ);
+  const limit = page?.limit ?? MAX_ENDPOINTS_READ;
+  return { endpoints: rows.slice(0, limit), hasMore: rows.length > limit };
 }
 
-/** Remove an endpoint: it gets no new deliveries and its pending ones are cancelled. */
-export async function removeWebhookEndpoint(db: Db, id: string, now = new Date()) {
+/**
+ * Without a page, a list reads at most this many: both modes at the cap, with room for endpoints
+ * added before the cap existed; the dashboard and the CLI show them all.
+ */
+const MAX_ENDPOINTS_READ = 1000;
+
+/** One endpoint that is not removed (inside the owner's account and mode when given); never its secret. */
+export async function getWebhookEndpoint(db: DbOrTx, id: string, owner?: EndpointOwner) {
+  const [row] = await db.select(ENDPOINT_COLUMNS).from(webhookEndpoints).where(endpointMatch(id, owner));
+  if (!row) throw noEndpoint(id);
+  return row;
+}
+
+/**
+ * Point an endpoint at a new URL, checked first with `checkEndpointAddress` under the endpoint's
+ * mode. The operator's `allowPrivate` was granted for the old address, so it does not carry over.
+ */
+export async function setWebhookEndpointUrl(
+  db: DbOrTx,
+  input: { id: string; url: string; owner?: EndpointOwner },
+) {
+  const [updated] = await db
+    .update(webhookEndpoints)
+    .set({ url: input.url, allowPrivate: false })
+    .where(endpointMatch(input.id, input.owner))
+    .returning(ENDPOINT_COLUMNS);
+  if (!updated) throw noEndpoint(input.id);
+  return updated;
+}
+
+/**
+ * Remove an endpoint (inside the owner's account and mode when given): it gets no new deliveries
+ * and its pending ones are cancelled.
+ */
+export async function removeWebhookEndpoint(db: DbOrTx, id: string, now = new Date(), owner?: EndpointOwner) {
   return db.transaction(async (tx) => {
     const [endpoint] = await tx
       .update(webhookEndpoints)
       .set({ removedAt: now })
-      .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.removedAt)))
+      .where(endpointMatch(id, owner))
       .returning({ id: webhookEndpoints.id, removedAt: webhookEndpoints.removedAt });
     if (!endpoint) throw new RepoError("not_found", `No webhook endpoint ${id} (or it was already removed).`);
     const cancelled = await tx
@@ -283,10 +463,13 @@ export async function sendTestEvent(db: Db, input: { accountId: string; endpoint
   });
 }
 
-/** Disable an endpoint (no new deliveries; pending ones are cancelled when due) or enable it again. */
+/**
+ * Disable an endpoint (no new deliveries; pending ones are cancelled when due) or enable it again,
+ * inside the owner's account and mode when given.
+ */
 export async function setWebhookEndpointDisabled(
-  db: Db,
-  input: { id: string; disabled: boolean; reason?: string },
+  db: DbOrTx,
+  input: { id: string; disabled: boolean; reason?: string; owner?: EndpointOwner },
   now = new Date(),
 ) {
   const [updated] = await db
@@ -296,23 +479,24 @@ export async function setWebhookEndpointDisabled(
         ? { disabledAt: now, disabledReason: input.reason ?? "Disabled in the dashboard." }
         : { disabledAt: null, disabledReason: null },
     )
-    .where(and(eq(webhookEndpoints.id, input.id), isNull(webhookEndpoints.removedAt)))
-    .returning({ id: webhookEndpoints.id, disabledAt: webhookEndpoints.disabledAt });
-  if (!updated) throw new RepoError("not_found", `No webhook endpoint ${input.id}.`);
+    .where(endpointMatch(input.id, input.owner))
+    .returning(ENDPOINT_COLUMNS);
+  if (!updated) throw noEndpoint(input.id);
   return updated;
 }
 
 /**
- * A new signing secret for an endpoint, returned this once; deliveries from now on are signed
- * with it (there is no overlap: receivers must switch when they roll).
+ * A new signing secret for an endpoint (inside the owner's account and mode when given), returned
+ * this once; deliveries from now on are signed with it (there is no overlap: receivers must
+ * switch when they roll).
  */
-export async function rollWebhookSecret(db: Db, id: string) {
+export async function rollWebhookSecret(db: DbOrTx, id: string, owner?: EndpointOwner) {
   const secret = newWebhookSecret();
   const [updated] = await db
     .update(webhookEndpoints)
     .set({ secret })
-    .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.removedAt)))
-    .returning({ id: webhookEndpoints.id, url: webhookEndpoints.url });
-  if (!updated) throw new RepoError("not_found", `No webhook endpoint ${id}.`);
+    .where(endpointMatch(id, owner))
+    .returning(ENDPOINT_COLUMNS);
+  if (!updated) throw noEndpoint(id);
   return { ...updated, secret };
 }

@@ -174,20 +174,37 @@ async function claimOrReplay<B>(
   throw stillInProgress();
 }
 
+/** Options of `runIdempotent`. */
+export interface IdempotentOptions<P> {
+  /**
+   * Checks that read no row and may take a while (resolving a host name): run after the key is
+   * claimed (a replay answers without them) and before the transaction opens, so no connection is
+   * held while they wait. What it returns is handed to `work`; if it throws, the claim is released
+   * as for a failed `work`.
+   */
+  prepare?: () => Promise<P>;
+  now?: () => Date;
+}
+
 /**
  * Run `work` at most once per Idempotency-Key. Without the header, `work` simply runs in a
  * transaction. Sets `Idempotent-Replayed: true` on a replay; the caller answers with
  * `c.json(outcome.body, outcome.status)`; webhook deliveries the work wrote go to the queue after
  * commit through the HTTP layer's outbox scope (`handOffAfterCommit`).
  */
-export async function runIdempotent<B>(
+export async function runIdempotent<B, P = undefined>(
   c: Context<AppEnv>,
   db: Db,
-  work: (tx: DbOrTx) => Promise<IdempotentWork<B>>,
-  now: () => Date = () => new Date(),
+  work: (tx: DbOrTx, prepared: P) => Promise<IdempotentWork<B>>,
+  options: IdempotentOptions<P> = {},
 ): Promise<IdempotentOutcome<B>> {
+  const now = options.now ?? (() => new Date());
+  const prepare = async () => (options.prepare ? await options.prepare() : (undefined as P));
   const key = idempotencyKeyOf(c);
-  if (key === undefined) return runInTransaction(c, db, work);
+  if (key === undefined) {
+    const prepared = await prepare();
+    return runInTransaction(c, db, (tx) => work(tx, prepared));
+  }
   const auth = c.get("auth");
   if (!auth?.accountId) throw new ApiError("forbidden", "Idempotency-Key needs an account key.");
   // The validator has read the body through Hono's cache as text: this is the raw body.
@@ -206,12 +223,18 @@ export async function runIdempotent<B>(
     return claimed.replay;
   }
   try {
-    return await runInTransaction(c, db, work, async (tx, result) => {
-      await tx
-        .update(idempotencyKeys)
-        .set({ status: "completed", responseStatus: result.status, responseBody: result.body })
-        .where(claim.scope);
-    });
+    const prepared = await prepare();
+    return await runInTransaction(
+      c,
+      db,
+      (tx) => work(tx, prepared),
+      async (tx, result) => {
+        await tx
+          .update(idempotencyKeys)
+          .set({ status: "completed", responseStatus: result.status, responseBody: result.body })
+          .where(claim.scope);
+      },
+    );
   } catch (error) {
     // The work failed (4xx or 5xx): nothing was created, so a retry with this key may proceed.
     await db

@@ -14,6 +14,7 @@ export * from "./openapi.js";
 export * from "./public-documents.js";
 export * from "./rate-limit/index.js";
 export * from "./request-url.js";
+export { SDK_CALLS, SDK_SAMPLE_LABEL } from "./sdk-samples.js";
 export * from "./shared-schemas.js";
 export * from "./standard-routes.js";
 export * from "./usage-meter.js";

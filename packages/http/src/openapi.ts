@@ -92,49 +92,76 @@ export const HealthSchema = z
   })
   .openapi("Health");
 
+/**
+ * The probes' one refusal: a method other than GET or HEAD (outside /v1 no key is asked first,
+ * decision 1), in the API's error envelope with Allow.
+ */
+const probeMethodNotAllowed = {
+  description: "method_not_allowed: the probes answer GET and HEAD only; the Allow header lists them",
+  headers: { Allow: { schema: { type: "string" as const }, description: "The methods this path serves." } },
+  content: { "application/json": { schema: ErrorEnvelopeSchema } },
+};
+
 export const healthzRoute = createRoute({
   method: "get",
   operationId: "getHealthz",
   path: "/healthz",
-  tags: ["Operations"],
-  summary: "Process is alive (no key needed)",
-  responses: { 200: { description: "alive", content: { "application/json": { schema: HealthSchema } } } },
+  tags: ["Health"],
+  summary: "Liveness probe",
+  description: "The process is alive. No key needed.",
+  responses: {
+    200: { description: "alive", content: { "application/json": { schema: HealthSchema } } },
+    405: probeMethodNotAllowed,
+  },
 });
 
 export const readyzRoute = createRoute({
   method: "get",
   operationId: "getReadyz",
   path: "/readyz",
-  tags: ["Operations"],
-  summary: "Database reachable; Redis state reported (no key needed)",
+  tags: ["Health"],
+  summary: "Readiness probe",
+  description: "The database is reachable; the state of Redis is reported. No key needed.",
   responses: {
     200: { description: "ready", content: { "application/json": { schema: HealthSchema } } },
+    405: probeMethodNotAllowed,
     503: { description: "database unreachable", content: { "application/json": { schema: HealthSchema } } },
   },
 });
+
+/** How a newcomer gets a key, at the top of the reference (info.description). */
+const GETTING_A_KEY = [
+  "Deterministic, explainable decision support for clinician review, the MSE Record API, lab orders, wearable connections and signed events.",
+  "",
+  "## Getting a key",
+  "",
+  "Every call but the probes and these documents takes a key as `Authorization: Bearer <key>`.",
+  "",
+  "- **Running the service yourself:** the first `pnpm start` on an empty database creates a sandbox account and prints its secret test key (`svc_sk_test_...`) and a publishable key (`svc_pk_...`) once. Keys are stored only as hashes and never shown again: for a new one, sign in to the dashboard (`/dashboard`, Keys) or ask the operator, who runs `pnpm svc keys create --account acct_... --kind secret_test`.",
+  "- **A hosted service:** your operator creates your account and gives you access to the dashboard, where you create and roll your keys.",
+  "- **Kinds:** secret test keys (`svc_sk_test_...`, sandbox data) and secret live keys (`svc_sk_live_...`, a paid plan and approved production access) stay on your server; publishable keys (`svc_pk_...`) call only `POST /v1/dmse/analyze` from an allow-listed browser origin; organization keys (`mse_live_...`, with scopes) call the MSE Record API.",
+  "",
+  "`GET /v1/ping` tells which account, mode and plan a key belongs to. Every error body links to its explanation on `/docs/errors`; `@svc/sdk` is the typed client (each operation shows its call beside curl).",
+].join("\n");
 
 export const OPENAPI_INFO = {
   openapi: "3.1.0",
   info: {
     title: "Clinical Intelligence Service",
     version: "1",
-    description:
-      "Deterministic, explainable decision support for clinician review, the MSE Record API, lab orders, wearable connections and signed events. Authenticate with `Authorization: Bearer <key>`.",
+    description: GETTING_A_KEY,
+    // Not open source (the published packages say `UNLICENSED`); SPDX has no identifier for
+    // "all rights reserved", so the document names its own `LicenseRef-` (SPDX's form for that).
+    license: { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" },
   },
 } as const;
 
 /**
  * One security scheme per key kind (decision 129). All are `Authorization: Bearer <key>`; the
- * scheme an operation lists says which kind of key it accepts. `bearerAuth` stays for documents
- * and clients that named it before the per-kind schemes existed.
+ * scheme an operation lists says which kind of key it accepts. There is no catch-all scheme and no
+ * document-wide `security`: every operation names its own (decision 177).
  */
 export const SECURITY_SCHEMES = {
-  bearerAuth: {
-    type: "http",
-    scheme: "bearer",
-    description:
-      "Any API key as `Authorization: Bearer <key>`. Each operation's `security` names the key kinds it accepts (the schemes below); another kind is refused with 403 forbidden.",
-  },
   secretTestKey: {
     type: "http",
     scheme: "bearer",
@@ -178,8 +205,8 @@ export function securityFor(policy: RoutePolicy | null): Record<string, string[]
 
 /** Every tag an operation may carry, declared once with its description (the reference's sections). */
 export const OPENAPI_TAGS = [
-  { name: "Operations", description: "Liveness and readiness probes; no key needed." },
-  { name: "Health", description: "Check a key and see the limits it runs under." },
+  { name: "Health", description: "Liveness and readiness probes; no key needed." },
+  { name: "Keys", description: "Check a key: its account, mode and plan." },
   {
     name: "Analysis",
     description:
@@ -192,7 +219,12 @@ export const OPENAPI_TAGS = [
   },
   { name: "Lab orders", description: "Order lab panels and follow each order through its lifecycle." },
   { name: "Wearables", description: "Connect a patient's wearable provider and read its daily metrics." },
-  { name: "Events", description: "Signed events of your account, newest first, as a cursor list." },
+  { name: "Events", description: "Signed events of your account, oldest first, as a cursor list." },
+  {
+    name: "Webhook endpoints",
+    description:
+      "Where your account's events are posted, in the key's mode: add, list, update, rotate the signing secret, delete.",
+  },
   {
     name: "Test helpers",
     description: "Sandbox only (secret test keys): move lab orders and wearable connections along.",

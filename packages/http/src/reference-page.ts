@@ -69,6 +69,9 @@ function scalarConfiguration(documentUrl: string): Record<string, unknown> {
     documentDownloadType: "json",
     hideClientButton: false,
     defaultOpenAllTags: true,
+    // curl first; the operations' own `@svc/sdk` samples (x-codeSamples) are one choice away.
+    // Without this the renderer opens on a document's own samples.
+    defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
   };
 }
 

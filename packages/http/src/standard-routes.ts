@@ -21,6 +21,7 @@ import {
   starterAsset,
 } from "./reference-page.js";
 import { type EndpointRegistry, endpointsOf } from "./route-policy.js";
+import { addSdkSamples } from "./sdk-samples.js";
 
 /**
  * The headers every HTML page we serve carries: a Content-Security-Policy that allows
@@ -106,11 +107,11 @@ export function openApiDocument(app: OpenAPIHono<any>, serverUrl?: string): Open
   const doc = app.getOpenAPI31Document({
     ...OPENAPI_INFO,
     servers: serverUrl ? [{ url: serverUrl }] : [],
-    security: [{ bearerAuth: [] }],
     tags: [...OPENAPI_TAGS],
   }) as unknown as OpenApiDoc;
   const endpoints = endpointsOf(app);
   if (endpoints) describeGuard(doc, endpoints);
+  addSdkSamples(doc);
   return doc;
 }
 

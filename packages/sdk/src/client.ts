@@ -3,6 +3,7 @@ import { analysisCall, type FormatOptions, type MseRetrieveCall, withFormat } fr
 import type { paths } from "./generated/openapi.js";
 import { nextCursor, PageIterator } from "./pagination.js";
 import type { RequestOptions, TransportOptions } from "./transport.js";
+import { webhookEndpointsResource } from "./webhook-endpoints.js";
 
 /** The POST operation at a path of the document (exported so callers can name the wrappers' types). */
 export type PostOperation<P extends keyof paths> = paths[P] extends { post: infer O } ? O : never;
@@ -231,6 +232,7 @@ export function createClient(options: ClientOptions) {
       connections: wearableConnections,
     },
     mse,
+    webhookEndpoints: webhookEndpointsResource(core),
     /** One Model Context Protocol JSON-RPC message (an MCP client library is the usual way in). */
     mcp: (body: BodyOf<PostOperation<"/v1/mcp">>, call?: RequestOptions) =>
       unwrap(

@@ -28,4 +28,5 @@ export {
   type TransportOptions,
   takesIdempotencyKey,
 } from "./transport.js";
+export type { WebhookEndpointsResource } from "./webhook-endpoints.js";
 export * from "./webhooks.js";

@@ -51,11 +51,16 @@ describe("generated from docs/openapi.json", () => {
   });
 
   it("an Idempotency-Key goes on the creates that take one, and only those", () => {
-    expect(IDEMPOTENT_OPERATIONS).toEqual(["POST /v1/labs/orders", "POST /v1/wearables/connect"]);
+    expect(IDEMPOTENT_OPERATIONS).toEqual([
+      "POST /v1/labs/orders",
+      "POST /v1/wearables/connect",
+      "POST /v1/webhook_endpoints",
+    ]);
     expect(takesIdempotencyKey("POST", "/v1/labs/orders")).toBe(true);
     expect(takesIdempotencyKey("GET", "/v1/labs/orders")).toBe(false);
     expect(takesIdempotencyKey("POST", "/v1/labs/orders/lo_1/cancel")).toBe(false);
     expect(takesIdempotencyKey("POST", "/v1/mse/v1")).toBe(false);
+    expect(takesIdempotencyKey("POST", "/v1/webhook_endpoints/we_1/rotate_secret")).toBe(false);
   });
 });
 

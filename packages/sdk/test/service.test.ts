@@ -189,6 +189,47 @@ describe("the SDK against the running service", () => {
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
   });
 
+  it("webhook endpoints: create (secret once, Idempotency-Key), list as an async iterator, retrieve, update, rotate, delete", async () => {
+    const created = await client.webhookEndpoints.create({ url: "https://93.184.215.14/sdk" });
+    expect(created.data.secret).toMatch(/^whsec_/);
+    expect(created.data.mode).toBe("test");
+    const createLine = sent.find((s) => s.line === "POST /v1/webhook_endpoints");
+    expect(createLine?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    const id = created.data.id;
+    const shown = await client.webhookEndpoints.retrieve(id);
+    expect(shown.data.id).toBe(id);
+    expect(shown.data).not.toHaveProperty("secret");
+    const disabled = await client.webhookEndpoints.update(id, { status: "disabled" });
+    expect(disabled.data.status).toBe("disabled");
+    const moved = await client.webhookEndpoints.update(id, {
+      url: "https://93.184.215.14/moved",
+      status: "enabled",
+    });
+    expect(moved.data).toMatchObject({ url: "https://93.184.215.14/moved", status: "enabled" });
+    const rotated = await client.webhookEndpoints.rotateSecret(id);
+    expect(rotated.data.secret).toMatch(/^whsec_/);
+    expect(rotated.data.secret).not.toBe(created.data.secret);
+
+    // Pages of one: the iterator follows nextCursor across every endpoint, oldest first.
+    const more = [
+      await client.webhookEndpoints.create({ url: "https://93.184.215.14/sdk2" }),
+      await client.webhookEndpoints.create({ url: "https://93.184.215.14/sdk3" }),
+    ];
+    const ids: string[] = [];
+    for await (const endpoint of client.webhookEndpoints.list({ limit: 1 })) ids.push(endpoint.id);
+    expect(ids).toEqual([id, ...more.map((m) => m.data.id)]);
+
+    const deleted = await client.webhookEndpoints.del(id);
+    expect(deleted.data).toMatchObject({ id, deleted: true });
+    const gone = await client.webhookEndpoints.retrieve(id).catch((e: unknown) => e);
+    expect(gone).toBeInstanceOf(NotFoundError);
+    const refused = await client.webhookEndpoints
+      .create({ url: "https://10.0.0.1/internal" })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(InvalidRequestError);
+    expect((refused as InvalidRequestError).issues?.[0]?.path).toBe("url");
+  });
+
   it("wearables: providers, connect, complete, sync, metrics, list, disconnect", async () => {
     const providers = await client.wearables.providers.list();
     expect(providers.data.providers).toContain("OURA");

@@ -111,6 +111,8 @@ export interface StartOptions {
   /** The agents' chat model (the deterministic tool plan when absent) and its loop limits. */
   chatModel?: IntelligenceOptions["chatModel"];
   agentLimits?: IntelligenceOptions["agentLimits"];
+  /** The operator's loopback setting for tenants' test-mode webhook endpoints (unset: not allowed). */
+  allowLoopbackWebhooks?: boolean;
   /** Extra routes before the server starts (e.g. a deliberately slow one). */
   extend?: (combined: ReturnType<typeof buildCombinedApp>) => void;
 }
@@ -135,6 +137,7 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
     usage,
     publicBaseUrl: "http://localhost:3000",
     requestTimeoutMs: options.requestTimeoutMs,
+    allowLoopbackWebhooks: options.allowLoopbackWebhooks,
     redisState: () => (redis.status === "ready" ? "ready" : "down"),
   };
   const combined = buildCombinedApp(deps, {

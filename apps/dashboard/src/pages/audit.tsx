@@ -5,6 +5,13 @@ import { EmptyRow, Page, type Viewer, when } from "./layout.js";
 
 type AuditRow = Awaited<ReturnType<typeof listAudit>>[number];
 
+/** Who made the change: the signed-in user, the API key that made it through the API, or the operator. */
+function actorOf(row: AuditRow): string {
+  if (row.actorEmail) return row.actorEmail;
+  const detail = row.detail as Record<string, unknown> | null;
+  return typeof detail?.apiKeyId === "string" ? `API key ${detail.apiKeyId}` : "operator";
+}
+
 /** An audit row's detail as "name: value" lines (long values wrap in the cell). */
 function DetailList(props: { detail: unknown }) {
   const entries =
@@ -27,7 +34,9 @@ export function AuditPage(props: { viewer: Viewer; rows: AuditRow[] }) {
   return (
     <Page title="Audit log" viewer={props.viewer} section="audit">
       <table class="audit">
-        <caption>Every change here made through the dashboard or an invitation, newest first</caption>
+        <caption>
+          Every change here made through the dashboard, the API or an invitation, newest first
+        </caption>
         <thead>
           <tr>
             <th scope="col">When</th>
@@ -46,7 +55,7 @@ export function AuditPage(props: { viewer: Viewer; rows: AuditRow[] }) {
           {props.rows.map((row) => (
             <tr>
               <td>{when(row.createdAt)}</td>
-              <td>{row.actorEmail ?? "operator"}</td>
+              <td>{actorOf(row)}</td>
               <td data-testid="audit-action">{row.action}</td>
               <td>
                 <code>{row.targetId ?? ""}</code>

@@ -80,14 +80,14 @@ function agentRoute<P extends RecordAgentProduct, Req extends z.ZodType, Res ext
 
 const medicationRoute = agentRoute(
   "medication",
-  "Medication agent: interactions",
+  "Run the medication agent",
   MedicationAgentRequestSchema,
   MedicationAgentResponseSchema,
   { medications: ["Sertraline 100 mg", "tramadol 50mg"] },
 );
 const biomarkerRoute = agentRoute(
   "biomarker",
-  "Biomarker agent: reference ranges and critical values",
+  "Run the biomarker agent",
   BiomarkerAgentRequestSchema,
   BiomarkerAgentResponseSchema,
   {
@@ -99,14 +99,14 @@ const biomarkerRoute = agentRoute(
 );
 const outcomeRoute = agentRoute(
   "outcome",
-  "Outcome agent: instrument scoring",
+  "Run the outcome agent",
   OutcomeAgentRequestSchema,
   OutcomeAgentResponseSchema,
   { instruments: [{ instrument: "GAD-7", total: 6, priorTotal: 12 }] },
 );
 const relapseRoute = agentRoute(
   "relapse",
-  "Relapse agent: early-warning signals",
+  "Run the relapse agent",
   RelapseAgentRequestSchema,
   RelapseAgentResponseSchema,
   { signals: [{ indicator: "medication_nonadherence", severity: 1 }] },

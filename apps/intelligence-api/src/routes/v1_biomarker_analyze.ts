@@ -46,9 +46,9 @@ const route = analysisRoute({
   path: "/v1/biomarker/analyze",
   operationId: "analyzeBiomarkers",
   tag: "Analysis",
-  summary: "Psychiatric relevance of abnormally flagged lab biomarkers",
+  summary: "Analyze biomarkers",
   description:
-    "Emits a signal only for readings flagged high, low or critical; normal readings are ignored. Results are not stored.",
+    "Psychiatric relevance of abnormally flagged lab biomarkers. Emits a signal only for readings flagged high, low or critical; normal readings are ignored. Results are not stored.",
   name: "BiomarkerAnalysis",
   object: RESPONSE_OBJECT,
   request: BiomarkerAnalyzeRequestSchema,

@@ -77,9 +77,9 @@ const route = analysisRoute({
   path: "/v1/dmse/analyze",
   operationId: "analyzeDmse",
   tag: "Analysis",
-  summary: "Speech and movement timing to mental-status-exam signals",
+  summary: "Analyze speech and movement",
   description:
-    "Derived timing numbers only (never audio or video). Publishable keys may call this endpoint from an allow-listed Origin. Results are not stored.",
+    "Speech and movement timing to mental-status-exam signals. Derived timing numbers only (never audio or video). Publishable keys may call this endpoint from an allow-listed Origin. Results are not stored.",
   name: "DmseAnalysis",
   object: RESPONSE_OBJECT,
   request: DmseAnalyzeRequestSchema,

@@ -30,7 +30,7 @@ const route = createRoute({
   operationId: "listEvents",
   path: "/v1/events",
   tags: ["Events"],
-  summary: "List events (reconciliation)",
+  summary: "List events",
   description:
     "Events of the account in the key's mode from the last 30 days, oldest first, streamed with `cursor`. Paging never skips an event: a page only shows events of transactions that committed before every transaction still running, so an event that commits late can never land behind a cursor already handed out.",
   request: { query: QuerySchema },

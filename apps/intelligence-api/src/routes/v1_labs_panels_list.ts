@@ -18,7 +18,7 @@ const route = createRoute({
   operationId: "listLabPanels",
   path: "/v1/labs/panels",
   tags: ["Lab orders"],
-  summary: "The lab catalog",
+  summary: "List lab panels",
   description: "Panels that can be ordered, optionally filtered by `category`.",
   request: { query: QuerySchema },
   responses: {

@@ -78,9 +78,9 @@ const route = createRoute({
   operationId: "callMcp",
   path: MCP_PATH,
   tags: ["Agents"],
-  summary: "MCP server: the deterministic engine tools",
+  summary: "Call the MCP server",
   description:
-    "Model Context Protocol over Streamable HTTP (stateless, JSON answers). Send `Accept: application/json, text/event-stream` (no Accept header, or `*/*`, counts as both). Lists and runs the tools the agents use (checkInteractions, evaluatePanel, scoreInstruments, scoreRelapse, ...); a tool that cannot score its input answers a result with `isError: true`. One JSON-RPC message per request, counted against the key's rate limit; a batch (a JSON array) is refused with JSON-RPC error -32600 and none of its messages runs. Secret keys only; publishable keys get 403. GET and DELETE answer 405.",
+    "MCP server: the deterministic engine tools. Model Context Protocol over Streamable HTTP (stateless, JSON answers). Send `Accept: application/json, text/event-stream` (no Accept header, or `*/*`, counts as both). Lists and runs the tools the agents use (checkInteractions, evaluatePanel, scoreInstruments, scoreRelapse, ...); a tool that cannot score its input answers a result with `isError: true`. One JSON-RPC message per request, counted against the key's rate limit; a batch (a JSON array) is refused with JSON-RPC error -32600 and none of its messages runs. Secret keys only; publishable keys get 403. GET and DELETE answer 405.",
   request: {
     body: {
       required: true,

@@ -32,9 +32,9 @@ const route = analysisRoute({
   path: "/v1/medication/analyze",
   operationId: "analyzeMedication",
   tag: "Analysis",
-  summary: "Symptom-scale trajectory before and after each active prescription",
+  summary: "Analyze medication response",
   description:
-    "Compares the instrument with the most administrations before and after each active prescription's start date; optional latency corroboration. Results are not stored.",
+    "Symptom-scale trajectory before and after each active prescription. Compares the instrument with the most administrations before and after each active prescription's start date; optional latency corroboration. Results are not stored.",
   name: "MedicationAnalysis",
   object: RESPONSE_OBJECT,
   request: MedicationAnalyzeRequestSchema,

@@ -46,9 +46,9 @@ const route = analysisRoute({
   path: "/v1/outcome/score",
   operationId: "scoreOutcome",
   tag: "Analysis",
-  summary: "Treatment-response composite from -100 to +100",
+  summary: "Score treatment outcome",
   description:
-    "Fuses symptoms, dmse latency, medication, biomarker and sleep sources into one signed composite. Results are not stored.",
+    "Treatment-response composite from -100 to +100. Fuses symptoms, dmse latency, medication, biomarker and sleep sources into one signed composite. Results are not stored.",
   name: "OutcomeScore",
   object: RESPONSE_OBJECT,
   request: OutcomeScoreRequestSchema,

@@ -21,9 +21,9 @@ const route = createRoute({
   method: "get",
   operationId: "ping",
   path: "/v1/ping",
-  tags: ["Health"],
-  summary: "Confirm the key, its plan and connectivity",
-  description: "Secret keys only; publishable keys get 403.",
+  tags: ["Keys"],
+  summary: "Check a key",
+  description: "Confirm the key, its plan and connectivity. Secret keys only; publishable keys get 403.",
   responses: {
     200: jsonAnswer("The key works", PingResponseSchema),
     ...errorResponses(402),

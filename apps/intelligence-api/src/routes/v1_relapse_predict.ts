@@ -52,9 +52,9 @@ const route = analysisRoute({
   path: "/v1/relapse/predict",
   operationId: "predictRelapse",
   tag: "Analysis",
-  summary: "Additive 0-100 relapse early-warning score",
+  summary: "Predict relapse risk",
   description:
-    "Every factor with its points and a conservative recommendation; nothing is auto-actioned and nothing is stored.",
+    "Additive 0-100 relapse early-warning score. Every factor with its points and a conservative recommendation; nothing is auto-actioned and nothing is stored.",
   name: "RelapsePrediction",
   object: RESPONSE_OBJECT,
   request: RelapsePredictRequestSchema,

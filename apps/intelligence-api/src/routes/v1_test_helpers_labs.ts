@@ -20,9 +20,9 @@ const advanceRoute = createRoute({
   security: [{ secretTestKey: [] }],
   path: "/v1/test_helpers/labs/orders/{id}/advance",
   tags: ["Test helpers"],
-  summary: "Move a test lab order to its next state",
+  summary: "Advance a test lab order",
   description:
-    "Sandbox only (test keys). Moves along requested -> authorized -> scheduled -> collected -> in_transit -> processing -> resulted -> completed, or to `to` when it is a legal move (e.g. collected -> resulted). Entering `resulted` attaches sandbox results. An illegal move is 409 `invalid_transition`.",
+    "Move a test lab order to its next state. Sandbox only (test keys). Moves along requested -> authorized -> scheduled -> collected -> in_transit -> processing -> resulted -> completed, or to `to` when it is a legal move (e.g. collected -> resulted). Entering `resulted` attaches sandbox results. An illegal move is 409 `invalid_transition`.",
   request: {
     params: OrderIdParams,
     body: {
@@ -42,9 +42,9 @@ const authorizeRoute = createRoute({
   security: [{ secretTestKey: [] }],
   path: "/v1/test_helpers/labs/orders/{id}/authorize",
   tags: ["Test helpers"],
-  summary: "Simulate provider authorization of a test lab order",
+  summary: "Authorize a test lab order",
   description:
-    "Sandbox only (test keys). requested -> authorized; any other state is 409 `invalid_transition`.",
+    "Simulate provider authorization of a test lab order. Sandbox only (test keys). requested -> authorized; any other state is 409 `invalid_transition`.",
   request: { params: OrderIdParams },
   responses: {
     200: jsonAnswer("The authorized order", LabOrderResponseSchema),

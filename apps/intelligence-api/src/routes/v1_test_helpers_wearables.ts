@@ -21,9 +21,9 @@ const route = createRoute({
   security: [{ secretTestKey: [] }],
   path: "/v1/test_helpers/wearables/connections/{id}/complete",
   tags: ["Test helpers"],
-  summary: "Simulate the patient completing the connect page",
+  summary: "Complete a test connection",
   description:
-    "Sandbox only (test keys). pending -> connected with `provider` (one the connection offers); emits `wearable.connected`. Any other state is 409 `invalid_transition`.",
+    "Simulate the patient completing the connect page. Sandbox only (test keys). pending -> connected with `provider` (one the connection offers); emits `wearable.connected`. Any other state is 409 `invalid_transition`.",
   request: {
     params: ConnectionIdParams,
     body: {

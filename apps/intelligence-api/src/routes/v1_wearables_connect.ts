@@ -20,7 +20,7 @@ const route = createRoute({
   operationId: "connectWearable",
   path: "/v1/wearables/connect",
   tags: ["Wearables"],
-  summary: "Start a wearable connection",
+  summary: "Connect a wearable",
   description:
     "Creates a pending connection and returns `connect.url`, a service-hosted page listing the selected providers, to send to the patient. Honors `Idempotency-Key` like POST /v1/labs/orders.",
   request: {

@@ -17,7 +17,7 @@ const route = createRoute({
   operationId: "disconnectWearableConnection",
   path: "/v1/wearables/connections/{id}/disconnect",
   tags: ["Wearables"],
-  summary: "Disconnect a wearable connection",
+  summary: "Disconnect a connection",
   description:
     "Pending or connected -> disconnected (terminal; reconnecting creates a new connection). Emits `wearable.disconnected`. Already disconnected: 409 `invalid_transition`.",
   request: { params: ConnectionIdParams },

@@ -17,7 +17,7 @@ const route = createRoute({
   operationId: "getWearableConnection",
   path: "/v1/wearables/connections/{id}",
   tags: ["Wearables"],
-  summary: "Retrieve a wearable connection",
+  summary: "Retrieve a connection",
   description: "An unknown id, or another account's or mode's, is 404 `not_found`.",
   request: { params: ConnectionIdParams },
   responses: {

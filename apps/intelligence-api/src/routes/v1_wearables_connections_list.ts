@@ -27,8 +27,8 @@ const route = createRoute({
   operationId: "listWearableConnections",
   path: "/v1/wearables/connections",
   tags: ["Wearables"],
-  summary: "A patient's wearable connections",
-  description: "Newest first, in the key's mode.",
+  summary: "List connections",
+  description: "A patient's wearable connections. Newest first, in the key's mode.",
   request: { query: QuerySchema },
   responses: {
     200: jsonAnswer("The connections", WearableConnectionListSchema),

@@ -26,9 +26,9 @@ const route = createRoute({
   operationId: "listWearableMetrics",
   path: "/v1/wearables/connections/{id}/metrics",
   tags: ["Wearables"],
-  summary: "Synced daily metrics of a connection",
+  summary: "List daily metrics",
   description:
-    "Daily sleep hours, steps, resting heart rate and HRV for the last `days` UTC days, oldest first, plus `avgSleepHours`.",
+    "Synced daily metrics of a connection. Daily sleep hours, steps, resting heart rate and HRV for the last `days` UTC days, oldest first, plus `avgSleepHours`.",
   request: { params: ConnectionIdParams, query: QuerySchema },
   responses: {
     200: jsonAnswer("The metrics", WearableMetricsResponseSchema),

@@ -17,7 +17,7 @@ const route = createRoute({
   operationId: "syncWearableConnection",
   path: "/v1/wearables/connections/{id}/sync",
   tags: ["Wearables"],
-  summary: "Sync a sandbox connection now",
+  summary: "Sync a connection",
   description: `Sandbox only (test keys; live keys get 403). Stores deterministic daily metrics for the last ${SYNC_DAYS} days, sets \`lastSyncAt\` and emits \`wearable.sync_completed\`. A connection that is not connected is 409 \`conflict\`.`,
   request: { params: ConnectionIdParams },
   responses: {

@@ -11,7 +11,8 @@ const route = createRoute({
   operationId: "listWearableProviders",
   path: "/v1/wearables/providers",
   tags: ["Wearables"],
-  summary: "Provider codes accepted by connect",
+  summary: "List providers",
+  description: "Provider codes accepted by connect.",
   responses: {
     200: jsonAnswer("The providers", WearableProviderListSchema),
     ...errorResponses(402),

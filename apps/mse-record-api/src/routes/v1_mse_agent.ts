@@ -23,9 +23,9 @@ const route = createRoute({
   operationId: "runMseAgent",
   path: "/v1/mse/{visitId}/agent",
   tags: [TAG],
-  summary: "MSE agent: propose a selection from a transcript and/or telemetry",
+  summary: "Run the MSE agent",
   description:
-    "Proposes an MSE selection: telemetry signals outside the dmse engine's range become digital_mse findings; with a language model configured, findings from the transcript are added (else the transcript is not read; `runner` says which ran). The proposal is re-validated by the write endpoint's validator; the agent never proposes an absence of risk (no `denies_si_hi`, no C-SSRS 'no'). Nothing is written: POST `commit.body` to `commit.path` to record it. Neither transcript nor telemetry: 400. 503 `service_unavailable` when the model cannot be reached or runs past its time limit. Who may call (the contract's secret key, write-equivalent): an account's secret test or live key (a live key needs a paid plan and approved production access, else 402), or an organization key with scope `mse:write`; publishable keys and organization keys without `mse:write` are 403. Saving the proposal (`commit`) takes an organization key with `mse:write`, as every MSE write does.",
+    "MSE agent: propose a selection from a transcript and/or telemetry. Proposes an MSE selection: telemetry signals outside the dmse engine's range become digital_mse findings; with a language model configured, findings from the transcript are added (else the transcript is not read; `runner` says which ran). The proposal is re-validated by the write endpoint's validator; the agent never proposes an absence of risk (no `denies_si_hi`, no C-SSRS 'no'). Nothing is written: POST `commit.body` to `commit.path` to record it. Neither transcript nor telemetry: 400. 503 `service_unavailable` when the model cannot be reached or runs past its time limit. Who may call (the contract's secret key, write-equivalent): an account's secret test or live key (a live key needs a paid plan and approved production access, else 402), or an organization key with scope `mse:write`; publishable keys and organization keys without `mse:write` are 403. Saving the proposal (`commit`) takes an organization key with `mse:write`, as every MSE write does.",
   request: {
     params: VisitIdParamSchema,
     body: {

@@ -19,9 +19,9 @@ const route = createRoute({
   operationId: "getMseAudit",
   path: "/v1/mse/{visitId}/audit",
   tags: [TAG],
-  summary: "Audit trail of a visit's MSE, oldest first (additive, paged)",
+  summary: "Read the audit trail",
   description:
-    "Every version in chain order with who wrote it (clinicianId, keyId), when, the operation, its risk and safety event, and its contentHash, prevHash and chainHash, each re-verified (`hashValid`); then the signatures of those versions, each checked against the signed version's content hash. Paged: `limit` 1-200 (default 100, which keeps a usual visit whole) and `cursor` (the previous page's `nextCursor`); `hasMore` says later versions follow; a page also stops before its JSON passes 1 MB. `chainValid` is false when any link of the whole chain, or any version on this page, no longer matches its hashes: reading every page checks every stored row. 404 when the visit has no MSE in this organization; 400 for a bad `limit` or `cursor`. Scope `mse:read`.",
+    "Audit trail of a visit's MSE, oldest first (additive, paged). Every version in chain order with who wrote it (clinicianId, keyId), when, the operation, its risk and safety event, and its contentHash, prevHash and chainHash, each re-verified (`hashValid`); then the signatures of those versions, each checked against the signed version's content hash. Paged: `limit` 1-200 (default 100, which keeps a usual visit whole) and `cursor` (the previous page's `nextCursor`); `hasMore` says later versions follow; a page also stops before its JSON passes 1 MB. `chainValid` is false when any link of the whole chain, or any version on this page, no longer matches its hashes: reading every page checks every stored row. 404 when the visit has no MSE in this organization; 400 for a bad `limit` or `cursor`. Scope `mse:read`.",
   request: { params: VisitIdParamSchema, query: AuditQuerySchema },
   responses: {
     200: jsonAnswer("A page of the audit trail", AuditResponseSchema),

@@ -13,9 +13,9 @@ const route = createRoute({
   operationId: "listMseDomains",
   path: "/v1/mse/domains",
   tags: [TAG],
-  summary: "The MSE domain catalog (version 1)",
+  summary: "List MSE domains",
   description:
-    "The 17 domains with their options, risk flags and verified codes, the observation metadata and the C-SSRS screener items. Scope `mse:read`.",
+    "The MSE domain catalog (version 1). The 17 domains with their options, risk flags and verified codes, the observation metadata and the C-SSRS screener items. Scope `mse:read`.",
   responses: {
     200: jsonAnswer("The catalog", CatalogSchema),
     ...flatErrorResponses(),

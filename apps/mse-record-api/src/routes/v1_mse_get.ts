@@ -35,9 +35,9 @@ const route = createRoute({
   operationId: "getMseRecord",
   path: "/v1/mse/{visitId}",
   tags: [TAG],
-  summary: "Read the current MSE of a visit",
+  summary: "Retrieve an MSE",
   description:
-    "The latest version with its narrative lines, risk and signature state. 404 when the visit has no MSE in this organization, or when `patientId` is given and is not the visit's patient. Scope `mse:read`. With `Accept: application/fhir+json` (preferred by q-value over application/json), the record as a FHIR R4 Bundle (docs/fhir.md); errors stay JSON.",
+    "Read the current MSE of a visit. The latest version with its narrative lines, risk and signature state. 404 when the visit has no MSE in this organization, or when `patientId` is given and is not the visit's patient. Scope `mse:read`. With `Accept: application/fhir+json` (preferred by q-value over application/json), the record as a FHIR R4 Bundle (docs/fhir.md); errors stay JSON.",
   request: { params: VisitIdParamSchema, query: GetQuerySchema },
   responses: {
     200: {

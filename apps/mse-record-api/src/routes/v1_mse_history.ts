@@ -22,9 +22,9 @@ const route = createRoute({
   operationId: "getMseHistory",
   path: "/v1/mse/{visitId}/history",
   tags: [TAG],
-  summary: "The versions of a visit's MSE, newest first (paged)",
+  summary: "List versions",
   description:
-    "Each version with its narrative lines, whether a later version superseded it, its signatures, the operation that wrote it and who recorded it. Paged (additive): `limit` 1-100 (default 50, which keeps a usual visit whole) and `cursor` (the previous page's `nextCursor`); `hasMore` says older versions follow. A page also stops before its entries pass 1 MB of JSON, so it may hold fewer than `limit` versions. `chainValid` recomputes every link of the whole chain and the content hash of every version on the page. 404 when the visit has no MSE in this organization; 400 for a bad `limit` or `cursor`. Scope `mse:read`.",
+    "The versions of a visit's MSE, newest first (paged). Each version with its narrative lines, whether a later version superseded it, its signatures, the operation that wrote it and who recorded it. Paged (additive): `limit` 1-100 (default 50, which keeps a usual visit whole) and `cursor` (the previous page's `nextCursor`); `hasMore` says older versions follow. A page also stops before its entries pass 1 MB of JSON, so it may hold fewer than `limit` versions. `chainValid` recomputes every link of the whole chain and the content hash of every version on the page. 404 when the visit has no MSE in this organization; 400 for a bad `limit` or `cursor`. Scope `mse:read`.",
   request: { params: VisitIdParamSchema, query: HistoryQuerySchema },
   responses: {
     200: jsonAnswer("A page of the version history", HistoryResponseSchema),

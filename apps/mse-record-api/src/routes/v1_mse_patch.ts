@@ -21,9 +21,9 @@ const route = createRoute({
   operationId: "patchMseRecord",
   path: "/v1/mse/{visitId}",
   tags: [TAG],
-  summary: "Amend an MSE (a new version with the supplied domains replaced)",
+  summary: "Amend an MSE",
   description:
-    "Supplied domains replace the stored ones whole; a domain set to null is removed; the rest is kept. The merged record is re-validated and its risk recomputed (a risk-bearing result writes a safety event). 404 when the visit has no MSE yet; 409 `conflict` when it is recorded for another patientId. Scope `mse:write`.",
+    "Amend an MSE (a new version with the supplied domains replaced). Supplied domains replace the stored ones whole; a domain set to null is removed; the rest is kept. The merged record is re-validated and its risk recomputed (a risk-bearing result writes a safety event). 404 when the visit has no MSE yet; 409 `conflict` when it is recorded for another patientId. Scope `mse:write`.",
   request: {
     params: VisitIdParamSchema,
     body: {

@@ -12,9 +12,9 @@ const route = createRoute({
   operationId: "listMseSafetyEvents",
   path: "/v1/mse/safety_events",
   tags: [TAG],
-  summary: "The organization's MSE safety events, newest first (additive)",
+  summary: "List safety events",
   description:
-    "Every safety event written for a risk-bearing version, as delivered to webhooks. Keyset paging: pass `nextCursor` as `cursor`. Optional `visitId` filter. Scope `mse:read`.",
+    "The organization's MSE safety events, newest first (additive). Every safety event written for a risk-bearing version, as delivered to webhooks. Keyset paging: pass `nextCursor` as `cursor`. Optional `visitId` filter. Scope `mse:read`.",
   request: { query: SafetyEventsQuerySchema },
   responses: {
     200: jsonAnswer("A page of safety events", SafetyEventListSchema),

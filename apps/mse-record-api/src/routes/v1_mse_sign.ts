@@ -14,9 +14,9 @@ const route = createRoute({
   operationId: "signMseRecord",
   path: "/v1/mse/{visitId}/sign",
   tags: [TAG],
-  summary: "Sign the current version of a visit's MSE",
+  summary: "Sign an MSE",
   description:
-    "Records a signature bound to the latest version and its content hash: the signer's name (required), credential, license, organization, the UTC time, the local time in `timezone` (an IANA name), the attestation and the key used. Signing again adds a co-signature; a later write creates a new, unsigned version. 409 `conflict` when the visit has no MSE in this organization or is recorded for another patientId. Scope `mse:sign`.",
+    "Sign the current version of a visit's MSE. Records a signature bound to the latest version and its content hash: the signer's name (required), credential, license, organization, the UTC time, the local time in `timezone` (an IANA name), the attestation and the key used. Signing again adds a co-signature; a later write creates a new, unsigned version. 409 `conflict` when the visit has no MSE in this organization or is recorded for another patientId. Scope `mse:sign`.",
   request: {
     params: VisitIdParamSchema,
     body: {

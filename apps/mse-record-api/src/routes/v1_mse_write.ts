@@ -21,9 +21,9 @@ const route = createRoute({
   operationId: "writeMseRecord",
   path: "/v1/mse/{visitId}",
   tags: [TAG],
-  summary: "Write an MSE (a new version)",
+  summary: "Write an MSE",
   description:
-    "Stores the whole selection as the visit's next immutable version (version 1 on the first write). The selection is validated against the catalog (422 `invalid_selection` with one entry per problem). Risk is computed; a risk-bearing version writes a durable safety event (`risk.safetyEventId`) delivered to the organization's webhooks. A visit already recorded for another patientId is 409 `conflict`. Scope `mse:write`.",
+    "Write an MSE (a new version). Stores the whole selection as the visit's next immutable version (version 1 on the first write). The selection is validated against the catalog (422 `invalid_selection` with one entry per problem). Risk is computed; a risk-bearing version writes a durable safety event (`risk.safetyEventId`) delivered to the organization's webhooks. A visit already recorded for another patientId is 409 `conflict`. Scope `mse:write`.",
   request: {
     params: VisitIdParamSchema,
     body: {

@@ -27,4 +27,5 @@ export const ERROR_CODES = [
 export const IDEMPOTENT_OPERATIONS: readonly string[] = [
   "POST /v1/labs/orders",
   "POST /v1/wearables/connect",
+  "POST /v1/webhook_endpoints",
 ];

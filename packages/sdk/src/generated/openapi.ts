@@ -11,7 +11,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Process is alive (no key needed) */
+    /**
+     * Liveness probe
+     * @description The process is alive. No key needed.
+     */
     get: operations["getHealthz"];
     put?: never;
     post?: never;
@@ -28,7 +31,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Database reachable; Redis state reported (no key needed) */
+    /**
+     * Readiness probe
+     * @description The database is reachable; the state of Redis is reported. No key needed.
+     */
     get: operations["getReadyz"];
     put?: never;
     post?: never;
@@ -48,7 +54,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Biomarker agent: reference ranges and critical values
+     * Run the biomarker agent
      * @description Runs the product's deterministic tools over the submitted data, with a language model's tool loop when one is configured (else the fixed tool plan and a template narrative; `runner` says which ran). The engine, not the model, assigns every flag, score, band and severity; observations naming anything no tool returned are dropped into `warnings`. Advisory only: nothing is stored. 503 `service_unavailable` when the configured model cannot be reached or runs past its time limit. Secret keys only.
      */
     post: operations["runBiomarkerAgent"];
@@ -68,8 +74,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Psychiatric relevance of abnormally flagged lab biomarkers
-     * @description Emits a signal only for readings flagged high, low or critical; normal readings are ignored. Results are not stored.
+     * Analyze biomarkers
+     * @description Psychiatric relevance of abnormally flagged lab biomarkers. Emits a signal only for readings flagged high, low or critical; normal readings are ignored. Results are not stored.
      */
     post: operations["analyzeBiomarkers"];
     delete?: never;
@@ -88,8 +94,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Speech and movement timing to mental-status-exam signals
-     * @description Derived timing numbers only (never audio or video). Publishable keys may call this endpoint from an allow-listed Origin. Results are not stored.
+     * Analyze speech and movement
+     * @description Speech and movement timing to mental-status-exam signals. Derived timing numbers only (never audio or video). Publishable keys may call this endpoint from an allow-listed Origin. Results are not stored.
      */
     post: operations["analyzeDmse"];
     delete?: never;
@@ -106,7 +112,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * List events (reconciliation)
+     * List events
      * @description Events of the account in the key's mode from the last 30 days, oldest first, streamed with `cursor`. Paging never skips an event: a page only shows events of transactions that committed before every transaction still running, so an event that commits late can never land behind a cursor already handed out.
      */
     get: operations["listEvents"];
@@ -190,7 +196,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The lab catalog
+     * List lab panels
      * @description Panels that can be ordered, optionally filtered by `category`.
      */
     get: operations["listLabPanels"];
@@ -212,8 +218,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * MCP server: the deterministic engine tools
-     * @description Model Context Protocol over Streamable HTTP (stateless, JSON answers). Send `Accept: application/json, text/event-stream` (no Accept header, or `*\/*`, counts as both). Lists and runs the tools the agents use (checkInteractions, evaluatePanel, scoreInstruments, scoreRelapse, ...); a tool that cannot score its input answers a result with `isError: true`. One JSON-RPC message per request, counted against the key's rate limit; a batch (a JSON array) is refused with JSON-RPC error -32600 and none of its messages runs. Secret keys only; publishable keys get 403. GET and DELETE answer 405.
+     * Call the MCP server
+     * @description MCP server: the deterministic engine tools. Model Context Protocol over Streamable HTTP (stateless, JSON answers). Send `Accept: application/json, text/event-stream` (no Accept header, or `*\/*`, counts as both). Lists and runs the tools the agents use (checkInteractions, evaluatePanel, scoreInstruments, scoreRelapse, ...); a tool that cannot score its input answers a result with `isError: true`. One JSON-RPC message per request, counted against the key's rate limit; a batch (a JSON array) is refused with JSON-RPC error -32600 and none of its messages runs. Secret keys only; publishable keys get 403. GET and DELETE answer 405.
      */
     post: operations["callMcp"];
     delete?: never;
@@ -232,7 +238,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Medication agent: interactions
+     * Run the medication agent
      * @description Runs the product's deterministic tools over the submitted data, with a language model's tool loop when one is configured (else the fixed tool plan and a template narrative; `runner` says which ran). The engine, not the model, assigns every flag, score, band and severity; observations naming anything no tool returned are dropped into `warnings`. Advisory only: nothing is stored. 503 `service_unavailable` when the configured model cannot be reached or runs past its time limit. Secret keys only.
      */
     post: operations["runMedicationAgent"];
@@ -252,8 +258,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Symptom-scale trajectory before and after each active prescription
-     * @description Compares the instrument with the most administrations before and after each active prescription's start date; optional latency corroboration. Results are not stored.
+     * Analyze medication response
+     * @description Symptom-scale trajectory before and after each active prescription. Compares the instrument with the most administrations before and after each active prescription's start date; optional latency corroboration. Results are not stored.
      */
     post: operations["analyzeMedication"];
     delete?: never;
@@ -270,22 +276,22 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Read the current MSE of a visit
-     * @description The latest version with its narrative lines, risk and signature state. 404 when the visit has no MSE in this organization, or when `patientId` is given and is not the visit's patient. Scope `mse:read`. With `Accept: application/fhir+json` (preferred by q-value over application/json), the record as a FHIR R4 Bundle (docs/fhir.md); errors stay JSON.
+     * Retrieve an MSE
+     * @description Read the current MSE of a visit. The latest version with its narrative lines, risk and signature state. 404 when the visit has no MSE in this organization, or when `patientId` is given and is not the visit's patient. Scope `mse:read`. With `Accept: application/fhir+json` (preferred by q-value over application/json), the record as a FHIR R4 Bundle (docs/fhir.md); errors stay JSON.
      */
     get: operations["getMseRecord"];
     put?: never;
     /**
-     * Write an MSE (a new version)
-     * @description Stores the whole selection as the visit's next immutable version (version 1 on the first write). The selection is validated against the catalog (422 `invalid_selection` with one entry per problem). Risk is computed; a risk-bearing version writes a durable safety event (`risk.safetyEventId`) delivered to the organization's webhooks. A visit already recorded for another patientId is 409 `conflict`. Scope `mse:write`.
+     * Write an MSE
+     * @description Write an MSE (a new version). Stores the whole selection as the visit's next immutable version (version 1 on the first write). The selection is validated against the catalog (422 `invalid_selection` with one entry per problem). Risk is computed; a risk-bearing version writes a durable safety event (`risk.safetyEventId`) delivered to the organization's webhooks. A visit already recorded for another patientId is 409 `conflict`. Scope `mse:write`.
      */
     post: operations["writeMseRecord"];
     delete?: never;
     options?: never;
     head?: never;
     /**
-     * Amend an MSE (a new version with the supplied domains replaced)
-     * @description Supplied domains replace the stored ones whole; a domain set to null is removed; the rest is kept. The merged record is re-validated and its risk recomputed (a risk-bearing result writes a safety event). 404 when the visit has no MSE yet; 409 `conflict` when it is recorded for another patientId. Scope `mse:write`.
+     * Amend an MSE
+     * @description Amend an MSE (a new version with the supplied domains replaced). Supplied domains replace the stored ones whole; a domain set to null is removed; the rest is kept. The merged record is re-validated and its risk recomputed (a risk-bearing result writes a safety event). 404 when the visit has no MSE yet; 409 `conflict` when it is recorded for another patientId. Scope `mse:write`.
      */
     patch: operations["patchMseRecord"];
     trace?: never;
@@ -300,8 +306,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * MSE agent: propose a selection from a transcript and/or telemetry
-     * @description Proposes an MSE selection: telemetry signals outside the dmse engine's range become digital_mse findings; with a language model configured, findings from the transcript are added (else the transcript is not read; `runner` says which ran). The proposal is re-validated by the write endpoint's validator; the agent never proposes an absence of risk (no `denies_si_hi`, no C-SSRS 'no'). Nothing is written: POST `commit.body` to `commit.path` to record it. Neither transcript nor telemetry: 400. 503 `service_unavailable` when the model cannot be reached or runs past its time limit. Who may call (the contract's secret key, write-equivalent): an account's secret test or live key (a live key needs a paid plan and approved production access, else 402), or an organization key with scope `mse:write`; publishable keys and organization keys without `mse:write` are 403. Saving the proposal (`commit`) takes an organization key with `mse:write`, as every MSE write does.
+     * Run the MSE agent
+     * @description MSE agent: propose a selection from a transcript and/or telemetry. Proposes an MSE selection: telemetry signals outside the dmse engine's range become digital_mse findings; with a language model configured, findings from the transcript are added (else the transcript is not read; `runner` says which ran). The proposal is re-validated by the write endpoint's validator; the agent never proposes an absence of risk (no `denies_si_hi`, no C-SSRS 'no'). Nothing is written: POST `commit.body` to `commit.path` to record it. Neither transcript nor telemetry: 400. 503 `service_unavailable` when the model cannot be reached or runs past its time limit. Who may call (the contract's secret key, write-equivalent): an account's secret test or live key (a live key needs a paid plan and approved production access, else 402), or an organization key with scope `mse:write`; publishable keys and organization keys without `mse:write` are 403. Saving the proposal (`commit`) takes an organization key with `mse:write`, as every MSE write does.
      */
     post: operations["runMseAgent"];
     delete?: never;
@@ -318,8 +324,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Audit trail of a visit's MSE, oldest first (additive, paged)
-     * @description Every version in chain order with who wrote it (clinicianId, keyId), when, the operation, its risk and safety event, and its contentHash, prevHash and chainHash, each re-verified (`hashValid`); then the signatures of those versions, each checked against the signed version's content hash. Paged: `limit` 1-200 (default 100, which keeps a usual visit whole) and `cursor` (the previous page's `nextCursor`); `hasMore` says later versions follow; a page also stops before its JSON passes 1 MB. `chainValid` is false when any link of the whole chain, or any version on this page, no longer matches its hashes: reading every page checks every stored row. 404 when the visit has no MSE in this organization; 400 for a bad `limit` or `cursor`. Scope `mse:read`.
+     * Read the audit trail
+     * @description Audit trail of a visit's MSE, oldest first (additive, paged). Every version in chain order with who wrote it (clinicianId, keyId), when, the operation, its risk and safety event, and its contentHash, prevHash and chainHash, each re-verified (`hashValid`); then the signatures of those versions, each checked against the signed version's content hash. Paged: `limit` 1-200 (default 100, which keeps a usual visit whole) and `cursor` (the previous page's `nextCursor`); `hasMore` says later versions follow; a page also stops before its JSON passes 1 MB. `chainValid` is false when any link of the whole chain, or any version on this page, no longer matches its hashes: reading every page checks every stored row. 404 when the visit has no MSE in this organization; 400 for a bad `limit` or `cursor`. Scope `mse:read`.
      */
     get: operations["getMseAudit"];
     put?: never;
@@ -338,8 +344,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The versions of a visit's MSE, newest first (paged)
-     * @description Each version with its narrative lines, whether a later version superseded it, its signatures, the operation that wrote it and who recorded it. Paged (additive): `limit` 1-100 (default 50, which keeps a usual visit whole) and `cursor` (the previous page's `nextCursor`); `hasMore` says older versions follow. A page also stops before its entries pass 1 MB of JSON, so it may hold fewer than `limit` versions. `chainValid` recomputes every link of the whole chain and the content hash of every version on the page. 404 when the visit has no MSE in this organization; 400 for a bad `limit` or `cursor`. Scope `mse:read`.
+     * List versions
+     * @description The versions of a visit's MSE, newest first (paged). Each version with its narrative lines, whether a later version superseded it, its signatures, the operation that wrote it and who recorded it. Paged (additive): `limit` 1-100 (default 50, which keeps a usual visit whole) and `cursor` (the previous page's `nextCursor`); `hasMore` says older versions follow. A page also stops before its entries pass 1 MB of JSON, so it may hold fewer than `limit` versions. `chainValid` recomputes every link of the whole chain and the content hash of every version on the page. 404 when the visit has no MSE in this organization; 400 for a bad `limit` or `cursor`. Scope `mse:read`.
      */
     get: operations["getMseHistory"];
     put?: never;
@@ -360,8 +366,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Sign the current version of a visit's MSE
-     * @description Records a signature bound to the latest version and its content hash: the signer's name (required), credential, license, organization, the UTC time, the local time in `timezone` (an IANA name), the attestation and the key used. Signing again adds a co-signature; a later write creates a new, unsigned version. 409 `conflict` when the visit has no MSE in this organization or is recorded for another patientId. Scope `mse:sign`.
+     * Sign an MSE
+     * @description Sign the current version of a visit's MSE. Records a signature bound to the latest version and its content hash: the signer's name (required), credential, license, organization, the UTC time, the local time in `timezone` (an IANA name), the attestation and the key used. Signing again adds a co-signature; a later write creates a new, unsigned version. 409 `conflict` when the visit has no MSE in this organization or is recorded for another patientId. Scope `mse:sign`.
      */
     post: operations["signMseRecord"];
     delete?: never;
@@ -378,8 +384,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The MSE domain catalog (version 1)
-     * @description The 17 domains with their options, risk flags and verified codes, the observation metadata and the C-SSRS screener items. Scope `mse:read`.
+     * List MSE domains
+     * @description The MSE domain catalog (version 1). The 17 domains with their options, risk flags and verified codes, the observation metadata and the C-SSRS screener items. Scope `mse:read`.
      */
     get: operations["listMseDomains"];
     put?: never;
@@ -398,8 +404,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The organization's MSE safety events, newest first (additive)
-     * @description Every safety event written for a risk-bearing version, as delivered to webhooks. Keyset paging: pass `nextCursor` as `cursor`. Optional `visitId` filter. Scope `mse:read`.
+     * List safety events
+     * @description The organization's MSE safety events, newest first (additive). Every safety event written for a risk-bearing version, as delivered to webhooks. Keyset paging: pass `nextCursor` as `cursor`. Optional `visitId` filter. Scope `mse:read`.
      */
     get: operations["listMseSafetyEvents"];
     put?: never;
@@ -420,7 +426,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Outcome agent: instrument scoring
+     * Run the outcome agent
      * @description Runs the product's deterministic tools over the submitted data, with a language model's tool loop when one is configured (else the fixed tool plan and a template narrative; `runner` says which ran). The engine, not the model, assigns every flag, score, band and severity; observations naming anything no tool returned are dropped into `warnings`. Advisory only: nothing is stored. 503 `service_unavailable` when the configured model cannot be reached or runs past its time limit. Secret keys only.
      */
     post: operations["runOutcomeAgent"];
@@ -440,8 +446,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Treatment-response composite from -100 to +100
-     * @description Fuses symptoms, dmse latency, medication, biomarker and sleep sources into one signed composite. Results are not stored.
+     * Score treatment outcome
+     * @description Treatment-response composite from -100 to +100. Fuses symptoms, dmse latency, medication, biomarker and sleep sources into one signed composite. Results are not stored.
      */
     post: operations["scoreOutcome"];
     delete?: never;
@@ -458,8 +464,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Confirm the key, its plan and connectivity
-     * @description Secret keys only; publishable keys get 403.
+     * Check a key
+     * @description Confirm the key, its plan and connectivity. Secret keys only; publishable keys get 403.
      */
     get: operations["ping"];
     put?: never;
@@ -480,7 +486,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Relapse agent: early-warning signals
+     * Run the relapse agent
      * @description Runs the product's deterministic tools over the submitted data, with a language model's tool loop when one is configured (else the fixed tool plan and a template narrative; `runner` says which ran). The engine, not the model, assigns every flag, score, band and severity; observations naming anything no tool returned are dropped into `warnings`. Advisory only: nothing is stored. 503 `service_unavailable` when the configured model cannot be reached or runs past its time limit. Secret keys only.
      */
     post: operations["runRelapseAgent"];
@@ -500,8 +506,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Additive 0-100 relapse early-warning score
-     * @description Every factor with its points and a conservative recommendation; nothing is auto-actioned and nothing is stored.
+     * Predict relapse risk
+     * @description Additive 0-100 relapse early-warning score. Every factor with its points and a conservative recommendation; nothing is auto-actioned and nothing is stored.
      */
     post: operations["predictRelapse"];
     delete?: never;
@@ -520,8 +526,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Move a test lab order to its next state
-     * @description Sandbox only (test keys). Moves along requested -> authorized -> scheduled -> collected -> in_transit -> processing -> resulted -> completed, or to `to` when it is a legal move (e.g. collected -> resulted). Entering `resulted` attaches sandbox results. An illegal move is 409 `invalid_transition`.
+     * Advance a test lab order
+     * @description Move a test lab order to its next state. Sandbox only (test keys). Moves along requested -> authorized -> scheduled -> collected -> in_transit -> processing -> resulted -> completed, or to `to` when it is a legal move (e.g. collected -> resulted). Entering `resulted` attaches sandbox results. An illegal move is 409 `invalid_transition`.
      */
     post: operations["advanceTestLabOrder"];
     delete?: never;
@@ -540,8 +546,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Simulate provider authorization of a test lab order
-     * @description Sandbox only (test keys). requested -> authorized; any other state is 409 `invalid_transition`.
+     * Authorize a test lab order
+     * @description Simulate provider authorization of a test lab order. Sandbox only (test keys). requested -> authorized; any other state is 409 `invalid_transition`.
      */
     post: operations["authorizeTestLabOrder"];
     delete?: never;
@@ -560,8 +566,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Simulate the patient completing the connect page
-     * @description Sandbox only (test keys). pending -> connected with `provider` (one the connection offers); emits `wearable.connected`. Any other state is 409 `invalid_transition`.
+     * Complete a test connection
+     * @description Simulate the patient completing the connect page. Sandbox only (test keys). pending -> connected with `provider` (one the connection offers); emits `wearable.connected`. Any other state is 409 `invalid_transition`.
      */
     post: operations["completeTestWearableConnection"];
     delete?: never;
@@ -580,7 +586,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Start a wearable connection
+     * Connect a wearable
      * @description Creates a pending connection and returns `connect.url`, a service-hosted page listing the selected providers, to send to the patient. Honors `Idempotency-Key` like POST /v1/labs/orders.
      */
     post: operations["connectWearable"];
@@ -598,8 +604,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * A patient's wearable connections
-     * @description Newest first, in the key's mode.
+     * List connections
+     * @description A patient's wearable connections. Newest first, in the key's mode.
      */
     get: operations["listWearableConnections"];
     put?: never;
@@ -618,7 +624,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Retrieve a wearable connection
+     * Retrieve a connection
      * @description An unknown id, or another account's or mode's, is 404 `not_found`.
      */
     get: operations["getWearableConnection"];
@@ -640,7 +646,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Disconnect a wearable connection
+     * Disconnect a connection
      * @description Pending or connected -> disconnected (terminal; reconnecting creates a new connection). Emits `wearable.disconnected`. Already disconnected: 409 `invalid_transition`.
      */
     post: operations["disconnectWearableConnection"];
@@ -658,8 +664,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Synced daily metrics of a connection
-     * @description Daily sleep hours, steps, resting heart rate and HRV for the last `days` UTC days, oldest first, plus `avgSleepHours`.
+     * List daily metrics
+     * @description Synced daily metrics of a connection. Daily sleep hours, steps, resting heart rate and HRV for the last `days` UTC days, oldest first, plus `avgSleepHours`.
      */
     get: operations["listWearableMetrics"];
     put?: never;
@@ -680,7 +686,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Sync a sandbox connection now
+     * Sync a connection
      * @description Sandbox only (test keys; live keys get 403). Stores deterministic daily metrics for the last 7 days, sets `lastSyncAt` and emits `wearable.sync_completed`. A connection that is not connected is 409 `conflict`.
      */
     post: operations["syncWearableConnection"];
@@ -697,10 +703,85 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Provider codes accepted by connect */
+    /**
+     * List providers
+     * @description Provider codes accepted by connect.
+     */
     get: operations["listWearableProviders"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/webhook_endpoints": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List endpoints
+     * @description The account's endpoints in the key's mode (removed ones excluded), oldest first, with cursor paging; never their secrets.
+     */
+    get: operations["listWebhookEndpoints"];
+    put?: never;
+    /**
+     * Add an endpoint
+     * @description Registers an endpoint in the key's mode and answers its signing secret (`whsec_...`) this once. The URL is checked as the dashboard and the CLI check it: live endpoints need `https://`, and no endpoint may resolve to a private, loopback, link-local or metadata address (test mode may use loopback where the operator allows it). At most 16 endpoints per mode (409 `conflict`). Honors `Idempotency-Key`, as the other creates do.
+     */
+    post: operations["createWebhookEndpoint"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/webhook_endpoints/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve an endpoint
+     * @description Never its secret. An unknown or removed id, or another account's or mode's, is 404 `not_found`.
+     */
+    get: operations["getWebhookEndpoint"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an endpoint
+     * @description It gets no new deliveries and its pending ones are cancelled. Deleting it again, or another account's or mode's id, is 404 `not_found`.
+     */
+    delete: operations["deleteWebhookEndpoint"];
+    options?: never;
+    head?: never;
+    /**
+     * Update an endpoint
+     * @description Changes the URL (checked by the same address rules as a new endpoint), the status (`disabled` stops new deliveries, `enabled` resumes them), or both at once; give at least one. A refused URL changes nothing.
+     */
+    patch: operations["updateWebhookEndpoint"];
+    trace?: never;
+  };
+  "/v1/webhook_endpoints/{id}/rotate_secret": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the secret
+     * @description A new signing secret, answered this once. As in the dashboard, deliveries are signed with it from now on and the old one stops at once (no overlap): switch your receiver to it right away.
+     */
+    post: operations["rotateWebhookEndpointSecret"];
     delete?: never;
     options?: never;
     head?: never;
@@ -719,22 +800,6 @@ export interface components {
       database?: "ready" | "down";
       /** @enum {string} */
       redis?: "ready" | "down" | "disabled";
-    };
-    Ping: {
-      /** @enum {boolean} */
-      ok: true;
-      data: {
-        /** @enum {string} */
-        object: "ping";
-        /** @enum {string} */
-        mode: "test" | "live";
-        /** @enum {string} */
-        keyKind: "secret_test" | "secret_live";
-        plan: string;
-        accountId: string;
-        /** Format: date-time */
-        time: string;
-      };
     };
     ErrorEnvelope: {
       /** @enum {boolean} */
@@ -769,6 +834,22 @@ export interface components {
     Issue: {
       path: string;
       message: string;
+    };
+    Ping: {
+      /** @enum {boolean} */
+      ok: true;
+      data: {
+        /** @enum {string} */
+        object: "ping";
+        /** @enum {string} */
+        mode: "test" | "live";
+        /** @enum {string} */
+        keyKind: "secret_test" | "secret_live";
+        plan: string;
+        accountId: string;
+        /** Format: date-time */
+        time: string;
+      };
     };
     DmseAnalysisResponse: {
       /** @enum {boolean} */
@@ -1738,6 +1819,92 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    WebhookEndpointSecretResponse: {
+      /** @enum {boolean} */
+      ok: true;
+      data: components["schemas"]["WebhookEndpointWithSecret"];
+    };
+    /** @description A webhook endpoint of the account; its signing secret is never shown here. */
+    WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+      /**
+       * @description The signing secret (`whsec_...`), shown in this answer only: store it now.
+       * @example whsec_3q2b8bT0yV1fWcQpK9rXz4mN6sL7aD5e
+       */
+      secret: string;
+    };
+    /** @description A webhook endpoint of the account; its signing secret is never shown here. */
+    WebhookEndpoint: {
+      /** @enum {string} */
+      object: "webhook_endpoint";
+      /** @example we_01jd3k8w6t1x9c0q2m4n5p7r8s */
+      id: string;
+      url: string;
+      /**
+       * @description The key's mode: test keys manage test-mode endpoints, live keys live ones.
+       * @enum {string}
+       */
+      mode: "test" | "live";
+      /**
+       * @description `disabled`: no new deliveries (set through the API or the dashboard, or after the receiver answered 410 Gone).
+       * @enum {string}
+       */
+      status: "enabled" | "disabled";
+      disabledAt: string | null;
+      disabledReason: string | null;
+      createdAt: string;
+    };
+    CreateWebhookEndpointRequest: {
+      /**
+       * @description Where events are posted. Live mode: `https://` only. Never a private, loopback, link-local or metadata address (checked now, against every address the name resolves to, and again at each delivery). Test mode may use `http://127.0.0.1` where the operator allows loopback webhooks.
+       * @example https://93.184.215.14/svc-hooks
+       */
+      url: string;
+    };
+    WebhookEndpointList: {
+      /** @enum {boolean} */
+      ok: true;
+      data: {
+        /** @enum {string} */
+        object: "list";
+        /** @enum {string} */
+        resource: "webhook_endpoint";
+        count: number;
+        endpoints: components["schemas"]["WebhookEndpoint"][];
+        hasMore: boolean;
+        /** @description Pass as `cursor` for the next page. */
+        nextCursor: string | null;
+      };
+    };
+    WebhookEndpointResponse: {
+      /** @enum {boolean} */
+      ok: true;
+      data: components["schemas"]["WebhookEndpoint"];
+    };
+    UpdateWebhookEndpointRequest: {
+      /**
+       * @description Where events are posted. Live mode: `https://` only. Never a private, loopback, link-local or metadata address (checked now, against every address the name resolves to, and again at each delivery). Test mode may use `http://127.0.0.1` where the operator allows loopback webhooks.
+       * @example https://93.184.215.14/svc-hooks
+       */
+      url?: string;
+      /**
+       * @description `disabled` stops new deliveries; `enabled` resumes them.
+       * @enum {string}
+       */
+      status?: "enabled" | "disabled";
+    };
+    WebhookEndpointDeleted: {
+      /** @enum {boolean} */
+      ok: true;
+      data: {
+        /** @enum {string} */
+        object: "webhook_endpoint";
+        id: string;
+        /** @enum {boolean} */
+        deleted: true;
+        /** @description Pending deliveries to it, now cancelled. */
+        cancelledDeliveries: number;
+      };
+    };
     WearableProviderList: {
       /** @enum {boolean} */
       ok: true;
@@ -2125,7 +2292,7 @@ export interface components {
       judgment?: components["schemas"]["MseSelectionEntry"];
     };
     MseSelectionEntry: {
-      /** @description Option values of the domain (see the catalog). */
+      /** @description Option values of the domain (see the catalog), at most one per option. */
       values: string[];
       /** @description Free-text note (domains with hasNote). */
       text?: string;
@@ -2411,6 +2578,17 @@ export interface operations {
           "application/json": components["schemas"]["Health"];
         };
       };
+      /** @description method_not_allowed: the probes answer GET and HEAD only; the Allow header lists them */
+      405: {
+        headers: {
+          /** @description The methods this path serves. */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
     };
   };
   getReadyz: {
@@ -2429,6 +2607,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Health"];
+        };
+      };
+      /** @description method_not_allowed: the probes answer GET and HEAD only; the Allow header lists them */
+      405: {
+        headers: {
+          /** @description The methods this path serves. */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
       /** @description database unreachable */
@@ -7445,6 +7634,807 @@ export interface operations {
         headers: {
           /** @description The methods this path serves. */
           Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description rate_limited (Retry-After sent) */
+      429: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds until a retry may pass. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description server_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  listWebhookEndpoints: {
+    parameters: {
+      query?: {
+        /** @description 1-200, default 50. */
+        limit?: number;
+        /** @description `nextCursor` of the previous page; absent = from the oldest endpoint. */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of endpoints */
+      200: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointList"];
+        };
+      };
+      /** @description invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description unauthorized or invalid_token */
+      401: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description payment_required */
+      402: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description method_not_allowed: the path exists, but not with the method sent; the Allow header lists the methods it serves */
+      405: {
+        headers: {
+          /** @description The methods this path serves. */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description rate_limited (Retry-After sent) */
+      429: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds until a retry may pass. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description server_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  createWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1-255 printable characters; the first response is replayed for 24 h (`Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "url": "https://93.184.215.14/svc-hooks"
+         *     }
+         */
+        "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+      };
+    };
+    responses: {
+      /** @description The endpoint, with its signing secret (shown this once) */
+      201: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          /** @description `true` when this is the stored response of an earlier request with the same key. */
+          "Idempotent-Replayed"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointSecretResponse"];
+        };
+      };
+      /** @description invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description unauthorized or invalid_token */
+      401: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description payment_required */
+      402: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description method_not_allowed: the path exists, but not with the method sent; the Allow header lists the methods it serves */
+      405: {
+        headers: {
+          /** @description The methods this path serves. */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description invalid_request (body over 1 MB) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description idempotency_key_reused */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description rate_limited (Retry-After sent) */
+      429: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds until a retry may pass. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description server_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  getWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint */
+      200: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointResponse"];
+        };
+      };
+      /** @description unauthorized or invalid_token */
+      401: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description payment_required */
+      402: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description method_not_allowed: the path exists, but not with the method sent; the Allow header lists the methods it serves */
+      405: {
+        headers: {
+          /** @description The methods this path serves. */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description rate_limited (Retry-After sent) */
+      429: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds until a retry may pass. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description server_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  deleteWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint is deleted */
+      200: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointDeleted"];
+        };
+      };
+      /** @description unauthorized or invalid_token */
+      401: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description payment_required */
+      402: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description method_not_allowed: the path exists, but not with the method sent; the Allow header lists the methods it serves */
+      405: {
+        headers: {
+          /** @description The methods this path serves. */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description invalid_request (body over 1 MB) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description rate_limited (Retry-After sent) */
+      429: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds until a retry may pass. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description server_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  updateWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "status": "disabled"
+         *     }
+         */
+        "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+      };
+    };
+    responses: {
+      /** @description The endpoint as changed */
+      200: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointResponse"];
+        };
+      };
+      /** @description invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description unauthorized or invalid_token */
+      401: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description payment_required */
+      402: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description method_not_allowed: the path exists, but not with the method sent; the Allow header lists the methods it serves */
+      405: {
+        headers: {
+          /** @description The methods this path serves. */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description invalid_request (body over 1 MB) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description rate_limited (Retry-After sent) */
+      429: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds until a retry may pass. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description server_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  rotateWebhookEndpointSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint with its new signing secret (shown this once) */
+      200: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointSecretResponse"];
+        };
+      };
+      /** @description unauthorized or invalid_token */
+      401: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description payment_required */
+      402: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          /** @description Our request id (`req_...`). */
+          "X-Request-Id"?: string;
+          "X-RateLimit-Limit"?: number;
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description method_not_allowed: the path exists, but not with the method sent; the Allow header lists the methods it serves */
+      405: {
+        headers: {
+          /** @description The methods this path serves. */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description invalid_request (body over 1 MB) */
+      413: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
