@@ -338,7 +338,7 @@ export async function runCdsBench(options: {
     fhirToken,
   );
   const rows: CdsBenchRow[] = [];
-  // The account's CDS Hooks base (decision 150).
+  // The account's CDS Hooks base (decision 147).
   const base = `/cds-hooks/${options.accountId}/cds-services`;
   try {
     for (const variant of variants(now, fhir.url, fhirToken)) {

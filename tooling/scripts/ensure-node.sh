@@ -3,7 +3,7 @@
 # from the npm registry's node-linux-<arch> package (the binary ships inside the package) into the
 # project-local, git-ignored .tools/ folder, once; later runs reuse it.
 SVC_NODE_VERSION="24.21.0"
-# The machine's certificate authorities, a company TLS proxy's among them (decision 185): Node
+# The machine's certificate authorities, a company TLS proxy's among them (decision 164): Node
 # ships its own list and ignores the system's, so behind such a proxy npm and pnpm fail on every
 # download. NODE_EXTRA_CA_CERTS (read by every Node, the machine's older one that installs Node 24
 # included) names the system bundle; Node 24 also reads the system store with NODE_USE_SYSTEM_CA.
@@ -30,7 +30,7 @@ if [ "$(svc_node_major)" -lt 24 ]; then
   if [ ! -x "$svc_node_bin/node" ]; then
     echo "[setup] installing Node $SVC_NODE_VERSION ($svc_node_pkg from the npm registry) into .tools/" >&2
     mkdir -p "$svc_node_dir"
-    # Bounded (decision 185): a registry that never answers fails here in ten minutes at most.
+    # Bounded (decision 164): a registry that never answers fails here in ten minutes at most.
     timeout 600 npm install --no-save --no-package-lock --ignore-scripts --no-audit --no-fund --silent \
       --prefix "$svc_node_dir" "$svc_node_pkg@$SVC_NODE_VERSION" >/dev/null
   fi

@@ -25,7 +25,7 @@ pnpm typecheck
 step "OpenAPI document matches the route schemas (no database needed)"
 pnpm openapi:check
 
-# Redocly CLI with redocly.yaml at the root (decisions 130 and 176): recommended rules as errors,
+# Redocly CLI with redocly.yaml at the root (decisions 130 and 159): recommended rules as errors,
 # no ignore file.
 step "OpenAPI document lint (redocly)"
 pnpm openapi:lint

@@ -20,7 +20,7 @@ apt_install() {
     log "apt-get update"; DEBIAN_FRONTEND=noninteractive timeout 600 apt-get update -qq >/dev/null; apt_updated=1
   fi
   log "installing $*"
-  # Bounded like every child the tooling runs (decision 185).
+  # Bounded like every child the tooling runs (decision 164).
   DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq "$@" >/dev/null
 }
 

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 bash tooling/scripts/ensure-pnpm.sh
 pnpm install --frozen-lockfile
 # The service runs compiled JavaScript (tsup bundles with source maps), never TypeScript at runtime.
-# Its log goes to a file and one line sums it up (decision 186): a restart, where every package
+# Its log goes to a file and one line sums it up (decision 165): a restart, where every package
 # comes from turbo's cache, prints that line only; a failed build prints the whole log.
 mkdir -p .tools
 build_log=.tools/build.log

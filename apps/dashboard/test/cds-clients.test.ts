@@ -124,7 +124,7 @@ describe("dashboard CDS Hooks page", { timeout: 60_000 }, () => {
       allowPrivate: false,
       revokedAt: null,
     });
-    // The page names the account's own CDS Hooks base (decision 150).
+    // The page names the account's own CDS Hooks base (decision 147).
     expect((await developer.get("/dashboard/cds-clients")).text).toContain(
       `/cds-hooks/${accountId}/cds-services`,
     );
@@ -150,7 +150,7 @@ describe("dashboard CDS Hooks page", { timeout: 60_000 }, () => {
     expect(actions).toContain("cds_client.created");
   });
 
-  it("pages the feedback 50 at a time, newest first, with a link to the older page (decision 159)", async () => {
+  it("pages the feedback 50 at a time, newest first, with a link to the older page (decision 151)", async () => {
     const db = service.db.handle.db;
     const accountId = (await service.seed.account({ name: "CDS paging" })).id;
     const client = await registerCdsClient(db, {

@@ -55,7 +55,7 @@ export interface IntelligenceApiOptions {
   chatModel?: ChatModel;
   /** Bounds on an agent's model loop (steps, time per call and per request). */
   agentLimits?: ToolLoopLimits;
-  /** CDS Hooks at `/cds-hooks/{accountId}/cds-services` (decision 150): the services to publish (`CDS_SERVICES` by default) and the JWKS source. */
+  /** CDS Hooks at `/cds-hooks/{accountId}/cds-services` (decision 147): the services to publish (`CDS_SERVICES` by default) and the JWKS source. */
   cdsHooks?: CdsHooksOptions;
 }
 

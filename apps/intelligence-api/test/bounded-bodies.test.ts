@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
  * Each analysis and agent endpoint with a body at its schema's bounds (docs/bounded-inputs.md,
- * decision 191): every list at its maxItems, the long strings at their maxLength, over real HTTP.
+ * decision 169): every list at its maxItems, the long strings at their maxLength, over real HTTP.
  * Each answers 200 within a generous time: the bounds keep the work bounded, whatever the body.
  */
 let svc: TestService;

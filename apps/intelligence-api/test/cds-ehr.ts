@@ -11,7 +11,7 @@ import { buildIntelligenceApi } from "../src/index.js";
 
 /**
  * What the CDS Hooks tests share: the intelligence API on loopback (its public base URL fixed, so
- * the EHR knows every `aud`), one account's CDS Hooks base (decision 150), one registered EHR that signs a fresh ES384 JWT per call, and a
+ * the EHR knows every `aud`), one account's CDS Hooks base (decision 147), one registered EHR that signs a fresh ES384 JWT per call, and a
  * scripted FHIR server on loopback the service fetches missing prefetch from (the operator's
  * loopback setting on, as for test-mode webhooks).
  */
@@ -41,7 +41,7 @@ export interface CdsTestbed {
   db: TestDatabase;
   /** The account the EHR is registered with. */
   accountId: string;
-  /** `/cds-hooks/{accountId}/cds-services`: that account's CDS Hooks base path (decision 150). */
+  /** `/cds-hooks/{accountId}/cds-services`: that account's CDS Hooks base path (decision 147). */
   basePath: string;
   fhir: ScriptedFhirServer;
   /** The service's log lines (JSON), newest last. */

@@ -6,7 +6,7 @@ import { PATIENT_ID, phq9 } from "../../../packages/fhir/test/inbound-fixtures.j
 import { type CdsTestbed, PUBLIC_BASE, startCdsTestbed } from "./cds-ehr.js";
 
 /**
- * Feedback cannot be flooded (decision 159), over real HTTP with the EHR's own JWTs: reports are
+ * Feedback cannot be flooded (decision 151), over real HTTP with the EHR's own JWTs: reports are
  * taken only on cards a hook call answered to this client, once per card and outcome whatever
  * outcome time the client claims, each report counted against the account's daily quota (the
  * sandbox plan's 100 a key), and old rows purged with the events.
@@ -75,7 +75,7 @@ async function storedRows() {
   return bed.db.handle.db.select().from(cdsFeedback);
 }
 
-describe("feedback on /cds-services/{id}/feedback (decision 159)", () => {
+describe("feedback on /cds-services/{id}/feedback (decision 151)", () => {
   it("a report on a card never issued to this client refuses the POST, naming each such report; nothing stored", async () => {
     const known = cards[0] as string;
     const answer = await postFeedback([report(known), report(randomUUID()), report(randomUUID())]);

@@ -29,7 +29,7 @@ let server: RunningServer;
 let ehr: { iss: string; kid: string; privateKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"] };
 let accountId: string;
 let clientId: string;
-/** The account's CDS Hooks base path (decision 150). */
+/** The account's CDS Hooks base path (decision 147). */
 const base = () => `/cds-hooks/${accountId}/cds-services`;
 
 beforeAll(async () => {
@@ -66,7 +66,7 @@ beforeAll(async () => {
   });
   clientId = client.id;
   ehr = { iss, kid, privateKey };
-  // Feedback is taken on issued cards only (decision 159); cds.feedback-bounds.test.ts issues them by hook calls.
+  // Feedback is taken on issued cards only (decision 151); cds.feedback-bounds.test.ts issues them by hook calls.
   await rememberIssuedCards(db.handle.db, {
     clientId,
     serviceId: "svc-a",
@@ -160,7 +160,7 @@ describe("POST /cds-services/{id}/feedback (decision 124)", () => {
     ]);
   });
 
-  it("the same card and outcome at another outcome time is the same report (decision 159)", async () => {
+  it("the same card and outcome at another outcome time is the same report (decision 151)", async () => {
     const before = (await storedRows()).length;
     expect(
       (

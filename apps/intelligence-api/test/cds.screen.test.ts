@@ -6,7 +6,7 @@ import { PATIENT_ID, searchset } from "../../../packages/fhir/test/inbound-fixtu
 import { type CdsTestbed, PUBLIC_BASE, startCdsTestbed } from "./cds-ehr.js";
 
 /**
- * The CDS door crosses the same input screen as /v1 (decision 158), over real HTTP with the EHR's
+ * The CDS door crosses the same input screen as /v1 (decision 150), over real HTTP with the EHR's
  * own JWTs: hook bodies and feedback bodies nested 100,000 deep, holding NUL or a lone surrogate,
  * are 400 with the screen's findings and the service stays up; FHIR answers fetched from a
  * scripted server on loopback that fail the screen are data that could not be read, said on a

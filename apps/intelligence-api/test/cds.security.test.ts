@@ -76,7 +76,7 @@ interface TestEhr {
   accountId: string;
 }
 
-/** An account's CDS Hooks base path, its discovery (decision 150). */
+/** An account's CDS Hooks base path, its discovery (decision 147). */
 function at(ehr: { accountId: string }): string {
   return `/cds-hooks/${ehr.accountId}/cds-services`;
 }
@@ -146,7 +146,7 @@ async function get(path: string, jwt?: string, headers: Record<string, string> =
 }
 
 /**
- * The one 401 of a refused JWT (decision 150), with no key material in it; `reason` is in the
+ * The one 401 of a refused JWT (decision 147), with no key material in it; `reason` is in the
  * log line of its request id only.
  */
 function expectRefused(answer: Awaited<ReturnType<typeof get>>, reason: string, ehr?: TestEhr) {
@@ -330,7 +330,7 @@ describe("CDS Hooks JWT (decision 120)", { timeout: 60_000 }, () => {
     );
   });
 
-  it("a jku that fails: 10 concurrent and 10 sequential tokens naming its issuer cost one fetch (decision 151)", async () => {
+  it("a jku that fails: 10 concurrent and 10 sequential tokens naming its issuer cost one fetch (decision 148)", async () => {
     const keys = await keyPair("ES384");
     const path = `/failing-${randomUUID()}`;
     const ehr = { ...(await registeredEhr("ES384", { jkus: [`${jwksBase}${path}`] })), ...keys };

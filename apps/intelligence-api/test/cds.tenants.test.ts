@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildIntelligenceApi } from "../src/index.js";
 
 /**
- * Tenants' EHR registrations kept apart (decision 150): an EHR's issuer belongs to no account, each
+ * Tenants' EHR registrations kept apart (decision 147): an EHR's issuer belongs to no account, each
  * account's CDS Hooks live under its own base (`/cds-hooks/{accountId}/cds-services`), the JWT's
  * `aud` names that base and the issuer is looked up in that account only. So two accounts register
  * the same EHR independently, neither registration tells anything of the other, and neither
@@ -167,7 +167,7 @@ async function twoTenants() {
   return { a, b, iss, ehrKeys, clientA };
 }
 
-describe("two accounts, one EHR issuer (decision 150)", { timeout: 60_000 }, () => {
+describe("two accounts, one EHR issuer (decision 147)", { timeout: 60_000 }, () => {
   it("both register it; neither registration says anything of the other account", async () => {
     const { a, b, iss, clientA } = await twoTenants();
     const squatterKeys = await newKeys();
@@ -269,7 +269,7 @@ describe("two accounts, one EHR issuer (decision 150)", { timeout: 60_000 }, () 
   });
 });
 
-describe("an account's client listing (decision 152)", { timeout: 120_000 }, () => {
+describe("an account's client listing (decision 149)", { timeout: 120_000 }, () => {
   it("shows the newest MAX_LISTED_CDS_CLIENTS, however many revoked ones accumulate", async () => {
     const account = await seed.account({ plan: "enterprise", production: true });
     const { publicJwk } = await newKeys();
@@ -289,7 +289,7 @@ describe("an account's client listing (decision 152)", { timeout: 120_000 }, () 
   });
 });
 
-describe("one 401 for every refused JWT (decision 150)", { timeout: 60_000 }, () => {
+describe("one 401 for every refused JWT (decision 147)", { timeout: 60_000 }, () => {
   it("unknown issuer or account, revoked client, unknown kid, bad signature, expired, wrong aud, replay, alg none, malformed: the same status, body and headers", async () => {
     const { a, iss, ehrKeys } = await twoTenants();
     const aud = `${PUBLIC_BASE}${at(a.id)}`;

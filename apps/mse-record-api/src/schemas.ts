@@ -57,7 +57,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 const ENTRY_REF = { $ref: "#/components/schemas/MseSelectionEntry" };
 
 /**
- * What the catalog validator refuses before it reads an entry or a value (decision 191), stated in
+ * What the catalog validator refuses before it reads an entry or a value (decision 169), stated in
  * the document: more keys than domains, more values than the largest domain has options, more
  * supporting signals than the catalog names; a longer string is no option or signal (422).
  */

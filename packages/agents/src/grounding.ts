@@ -40,7 +40,7 @@ export interface GroundedAnswer {
 
 const MAX_NOTE_CHARS = 500;
 /**
- * Observations, and citations, of a model's answer that are read (decision 190); the rest are
+ * Observations, and citations, of a model's answer that are read (decision 168); the rest are
  * counted in one warning. An answer rests on a request's few tool results (at most 50 medicines,
  * readings or signals), and one observation per entity is kept.
  */

@@ -474,7 +474,7 @@ function modelEntry(domain: string, raw: Record<string, unknown>, warnings: stri
  * for discharge"), however spelled (decision 74); "" when nothing else is left.
  */
 function withoutReassuringNote(domain: string, text: string, warnings: string[]): string {
-  // A note the write endpoint would refuse is dropped before any screen reads it (decision 190).
+  // A note the write endpoint would refuse is dropped before any screen reads it (decision 168).
   if (text.length > MAX_TEXT_LENGTH) {
     warnings.push(
       `Dropped the model's ${clipModelText(domain)} note: it was over ${MAX_TEXT_LENGTH} characters, the most a note may hold.`,

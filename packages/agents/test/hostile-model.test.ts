@@ -66,7 +66,7 @@ describe("a record agent on a hostile model", () => {
       { model: model(), limits: LIMITS, now: NOW },
     );
     expect(result.warnings).toContain("27 further rejected tool calls were not listed.");
-    // 50 citations are read (decision 190): 5 listed, 45 counted, and the 150 unread said once.
+    // 50 citations are read (decision 168): 5 listed, 45 counted, and the 150 unread said once.
     expect(result.warnings).toContain("45 further dropped citations were not listed.");
     expect(result.warnings).toContain(
       "The model's answer held 150 further observations and citations past the 50 of each that are read; they were not read.",
@@ -132,7 +132,7 @@ describe("the MSE agent on a hostile model", () => {
 
 /**
  * A final answer near the reply bound (1 MiB) is read only up to the service's bound on model
- * text before any screening, grounding or regular expression runs over it (decision 190). Before,
+ * text before any screening, grounding or regular expression runs over it (decision 168). Before,
  * a fenced answer of spaces held the process for minutes (a cubic regular expression), and 1 MiB of
  * sentences took the reassurance screen 5-20 s of one thread. The time bounds are generous: they
  * show "bounded", not "fast".

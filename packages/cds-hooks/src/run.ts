@@ -26,7 +26,7 @@ export interface RunOptions {
   uuid?: () => string;
   /**
    * Prefetch keys whose fetched answer could not be read (it failed the input screen, decision
-   * 158): absent from `prefetch` like any missing key, and said to be unreadable on the card.
+   * 150): absent from `prefetch` like any missing key, and said to be unreadable on the card.
    */
   unreadablePrefetch?: readonly string[];
 }

@@ -4,7 +4,7 @@ import { parseHookRequest, runCdsService } from "../src/index.js";
 import { draft, medicationRequest, options, orderRequest, patientViewRequest } from "./fixtures.js";
 
 /**
- * Reading a hook request and its prefetch never recurses without bound (decision 158): generated
+ * Reading a hook request and its prefetch never recurses without bound (decision 150): generated
  * prefetch values and draft-order Bundles, from wide to 50,000 levels of Bundles and lists,
  * parse and run to cards without throwing. (The HTTP door refuses such depth before this; these
  * functions are also a library and must hold on their own.)

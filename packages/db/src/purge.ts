@@ -11,7 +11,7 @@ import {
 
 /** Events are listed and kept for 30 days (contract Limits: event retention). */
 export const EVENT_RETENTION_DAYS = 30;
-/** CDS Hooks feedback is kept 30 days from its receipt, as events are (decision 159). */
+/** CDS Hooks feedback is kept 30 days from its receipt, as events are (decision 151). */
 export const CDS_FEEDBACK_RETENTION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -30,7 +30,7 @@ export interface PurgeResult {
 /**
  * Remove what the service no longer keeps: events older than 30 days together with their
  * finished webhook deliveries and those deliveries' attempts, expired Idempotency-Key rows, CDS
- * Hooks feedback older than 30 days and issued cards past their feedback window (decision 159).
+ * Hooks feedback older than 30 days and issued cards past their feedback window (decision 151).
  * An old event that still has an unfinished delivery is kept until that delivery finishes.
  * MSE safety events and their deliveries (`source = 'safety_event'`) are never touched: they are
  * part of the audited record. Safe to run from several replicas at once (deletes are idempotent).

@@ -670,7 +670,7 @@ export const cdsClients = pgTable(
       .references(() => accounts.id),
     /**
      * The JWT `iss` the EHR signs with: one active client per issuer within an account; several
-     * accounts may each register the same EHR (decision 150).
+     * accounts may each register the same EHR (decision 147).
      */
     iss: text("iss").notNull(),
     mode: text("mode").$type<"test" | "live">().notNull(),
@@ -707,7 +707,7 @@ export type CdsFeedbackOutcome = (typeof CDS_FEEDBACK_OUTCOMES)[number];
 
 /**
  * The cards a hook call answered to a client, remembered for `CDS_ISSUED_CARD_DAYS` (decision
- * 159) in the database so every replica agrees: feedback is accepted only on these.
+ * 151) in the database so every replica agrees: feedback is accepted only on these.
  */
 export const cdsIssuedCards = pgTable(
   "cds_issued_cards",
@@ -727,7 +727,7 @@ export const cdsIssuedCards = pgTable(
 );
 
 /**
- * Feedback on a card, stored once per client, card and outcome (decision 159, replacing decision
+ * Feedback on a card, stored once per client, card and outcome (decision 151, replacing decision
  * 124's outcome time in the key: the time is the client's to choose), kept 30 days.
  */
 export const cdsFeedback = pgTable(

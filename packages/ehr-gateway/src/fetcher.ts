@@ -17,7 +17,7 @@ import { checkEndpointUrl } from "@svc/webhooks";
  * `--allow-private`); every address the name has is checked and the connection is pinned to
  * them (DNS rebinding); a time limit; a size limit; redirects are never followed, so a redirect
  * cannot lead to a refused address. Every answer crosses the same JSON screen as a request body
- * (decision 158) before anything reads it: a document nested past the screen's depth, holding NUL
+ * (decision 150) before anything reads it: a document nested past the screen's depth, holding NUL
  * or a lone surrogate, or not UTF-8, is `unreadable`, never parsed further.
  */
 

@@ -5,7 +5,7 @@ import { checkPublicJwks, unusableKeyReason } from "./jwks.js";
 /**
  * Where a CDS client's public keys come from: its inline JWK Set, or a `jku` it registered,
  * fetched through the EHR fetcher (address rules of decision 122) and kept briefly. A fetch that
- * fails is remembered briefly too, and one fetch at a time runs per URL (decision 151): tokens
+ * fails is remembered briefly too, and one fetch at a time runs per URL (decision 148): tokens
  * naming an issuer need not be valid, so without both, every token would cost a fetch.
  */
 

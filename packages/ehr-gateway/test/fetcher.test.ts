@@ -159,7 +159,7 @@ describe("the EHR fetcher (webhook address rules)", () => {
       reason: "not_json",
       status: 200,
     });
-    // The input screen of every request body (decision 158), here on what the EHR sent.
+    // The input screen of every request body (decision 150), here on what the EHR sent.
     for (const path of ["deep", "nul", "surrogate", "latin1"])
       expect(await ehrGetJson(`${base}/${path}`, testLoopback, undefined), path).toEqual({
         ok: false,

@@ -15,7 +15,7 @@ import {
 
 /**
  * A key-set URL that fails is not fetched again for every token naming its issuer, and one fetch
- * at a time runs per URL (decision 151). A scripted EHR on loopback counts the fetches of each
+ * at a time runs per URL (decision 148). A scripted EHR on loopback counts the fetches of each
  * path; it answers after a short pause, so concurrent callers overlap one fetch.
  */
 
@@ -57,7 +57,7 @@ function newPath(status = 500): string {
   return path;
 }
 
-describe("CachedJwksFetcher: failures remembered, one fetch in flight (decision 151)", () => {
+describe("CachedJwksFetcher: failures remembered, one fetch in flight (decision 148)", () => {
   it("10 concurrent then 10 sequential gets of a failing URL fetch it once", async () => {
     const path = newPath(500);
     const source = new CachedJwksFetcher();

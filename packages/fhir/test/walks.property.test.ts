@@ -4,7 +4,7 @@ import { MAX_SOURCE_NESTING, readFhirInputs, resourcesOf } from "../src/index.js
 import { labObservation, PATIENT_ID } from "./inbound-fixtures.js";
 
 /**
- * Every walk over FHIR data is iterative and depth-bounded (decision 158): generated documents,
+ * Every walk over FHIR data is iterative and depth-bounded (decision 150): generated documents,
  * from flat and wide to 100,000 levels of Bundles and lists, never throw and never exhaust the
  * stack; what lies within MAX_SOURCE_NESTING levels is read, what lies deeper is said not read.
  */

@@ -1,5 +1,5 @@
 /**
- * The JSON screen (decision 29, extended to every door by decision 158): one implementation of
+ * The JSON screen (decision 29, extended to every door by decision 150): one implementation of
  * what a JSON document must be before any code walks it, used for `/v1` bodies (the request
  * guard), CDS Hooks bodies (the `/cds-services` door) and documents fetched from an EHR's FHIR
  * server or JWK Set URL (`@svc/ehr-gateway`). Pure functions: no framework, no I/O, no recursion,

@@ -159,7 +159,7 @@ export const OPENAPI_INFO = {
 /**
  * One security scheme per key kind (decision 129). All are `Authorization: Bearer <key>`; the
  * scheme an operation lists says which kind of key it accepts. There is no catch-all scheme and no
- * document-wide `security`: every operation names its own (decision 177).
+ * document-wide `security`: every operation names its own (decision 160).
  */
 export const SECURITY_SCHEMES = {
   secretTestKey: {

@@ -3,7 +3,7 @@ import { parseTime } from "@svc/engines";
 
 /**
  * Request shapes validated on more than one surface: the Intelligence API's routes and the operator
- * CLI's `labs advance --results-file` (decision 187). One definition each, with the OpenAPI names
+ * CLI's `labs advance --results-file` (decision 166). One definition each, with the OpenAPI names
  * the published document uses; the HTTP layer holds them because both surfaces depend on it and
  * the CLI may import no app.
  */

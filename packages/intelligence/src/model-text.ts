@@ -51,7 +51,7 @@ export function boundedWarnings(
 
 /**
  * Characters of one free text a model wrote (a narrative, a note) that the service reads at all
- * (decision 190). A narrative reaches a response as 2,000 characters at most; twice that leaves
+ * (decision 168). A narrative reaches a response as 2,000 characters at most; twice that leaves
  * room for sentences the screens drop, and keeps the screens' work per reply small and fixed
  * (4,000 characters are screened in milliseconds; the 1 MiB a reply may hold took 5-20 s).
  */

@@ -236,7 +236,7 @@ export function screenModelNarrative(
   summary: IntelligenceBlock["summary"],
 ): string | null {
   const context = { riskRaised: engineRaisedRisk(summary) };
-  // Only the first MODEL_TEXT_READ_CHARS of the model's text are read (decision 190).
+  // Only the first MODEL_TEXT_READ_CHARS of the model's text are read (decision 168).
   const cut = screenReassurance(readModelText(narrative), context).text.trim().slice(0, MAX_NARRATIVE_CHARS);
   const kept = screenReassurance(cut, context).text.trim();
   return kept === "" ? null : kept;

@@ -50,7 +50,7 @@ describe("clipModelList and boundedWarnings", () => {
   });
 });
 
-describe("readModelText (decision 190)", () => {
+describe("readModelText (decision 168)", () => {
   it("keeps a text within the bound as it is", () => {
     expect(readModelText("One. Two.", 20)).toBe("One. Two.");
   });

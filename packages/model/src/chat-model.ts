@@ -47,7 +47,7 @@ export interface ToolLoopRequest {
 export const MODEL_REPLY_BOUNDS = Object.freeze({
   maxReplyBytes: 1_048_576,
   maxToolCallsPerStep: 16,
-  /** Nesting of one tool call's arguments (the input screen's bound for a body; decision 190). */
+  /** Nesting of one tool call's arguments (the input screen's bound for a body; decision 168). */
   maxArgumentDepth: 32,
 });
 

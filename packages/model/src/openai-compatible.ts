@@ -145,7 +145,7 @@ function refuseToolCallsOverBound(bytes: Uint8Array, maxToolCalls: number): void
 /**
  * True when the JSON text nests arrays and objects deeper than `maxDepth`: one pass over the
  * characters, outside strings, no parse. The AI SDK copies tool input recursively, so arguments
- * nested 200,000 deep overflowed its stack (decision 190); no tool's input nests past a few levels.
+ * nested 200,000 deep overflowed its stack (decision 168); no tool's input nests past a few levels.
  */
 function jsonDepthOver(text: string, maxDepth: number): boolean {
   let depth = 0;

@@ -133,7 +133,7 @@ function validateEntry(key: string, raw: unknown, errors: ErrorList): SelectionE
   } else if (!Array.isArray(rawValues)) {
     errors.add(key, "Values must be an array of option values.", "values");
   } else if (rawValues.length > domain.options.length) {
-    // Bounded before any value is read (decision 191): more values than the domain has options
+    // Bounded before any value is read (decision 169): more values than the domain has options
     // cannot all be distinct options.
     errors.add(
       key,
@@ -298,7 +298,7 @@ export function validateSelection(
     errors.add(SELECTION_SCOPE, "The selection must include at least one domain.");
     return { ok: false, errors: errors.finish() };
   }
-  // Bounded before any entry is read (decision 191): the catalog has DOMAIN_KEYS.length domains.
+  // Bounded before any entry is read (decision 169): the catalog has DOMAIN_KEYS.length domains.
   if (keys.length > DOMAIN_KEYS.length) {
     errors.add(
       SELECTION_SCOPE,

@@ -311,7 +311,7 @@ describe("validateSelection: partial mode", () => {
   });
 });
 
-describe("bounds read before the entries (decision 191)", () => {
+describe("bounds read before the entries (decision 169)", () => {
   it("more keys than the catalog has domains: one error, no entry read", () => {
     const selection = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`d${i}`, { values: [] }]));
     expect(errorsOf(selection)).toEqual([

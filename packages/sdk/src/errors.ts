@@ -100,7 +100,7 @@ export class ConnectionError extends Error {
 }
 
 /**
- * The answer was a redirect (3xx). The SDK follows none (decision 166): a redirect would send the
+ * The answer was a redirect (3xx). The SDK follows none (decision 152): a redirect would send the
  * call, and a write's body of patient data, to another origin, and that origin's JSON would read
  * as the API's answer. Not retried; the request went to `url`, the answer pointed at `location`.
  */

@@ -120,7 +120,7 @@ export interface CallSettings {
 
 /**
  * A numeric setting as given, or RangeError: the retry loop and the waits are bounded only by
- * finite numbers (decision 167's class: `Number(process.env.UNSET)` is NaN, and `retry >= NaN` is
+ * finite numbers (decision 153's class: `Number(process.env.UNSET)` is NaN, and `retry >= NaN` is
  * never true, so a NaN `maxRetries` would retry a failing call forever).
  */
 function setting(name: string, value: number, least: number, integer: boolean): number {
@@ -205,7 +205,7 @@ function withCallHeaders(request: Request, extra: CallSettings["headers"]): Requ
  * 429 and 5xx with exponential backoff and jitter, waiting `Retry-After` when the server gives
  * one. Answers the last response (an error status included); throws ConnectionError or
  * TimeoutError when no attempt got an answer, and the caller's abort reason when aborted. A
- * redirect is never followed: it throws RedirectError at once (decision 166).
+ * redirect is never followed: it throws RedirectError at once (decision 152).
  */
 export async function send(original: Request, settings: CallSettings): Promise<Response> {
   const pathname = new URL(original.url).pathname;

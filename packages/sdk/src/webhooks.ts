@@ -11,7 +11,7 @@ import {
 import type { LabOrder, WearableConnection } from "./resources.js";
 
 /**
- * Webhook signatures, checked with the service's own scheme from `@svc/webhooks` (decision 168):
+ * Webhook signatures, checked with the service's own scheme from `@svc/webhooks` (decision 154):
  * header `t=<unix seconds>,v1=<hex>` where the hex is HMAC-SHA256 over `<t>.<raw body>` keyed
  * with the endpoint's `whsec_` secret. Account events carry it in `Service-Signature`, MSE safety
  * events in `x-mse-signature`.
@@ -115,7 +115,7 @@ function verifyWith(
   secret: string,
   options: VerifyOptions,
 ): unknown {
-  // A bad tolerance throws before anything else, whatever the delivery (decision 167).
+  // A bad tolerance throws before anything else, whatever the delivery (decision 153).
   const toleranceSeconds = signatureTolerance(options.toleranceSeconds);
   const header = headerValue(headers, name);
   if (!header) throw new WebhookVerificationError("missing_header");

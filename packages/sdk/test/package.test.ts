@@ -90,7 +90,7 @@ describe("the browser entry", () => {
   it("the whole SDK imports nothing that reports home: openapi-fetch, and @svc/webhooks for signatures", () => {
     const external = [...importGraph("index.ts").values()].flat().filter((s) => !s.startsWith("./"));
     expect(new Set(external)).toEqual(new Set(["openapi-fetch", "@svc/webhooks"]));
-    // @svc/webhooks (decision 168) and the @svc/ids it uses import only Node's own modules.
+    // @svc/webhooks (decision 154) and the @svc/ids it uses import only Node's own modules.
     for (const dir of ["../../webhooks/src", "../../ids/src"]) {
       const files = readdirSync(join(srcDir, dir)).filter((f) => f.endsWith(".ts"));
       const imports = files.flatMap((f) =>

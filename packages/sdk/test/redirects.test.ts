@@ -5,7 +5,7 @@ import { createBrowserClient } from "../src/browser.js";
 import { createClient, RedirectError } from "../src/index.js";
 
 /**
- * Redirects are refused (decision 166). Two servers on loopback: `api` answers every call with a
+ * Redirects are refused (decision 152). Two servers on loopback: `api` answers every call with a
  * redirect to `elsewhere`, which records each request it gets and answers JSON that would pass
  * for the API's. The SDK must throw RedirectError naming the status and Location, make one
  * attempt only, and never reach `elsewhere` (so no body of patient data goes there).

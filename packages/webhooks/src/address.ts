@@ -36,7 +36,7 @@ const METADATA_ADDRESSES: readonly string[] = [
 /**
  * ipaddr.js's names for the IANA special-purpose blocks (IPv4 and IPv6 Special-Purpose Address
  * Registries, the multicast and site-local blocks of the address architecture) as our classes
- * (decision 182). A name not listed here, such as one a later version of the library adds, reads
+ * (decision 161). A name not listed here, such as one a later version of the library adds, reads
  * as `reserved`: an unknown special block is refused, never taken for public.
  */
 const RANGE_CLASS: Readonly<Record<string, AddressClass>> = {
@@ -86,7 +86,7 @@ function ipv6Class(address: ipaddr.IPv6): AddressClass {
 }
 
 /**
- * The class of an address, from the IANA special-purpose registries (decision 182): the one
+ * The class of an address, from the IANA special-purpose registries (decision 161): the one
  * classifier every check of a caller-registered address uses (webhook endpoints, EHR key sets
  * and FHIR servers, at registration and before every request). An IPv6 address that carries an
  * IPv4 one for this host (mapped, translated, compatible) is judged as that IPv4 address; one

@@ -56,7 +56,7 @@ export function signPayload(
 export const MAX_SIGNATURE_HEADER_LENGTH = 4096;
 
 /**
- * The tolerance a verifier uses (decision 167): `SIGNATURE_TOLERANCE_SECONDS` when unset,
+ * The tolerance a verifier uses (decision 153): `SIGNATURE_TOLERANCE_SECONDS` when unset,
  * otherwise it must be a finite number of seconds >= 0, or this throws. NaN, which is what
  * `Number(process.env.X)` gives for an unset variable, would make every comparison false and so
  * accept a signature of any age; Infinity would too, and a negative one would refuse everything.
@@ -89,7 +89,7 @@ export type VerifyResult =
  * timestamps more than `toleranceSeconds` from now (replays). Several `v1` entries are accepted
  * (a sender rotating secrets may sign twice). Throws RangeError, whatever the header, when
  * `toleranceSeconds` or `now` is not a finite number (or the tolerance is negative): a verifier
- * misconfigured that way would otherwise accept replays (decision 167).
+ * misconfigured that way would otherwise accept replays (decision 153).
  */
 export function verifySignature(input: {
   secret: string;

@@ -6,7 +6,7 @@ import { type AddressClass, checkEndpointUrl, classifyAddress, isAllowedAddress 
  * The IANA IPv4 and IPv6 Special-Purpose Address Registries, transcribed here as the test's own
  * oracle (not read from the library the classifier uses), with the blocks of the address
  * architecture that those registries leave out (multicast, deprecated site-local) and the cloud
- * metadata addresses the classifier also knows (decision 182).
+ * metadata addresses the classifier also knows (decision 161).
  * `never`: refused whatever the endpoint's settings; otherwise `--allow-private` (and, for
  * loopback, the operator's loopback allowance) may accept it, as before (decisions 48 and 95).
  */
@@ -130,7 +130,7 @@ const closed = { allowPrivate: false, allowLoopback: false };
 const open = { allowPrivate: true, allowLoopback: true };
 const RUNS = { numRuns: 60 };
 
-describe("special-purpose addresses (decision 182)", () => {
+describe("special-purpose addresses (decision 161)", () => {
   it.each(IPV4_SPECIAL)("every IPv4 address in $cidr is refused", ({ cidr: text, never }) => {
     const block = cidr(text, 32);
     fc.assert(

@@ -12,7 +12,7 @@ import {
 } from "../src/index.js";
 
 /**
- * Decision 167: a verifier's tolerance that is not a finite number >= 0 (NaN from an unset
+ * Decision 153: a verifier's tolerance that is not a finite number >= 0 (NaN from an unset
  * environment variable, Infinity, a negative number, a string) throws, instead of making every
  * comparison false and accepting a signature of any age.
  */

@@ -57,13 +57,13 @@ export function list(args: ParsedArgs, name: string): string[] | undefined {
  * Most bytes of a JSON file a command reads: the API's body limit. While `pnpm start` holds the
  * embedded database the server itself runs the command (decision 27), so an unbounded read (a
  * device such as /dev/zero, a multi-gigabyte file) would stop the service for every tenant
- * (decisions 188 and 192).
+ * (decisions 167 and 170).
  */
 export const MAX_JSON_FILE_BYTES = 1_048_576;
 
 /**
  * A JSON file a command was given (`--params-file`, `--results-file`, `--jwks`), read as the API
- * reads a body (decisions 188 and 192): a regular file only (a device or a folder is refused
+ * reads a body (decisions 167 and 170): a regular file only (a device or a folder is refused
  * before a byte is read), at most `maxBytes` (its size checked first, and the read stopped at the
  * piece that passes it should the file grow meanwhile), strict UTF-8, then the input screen of
  * @svc/http (32 levels, 1,000 keys an object, 200,000 values, no control characters or lone

@@ -29,7 +29,7 @@ import { type OperatorEndpoint, startOperatorEndpoint } from "./operator.js";
 /**
  * On an empty database: a sandbox account, its secret test key and publishable key, and the
  * owner's one-time dashboard link, printed once. Called only once the socket listens (decision
- * 183): a start that cannot bind creates nothing, so the next one still prints the keys.
+ * 162): a start that cannot bind creates nothing, so the next one still prints the keys.
  * On a database that has accounts: the line that says how to get a key, since the keys were shown
  * once, on the first start.
  */

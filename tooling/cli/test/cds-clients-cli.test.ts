@@ -78,7 +78,7 @@ describe("pnpm svc cds-clients", { timeout: 120_000 }, () => {
       revokedAt: null,
       cdsHooksBaseUrl: expect.stringMatching(new RegExp(`^https?://[^/]+/cds-hooks/${account.id}$`)),
     });
-    // Another account registers the same EHR: its own client, nothing said of the first (decision 150).
+    // Another account registers the same EHR: its own client, nothing said of the first (decision 147).
     const other = await seed.account();
     const again = ok(
       "cds-clients",
@@ -140,7 +140,7 @@ describe("pnpm svc cds-clients", { timeout: 120_000 }, () => {
     expect(
       refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example", "--jwks", oct),
     ).toMatch(/symmetric/);
-    // A file over a JWK Set's 64 kB is refused before it is read (decision 152).
+    // A file over a JWK Set's 64 kB is refused before it is read (decision 149).
     const huge = jsonFile("huge", { keys: [], pad: "x".repeat(70_000) });
     expect(
       refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example", "--jwks", huge),

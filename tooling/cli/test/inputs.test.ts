@@ -40,7 +40,7 @@ describe("models propose checks parameters with the engine", () => {
   });
 });
 
-describe("files named on the command line are bounded before they are read (decision 188)", () => {
+describe("files named on the command line are bounded before they are read (decision 167)", () => {
   it("a file over 1 MB is refused by its size, and nothing is stored", async () => {
     const before = (await listModelVersions(db.handle.db, "relapse")).length;
     const file = path.join(tmpdir(), `params-large-${Date.now()}.json`);
@@ -69,7 +69,7 @@ describe("model environment", () => {
   });
 });
 
-describe("JSON files a command reads are bounded as request bodies are (decision 192)", () => {
+describe("JSON files a command reads are bounded as request bodies are (decision 170)", () => {
   it("a parameters file over 1 MiB is refused naming the bound, and nothing is stored", async () => {
     const file = path.join(tmpdir(), `params-big-${Date.now()}.json`);
     writeFileSync(file, JSON.stringify({ symptomWindowDays: 21, padding: "x".repeat(1_200_000) }));

@@ -169,7 +169,7 @@ describe("pnpm start with no DATABASE_URL and no REDIS_URL (compiled, embedded P
     expect(await exited2).toBe(0);
   }, 120_000);
 
-  it("with the port taken, the first start creates nothing and fails; the next start prints the keys; later starts say how to get a key (decision 183)", async () => {
+  it("with the port taken, the first start creates nothing and fails; the next start prints the keys; later starts say how to get a key (decision 162)", async () => {
     const holder = createServer();
     const port = await new Promise<number>((resolve) =>
       holder.listen(0, "0.0.0.0", () => resolve((holder.address() as AddressInfo).port)),

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 /**
  * Behind a company TLS proxy the machine's certificate store holds the proxy's authority; Node's
  * own list does not. After `. tooling/scripts/ensure-node.sh`, Node and npm (which pnpm's `view`
- * and the Node bootstrap use) trust the machine's store (decision 185). The store here is
+ * and the Node bootstrap use) trust the machine's store (decision 164). The store here is
  * OpenSSL's `SSL_CERT_FILE` naming a self-signed loopback certificate, standing in for the proxy's;
  * the "registry" is a loopback https server answering one package document.
  */
@@ -63,7 +63,7 @@ async function afterEnsureNode(command: string): Promise<string> {
   return stdout.trim();
 }
 
-describe("the machine's certificate authorities (decision 185)", () => {
+describe("the machine's certificate authorities (decision 164)", () => {
   it("Node trusts them after ensure-node.sh", async () => {
     const answer = await afterEnsureNode(
       `node -e 'fetch("${base}/svc-probe").then((r) => r.json()).then((j) => console.log(j.name), (e) => console.log("refused", e.cause?.code))'`,

@@ -27,7 +27,7 @@ interface ToolRun {
 
 const update = process.argv.includes("--update-api");
 
-/** A checker that reads one local tarball: two minutes is ample (decision 185). */
+/** A checker that reads one local tarball: two minutes is ample (decision 164). */
 const TOOL_TIMEOUT_MS = 120_000;
 
 function runTool(bin: string, args: string[]): ToolRun {

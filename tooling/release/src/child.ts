@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 
 /**
- * Every child process the release tooling runs goes through here (decision 185): bounded in time
+ * Every child process the release tooling runs goes through here (decision 164): bounded in time
  * (killed with SIGKILL past `timeoutMs`, so a registry that never answers, such as one behind a
  * TLS proxy whose certificate Node does not trust, fails in minutes, not never), its output read
  * as UTF-8 text, and a failure described in words: the command, why it stopped (exit code,

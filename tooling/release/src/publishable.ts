@@ -38,7 +38,7 @@ export interface PublishablePackage {
 
 /**
  * The registry the workspace's `.npmrc` maps a scope to (`@svc:registry=<url>`), or null when it
- * maps none (decision 170).
+ * maps none (decision 156).
  */
 export function scopeRegistry(scope: string, root = REPO_ROOT): string | null {
   const npmrc = path.join(root, ".npmrc");

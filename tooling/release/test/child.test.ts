@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { describeFailure, mustRun, runChild } from "../src/child.js";
 
 /**
- * The release tooling's children (decision 185): a child that hangs, as `pnpm install` does when a
+ * The release tooling's children (decision 164): a child that hangs, as `pnpm install` does when a
  * TLS proxy's certificate is not trusted, is killed at its time limit, and every failure reads as
  * text naming the command, why it stopped and what it printed.
  */

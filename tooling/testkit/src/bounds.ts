@@ -1,5 +1,5 @@
 /**
- * The class check of decision 191: every request a caller sends is bounded by its schema before
+ * The class check of decision 169: every request a caller sends is bounded by its schema before
  * any work is done. `unboundedInSchema` walks a JSON Schema (an OpenAPI request body, or an MCP
  * tool's input schema) and names each place a caller could make a loop as long as it likes: an
  * array without `maxItems`, a string without `maxLength` (or an `enum`, `const` or a pattern of

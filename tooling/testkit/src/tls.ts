@@ -29,7 +29,7 @@ export function writeSelfSignedCert(dir: string): { certFile: string; keyFile: s
       "-out",
       certFile,
     ],
-    // Bounded like every child the tooling runs (decision 185).
+    // Bounded like every child the tooling runs (decision 164).
     { stdio: "ignore", timeout: 30_000, killSignal: "SIGKILL" },
   );
   return { certFile, keyFile };

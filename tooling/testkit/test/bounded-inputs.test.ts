@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { type JsonSchema, unboundedInSchema } from "../src/bounds.js";
 
 /**
- * The class checks of docs/bounded-inputs.md (decision 191). (1) Every request body of the OpenAPI
+ * The class checks of docs/bounded-inputs.md (decision 169). (1) Every request body of the OpenAPI
  * document bounds what a caller can make a loop run over: arrays by maxItems, strings by maxLength
  * (or an enum or a fixed-length pattern), free-key objects by maxProperties, numbers by a maximum.
  * The few places without a schema bound are listed here with the bound that holds instead; a new

@@ -146,7 +146,7 @@ export function CdsClientsPage(props: {
   feedback: CdsFeedbackRow[];
   /** The link to the next (older) page of feedback, when there is one. */
   next?: string | undefined;
-  /** The account whose CDS Hooks base the page names (decision 150). */
+  /** The account whose CDS Hooks base the page names (decision 147). */
   accountId: string;
   notice?: string | undefined;
 }) {

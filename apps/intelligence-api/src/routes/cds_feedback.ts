@@ -7,7 +7,7 @@ import { cdsJsonBody } from "./cds_screen.js";
 
 /**
  * POST /cds-hooks/{accountId}/cds-services/{id}/feedback (CDS Hooks 2.0.1 Feedback): what the clinician did with our
- * cards (decisions 124 and 159). Each report counts against the account's rate limit as a call
+ * cards (decisions 124 and 151). Each report counts against the account's rate limit as a call
  * does; a report on a card this service did not issue to this client in the last week refuses
  * the whole POST (400 naming each such report, nothing stored); each report is stored once per
  * client, card and outcome, since the spec warns the same card may be reported more than once.

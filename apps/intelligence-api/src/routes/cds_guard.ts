@@ -23,7 +23,7 @@ import { cdsInputScreen } from "./cds_screen.js";
 
 /**
  * The door of an account's CDS Hooks services, `/cds-hooks/{accountId}/cds-services` (decisions
- * 120 and 150): CORS for browser-based EHRs (a preflight needs no JWT), then on every other
+ * 120 and 147): CORS for browser-based EHRs (a preflight needs no JWT), then on every other
  * request the EHR's JWT (`Authorization: Bearer <jwt>`), verified against the CDS client that
  * account registered for its `iss`, with `aud` the URL called (which names the account); the
  * account then answers for the plan's rules (402 for a live client without a paid, approved
@@ -32,12 +32,12 @@ import { cdsInputScreen } from "./cds_screen.js";
  */
 
 /**
- * The CDS Hooks base of one account (decision 150), as a route pattern: the EHR's base URL is
+ * The CDS Hooks base of one account (decision 147), as a route pattern: the EHR's base URL is
  * `{PUBLIC_BASE_URL}/cds-hooks/{accountId}`, so discovery is `{base}/cds-services` and a service
  * `{base}/cds-services/{id}`, as CDS Hooks 2.0.1 lays them out.
  */
 export const CDS_BASE_PATH = "/cds-hooks/:account/cds-services";
-/** The unscoped paths of before decision 150: answered 404 with where the services are now. */
+/** The unscoped paths of before decision 147: answered 404 with where the services are now. */
 export const CDS_UNSCOPED_PATH = "/cds-services";
 /** An account id as `newId` makes them; anything else names no account, and is never looked up. */
 const ACCOUNT_ID = /^acct_[0-9a-z]{1,64}$/;
@@ -58,7 +58,7 @@ export interface CdsCallerContext {
   allowPrivate: boolean;
   /** The JWT's optional `tenant` claim. */
   tenant?: string;
-  /** The account's rate limit, for a route that charges more than the call (feedback, decision 159). */
+  /** The account's rate limit, for a route that charges more than the call (feedback, decision 151). */
   limit: LimitRule;
 }
 
@@ -89,7 +89,7 @@ export function cdsCallerOf(c: Context<AppEnv>): CdsCallerContext {
 /**
  * The URLs a call may name as `aud`: the endpoint being called under the service's public base
  * URL (the URL the EHR was given, never the Host header), which names the account (decision
- * 150); a feedback call may also name its service's URL, which is what some EHRs sign for every
+ * 147); a feedback call may also name its service's URL, which is what some EHRs sign for every
  * call about that service.
  */
 export function cdsAudiences(publicBaseUrl: string, path: string): string[] {
@@ -226,7 +226,7 @@ export function cdsRoutePattern(path: string): string {
 }
 
 /**
- * The one answer to every refused JWT, whatever the reason (decision 150): an unknown issuer, a
+ * The one answer to every refused JWT, whatever the reason (decision 147): an unknown issuer, a
  * revoked client, an unknown kid or a bad signature read the same, so no answer tells whether an
  * EHR is registered with an account. The reason is in the log line of the request id.
  */
@@ -240,7 +240,7 @@ function cdsAuthentication(deps: AppDeps, options: CdsGuardOptions): MiddlewareH
   const verify = (c: Context<AppEnv>, jwt: string, accountId: string | null) =>
     verifyCdsJwt(jwt, {
       expectedAudience: cdsAudiences(deps.publicBaseUrl, c.req.path),
-      // Only the account whose path was called is asked (decision 150).
+      // Only the account whose path was called is asked (decision 147).
       clients: async (iss) => (accountId ? findCdsClient(deps.db, accountId, iss) : null),
       jtiStore,
       jwksSource,
@@ -296,14 +296,14 @@ function cdsBodyLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
  * under it. One pattern only: Hono's `.../cds-services/*` also matches `.../cds-services` itself,
  * and a guard that ran twice would spend the JWT's jti on its first run and refuse the second as
  * a replay. The unscoped `/cds-services` paths answer a 404 saying where the services are
- * (decision 150): the same for everyone, with no JWT read.
+ * (decision 147): the same for everyone, with no JWT read.
  */
 export function installCdsGuard(service: ServiceApp, options: CdsGuardOptions = {}): void {
   const pattern = `${CDS_BASE_PATH}/*`;
   service.app.use(pattern, cdsCors());
   service.app.use(pattern, cdsBodyLimit(service.deps));
   service.app.use(pattern, cdsAuthentication(service.deps, options));
-  // Then the input screen every body crosses (decision 158).
+  // Then the input screen every body crosses (decision 150).
   service.app.use(pattern, cdsInputScreen(cdsRoutePattern));
   service.app.use(`${CDS_UNSCOPED_PATH}/*`, cdsCors());
   const moved = () => {

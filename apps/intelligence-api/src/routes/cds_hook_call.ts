@@ -17,7 +17,7 @@ import { cdsJsonBody } from "./cds_screen.js";
 
 /**
  * POST /cds-hooks/{accountId}/cds-services/{id}: one hook call (CDS Hooks 2.0.1, decisions 113,
- * 128 and 150). Behind the CDS Hooks guard (the EHR's JWT, plan and rate limit), so it must be registered after
+ * 128 and 147). Behind the CDS Hooks guard (the EHR's JWT, plan and rate limit), so it must be registered after
  * `registerCdsHooks`. The steps: the service, the request checked against its hook (400 with the
  * issues), what prefetch lacks fetched from the EHR's FHIR server under the client's address rules
  * (412 `prefetch_unavailable` when it cannot be had), then the engines through `@svc/cds-hooks`
@@ -79,7 +79,7 @@ function isFhirResource(json: unknown): boolean {
  * Every prefetch value the service will use: the request's own, plus each missing key fetched
  * from the EHR (in parallel). A key the request sent as null is never fetched (the EHR has no
  * data); a missing key that cannot be fetched is 412, never silently treated as "no data". A key
- * whose answer arrived but failed the input screen (decision 158: too deep, NUL, lone surrogate,
+ * whose answer arrived but failed the input screen (decision 150: too deep, NUL, lone surrogate,
  * not UTF-8) stays missing and is named in `unreadable`: the run says on a card that this data
  * could not be read, and draws no conclusion from it.
  */
@@ -195,7 +195,7 @@ export function registerCdsHookCalls(service: ServiceApp, models: ActiveModels):
         models: await activeCalibrations(models, deps.logger),
         unreadablePrefetch: unreadable,
       });
-      // Feedback is taken only on cards issued to this client (decision 159).
+      // Feedback is taken only on cards issued to this client (decision 151).
       await rememberIssuedCards(deps.db, {
         clientId: caller.clientId,
         serviceId,

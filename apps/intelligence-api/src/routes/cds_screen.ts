@@ -2,7 +2,7 @@ import { ApiError, type AppEnv, inputHygiene } from "@svc/http";
 import type { Context, MiddlewareHandler } from "hono";
 
 /**
- * The input screen of `/cds-services` (decision 158): the very screen `/v1` requests cross
+ * The input screen of `/cds-services` (decision 150): the very screen `/v1` requests cross
  * (`inputHygiene` of `@svc/http`, decision 29), run after the JWT guard and before any route, so
  * no CDS route, validator, FHIR reader or database ever sees a body nested past the screen's depth,
  * a NUL, a lone surrogate or bytes that are not UTF-8. Refusals are the door's own 400

@@ -10,7 +10,7 @@ export interface CdsHooksOptions extends CdsGuardOptions {
 
 /**
  * Mount CDS Hooks 2.0.1 under each account's base, `/cds-hooks/{accountId}/cds-services`
- * (decision 150): the guard (CORS, body limit, EHR JWT, plan and rate limit), discovery and
+ * (decision 147): the guard (CORS, body limit, EHR JWT, plan and rate limit), discovery and
  * feedback. A hook's own route (`POST .../cds-services/{id}`) must be registered
  * after this call, so the guard runs before it (Hono runs middleware and handlers in registration
  * order); its handler reads the caller with `cdsCallerOf(c)`, which answers 401 if it has none.

@@ -2,7 +2,7 @@ import { type AppEnv, type ServiceApp, setHtmlSecurityHeaders } from "@svc/http"
 import type { Context } from "hono";
 
 /**
- * GET /: where the start banner's first link lands (decision 184). A browser (Accept naming
+ * GET /: where the start banner's first link lands (decision 163). A browser (Accept naming
  * text/html) gets a short page leading to the reference, the dashboard and the capture demo;
  * any other client gets the same links as JSON, so `curl localhost:3000` says where to go
  * instead of a 404. Public, no key, nothing read from the database.

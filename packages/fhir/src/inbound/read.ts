@@ -13,7 +13,7 @@ import type { FhirInbound, LabReading, NotUsed, ReadOptions } from "./types.js";
 /**
  * How deep Bundles and arrays may nest in one source (the source itself is level 0): an array of
  * Bundles is 2 levels, a batch-response Bundle of searchset Bundles 2 as well. Anything deeper is
- * listed as not read, never walked (decision 158).
+ * listed as not read, never walked (decision 150).
  */
 export const MAX_SOURCE_NESTING = 4;
 
@@ -25,7 +25,7 @@ type Frame = { item: unknown; depth: number } | { nextPage: Json };
  * A source may be a Bundle, an array of resources (or of Bundles), a single resource, or
  * null/undefined (no data). The walk is iterative (an explicit stack, in document order), so no
  * nesting can exhaust the call stack, and it stops at MAX_SOURCE_NESTING levels of Bundles and
- * arrays; its length is the number of entries, which the input screen bounds (decision 158).
+ * arrays; its length is the number of entries, which the input screen bounds (decision 150).
  */
 export function resourcesOf(source: unknown): { resources: Json[]; notUsed: NotUsed[] } {
   const resources: Json[] = [];

@@ -18,7 +18,7 @@ import { newId } from "@svc/ids";
 /**
  * CDS clients: the EHRs an account lets call its CDS Hooks services (decisions 121 and 123).
  * Registered by the operator CLI (and the dashboard); looked up on every call by the account
- * whose path was called and the JWT `iss` (decision 150): an issuer belongs to no one, so several
+ * whose path was called and the JWT `iss` (decision 147): an issuer belongs to no one, so several
  * accounts may register the same EHR and no registration says anything of another account.
  * Refusals are RepoError, which the CLI prints as `{ error }`.
  */
@@ -26,7 +26,7 @@ import { newId } from "@svc/ids";
 /** At most this many `jku` URLs per client. */
 export const MAX_CLIENT_JKUS = 5;
 /**
- * A listing shows at most this many clients, newest first (decision 152): the plan bounds the
+ * A listing shows at most this many clients, newest first (decision 149): the plan bounds the
  * active ones, but revoked ones accumulate.
  */
 export const MAX_LISTED_CDS_CLIENTS = 200;
@@ -116,7 +116,7 @@ function checkedKeys(input: RegisterCdsClientInput, mode: "test" | "live") {
 
 /**
  * Register a CDS client for an account: its `iss` (one active client per issuer in the account;
- * other accounts' clients are never looked at, decision 150), mode (default
+ * other accounts' clients are never looked at, decision 147), mode (default
  * test), allowed `jku`s or an inline public JWK Set, within the plan's number of active clients
  * (decision 123; the account row is locked so two registrations cannot both take the last place).
  */
@@ -218,7 +218,7 @@ export interface CdsCaller extends CdsClientKeys {
 }
 
 /**
- * The client of a JWT `iss` within the account whose CDS Hooks path was called (decision 150):
+ * The client of a JWT `iss` within the account whose CDS Hooks path was called (decision 147):
  * the active one, else the latest revoked one (so the log can say it was revoked), or null.
  * Another account's client of the same issuer is never found. One query, no cache: a
  * revocation holds on the next call.

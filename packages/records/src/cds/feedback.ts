@@ -14,7 +14,7 @@ import { newId } from "@svc/ids";
 
 /**
  * Feedback a CDS client sent on our cards (CDS Hooks: accepted suggestions, overrides with their
- * reason), decision 159. Feedback is taken only on cards a hook call of the same service issued
+ * reason), decision 151. Feedback is taken only on cards a hook call of the same service issued
  * to the same client within the last CDS_ISSUED_CARD_DAYS, remembered in the database so every
  * replica agrees. The same card may be reported more than once: a report is stored once per
  * client, card and outcome (the outcome time is the client's to choose, so it is not part of
@@ -22,7 +22,7 @@ import { newId } from "@svc/ids";
  */
 
 /**
- * How long a card answered to a client can receive feedback (decision 159): a clinician acts on
+ * How long a card answered to a client can receive feedback (decision 151): a clinician acts on
  * a card within the session, and CDS Hooks lets a card ignored at first be acted on later; a week
  * covers a card reopened on a later shift and keeps the table to a week of cards.
  */

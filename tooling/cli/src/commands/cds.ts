@@ -12,7 +12,7 @@ function mode(value: string | undefined): "test" | "live" {
 
 /**
  * The JWK Set in FILE (relative to where the command was typed), parsed; checked by the store. A
- * file over the size of a fetched set (64 kB) is refused before it is read (decision 152).
+ * file over the size of a fetched set (64 kB) is refused before it is read (decision 149).
  */
 function jwksFile(file: string | undefined): unknown {
   if (file === undefined) return undefined;
@@ -29,7 +29,7 @@ function jwksFile(file: string | undefined): unknown {
 }
 
 /**
- * CDS clients: the EHRs an account lets call its CDS Hooks services (decisions 121, 123 and 150).
+ * CDS clients: the EHRs an account lets call its CDS Hooks services (decisions 121, 123 and 147).
  * `add` prints the account's CDS Hooks base URL, the one to give the EHR.
  */
 export const cdsCommands: CommandTable = {
