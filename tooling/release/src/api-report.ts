@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
@@ -71,11 +71,16 @@ export function apiReports(
         },
       });
       const reportFile = path.join(reportFolder, `${baseName}.api.md`);
-      const changed = result.apiReportChanged;
-      const diff =
-        changed && !options.update
-          ? unifiedDiff(reportFile, path.join(tempFolder, `${baseName}.api.md`))
-          : "";
+      const freshFile = path.join(tempFolder, `${baseName}.api.md`);
+      // The report names the shared declaration chunks tsup writes (`errors-<hash>.js`); the hash
+      // follows every byte of the chunk, comments included, so it is written and compared as
+      // `<hash>`: a signature change still shows, a reworded comment does not.
+      const fresh = existsSync(freshFile) ? withoutChunkHashes(readFileSync(freshFile, "utf8")) : null;
+      const committed = existsSync(reportFile) ? withoutChunkHashes(readFileSync(reportFile, "utf8")) : null;
+      const changed = fresh === null ? result.apiReportChanged : fresh !== committed;
+      if (options.update && fresh !== null) writeFileSync(reportFile, fresh);
+      else if (fresh !== null) writeFileSync(freshFile, fresh);
+      const diff = changed && !options.update ? unifiedDiff(reportFile, freshFile) : "";
       return { package: pkg.name, subpath: entry.subpath, reportFile, changed, diff, errors };
     } finally {
       rmSync(tempFolder, { recursive: true, force: true });
@@ -134,4 +139,9 @@ function unifiedDiff(committed: string, fresh: string): string {
   const run = runChild("diff", ["-u", committed, fresh], { timeoutMs: 30_000 });
   if (run.ok) return "";
   return run.stdout.length > 0 ? run.stdout : readFileSync(fresh, "utf8");
+}
+
+/** A report with each declaration chunk's content hash (`./errors-Czs2BCL7.js`) read as `<hash>`. */
+export function withoutChunkHashes(report: string): string {
+  return report.replace(/(from '\.\/[A-Za-z0-9_.-]+)-[A-Za-z0-9_-]{8}(\.js')/g, "$1-<hash>$2");
 }

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { apiReports } from "../src/api-report.js";
+import { apiReports, withoutChunkHashes } from "../src/api-report.js";
 import { listPublishable, type PublishablePackage } from "../src/publishable.js";
 
 /**
@@ -71,4 +71,15 @@ describe("API reports", () => {
     expect(readFileSync(report, "utf8")).toContain("strict: boolean");
     expect(apiReports(pkg, pkg.dir, { update: false })[0]?.changed).toBe(false);
   }, 60_000);
+});
+
+describe("declaration chunk hashes in a report", () => {
+  it("are read as <hash>, so a reworded comment in a shared chunk is no change but a renamed chunk is", () => {
+    const report = (chunk: string) =>
+      `import { A as AnalysisCall } from './${chunk}.js';\nimport { q as RedirectError } from './${chunk}.js';\n`;
+    expect(withoutChunkHashes(report("errors-BaYBhaUa"))).toBe(withoutChunkHashes(report("errors-Czs2BCL7")));
+    expect(withoutChunkHashes(report("errors-a-b_cdef"))).toContain("from './errors-<hash>.js'");
+    expect(withoutChunkHashes(report("analysis-call-Czs2BCL7"))).toContain("from './analysis-call-<hash>.js'");
+    expect(withoutChunkHashes(report("errors-BaYBhaUa"))).not.toBe(withoutChunkHashes(report("client-BaYBhaUa")));
+  });
 });
