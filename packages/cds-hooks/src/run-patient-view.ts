@@ -165,19 +165,42 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
       ),
     );
   }
+  // The engine's findings are bounded (decision 171): earlier ones it left out are counted.
   const unread = run.data.valueFindings.filter((f) => f.finding !== "critical");
-  if (unread.length > 0)
+  const unreadTotal =
+    unread.length + (run.data.omitted?.notEvaluatedUnit ?? 0) + (run.data.omitted?.implausible ?? 0);
+  if (unreadTotal > 0)
     cards.push(
       insufficientDataCard(
         requireRule("insufficient-data"),
-        `${unread.length} laboratory value(s) could not be evaluated`,
+        `${unreadTotal} laboratory value(s) could not be evaluated`,
         [
           ...unread.slice(0, NOT_USED_LISTED).map((f) => `- ${escapeMarkdown(f.detail)}`),
-          ...(unread.length > NOT_USED_LISTED ? [`- and ${unread.length - NOT_USED_LISTED} more.`] : []),
+          ...(unreadTotal > NOT_USED_LISTED
+            ? [`- and ${unreadTotal - Math.min(unread.length, NOT_USED_LISTED)} more.`]
+            : []),
         ],
         ctx,
       ),
     );
+  const unlisted = run.data.omitted?.unrecognisedSignals ?? 0;
+  if (unlisted > 0) {
+    const critical = run.data.omitted?.unrecognisedCritical ?? 0;
+    cards.push(
+      buildCard(
+        {
+          rule: requireRule("insufficient-data"),
+          indicator: critical > 0 ? "critical" : "warning",
+          summary: `${unlisted} more flagged laboratory result(s) not listed (${critical} flagged critical)`,
+          detail: [
+            `${unlisted} more result(s) the laboratory flagged, for analytes not in the psychiatric-relevance map, are not listed one by one (${critical} of them flagged critical); review them in the laboratory report.`,
+            run.data.disclaimer,
+          ],
+        },
+        cardContext(ctx, engineLine),
+      ),
+    );
+  }
   return cards;
 }
 
