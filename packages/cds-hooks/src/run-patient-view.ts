@@ -183,24 +183,8 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
         ctx,
       ),
     );
-  const unlisted = run.data.omitted?.unrecognisedSignals ?? 0;
-  if (unlisted > 0) {
-    const critical = run.data.omitted?.unrecognisedCritical ?? 0;
-    cards.push(
-      buildCard(
-        {
-          rule: requireRule("insufficient-data"),
-          indicator: critical > 0 ? "critical" : "warning",
-          summary: `${unlisted} more flagged laboratory result(s) not listed (${critical} flagged critical)`,
-          detail: [
-            `${unlisted} more result(s) the laboratory flagged, for analytes not in the psychiatric-relevance map, are not listed one by one (${critical} of them flagged critical); review them in the laboratory report.`,
-            run.data.disclaimer,
-          ],
-        },
-        cardContext(ctx, engineLine),
-      ),
-    );
-  }
+  // `omitted.unrecognisedSignals` stays 0 here: every Observation read is of an analyte the table
+  // knows (the inbound reader keeps no other), so each signal is listed.
   return cards;
 }
 
