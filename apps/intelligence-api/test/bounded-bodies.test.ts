@@ -135,3 +135,41 @@ describe("every analysis and agent endpoint at its bounds", () => {
     expect(performance.now() - started).toBeLessThan(GENEROUS_MS);
   });
 });
+
+describe("biomarker/analyze at its bounds: the answer is bounded too (decision 171)", () => {
+  const body = (cases.find((c) => c.path === "/v1/biomarker/analyze") as (typeof cases)[number]).body;
+  // The answer was 5.2 MB (18,100 value findings) and its FHIR Bundle one Observation per finding.
+  const MAX_ANSWER_CHARS = 200_000;
+
+  it("JSON: under 200 kB, every current finding kept, what is left out counted", async () => {
+    const res = await call<{
+      data: {
+        valueFindings: { analyte: string; finding: string; current: boolean }[];
+        omitted?: { critical: number; implausible: number };
+        intelligence: { summary: { status: string; flagged: string[] } };
+      };
+    }>(svc.url, "/v1/biomarker/analyze", { key, body });
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.json).length).toBeLessThan(MAX_ANSWER_CHARS);
+    const data = res.json.data;
+    const current = data.valueFindings.filter((f) => f.current);
+    expect(current.map((f) => `${f.analyte}:${f.finding}`).sort()).toEqual([
+      "lithium:implausible",
+      "sodium:critical",
+    ]);
+    expect(data.intelligence.summary.status).toBe("critical");
+    expect(data.intelligence.summary.flagged.join(" ")).toMatch(/Sodium 199 mmol\/L/);
+    expect((data.omitted?.critical ?? 0) + (data.omitted?.implausible ?? 0)).toBeGreaterThan(18_000);
+  });
+
+  it("FHIR: the Bundle holds one Observation per listed finding, under 200 kB", async () => {
+    const res = await call<{ entry?: unknown[] }>(svc.url, "/v1/biomarker/analyze", {
+      key,
+      body,
+      headers: { accept: "application/fhir+json" },
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.json).length).toBeLessThan(MAX_ANSWER_CHARS);
+    expect(res.json.entry?.length ?? 0).toBeLessThan(50);
+  });
+});

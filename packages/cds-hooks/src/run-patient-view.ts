@@ -165,19 +165,26 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
       ),
     );
   }
+  // The engine's findings are bounded (decision 171): earlier ones it left out are counted.
   const unread = run.data.valueFindings.filter((f) => f.finding !== "critical");
-  if (unread.length > 0)
+  const unreadTotal =
+    unread.length + (run.data.omitted?.notEvaluatedUnit ?? 0) + (run.data.omitted?.implausible ?? 0);
+  if (unreadTotal > 0)
     cards.push(
       insufficientDataCard(
         requireRule("insufficient-data"),
-        `${unread.length} laboratory value(s) could not be evaluated`,
+        `${unreadTotal} laboratory value(s) could not be evaluated`,
         [
           ...unread.slice(0, NOT_USED_LISTED).map((f) => `- ${escapeMarkdown(f.detail)}`),
-          ...(unread.length > NOT_USED_LISTED ? [`- and ${unread.length - NOT_USED_LISTED} more.`] : []),
+          ...(unreadTotal > NOT_USED_LISTED
+            ? [`- and ${unreadTotal - Math.min(unread.length, NOT_USED_LISTED)} more.`]
+            : []),
         ],
         ctx,
       ),
     );
+  // `omitted.unrecognisedSignals` stays 0 here: every Observation read is of an analyte the table
+  // knows (the inbound reader keeps no other), so each signal is listed.
   return cards;
 }
 

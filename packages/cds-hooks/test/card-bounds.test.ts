@@ -212,6 +212,21 @@ describe("patient-view: prefetch lists are cut before reading, and the cut is sa
   });
 });
 
+describe("patient-view: the biomarker engine's bounded findings (decision 171)", () => {
+  it(`${MAX_LAB_ENTRIES} lithium values beyond the plausible range: the card counts every one, though the engine lists a few`, () => {
+    const day = (i: number) =>
+      new Date(Date.parse("2026-01-01T00:00:00Z") + i * 86_400_000).toISOString().slice(0, 10);
+    const labs = Array.from({ length: MAX_LAB_ENTRIES }, (_, i) => lithium(`l${i}`, 50 + i, day(i), "N"));
+    const result = run(
+      "psych-patient-view",
+      patientViewRequest({ scores: searchset([]), labs: searchset(labs), medications: searchset([]) }),
+    );
+    const unread = result.cards.find((c) => c.summary.endsWith("laboratory value(s) could not be evaluated"));
+    expect(unread?.summary).toBe(`${MAX_LAB_ENTRIES} laboratory value(s) could not be evaluated`);
+    expect(unread?.detail).toMatch(/and \d+ more\./);
+  });
+});
+
 describe("the bound on cards per answer (every service)", () => {
   const ctx: RunContext = {
     now: NOW,

@@ -58,6 +58,42 @@ export interface BiomarkerData {
    * readings not evaluated for their unit, and implausible values, whatever their flag.
    */
   valueFindings: BiomarkerValueFinding[];
+  /**
+   * Additive (decision 171): what the bounded lists above leave out, counted. Present only when
+   * something was left out. Every current finding is kept; of earlier (non-current) findings, the
+   * newest `EARLIER_FINDINGS_KEPT` per analyte and kind; of signals for analytes the table does
+   * not know, the worst `UNRECOGNISED_SIGNALS_KEPT` (the status and review flag still count all).
+   */
+  omitted?: BiomarkerOmitted;
+}
+
+/** Counts of what `signals` and `valueFindings` leave out (decision 171). */
+export interface BiomarkerOmitted {
+  /** Flagged analytes the table does not know, beyond the kept signals (all counted in the status). */
+  unrecognisedSignals: number;
+  /** Of those, how many the laboratory flagged critical. */
+  unrecognisedCritical: number;
+  /** Earlier (non-current) findings left out, by kind. */
+  critical: number;
+  notEvaluatedUnit: number;
+  implausible: number;
+}
+
+/**
+ * Bounds of the answer (decision 171): no list or sentence grows with the number of readings.
+ * Current findings are bounded by the analyte table (one newest reading per known analyte);
+ * earlier findings keep the newest few per analyte and kind; signals of names the table does not
+ * know keep the worst few; a sentence lists a few items and says how many more.
+ */
+export const EARLIER_FINDINGS_KEPT = 3;
+export const UNRECOGNISED_SIGNALS_KEPT = 20;
+export const REASON_ITEMS_LISTED = 5;
+
+/** The first few of `total` items, "a; b; c" or "a; b; c; and N more" (decision 171). */
+function listSome(items: readonly string[], total: number): string {
+  const listed = items.slice(0, REASON_ITEMS_LISTED);
+  const shown = listed.join("; ");
+  return total > listed.length ? `${shown}; and ${total - listed.length} more` : shown;
 }
 
 /** Every number the engine uses; sources in docs/engines/biomarker.md. */
@@ -522,37 +558,100 @@ function biomarkerSignal(
 /**
  * What the response says beyond signals (decision 67): every reading beyond a critical limit
  * (current or history), every reading the table could not evaluate for its unit, and every
- * implausible value.
+ * implausible value. `all` counts every one; `kept` is bounded (decision 171): each current
+ * finding, and of earlier ones the newest `EARLIER_FINDINGS_KEPT` per analyte and kind, the rest
+ * counted in `omitted`. Kept findings stay in input order.
  */
-function valueFindings(collected: Collected): BiomarkerValueFinding[] {
-  const findings: BiomarkerValueFinding[] = [];
+interface Findings {
+  kept: BiomarkerValueFinding[];
+  /** Every finding's kind and currency, for counts (no detail text is built for these). */
+  counts: { notEvaluated: number; earlierCritical: number };
+  /** Details of earlier critical findings, newest first, at most REASON_ITEMS_LISTED. */
+  earlierCriticalListed: string[];
+  notEvaluatedListed: string[];
+  omitted: Pick<BiomarkerOmitted, "critical" | "notEvaluatedUnit" | "implausible">;
+}
+
+type FindingKind = BiomarkerValueFinding["finding"];
+
+function findingKind(check: Reading["check"]): FindingKind | null {
+  if (!check) return null;
+  if (isCriticalCheck(check)) return "critical";
+  if (!check.evaluated) return check.reason === "unit" ? "not_evaluated_unit" : "implausible";
+  return null;
+}
+
+function findingOf(r: Reading, kind: FindingKind, current: boolean): BiomarkerValueFinding {
+  const entry = r.entry as AnalyteEntry;
+  const check = r.check as AnalyteEvaluation | AnalyteNotEvaluated;
+  const detail =
+    kind === "critical" || check.evaluated
+      ? criticalText(entry, check as AnalyteEvaluation)
+      : `${entry.display}: ${check.reason === "unit" ? "not evaluated: unit" : "data quality"} (${check.detail})`;
+  return {
+    analyte: r.key,
+    panelId: r.panel.id,
+    observedAt: r.time === null ? null : new Date(r.time).toISOString(),
+    finding: kind,
+    current,
+    labFlag: r.reading.flag ?? null,
+    detail,
+  };
+}
+
+const newerFirst = (a: Reading, b: Reading) => (isNewer(a, b) ? -1 : isNewer(b, a) ? 1 : 0);
+
+function valueFindings(collected: Collected): Findings {
+  type Chosen = { r: Reading; kind: FindingKind; current: boolean };
+  const chosen: Chosen[] = [];
+  const counts = { notEvaluated: 0, earlierCritical: 0 };
+  const omitted = { critical: 0, notEvaluatedUnit: 0, implausible: 0 };
+  const earlierCriticals: Reading[] = [];
+  const notEvaluated: Reading[] = [];
   for (const readings of collected.byKey.values()) {
     const newest = newestOf(readings);
+    const group: Chosen[] = [];
+    const earlier: Record<FindingKind, Reading[]> = { critical: [], not_evaluated_unit: [], implausible: [] };
     for (const r of readings) {
-      const { check, entry } = r;
-      if (!check || !entry) continue;
-      const base = {
-        analyte: r.key,
-        panelId: r.panel.id,
-        observedAt: r.time === null ? null : new Date(r.time).toISOString(),
-        current: r === newest,
-        labFlag: r.reading.flag ?? null,
-      };
-      if (isCriticalCheck(check))
-        findings.push({
-          ...base,
-          finding: "critical",
-          detail: criticalText(entry, check as AnalyteEvaluation),
-        });
-      else if (!check.evaluated)
-        findings.push({
-          ...base,
-          finding: check.reason === "unit" ? "not_evaluated_unit" : "implausible",
-          detail: `${entry.display}: ${check.reason === "unit" ? "not evaluated: unit" : "data quality"} (${check.detail})`,
-        });
+      if (!r.entry) continue;
+      const kind = findingKind(r.check);
+      if (kind === null) continue;
+      if (kind !== "critical") {
+        counts.notEvaluated += 1;
+        if (notEvaluated.length < REASON_ITEMS_LISTED) notEvaluated.push(r);
+      }
+      if (r === newest) group.push({ r, kind, current: true });
+      else earlier[kind].push(r);
     }
+    for (const kind of ["critical", "not_evaluated_unit", "implausible"] as const) {
+      const list = earlier[kind].sort(newerFirst);
+      if (kind === "critical") {
+        counts.earlierCritical += list.length;
+        earlierCriticals.push(...list.slice(0, REASON_ITEMS_LISTED));
+      }
+      for (const r of list.slice(0, EARLIER_FINDINGS_KEPT)) group.push({ r, kind, current: false });
+      const left = Math.max(0, list.length - EARLIER_FINDINGS_KEPT);
+      if (kind === "critical") omitted.critical += left;
+      else if (kind === "not_evaluated_unit") omitted.notEvaluatedUnit += left;
+      else omitted.implausible += left;
+    }
+    // Analytes in first-seen order, each one's findings in input order (as before the bound).
+    chosen.push(...group.sort((a, b) => a.r.order - b.r.order));
   }
-  return findings;
+  const dated = (r: Reading) => {
+    const f = findingOf(r, "critical", false);
+    return `${f.detail}${f.observedAt ? ` (${f.observedAt.slice(0, 10)})` : ""}`;
+  };
+  return {
+    kept: chosen.map(({ r, kind, current }) => findingOf(r, kind, current)),
+    counts,
+    earlierCriticalListed: earlierCriticals.sort(newerFirst).slice(0, REASON_ITEMS_LISTED).map(dated),
+    notEvaluatedListed: notEvaluated.slice(0, REASON_ITEMS_LISTED).map((r) => {
+      const kind = findingKind(r.check) as FindingKind;
+      return findingOf(r, kind, false).detail;
+    }),
+    omitted,
+  };
 }
 
 /**
@@ -599,7 +698,7 @@ function biomarkerHeadline(
   collected: Collected,
   panels: number,
   unflaggedCritical: readonly string[],
-  findings: readonly BiomarkerValueFinding[],
+  unitCount: number,
 ): string {
   const { readings, explicitlyFlagged } = collected;
   const counts = { critical: 0, elevated: 0, watch: 0 };
@@ -616,7 +715,6 @@ function biomarkerHeadline(
     extra.push(
       `Beyond a critical limit though not flagged by the laboratory: ${unflaggedCritical.join("; ")}; needs prompt clinician review.`,
     );
-  const unitCount = findings.filter((f) => f.finding !== "critical").length;
   if (unitCount > 0)
     extra.push(`${unitCount} reading(s) not evaluated against the service's ranges (unit or data quality).`);
   return [base, ...extra].join(" ");
@@ -744,7 +842,23 @@ export function analyzeBiomarkers(
   }
   // Worst tone first; ties in input order.
   built.sort((a, b) => TONE_RANK[b.tone] - TONE_RANK[a.tone] || a.order - b.order);
-  const signals = built.map((b) => b.signal);
+  // Decision 171: signals of names the table does not know keep the worst few (the sort above);
+  // the status, the headline's counts and the review flag still count every one.
+  const shown: Built[] = [];
+  let unrecognisedLeft = 0;
+  let unrecognisedCriticalLeft = 0;
+  let unrecognisedShown = 0;
+  for (const b of built) {
+    if (b.mapped) shown.push(b);
+    else if (unrecognisedShown < UNRECOGNISED_SIGNALS_KEPT) {
+      unrecognisedShown += 1;
+      shown.push(b);
+    } else {
+      unrecognisedLeft += 1;
+      if (b.tone === "critical") unrecognisedCriticalLeft += 1;
+    }
+  }
+  const signals = shown.map((b) => b.signal);
   const findings = valueFindings(collected);
   const unflaggedCritical = unflaggedCurrentCriticals(collected);
   const implausible = currentImplausibles(collected);
@@ -752,25 +866,36 @@ export function analyzeBiomarkers(
   // Decision 67: a current value beyond a critical limit makes the status critical, flagged or not.
   const status: BiomarkerStatus = unflaggedCritical.length > 0 ? "critical" : worstSignal;
   const confidence = biomarkerConfidence(built, collected, params);
-  const history = findings.filter((f) => f.finding === "critical" && !f.current);
-  if (history.length > 0)
+  if (findings.counts.earlierCritical > 0)
     confidence.reasons.push(
-      `Earlier reading(s) beyond a critical limit, no longer the current value: ${history.map((f) => `${f.detail}${f.observedAt ? ` (${f.observedAt.slice(0, 10)})` : ""}`).join("; ")}.`,
+      `Earlier reading(s) beyond a critical limit, no longer the current value: ${listSome(findings.earlierCriticalListed, findings.counts.earlierCritical)}.`,
     );
-  const notEvaluated = findings.filter((f) => f.finding !== "critical");
-  if (notEvaluated.length > 0)
+  if (findings.counts.notEvaluated > 0)
     confidence.reasons.push(
-      `${notEvaluated.length} reading(s) not evaluated against the service's ranges: ${notEvaluated
-        .slice(0, 5)
-        .map((f) => f.detail)
-        .join("; ")}${notEvaluated.length > 5 ? "; ..." : ""}.`,
+      `${findings.counts.notEvaluated} reading(s) not evaluated against the service's ranges: ${listSome(findings.notEvaluatedListed, findings.counts.notEvaluated)}.`,
     );
+  const omitted: BiomarkerOmitted = {
+    unrecognisedSignals: unrecognisedLeft,
+    unrecognisedCritical: unrecognisedCriticalLeft,
+    ...findings.omitted,
+  };
+  const omittedAny =
+    omitted.unrecognisedSignals + omitted.critical + omitted.notEvaluatedUnit + omitted.implausible > 0;
+  const unrecognisedLine =
+    unrecognisedLeft > 0
+      ? [
+          `${unrecognisedLeft} more flagged analyte(s) not in the psychiatric-relevance map, ${unrecognisedCriticalLeft} of them flagged critical, are not listed one by one; review them in the laboratory report.`,
+        ]
+      : [];
 
   const facts: EngineFacts = {
     summary: {
       status,
-      headline: biomarkerHeadline(built, collected, labs.length, unflaggedCritical, findings),
-      flagged: [...signals.map((s) => s.label), ...unflaggedCritical, ...implausible],
+      headline: [
+        biomarkerHeadline(built, collected, labs.length, unflaggedCritical, findings.counts.notEvaluated),
+        ...unrecognisedLine,
+      ].join(" "),
+      flagged: [...signals.map((s) => s.label), ...unrecognisedLine, ...unflaggedCritical, ...implausible],
       requiresClinicianReview:
         unflaggedCritical.length > 0 ||
         implausible.length > 0 ||
@@ -781,7 +906,7 @@ export function analyzeBiomarkers(
     current: { score: null, status },
     polarity: { kind: "status", order: BIOMARKER_STATUS_ORDER },
     interpretationScale: { ...BIOMARKER_INTERPRETATION_SCALE },
-    codes: loincCodes(built),
+    codes: loincCodes(shown),
   };
 
   return {
@@ -790,7 +915,8 @@ export function analyzeBiomarkers(
       signalsPresent: signals.length,
       signals,
       disclaimer: BIOMARKER_DISCLAIMER,
-      valueFindings: findings,
+      valueFindings: findings.kept,
+      ...(omittedAny ? { omitted } : {}),
     },
     facts,
     model,

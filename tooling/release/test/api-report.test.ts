@@ -79,7 +79,11 @@ describe("declaration chunk hashes in a report", () => {
       `import { A as AnalysisCall } from './${chunk}.js';\nimport { q as RedirectError } from './${chunk}.js';\n`;
     expect(withoutChunkHashes(report("errors-BaYBhaUa"))).toBe(withoutChunkHashes(report("errors-Czs2BCL7")));
     expect(withoutChunkHashes(report("errors-a-b_cdef"))).toContain("from './errors-<hash>.js'");
-    expect(withoutChunkHashes(report("analysis-call-Czs2BCL7"))).toContain("from './analysis-call-<hash>.js'");
-    expect(withoutChunkHashes(report("errors-BaYBhaUa"))).not.toBe(withoutChunkHashes(report("client-BaYBhaUa")));
+    expect(withoutChunkHashes(report("analysis-call-Czs2BCL7"))).toContain(
+      "from './analysis-call-<hash>.js'",
+    );
+    expect(withoutChunkHashes(report("errors-BaYBhaUa"))).not.toBe(
+      withoutChunkHashes(report("client-BaYBhaUa")),
+    );
   });
 });

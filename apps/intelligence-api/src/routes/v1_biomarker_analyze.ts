@@ -35,7 +35,20 @@ const BiomarkerDataSchema = z.object({
     )
     .openapi({
       description:
-        "Additive (decision 67): readings beyond a sourced critical limit (current or earlier), readings not evaluated for their unit, and implausible values, whatever their laboratory flag. A current value beyond a critical limit is also named in intelligence.summary.flagged and sets requiresClinicianReview.",
+        "Additive (decision 67): readings beyond a sourced critical limit (current or earlier), readings not evaluated for their unit, and implausible values, whatever their laboratory flag. A current value beyond a critical limit is also named in intelligence.summary.flagged and sets requiresClinicianReview. Bounded (decision 171): every current finding, and of earlier ones the newest 3 per analyte and kind; the rest are counted in `omitted`.",
+    }),
+  omitted: z
+    .object({
+      unrecognisedSignals: z.number().int(),
+      unrecognisedCritical: z.number().int(),
+      critical: z.number().int(),
+      notEvaluatedUnit: z.number().int(),
+      implausible: z.number().int(),
+    })
+    .optional()
+    .openapi({
+      description:
+        "Additive (decision 171), present only when something was left out: flagged analytes not in the psychiatric-relevance map beyond the 20 worst kept in `signals` (and how many of them were flagged critical; the status, headline and review flag still count them), and earlier (non-current) value findings left out of `valueFindings`, by kind. No current finding is ever left out.",
     }),
 });
 

@@ -1134,7 +1134,7 @@ export interface components {
       signalsPresent: number;
       signals: components["schemas"]["ModuleSignal"][];
       disclaimer: string;
-      /** @description Additive (decision 67): readings beyond a sourced critical limit (current or earlier), readings not evaluated for their unit, and implausible values, whatever their laboratory flag. A current value beyond a critical limit is also named in intelligence.summary.flagged and sets requiresClinicianReview. */
+      /** @description Additive (decision 67): readings beyond a sourced critical limit (current or earlier), readings not evaluated for their unit, and implausible values, whatever their laboratory flag. A current value beyond a critical limit is also named in intelligence.summary.flagged and sets requiresClinicianReview. Bounded (decision 171): every current finding, and of earlier ones the newest 3 per analyte and kind; the rest are counted in `omitted`. */
       valueFindings: {
         analyte: string;
         panelId: string;
@@ -1145,6 +1145,14 @@ export interface components {
         labFlag: string | null;
         detail: string;
       }[];
+      /** @description Additive (decision 171), present only when something was left out: flagged analytes not in the psychiatric-relevance map beyond the 20 worst kept in `signals` (and how many of them were flagged critical; the status, headline and review flag still count them), and earlier (non-current) value findings left out of `valueFindings`, by kind. No current finding is ever left out. */
+      omitted?: {
+        unrecognisedSignals: number;
+        unrecognisedCritical: number;
+        critical: number;
+        notEvaluatedUnit: number;
+        implausible: number;
+      };
       /** @enum {string} */
       object: "biomarker.analysis";
       /** @description Echo of the request value. */
