@@ -33,9 +33,8 @@ describe("constantTimeEqual", () => {
     const callers = ["apps", "packages", "tooling"].flatMap((top) =>
       timingSafeEqualCallers(path.join(ROOT, top)),
     );
-    // The SDK is the one other: a client package others install, which depends on none of the
-    // service's packages (decision 134), so it verifies webhook signatures with its own comparison.
-    expect(callers.sort()).toEqual(["packages/ids/src/index.ts", "packages/sdk/src/webhooks.ts"]);
+    // The SDK checks signatures with @svc/webhooks, which compares with this one (decision 154).
+    expect(callers.sort()).toEqual(["packages/ids/src/index.ts"]);
   });
 
   it("the scan finds a second comparison (the guard above fails on one)", () => {

@@ -55,6 +55,9 @@ export function apiReports(
         configObjectFullPath: undefined,
         packageJsonFullPath: path.join(installedDir, "package.json"),
       });
+      const reportFile = path.join(reportFolder, `${baseName}.api.md`);
+      // Read before the extractor runs: with `update` it rewrites the committed report itself.
+      const committed = existsSync(reportFile) ? withoutChunkHashes(readFileSync(reportFile, "utf8")) : null;
       const errors: string[] = [];
       const result = Extractor.invoke(config, {
         localBuild: options.update,
@@ -70,13 +73,11 @@ export function apiReports(
           message.handled = true;
         },
       });
-      const reportFile = path.join(reportFolder, `${baseName}.api.md`);
       const freshFile = path.join(tempFolder, `${baseName}.api.md`);
       // The report names the shared declaration chunks tsup writes (`errors-<hash>.js`); the hash
       // follows every byte of the chunk, comments included, so it is written and compared as
       // `<hash>`: a signature change still shows, a reworded comment does not.
       const fresh = existsSync(freshFile) ? withoutChunkHashes(readFileSync(freshFile, "utf8")) : null;
-      const committed = existsSync(reportFile) ? withoutChunkHashes(readFileSync(reportFile, "utf8")) : null;
       const changed = fresh === null ? result.apiReportChanged : fresh !== committed;
       if (options.update && fresh !== null) writeFileSync(reportFile, fresh);
       else if (fresh !== null) writeFileSync(freshFile, fresh);

@@ -28,8 +28,12 @@ export const webhookCommands: CommandTable = {
       // A test-mode endpoint on loopback follows the deployment's setting, as its deliveries will.
       allowLoopbackWebhooks: loopbackWebhooksAllowed(parseEnv()),
     }),
-  "webhooks list": async (args, { db }) =>
-    listWebhookEndpoints(db, { accountId: text(args, "account", false), orgId: text(args, "org", false) }),
+  // An owner has at most 16 endpoints a mode (decision 158): the CLI prints them all, no paging.
+  "webhooks list": async (args, { db }) => {
+    const owner = { accountId: text(args, "account", false), orgId: text(args, "org", false) };
+    const { endpoints } = await listWebhookEndpoints(db, owner);
+    return { endpoints };
+  },
   "webhooks remove": async (args, { db }) => removeWebhookEndpoint(db, text(args, "id") as string),
   "webhooks deliveries": async (args, { db }) =>
     listWebhookDeliveries(db, {
