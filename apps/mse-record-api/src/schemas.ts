@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { decimalInteger } from "@svc/http";
+import { cursorQuery, decimalInteger } from "@svc/http";
 import {
   CONFIDENCE_VALUES,
   CSSRS_ITEM_IDS,
@@ -241,11 +241,7 @@ export const SafetyEventsQuerySchema = z.object({
     param: { name: "limit", in: "query" },
     description: "1-200, default 50.",
   }),
-  cursor: z
-    .string()
-    .max(200)
-    .optional()
-    .openapi({ param: { name: "cursor", in: "query" }, description: "`nextCursor` of the previous page." }),
+  cursor: cursorQuery("`nextCursor` of the previous page."),
   visitId: z
     .string()
     .min(1)
@@ -262,11 +258,7 @@ export const SafetyEventsQuerySchema = z.object({
 export const HISTORY_LIMIT = { min: 1, max: 100, fallback: 50 } as const;
 export const AUDIT_LIMIT = { min: 1, max: 200, fallback: 100 } as const;
 
-const pageCursor = z
-  .string()
-  .max(200)
-  .optional()
-  .openapi({ param: { name: "cursor", in: "query" }, description: "`nextCursor` of the previous page." });
+const pageCursor = cursorQuery("`nextCursor` of the previous page.");
 
 export const HistoryQuerySchema = z.object({
   limit: decimalInteger(HISTORY_LIMIT).openapi({

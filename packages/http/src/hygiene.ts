@@ -194,3 +194,15 @@ export function decimalInteger(bounds: { min: number; max: number; fallback: num
     .default(bounds.fallback)
     .openapi({ type: "integer", minimum: bounds.min, maximum: bounds.max, default: bounds.fallback });
 }
+
+/**
+ * The `cursor` query parameter of every keyset list of both APIs: the previous page's
+ * `nextCursor`, opaque, at most 200 characters (each list decodes and checks its own).
+ */
+export function cursorQuery(description: string) {
+  return z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ param: { name: "cursor", in: "query" }, description });
+}

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
+import { type AppEnv, cursorQuery, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { eventCursor, eventPosition, listEvents } from "@svc/records";
 import { toEvent } from "../events/body.js";
 import { EVENT_TYPES, type EventListResponse, EventListResponseSchema } from "../schemas/events.js";
@@ -7,14 +7,7 @@ import { LimitQuery } from "../schemas/resources.js";
 import { scopeOf } from "../scope.js";
 
 const QuerySchema = z.object({
-  cursor: z
-    .string()
-    .max(200)
-    .optional()
-    .openapi({
-      param: { name: "cursor", in: "query" },
-      description: "`nextCursor` of the previous page; absent = from the oldest retained event.",
-    }),
+  cursor: cursorQuery("`nextCursor` of the previous page; absent = from the oldest retained event."),
   limit: LimitQuery,
   type: z
     .enum(EVENT_TYPES)

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
+import { type AppEnv, cursorQuery, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { labOrderCursor, labOrderPosition, listLabOrders } from "@svc/records";
 import { toLabOrder } from "../labs/body.js";
 import { type LabOrderListResponse, LabOrderListResponseSchema } from "../schemas/labs.js";
@@ -14,14 +14,7 @@ const QuerySchema = z.object({
     .optional()
     .openapi({ param: { name: "patientRef", in: "query" }, description: "Only this patient's orders." }),
   limit: LimitQuery,
-  cursor: z
-    .string()
-    .max(200)
-    .optional()
-    .openapi({
-      param: { name: "cursor", in: "query" },
-      description: "`nextCursor` of the previous page (additive to the contract).",
-    }),
+  cursor: cursorQuery("`nextCursor` of the previous page (additive to the contract)."),
 });
 
 // The body types of this route, for clients and tests (from the schemas it declares).

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { listWebhookEndpoints } from "@svc/delivery";
-import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
+import { type AppEnv, cursorQuery, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { LimitQuery } from "../schemas/resources.js";
 import {
   type WebhookEndpointListResponse,
@@ -11,14 +11,7 @@ import { endpointCursor, endpointPosition, toWebhookEndpoint } from "../webhook-
 
 const QuerySchema = z.object({
   limit: LimitQuery,
-  cursor: z
-    .string()
-    .max(200)
-    .optional()
-    .openapi({
-      param: { name: "cursor", in: "query" },
-      description: "`nextCursor` of the previous page; absent = from the oldest endpoint.",
-    }),
+  cursor: cursorQuery("`nextCursor` of the previous page; absent = from the oldest endpoint."),
 });
 
 // The body types of this route, for clients and tests (from the schemas it declares).
