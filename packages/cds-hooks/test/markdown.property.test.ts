@@ -134,7 +134,12 @@ describe("EHR text is inert under GitHub Flavored Markdown", () => {
     ...(card.overrideReasons ?? []).map((r) => r.display),
   ];
 
-  function expectInert(cards: readonly Card[], text: string) {
+  /**
+   * `ours`: the plain fields of the same hook with a harmless token for the EHR's text, so a
+   * generated text that is also our own wording (a medicine's name, "orders") is not counted as
+   * the EHR's.
+   */
+  function expectInert(cards: readonly Card[], text: string, ours = "") {
     for (const card of cards) {
       // The detail's one link is ours: the rule's page.
       const html = render(card.detail ?? "");
@@ -146,58 +151,66 @@ describe("EHR text is inert under GitHub Flavored Markdown", () => {
         const plain = render(field);
         expect(elements(plain)).toEqual(["p", "p"]);
         // Plain fields hold none of the EHR's text.
-        if (text.trim().length > 3) expect(field).not.toContain(text.trim());
+        const own = text.trim();
+        if (own.length > 3 && !ours.includes(own)) expect(field).not.toContain(own);
       }
     }
   }
 
   it("order hooks: EHR order texts, ids and statuses in every card field", () => {
+    const orderCards = (text: string) => {
+      const prefetch = {
+        medications: searchset([
+          medicationRequest("m1", { text: `Sertraline 50 mg ${text}` }, "active"),
+          { ...medicationRequest("m2", { rxnorm: "36437" }, "active"), id: text },
+          { ...medicationRequest("m3", { rxnorm: "4493" }, "active"), status: text as "active" },
+          medicationRequest("m4", { text }, "active"),
+        ]),
+      };
+      const body = orderRequest(
+        "order-sign",
+        [draft("d1", { text: `Tramadol ${text}` }), draft("d2", { text: `${text} ibuprofen` })],
+        prefetch,
+      );
+      const parsed = parseHookRequest("psych-interactions-sign", body);
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+      return runCdsService("psych-interactions-sign", parsed.request, prefetch, options()).cards;
+    };
+    const ours = orderCards("qqqq").flatMap(plainFields).join("\n");
     fc.assert(
       fc.property(hostileText, (text) => {
-        const prefetch = {
-          medications: searchset([
-            medicationRequest("m1", { text: `Sertraline 50 mg ${text}` }, "active"),
-            { ...medicationRequest("m2", { rxnorm: "36437" }, "active"), id: text },
-            { ...medicationRequest("m3", { rxnorm: "4493" }, "active"), status: text as "active" },
-            medicationRequest("m4", { text }, "active"),
-          ]),
-        };
-        const body = orderRequest(
-          "order-sign",
-          [draft("d1", { text: `Tramadol ${text}` }), draft("d2", { text: `${text} ibuprofen` })],
-          prefetch,
-        );
-        const parsed = parseHookRequest("psych-interactions-sign", body);
-        if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-        const { cards } = runCdsService("psych-interactions-sign", parsed.request, prefetch, options());
+        const cards = orderCards(text);
         expect(cards.length).toBeGreaterThan(0);
-        expectInert(cards, text);
+        expectInert(cards, text, ours);
       }),
       { numRuns: 100 },
     );
   });
 
   it("patient-view: EHR Observation ids and statuses that reach engine sentences", () => {
+    const patientViewCards = (text: string) => {
+      const day = (n: number) => new Date(Date.parse("2026-11-26T12:00:00Z") - n * 86_400_000).toISOString();
+      const prefetch = {
+        scores: searchset([]),
+        labs: searchset([
+          { ...lithium("l1", 1.9, day(40), "HH"), id: text },
+          { ...lithium("l2", 0.4, day(2), "N"), id: `${text}-2` },
+          { ...lithium("l3", 0.6, day(1)), status: text as "final" },
+        ]),
+        medications: searchset([
+          { ...medicationRequest("m1", { text: "Lithium carbonate 400 mg" }, "active"), id: text },
+        ]),
+      };
+      const parsed = parseHookRequest("psych-patient-view", patientViewRequest(prefetch));
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+      return runCdsService("psych-patient-view", parsed.request, prefetch, options()).cards;
+    };
+    const ours = patientViewCards("qqqq").flatMap(plainFields).join("\n");
     fc.assert(
       fc.property(hostileText, (text) => {
-        const day = (n: number) =>
-          new Date(Date.parse("2026-11-26T12:00:00Z") - n * 86_400_000).toISOString();
-        const prefetch = {
-          scores: searchset([]),
-          labs: searchset([
-            { ...lithium("l1", 1.9, day(40), "HH"), id: text },
-            { ...lithium("l2", 0.4, day(2), "N"), id: `${text}-2` },
-            { ...lithium("l3", 0.6, day(1)), status: text as "final" },
-          ]),
-          medications: searchset([
-            { ...medicationRequest("m1", { text: "Lithium carbonate 400 mg" }, "active"), id: text },
-          ]),
-        };
-        const parsed = parseHookRequest("psych-patient-view", patientViewRequest(prefetch));
-        if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-        const { cards } = runCdsService("psych-patient-view", parsed.request, prefetch, options());
+        const cards = patientViewCards(text);
         expect(cards.length).toBeGreaterThan(0);
-        expectInert(cards, text);
+        expectInert(cards, text, ours);
       }),
       { numRuns: 100 },
     );
