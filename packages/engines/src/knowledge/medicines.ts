@@ -52,6 +52,11 @@ export const DRUG_CLASSES = [
   "mood_stabiliser",
   /** WHO ATC group N05A (antipsychotics) without N05AN (lithium). Therapeutic class; no rule selects on it. */
   "antipsychotic",
+  /**
+   * WHO ATC group N06A (antidepressants) and St John's wort. Therapeutic class; the relapse signal
+   * tool reads it (stopping an antidepressant, with its discontinuation syndrome).
+   */
+  "antidepressant",
   // Derived from QT_RISK (CredibleMeds categories; decision 70)
   "qt_known_risk",
   "qt_possible_risk",
@@ -329,55 +334,66 @@ function entry(ingredient: string, classes: readonly DrugClass[], options: Entry
 /** Every ingredient, grouped loosely by use; QT and CYP classes are added from the tables above. */
 const BASE_INGREDIENTS: readonly BaseEntry[] = [
   // Antidepressants: SSRIs
-  entry("sertraline", ["ssri"], { brands: ["zoloft", "lustral"], rxcui: "36437" }),
-  entry("fluoxetine", ["ssri"], { brands: ["prozac", "sarafem"], rxcui: "4493" }),
-  entry("paroxetine", ["ssri", "anticholinergic_high"], {
+  entry("sertraline", ["ssri", "antidepressant"], { brands: ["zoloft", "lustral"], rxcui: "36437" }),
+  entry("fluoxetine", ["ssri", "antidepressant"], { brands: ["prozac", "sarafem"], rxcui: "4493" }),
+  entry("paroxetine", ["ssri", "anticholinergic_high", "antidepressant"], {
     brands: ["paxil", "seroxat"],
     rxcui: "32937",
   }),
-  entry("citalopram", ["ssri"], { brands: ["celexa", "cipramil"], rxcui: "2556" }),
-  entry("escitalopram", ["ssri"], { brands: ["lexapro", "cipralex"], rxcui: "321988" }),
-  entry("fluvoxamine", ["ssri"], { brands: ["luvox", "faverin"], rxcui: "42355" }),
-  entry("vilazodone", ["ssri"], { brands: ["viibryd"] }),
+  entry("citalopram", ["ssri", "antidepressant"], { brands: ["celexa", "cipramil"], rxcui: "2556" }),
+  entry("escitalopram", ["ssri", "antidepressant"], { brands: ["lexapro", "cipralex"], rxcui: "321988" }),
+  entry("fluvoxamine", ["ssri", "antidepressant"], { brands: ["luvox", "faverin"], rxcui: "42355" }),
+  entry("vilazodone", ["ssri", "antidepressant"], { brands: ["viibryd"] }),
   // SNRIs
-  entry("venlafaxine", ["snri"], { brands: ["effexor"], rxcui: "39786" }),
-  entry("desvenlafaxine", ["snri"], { brands: ["pristiq"] }),
-  entry("duloxetine", ["snri"], { brands: ["cymbalta"], rxcui: "72625" }),
-  entry("milnacipran", ["snri"], { brands: ["savella"] }),
-  entry("levomilnacipran", ["snri"], { brands: ["fetzima"] }),
+  entry("venlafaxine", ["snri", "antidepressant"], { brands: ["effexor"], rxcui: "39786" }),
+  entry("desvenlafaxine", ["snri", "antidepressant"], { brands: ["pristiq"] }),
+  entry("duloxetine", ["snri", "antidepressant"], { brands: ["cymbalta"], rxcui: "72625" }),
+  entry("milnacipran", ["snri", "antidepressant"], { brands: ["savella"] }),
+  entry("levomilnacipran", ["snri", "antidepressant"], { brands: ["fetzima"] }),
   // Tricyclics
-  entry("amitriptyline", ["tca", "anticholinergic_high"], { rxcui: "704" }),
-  entry("nortriptyline", ["tca", "anticholinergic_high"], { brands: ["pamelor"], rxcui: "7531" }),
-  entry("clomipramine", ["tca", "anticholinergic_high"], { brands: ["anafranil"], rxcui: "2597" }),
-  entry("imipramine", ["tca", "anticholinergic_high"], { brands: ["tofranil"], rxcui: "5691" }),
-  entry("doxepin", ["tca", "anticholinergic_high"], { rxcui: "3638" }),
-  entry("desipramine", ["tca", "anticholinergic_high"], { rxcui: "3247" }),
-  entry("trimipramine", ["tca", "anticholinergic_high"], { rxcui: "10834" }),
-  entry("dosulepin", ["tca", "anticholinergic_high"], { names: ["dothiepin"] }),
-  entry("lofepramine", ["tca"]),
+  entry("amitriptyline", ["tca", "anticholinergic_high", "antidepressant"], { rxcui: "704" }),
+  entry("nortriptyline", ["tca", "anticholinergic_high", "antidepressant"], {
+    brands: ["pamelor"],
+    rxcui: "7531",
+  }),
+  entry("clomipramine", ["tca", "anticholinergic_high", "antidepressant"], {
+    brands: ["anafranil"],
+    rxcui: "2597",
+  }),
+  entry("imipramine", ["tca", "anticholinergic_high", "antidepressant"], {
+    brands: ["tofranil"],
+    rxcui: "5691",
+  }),
+  entry("doxepin", ["tca", "anticholinergic_high", "antidepressant"], { rxcui: "3638" }),
+  entry("desipramine", ["tca", "anticholinergic_high", "antidepressant"], { rxcui: "3247" }),
+  entry("trimipramine", ["tca", "anticholinergic_high", "antidepressant"], { rxcui: "10834" }),
+  entry("dosulepin", ["tca", "anticholinergic_high", "antidepressant"], { names: ["dothiepin"] }),
+  entry("lofepramine", ["tca", "antidepressant"]),
   // MAOIs
-  entry("phenelzine", ["maoi"], { brands: ["nardil"] }),
-  entry("tranylcypromine", ["maoi"], { brands: ["parnate"] }),
-  entry("isocarboxazid", ["maoi"], { brands: ["marplan"] }),
-  entry("selegiline", ["maoi"], { brands: ["emsam", "eldepryl"] }),
-  entry("moclobemide", ["maoi"], { brands: ["manerix", "aurorix"] }),
+  entry("phenelzine", ["maoi", "antidepressant"], { brands: ["nardil"] }),
+  entry("tranylcypromine", ["maoi", "antidepressant"], { brands: ["parnate"] }),
+  entry("isocarboxazid", ["maoi", "antidepressant"], { brands: ["marplan"] }),
+  entry("selegiline", ["maoi", "antidepressant"], { brands: ["emsam", "eldepryl"] }),
+  entry("moclobemide", ["maoi", "antidepressant"], { brands: ["manerix", "aurorix"] }),
   // Other antidepressants
-  entry("mirtazapine", ["other_serotonergic_antidepressant"], {
+  entry("mirtazapine", ["other_serotonergic_antidepressant", "antidepressant"], {
     brands: ["remeron", "zispin"],
     rxcui: "15996",
   }),
-  entry("trazodone", ["other_serotonergic_antidepressant"], { brands: ["desyrel", "molipaxin"] }),
-  entry("vortioxetine", ["other_serotonergic_antidepressant"], {
+  entry("trazodone", ["other_serotonergic_antidepressant", "antidepressant"], {
+    brands: ["desyrel", "molipaxin"],
+  }),
+  entry("vortioxetine", ["other_serotonergic_antidepressant", "antidepressant"], {
     brands: ["trintellix", "brintellix"],
     rxcui: "1455099",
   }),
-  entry("bupropion", [], {
+  entry("bupropion", ["antidepressant"], {
     names: ["amfebutamone"],
     brands: ["wellbutrin", "zyban"],
     rxcui: "42347",
   }),
-  entry("agomelatine", [], { brands: ["valdoxan"] }),
-  entry("st johns wort", [], {
+  entry("agomelatine", ["antidepressant"], { brands: ["valdoxan"] }),
+  entry("st johns wort", ["antidepressant"], {
     names: ["saint johns wort", "st john wort", "hypericum", "hypericum perforatum"],
   }),
   // Antipsychotics
