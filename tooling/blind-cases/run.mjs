@@ -12,6 +12,7 @@ import { startService } from "./service.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../..");
 const { cases: allCases } = JSON.parse(readFileSync(join(here, "cases.json"), "utf8"));
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: a manual runner's option, not a turbo task input
 const only = process.env.BLIND_ONLY;
 const cases = only ? allCases.filter((c) => c.id.startsWith(only)) : allCases;
 let commit = "unknown";
@@ -20,6 +21,7 @@ try {
 } catch {
   /* not a git checkout */
 }
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: a manual runner's option, not a turbo task input
 const outFile = resolve(process.env.BLIND_OUT ?? join(here, "results.md"));
 
 const RANK = { none: 0, low: 1, moderate: 2, high: 3 };
