@@ -74,7 +74,8 @@ async function order(k: string) {
   return res.json.data.id as string;
 }
 
-describe("pnpm svc labs", () => {
+// Each test spawns six to eight CLI processes; a loaded two-core machine takes seconds per spawn.
+describe("pnpm svc labs", { timeout: 120_000 }, () => {
   it("authorizes and advances a test order, printing one JSON object, with the API's events", async () => {
     const id = await order(key);
     const auth = await svcCli("labs", "authorize", "--id", id, "--json");
