@@ -35,6 +35,8 @@ describe("getPanels", () => {
       "clozapine_level",
       "antipsychotic_metabolic",
       "thyroid_panel",
+      "b12_folate",
+      "vitamin_d",
       "cmp",
       "cbc_diff",
       "valproate_level",
@@ -262,9 +264,9 @@ describe("evaluatePanel: what is not evaluated never reads as normal", () => {
   });
 
   it("a mapped analyte without a sourced range is not evaluated either", () => {
-    const out = one("Vitamin B12", 150);
+    const out = one("Cortisol", 150);
     expect(out.results).toEqual([]);
-    expect(out.unrecognized).toEqual(["Vitamin B12"]);
+    expect(out.unrecognized).toEqual(["Cortisol"]);
     expect(out.warnings[0]).toMatch(/no sourced range in this tool/);
   });
 

@@ -1642,10 +1642,130 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
   },
 };
 
+/** NCEP ATP III (2001) lipid categories in mg/dL, converted with cholesterol's 386.65 g/mol. */
+const ATP_III =
+  "NCEP Adult Treatment Panel III 2001 (JAMA 285:2486), categories in mg/dL as quoted in secondary summaries, converted at 386.65 g/mol (not re-read this pass)";
+const CHOLESTEROL_UNITS: readonly AnalyteUnit[] = [
+  same("mmol/L", ["mmol/l"], "canonical"),
+  {
+    ucum: "mg/dL",
+    spellings: ["mg/dl"],
+    toCanonical: 0.02586,
+    basis: "cholesterol C27H46O 386.65 g/mol (PubChem CID 5997): 10/386.65",
+  },
+];
+
+/**
+ * Decision 186: rows for the lipids and vitamins the table named but did not measure, so a UK
+ * (mmol/L, pmol/L, nmol/L) and a US (mg/dL, pg/mL, ng/mL) report of the same result read the same.
+ */
+const MORE_MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
+  total_cholesterol: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: CHOLESTEROL_UNITS,
+    plausible: {
+      low: 0.5,
+      high: 50,
+      source: "house rule (homozygous familial hypercholesterolaemia reaches about 25-30 mmol/L)",
+    },
+    rangeKind: "reference",
+    reference: { low: null, high: 5.17, source: `desirable below 200 mg/dL: ${ATP_III}` },
+  },
+  ldl: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: CHOLESTEROL_UNITS,
+    plausible: { low: 0.05, high: 40, source: "house rule" },
+    rangeKind: "reference",
+    reference: { low: null, high: 3.36, source: `borderline high from 130 mg/dL: ${ATP_III}` },
+  },
+  hdl: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: CHOLESTEROL_UNITS,
+    plausible: { low: 0.05, high: 10, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 1.03,
+      high: null,
+      source: `low below 40 mg/dL: ${ATP_III}; sex is not modelled (UK guidance uses 1.0 mmol/L in men, 1.2 in women)`,
+    },
+  },
+  vitamin_b12: {
+    canonicalUnit: "pmol/L",
+    displayUnit: "pmol/L",
+    units: [
+      same("pmol/L", ["pmol/l"], "canonical"),
+      {
+        ucum: "ng/L",
+        spellings: ["ng/l", "pg/ml"],
+        toCanonical: 0.7378,
+        basis:
+          "cyanocobalamin C63H88CoN14O14P 1355.4 g/mol (PubChem CID 5311498): 1000/1355.4; 1 pg/mL = 1 ng/L",
+      },
+    ],
+    plausible: {
+      low: 0,
+      high: 30000,
+      source: "house rule (injected or myeloproliferative levels run to several thousand)",
+    },
+    rangeKind: "reference",
+    reference: {
+      low: 148,
+      high: null,
+      source:
+        "Devalia et al. 2014, BSH guideline, Br J Haematol 166:496-513: cut-off 148 pmol/L (200 ng/L), 97% sensitivity (secondary summary read); upper bound not used",
+    },
+  },
+  folate: {
+    canonicalUnit: "nmol/L",
+    displayUnit: "nmol/L",
+    units: [
+      same("nmol/L", ["nmol/l"], "canonical"),
+      {
+        ucum: "ug/L",
+        spellings: ["ug/l", "ng/ml"],
+        toCanonical: 2.266,
+        basis: "folic acid C19H19N7O6 441.4 g/mol (PubChem CID 135398658): 1000/441.4; 1 ng/mL = 1 µg/L",
+      },
+    ],
+    plausible: { low: 0, high: 500, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 7,
+      high: null,
+      source:
+        "Devalia et al. 2014, BSH guideline: serum folate below 7 nmol/L (3 µg/L) indicates deficiency (commonly cited figure; not re-read this pass); upper bound not used",
+    },
+  },
+  vitamin_d: {
+    canonicalUnit: "nmol/L",
+    displayUnit: "nmol/L",
+    units: [
+      same("nmol/L", ["nmol/l"], "canonical"),
+      {
+        ucum: "ng/mL",
+        spellings: ["ng/ml", "ug/l"],
+        toCanonical: 2.496,
+        basis: "25-hydroxyvitamin D3 C27H44O2 400.6 g/mol (PubChem CID 5283731): 1000/400.6",
+      },
+    ],
+    plausible: { low: 0, high: 2000, source: "house rule (intoxication reports run to about 1500 nmol/L)" },
+    rangeKind: "reference",
+    reference: {
+      low: 50,
+      high: null,
+      source:
+        "IOM 2011 (Ross et al., J Clin Endocrinol Metab 96:53-58): 50 nmol/L (20 ng/mL) meets the needs of 97.5% of people; below 25 nmol/L is deficiency (SACN 2016); not re-read this pass; upper bound not used",
+    },
+  },
+};
+
 /** Every analyte with its relevance and, where sourced, its measurement row. */
 export const ANALYTES: readonly AnalyteEntry[] = Object.freeze(
   RELEVANCE.map((entry): AnalyteEntry => {
-    const measure = MEASURES[entry.key];
+    const measure = MEASURES[entry.key] ?? MORE_MEASURES[entry.key];
     return measure ? { ...entry, measure } : { ...entry };
   }),
 );
@@ -2113,7 +2233,7 @@ export function readUnitless(
   const why =
     unconverted.length > 0
       ? `${entry.display} is also reported in ${unconverted.map((u) => u.spelling).join(", ")}, which the service does not convert`
-      : `${value} is plausible in more than one accepted unit (${flagged.map((r, i) => `${texts[i]}: ${FLAG_WORDS[r.flag]}`).join("; ")}) and the readings differ`;
+      : `${value} is plausible in more than one accepted unit (${flagged.map((r, i) => `${texts[i]}: ${FLAG_WORDS[r.flag]}`).join("; ")})`;
   const criticalPossible = flagged.some((r) => isCritical(r.flag));
   return {
     evaluated: false,
