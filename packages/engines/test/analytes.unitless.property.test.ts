@@ -171,7 +171,12 @@ describe("property: a value without a unit (decision 186)", () => {
           expect(panel.results).toEqual([]);
           expect(panel.risk.flag).toBe(true);
           expect(panel.risk.level).not.toBe("none");
-          if (out.reason === "unit" && out.criticalPossible) expect(panel.risk.level).toBe("moderate");
+          if (out.reason === "unit" && out.criticalPossible) {
+            expect(panel.risk.level).toBe("moderate");
+            // Named and reviewed in the biomarker answer too (decision 186).
+            expect(bio.facts.summary.requiresClinicianReview).toBe(true);
+            expect(bio.facts.summary.flagged.join(" ")).toContain("critical in one plausible unit");
+          }
           expect(bio.data.valueFindings.map((f) => f.finding)).toEqual([
             out.reason === "unit" ? "not_evaluated_unit" : "implausible",
           ]);
