@@ -677,15 +677,21 @@ function unflaggedCurrentCriticals(collected: Collected): string[] {
  * Current values outside the plausible range of their unit: not a result, but a unit or entry
  * error can hide a critical value (400 "x10^9/L" neutrophils may be 400 cells/µL, a severe
  * neutropenia), so they are named in `summary.flagged` and set `requiresClinicianReview`; the
- * status is left alone because nothing was read (decision 67).
+ * status is left alone because nothing was read (decision 67). So are current values sent without
+ * a unit and refused though one plausible reading is critical (decision 186).
  */
 function currentImplausibles(collected: Collected): string[] {
   const named: string[] = [];
   for (const readings of collected.byKey.values()) {
     const newest = newestOf(readings);
     const check = newest?.check;
-    if (!newest?.entry || !check || check.evaluated || check.reason !== "implausible") continue;
-    named.push(`${newest.entry.display}: data quality, not evaluated (${check.detail})`);
+    if (!newest?.entry || !check || check.evaluated) continue;
+    // Decision 186: a value without a unit refused because one of its plausible readings is
+    // critical is named and reviewed for the same reason.
+    if (check.reason === "implausible")
+      named.push(`${newest.entry.display}: data quality, not evaluated (${check.detail})`);
+    else if (check.criticalPossible)
+      named.push(`${newest.entry.display}: not evaluated, critical in one plausible unit (${check.detail})`);
   }
   return named;
 }

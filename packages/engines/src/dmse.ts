@@ -388,32 +388,107 @@ export function dmseTrend(
 // Plausibility: device values no human can produce are a capture-quality finding (decision 73)
 
 /**
- * Physical limits of the device metrics (decision 73; sources in docs/engines/dmse.md,
- * "Implausible device values"). They are not calibratable: a site's thresholds decide what is
- * typical, never whether a value is humanly possible.
+ * The physical plausibility bound of one device metric (decision 73, extended to every metric by
+ * decision 187): below `floor` (or at it, when `floorInclusive`) or above `ceiling` no person can
+ * produce the value; `burst` is a higher ceiling that holds only in a session shorter than
+ * `belowSeconds` (a record burst is not a session mean); `session` bounds the value by the sent
+ * session: a duration no longer than the session, or a count of at most `maxPerSecond` a second.
  */
-export const DMSE_PLAUSIBLE_LIMITS = Object.freeze({
-  /**
-   * A mean response latency at or below 0.1 s: faster than any human reaction to a signal. Mean
-   * simple reaction times are about 0.16-0.19 s (Kosinski's review of the reaction-time
-   * literature); sprint starting rules treat a reaction under 0.1 s as anticipation (IAAF false
-   * start rule); conversational gaps average about 0.2 s (Stivers et al. 2009). Expert-set floor.
-   */
-  latencyMinSeconds: 0.1,
-  /**
-   * Speech faster than the fastest recorded talker: 655 words per minute over a 24 s recitation
-   * (Guinness World Records, 1995, as reported; secondary source). Above the request bound
-   * (600), so it applies to library callers only.
-   */
-  speechMaxWpm: 655,
-  /** More fidget episodes than seconds in the session: one episode per second at most (expert-set). */
-  psychomotorMaxPerSecond: 1,
+export interface DmsePlausibleBound {
+  unit: string;
+  floor: number;
+  floorInclusive: boolean;
+  floorSource: string;
+  ceiling: number;
+  ceilingSource: string;
+  burst?: { ceiling: number; belowSeconds: number; source: string };
+  session?: { kind: "duration"; source: string } | { kind: "count"; maxPerSecond: number; source: string };
+}
+
+/**
+ * One table of the physical bounds of every dmse metric (decisions 73, 187; sources in
+ * docs/engines/dmse.md, "Implausible device values"). Not calibratable: a site's thresholds
+ * decide what is typical, never whether a value is humanly possible.
+ */
+export const DMSE_PLAUSIBLE_BOUNDS: Readonly<Record<DmseSignalKey, DmsePlausibleBound>> = Object.freeze({
+  response_latency: {
+    unit: "s",
+    floor: 0.1,
+    floorInclusive: true,
+    floorSource:
+      "mean simple reaction time about 0.16-0.19 s (Kosinski's review of the reaction-time literature); a reaction under 0.1 s is anticipation (athletics false-start rule); conversational gaps average about 0.2 s (Stivers et al. 2009, PNAS 106:10587). Expert-set floor",
+    ceiling: DMSE_METRIC_MAX.sessionDurationSeconds,
+    ceilingSource: "logical: no longer than the longest session a request may describe (decision 40)",
+    session: {
+      kind: "duration",
+      source: "logical: a mean latency within a session is no longer than the session",
+    },
+  },
+  psychomotor: {
+    unit: "episodes",
+    floor: 0,
+    floorInclusive: false,
+    floorSource: "logical: a count is not negative",
+    ceiling: DMSE_METRIC_MAX.sessionDurationSeconds,
+    ceilingSource:
+      "logical: one episode a second over the longest session a request may describe (decision 40)",
+    session: {
+      kind: "count",
+      maxPerSecond: 1,
+      source:
+        "expert-set: an episode is a bout of movement with a start and an end; more bouts than seconds means the detector counted frames or single movements",
+    },
+  },
+  speech_rate: {
+    unit: "wpm",
+    floor: 0,
+    floorInclusive: false,
+    floorSource: "logical: a rate is not negative (0 wpm, no speech, is possible)",
+    ceiling: 500,
+    ceilingSource:
+      "expert-set from published data: no person sustains a mean above 500 wpm over a minute or more; the record talkers' 586-655 wpm were recitations under a minute (Guinness World Records, secondary sources) and competitive debaters' fastest delivery is reported at 350-500 wpm (secondary sources)",
+    burst: {
+      ceiling: 655,
+      belowSeconds: 60,
+      source:
+        "the fastest recorded talker, 655 wpm reciting a 260-word text in 23.8 s (Guinness World Records 1995; secondary sources)",
+    },
+  },
+  sustained_attention: {
+    unit: "%",
+    floor: 0,
+    floorInclusive: false,
+    floorSource: "logical: a share of the session is not negative",
+    ceiling: 100,
+    ceilingSource: "logical: a share of the session is at most all of it",
+  },
 });
 
 /**
- * Why a sent value is physically implausible, or null when it is not (decision 73): a latency at
- * or below the human floor or longer than the session, speech faster than any recorded talker,
- * more fidget episodes than the session has seconds, or any measurement in a session of 0 s. The
+ * The bounds as flat numbers (decision 73's three limits and the rest of the table), for the
+ * intelligence registry's table of the engine's constants.
+ */
+export const DMSE_PLAUSIBLE_LIMITS = Object.freeze({
+  latencyMinSeconds: DMSE_PLAUSIBLE_BOUNDS.response_latency.floor,
+  speechMaxWpm: DMSE_PLAUSIBLE_BOUNDS.speech_rate.burst?.ceiling ?? 655,
+  psychomotorMaxPerSecond: 1,
+  speechMaxSustainedWpm: DMSE_PLAUSIBLE_BOUNDS.speech_rate.ceiling,
+  speechSustainedFromSeconds: DMSE_PLAUSIBLE_BOUNDS.speech_rate.burst?.belowSeconds ?? 60,
+  attentionMaxPct: DMSE_PLAUSIBLE_BOUNDS.sustained_attention.ceiling,
+  longestSessionSeconds: DMSE_METRIC_MAX.sessionDurationSeconds,
+});
+
+const METRIC_WORDS: Readonly<Record<DmseSignalKey, (v: number) => string>> = {
+  response_latency: (v) => `a mean response latency of ${fmt(v, 3)} s`,
+  psychomotor: (v) => `${fmt(v)} fidget episodes`,
+  speech_rate: (v) => `${fmt(v)} words per minute`,
+  sustained_attention: (v) => `a gaze-on-screen share of ${fmt(v)} %`,
+};
+
+/**
+ * Why a sent value is physically implausible, or null when it is not (decisions 73, 187): any
+ * measurement in a session of 0 s, or a value outside its metric's bound in
+ * `DMSE_PLAUSIBLE_BOUNDS` (floor, ceiling or short-session burst ceiling, session length). The
  * reason names the value and the limit. One rule for the engine and the MSE agent's telemetry.
  */
 export function dmseImplausibleValue(
@@ -421,20 +496,28 @@ export function dmseImplausibleValue(
   value: number,
   sessionDurationSeconds?: number | null,
 ): string | null {
-  const L = DMSE_PLAUSIBLE_LIMITS;
+  const b = DMSE_PLAUSIBLE_BOUNDS[key];
   const session = isFiniteNumber(sessionDurationSeconds) ? sessionDurationSeconds : null;
   if (session !== null && session <= 0)
     return `a measurement reported for a session of ${fmt(session)} s, which contains no time to measure in`;
-  if (key === "response_latency") {
-    if (value <= L.latencyMinSeconds)
-      return `a mean response latency of ${fmt(value, 3)} s is at or below the ${fmt(L.latencyMinSeconds)} s floor of any human response`;
-    if (session !== null && value > session)
-      return `a mean response latency of ${fmt(value)} s is longer than the ${fmt(session)} s session`;
-  }
-  if (key === "speech_rate" && value > L.speechMaxWpm)
-    return `${fmt(value)} words per minute is above the ${fmt(L.speechMaxWpm)} wpm of the fastest recorded talker`;
-  if (key === "psychomotor" && session !== null && value > session * L.psychomotorMaxPerSecond)
-    return `${fmt(value)} fidget episodes in a ${fmt(session)} s session is more than one episode per second`;
+  const what = METRIC_WORDS[key](value);
+  if (!Number.isFinite(value)) return `${what} is not a finite number`;
+  if (b.floorInclusive ? value <= b.floor : value < b.floor)
+    return key === "response_latency"
+      ? `${what} is at or below the ${fmt(b.floor)} s floor of any human response`
+      : `${what} is below ${fmt(b.floor)} ${b.unit}, which no measurement can be`;
+  if (key === "speech_rate" && b.burst) {
+    const short = session !== null && session < b.burst.belowSeconds;
+    if (value > b.burst.ceiling)
+      return `${what} is above the ${fmt(b.burst.ceiling)} wpm of the fastest recorded talker`;
+    if (!short && value > b.ceiling)
+      return `${what} is above the ${fmt(b.ceiling)} wpm no person sustains over a minute or more${session === null ? " (session length not sent)" : ""}`;
+  } else if (value > b.ceiling)
+    return `${what} is above ${fmt(b.ceiling)} ${b.unit}, the most a session can hold`;
+  if (b.session?.kind === "duration" && session !== null && value > session)
+    return `${what} is longer than the ${fmt(session)} s session`;
+  if (b.session?.kind === "count" && session !== null && value > session * b.session.maxPerSecond)
+    return `${what} in a ${fmt(session)} s session is more than one episode per second`;
   return null;
 }
 

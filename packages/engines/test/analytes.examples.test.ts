@@ -149,13 +149,13 @@ describe("units", () => {
 
   it("a unit that is missing, unknown or ambiguous is 'not evaluated: unit' with the reason", () => {
     const p = evaluatePanel([
-      { analyte: "ANC", value: 1.2 },
+      { analyte: "ANC", value: 3 },
       { analyte: "valproate", value: 80, unit: "mg/furlong" },
       { analyte: "neutrophils", value: 40, unit: "%" },
     ]);
     expect(p.results).toEqual([]);
     expect(p.warnings).toEqual([
-      expect.stringMatching(/not evaluated: unit \(unit missing.*more than one unit/),
+      expect.stringMatching(/not evaluated: unit \(unit missing.*plausible in more than one accepted unit/),
       expect.stringMatching(/not evaluated: unit \(unit "mg\/furlong" is not known for Valproate/),
       expect.stringMatching(/not evaluated: unit \(unit "%" is ambiguous.*not an absolute count/),
     ]);

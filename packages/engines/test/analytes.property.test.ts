@@ -163,7 +163,7 @@ describe("property: the same value in another accepted unit gives the same evalu
   });
 });
 
-describe("property: a missing, unknown or ambiguous unit is never evaluated as normal", () => {
+describe("property: an unknown or ambiguous unit is never evaluated as normal", () => {
   // Every spelling the row names ambiguous (prolactin mIU/L, urea mg/dL, ...) is tried as well.
   const arbBadUnit = (entry: AnalyteEntry) =>
     fc
@@ -177,21 +177,17 @@ describe("property: a missing, unknown or ambiguous unit is never evaluated as n
   it("evaluateAnalyteValue, evaluatePanel and the engine say 'not evaluated: unit'", () => {
     fc.assert(
       fc.property(
-        arbMeasuredAnalyte.chain((e) =>
-          fc.tuple(fc.constant(e), fc.option(arbBadUnit(e), { nil: undefined })),
-        ),
+        arbMeasuredAnalyte.chain((e) => fc.tuple(fc.constant(e), arbBadUnit(e))),
         fc.double({ min: -1e5, max: 1e5, noNaN: true }),
         fc.constantFrom(...FLAGS),
         ([entry, unit], value, flag) => {
-          // Decision 65: without a unit only a single-scale analyte is read (its one unit).
-          // A blank unit is a missing one.
-          if ((unit === undefined || unit.trim() === "") && hasSingleScale(entry.measure)) return;
+          // A missing (or blank) unit is read by the unit-less rule (decision 186), whose
+          // properties are in analytes.unitless.property.test.ts.
+          if (unit.trim() === "") return;
           const out = evaluateAnalyteValue(entry, value, unit, { unitlessMeansCanonical: true });
           expect(out?.evaluated).toBe(false);
           if (out && !out.evaluated) expect(out.reason).toBe("unit");
-          const p = evaluatePanel([
-            { analyte: entry.display, value, ...(unit === undefined ? {} : { unit }) },
-          ]);
+          const p = evaluatePanel([{ analyte: entry.display, value, unit }]);
           expect(p.results).toEqual([]);
           expect(p.unrecognized).toEqual([entry.display]);
           expect(p.warnings[0]).toMatch(/not evaluated: unit/);
@@ -200,7 +196,7 @@ describe("property: a missing, unknown or ambiguous unit is never evaluated as n
               {
                 name: entry.display,
                 value,
-                ...(unit === undefined ? {} : { unit }),
+                unit,
                 ...(flag ? { flag } : {}),
               },
             ]),

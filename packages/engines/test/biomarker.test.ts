@@ -409,7 +409,13 @@ describe("properties", () => {
         const unflaggedCritical = a.data.valueFindings.filter(
           (f) => f.finding === "critical" && f.current && (f.labFlag === null || f.labFlag === "normal"),
         );
-        const implausible = a.data.valueFindings.filter((f) => f.finding === "implausible" && f.current);
+        // ... and current unit-less values refused though one plausible reading is critical (decision 186).
+        const implausible = a.data.valueFindings.filter(
+          (f) =>
+            f.current &&
+            (f.finding === "implausible" ||
+              (f.finding === "not_evaluated_unit" && f.detail.includes(": critical"))),
+        );
         expect(extra).toHaveLength(unflaggedCritical.length + implausible.length);
         expect(a.facts.summary.status).toBe(
           unflaggedCritical.length > 0 ? "critical" : (a.data.signals[0]?.tone ?? "no_flags"),

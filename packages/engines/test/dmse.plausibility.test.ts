@@ -26,10 +26,12 @@ const METRIC: Record<DmseSignalKey, keyof DmseInput> = {
 /** The rule, written independently: which sent values no human can produce. */
 function referenceImplausible(key: DmseSignalKey, v: number, session: number | undefined): boolean {
   if (session !== undefined && session <= 0) return true;
-  if (key === "response_latency") return v <= 0.1 || (session !== undefined && v > session);
-  if (key === "speech_rate") return v > 655;
-  if (key === "psychomotor") return session !== undefined && v > session;
-  return false;
+  if (!Number.isFinite(v)) return true;
+  if (key === "response_latency") return v <= 0.1 || v > 14_400 || (session !== undefined && v > session);
+  // Decision 187: 655 wpm is a record burst; no one sustains more than 500 wpm over a minute.
+  if (key === "speech_rate") return v < 0 || v > 655 || (v > 500 && !(session !== undefined && session < 60));
+  if (key === "psychomotor") return v < 0 || v > 14_400 || (session !== undefined && v > session);
+  return v < 0 || v > 100;
 }
 
 describe("implausible device values, the issue's example and each limit", () => {
@@ -58,7 +60,12 @@ describe("implausible device values, the issue's example and each limit", () => 
     expect(dmseImplausibleValue("response_latency", 6, 5)).toContain("longer than the 5 s session");
     expect(dmseImplausibleValue("response_latency", 5, 5)).toBeNull();
     expect(dmseImplausibleValue("speech_rate", 656)).toContain("655 wpm");
-    expect(dmseImplausibleValue("speech_rate", 600)).toBeNull();
+    expect(dmseImplausibleValue("speech_rate", 600, 30)).toBeNull();
+    expect(dmseImplausibleValue("speech_rate", 600)).toContain("500 wpm no person sustains");
+    expect(dmseImplausibleValue("speech_rate", 501, 60)).toContain("500 wpm no person sustains");
+    expect(dmseImplausibleValue("speech_rate", 500, 600)).toBeNull();
+    expect(dmseImplausibleValue("sustained_attention", 100.5)).toContain("100 %");
+    expect(dmseImplausibleValue("psychomotor", -1)).toContain("below 0 episodes");
     expect(dmseImplausibleValue("psychomotor", 11, 10)).toContain("more than one episode per second");
     expect(dmseImplausibleValue("psychomotor", 10, 10)).toBeNull();
     expect(dmseImplausibleValue("sustained_attention", 95, 0)).toContain("session of 0 s");
@@ -67,6 +74,10 @@ describe("implausible device values, the issue's example and each limit", () => 
       latencyMinSeconds: 0.1,
       speechMaxWpm: 655,
       psychomotorMaxPerSecond: 1,
+      speechMaxSustainedWpm: 500,
+      speechSustainedFromSeconds: 60,
+      attentionMaxPct: 100,
+      longestSessionSeconds: 14_400,
     });
   });
 
@@ -147,5 +158,69 @@ describe("properties", () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe("property: every metric has a physical bound (decision 187)", () => {
+  /** Library callers are not held to the request bounds: values either side of every bound. */
+  const wide = fc.oneof(
+    fc.double({ min: -100, max: 20_000, noNaN: true }),
+    fc.constantFrom(-1, 0, 0.1, 100, 100.01, 500, 500.01, 655, 655.01, 900, 14_400, 14_401),
+  );
+  const metricArb = fc.record(
+    {
+      key: fc.constantFrom<DmseSignalKey>(
+        "response_latency",
+        "psychomotor",
+        "speech_rate",
+        "sustained_attention",
+      ),
+      value: wide,
+      session: fc.option(
+        fc.oneof(fc.double({ min: 0, max: 14_400, noNaN: true }), fc.constantFrom(30, 59, 60, 600)),
+        {
+          nil: undefined,
+        },
+      ),
+      history: fc.array(fc.double({ min: 0, max: 3, noNaN: true }), { maxLength: 6 }),
+    },
+    { requiredKeys: ["key", "value", "session", "history"] },
+  );
+
+  it("a value beyond its metric's bound is never within_normal and never above low confidence", () => {
+    fc.assert(
+      fc.property(metricArb, ({ key, value, session, history }) => {
+        const input: DmseInput = {
+          [METRIC[key]]: value,
+          ...(session === undefined ? {} : { sessionDurationSeconds: session }),
+          history: { [key]: history },
+        };
+        const d = run(input);
+        const [s] = d.signals;
+        const implausible = referenceImplausible(key, value, session);
+        expect(dmseImplausibleValue(key, value, session) !== null).toBe(implausible);
+        if (!implausible) return;
+        expect(s?.interpretation).not.toBe("within_normal");
+        expect(s?.confidence).toBe("low");
+        expect(d.overallConfidence).toBe("low");
+        expect(d.summary.status).not.toBe("within_normal");
+        expect(s?.mseLine).toContain("implausible device value");
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("the issue's examples: speech at 900 wpm and at 600 wpm over ten minutes, gaze share above the session", () => {
+    for (const input of [
+      { speechRateWpm: 900 },
+      { speechRateWpm: 600, sessionDurationSeconds: 600 },
+      { sustainedAttentionPct: 150, sessionDurationSeconds: 600 },
+      { psychomotorFidgetEpisodes: 900, sessionDurationSeconds: 600 },
+    ]) {
+      const d = run(input);
+      expect(d.signals[0]?.confidence, JSON.stringify(input)).toBe("low");
+      expect(d.signals[0]?.interpretation).not.toBe("within_normal");
+      expect(d.summary.headline).toContain("capture quality to be checked");
+    }
   });
 });

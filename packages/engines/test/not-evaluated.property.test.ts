@@ -175,8 +175,9 @@ const notEvaluableReadingArb: fc.Arbitrary<{ reading: PanelReading; named: strin
     .stringMatching(/^qz[a-z]{2,8}$/)
     .filter((name) => findAnalyte(name) === undefined || findAnalyte(name) === null)
     .map((name) => ({ reading: { analyte: name, value: 1 }, named: `"${name}"` })),
-  // Neutrophils without a unit: cells/uL or x10^9/L cannot be told apart (decision 65).
-  fc.double({ min: 0.1, max: 5000, noNaN: true }).map((value) => ({
+  // Neutrophils without a unit, 1.6-100: plausible as x10^9/L and as cells/uL, so refused
+  // (decision 186; below 1.5 every reading is critical, above 100 only cells/uL is plausible).
+  fc.double({ min: 1.6, max: 100, noNaN: true }).map((value) => ({
     reading: { analyte: "ANC", value },
     named: `Neutrophils (absolute) ${value}`,
   })),
@@ -216,12 +217,14 @@ describe("evaluatePanel: not evaluated is never none (decision 80)", () => {
     );
   });
 
-  it("ANC 400 without a unit reads low, named (was none, flag false)", () => {
-    const risk = evaluatePanel([{ analyte: "ANC", value: 400 }]).risk;
-    expect(risk.level).toBe("low");
+  it("ANC 4 without a unit is refused, moderate as 4 /uL would be critical, named (was none, flag false)", () => {
+    const risk = evaluatePanel([{ analyte: "ANC", value: 4 }]).risk;
+    expect(risk.level).toBe("moderate");
     expect(risk.flag).toBe(true);
     expect(risk.labels).toHaveLength(1);
-    expect(risk.labels[0]).toMatch(/^Not evaluated: Neutrophils \(absolute\) 400 \(unit: /);
+    expect(risk.labels[0]).toMatch(/^Not evaluated: Neutrophils \(absolute\) 4 \(unit: /);
+    // 400 is plausible only as cells/uL (0.4 x10^9/L): read so, and critical (decision 186).
+    expect(evaluatePanel([{ analyte: "ANC", value: 400 }]).risk.level).toBe("high");
   });
 });
 

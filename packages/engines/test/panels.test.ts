@@ -35,6 +35,8 @@ describe("getPanels", () => {
       "clozapine_level",
       "antipsychotic_metabolic",
       "thyroid_panel",
+      "b12_folate",
+      "vitamin_d",
       "cmp",
       "cbc_diff",
       "valproate_level",
@@ -262,9 +264,9 @@ describe("evaluatePanel: what is not evaluated never reads as normal", () => {
   });
 
   it("a mapped analyte without a sourced range is not evaluated either", () => {
-    const out = one("Vitamin B12", 150);
+    const out = one("Cortisol", 150);
     expect(out.results).toEqual([]);
-    expect(out.unrecognized).toEqual(["Vitamin B12"]);
+    expect(out.unrecognized).toEqual(["Cortisol"]);
     expect(out.warnings[0]).toMatch(/no sourced range in this tool/);
   });
 
@@ -299,20 +301,36 @@ describe("evaluatePanel: what is not evaluated never reads as normal", () => {
     expect(one("lithium", -1).warnings[0]).toMatch(/not evaluated: data quality/);
   });
 
-  it("a unitless value is read only where the analyte has a single unit scale (decision 65)", () => {
+  it("a unitless value is read by the unit-less rule (decisions 65, 186)", () => {
     const unitless = (analyte: string, value: number) => evaluatePanel([{ analyte, value }]);
     expect(unitless("lithium", 0.8).results[0]?.flag).toBe("normal"); // mmol/L = mEq/L
-    for (const [name, value] of [
-      ["creatinine", 3.5],
-      ["HbA1c", 53],
-      ["valproate", 700],
-      ["ANC", 400],
-      ["glucose", 90],
+    // Plausible in one accepted unit only: read in it, and the label says so.
+    for (const [name, value, flag, read] of [
+      ["creatinine", 3.5, "high", "3.5 mg/dL = 309 µmol/L"],
+      ["HbA1c", 53, "high", "53 mmol/mol = 7 %"],
+      ["ANC", 400, "critical_low", "400 /uL = 0.4 x10^9/L"],
+    ] as const) {
+      const out = unitless(name, value);
+      expect(out.results[0]?.flag, name).toBe(flag);
+      expect(out.risk.labels[0], name).toContain(`(no unit; read as ${read})`);
+    }
+    // Plausible in more than one with different readings: refused, moderate when one is critical.
+    for (const [name, value, level] of [
+      ["valproate", 700, "moderate"],
+      ["glucose", 90, "moderate"],
+      ["glucose", 10, "moderate"],
+      ["valproate", 60, "low"],
     ] as const) {
       const out = unitless(name, value);
       expect(out.results, name).toEqual([]);
-      expect(out.warnings[0], name).toMatch(/not evaluated: unit \(unit missing.*more than one unit/);
+      expect(out.warnings[0], name).toMatch(/not evaluated: unit \(unit missing.*plausible in more than one/);
+      expect(out.risk, name).toMatchObject({ flag: true, level });
     }
+    // Beyond a critical limit in every plausible unit: critical (0.4 x10^9/L and 0.4 /uL).
+    const anc = unitless("neutrophils", 0.4);
+    expect(anc.results[0]).toMatchObject({ flag: "critical_low", critical: true });
+    expect(anc.risk.level).toBe("high");
+    expect(anc.risk.labels[0]).toMatch(/^Neutrophils \(absolute\) 0\.4 \(no unit; every plausible reading: /);
   });
 
   it("duplicate readings are each evaluated, with a warning", () => {

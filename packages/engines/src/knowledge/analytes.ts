@@ -799,8 +799,12 @@ export interface AnalyteMeasure {
   displayUnit: string;
   /** Every accepted unit, the canonical one first (factor 1). */
   units: readonly AnalyteUnit[];
-  /** Spellings that name no single unit for this analyte, with why (never evaluated). */
-  ambiguousUnits?: readonly { spelling: string; reason: string }[];
+  /**
+   * Spellings that name no single unit for this analyte, with why (never evaluated).
+   * `otherQuantity`: the spelling measures another quantity (a percentage of a count), so it is
+   * not a unit a unit-less value could be in (decision 186).
+   */
+  ambiguousUnits?: readonly { spelling: string; reason: string; otherQuantity?: boolean }[];
   /** Values outside this range (canonical unit) are a data-quality finding, not a result. */
   plausible: { low: number; high: number; source: string };
   /** Which range decides low/high: the reference range or the (first) therapeutic range. */
@@ -922,9 +926,15 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
     units: [
       same("mmol/L", ["mmol/l"], "canonical"),
       { ucum: "mg/dL", spellings: ["mg/dl"], toCanonical: 0.2495, basis: "Ca 40.08 g/mol: 10/40.08" },
+      // Decision 186: converted as magnesium's is (before, refused as rarely used; a refused unit
+      // of the same quantity would also block every unit-less calcium value).
+      {
+        ucum: "meq/L",
+        spellings: ["meq/l"],
+        toCanonical: 0.5,
+        basis: "Ca2+ is divalent: 1 mEq/L = 0.5 mmol/L",
+      },
     ],
-    // mEq/L is not accepted: Ca2+ is divalent (1 mEq/L = 0.5 mmol/L) and labs rarely use it.
-    ambiguousUnits: [{ spelling: "meq/l", reason: "calcium is divalent; mEq/L is not mmol/L" }],
     plausible: { low: 0.5, high: 5, source: "house rule" },
     rangeKind: "reference",
     reference: { low: 2.12, high: 2.65, source: `total calcium, ${OXFORD_ACUTE}` },
@@ -961,6 +971,12 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
         ["ml/min/1.73m2", "ml/min/1.73m^2", "ml/min/{1.73_m2}", "ml/min/1.73_m2", "ml/min"],
         "canonical",
       ),
+      {
+        ucum: "mL/s/{1.73_m2}",
+        spellings: ["ml/s/1.73m2", "ml/s/1.73m^2", "ml/s/{1.73_m2}", "ml/s/1.73_m2", "ml/s"],
+        toCanonical: 60,
+        basis: "1 mL/s = 60 mL/min (SI reporting, as in Swedish laboratories)",
+      },
     ],
     plausible: { low: 0, high: 200, source: "house rule" },
     rangeKind: "reference",
@@ -1032,7 +1048,7 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
       same("10*3/uL", KILO_PER_UL, "1 x10^3/µL = 1 x10^9/L"),
       { ucum: "/uL", spellings: CELLS_PER_UL, toCanonical: 0.001, basis: "1000 cells/µL = 1 x10^9/L" },
     ],
-    ambiguousUnits: [{ spelling: "%", reason: "a percentage is not a count" }],
+    ambiguousUnits: [{ spelling: "%", reason: "a percentage is not a count", otherQuantity: true }],
     plausible: { low: 0, high: 500, source: "house rule" },
     rangeKind: "reference",
     reference: {
@@ -1056,7 +1072,9 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
       same("10*3/uL", KILO_PER_UL, "1 x10^3/µL = 1 x10^9/L"),
       { ucum: "/uL", spellings: CELLS_PER_UL, toCanonical: 0.001, basis: "1000 cells/µL = 1 x10^9/L" },
     ],
-    ambiguousUnits: [{ spelling: "%", reason: "a neutrophil percentage is not an absolute count" }],
+    ambiguousUnits: [
+      { spelling: "%", reason: "a neutrophil percentage is not an absolute count", otherQuantity: true },
+    ],
     plausible: { low: 0, high: 100, source: "house rule" },
     rangeKind: "reference",
     reference: { low: 2.0, high: 7.5, source: "most UK NHS labs (PMC7082321 table 6)" },
@@ -1075,7 +1093,15 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
       same("mmol/L", ["mmol/l"], "canonical"),
       { ucum: "mg/dL", spellings: ["mg/dl"], toCanonical: 0.0555, basis: "glucose 180.16 g/mol: 10/180.16" },
     ],
-    plausible: { low: 0.5, high: 60, source: "house rule" },
+    // Decision 186: up to the highest survived glucose reported (2,656 mg/dL = 147.6 mmol/L,
+    // Guinness World Records 2008, secondary source), so a hyperosmolar 70 mmol/L sent without a
+    // unit is never read as 70 mg/dL (60 mmol/L before).
+    plausible: {
+      low: 0.5,
+      high: 150,
+      source:
+        "above the highest survived blood glucose reported, 147.6 mmol/L (Guinness World Records 2008; secondary source)",
+    },
     rangeKind: "reference",
     reference: {
       low: 3.9,
@@ -1125,7 +1151,14 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
         basis: "valproic acid 144.21 g/mol: 1 mg/L = 6.934 µmol/L",
       },
     ],
-    plausible: { low: 0, high: 400, source: "house rule" },
+    // Decision 186: the bound decides which unit a value without a unit can be in, so it covers
+    // overdose (400 mg/L before: a 600 µmol/L-looking value could not be 600 mg/L).
+    plausible: {
+      low: 0,
+      high: 3000,
+      source:
+        "above the highest peak in Spiller et al. 2000, J Toxicol Clin Toxicol 38:755-760 (133 sole valproate ingestions, peaks 110-1840 µg/mL; abstract read), with margin",
+    },
     rangeKind: "therapeutic",
     therapeutic: [
       {
@@ -1182,7 +1215,19 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
   clozapine: {
     canonicalUnit: "ng/mL",
     displayUnit: "ng/mL",
-    units: [same("ng/mL", ["ng/ml"], "canonical"), same("ug/L", ["ug/l"], "1 µg/L = 1 ng/mL")],
+    // UK laboratories report clozapine in mg/L (0.35-0.6), US ones in ng/mL (350-600), some in
+    // µmol/L; a value without a unit is read by the unit-less rule (decision 186).
+    units: [
+      same("ng/mL", ["ng/ml"], "canonical"),
+      same("ug/L", ["ug/l"], "1 µg/L = 1 ng/mL"),
+      { ucum: "mg/L", spellings: ["mg/l", "ug/ml"], toCanonical: 1000, basis: "1 mg/L = 1000 ng/mL" },
+      {
+        ucum: "umol/L",
+        spellings: ["umol/l"],
+        toCanonical: 326.8,
+        basis: "clozapine C18H19ClN4 326.8 g/mol (PubChem CID 135398737): 1 µmol/L = 326.8 ng/mL",
+      },
+    ],
     plausible: { low: 0, high: 10000, source: "house rule" },
     rangeKind: "therapeutic",
     therapeutic: [
@@ -1209,7 +1254,7 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
       same("10*3/uL", KILO_PER_UL, "1 x10^3/µL = 1 x10^9/L"),
       { ucum: "/uL", spellings: CELLS_PER_UL, toCanonical: 0.001, basis: "1000 /µL = 1 x10^9/L" },
     ],
-    ambiguousUnits: [{ spelling: "%", reason: "a percentage is not a platelet count" }],
+    ambiguousUnits: [{ spelling: "%", reason: "a percentage is not a platelet count", otherQuantity: true }],
     plausible: { low: 0, high: 5000, source: "house rule" },
     rangeKind: "reference",
     reference: {
@@ -1541,7 +1586,9 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
       same("10*3/uL", KILO_PER_UL, "1 x10^3/µL = 1 x10^9/L"),
       { ucum: "/uL", spellings: CELLS_PER_UL, toCanonical: 0.001, basis: "1000 cells/µL = 1 x10^9/L" },
     ],
-    ambiguousUnits: [{ spelling: "%", reason: "an eosinophil percentage is not an absolute count" }],
+    ambiguousUnits: [
+      { spelling: "%", reason: "an eosinophil percentage is not an absolute count", otherQuantity: true },
+    ],
     plausible: { low: 0, high: 100, source: "house rule" },
     rangeKind: "reference",
     reference: {
@@ -1595,10 +1642,130 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
   },
 };
 
+/** NCEP ATP III (2001) lipid categories in mg/dL, converted with cholesterol's 386.65 g/mol. */
+const ATP_III =
+  "NCEP Adult Treatment Panel III 2001 (JAMA 285:2486), categories in mg/dL as quoted in secondary summaries, converted at 386.65 g/mol (not re-read this pass)";
+const CHOLESTEROL_UNITS: readonly AnalyteUnit[] = [
+  same("mmol/L", ["mmol/l"], "canonical"),
+  {
+    ucum: "mg/dL",
+    spellings: ["mg/dl"],
+    toCanonical: 0.02586,
+    basis: "cholesterol C27H46O 386.65 g/mol (PubChem CID 5997): 10/386.65",
+  },
+];
+
+/**
+ * Decision 186: rows for the lipids and vitamins the table named but did not measure, so a UK
+ * (mmol/L, pmol/L, nmol/L) and a US (mg/dL, pg/mL, ng/mL) report of the same result read the same.
+ */
+const MORE_MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
+  total_cholesterol: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: CHOLESTEROL_UNITS,
+    plausible: {
+      low: 0.5,
+      high: 50,
+      source: "house rule (homozygous familial hypercholesterolaemia reaches about 25-30 mmol/L)",
+    },
+    rangeKind: "reference",
+    reference: { low: null, high: 5.17, source: `desirable below 200 mg/dL: ${ATP_III}` },
+  },
+  ldl: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: CHOLESTEROL_UNITS,
+    plausible: { low: 0.05, high: 40, source: "house rule" },
+    rangeKind: "reference",
+    reference: { low: null, high: 3.36, source: `borderline high from 130 mg/dL: ${ATP_III}` },
+  },
+  hdl: {
+    canonicalUnit: "mmol/L",
+    displayUnit: "mmol/L",
+    units: CHOLESTEROL_UNITS,
+    plausible: { low: 0.05, high: 10, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 1.03,
+      high: null,
+      source: `low below 40 mg/dL: ${ATP_III}; sex is not modelled (UK guidance uses 1.0 mmol/L in men, 1.2 in women)`,
+    },
+  },
+  vitamin_b12: {
+    canonicalUnit: "pmol/L",
+    displayUnit: "pmol/L",
+    units: [
+      same("pmol/L", ["pmol/l"], "canonical"),
+      {
+        ucum: "ng/L",
+        spellings: ["ng/l", "pg/ml"],
+        toCanonical: 0.7378,
+        basis:
+          "cyanocobalamin C63H88CoN14O14P 1355.4 g/mol (PubChem CID 5311498): 1000/1355.4; 1 pg/mL = 1 ng/L",
+      },
+    ],
+    plausible: {
+      low: 0,
+      high: 30000,
+      source: "house rule (injected or myeloproliferative levels run to several thousand)",
+    },
+    rangeKind: "reference",
+    reference: {
+      low: 148,
+      high: null,
+      source:
+        "Devalia et al. 2014, BSH guideline, Br J Haematol 166:496-513: cut-off 148 pmol/L (200 ng/L), 97% sensitivity (secondary summary read); upper bound not used",
+    },
+  },
+  folate: {
+    canonicalUnit: "nmol/L",
+    displayUnit: "nmol/L",
+    units: [
+      same("nmol/L", ["nmol/l"], "canonical"),
+      {
+        ucum: "ug/L",
+        spellings: ["ug/l", "ng/ml"],
+        toCanonical: 2.266,
+        basis: "folic acid C19H19N7O6 441.4 g/mol (PubChem CID 135398658): 1000/441.4; 1 ng/mL = 1 µg/L",
+      },
+    ],
+    plausible: { low: 0, high: 500, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 7,
+      high: null,
+      source:
+        "Devalia et al. 2014, BSH guideline: serum folate below 7 nmol/L (3 µg/L) indicates deficiency (commonly cited figure; not re-read this pass); upper bound not used",
+    },
+  },
+  vitamin_d: {
+    canonicalUnit: "nmol/L",
+    displayUnit: "nmol/L",
+    units: [
+      same("nmol/L", ["nmol/l"], "canonical"),
+      {
+        ucum: "ng/mL",
+        spellings: ["ng/ml", "ug/l"],
+        toCanonical: 2.496,
+        basis: "25-hydroxyvitamin D3 C27H44O2 400.6 g/mol (PubChem CID 5283731): 1000/400.6",
+      },
+    ],
+    plausible: { low: 0, high: 2000, source: "house rule (intoxication reports run to about 1500 nmol/L)" },
+    rangeKind: "reference",
+    reference: {
+      low: 50,
+      high: null,
+      source:
+        "IOM 2011 (Ross et al., J Clin Endocrinol Metab 96:53-58): 50 nmol/L (20 ng/mL) meets the needs of 97.5% of people; below 25 nmol/L is deficiency (SACN 2016); not re-read this pass; upper bound not used",
+    },
+  },
+};
+
 /** Every analyte with its relevance and, where sourced, its measurement row. */
 export const ANALYTES: readonly AnalyteEntry[] = Object.freeze(
   RELEVANCE.map((entry): AnalyteEntry => {
-    const measure = MEASURES[entry.key];
+    const measure = MEASURES[entry.key] ?? MORE_MEASURES[entry.key];
     return measure ? { ...entry, measure } : { ...entry };
   }),
 );
@@ -1802,6 +1969,13 @@ export interface AnalyteEvaluation {
   critical: CriticalLimit | null;
   /** E.g. "above the epilepsy range (50-100 mg/L) but within the acute mania target (50-125 mg/L)". */
   notes: string[];
+  /**
+   * Set only when the reading came without a unit and was read by the unit-less rule (decision
+   * 186): `only_plausible`, one accepted unit makes the value plausible; `critical_every_reading`,
+   * the value is beyond a critical limit under every accepted unit that makes it plausible.
+   * `readings` names each plausible reading ("0.4 x10^9/L", "0.4 /uL = 0.0004 x10^9/L").
+   */
+  unitNotGiven?: { rule: "only_plausible" | "critical_every_reading"; readings: string[] };
 }
 
 export interface AnalyteNotEvaluated {
@@ -1809,13 +1983,19 @@ export interface AnalyteNotEvaluated {
   /** `unit`: missing, unknown or ambiguous unit; `implausible`: outside the plausible range (data quality). */
   reason: "unit" | "implausible";
   detail: string;
+  /**
+   * A value without a unit refused as ambiguous though one of its plausible readings is beyond a
+   * critical limit (decision 186): readers raise it for review above a plain unit gap.
+   */
+  criticalPossible?: boolean;
 }
 
 export interface EvaluateOptions {
   /**
-   * A reading without a unit is read in the canonical unit only where the analyte has a single
-   * scale (every accepted unit equal to it, e.g. lithium mmol/L = mEq/L); otherwise it is not
-   * evaluated (decision 65). Default false: a unitless reading is never evaluated.
+   * A reading without a unit is read by the unit-less rule (`readUnitless`, decision 186): read
+   * in the one accepted unit scale that makes it plausible; refused as ambiguous where several
+   * do, unless it is beyond a critical limit under every one of them (then critical). Default
+   * false: a unitless reading is never evaluated (the sandbox and FHIR always carry a unit).
    */
   unitlessMeansCanonical?: boolean;
 }
@@ -1904,16 +2084,10 @@ export function evaluateAnalyteValue(
 ): AnalyteEvaluation | AnalyteNotEvaluated | null {
   const measure = entry.measure;
   if (!measure) return null;
-  let resolved = resolveUnit(entry, unit);
-  if (resolved.kind === "missing" && options.unitlessMeansCanonical && hasSingleScale(measure))
-    resolved = { kind: "resolved", unit: measure.units[0] as AnalyteUnit };
-  if (resolved.kind !== "resolved") {
-    const detail =
-      resolved.kind === "missing" && options.unitlessMeansCanonical
-        ? `${resolved.reason}; ${entry.display} is reported in more than one unit, so a value without a unit cannot be read`
-        : resolved.reason;
-    return { evaluated: false, reason: "unit", detail };
-  }
+  const resolved = resolveUnit(entry, unit);
+  if (resolved.kind === "missing" && options.unitlessMeansCanonical)
+    return readUnitless(entry, measure, value);
+  if (resolved.kind !== "resolved") return { evaluated: false, reason: "unit", detail: resolved.reason };
   const canonical = toCanonicalValue(resolved.unit, value);
   const { low, high } = measure.plausible;
   if (!Number.isFinite(canonical) || canonical < low - slack(low) || canonical > high + slack(high)) {
@@ -1926,6 +2100,147 @@ export function evaluateAnalyteValue(
   }
   const { flag, critical, notes } = flagCanonicalValue(measure, canonical);
   return { evaluated: true, canonicalValue: canonical, unit: measure.displayUnit, flag, critical, notes };
+}
+
+const FLAG_WORDS: Readonly<Record<RangeFlag, string>> = {
+  low: "low",
+  normal: "within range",
+  high: "high",
+  critical_low: "critical",
+  critical_high: "critical",
+};
+
+/** One unit scale of a row: the accepted units sharing one factor and offset (mg/L and µg/mL). */
+export interface UnitScale {
+  /** The first accepted unit of the scale, in table order. */
+  unit: AnalyteUnit;
+  /** Every accepted unit on this scale. */
+  units: readonly AnalyteUnit[];
+}
+
+/** The distinct scales of a row's accepted units, the canonical scale first. */
+export function unitScales(measure: AnalyteMeasure): UnitScale[] {
+  const scales: { unit: AnalyteUnit; units: AnalyteUnit[] }[] = [];
+  for (const u of measure.units) {
+    const same = scales.find(
+      (s) => s.unit.toCanonical === u.toCanonical && (s.unit.offset ?? 0) === (u.offset ?? 0),
+    );
+    if (same) same.units.push(u);
+    else scales.push({ unit: u, units: [u] });
+  }
+  return scales;
+}
+
+/**
+ * Spellings the row names as another unit of the same quantity that the table does not convert
+ * (prolactin mIU/L, urea mg/dL, haemoglobin mmol/L): a value without a unit may be in one of
+ * them, so the unit-less rule can never rule them out. A spelling for another quantity (a
+ * percentage of a count) is not one of them.
+ */
+export function unconvertedUnits(measure: AnalyteMeasure): readonly { spelling: string; reason: string }[] {
+  return (measure.ambiguousUnits ?? []).filter((a) => a.otherQuantity !== true);
+}
+
+function isPlausible(measure: AnalyteMeasure, canonical: number): boolean {
+  const { low, high } = measure.plausible;
+  return Number.isFinite(canonical) && canonical >= low - slack(low) && canonical <= high + slack(high);
+}
+
+/** "0.4 x10^9/L" for the canonical scale, "0.4 /uL = 0.0004 x10^9/L" for another. */
+function readingUnder(measure: AnalyteMeasure, scale: UnitScale, value: number, canonical: number): string {
+  const unitText = scale.units.map((u) => u.ucum).join(" or ");
+  if (scale.unit.toCanonical === 1 && (scale.unit.offset ?? 0) === 0)
+    return `${value} ${measure.displayUnit}`;
+  return `${value} ${unitText} = ${formatAnalyteValue(canonical)} ${measure.displayUnit}`;
+}
+
+/**
+ * The unit-less rule (decision 186), the one reading of a value sent without a unit. Each
+ * distinct unit scale the row accepts is tried: the value is plausible in it or not (the row's
+ * plausible range, canonical unit).
+ * - plausible in no scale: a data-quality finding (not evaluated, implausible);
+ * - plausible in exactly one, and no unconverted unit of the same quantity in use: read in that
+ *   scale, with a note naming the unit it was read in;
+ * - plausible in several (or an unconverted unit could be meant): beyond a critical limit under
+ *   every plausible reading, it is critical (wording: the unit was not given and every plausible
+ *   reading is critical); otherwise refused as ambiguous, "not evaluated: unit", never normal.
+ * An unconverted unit cannot be read, so with one in use only the refusal remains.
+ */
+export function readUnitless(
+  entry: AnalyteEntry,
+  measure: AnalyteMeasure,
+  value: number,
+): AnalyteEvaluation | AnalyteNotEvaluated {
+  const scales = unitScales(measure);
+  const readings = scales.map((scale) => {
+    const canonical = toCanonicalValue(scale.unit, value);
+    return { scale, canonical, plausible: isPlausible(measure, canonical) };
+  });
+  const plausible = readings.filter((r) => r.plausible);
+  const unconverted = unconvertedUnits(measure);
+  const accepted = acceptedUnitCodes(measure).join(", ");
+  const { low, high } = measure.plausible;
+  if (plausible.length === 0 && unconverted.length === 0)
+    return {
+      evaluated: false,
+      reason: "implausible",
+      detail: `${entry.display} ${value} without a unit is outside the plausible range (${low}-${high} ${measure.displayUnit}) in every accepted unit (${accepted}); a data-quality problem (wrong unit or entry?), not a result`,
+    };
+  const flagged = plausible.map((r) => ({ ...r, ...flagCanonicalValue(measure, r.canonical) }));
+  const texts = flagged.map((r) => readingUnder(measure, r.scale, value, r.canonical));
+  const first = flagged[0];
+  if (first && flagged.length === 1 && unconverted.length === 0) {
+    const others = readings
+      .filter((r) => !r.plausible)
+      .map((r) => r.scale.units.map((u) => u.ucum).join(" or "));
+    // One scale (lithium mmol/L = mEq/L): the value is read in it, as it always was (decision 65).
+    if (others.length === 0)
+      return {
+        evaluated: true,
+        canonicalValue: first.canonical,
+        unit: measure.displayUnit,
+        flag: first.flag,
+        critical: first.critical,
+        notes: first.notes,
+      };
+    return {
+      evaluated: true,
+      canonicalValue: first.canonical,
+      unit: measure.displayUnit,
+      flag: first.flag,
+      critical: first.critical,
+      notes: [
+        `Unit not given: read as ${texts[0]}, the only accepted unit in which ${value} is a plausible ${entry.display} value (implausible in ${others.join(", ")}); confirm the unit with the laboratory.`,
+        ...first.notes,
+      ],
+      unitNotGiven: { rule: "only_plausible", readings: texts },
+    };
+  }
+  const isCritical = (f: RangeFlag) => f === "critical_low" || f === "critical_high";
+  if (first && unconverted.length === 0 && flagged.every((r) => isCritical(r.flag))) {
+    return {
+      evaluated: true,
+      canonicalValue: first.canonical,
+      unit: measure.displayUnit,
+      flag: first.flag,
+      critical: first.critical,
+      notes: [
+        `Unit not given: ${value} is beyond a critical limit under every plausible unit reading (${texts.join("; ")}); critical whichever unit was meant. Confirm the unit and the result with the laboratory.`,
+      ],
+      unitNotGiven: { rule: "critical_every_reading", readings: texts },
+    };
+  }
+  const why =
+    unconverted.length > 0
+      ? `${entry.display} is also reported in ${unconverted.map((u) => u.spelling).join(", ")}, which the service does not convert`
+      : `${value} is plausible in more than one accepted unit (${flagged.map((r, i) => `${texts[i]}: ${FLAG_WORDS[r.flag]}`).join("; ")})`;
+  const criticalPossible = flagged.some((r) => isCritical(r.flag));
+  return {
+    evaluated: false,
+    reason: "unit",
+    detail: `unit missing; ${entry.display} is accepted in ${accepted}; ${why}, so a value without a unit cannot be read`,
+    ...(criticalPossible ? { criticalPossible } : {}),
+  };
 }
 
 /** "0.6-1.0 mmol/L (therapeutic, maintenance); critical >= 1.5". */
@@ -1954,6 +2269,8 @@ export function measureRangeText(measure: AnalyteMeasure): string {
 
 /** "Lithium 2.6 mmol/L: at or above the 1.5 mmol/L toxicity threshold". */
 export function criticalText(entry: AnalyteEntry, evaluation: AnalyteEvaluation): string {
+  if (evaluation.unitNotGiven?.rule === "critical_every_reading")
+    return `${entry.display} sent without a unit: beyond a critical limit under every plausible unit reading (${evaluation.unitNotGiven.readings.join("; ")})`;
   const limit = evaluation.critical;
   const value = `${entry.display} ${formatAnalyteValue(evaluation.canonicalValue)} ${evaluation.unit}`;
   if (!limit) return value;

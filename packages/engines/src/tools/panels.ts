@@ -182,6 +182,11 @@ const TONE_RISK: Readonly<Record<"watch" | "elevated", AgentRiskLevel>> = {
 
 /** "Valproate 700 umol/L (101 mg/L)": the value as sent and, when converted, in the canonical unit. */
 function readingText(entry: AnalyteEntry, reading: PanelReading, evaluation: AnalyteEvaluation): string {
+  // Decision 186: a value read by the unit-less rule says it came without one.
+  if (evaluation.unitNotGiven?.rule === "critical_every_reading")
+    return `${entry.display} ${reading.value} (no unit; every plausible reading: ${evaluation.unitNotGiven.readings.join("; ")})`;
+  if (evaluation.unitNotGiven)
+    return `${entry.display} ${reading.value} (no unit; read as ${evaluation.unitNotGiven.readings[0]})`;
   const sentUnit = reading.unit?.trim() ? reading.unit.trim() : evaluation.unit;
   const canonical = formatAnalyteValue(evaluation.canonicalValue);
   const converted = sentUnit === evaluation.unit || String(reading.value) === canonical;
@@ -254,7 +259,7 @@ function readingObservations(
 /** Said in every evaluation: ranges are typical adult ones, not the reporting laboratory's. */
 export const PANEL_UNIT_OBSERVATION: PanelObservation = Object.freeze({
   analyte: "All readings",
-  note: "Reference intervals vary by laboratory, assay, age, sex and pregnancy. Each value was converted to its analyte's canonical unit before it was read; a value without a unit was read only where the analyte has a single unit scale. Check it against the reporting laboratory's own range.",
+  note: "Reference intervals vary by laboratory, assay, age, sex and pregnancy. Each value was converted to its analyte's canonical unit before it was read; a value without a unit was read only in the one accepted unit that makes it plausible, or as critical when it is beyond a critical limit in every unit that does. Check it against the reporting laboratory's own range.",
 });
 
 export interface PanelReading {
@@ -354,13 +359,16 @@ function classify(
     const warning = `${entry.display} "${reading.analyte}" ${sent}: not evaluated: ${implausible ? "data quality" : "unit"} (${detail}). Accepted units: ${acceptedUnitCodes(measure).join(", ")}.`;
     // Decision 67: a wrong unit or entry can hide a critical value, so an implausible value is a
     // moderate risk that asks for review, never a silent gap.
+    // Decision 186: a unit-less value one of whose plausible readings is critical is moderate too.
     const item: NotEvaluatedItem = implausible
       ? {
           what: `${entry.display} ${sent}`,
           why: "implausible for its unit; check the unit and the result",
           level: "moderate",
         }
-      : { what: `${entry.display} ${sent}`, why: `unit: ${detail}` };
+      : evaluation?.criticalPossible
+        ? { what: `${entry.display} ${sent}`, why: `unit: ${detail}`, level: "moderate" }
+        : { what: `${entry.display} ${sent}`, why: `unit: ${detail}` };
     return { notEvaluated: { warning, item } };
   }
   return { entry, measure, evaluation };

@@ -1461,7 +1461,7 @@ export interface components {
     };
     BiomarkerAgentRequest: {
       /**
-       * @description 1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read in the canonical unit the getPanels tool gives only where the analyte has a single unit scale (lithium mmol/L = mEq/L); otherwise it is not evaluated (decision 65).
+       * @description 1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read only in the one accepted unit that makes it plausible (lithium mmol/L = mEq/L; creatinine 3.5 only as mg/dL); where several do, it is critical when it is beyond a critical limit in every one (neutrophils 0.4) and otherwise not evaluated (decisions 65, 186).
        * @example [
        *       {
        *         "analyte": "lithium",
