@@ -38,7 +38,10 @@ export type InteractionGroup =
   | "opioid-antagonist"
   | "lithium-neurotoxicity"
   | "quetiapine-exposure"
-  | "cyp3a4-inhibition";
+  | "cyp3a4-inhibition"
+  // Groups of the derived rules only (tools/derived-interactions.ts, decision 173)
+  | "duplicate-therapy"
+  | "cyp-inhibition";
 
 export interface InteractionRule {
   /** Stable id, kebab case. */
@@ -398,7 +401,9 @@ const LINEZOLID_RULES: InteractionRule[] = [
 const SEROTONIN_RULES: InteractionRule[] = [
   {
     id: "serotonergic-tramadol",
-    a: { classes: ["ssri", "snri", "tca"] },
+    // The tramadol label names "drugs that affect the serotonergic neurotransmitter system
+    // (e.g. mirtazapine, trazodone, tramadol)" beside SSRIs, SNRIs and TCAs (decision 173).
+    a: { classes: ["ssri", "snri", "tca", "other_serotonergic_antidepressant"] },
     b: { ingredients: ["tramadol"] },
     severity: "high",
     group: "serotonin",
