@@ -11,6 +11,7 @@
  */
 import {
   checkInteractions,
+  DERIVED_RULES,
   INTERACTION_RULES,
   MAX_MEDICATIONS,
   type MedicationInteraction,
@@ -69,7 +70,8 @@ const refOf = (reading: MedicationReading) =>
     ? `MedicationRequest/${reading.resourceId}`
     : null;
 
-const effectOf = (ruleId: string) => INTERACTION_RULES.find((rule) => rule.id === ruleId)?.effect ?? ruleId;
+const effectOf = (ruleId: string) =>
+  [...INTERACTION_RULES, ...DERIVED_RULES].find((rule) => rule.id === ruleId)?.effect ?? ruleId;
 
 const isMedicationRequest = (item: unknown) =>
   typeof item === "object" &&

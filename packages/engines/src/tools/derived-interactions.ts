@@ -80,20 +80,133 @@ function unknownOf(
 }
 
 function derivedRule(
-  id: string,
-  group: InteractionGroup,
+  id: DerivedRuleId,
   severity: InteractionRule["severity"],
   text: Pick<InteractionRule, "effect" | "mechanism" | "recommendation" | "source">,
 ): InteractionRule {
-  return { id, a: {}, b: {}, severity, group, sourceChecked: false, ...text };
+  const base = DERIVED_RULES.find((rule) => rule.id === id);
+  if (base === undefined) throw new Error(`no derived rule ${id}`);
+  return { ...base, severity, ...text };
 }
+
+type DerivedRuleId =
+  | "derived-serotonergic-pair"
+  | "derived-opioid-cns-depressant"
+  | "derived-same-active-moiety"
+  | "derived-two-antipsychotics"
+  | "derived-same-subclass"
+  | "derived-strong-inhibitor-substrate"
+  | "derived-strong-inducer-substrate"
+  | "derived-anticholinergic-burden";
+
+function catalogued(
+  id: DerivedRuleId,
+  group: InteractionGroup,
+  severity: InteractionRule["severity"],
+  effect: string,
+  mechanism: string,
+  recommendation: string,
+  source: string,
+): InteractionRule {
+  return {
+    id,
+    a: {},
+    b: {},
+    severity,
+    group,
+    effect,
+    mechanism,
+    recommendation,
+    source,
+    sourceChecked: false,
+  };
+}
+
+/**
+ * The derived rules as a catalogue (one entry per id, in general words), for readers that list
+ * rules (the CDS rule pages); a finding carries the same id with the pair's own wording.
+ */
+export const DERIVED_RULES: readonly InteractionRule[] = [
+  catalogued(
+    "derived-serotonergic-pair",
+    "serotonin",
+    "moderate",
+    "serotonin toxicity",
+    "Two drugs with serotonergic activity, whatever their class: combined, they can cause serotonin syndrome.",
+    "Check the combination is intended; start low, raise slowly, and tell the patient which symptoms to report.",
+    PROPERTY_SOURCES.serotonergic,
+  ),
+  catalogued(
+    "derived-opioid-cns-depressant",
+    "cns-depression",
+    "moderate",
+    "additive sedation and respiratory depression",
+    "An opioid with another CNS depressant: additive sedation and respiratory depression.",
+    "Co-prescribe only when alternatives are inadequate; lowest doses, shortest duration; warn about sedation and slowed breathing.",
+    PROPERTY_SOURCES.cnsDepressant,
+  ),
+  catalogued(
+    "derived-same-active-moiety",
+    "duplicate-therapy",
+    "high",
+    "duplicate therapy: one active moiety twice",
+    "A drug with its own active metabolite, prodrug or enantiomer: together they add up to one drug's exposure.",
+    "Do not combine; keep one of them and count its dose against the label maximum.",
+    "The labels named in MOIETY_LINKS (docs/engines/medicine-coverage.md)",
+  ),
+  catalogued(
+    "derived-two-antipsychotics",
+    "duplicate-therapy",
+    "moderate",
+    "duplicate therapy: two antipsychotics",
+    "Two antipsychotics: combined dopamine blockade adds extrapyramidal, metabolic, QT and sedative harm without established benefit, except for clozapine augmentation or a cross-taper.",
+    "Check the combination is intended (a switch or a documented augmentation); otherwise keep one antipsychotic and review the total dose.",
+    NICE_CG178_COMBINED,
+  ),
+  catalogued(
+    "derived-same-subclass",
+    "duplicate-therapy",
+    "moderate",
+    "duplicate therapy: two drugs of one class",
+    "Two members of one pharmacological class: additive effects and adverse effects without added benefit.",
+    "Check the combination is intended (for example a cross-taper); otherwise keep one.",
+    PROPERTY_SOURCES.subclass,
+  ),
+  catalogued(
+    "derived-strong-inhibitor-substrate",
+    "cyp-inhibition",
+    "moderate",
+    "raised exposure",
+    "A strong CYP inhibitor with a drug that enzyme clears (high when the drug has a narrow therapeutic index).",
+    "Consider a lower dose of the affected drug or an alternative; monitor for adverse effects and, where measured, levels.",
+    PROPERTY_SOURCES.cypSubstrate,
+  ),
+  catalogued(
+    "derived-strong-inducer-substrate",
+    "enzyme-induction",
+    "moderate",
+    "lowered exposure (loss of effect)",
+    "A strong CYP inducer with a drug that enzyme clears (high when the drug has a narrow therapeutic index).",
+    "Expect lower levels of the affected drug; monitor effect and levels and adjust the dose, also when the inducer is stopped.",
+    PROPERTY_SOURCES.cypSubstrate,
+  ),
+  catalogued(
+    "derived-anticholinergic-burden",
+    "anticholinergic",
+    "moderate",
+    "anticholinergic burden",
+    "Two drugs whose ACB scores add up to 3 or more: linked to cognitive impairment, falls and mortality.",
+    "Review the need for each; prefer less anticholinergic alternatives, especially in older people.",
+    PROPERTY_SOURCES.acb,
+  ),
+];
 
 /** Two serotonergic drugs: serotonin toxicity, whatever their class. */
 function serotonin(p: MedicineProperties, q: MedicineProperties, out: PairDerivation): void {
   if (p.serotonergic === true && q.serotonergic === true) {
     out.findings.push({
       overriddenBy: SEROTONIN_GROUPS,
-      rule: derivedRule("derived-serotonergic-pair", "serotonin", "moderate", {
+      rule: derivedRule("derived-serotonergic-pair", "moderate", {
         effect: "serotonin toxicity",
         mechanism: `${p.ingredient} and ${q.ingredient} both have serotonergic activity; combined, they can cause serotonin syndrome.`,
         recommendation:
@@ -128,7 +241,7 @@ function cnsWithOpioid(
     if (otherProps.cnsDepressant === true) {
       out.findings.push({
         overriddenBy: ["cns-depression"],
-        rule: derivedRule("derived-opioid-cns-depressant", "cns-depression", "moderate", {
+        rule: derivedRule("derived-opioid-cns-depressant", "moderate", {
           effect: "additive sedation and respiratory depression",
           mechanism: `${opioid.ingredient} is an opioid and ${other.ingredient} a CNS depressant: additive sedation and respiratory depression.`,
           recommendation:
@@ -157,7 +270,7 @@ function duplicateTherapy(p: MedicineProperties, q: MedicineProperties, out: Pai
           : `${link.other} is an active metabolite of ${link.parent}`;
     out.findings.push({
       overriddenBy: [],
-      rule: derivedRule("derived-same-active-moiety", "duplicate-therapy", "high", {
+      rule: derivedRule("derived-same-active-moiety", "high", {
         effect: "duplicate therapy: one active moiety twice",
         mechanism: `${what}: together they add up to one drug's exposure, beyond what either label's dose allows for.`,
         recommendation: "Do not combine; keep one of them and count its dose against the label maximum.",
@@ -173,7 +286,6 @@ function duplicateTherapy(p: MedicineProperties, q: MedicineProperties, out: Pai
     overriddenBy: [],
     rule: derivedRule(
       antipsychotics ? "derived-two-antipsychotics" : "derived-same-subclass",
-      "duplicate-therapy",
       "moderate",
       antipsychotics
         ? {
@@ -216,7 +328,6 @@ function enzymeExposure(p: MedicineProperties, q: MedicineProperties, out: PairD
         overriddenBy: EXPOSURE_GROUPS,
         rule: derivedRule(
           inhibitor ? "derived-strong-inhibitor-substrate" : "derived-strong-inducer-substrate",
-          inhibitor ? "cyp-inhibition" : "enzyme-induction",
           narrow ? "high" : "moderate",
           {
             effect: inhibitor
@@ -255,7 +366,7 @@ function anticholinergic(p: MedicineProperties, q: MedicineProperties, out: Pair
   if (p.acb === 0 || q.acb === 0 || p.acb + q.acb < 3) return;
   out.findings.push({
     overriddenBy: ["anticholinergic"],
-    rule: derivedRule("derived-anticholinergic-burden", "anticholinergic", "moderate", {
+    rule: derivedRule("derived-anticholinergic-burden", "moderate", {
       effect: `anticholinergic burden ${p.acb + q.acb}`,
       mechanism: `ACB scores ${p.ingredient} ${p.acb} and ${q.ingredient} ${q.acb}: a total of 3 or more is linked to cognitive impairment, falls and mortality.`,
       recommendation:

@@ -29,6 +29,7 @@ import {
   ToolInputError,
 } from "./types.js";
 
+export { DERIVED_RULES } from "./derived-interactions.js";
 export type { DrugClass, IngredientEntry } from "./drug-names.js";
 export { DRUG_CLASSES, INGREDIENTS } from "./drug-names.js";
 export type {

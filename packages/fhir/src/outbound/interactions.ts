@@ -1,6 +1,11 @@
 /** DetectedIssues for the interactions among a medication answer's active prescriptions (decision 119). */
 import type { DetectedIssue, Reference } from "@medplum/fhirtypes";
-import { checkInteractions, type InteractionCheck, MAX_MEDICATIONS, type Prescription } from "@svc/engines";
+import {
+  checkPrescriptions,
+  type InteractionCheck,
+  type Prescription,
+  prescriptionEntryText,
+} from "@svc/engines";
 import { type Context, prescriptionReference } from "./analysis-common.js";
 import { identifierSystem, STANDARD_SYSTEMS } from "./canonical.js";
 import { compact, type Entry, entry } from "./resources.js";
@@ -14,17 +19,14 @@ export interface InteractionOutcome {
   caveat?: string;
 }
 
-/** The active prescriptions checked with the engines' interaction tool (decision 119). */
+/**
+ * The active prescriptions checked with the engines' interaction tool (decision 119), through the
+ * one check the JSON medication answer also carries (`checkPrescriptions`, decision 176).
+ */
 export function interactionIssues(ctx: Context, prescriptions: readonly Prescription[]): InteractionOutcome {
-  const active = prescriptions.filter((p) => p.status.trim().toLowerCase() === "active");
+  const { check, active, notRunReason } = checkPrescriptions(prescriptions);
   if (active.length < 2) return { issues: [] };
-  if (active.length > MAX_MEDICATIONS) {
-    return {
-      issues: [],
-      caveat: `Interaction check not run: ${active.length} active prescriptions, more than the ${MAX_MEDICATIONS} one check takes. No interaction result is given; this is not an all-clear.`,
-    };
-  }
-  const check = checkInteractions(active.map((p) => p.medicationName));
+  if (check === null) return { issues: [], ...(notRunReason === undefined ? {} : { caveat: notRunReason }) };
   return {
     issues: check.interactions.map((i) => detectedIssue(ctx, i, active, check)),
     caveat: interactionCaveat(check),
@@ -46,7 +48,7 @@ function detectedIssue(
     new Set(check.medications.filter((m) => m.ingredient === ingredient).map((m) => m.input));
   const involved = new Set([...inputsOf(interaction.a), ...inputsOf(interaction.b)]);
   const implicated: Reference[] = active
-    .filter((p) => involved.has(p.medicationName.trim()))
+    .filter((p) => involved.has(prescriptionEntryText(p)))
     .flatMap((p) => prescriptionReference(p) ?? []);
   const resource: DetectedIssue = compact({
     resourceType: "DetectedIssue",
