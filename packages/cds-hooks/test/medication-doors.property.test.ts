@@ -127,12 +127,18 @@ describe("medicine door parity", () => {
             ),
           );
           const bundle = analysisBundle(answer, { publicBaseUrl: "https://api.example.com" }) as Bundle;
+          const issues = (bundle.entry ?? [])
+            .map((e) => e.resource)
+            .filter((r): r is DetectedIssue => r?.resourceType === "DetectedIssue");
+          const codeOf = (issue: DetectedIssue) => issue.code?.coding?.[0]?.code;
           const fhir = highest(
-            (bundle.entry ?? [])
-              .map((e) => e.resource)
-              .filter((r): r is DetectedIssue => r?.resourceType === "DetectedIssue")
-              .map((issue) => issue.severity ?? ""),
+            issues.filter((i) => codeOf(i) === "DRG").map((issue) => issue.severity ?? ""),
           );
+          // Dose findings: one High Dose Alert per JSON dose alert, same severity.
+          expect(
+            issues.filter((i) => codeOf(i) === "DOSEH").map((i) => i.severity),
+            texts.join(", "),
+          ).toEqual(check.doseAlerts.map((d: { severity: string }) => d.severity));
           const cds = cdsLevel(texts);
           const label = `${texts.join(", ")}: json ${LEVEL[json]}, agent ${LEVEL[agent]}, fhir ${LEVEL[fhir]}, cds ${LEVEL[cds]}`;
           expect(agent, label).toBe(json);
@@ -188,5 +194,17 @@ describe("medicine door parity", () => {
     ]);
     expect(run.data.interactionCheck.complete).toBe(true);
     expect(run.facts.summary.requiresClinicianReview).toBe(true);
+    const { answer } = jsonAnswer(["Sertraline 300 mg"]);
+    const bundle = analysisBundle(answer, { publicBaseUrl: "https://api.example.com" }) as Bundle;
+    const dose = (bundle.entry ?? [])
+      .map((e) => e.resource)
+      .find((r) => r?.resourceType === "DetectedIssue") as DetectedIssue | undefined;
+    expect(dose?.code?.coding?.[0]).toEqual({
+      system: "http://terminology.hl7.org/CodeSystem/v3-ActCode",
+      code: "DOSEH",
+      display: "High Dose Alert",
+    });
+    expect(dose?.severity).toBe("high");
+    expect(dose?.implicated?.[0]?.identifier?.value).toBe("rx_1");
   });
 });

@@ -141,6 +141,18 @@ describe("analysisBundle", () => {
     expect(issue.implicated?.map((r) => r.identifier?.value).sort()).toEqual(["rx_1", "rx_2"]);
   });
 
+  it("medication: a dose above the label maximum is a High Dose Alert, also for one prescription (decision 176)", () => {
+    const body = {
+      ...BODIES.medication,
+      prescriptions: [{ id: "rx_1", medicationName: "Sertraline", dosage: "300 mg", status: "active" }],
+    };
+    const bundle = analysisBundle(answerOf("medication", body), { publicBaseUrl: BASE });
+    assertValidFhirR4(bundle);
+    const issues = ofType<DetectedIssue>(bundle, "DetectedIssue");
+    expect(issues.map((i) => [i.code?.coding?.[0]?.code, i.severity])).toEqual([["DOSEH", "high"]]);
+    expect(issues[0]?.detail).toContain("above the 200 mg/day label maximum");
+  });
+
   it("an unrecognised prescription makes the interaction check say it is incomplete, never all-clear", () => {
     const body = {
       ...BODIES.medication,

@@ -25,12 +25,37 @@ export interface InteractionOutcome {
  */
 export function interactionIssues(ctx: Context, prescriptions: readonly Prescription[]): InteractionOutcome {
   const { check, active, notRunReason } = checkPrescriptions(prescriptions);
-  if (active.length < 2) return { issues: [] };
+  if (active.length === 0) return { issues: [] };
   if (check === null) return { issues: [], ...(notRunReason === undefined ? {} : { caveat: notRunReason }) };
+  // With one active prescription there is no pair; its dose is still checked (decision 176).
   return {
-    issues: check.interactions.map((i) => detectedIssue(ctx, i, active, check)),
-    caveat: interactionCaveat(check),
+    issues: [
+      ...check.interactions.map((i) => detectedIssue(ctx, i, active, check)),
+      ...check.doseAlerts.map((alert) => doseIssue(ctx, alert, active)),
+    ],
+    caveat: active.length < 2 && check.complete ? undefined : interactionCaveat(check),
   };
+}
+
+/** A written dose above a label maximum as a High Dose Alert (v3 ActCode DOSEH; decision 176). */
+function doseIssue(ctx: Context, alert: DoseAlert, active: readonly Prescription[]): Entry<DetectedIssue> {
+  const implicated: Reference[] = active
+    .filter((p) => prescriptionEntryText(p) === alert.input)
+    .flatMap((p) => prescriptionReference(p) ?? []);
+  const resource: DetectedIssue = compact({
+    resourceType: "DetectedIssue",
+    identifier: [{ system: identifierSystem(ctx.base, "dose-limit"), value: alert.ingredient }],
+    status: "final",
+    code: {
+      coding: [{ system: STANDARD_SYSTEMS.v3ActCode, code: "DOSEH", display: "High Dose Alert" }],
+      text: `Dose above the label maximum: ${alert.ingredient}`,
+    },
+    severity: alert.severity,
+    identifiedDateTime: ctx.answer.data.generatedAt,
+    implicated: implicated.length > 0 ? implicated : undefined,
+    detail: alert.label,
+  }) as DetectedIssue;
+  return entry(ctx.newId, resource);
 }
 
 function interactionCaveat(check: InteractionCheck): string | undefined {
