@@ -2,6 +2,7 @@
 import type { DetectedIssue, Reference } from "@medplum/fhirtypes";
 import {
   checkPrescriptions,
+  type DoseAlert,
   type InteractionCheck,
   type Prescription,
   prescriptionEntryText,
