@@ -214,6 +214,8 @@ export const QT_LABEL_AVOID: Readonly<Record<string, string>> = {
     "Seroquel (quetiapine) US label, Warnings (QT prolongation) and Drug Interactions: avoid with other drugs known to increase QTc, including class 1A and III antiarrhythmics, antipsychotics, antibiotics, citalopram, pentamidine and methadone",
   paliperidone:
     "Invega (paliperidone) US label, Warnings (QT prolongation): avoid with other drugs known to prolong QTc",
+  ziprasidone:
+    "Geodon (ziprasidone) US label, Contraindications: other drugs that prolong the QT interval (as recalled from the label; not reopened during this task)",
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -1613,10 +1613,10 @@ const OTHER_RULES: InteractionRule[] = [
     group: "qt",
     effect: "QT prolongation and torsade de pointes",
     mechanism:
-      "The label of quetiapine (and of paliperidone) tells prescribers to avoid other drugs known to prolong QTc; the other drug has a known risk of torsade de pointes (the quetiapine label names methadone, citalopram, haloperidol, erythromycin, amiodarone and sotalol).",
+      "The label of quetiapine (and of paliperidone) tells prescribers to avoid other drugs known to prolong QTc, and the ziprasidone label contraindicates them; the other drug has a known risk of torsade de pointes (the quetiapine label names methadone, citalopram, haloperidol, erythromycin, amiodarone and sotalol).",
     recommendation:
       "Avoid the combination; if it cannot be avoided, baseline and follow-up ECG, correct potassium and magnesium, and prefer an alternative without QT risk.",
-    source: `${QT_LABEL_AVOID.quetiapine}; ${QT_LABEL_AVOID.paliperidone}`,
+    source: `${QT_LABEL_AVOID.quetiapine}; ${QT_LABEL_AVOID.paliperidone}; ${QT_LABEL_AVOID.ziprasidone}`,
     sourceChecked: true,
   },
   {
@@ -1641,10 +1641,10 @@ const OTHER_RULES: InteractionRule[] = [
     group: "qt",
     effect: "additive QT prolongation",
     mechanism:
-      "The label of quetiapine (and of paliperidone) says to avoid other QT-prolonging drugs; the other drug prolongs QT or causes torsade de pointes under some conditions.",
+      "The label of quetiapine (and of paliperidone) says to avoid other QT-prolonging drugs, and the ziprasidone label contraindicates them; the other drug prolongs QT or causes torsade de pointes under some conditions.",
     recommendation:
       "Prefer an alternative; if combined, ECG at baseline and after dose changes and keep potassium and magnesium normal.",
-    source: `${QT_LABEL_AVOID.quetiapine}; ${CREDIBLEMEDS_CATEGORIES}; decision 70`,
+    source: `${QT_LABEL_AVOID.quetiapine}; ${QT_LABEL_AVOID.ziprasidone}; ${CREDIBLEMEDS_CATEGORIES}; decision 70`,
     sourceChecked: true,
   },
   {
