@@ -207,4 +207,19 @@ describe("medicine door parity", () => {
     expect(dose?.severity).toBe("high");
     expect(dose?.implicated?.[0]?.identifier?.value).toBe("rx_1");
   });
+
+  it("an unknown property a rule needed is said on the CDS not-checked card, as in the JSON answer", () => {
+    const texts = ["Citalopram 20 mg", "Sertraline 50 mg"];
+    const drafts = texts.map((text, i) => draft(`d${i + 1}`, { text }));
+    const body = orderRequest("order-sign", drafts, { medications: searchset([]) });
+    const parsed = parseHookRequest("psych-interactions-sign", body);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+    const result = runCdsService("psych-interactions-sign", parsed.request, body.prefetch ?? {}, options());
+    const notChecked = result.cards.find((card) => card.source.url?.endsWith("/interaction-not-checked"));
+    expect(notChecked?.detail).toContain("QT risk category unknown for sertraline");
+    const { run } = jsonAnswer(texts);
+    expect(run.data.interactionCheck.notEvaluated.join(" ")).toContain(
+      "QT risk category unknown for sertraline",
+    );
+  });
 });
