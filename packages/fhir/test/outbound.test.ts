@@ -166,6 +166,19 @@ describe("analysisBundle", () => {
     expect(guidance?.note?.map((n) => n.text).join(" ")).toContain("Interaction check incomplete");
   });
 
+  it("a property a rule needed and the model does not know is said in the GuidanceResponse (decision 176)", () => {
+    const body = {
+      ...BODIES.medication,
+      prescriptions: [
+        { id: "rx_1", medicationName: "Citalopram 20 mg", status: "active", prescribedAt: "2026-10-20" },
+        { id: "rx_2", medicationName: "Sertraline 50 mg", status: "active", prescribedAt: "2026-10-20" },
+      ],
+    };
+    const bundle = analysisBundle(answerOf("medication", body), { publicBaseUrl: BASE });
+    const [guidance] = ofType<GuidanceResponse>(bundle, "GuidanceResponse");
+    expect(guidance?.note?.map((n) => n.text).join(" ")).toContain("QT risk category unknown for sertraline");
+  });
+
   it("more active prescriptions than one check takes: no DetectedIssue, and the GuidanceResponse says the check did not run", () => {
     const prescriptions = Array.from({ length: 51 }, (_, i) => ({
       id: `rx_${i}`,

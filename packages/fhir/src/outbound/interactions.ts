@@ -34,7 +34,7 @@ export function interactionIssues(ctx: Context, prescriptions: readonly Prescrip
       ...check.interactions.map((i) => detectedIssue(ctx, i, active, check)),
       ...check.doseAlerts.map((alert) => doseIssue(ctx, alert, active)),
     ],
-    caveat: active.length < 2 && check.complete ? undefined : interactionCaveat(check),
+    caveat: interactionCaveat(check),
   };
 }
 
@@ -59,9 +59,15 @@ function doseIssue(ctx: Context, alert: DoseAlert, active: readonly Prescription
   return entry(ctx.newId, resource);
 }
 
+/**
+ * What the reader must know: every warning when an entry was not recognised in full, otherwise
+ * each property a rule needed and the model does not know (decision 176); none when neither.
+ */
 function interactionCaveat(check: InteractionCheck): string | undefined {
-  if (check.complete) return undefined;
-  return `Interaction check incomplete: ${check.warnings.join(" ")}`.trim();
+  const notEvaluated = check.warnings.filter((warning) => warning.startsWith("Not evaluated:"));
+  if (check.complete && notEvaluated.length === 0) return undefined;
+  const said = check.complete ? notEvaluated : check.warnings;
+  return `Interaction check incomplete: ${said.join(" ")}`.trim();
 }
 
 function detectedIssue(
