@@ -177,6 +177,34 @@ describe("medication interactions", () => {
   });
 });
 
+describe("medication interactions through the JSON door (decision 176)", () => {
+  it("sertraline + tramadol as JSON carries the same interaction as the FHIR answer, and asks for a clinician", async () => {
+    const prescriptions = [
+      { id: "rx_1", medicationName: "Sertraline 100 mg", status: "active", prescribedAt: "2026-06-20" },
+      { id: "rx_2", medicationName: "Tramadol 50 mg", status: "active", prescribedAt: "2026-06-20" },
+    ];
+    const body = { ...bodies.medication.body, prescriptions };
+    const json = (await fhirCall(bodies.medication.path, body, "application/json")).json as unknown as {
+      data: {
+        interactionCheck?: { highestSeverity: string; interactions: { id: string; severity: string }[] };
+        intelligence: { summary: { requiresClinicianReview: boolean; flagged: string[] } };
+      };
+    };
+    const fhir = ofType<DetectedIssue>((await fhirCall(bodies.medication.path, body)).json, "DetectedIssue");
+    expect(json.data.interactionCheck?.highestSeverity).toBe("high");
+    expect(json.data.interactionCheck?.interactions.map((i) => i.severity)).toEqual(
+      fhir.map((i) => i.severity),
+    );
+    expect(json.data.interactionCheck?.interactions.map((i) => i.id)).toEqual(
+      fhir.map((i) => i.identifier?.[0]?.value),
+    );
+    expect(json.data.intelligence.summary.requiresClinicianReview).toBe(true);
+    expect(json.data.intelligence.summary.flagged).toContain(
+      "Interaction (high): sertraline + tramadol (serotonergic-tramadol)",
+    );
+  });
+});
+
 describe("errors stay the JSON envelope for FHIR callers", () => {
   it("400 for a bad body", async () => {
     const res = await fhirCall(bodies.relapse.path, { assessments: "nope" });

@@ -11,6 +11,7 @@ import {
   ANALYTES,
   type AnalyteEntry,
   BIOMARKER_DISCLAIMER,
+  DERIVED_RULES,
   INSTRUMENTS,
   INTERACTION_RULES,
   type InteractionRule,
@@ -194,6 +195,8 @@ const CARDS_NOT_SHOWN_RULE: CdsRule = {
 
 export const CDS_RULES: readonly CdsRule[] = Object.freeze([
   ...INTERACTION_RULES.map(interactionRule),
+  // The rules derived from ingredient properties (decision 173), one page per rule id.
+  ...DERIVED_RULES.map(interactionRule),
   RELAPSE_RULE,
   ...ANALYTES.filter((a) => (a.loinc ?? []).length > 0).map(labRule),
   MONITORING_RULE,

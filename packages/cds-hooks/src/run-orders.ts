@@ -11,6 +11,7 @@
  */
 import {
   checkInteractions,
+  DERIVED_RULES,
   INTERACTION_RULES,
   MAX_MEDICATIONS,
   type MedicationInteraction,
@@ -69,7 +70,8 @@ const refOf = (reading: MedicationReading) =>
     ? `MedicationRequest/${reading.resourceId}`
     : null;
 
-const effectOf = (ruleId: string) => INTERACTION_RULES.find((rule) => rule.id === ruleId)?.effect ?? ruleId;
+const effectOf = (ruleId: string) =>
+  [...INTERACTION_RULES, ...DERIVED_RULES].find((rule) => rule.id === ruleId)?.effect ?? ruleId;
 
 const isMedicationRequest = (item: unknown) =>
   typeof item === "object" &&
@@ -249,7 +251,8 @@ export function runOrderHook(
     ...actives,
   ];
   const compared = comparedOrders(ordered);
-  const interactions = targets.size === 0 ? [] : checkInteractions(compared.texts).interactions;
+  const check = targets.size === 0 ? null : checkInteractions(compared.texts);
+  const interactions = check?.interactions ?? [];
   const orders = [...drafts, ...actives].filter((o) => compared.orders.has(o));
   const cards: Card[] = [];
   for (const interaction of interactions) {
@@ -261,7 +264,12 @@ export function runOrderHook(
     actives: activeSource.total - activeSource.items.length,
     notCompared: compared.left,
   };
-  const notChecked = notCheckedLines(medications, ctx, cuts, draftTotal, activeSource.total);
+  // A property a rule needed and the model does not know is said here, as in every door
+  // (decision 173): "Not evaluated: QT risk category unknown for X (...)".
+  const notChecked = [
+    ...notCheckedLines(medications, ctx, cuts, draftTotal, activeSource.total),
+    ...(check?.warnings.filter((w) => w.startsWith("Not evaluated:")) ?? []),
+  ];
   if (notChecked.length > 0)
     cards.push(
       insufficientDataCard(

@@ -60,7 +60,12 @@ describe("order-sign: drafts against active medications", () => {
         ]),
       }),
     );
-    expect(result.cards.map((c) => c.indicator)).toEqual(["warning"]);
+    // Two SSRIs: serotonin toxicity and, since decision 173, duplicate therapy (one class twice).
+    expect(result.cards.map((c) => c.indicator)).toEqual(["warning", "warning"]);
+    expect(result.rules.sort()).toEqual([
+      "interaction-derived-same-subclass",
+      "interaction-serotonergic-antidepressant-combination",
+    ]);
   });
 
   it("two interacting drafts give one card with a suggestion to remove either", () => {
@@ -168,7 +173,12 @@ describe("order-select: only the new selections are checked", () => {
       "psych-interactions-select",
       orderRequest("order-select", drafts, { medications: activeSertraline }, ["MedicationRequest/d3"]),
     );
-    expect(result.rules).toEqual(["interaction-serotonergic-tramadol"]);
+    // Tramadol with active sertraline (label pair) and with the earlier lithium draft: both are
+    // serotonergic (the tramadol label names lithium), derived since decision 173.
+    expect(result.rules.sort()).toEqual([
+      "interaction-derived-serotonergic-pair",
+      "interaction-serotonergic-tramadol",
+    ]);
     const both = run(
       "psych-interactions-select",
       orderRequest("order-select", drafts, { medications: activeSertraline }, [
@@ -178,6 +188,7 @@ describe("order-select: only the new selections are checked", () => {
     );
     // Ibuprofen (d2) with lithium (an earlier draft) and with sertraline (active); tramadol (d3) with sertraline.
     expect(both.rules.sort()).toEqual([
+      "interaction-derived-serotonergic-pair",
       "interaction-lithium-nsaid",
       "interaction-serotonergic-tramadol",
       "interaction-ssri-snri-nsaid",

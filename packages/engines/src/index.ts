@@ -2,6 +2,7 @@ export * from "./biomarker.js";
 export * from "./dmse.js";
 export * from "./knowledge/index.js";
 export * from "./medication.js";
+export * from "./medication-list.js";
 export * from "./outcome.js";
 export * from "./relapse.js";
 /** The engines' ISO 8601 reader (always equal to Date.parse, about 5x faster on the common forms). */

@@ -25,6 +25,7 @@ import {
   isStale,
   SYMPTOM_SCORE_STALE_AFTER_DAYS,
 } from "./knowledge/staleness.js";
+import { type MedicationListCheck, medicationListCheck } from "./medication-list.js";
 import { assertNoProblems, confidenceFractionProblems, engineParams, mergeNumericParams } from "./params.js";
 import { assessmentTimes, confidenceLevel, parseTime as parseSharedTime, slugOf } from "./shared.js";
 import {
@@ -86,6 +87,11 @@ export interface MedicationData {
   signalsPresent: number;
   signals: ModuleSignal[];
   disclaimer: string;
+  /**
+   * Additive (decision 176): the interaction and dose check of the active prescriptions, the same
+   * result the FHIR answer turns into DetectedIssues. Absent only when no prescription was sent.
+   */
+  interactionCheck?: MedicationListCheck;
 }
 
 /** Every threshold and weight of the engine; sources in docs/engines/medication.md. */
@@ -881,6 +887,17 @@ function flaggedLabels(findings: SymptomFindings, signals: readonly ModuleSignal
   ];
 }
 
+/** The high interaction and dose findings, named in summary.flagged (decision 176). */
+function interactionFlags(check: MedicationListCheck | undefined): string[] {
+  if (check === undefined) return [];
+  return [
+    ...check.interactions
+      .filter((i) => i.severity === "high")
+      .map((i) => `Interaction (high): ${i.a} + ${i.b} (${i.id})`),
+    ...check.doseAlerts.filter((d) => d.severity === "high").map((d) => `Dose (high): ${d.label}`),
+  ];
+}
+
 function medicationHeadline(
   evaluated: readonly Evaluated[],
   status: MedicationStatus,
@@ -1086,8 +1103,13 @@ export function analyzeMedication(
   // A severe score or a reliable deterioration on any scale is never hidden, whatever the
   // prescriptions show (the same reading as the outcome and relapse engines).
   const findings: SymptomFindings = readSymptomFindings(assessments, params.worseningPctPoints, times);
+  // The interaction and dose check of the active prescriptions (decision 176): a high finding
+  // needs a clinician whatever the symptom scores show.
+  const listCheck = prescriptions.length > 0 ? medicationListCheck(prescriptions) : undefined;
   const requiresClinicianReview =
-    findings.flags.length > 0 || signals.some((s) => TONE_RANK[s.tone] >= TONE_RANK.elevated);
+    findings.flags.length > 0 ||
+    signals.some((s) => TONE_RANK[s.tone] >= TONE_RANK.elevated) ||
+    listCheck?.requiresClinicianReview === true;
 
   // Staleness (decision 62): the newest symptom score older than the limit lowers confidence and
   // the headline says the picture is not current.
@@ -1104,7 +1126,7 @@ export function analyzeMedication(
     summary: {
       status,
       headline: medicationHeadline(evaluated, status, findings, staleText),
-      flagged: flaggedLabels(findings, signals),
+      flagged: [...flaggedLabels(findings, signals), ...interactionFlags(listCheck)],
       requiresClinicianReview,
     },
     confidence: capStaleConfidence(capForUnreadScales(confidence, findings), stale, staleText.trim()),
@@ -1115,7 +1137,13 @@ export function analyzeMedication(
   };
 
   return {
-    data: { generatedAt: nowIso, signalsPresent: signals.length, signals, disclaimer: MEDICATION_DISCLAIMER },
+    data: {
+      generatedAt: nowIso,
+      signalsPresent: signals.length,
+      signals,
+      disclaimer: MEDICATION_DISCLAIMER,
+      ...(listCheck === undefined ? {} : { interactionCheck: listCheck }),
+    },
     facts,
     model,
   };

@@ -217,7 +217,13 @@ describe("real combinations", () => {
   it("keeps a low-only finding low and unlabelled, and never lets it outweigh a high one", () => {
     const smoking = checkInteractions(["clozapine 400 mg", "nicotine patch 21 mg"]);
     expect(smoking.interactions.map((i) => i.id)).toEqual(["clozapine-nicotine-smoking"]);
-    expect(smoking.risk).toEqual({ flag: true, level: "low", labels: [] });
+    // The QT category of nicotine is not recorded, so the QT pair with clozapine is named as not
+    // evaluated (decision 173); the low interaction itself still carries no label.
+    expect(smoking.risk.level).toBe("low");
+    expect(smoking.risk.labels.filter((label) => !label.startsWith("Not evaluated:"))).toEqual([]);
+    expect(smoking.risk.labels).toEqual([
+      "Not evaluated: nicotine (QT risk category unknown for nicotine (needed for the QT-prolonging pair rule with clozapine))",
+    ]);
     const mixed = checkInteractions([
       "clozapine",
       "nicotine",

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { medicineCoverageMarkdown } from "../src/knowledge/coverage.js";
+import { MEDICINE_PROPERTIES } from "../src/knowledge/medicine-properties.js";
 import {
   ANTIPSYCHOTICS_NOT_MODELLED,
   COMBINATION_PRODUCTS,
@@ -278,29 +280,33 @@ describe("the therapeutic classes mood_stabiliser and antipsychotic", () => {
   });
 
   it("antipsychotic holds every ATC N05A ingredient of the table, and not lithium", () => {
-    expect(membersOf("antipsychotic").sort()).toEqual([
-      "aripiprazole",
-      "chlorpromazine",
-      "clozapine",
-      "haloperidol",
-      "lurasidone",
-      "olanzapine",
-      "paliperidone",
-      "pimozide",
-      "quetiapine",
-      "risperidone",
-      "thioridazine",
-    ]);
+    // By property, not by list (decision 172): every ingredient whose WHO ATC code is N05A except
+    // N05AN (lithium) is an antipsychotic, and no other is.
+    const n05a = INGREDIENTS.map((item) => item.ingredient).filter((ingredient) => {
+      const atc = MEDICINE_PROPERTIES.get(ingredient)?.atc ?? "";
+      return atc.startsWith("N05A") && !atc.startsWith("N05AN");
+    });
+    expect(membersOf("antipsychotic").sort()).toEqual(n05a.sort());
+    expect(membersOf("antipsychotic")).not.toContain("lithium");
+    for (const name of ["amisulpride", "zuclopenthixol", "flupentixol", "cariprazine", "ziprasidone"])
+      expect(membersOf("antipsychotic"), name).toContain(name);
     for (const item of INGREDIENTS.filter((i) => i.classes.includes("sedating_antipsychotic")))
       expect(item.classes, item.ingredient).toContain("antipsychotic");
   });
 
-  it("antipsychotics without interaction data are not recognised by the checker (not evaluated, never none)", () => {
-    const known = new Set(INGREDIENTS.flatMap((item) => [item.ingredient, ...item.names, ...item.brands]));
-    for (const name of ANTIPSYCHOTICS_NOT_MODELLED) {
-      expect(known.has(name), name).toBe(false);
+  it("the antipsychotics once not modelled are ingredients now, and with citalopram never read none", () => {
+    expect(ANTIPSYCHOTICS_NOT_MODELLED).toEqual([]);
+    for (const name of [
+      "amisulpride",
+      "asenapine",
+      "cariprazine",
+      "flupenthixol",
+      "fluphenazine",
+      "ziprasidone",
+      "zuclopenthixol",
+    ]) {
       const check = checkInteractions(["citalopram 20 mg", name], { ageYears: 40 });
-      expect(check.unrecognized, name).toEqual([name]);
+      expect(check.unrecognized, name).toEqual([]);
       expect(check.risk.level, name).not.toBe("none");
     }
   });
@@ -318,29 +324,29 @@ describe("interactions.md documents the model", () => {
     }
   });
 
-  it("lists every combination product with its ingredients and every QT category", () => {
+  it("lists every combination product with its ingredients", () => {
     for (const product of COMBINATION_PRODUCTS) {
       const row = doc.split("\n").find((line) => line.startsWith(`| ${product.names.join(", ")} `));
       expect(row, product.names[0]).toContain(product.ingredients.join(" + "));
     }
-    for (const [ingredient, qt] of Object.entries(QT_RISK)) {
-      const row = doc
-        .split("\n")
-        .find((line) => line.startsWith(`| ${ingredient} `) && line.includes(qt.source));
-      expect(row, ingredient).toContain(`| ${qt.risk} `);
-    }
   });
 });
 
-describe("evidence.md lists the dose limits as in the code", () => {
-  it("has one row per citalopram constant with the code's value", () => {
-    const doc = readFileSync(new URL("../../../docs/engines/evidence.md", import.meta.url), "utf8");
+describe("medicine-coverage.md is generated from the model (decision 175)", () => {
+  const doc = readFileSync(new URL("../../../docs/engines/medicine-coverage.md", import.meta.url), "utf8");
+  it("is the text the generator writes now (run `pnpm knowledge:coverage` when this fails)", () => {
+    expect(doc).toBe(medicineCoverageMarkdown());
+  });
+
+  it("lists every QT category with its source and every dose limit with its value", () => {
+    for (const [ingredient, qt] of Object.entries(QT_RISK)) {
+      const row = doc.split("\n").find((line) => line.startsWith(`| ${ingredient} | ${qt.risk} |`));
+      expect(row, ingredient).toContain(qt.source);
+    }
     for (const [ingredient, limit] of Object.entries(DAILY_DOSE_LIMITS)) {
-      for (const key of ["maxDailyMg", "reducedMaxDailyMg", "reducedAboveAgeYears"] as const) {
-        const row = doc.split("\n").find((line) => line.startsWith(`| \`${ingredient}.${key}\``));
-        expect(row, `${ingredient}.${key}`).toBeDefined();
-        expect(row?.split("|")[2]?.trim()).toBe(String(limit[key]));
-      }
+      const row = doc.split("\n").find((line) => line.startsWith(`| ${ingredient} | ${limit.maxDailyMg} |`));
+      expect(row, ingredient).toBeDefined();
+      expect(row?.split("|")[3]?.trim(), ingredient).toBe(String(limit.reduced?.maxDailyMg ?? "-"));
     }
   });
 });

@@ -141,6 +141,18 @@ describe("analysisBundle", () => {
     expect(issue.implicated?.map((r) => r.identifier?.value).sort()).toEqual(["rx_1", "rx_2"]);
   });
 
+  it("medication: a dose above the label maximum is a High Dose Alert, also for one prescription (decision 176)", () => {
+    const body = {
+      ...BODIES.medication,
+      prescriptions: [{ id: "rx_1", medicationName: "Sertraline", dosage: "300 mg", status: "active" }],
+    };
+    const bundle = analysisBundle(answerOf("medication", body), { publicBaseUrl: BASE });
+    assertValidFhirR4(bundle);
+    const issues = ofType<DetectedIssue>(bundle, "DetectedIssue");
+    expect(issues.map((i) => [i.code?.coding?.[0]?.code, i.severity])).toEqual([["DOSEH", "high"]]);
+    expect(issues[0]?.detail).toContain("above the 200 mg/day label maximum");
+  });
+
   it("an unrecognised prescription makes the interaction check say it is incomplete, never all-clear", () => {
     const body = {
       ...BODIES.medication,
@@ -152,6 +164,19 @@ describe("analysisBundle", () => {
     const bundle = analysisBundle(answerOf("medication", body), { publicBaseUrl: BASE });
     const [guidance] = ofType<GuidanceResponse>(bundle, "GuidanceResponse");
     expect(guidance?.note?.map((n) => n.text).join(" ")).toContain("Interaction check incomplete");
+  });
+
+  it("a property a rule needed and the model does not know is said in the GuidanceResponse (decision 176)", () => {
+    const body = {
+      ...BODIES.medication,
+      prescriptions: [
+        { id: "rx_1", medicationName: "Citalopram 20 mg", status: "active", prescribedAt: "2026-10-20" },
+        { id: "rx_2", medicationName: "Sertraline 50 mg", status: "active", prescribedAt: "2026-10-20" },
+      ],
+    };
+    const bundle = analysisBundle(answerOf("medication", body), { publicBaseUrl: BASE });
+    const [guidance] = ofType<GuidanceResponse>(bundle, "GuidanceResponse");
+    expect(guidance?.note?.map((n) => n.text).join(" ")).toContain("QT risk category unknown for sertraline");
   });
 
   it("more active prescriptions than one check takes: no DetectedIssue, and the GuidanceResponse says the check did not run", () => {

@@ -18,11 +18,52 @@ export const MedicationAnalyzeRequestSchema = z
   .object({ ...MedicationInputFields, ...analysisFields(MedicationInputFields, "MedicationAnalyze") })
   .openapi("MedicationAnalyzeRequest");
 
+const SeveritySchema = z.enum(["high", "moderate", "low"]);
+
+const MedicationInteractionCheckSchema = z
+  .object({
+    status: z.enum(["checked", "not_run"]),
+    notRunReason: z.string().optional(),
+    highestSeverity: z.enum(["none", "low", "moderate", "high"]),
+    requiresClinicianReview: z.boolean(),
+    interactions: z.array(
+      z.object({
+        id: z.string(),
+        a: z.string(),
+        b: z.string(),
+        severity: SeveritySchema,
+        mechanism: z.string(),
+        recommendation: z.string(),
+        source: z.string(),
+      }),
+    ),
+    doseAlerts: z.array(
+      z.object({
+        ingredient: z.string(),
+        input: z.string(),
+        dailyMg: z.number(),
+        maximumMg: z.number(),
+        severity: SeveritySchema,
+        label: z.string(),
+      }),
+    ),
+    notEvaluated: z.array(z.string()),
+    recognized: z.array(z.string()),
+    unrecognized: z.array(z.string()),
+    warnings: z.array(z.string()),
+    complete: z.boolean(),
+  })
+  .openapi("MedicationInteractionCheck", {
+    description:
+      "Additive (decision 176): the interaction and dose check of the active prescriptions (each name with its dosage and frequency when those are only strengths and timings), the same result the FHIR answer turns into DetectedIssues. A high interaction or dose finding sets intelligence.summary.requiresClinicianReview and is named in intelligence.summary.flagged. Absent when no prescription was sent.",
+  });
+
 const MedicationDataSchema = z.object({
   generatedAt: z.string(),
   signalsPresent: z.number().int(),
   signals: z.array(ModuleSignalSchema),
   disclaimer: z.string(),
+  interactionCheck: MedicationInteractionCheckSchema.optional(),
 });
 
 /** `data.object` of this endpoint's response (the route schema and the pipeline share it). */

@@ -158,6 +158,54 @@ export const QT_RISK: Readonly<Record<string, QtRiskEntry>> = {
       "Invega (paliperidone) US label, Warnings (modest QTc increase; avoid with other QT-prolonging drugs; no TdP signal stated)",
     sourceChecked: false,
   },
+  // Added with the coverage of decision 172; the same evidence level as the rows above.
+  droperidol: knownRisk(),
+  sulpiride: knownRisk(),
+  amisulpride: {
+    risk: "known",
+    source: `${CREDIBLEMEDS_KNOWN}; Solian (amisulpride) UK SmPC, Special warnings (QT prolongation, torsade de pointes)`,
+    sourceChecked: false,
+  },
+  flecainide: knownRisk(),
+  dronedarone: knownRisk(),
+  disopyramide: knownRisk(),
+  dofetilide: knownRisk(),
+  ziprasidone: {
+    risk: "possible",
+    source:
+      "Geodon (ziprasidone) US label, Warnings (dose-related QT prolongation) and Contraindications (other QT-prolonging drugs); category placed by CredibleMeds' definition",
+    sourceChecked: false,
+  },
+  iloperidone: {
+    risk: "possible",
+    source:
+      "Fanapt (iloperidone) US label, Warnings (QT prolongation; avoid with other QT-prolonging drugs); category placed by CredibleMeds' definition",
+    sourceChecked: false,
+  },
+  asenapine: {
+    risk: "possible",
+    source:
+      "Saphris (asenapine) US label, Warnings (QT prolongation; avoid with other QT-prolonging drugs); category placed by CredibleMeds' definition",
+    sourceChecked: false,
+  },
+  pimavanserin: {
+    risk: "possible",
+    source:
+      "Nuplazid (pimavanserin) US label, Warnings (QT prolongation; avoid with other QT-prolonging drugs); category placed by CredibleMeds' definition",
+    sourceChecked: false,
+  },
+  lofexidine: {
+    risk: "possible",
+    source:
+      "Lucemyra (lofexidine) US label, Warnings (QT prolongation; avoid with other QT-prolonging drugs); category placed by CredibleMeds' definition",
+    sourceChecked: false,
+  },
+  hydroxyzine: {
+    risk: "conditional",
+    source:
+      "MHRA Drug Safety Update April 2015 (hydroxyzine: small risk of QT prolongation and torsade de pointes, mostly with other risk factors); category placed by CredibleMeds' definition",
+    sourceChecked: false,
+  },
 };
 
 /** Ingredients whose own label tells prescribers to avoid other QT-prolonging drugs. */
@@ -166,6 +214,8 @@ export const QT_LABEL_AVOID: Readonly<Record<string, string>> = {
     "Seroquel (quetiapine) US label, Warnings (QT prolongation) and Drug Interactions: avoid with other drugs known to increase QTc, including class 1A and III antiarrhythmics, antipsychotics, antibiotics, citalopram, pentamidine and methadone",
   paliperidone:
     "Invega (paliperidone) US label, Warnings (QT prolongation): avoid with other drugs known to prolong QTc",
+  ziprasidone:
+    "Geodon (ziprasidone) US label, Contraindications: other drugs that prolong the QT interval (as recalled from the label; not reopened during this task)",
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -264,6 +314,17 @@ export const CYP_ROLES: Readonly<Record<string, CypRoles>> = {
     source: "Abilify (aripiprazole) label, Dosage (dose modifications)",
   },
   tamoxifen: { substrate: ["CYP2D6"], source: "Kelly et al. 2010, BMJ 340:c693 (activation to endoxifen)" },
+  viloxazine: {
+    inhibitor: { CYP1A2: "strong" },
+    source:
+      "Qelbree (viloxazine) US label, Contraindications and Drug Interactions (strong CYP1A2 inhibitor)",
+  },
+  cenobamate: {
+    inhibitor: { CYP2C19: "moderate" },
+    inducer: { CYP3A4: "moderate" },
+    source:
+      "Xcopri (cenobamate) US label, Drug Interactions (CYP2C19 substrates raised, CYP3A4 substrates lowered)",
+  },
 };
 
 /** The QT and CYP classes one ingredient holds, derived from QT_RISK and CYP_ROLES. */
@@ -630,6 +691,111 @@ const BASE_INGREDIENTS: readonly BaseEntry[] = [
   }),
   entry("paracetamol", [], { names: ["acetaminophen", "apap"], brands: ["tylenol", "panadol"] }),
   entry("naloxone", [], { brands: ["narcan"] }),
+  // Coverage of WHO ATC N05A, N05B, N05C, N06A, N06B, N03A and N07B (decision 172). Brands are US
+  // and UK names as printed on the products' labels or in the BNF; their properties are in
+  // knowledge/medicine-properties.ts.
+  // N05A antipsychotics
+  entry("amisulpride", ["antipsychotic"], { brands: ["solian"] }),
+  entry("asenapine", ["antipsychotic"], { brands: ["saphris", "sycrest", "secuado"] }),
+  entry("cariprazine", ["antipsychotic"], { brands: ["vraylar", "reagila"] }),
+  entry("flupentixol", ["antipsychotic"], {
+    names: ["flupenthixol", "flupentixol decanoate", "flupenthixol decanoate"],
+    brands: ["depixol", "fluanxol", "psytixol"],
+  }),
+  entry("fluphenazine", ["antipsychotic", "sedating_antipsychotic"], { brands: ["modecate"] }),
+  entry("ziprasidone", ["antipsychotic"], { brands: ["geodon", "zeldox"] }),
+  entry("zuclopenthixol", ["antipsychotic", "sedating_antipsychotic"], {
+    names: ["zuclopenthixol decanoate", "zuclopenthixol acetate", "zuclopenthixol dihydrochloride"],
+    brands: ["clopixol", "clopixol acuphase"],
+  }),
+  entry("brexpiprazole", ["antipsychotic"], { brands: ["rexulti"] }),
+  entry("iloperidone", ["antipsychotic"], { brands: ["fanapt"] }),
+  entry("lumateperone", ["antipsychotic"], { brands: ["caplyta"] }),
+  entry("pimavanserin", ["antipsychotic"], { brands: ["nuplazid"] }),
+  entry("sulpiride", ["antipsychotic"], { brands: ["dolmatil", "sulpor"] }),
+  entry("trifluoperazine", ["antipsychotic"], { brands: ["stelazine"] }),
+  entry("perphenazine", ["antipsychotic"], { brands: ["trilafon", "fentazin"] }),
+  entry("loxapine", ["antipsychotic", "sedating_antipsychotic"], { brands: ["loxitane", "adasuve"] }),
+  entry("levomepromazine", ["antipsychotic", "anticholinergic_high", "sedating_antipsychotic"], {
+    names: ["methotrimeprazine"],
+    brands: ["nozinan"],
+  }),
+  entry("prochlorperazine", ["antipsychotic"], { brands: ["stemetil", "buccastem", "compazine"] }),
+  entry("promazine", ["antipsychotic", "sedating_antipsychotic"]),
+  entry("pericyazine", ["antipsychotic", "sedating_antipsychotic"], { names: ["periciazine"] }),
+  entry("benperidol", ["antipsychotic"], { brands: ["anquil"] }),
+  entry("thiothixene", ["antipsychotic"], { names: ["tiotixene"], brands: ["navane"] }),
+  entry("molindone", ["antipsychotic"]),
+  entry("droperidol", ["antipsychotic"], { brands: ["inapsine", "xomolix"] }),
+  // N05B and N05C anxiolytics and hypnotics
+  entry("clobazam", ["benzodiazepine"], { brands: ["frisium", "onfi", "sympazan", "tapclob"] }),
+  entry("clorazepate", ["benzodiazepine"], { names: ["clorazepate dipotassium"], brands: ["tranxene"] }),
+  entry("triazolam", ["benzodiazepine"], { brands: ["halcion"] }),
+  entry("lormetazepam", ["benzodiazepine"]),
+  entry("loprazolam", ["benzodiazepine"]),
+  entry("flurazepam", ["benzodiazepine"]),
+  entry("estazolam", ["benzodiazepine"]),
+  entry("quazepam", ["benzodiazepine"], { brands: ["doral"] }),
+  entry("clomethiazole", [], { names: ["chlormethiazole"], brands: ["heminevrin"] }),
+  entry("melatonin", [], { brands: ["circadin", "slenyto"] }),
+  entry("tasimelteon", [], { brands: ["hetlioz"] }),
+  entry("suvorexant", [], { brands: ["belsomra"] }),
+  entry("lemborexant", [], { brands: ["dayvigo"] }),
+  entry("daridorexant", [], { brands: ["quviviq"] }),
+  // N06A antidepressants
+  entry("esketamine", ["antidepressant"], { brands: ["spravato"] }),
+  entry("reboxetine", ["antidepressant"], { brands: ["edronax"] }),
+  entry("mianserin", ["antidepressant"]),
+  entry("nefazodone", ["other_serotonergic_antidepressant", "antidepressant"]),
+  entry("protriptyline", ["tca", "anticholinergic_high", "antidepressant"]),
+  entry("amoxapine", ["tca", "anticholinergic_high", "antidepressant"]),
+  entry("maprotiline", ["antidepressant"]),
+  entry("gepirone", ["other_serotonergic_antidepressant", "antidepressant"], { brands: ["exxua"] }),
+  entry("zuranolone", ["antidepressant"], { brands: ["zurzuvae"] }),
+  // N06B psychostimulants and wakefulness agents; ADHD non-stimulants
+  entry("armodafinil", [], { brands: ["nuvigil"] }),
+  entry("solriamfetol", [], { brands: ["sunosi"] }),
+  entry("pitolisant", [], { brands: ["wakix"] }),
+  entry("viloxazine", [], { brands: ["qelbree"] }),
+  entry("guanfacine", [], { brands: ["intuniv", "tenex"] }),
+  entry("clonidine", [], { brands: ["catapres", "kapvay"] }),
+  entry("methamphetamine", ["stimulant"], { brands: ["desoxyn"] }),
+  // N03A antiepileptics
+  entry("levetiracetam", [], { brands: ["keppra", "desitrend"] }),
+  entry("lacosamide", [], { brands: ["vimpat"] }),
+  entry("brivaracetam", [], { brands: ["briviact"] }),
+  entry("zonisamide", [], { brands: ["zonegran"] }),
+  entry("perampanel", [], { brands: ["fycompa"] }),
+  entry("cenobamate", [], { brands: ["xcopri", "ontozry"] }),
+  entry("ethosuximide", [], { brands: ["zarontin"] }),
+  entry("vigabatrin", [], { brands: ["sabril"] }),
+  entry("tiagabine", [], { brands: ["gabitril"] }),
+  entry("rufinamide", [], { brands: ["banzel", "inovelon"] }),
+  entry("eslicarbazepine", [], { names: ["eslicarbazepine acetate"], brands: ["aptiom", "zebinix"] }),
+  entry("felbamate", [], { brands: ["felbatol"] }),
+  entry("stiripentol", [], { brands: ["diacomit"] }),
+  entry("cannabidiol", [], { brands: ["epidiolex", "epidyolex"] }),
+  entry("fenfluramine", [], { brands: ["fintepla"] }),
+  entry("fosphenytoin", [], { brands: ["cerebyx", "pro-epanutin"] }),
+  entry("ganaxolone", [], { brands: ["ztalmy"] }),
+  // N07B drugs used in addictive disorders
+  entry("nalmefene", [], { brands: ["selincro"] }),
+  entry("acamprosate", [], { names: ["acamprosate calcium"], brands: ["campral"] }),
+  entry("lofexidine", [], { brands: ["lucemyra", "britlofex"] }),
+  entry("varenicline", [], { brands: ["chantix", "champix"] }),
+  // Co-prescribed classes that interact with psychotropics
+  entry("oxymorphone", ["opioid"], { brands: ["opana"] }),
+  entry("diamorphine", ["opioid"], { names: ["heroin"] }),
+  entry("granisetron", [], { brands: ["kytril", "sancuso"] }),
+  entry("palonosetron", [], { brands: ["aloxi"] }),
+  entry("flecainide", [], { brands: ["tambocor"] }),
+  entry("dronedarone", [], { brands: ["multaq"] }),
+  entry("disopyramide", [], { brands: ["rythmodan", "norpace"] }),
+  entry("propafenone", [], { brands: ["rythmol", "arythmol"] }),
+  entry("dofetilide", [], { brands: ["tikosyn"] }),
+  entry("spironolactone", [], { brands: ["aldactone"] }),
+  entry("amiloride", []),
+  entry("metolazone", [], { brands: ["zaroxolyn"] }),
 ];
 
 /** Every ingredient the service recognises, with its derived QT and CYP classes. */
@@ -640,23 +806,12 @@ export const INGREDIENTS: readonly IngredientEntry[] = BASE_INGREDIENTS.map((bas
 }));
 
 /**
- * Antipsychotics (WHO ATC N05A) that are not in INGREDIENTS: their QT category and CYP roles are
- * not modelled, so the interaction checker leaves them unrecognised (not evaluated, decision 80)
- * rather than recognising them with no interaction. The relapse signal tool still reads them as
- * antipsychotics (a stopped depot of zuclopenthixol is a stopped antipsychotic). Generic names
- * only (lower case); source: WHO ATC index, group N05A, as reproduced by rxreasoner.com and
- * BMC Psychiatry 2013;13:198 Table 1 (secondary copies).
+ * Antipsychotics (WHO ATC N05A) that are not in INGREDIENTS. Empty since decision 172: the ones
+ * listed here before (amisulpride, asenapine, cariprazine, flupentixol, fluphenazine, ziprasidone,
+ * zuclopenthixol) are ingredients with their properties now, so the relapse tool reads them
+ * through `namesOfClass("antipsychotic")`. Kept so a reader of the old list still compiles.
  */
-export const ANTIPSYCHOTICS_NOT_MODELLED: readonly string[] = [
-  "amisulpride",
-  "asenapine",
-  "cariprazine",
-  "flupentixol",
-  "flupenthixol",
-  "fluphenazine",
-  "ziprasidone",
-  "zuclopenthixol",
-];
+export const ANTIPSYCHOTICS_NOT_MODELLED: readonly string[] = [];
 
 // ---------------------------------------------------------------------------------------------
 // Combination products
@@ -874,32 +1029,237 @@ export const TOPICAL_BRANDS: Readonly<Record<string, string>> = {
 // ---------------------------------------------------------------------------------------------
 // Label dose limits
 
-export interface DailyDoseLimit {
-  /** The most the label recommends per day, in mg. */
+/** A lower maximum for older adults (and, for some labels, with listed interacting drugs). */
+export interface ReducedDoseLimit {
+  /** The lower maximum, in mg per day. */
   maxDailyMg: number;
-  /** The lower maximum that applies in the groups below, in mg per day. */
-  reducedMaxDailyMg: number;
-  /** The reduced maximum applies above this age in years. */
-  reducedAboveAgeYears: number;
-  /** Co-prescribed classes that bring the reduced maximum. */
-  reducedWithClasses: readonly DrugClass[];
-  /** Every group the reduced maximum applies to, as the label says. */
-  reducedFor: string;
-  harm: string;
-  source: string;
+  /** It applies above this age in years. */
+  aboveAgeYears: number;
+  /** Co-prescribed classes that also bring the lower maximum. */
+  withClasses?: readonly DrugClass[];
+  /** Every group the lower maximum applies to, as the label says. */
+  appliesTo: string;
+  /** What to check when the age is given and below the threshold, if the label names other groups. */
+  otherConditions?: string;
 }
 
-/** Label dose limits the checker applies to a dose written in the entry (decision 70). */
+export interface DailyDoseLimit {
+  /** The most the label recommends per day for adults, in mg. */
+  maxDailyMg: number;
+  /** The older-adult maximum where the label gives a lower one. */
+  reduced?: ReducedDoseLimit;
+  harm: string;
+  source: string;
+  /** True when the cited label (or a faithful copy) was read during this task. */
+  sourceChecked: boolean;
+}
+
+const DOSE_HARM = "dose-related adverse effects above the licensed dose";
+
+/** A label maximum: US Prescribing Information unless the source names the UK SmPC or BNF. */
+function labelMax(maxDailyMg: number, source: string, reduced?: ReducedDoseLimit): DailyDoseLimit {
+  return {
+    maxDailyMg,
+    ...(reduced === undefined ? {} : { reduced }),
+    harm: DOSE_HARM,
+    source: `${source} (maximum recalled from the label, not reopened during this task)`,
+    sourceChecked: false,
+  };
+}
+
+/** Where a label says "elderly" without an age, the lower maximum is applied above 65 (decision 174). */
+const ELDERLY = 65;
+
+function olderAdult(maxDailyMg: number, aboveAgeYears: number, appliesTo: string): ReducedDoseLimit {
+  return { maxDailyMg, aboveAgeYears, appliesTo };
+}
+
+/**
+ * Label dose limits the checker applies to a dose written in an entry (decisions 70 and 174):
+ * every ingredient whose label states a fixed adult maximum in mg per day. Not listed: drugs dosed
+ * by level or weight (lithium, valproate, phenytoin), by titration without a stated maximum
+ * (lamotrigine with interacting drugs, methadone, buprenorphine, opioids other than those below),
+ * and those whose two markets' labels give maxima too different to state one (methylphenidate,
+ * haloperidol, pimozide, diclofenac).
+ */
 export const DAILY_DOSE_LIMITS: Readonly<Record<string, DailyDoseLimit>> = {
   citalopram: {
     maxDailyMg: 40,
-    reducedMaxDailyMg: 20,
-    reducedAboveAgeYears: 60,
-    reducedWithClasses: ["cyp2c19_inhibitor"],
-    reducedFor:
-      "patients older than 60 years, with hepatic impairment, who are CYP2C19 poor metabolisers, or who take cimetidine or another CYP2C19 inhibitor",
+    reduced: {
+      maxDailyMg: 20,
+      aboveAgeYears: 60,
+      withClasses: ["cyp2c19_inhibitor"],
+      appliesTo:
+        "patients older than 60 years, with hepatic impairment, who are CYP2C19 poor metabolisers, or who take cimetidine or another CYP2C19 inhibitor",
+      otherConditions: "Check hepatic function and CYP2C19 status.",
+    },
     harm: "dose-dependent QT prolongation and torsade de pointes",
     source:
       "FDA Drug Safety Communications 24 Aug 2011 and 28 Mar 2012 (citalopram: no more than 40 mg/day; 20 mg/day maximum in the groups named); Celexa US label, Dosage and Administration",
+    sourceChecked: true,
   },
+  // Antidepressants
+  sertraline: labelMax(200, "Zoloft (sertraline) US label, Dosage"),
+  fluoxetine: labelMax(80, "Prozac (fluoxetine) US label, Dosage (the UK SmPC states 60 mg)"),
+  paroxetine: labelMax(
+    60,
+    "Paxil (paroxetine) US label, Dosage (60 mg for OCD and panic disorder; 40 mg in elderly or debilitated patients)",
+    olderAdult(40, ELDERLY, "elderly or debilitated patients"),
+  ),
+  escitalopram: labelMax(
+    20,
+    "Lexapro (escitalopram) US label, Dosage (10 mg/day for elderly patients); Cipralex UK SmPC, Posology (patients aged 65 and over: maximum 10 mg)",
+    olderAdult(10, ELDERLY, "patients aged 65 and over"),
+  ),
+  fluvoxamine: labelMax(300, "Fluvoxamine US label, Dosage"),
+  vilazodone: labelMax(40, "Viibryd (vilazodone) US label, Dosage"),
+  venlafaxine: labelMax(
+    375,
+    "Effexor (venlafaxine) US label, Dosage (375 mg/day in severely depressed inpatients)",
+  ),
+  duloxetine: labelMax(120, "Cymbalta (duloxetine) US label, Dosage"),
+  milnacipran: labelMax(200, "Savella (milnacipran) US label, Dosage"),
+  levomilnacipran: labelMax(120, "Fetzima (levomilnacipran) US label, Dosage"),
+  amitriptyline: labelMax(300, "Amitriptyline US label, Dosage (hospitalised patients up to 300 mg/day)"),
+  nortriptyline: labelMax(150, "Pamelor (nortriptyline) US label, Dosage"),
+  clomipramine: labelMax(250, "Anafranil (clomipramine) US label, Dosage"),
+  imipramine: labelMax(300, "Tofranil (imipramine) US label, Dosage (hospitalised patients)"),
+  doxepin: labelMax(300, "Doxepin capsules US label, Dosage"),
+  desipramine: labelMax(300, "Norpramin (desipramine) US label, Dosage"),
+  trimipramine: labelMax(300, "Surmontil (trimipramine) US label, Dosage (hospitalised patients)"),
+  protriptyline: labelMax(60, "Protriptyline US label, Dosage"),
+  amoxapine: labelMax(600, "Amoxapine US label, Dosage (hospitalised patients)"),
+  maprotiline: labelMax(225, "Maprotiline US label, Dosage (hospitalised patients)"),
+  dosulepin: labelMax(225, "BNF, dosulepin hydrochloride (up to 225 mg daily in hospital)"),
+  lofepramine: labelMax(210, "BNF, lofepramine"),
+  phenelzine: labelMax(90, "Nardil (phenelzine) US label, Dosage"),
+  tranylcypromine: labelMax(60, "Parnate (tranylcypromine) US label, Dosage"),
+  isocarboxazid: labelMax(60, "Marplan (isocarboxazid) US label, Dosage"),
+  moclobemide: labelMax(600, "Moclobemide UK SmPC, Posology"),
+  mirtazapine: labelMax(45, "Remeron (mirtazapine) US label, Dosage"),
+  trazodone: labelMax(600, "Trazodone US label, Dosage (400 mg/day outpatients, 600 mg/day inpatients)"),
+  nefazodone: labelMax(600, "Nefazodone US label, Dosage"),
+  vortioxetine: labelMax(20, "Trintellix (vortioxetine) US label, Dosage"),
+  bupropion: labelMax(450, "Wellbutrin and Wellbutrin XL (bupropion) US labels, Dosage"),
+  agomelatine: labelMax(50, "Valdoxan (agomelatine) UK SmPC, Posology"),
+  reboxetine: labelMax(12, "Edronax (reboxetine) UK SmPC, Posology"),
+  // Antipsychotics
+  clozapine: labelMax(900, "Clozaril (clozapine) US label, Dosage"),
+  olanzapine: labelMax(20, "Zyprexa (olanzapine) US label, Dosage (oral)"),
+  quetiapine: labelMax(800, "Seroquel (quetiapine) US label, Dosage (bipolar mania 800 mg/day)"),
+  risperidone: labelMax(16, "Risperdal (risperidone) US label, Dosage"),
+  paliperidone: labelMax(12, "Invega (paliperidone) US label, Dosage"),
+  aripiprazole: labelMax(30, "Abilify (aripiprazole) US label, Dosage"),
+  brexpiprazole: labelMax(4, "Rexulti (brexpiprazole) US label, Dosage"),
+  cariprazine: labelMax(6, "Vraylar (cariprazine) US label, Dosage"),
+  lurasidone: labelMax(160, "Latuda (lurasidone) US label, Dosage"),
+  ziprasidone: labelMax(160, "Geodon (ziprasidone) US label, Dosage (80 mg twice daily)"),
+  iloperidone: labelMax(24, "Fanapt (iloperidone) US label, Dosage"),
+  lumateperone: labelMax(42, "Caplyta (lumateperone) US label, Dosage (42 mg once daily)"),
+  asenapine: labelMax(20, "Saphris (asenapine) US label, Dosage (10 mg twice daily)"),
+  pimavanserin: labelMax(34, "Nuplazid (pimavanserin) US label, Dosage"),
+  amisulpride: labelMax(1200, "Solian (amisulpride) UK SmPC, Posology"),
+  sulpiride: labelMax(2400, "Sulpiride UK SmPC, Posology"),
+  chlorpromazine: labelMax(1000, "Chlorpromazine US label, Dosage"),
+  loxapine: labelMax(250, "Loxitane (loxapine) US label, Dosage"),
+  perphenazine: labelMax(64, "Perphenazine US label, Dosage (hospitalised patients)"),
+  fluphenazine: labelMax(40, "Fluphenazine hydrochloride US label, Dosage"),
+  // Anxiolytics and hypnotics
+  diazepam: labelMax(40, "Valium (diazepam) US label, Dosage (anxiety: 2-10 mg two to four times daily)"),
+  alprazolam: labelMax(10, "Xanax (alprazolam) US label, Dosage (panic disorder)"),
+  lorazepam: labelMax(10, "Ativan (lorazepam) US label, Dosage"),
+  clonazepam: labelMax(20, "Klonopin (clonazepam) US label, Dosage (seizure disorders)"),
+  chlordiazepoxide: labelMax(300, "Librium (chlordiazepoxide) US label, Dosage (acute alcohol withdrawal)"),
+  oxazepam: labelMax(120, "Oxazepam US label, Dosage"),
+  temazepam: labelMax(30, "Restoril (temazepam) US label, Dosage"),
+  triazolam: labelMax(
+    0.5,
+    "Halcion (triazolam) US label, Dosage (geriatric patients 0.125-0.25 mg)",
+    olderAdult(0.25, ELDERLY, "geriatric patients"),
+  ),
+  clobazam: labelMax(40, "Onfi (clobazam) US label, Dosage"),
+  zolpidem: labelMax(
+    10,
+    "Ambien (zolpidem) US label, Dosage (5 mg for geriatric patients)",
+    olderAdult(5, ELDERLY, "geriatric patients"),
+  ),
+  eszopiclone: labelMax(
+    3,
+    "Lunesta (eszopiclone) US label, Dosage (elderly: do not exceed 2 mg)",
+    olderAdult(2, ELDERLY, "elderly patients"),
+  ),
+  zaleplon: labelMax(
+    20,
+    "Sonata (zaleplon) US label, Dosage (elderly: doses over 10 mg not recommended)",
+    olderAdult(10, ELDERLY, "elderly patients"),
+  ),
+  zopiclone: labelMax(7.5, "Zimovane (zopiclone) UK SmPC, Posology"),
+  suvorexant: labelMax(20, "Belsomra (suvorexant) US label, Dosage"),
+  lemborexant: labelMax(10, "Dayvigo (lemborexant) US label, Dosage"),
+  daridorexant: labelMax(50, "Quviviq (daridorexant) US label, Dosage"),
+  ramelteon: labelMax(8, "Rozerem (ramelteon) US label, Dosage"),
+  buspirone: labelMax(60, "Buspirone US label, Dosage"),
+  hydroxyzine: labelMax(
+    100,
+    "MHRA Drug Safety Update April 2015 (hydroxyzine: QT prolongation; adults 100 mg/day, elderly 50 mg/day); Atarax UK SmPC",
+    olderAdult(50, ELDERLY, "elderly patients"),
+  ),
+  // Stimulants, wakefulness, ADHD non-stimulants
+  atomoxetine: labelMax(100, "Strattera (atomoxetine) US label, Dosage"),
+  lisdexamfetamine: labelMax(70, "Vyvanse (lisdexamfetamine) US label, Dosage"),
+  dexamfetamine: labelMax(60, "Dexedrine US label, Dosage (narcolepsy 60 mg); BNF (adults with ADHD)"),
+  modafinil: labelMax(400, "Provigil (modafinil) UK SmPC, Posology"),
+  armodafinil: labelMax(250, "Nuvigil (armodafinil) US label, Dosage"),
+  solriamfetol: labelMax(150, "Sunosi (solriamfetol) US label, Dosage"),
+  pitolisant: labelMax(36, "Wakix (pitolisant) US label, Dosage"),
+  viloxazine: labelMax(600, "Qelbree (viloxazine) US label, Dosage (adults)"),
+  guanfacine: labelMax(7, "Intuniv (guanfacine extended release) US label and UK SmPC, Dosage"),
+  // Antiepileptics
+  carbamazepine: labelMax(1600, "Tegretol (carbamazepine) US label, Dosage (1600 mg/day in rare instances)"),
+  oxcarbazepine: labelMax(2400, "Trileptal (oxcarbazepine) US label, Dosage"),
+  eslicarbazepine: labelMax(1600, "Aptiom (eslicarbazepine) US label, Dosage"),
+  topiramate: labelMax(400, "Topamax (topiramate) US label, Dosage"),
+  gabapentin: labelMax(3600, "Neurontin (gabapentin) US label, Dosage"),
+  pregabalin: labelMax(600, "Lyrica (pregabalin) US label, Dosage"),
+  levetiracetam: labelMax(3000, "Keppra (levetiracetam) US label, Dosage"),
+  brivaracetam: labelMax(200, "Briviact (brivaracetam) US label, Dosage"),
+  lacosamide: labelMax(400, "Vimpat (lacosamide) US label, Dosage"),
+  zonisamide: labelMax(600, "Zonegran (zonisamide) US label, Dosage"),
+  perampanel: labelMax(12, "Fycompa (perampanel) US label, Dosage"),
+  cenobamate: labelMax(400, "Xcopri (cenobamate) US label, Dosage"),
+  ethosuximide: labelMax(
+    1500,
+    "Zarontin (ethosuximide) US label, Dosage (above 1.5 g/day only under strict supervision)",
+  ),
+  vigabatrin: labelMax(3000, "Sabril (vigabatrin) US label, Dosage"),
+  tiagabine: labelMax(56, "Gabitril (tiagabine) US label, Dosage"),
+  rufinamide: labelMax(3200, "Banzel (rufinamide) US label, Dosage"),
+  felbamate: labelMax(3600, "Felbatol (felbamate) US label, Dosage"),
+  // Addictive disorders
+  varenicline: labelMax(2, "Chantix (varenicline) US label, Dosage"),
+  nalmefene: labelMax(18, "Selincro (nalmefene) UK SmPC, Posology"),
+  acamprosate: labelMax(1998, "Campral (acamprosate) US label, Dosage (666 mg three times daily)"),
+  disulfiram: labelMax(500, "Antabuse (disulfiram) US label, Dosage"),
+  lofexidine: labelMax(2.88, "Lucemyra (lofexidine) US label, Dosage (0.72 mg per dose, 2.88 mg/day)"),
+  // Opioids, NSAIDs and triptans
+  tramadol: labelMax(
+    400,
+    "Ultram (tramadol) US label, Dosage (patients over 75 years: no more than 300 mg/day)",
+    olderAdult(300, 75, "patients over 75 years"),
+  ),
+  codeine: labelMax(240, "BNF, codeine phosphate (maximum 240 mg per day)"),
+  dihydrocodeine: labelMax(240, "BNF, dihydrocodeine tartrate (maximum 240 mg per day)"),
+  ibuprofen: labelMax(3200, "Motrin (ibuprofen) US label, Dosage"),
+  naproxen: labelMax(1500, "Naprosyn (naproxen) US label, Dosage (1500 mg/day for limited periods)"),
+  celecoxib: labelMax(400, "Celebrex (celecoxib) US label, Dosage"),
+  meloxicam: labelMax(15, "Mobic (meloxicam) US label, Dosage"),
+  etoricoxib: labelMax(120, "Arcoxia (etoricoxib) UK SmPC, Posology"),
+  ketorolac: labelMax(40, "Ketorolac tablets US label, Dosage (oral, 40 mg/day)"),
+  sumatriptan: labelMax(200, "Imitrex (sumatriptan) tablets US label, Dosage"),
+  rizatriptan: labelMax(30, "Maxalt (rizatriptan) US label, Dosage"),
+  zolmitriptan: labelMax(10, "Zomig (zolmitriptan) US label, Dosage"),
+  naratriptan: labelMax(5, "Amerge (naratriptan) US label, Dosage"),
+  eletriptan: labelMax(80, "Relpax (eletriptan) US label, Dosage"),
+  almotriptan: labelMax(25, "Axert (almotriptan) US label, Dosage"),
+  frovatriptan: labelMax(7.5, "Frova (frovatriptan) US label, Dosage"),
 };

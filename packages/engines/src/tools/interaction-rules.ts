@@ -38,7 +38,10 @@ export type InteractionGroup =
   | "opioid-antagonist"
   | "lithium-neurotoxicity"
   | "quetiapine-exposure"
-  | "cyp3a4-inhibition";
+  | "cyp3a4-inhibition"
+  // Groups of the derived rules only (tools/derived-interactions.ts, decision 173)
+  | "duplicate-therapy"
+  | "cyp-inhibition";
 
 export interface InteractionRule {
   /** Stable id, kebab case. */
@@ -398,7 +401,9 @@ const LINEZOLID_RULES: InteractionRule[] = [
 const SEROTONIN_RULES: InteractionRule[] = [
   {
     id: "serotonergic-tramadol",
-    a: { classes: ["ssri", "snri", "tca"] },
+    // The tramadol label names "drugs that affect the serotonergic neurotransmitter system
+    // (e.g. mirtazapine, trazodone, tramadol)" beside SSRIs, SNRIs and TCAs (decision 173).
+    a: { classes: ["ssri", "snri", "tca", "other_serotonergic_antidepressant"] },
     b: { ingredients: ["tramadol"] },
     severity: "high",
     group: "serotonin",
@@ -1608,10 +1613,10 @@ const OTHER_RULES: InteractionRule[] = [
     group: "qt",
     effect: "QT prolongation and torsade de pointes",
     mechanism:
-      "The label of quetiapine (and of paliperidone) tells prescribers to avoid other drugs known to prolong QTc; the other drug has a known risk of torsade de pointes (the quetiapine label names methadone, citalopram, haloperidol, erythromycin, amiodarone and sotalol).",
+      "The label of quetiapine (and of paliperidone) tells prescribers to avoid other drugs known to prolong QTc, and the ziprasidone label contraindicates them; the other drug has a known risk of torsade de pointes (the quetiapine label names methadone, citalopram, haloperidol, erythromycin, amiodarone and sotalol).",
     recommendation:
       "Avoid the combination; if it cannot be avoided, baseline and follow-up ECG, correct potassium and magnesium, and prefer an alternative without QT risk.",
-    source: `${QT_LABEL_AVOID.quetiapine}; ${QT_LABEL_AVOID.paliperidone}`,
+    source: `${QT_LABEL_AVOID.quetiapine}; ${QT_LABEL_AVOID.paliperidone}; ${QT_LABEL_AVOID.ziprasidone}`,
     sourceChecked: true,
   },
   {
@@ -1636,10 +1641,10 @@ const OTHER_RULES: InteractionRule[] = [
     group: "qt",
     effect: "additive QT prolongation",
     mechanism:
-      "The label of quetiapine (and of paliperidone) says to avoid other QT-prolonging drugs; the other drug prolongs QT or causes torsade de pointes under some conditions.",
+      "The label of quetiapine (and of paliperidone) says to avoid other QT-prolonging drugs, and the ziprasidone label contraindicates them; the other drug prolongs QT or causes torsade de pointes under some conditions.",
     recommendation:
       "Prefer an alternative; if combined, ECG at baseline and after dose changes and keep potassium and magnesium normal.",
-    source: `${QT_LABEL_AVOID.quetiapine}; ${CREDIBLEMEDS_CATEGORIES}; decision 70`,
+    source: `${QT_LABEL_AVOID.quetiapine}; ${QT_LABEL_AVOID.ziprasidone}; ${CREDIBLEMEDS_CATEGORIES}; decision 70`,
     sourceChecked: true,
   },
   {

@@ -6,6 +6,12 @@
  * Method, severity scale, every rule with its source: docs/engines/interactions.md.
  */
 import { DAILY_DOSE_LIMITS, type SelectableClass } from "../knowledge/medicines.js";
+import {
+  type DerivedFinding,
+  derivePair,
+  type UnknownProperty,
+  unknownPropertyText,
+} from "./derived-interactions.js";
 import { INGREDIENTS, ingredientEntry, normaliseMedicationText, readEntry } from "./drug-names.js";
 import {
   type DrugSelector,
@@ -23,6 +29,7 @@ import {
   ToolInputError,
 } from "./types.js";
 
+export { DERIVED_RULES } from "./derived-interactions.js";
 export type { DrugClass, IngredientEntry } from "./drug-names.js";
 export { DRUG_CLASSES, INGREDIENTS } from "./drug-names.js";
 export type {
@@ -234,17 +241,34 @@ function ruleMatchesPair(rule: InteractionRule, first: Member, second: Member): 
   );
 }
 
-/** The rules reported for one pair: per group, the most severe match (the first listed on a tie). */
-function rulesForPair(first: Member, second: Member): InteractionRule[] {
+/**
+ * The rules reported for one pair: the explicit rules and the rules derived from the two
+ * ingredients' properties (decision 173); per group, the most severe match (the first listed on a
+ * tie, explicit before derived). A derived finding is dropped when an explicit rule of the same
+ * harm (its `overriddenBy` groups) matched the pair: the label pair is the sourced override.
+ */
+function rulesForPair(
+  first: Member,
+  second: Member,
+): { rules: InteractionRule[]; unknown: UnknownProperty[] } {
   const byGroup = new Map<InteractionGroup, InteractionRule>();
-  for (const rule of INTERACTION_RULES) {
-    if (!ruleMatchesPair(rule, first, second)) continue;
+  const keep = (rule: InteractionRule) => {
     const kept = byGroup.get(rule.group);
     if (kept === undefined || SEVERITY_RANK[rule.severity] > SEVERITY_RANK[kept.severity]) {
       byGroup.set(rule.group, rule);
     }
+  };
+  const explicitGroups = new Set<InteractionGroup>();
+  for (const rule of INTERACTION_RULES) {
+    if (!ruleMatchesPair(rule, first, second)) continue;
+    explicitGroups.add(rule.group);
+    keep(rule);
   }
-  return [...byGroup.values()];
+  const derived = derivePair(first, second);
+  const overridden = (finding: DerivedFinding) =>
+    finding.overriddenBy.some((group) => explicitGroups.has(group));
+  for (const finding of derived.findings) if (!overridden(finding)) keep(finding.rule);
+  return { rules: [...byGroup.values()], unknown: derived.unknown };
 }
 
 function toInteraction(rule: InteractionRule, a: string, b: string): MedicationInteraction {
@@ -275,14 +299,20 @@ function memberOf(ingredient: string, topicalOnly: boolean): Member {
 }
 
 /** Every pair of distinct recognised ingredients, in input order, against every rule; most severe first. */
-function findInteractions(members: readonly Member[]): FoundInteraction[] {
+function findInteractions(members: readonly Member[]): {
+  found: FoundInteraction[];
+  unknown: UnknownProperty[];
+} {
   const found: FoundInteraction[] = [];
+  const unknown: UnknownProperty[] = [];
   for (let i = 0; i < members.length; i++) {
     for (let j = i + 1; j < members.length; j++) {
       const first = members[i];
       const second = members[j];
       if (first === undefined || second === undefined) continue;
-      for (const rule of rulesForPair(first, second)) {
+      const pair = rulesForPair(first, second);
+      unknown.push(...pair.unknown);
+      for (const rule of pair.rules) {
         found.push({
           interaction: toInteraction(rule, first.ingredient, second.ingredient),
           effect: rule.effect,
@@ -291,7 +321,21 @@ function findInteractions(members: readonly Member[]): FoundInteraction[] {
     }
   }
   // Array.prototype.sort is stable: within a severity, pairs keep input order.
-  return found.sort((x, y) => SEVERITY_RANK[y.interaction.severity] - SEVERITY_RANK[x.interaction.severity]);
+  found.sort((x, y) => SEVERITY_RANK[y.interaction.severity] - SEVERITY_RANK[x.interaction.severity]);
+  return { found, unknown };
+}
+
+/** One not-evaluated item per ingredient and unknown property a rule needed (decision 173). */
+function unknownPropertyItems(unknown: readonly UnknownProperty[]): NotEvaluatedItem[] {
+  const seen = new Map<string, UnknownProperty>();
+  for (const item of unknown) {
+    const key = `${item.ingredient}\u0000${item.property}`;
+    if (!seen.has(key)) seen.set(key, item);
+  }
+  return [...seen.values()].map((item) => ({
+    what: item.ingredient,
+    why: unknownPropertyText(item),
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -329,11 +373,19 @@ function formatMg(value: number): string {
   return `${Number(value.toFixed(2))} mg/day`;
 }
 
+/** A written dose in mg, or null when its unit is not a mass (ml, units). */
+function doseInMg(dose: MedicationDose): number | null {
+  if (dose.unit === "mg") return dose.value;
+  if (dose.unit === "g") return dose.value * 1000;
+  if (dose.unit === "mcg") return dose.value / 1000;
+  return null;
+}
+
 /**
- * Label dose limits (citalopram) applied to the dose written in an entry, times the frequency
- * written ("20 mg bd" = 40 mg/day). The reduced maximum applies over the label's age or with a
- * listed inhibitor; when the age is not given, a dose above the reduced maximum is named in a
- * warning instead of being passed silently.
+ * Label dose limits (DAILY_DOSE_LIMITS, decision 174) applied to the dose written in an entry,
+ * times the frequency written ("20 mg bd" = 40 mg/day). A reduced maximum applies over the
+ * label's age or with a listed inhibitor; when the age is not given, a dose above the reduced
+ * maximum is named in a warning and as not evaluated instead of being passed silently.
  */
 function doseFindings(
   entries: readonly ParsedEntry[],
@@ -344,8 +396,9 @@ function doseFindings(
   for (const entry of entries) {
     for (const medication of entry.medications) {
       const limit = DAILY_DOSE_LIMITS[medication.ingredient];
-      if (limit === undefined || medication.dose === null || medication.dose.unit !== "mg") continue;
-      const daily = medication.dose.value * entry.timesPerDay;
+      const mg = medication.dose === null ? null : doseInMg(medication.dose);
+      if (limit === undefined || mg === null) continue;
+      const daily = mg * entry.timesPerDay;
       const name = medication.ingredient;
       if (daily > limit.maxDailyMg) {
         findings.push({
@@ -361,14 +414,15 @@ function doseFindings(
         });
         continue;
       }
-      if (daily <= limit.reducedMaxDailyMg) continue;
+      const reduced = limit.reduced;
+      if (reduced === undefined || daily <= reduced.maxDailyMg) continue;
       const inhibitor = members.find(
         (member) =>
           member.ingredient !== name &&
-          limit.reducedWithClasses.some((drugClass) => member.classes.has(drugClass)),
+          (reduced.withClasses ?? []).some((drugClass) => member.classes.has(drugClass)),
       );
       const age = Number.isFinite(options.ageYears) ? options.ageYears : undefined;
-      const older = age !== undefined && age > limit.reducedAboveAgeYears;
+      const older = age !== undefined && age > reduced.aboveAgeYears;
       if (older || inhibitor !== undefined) {
         const because = older ? `at age ${age}` : `with ${inhibitor?.ingredient}`;
         findings.push({
@@ -376,22 +430,23 @@ function doseFindings(
             ingredient: name,
             input: entry.input,
             dailyMg: daily,
-            maximumMg: limit.reducedMaxDailyMg,
+            maximumMg: reduced.maxDailyMg,
             severity: "high",
-            label: `${name} ${formatMg(daily)}: above the ${limit.reducedMaxDailyMg} mg/day maximum ${because} (${limit.harm})`,
+            label: `${name} ${formatMg(daily)}: above the ${reduced.maxDailyMg} mg/day maximum ${because} (${limit.harm})`,
           },
-          warning: `"${entry.input}" is ${formatMg(daily)} of ${name}; the label maximum is ${limit.reducedMaxDailyMg} mg/day for ${limit.reducedFor} (here: ${because}). Source: ${limit.source}.`,
+          warning: `"${entry.input}" is ${formatMg(daily)} of ${name}; the label maximum is ${reduced.maxDailyMg} mg/day for ${reduced.appliesTo} (here: ${because}). Source: ${limit.source}.`,
         });
         continue;
       }
+      if (age !== undefined && reduced.otherConditions === undefined) continue;
       findings.push({
         alert: null,
-        warning: `"${entry.input}" is ${formatMg(daily)} of ${name}; the label maximum is ${limit.reducedMaxDailyMg} mg/day for ${limit.reducedFor}. ${age === undefined ? "Age was not given, so this was not checked." : "Check hepatic function and CYP2C19 status."} Source: ${limit.source}.`,
+        warning: `"${entry.input}" is ${formatMg(daily)} of ${name}; the label maximum is ${reduced.maxDailyMg} mg/day for ${reduced.appliesTo}. ${age === undefined ? "Age was not given, so this was not checked." : reduced.otherConditions} Source: ${limit.source}.`,
         ...(age === undefined
           ? {
               notEvaluated: {
                 what: `${name} ${formatMg(daily)}`,
-                why: `age not given: the ${limit.reducedMaxDailyMg} mg/day maximum above age ${limit.reducedAboveAgeYears} was not checked`,
+                why: `age not given: the ${reduced.maxDailyMg} mg/day maximum above age ${reduced.aboveAgeYears} was not checked`,
               },
             }
           : {}),
@@ -436,7 +491,7 @@ function coverageWarning(recognizedCount: number, interactionCount: number, tota
   if (total === 0) return "No medications were given; nothing was checked.";
   if (interactionCount > 0) return null;
   if (recognizedCount < 2) return "Fewer than two medications were recognised, so no pair could be checked.";
-  return `None of the ${INTERACTION_RULES.length} rules of this checker matched these medications. The rules cover selected, clinically significant interactions only; this does not show that the combination is free of interactions.`;
+  return `None of the ${INTERACTION_RULES.length} explicit rules of this checker, nor the rules derived from the ingredients' properties, matched these medications. The rules cover selected, clinically significant interactions only; this does not show that the combination is free of interactions.`;
 }
 
 /** One warning per entry that named a medicine but also words that were not recognised (decision 68). */
@@ -543,7 +598,8 @@ export function checkInteractions(
         .every((entry) => entry.topical),
     ),
   );
-  const found = findInteractions(members);
+  const { found, unknown } = findInteractions(members);
+  const unknownProperties = unknownPropertyItems(unknown);
   const doses = doseFindings(entries, members, options);
   const alerts = doses.flatMap((dose) => (dose.alert === null ? [] : [dose.alert]));
   const partlyRecognised = partlyRecognisedWarnings(entries);
@@ -554,6 +610,7 @@ export function checkInteractions(
     ...duplicateWarnings(parsed),
     ...multiIngredientWarnings(parsed),
     ...topicalWarnings(entries, members),
+    ...unknownProperties.map((item) => `Not evaluated: ${item.why}.`),
     coverageWarning(recognized.length, found.length, medications.length),
   ].filter((warning): warning is string => warning !== null);
   return {
@@ -566,6 +623,7 @@ export function checkInteractions(
       [
         ...notEvaluatedEntries(entries),
         ...doses.flatMap((dose) => (dose.notEvaluated ? [dose.notEvaluated] : [])),
+        ...unknownProperties,
       ],
     ),
     doseAlerts: alerts,

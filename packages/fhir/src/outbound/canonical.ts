@@ -40,7 +40,7 @@ export function mseQuestionnaireUrl(publicBaseUrl: string): string {
 /** The identifier system of a value the caller sent us (`sessionRef`, the MSE `patientId`, ...). */
 export function identifierSystem(
   publicBaseUrl: string,
-  name: "session-ref" | "mse-version" | "interaction-rule",
+  name: "session-ref" | "mse-version" | "interaction-rule" | "dose-limit",
 ): string {
   return `${fhirBase(publicBaseUrl)}/sid/${name}`;
 }

@@ -1,6 +1,12 @@
 /** DetectedIssues for the interactions among a medication answer's active prescriptions (decision 119). */
 import type { DetectedIssue, Reference } from "@medplum/fhirtypes";
-import { checkInteractions, type InteractionCheck, MAX_MEDICATIONS, type Prescription } from "@svc/engines";
+import {
+  checkPrescriptions,
+  type DoseAlert,
+  type InteractionCheck,
+  type Prescription,
+  prescriptionEntryText,
+} from "@svc/engines";
 import { type Context, prescriptionReference } from "./analysis-common.js";
 import { identifierSystem, STANDARD_SYSTEMS } from "./canonical.js";
 import { compact, type Entry, entry } from "./resources.js";
@@ -14,26 +20,54 @@ export interface InteractionOutcome {
   caveat?: string;
 }
 
-/** The active prescriptions checked with the engines' interaction tool (decision 119). */
+/**
+ * The active prescriptions checked with the engines' interaction tool (decision 119), through the
+ * one check the JSON medication answer also carries (`checkPrescriptions`, decision 176).
+ */
 export function interactionIssues(ctx: Context, prescriptions: readonly Prescription[]): InteractionOutcome {
-  const active = prescriptions.filter((p) => p.status.trim().toLowerCase() === "active");
-  if (active.length < 2) return { issues: [] };
-  if (active.length > MAX_MEDICATIONS) {
-    return {
-      issues: [],
-      caveat: `Interaction check not run: ${active.length} active prescriptions, more than the ${MAX_MEDICATIONS} one check takes. No interaction result is given; this is not an all-clear.`,
-    };
-  }
-  const check = checkInteractions(active.map((p) => p.medicationName));
+  const { check, active, notRunReason } = checkPrescriptions(prescriptions);
+  if (active.length === 0) return { issues: [] };
+  if (check === null) return { issues: [], ...(notRunReason === undefined ? {} : { caveat: notRunReason }) };
+  // With one active prescription there is no pair; its dose is still checked (decision 176).
   return {
-    issues: check.interactions.map((i) => detectedIssue(ctx, i, active, check)),
+    issues: [
+      ...check.interactions.map((i) => detectedIssue(ctx, i, active, check)),
+      ...check.doseAlerts.map((alert) => doseIssue(ctx, alert, active)),
+    ],
     caveat: interactionCaveat(check),
   };
 }
 
+/** A written dose above a label maximum as a High Dose Alert (v3 ActCode DOSEH; decision 176). */
+function doseIssue(ctx: Context, alert: DoseAlert, active: readonly Prescription[]): Entry<DetectedIssue> {
+  const implicated: Reference[] = active
+    .filter((p) => prescriptionEntryText(p) === alert.input)
+    .flatMap((p) => prescriptionReference(p) ?? []);
+  const resource: DetectedIssue = compact({
+    resourceType: "DetectedIssue",
+    identifier: [{ system: identifierSystem(ctx.base, "dose-limit"), value: alert.ingredient }],
+    status: "final",
+    code: {
+      coding: [{ system: STANDARD_SYSTEMS.v3ActCode, code: "DOSEH", display: "High Dose Alert" }],
+      text: `Dose above the label maximum: ${alert.ingredient}`,
+    },
+    severity: alert.severity,
+    identifiedDateTime: ctx.answer.data.generatedAt,
+    implicated: implicated.length > 0 ? implicated : undefined,
+    detail: alert.label,
+  }) as DetectedIssue;
+  return entry(ctx.newId, resource);
+}
+
+/**
+ * What the reader must know: every warning when an entry was not recognised in full, otherwise
+ * each property a rule needed and the model does not know (decision 176); none when neither.
+ */
 function interactionCaveat(check: InteractionCheck): string | undefined {
-  if (check.complete) return undefined;
-  return `Interaction check incomplete: ${check.warnings.join(" ")}`.trim();
+  const notEvaluated = check.warnings.filter((warning) => warning.startsWith("Not evaluated:"));
+  if (check.complete && notEvaluated.length === 0) return undefined;
+  const said = check.complete ? notEvaluated : check.warnings;
+  return `Interaction check incomplete: ${said.join(" ")}`.trim();
 }
 
 function detectedIssue(
@@ -46,7 +80,7 @@ function detectedIssue(
     new Set(check.medications.filter((m) => m.ingredient === ingredient).map((m) => m.input));
   const involved = new Set([...inputsOf(interaction.a), ...inputsOf(interaction.b)]);
   const implicated: Reference[] = active
-    .filter((p) => involved.has(p.medicationName.trim()))
+    .filter((p) => involved.has(prescriptionEntryText(p)))
     .flatMap((p) => prescriptionReference(p) ?? []);
   const resource: DetectedIssue = compact({
     resourceType: "DetectedIssue",

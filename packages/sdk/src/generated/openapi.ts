@@ -1062,6 +1062,7 @@ export interface components {
       signalsPresent: number;
       signals: components["schemas"]["ModuleSignal"][];
       disclaimer: string;
+      interactionCheck?: components["schemas"]["MedicationInteractionCheck"];
       /** @enum {string} */
       object: "medication.analysis";
       /** @description Echo of the request value. */
@@ -1083,6 +1084,39 @@ export interface components {
       summaryLine: string;
       sourceRef: string;
       observedAt: string;
+    };
+    /** @description Additive (decision 176): the interaction and dose check of the active prescriptions (each name with its dosage and frequency when those are only strengths and timings), the same result the FHIR answer turns into DetectedIssues. A high interaction or dose finding sets intelligence.summary.requiresClinicianReview and is named in intelligence.summary.flagged. Absent when no prescription was sent. */
+    MedicationInteractionCheck: {
+      /** @enum {string} */
+      status: "checked" | "not_run";
+      notRunReason?: string;
+      /** @enum {string} */
+      highestSeverity: "none" | "low" | "moderate" | "high";
+      requiresClinicianReview: boolean;
+      interactions: {
+        id: string;
+        a: string;
+        b: string;
+        /** @enum {string} */
+        severity: "high" | "moderate" | "low";
+        mechanism: string;
+        recommendation: string;
+        source: string;
+      }[];
+      doseAlerts: {
+        ingredient: string;
+        input: string;
+        dailyMg: number;
+        maximumMg: number;
+        /** @enum {string} */
+        severity: "high" | "moderate" | "low";
+        label: string;
+      }[];
+      notEvaluated: string[];
+      recognized: string[];
+      unrecognized: string[];
+      warnings: string[];
+      complete: boolean;
     };
     MedicationAnalyzeRequest: {
       prescriptions: components["schemas"]["Prescription"][];

@@ -1,0 +1,225 @@
+/**
+ * Door parity for medicines (decisions 173 and 176): one medicine list, run through the JSON
+ * medication answer (`data.interactionCheck` and the intelligence block), the FHIR answer
+ * (DetectedIssues), the agent tool (`checkInteractions`) and the CDS order-sign cards, reads the
+ * same highest interaction severity after each door's documented mapping (CDS: critical = high,
+ * warning = moderate, info = low; decision 119 for FHIR).
+ */
+import type { Bundle, DetectedIssue } from "@medplum/fhirtypes";
+import { checkInteractions, prescriptionEntryText } from "@svc/engines";
+import { type AnalysisAnswer, analysisBundle } from "@svc/fhir";
+import { buildEngineIntelligence, ENGINE_REGISTRY } from "@svc/intelligence";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseHookRequest, runCdsService } from "../src/index.js";
+import { draft, options, orderRequest, searchset } from "./fixtures.js";
+
+const NOW = new Date("2026-11-20T10:00:00Z");
+const RANK: Record<string, number> = { none: 0, low: 1, moderate: 2, high: 3 };
+const LEVEL = ["none", "low", "moderate", "high"] as const;
+const CARD_LEVEL: Record<string, number> = { info: 1, warning: 2, critical: 3 };
+
+const POOL = [
+  "sertraline",
+  "trazodone",
+  "tramadol",
+  "mirtazapine",
+  "risperidone",
+  "paliperidone",
+  "olanzapine",
+  "haloperidol",
+  "citalopram",
+  "escitalopram",
+  "amisulpride",
+  "lithium",
+  "ibuprofen",
+  "fluoxetine",
+  "clozapine",
+  "carbamazepine",
+  "quetiapine",
+  "oxycodone",
+  "diazepam",
+  "venlafaxine",
+  "desvenlafaxine",
+  "zuclopenthixol",
+  "clarithromycin",
+  "ondansetron",
+  "sumatriptan",
+  "warfarin",
+  "methadone",
+  "pregabalin",
+  "lamotrigine",
+  "valproate",
+  "hydroxyzine",
+  "amitriptyline",
+  "nortriptyline",
+  "bupropion",
+  "zolpidem",
+];
+const DOSES = ["", " 50 mg", " 10 mg", " 300 mg"];
+
+function jsonAnswer(texts: readonly string[]) {
+  const body = {
+    prescriptions: texts.map((text, i) => ({
+      id: `rx_${i + 1}`,
+      medicationName: text,
+      status: "active",
+      prescribedAt: "2026-10-20",
+    })),
+    assessments: [],
+  };
+  const descriptor = ENGINE_REGISTRY.medication;
+  // biome-ignore lint/suspicious/noExplicitAny: the registry's run is typed per engine
+  const run = (descriptor.run as any)(body, { now: NOW });
+  const intelligence = buildEngineIntelligence({
+    engine: "medication",
+    facts: run.facts,
+    model: run.model,
+    now: NOW,
+    // biome-ignore lint/suspicious/noExplicitAny: as above
+    codes: (descriptor.codes as any)(body, run),
+    currentInputs: body,
+  });
+  const answer = {
+    engine: "medication",
+    data: { ...run.data, model: run.model, intelligence },
+    request: body,
+  } as AnalysisAnswer;
+  return { body, run, intelligence, answer };
+}
+
+function highest(severities: readonly string[]): number {
+  return Math.max(0, ...severities.map((s) => RANK[s] ?? 0));
+}
+
+function cdsLevel(texts: readonly string[]): number {
+  const drafts = texts.map((text, i) => draft(`d${i + 1}`, { text }));
+  const body = orderRequest("order-sign", drafts, { medications: searchset([]) });
+  const parsed = parseHookRequest("psych-interactions-sign", body);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  const result = runCdsService("psych-interactions-sign", parsed.request, body.prefetch ?? {}, options());
+  return Math.max(
+    0,
+    ...result.cards
+      .filter(
+        (card) =>
+          card.source.url?.includes("/cds-rules/interaction-") &&
+          !card.source.url.endsWith("/interaction-not-checked"),
+      )
+      .map((card) => CARD_LEVEL[card.indicator] ?? 0),
+  );
+}
+
+describe("medicine door parity", () => {
+  it("JSON, FHIR, agent tool and CDS cards agree on the highest interaction severity", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.constantFrom(...POOL), { minLength: 2, maxLength: 4 }),
+        fc.array(fc.constantFrom(...DOSES), { minLength: 4, maxLength: 4 }),
+        (names, doses) => {
+          const texts = names.map((name, i) => `${name}${doses[i] ?? ""}`);
+          const { run, intelligence, answer, body } = jsonAnswer(texts);
+          const check = run.data.interactionCheck;
+          const json = highest(check.interactions.map((i: { severity: string }) => i.severity));
+          const agent = highest(
+            checkInteractions(body.prescriptions.map(prescriptionEntryText)).interactions.map(
+              (i) => i.severity,
+            ),
+          );
+          const bundle = analysisBundle(answer, { publicBaseUrl: "https://api.example.com" }) as Bundle;
+          const issues = (bundle.entry ?? [])
+            .map((e) => e.resource)
+            .filter((r): r is DetectedIssue => r?.resourceType === "DetectedIssue");
+          const codeOf = (issue: DetectedIssue) => issue.code?.coding?.[0]?.code;
+          const fhir = highest(
+            issues.filter((i) => codeOf(i) === "DRG").map((issue) => issue.severity ?? ""),
+          );
+          // Dose findings: one High Dose Alert per JSON dose alert, same severity.
+          expect(
+            issues.filter((i) => codeOf(i) === "DOSEH").map((i) => i.severity),
+            texts.join(", "),
+          ).toEqual(check.doseAlerts.map((d: { severity: string }) => d.severity));
+          const cds = cdsLevel(texts);
+          const label = `${texts.join(", ")}: json ${LEVEL[json]}, agent ${LEVEL[agent]}, fhir ${LEVEL[fhir]}, cds ${LEVEL[cds]}`;
+          expect(agent, label).toBe(json);
+          expect(fhir, label).toBe(json);
+          expect(cds, label).toBe(json);
+          const highFinding =
+            json === 3 || check.doseAlerts.some((d: { severity: string }) => d.severity === "high");
+          expect(check.requiresClinicianReview, label).toBe(highFinding);
+          if (highFinding) expect(intelligence.summary.requiresClinicianReview, label).toBe(true);
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
+  it("sertraline + tramadol through the JSON medication answer (before: no interaction field at all)", () => {
+    const { run, intelligence } = jsonAnswer(["Sertraline 50 mg", "Tramadol 50 mg"]);
+    expect(run.data.interactionCheck).toMatchObject({
+      status: "checked",
+      highestSeverity: "high",
+      requiresClinicianReview: true,
+      interactions: [{ id: "serotonergic-tramadol", a: "sertraline", b: "tramadol", severity: "high" }],
+    });
+    expect(intelligence.summary.requiresClinicianReview).toBe(true);
+    expect(intelligence.summary.flagged).toContain(
+      "Interaction (high): sertraline + tramadol (serotonergic-tramadol)",
+    );
+  });
+
+  it("a dose in the dosage field is read with the name; free text there is not (sertraline 300 mg)", () => {
+    const body = {
+      prescriptions: [
+        {
+          id: "rx_1",
+          medicationName: "Sertraline",
+          dosage: "300 mg",
+          frequency: "once daily",
+          status: "active",
+        },
+        {
+          id: "rx_2",
+          medicationName: "Mirtazapine 15 mg",
+          dosage: "as directed by the clinic",
+          status: "active",
+        },
+      ],
+      assessments: [],
+    };
+    // biome-ignore lint/suspicious/noExplicitAny: the registry's run is typed per engine
+    const run = (ENGINE_REGISTRY.medication.run as any)(body, { now: NOW });
+    expect(run.data.interactionCheck.doseAlerts).toMatchObject([
+      { ingredient: "sertraline", dailyMg: 300, maximumMg: 200 },
+    ]);
+    expect(run.data.interactionCheck.complete).toBe(true);
+    expect(run.facts.summary.requiresClinicianReview).toBe(true);
+    const { answer } = jsonAnswer(["Sertraline 300 mg"]);
+    const bundle = analysisBundle(answer, { publicBaseUrl: "https://api.example.com" }) as Bundle;
+    const dose = (bundle.entry ?? [])
+      .map((e) => e.resource)
+      .find((r) => r?.resourceType === "DetectedIssue") as DetectedIssue | undefined;
+    expect(dose?.code?.coding?.[0]).toEqual({
+      system: "http://terminology.hl7.org/CodeSystem/v3-ActCode",
+      code: "DOSEH",
+      display: "High Dose Alert",
+    });
+    expect(dose?.severity).toBe("high");
+    expect(dose?.implicated?.[0]?.identifier?.value).toBe("rx_1");
+  });
+
+  it("an unknown property a rule needed is said on the CDS not-checked card, as in the JSON answer", () => {
+    const texts = ["Citalopram 20 mg", "Sertraline 50 mg"];
+    const drafts = texts.map((text, i) => draft(`d${i + 1}`, { text }));
+    const body = orderRequest("order-sign", drafts, { medications: searchset([]) });
+    const parsed = parseHookRequest("psych-interactions-sign", body);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+    const result = runCdsService("psych-interactions-sign", parsed.request, body.prefetch ?? {}, options());
+    const notChecked = result.cards.find((card) => card.source.url?.endsWith("/interaction-not-checked"));
+    expect(notChecked?.detail).toContain("QT risk category unknown for sertraline");
+    const { run } = jsonAnswer(texts);
+    expect(run.data.interactionCheck.notEvaluated.join(" ")).toContain(
+      "QT risk category unknown for sertraline",
+    );
+  });
+});
