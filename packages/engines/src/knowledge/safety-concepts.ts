@@ -23,7 +23,7 @@
  */
 
 import { foldKeepingDigits } from "../fold.js";
-import { ANTIPSYCHOTICS_NOT_MODELLED, type DrugClass, namesOfClass } from "./medicines.js";
+import { ANTIPSYCHOTICS_NOT_MODELLED, DRUG_CLASSES, type DrugClass, namesOfClass } from "./medicines.js";
 
 export const SAFETY_CONCEPT_KEYS = [
   "command_hallucinations",
@@ -261,7 +261,8 @@ type MedicineTag =
   | "mood_stabiliser"
   | "benzodiazepine"
   | "stimulant"
-  | "medication";
+  | "medication"
+  | "drug";
 
 /** The medicine model's classes behind each tag, and the class words a person uses. */
 const MEDICINE_TAGS: readonly {
@@ -302,7 +303,8 @@ function addMedicineRun(name: string, tag: MedicineTag): void {
   const runs = MEDICINE_RUNS.get(first) ?? [];
   const key = stems.join(" ");
   const existing = runs.find((run) => run.stems.join(" ") === key);
-  const tags = tag === "medication" ? ["#med"] : ["#med", "#psychotropic", `#med:${tag}`];
+  const tags =
+    tag === "drug" ? ["#drug"] : tag === "medication" ? ["#med"] : ["#med", "#psychotropic", `#med:${tag}`];
   if (existing) for (const t of tags) existing.tags.add(t);
   else runs.push({ stems, tags: new Set(tags) });
   MEDICINE_RUNS.set(first, runs);
@@ -312,6 +314,10 @@ for (const { tag, classes, words } of MEDICINE_TAGS) {
   if (tag === "antipsychotic") names.push(...ANTIPSYCHOTICS_NOT_MODELLED);
   for (const name of names) addMedicineRun(name, tag);
 }
+// Any medicine the model knows can be taken in an overdose (tramadol, co-codamol), though only a
+// psychotropic or a generic word is a stopped medicine here.
+for (const drugClass of DRUG_CLASSES)
+  for (const name of namesOfClass(drugClass)) addMedicineRun(name, "drug");
 
 // ---------------------------------------------------------------------------------------------
 // Tokens
@@ -408,7 +414,7 @@ const HARM_OTHER_VERBS =
 const STOP =
   "stopped stop quit cease discontinue discontinuation off miss skip refuse withdraw withdrawal taper nonadherence nonadherent noncompliance noncompliant forget abandon";
 const SUBSTANCE =
-  "pill pills tablet tablets capsule paracetamol acetaminophen tylenol panadol ibuprofen aspirin codeine cocodamol tramadol insulin medication meds medicine drug #med";
+  "pill pills tablet tablets capsule paracetamol acetaminophen tylenol panadol ibuprofen aspirin codeine codamol tramadol insulin medication meds medicine drug #med #drug";
 
 const PATTERNS: Readonly<Record<SafetyConceptKey, readonly Pattern[]>> = {
   command_hallucinations: [
@@ -510,6 +516,8 @@ const PATTERNS: Readonly<Record<SafetyConceptKey, readonly Pattern[]>> = {
       excludes: "less little decrease reduce hardly barely",
     }),
     pattern(["sleep", "not", "tired tire"], { window: 7, ordered: true }),
+    // "has not slept for days and is not tired": the first negation is the concept's own.
+    pattern(["not no", "sleep", "not", "tired tire"], { window: 12, ordered: true }),
   ],
   elevated_mood: [
     pattern([
@@ -917,6 +925,27 @@ export function readSafetyText(text: string): SafetyTextReading {
       !(c.subsumedBy ?? []).some((k) => negatedKeys.has(k) || positiveKeys.has(k)),
   );
   return { concepts, negated, matches: all, unexplainedRiskWords };
+}
+
+/**
+ * Every stem a concept pattern or the risk lexicon reads, the negation and rewrite words and the
+ * first stem of every medicine name: text without any of them can match no concept (tests).
+ */
+export function safetyVocabulary(): Set<string> {
+  const words = new Set<string>([
+    ...RISK_LEXICON,
+    ...PRE_NEGATION,
+    ...POST_NEGATION,
+    ...MEDICINE_RUNS.keys(),
+  ]);
+  for (const patterns of Object.values(PATTERNS))
+    for (const p of patterns)
+      for (const fam of p.families) for (const w of fam) words.add(w.replace(/^=/, ""));
+  for (const { from, to } of REWRITES) {
+    words.add(to);
+    for (const alternatives of from) for (const w of alternatives) words.add(w);
+  }
+  return words;
 }
 
 /** The risk-lexicon words of a text, as folded, once each (empty when none). */

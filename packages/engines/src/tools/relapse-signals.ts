@@ -98,6 +98,11 @@ export interface RelapseNotScored {
   negates?: string;
   /** Risk-lexicon words in the name that no concept explained (decision 181): review at moderate. */
   riskWords?: string[];
+  /**
+   * The name was scored for what it reads positive, and this negated part of it was not
+   * ("stopped lithium, denies SI"): flagged for review like a negated name (decision 181).
+   */
+  partly?: true;
 }
 
 /** The safety concepts read in one supplied name (decision 181), with their SNOMED CT codes. */
@@ -723,11 +728,11 @@ function reading(
  * no concept explained.
  */
 export function readRelapseIndicator(name: string): RelapseIndicatorReading {
-  const exact = BY_COMPACT.get(compactName(name)) ?? BY_WORDS.get(wordsOf(name).join(" "));
-  if (exact) return reading([exact]);
   const safety = readSafetyText(name);
   const concepts = safety.concepts.map((c) => c.concept);
   const negatedConcepts = safety.negated.map((c) => c.concept);
+  const exact = BY_COMPACT.get(compactName(name)) ?? BY_WORDS.get(wordsOf(name).join(" "));
+  if (exact) return reading([exact], { concepts, negatedConcepts });
   if (concepts.length > 0) {
     const indicators = [...new Set(safety.concepts.map((c) => indicatorByKey(c.indicator)))];
     return reading(indicators, { concepts, negatedConcepts });
@@ -827,6 +832,14 @@ function collectSignals(signals: readonly RelapseSignalInput[]): Collected {
       );
       continue;
     }
+    const negatedPart = read.negatedConcepts[0];
+    if (negatedPart && read.concepts.length > 0)
+      notScored.push({
+        indicator: signal.indicator,
+        reason: "negated",
+        negates: safetyConcept(negatedPart).indicator,
+        partly: true,
+      });
     for (const indicator of read.indicators) {
       severities.set(indicator, Math.max(severities.get(indicator) ?? 0, signal.severity));
       counts.set(indicator, (counts.get(indicator) ?? 0) + 1);
@@ -988,6 +1001,13 @@ function notScoredItem(item: RelapseNotScored): NotEvaluatedItem {
     };
   if (item.reason === "unrecognised")
     return { what, why: "unrecognised", label: `Not scored: unrecognised indicator "${item.indicator}"` };
+  if (item.partly)
+    return {
+      what,
+      why: "negated part not scored",
+      level: isSafetyCritical(item.negates) ? "moderate" : "low",
+      label: `Clinician review: "${item.indicator}" also reads as a negated ${item.negates ?? "indicator"}, which was not scored; confirm directly`,
+    };
   if (isSafetyCritical(item.negates))
     return {
       what,
@@ -1001,6 +1021,8 @@ function notScoredItem(item: RelapseNotScored): NotEvaluatedItem {
 function notScoredWarning(item: RelapseNotScored): string {
   if (item.reason === "unrecognised")
     return `Unrecognised relapse indicator "${item.indicator}": not scored.`;
+  if (item.partly)
+    return `Relapse indicator "${item.indicator}" also reads as a negated ${item.negates ?? "indicator"}: that part was not scored and is not read as an absence.`;
   return `Negated relapse indicator "${item.indicator}": not scored and not read as an absence; send an absent sign as the indicator with severity 0.`;
 }
 
