@@ -15,7 +15,7 @@ import {
   safetyVocabulary,
   stemWord,
 } from "../src/knowledge/safety-concepts.js";
-import { readRelapseIndicator, scoreRelapse } from "../src/tools/relapse-signals.js";
+import { getSignalModel, readRelapseIndicator, scoreRelapse } from "../src/tools/relapse-signals.js";
 import { AGENT_RISK_LEVELS, type AgentRiskLevel } from "../src/tools/types.js";
 
 const rank = (level: AgentRiskLevel) => AGENT_RISK_LEVELS.indexOf(level);
@@ -85,6 +85,13 @@ describe("blind cases (expected concept fixed before the run)", () => {
     expect(stopped.contributing.map((c) => c.indicator)).toEqual(["medication_nonadherence"]);
     expect(stopped.risk.level).toBe("high");
     expect(stopped.concepts[0]?.concepts.map((c) => c.concept)).toEqual(["stopped_antidepressant"]);
+  });
+
+  it("every concept maps to an indicator of the signal model, which publishes the concepts", () => {
+    const model = getSignalModel();
+    const keys = new Set(model.indicators.map((i) => i.indicator));
+    for (const c of SAFETY_CONCEPTS) expect(keys.has(c.indicator), c.concept).toBe(true);
+    expect(model.safetyConcepts.map((c) => c.concept)).toEqual(SAFETY_CONCEPTS.map((c) => c.concept));
   });
 
   it("codes only the verified SNOMED CT concepts", () => {

@@ -13,7 +13,12 @@
  * Indicators, weights, rules, formula and sources: docs/engines/relapse-signals.md.
  */
 
-import { readSafetyText, type SafetyConceptKey, safetyConcept } from "../knowledge/safety-concepts.js";
+import {
+  readSafetyText,
+  SAFETY_CONCEPTS,
+  type SafetyConceptKey,
+  safetyConcept,
+} from "../knowledge/safety-concepts.js";
 import { RELAPSE_DEFAULT_PARAMS, type RelapseLevel } from "../relapse.js";
 import { clamp, round } from "../shared.js";
 import {
@@ -68,6 +73,11 @@ export interface RelapseSignalModel {
   bands: { band: RelapseLevel; min: number; max: number }[];
   /** Combinations that raise the composite to at least a band, whatever the weights say. */
   combinationRules: RelapseCombinationRule[];
+  /**
+   * Additive: the safety concepts read in a phrase (decision 181), each with the indicator it is
+   * scored as, its SNOMED CT code where verified, and its source.
+   */
+  safetyConcepts: { concept: string; label: string; indicator: string; code?: string; source: string }[];
   method: string;
 }
 
@@ -518,6 +528,13 @@ export function getSignalModel(): RelapseSignalModel {
     combinationRules: RELAPSE_COMBINATION_RULES.map((r) => ({
       ...r,
       groups: r.groups.map((g) => [...g]),
+    })),
+    safetyConcepts: SAFETY_CONCEPTS.map((c) => ({
+      concept: c.concept,
+      label: c.label,
+      indicator: c.indicator,
+      ...(c.code ? { code: c.code.code } : {}),
+      source: c.source,
     })),
     method: METHOD,
   };
