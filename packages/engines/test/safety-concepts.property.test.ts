@@ -94,6 +94,22 @@ describe("blind cases (expected concept fixed before the run)", () => {
     expect(model.safetyConcepts.map((c) => c.concept)).toEqual(SAFETY_CONCEPTS.map((c) => c.concept));
   });
 
+  it("look-alike letters, hidden characters and compatibility forms do not hide a concept", () => {
+    expect(conceptsOf("\u0441ut her \u0430rms")).toContain("self_harm");
+    expect(conceptsOf("ki\u200Bll himself")).toContain("suicidal_ideation");
+    expect(conceptsOf("\uFF2F\uFF36\uFF25\uFF32\uFF24\uFF2F\uFF33\uFF25\uFF24")).toContain("overdose");
+  });
+
+  it("reads the positive part of a mixed sentence and flags the negated part", () => {
+    const reading = readSafetyText("he is not suicidal but cut his arm");
+    expect(reading.concepts.map((c) => c.concept)).toEqual(["self_harm"]);
+    expect(reading.negated.map((c) => c.concept)).toEqual(["suicidal_ideation"]);
+    // Risk words without a concept are reported for review, not dropped.
+    expect(readSafetyText("she cut her hair").unexplainedRiskWords).toEqual([
+      { sentence: 0, words: ["cut"] },
+    ]);
+  });
+
   it("codes only the verified SNOMED CT concepts", () => {
     const coded = Object.fromEntries(
       SAFETY_CONCEPTS.filter((c) => c.code).map((c) => [c.concept, c.code?.code]),
