@@ -1,3 +1,4 @@
+import { scoreRelapse } from "@svc/engines";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RelapseAgentRequest, RelapseAgentResponse } from "../src/index.js";
@@ -69,4 +70,30 @@ describe("relapse agent: safety-critical and combined signals", () => {
     expect(data.warnings.join(" ")).toMatch(/Negated relapse indicator "no suicidal ideation"/);
     expect(data.risk.level).toBe("moderate");
   });
+});
+
+describe("relapse agent: safety concepts by meaning (decision 181)", () => {
+  it.each([
+    ["cut her arms last night", "high"],
+    ["says he will hurt his neighbour", "high"],
+    ["took all her pills", "high"],
+    ["stopped venlafaxine", "high"],
+    ["denies cutting", "moderate"],
+    ["talks about killing", "moderate"],
+  ])(
+    "'%s' reads %s through the agent, as the engine reads it (each was low before)",
+    async (indicator, level) => {
+      const signals = [{ indicator, severity: 1 }];
+      const data = await relapseAgent(signals);
+      // The engine's level and flag; the envelope may add its "Not assessed" line to the labels.
+      const engine = scoreRelapse(signals).risk;
+      expect({ level: data.risk.level, flag: data.risk.flag }).toEqual({
+        level: engine.level,
+        flag: engine.flag,
+      });
+      expect(data.risk.labels).toEqual(expect.arrayContaining(engine.labels));
+      expect(data.risk.level).toBe(level);
+      expect(data.risk.flag).toBe(true);
+    },
+  );
 });

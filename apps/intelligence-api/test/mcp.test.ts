@@ -2,6 +2,7 @@ import { request as httpRequest } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { scoreRelapse } from "@svc/engines";
 import type { ErrorEnvelope } from "@svc/http";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -175,6 +176,27 @@ describe("tools/call: the engines' answers", () => {
       expect.arrayContaining(["medication_nonadherence", "sleep_disruption"]),
     );
     expect(score.unrecognized).toEqual(["moon_phase"]);
+  });
+
+  it("scoreRelapse reads safety concepts as the engine does: the same indicator, the same level (decision 181)", async () => {
+    for (const indicator of [
+      "cut her arms last night",
+      "says he will hurt his neighbour",
+      "stopped venlafaxine",
+      "took 30 paracetamol",
+      "denies cutting",
+      "talks about killing",
+    ]) {
+      const signals = [{ indicator, severity: 0.7 }];
+      const viaMcp = await callTool<{ risk: { level: string; flag: boolean }; concepts: unknown[] }>(
+        "scoreRelapse",
+        { signals },
+      );
+      const engine = scoreRelapse(signals);
+      expect(viaMcp.risk, indicator).toEqual(engine.risk);
+      expect(viaMcp.concepts, indicator).toEqual(engine.concepts);
+      expect(viaMcp.risk.level, indicator).not.toBe("low");
+    }
   });
 
   it("getPanels, getInstruments and getSignalModel describe what the engines recognise", async () => {

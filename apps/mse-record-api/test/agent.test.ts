@@ -26,7 +26,7 @@ import { mse, visit } from "./helpers.js";
 const RISK_NOT_ASSESSED_LABEL =
   "Suicide risk not assessed by the agent: the clinician must complete the risk domain and the C-SSRS screen.";
 const TRANSCRIPT_NOT_ANALYSED_WARNING =
-  "The transcript was not analysed: no language model is configured; only telemetry-supported findings are proposed.";
+  "The transcript was not analysed for MSE findings: no language model is configured; only telemetry-supported findings are proposed. It was screened for safety concepts only, which raise the risk and propose nothing.";
 const LIMITS = { maxSteps: 6, callTimeoutMs: 1_500, totalTimeoutMs: 4_000 };
 
 let server: ScriptedModelServer;
@@ -197,7 +197,15 @@ describe("with a model (scripted, real adapter)", () => {
     });
     expect(res.status).toBe(200);
     expect(res.json.draft?.selection.risk).toBeUndefined();
-    expect(res.json.risk).toMatchObject({ flag: false, level: "none", labels: [RISK_NOT_ASSESSED_LABEL] });
+    // Not assessed is low and flagged (decision 182); the denied self-harm is flagged, not cleared.
+    expect(res.json.risk).toMatchObject({
+      flag: true,
+      level: "low",
+      labels: [
+        "Transcript screen: Self-harm mentioned as denied or absent (sentence 1); not read as an absence, for the clinician to confirm",
+        RISK_NOT_ASSESSED_LABEL,
+      ],
+    });
     const warnings = res.json.warnings.join("\n");
     expect(warnings).toContain('Dropped the model\'s risk option "denies_si_hi"');
     expect(warnings).toContain("a negative screen must be recorded by the clinician");
@@ -222,7 +230,11 @@ describe("with a model (scripted, real adapter)", () => {
     expect(res.status).toBe(200);
     expect(res.json.draft?.selection.risk).toEqual({ values: ["passive_si"], confidence: "low" });
     expect(res.json.risk).toMatchObject({ flag: true, level: "low" });
-    expect(res.json.risk.labels).toEqual(["Risk: Passive death wish", RISK_NOT_ASSESSED_LABEL]);
+    expect(res.json.risk.labels).toEqual([
+      "Risk: Passive death wish",
+      "Transcript screen: Passive death wish (sentence 1), for the clinician to assess",
+      RISK_NOT_ASSESSED_LABEL,
+    ]);
     expect(res.json.warnings).toContain(
       "Risk finding proposed from the transcript, for the clinician to confirm: Risk: Passive death wish.",
     );

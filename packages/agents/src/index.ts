@@ -7,3 +7,4 @@ export * from "./products.js";
 export * from "./prompts.js";
 export * from "./record-agent.js";
 export * from "./record-tools.js";
+export * from "./transcript-screen.js";

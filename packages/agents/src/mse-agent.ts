@@ -1,3 +1,4 @@
+import { type AgentRisk, riskWithNotEvaluated } from "@svc/engines";
 import {
   boundedWarnings,
   clipModelList,
@@ -30,6 +31,7 @@ import { type GroundedEntity, groundAnswer, parseModelAnswer, parseModelJson } f
 import { DEFAULT_TOOL_LOOP_LIMITS, type ToolLoopLimits } from "./limits.js";
 import { MSE_AGENT_TOOLS, MseTelemetrySchema } from "./mse-tools.js";
 import { analyzeTelemetryFindings, type MseTelemetry, type TelemetryAnalysis } from "./telemetry-findings.js";
+import { screenTranscript, type TranscriptScreen } from "./transcript-screen.js";
 
 /**
  * The MSE agent (POST /v1/mse/{visitId}/agent): turns a transcript and/or device telemetry into a
@@ -101,7 +103,18 @@ export const RISK_NOT_ASSESSED_LABEL =
   "Suicide risk not assessed by the agent: the clinician must complete the risk domain and the C-SSRS screen.";
 
 export const TRANSCRIPT_NOT_ANALYSED_WARNING =
-  "The transcript was not analysed: no language model is configured; only telemetry-supported findings are proposed.";
+  "The transcript was not analysed for MSE findings: no language model is configured; only telemetry-supported findings are proposed. It was screened for safety concepts only, which raise the risk and propose nothing.";
+
+/**
+ * The agent never assesses suicide risk (decision 54): that is a not-evaluated item, so the
+ * proposal's risk is at least `low`, flagged, as every record agent's is (decision 80): one
+ * representation of "not assessed" in every door, never `none` (decision 182).
+ */
+const RISK_NOT_ASSESSED_ITEM = {
+  what: "suicide risk",
+  why: "the agent does not assess it",
+  label: RISK_NOT_ASSESSED_LABEL,
+} as const;
 
 /** Risk-domain options the agent never proposes: they lower concern, which is the clinician's call. */
 export const NEVER_PROPOSED_RISK_VALUES: readonly string[] = ["denies_si_hi", "protective_factors"];
@@ -119,9 +132,11 @@ export async function runMseAgent(
 ): Promise<MseAgentProposal> {
   // The engine's own telemetry run comes first: the only source of digital_mse findings.
   const telemetry = request.telemetry ? analyzeTelemetryFindings(request.telemetry) : null;
+  // The transcript's safety screen runs whatever the runner: it only ever raises the risk.
+  const screen = screenTranscript(request.transcript);
   const now = options.now ?? (() => new Date());
-  if (!options.model) return deterministicProposal(request, telemetry, now);
-  return modelProposal(request, telemetry, options.model, { ...options, now });
+  if (!options.model) return deterministicProposal(request, telemetry, screen, now);
+  return modelProposal(request, telemetry, screen, options.model, { ...options, now });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -133,9 +148,19 @@ interface Finalised {
   commit: MseAgentCommit | null;
 }
 
-function finalise(request: MseAgentRequest, selection: Selection): Finalised {
-  const risk = assessRisk(selection);
-  const notAssessed: RiskAssessment = { ...risk, labels: [...risk.labels, RISK_NOT_ASSESSED_LABEL] };
+/**
+ * The proposal's risk: the write endpoint's assessment of the selection, raised by the transcript
+ * screen's findings and held at the not-assessed floor (never lowered: a maximum of levels).
+ */
+export function proposalRisk(selection: Selection, screen: TranscriptScreen): RiskAssessment {
+  const assessed = assessRisk(selection);
+  const engine: AgentRisk = { flag: assessed.flag, level: assessed.level, labels: assessed.labels };
+  const combined = riskWithNotEvaluated([engine, ...screen.risks], [RISK_NOT_ASSESSED_ITEM]);
+  return { ...assessed, flag: combined.flag, level: combined.level, labels: combined.labels };
+}
+
+function finalise(request: MseAgentRequest, selection: Selection, screen: TranscriptScreen): Finalised {
+  const notAssessed = proposalRisk(selection, screen);
   if (Object.keys(selection).length === 0) return { draft: null, risk: notAssessed, commit: null };
   const lines = buildLines(selection);
   const body: MseAgentCommit["body"] = { patientId: request.patientId, selection };
@@ -213,13 +238,15 @@ function citationEntities(telemetry: TelemetryAnalysis | null): GroundedEntity[]
 function deterministicProposal(
   request: MseAgentRequest,
   telemetry: TelemetryAnalysis | null,
+  screen: TranscriptScreen,
   now: () => Date,
 ): MseAgentProposal {
   const plan = DETERMINISTIC_PLAN.filter((name) => name !== "analyzeTelemetry" || telemetry !== null);
   const checked = validateSelection(telemetry?.proposed ?? {});
-  const finalised = finalise(request, checked.ok ? checked.selection : {});
+  const finalised = finalise(request, checked.ok ? checked.selection : {}, screen);
   const warnings: string[] = [];
   if (request.transcript !== undefined) warnings.push(TRANSCRIPT_NOT_ANALYSED_WARNING);
+  warnings.push(...screen.warnings);
   if (!telemetry)
     warnings.push("Nothing is proposed: no telemetry was sent, and the transcript needs a language model.");
   warnings.push(...telemetryWarnings(telemetry));
@@ -301,6 +328,7 @@ export function mseAgentPrompt(
 async function modelProposal(
   request: MseAgentRequest,
   telemetry: TelemetryAnalysis | null,
+  screen: TranscriptScreen,
   model: ChatModel,
   options: MseAgentOptions & { now: () => Date },
 ): Promise<MseAgentProposal> {
@@ -324,7 +352,8 @@ async function modelProposal(
   mergeTelemetryFindings(candidate, telemetry, warnings);
   const selection = revalidate(candidate, warnings);
   warnings.push(...riskConfirmations(selection, telemetry));
-  const finalised = finalise(request, selection);
+  warnings.push(...screen.warnings);
+  const finalised = finalise(request, selection, screen);
   const narrated = modelNarrative(loop.text, telemetry, loop.stoppedAtStepBound);
   warnings.push(...narrated.warnings);
   if (loop.stoppedAtStepBound) {

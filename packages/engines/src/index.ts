@@ -1,5 +1,6 @@
 export * from "./biomarker.js";
 export * from "./dmse.js";
+export * from "./fold.js";
 export * from "./knowledge/index.js";
 export * from "./medication.js";
 export * from "./medication-list.js";

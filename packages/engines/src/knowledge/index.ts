@@ -1,4 +1,5 @@
 export * from "./analytes.js";
 export * from "./instruments.js";
 export * from "./medicines.js";
+export * from "./safety-concepts.js";
 export * from "./staleness.js";

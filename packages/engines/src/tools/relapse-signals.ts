@@ -13,7 +13,12 @@
  * Indicators, weights, rules, formula and sources: docs/engines/relapse-signals.md.
  */
 
-import { ANTIPSYCHOTICS_NOT_MODELLED, namesOfClass } from "../knowledge/medicines.js";
+import {
+  readSafetyText,
+  SAFETY_CONCEPTS,
+  type SafetyConceptKey,
+  safetyConcept,
+} from "../knowledge/safety-concepts.js";
 import { RELAPSE_DEFAULT_PARAMS, type RelapseLevel } from "../relapse.js";
 import { clamp, round } from "../shared.js";
 import {
@@ -68,6 +73,11 @@ export interface RelapseSignalModel {
   bands: { band: RelapseLevel; min: number; max: number }[];
   /** Combinations that raise the composite to at least a band, whatever the weights say. */
   combinationRules: RelapseCombinationRule[];
+  /**
+   * Additive: the safety concepts read in a phrase (decision 181), each with the indicator it is
+   * scored as, its SNOMED CT code where verified, and its source.
+   */
+  safetyConcepts: { concept: string; label: string; indicator: string; code?: string; source: string }[];
   method: string;
 }
 
@@ -96,6 +106,22 @@ export interface RelapseNotScored {
   reason: "unrecognised" | "negated";
   /** For a negated name: the indicator it names, when known. */
   negates?: string;
+  /** Risk-lexicon words in the name that no concept explained (decision 181): review at moderate. */
+  riskWords?: string[];
+  /**
+   * The name was scored for what it reads positive, and this negated part of it was not
+   * ("stopped lithium, denies SI"): flagged for review like a negated name (decision 181).
+   */
+  partly?: true;
+}
+
+/** The safety concepts read in one supplied name (decision 181), with their SNOMED CT codes. */
+export interface RelapseConceptFinding {
+  indicator: string;
+  /** Concepts read positive, scored as the indicators they map to. */
+  concepts: { concept: SafetyConceptKey; label: string; indicator: string; code?: string }[];
+  /** Concepts mentioned only negated: not scored, flagged for review. */
+  negated: SafetyConceptKey[];
 }
 
 export interface RelapseSignalScore {
@@ -118,6 +144,8 @@ export interface RelapseSignalScore {
   rules: RelapseRuleFinding[];
   /** Why each name in `unrecognized` was not scored. */
   notScored: RelapseNotScored[];
+  /** Additive: the safety concepts read in each supplied name that had any (decision 181). */
+  concepts: RelapseConceptFinding[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -501,6 +529,13 @@ export function getSignalModel(): RelapseSignalModel {
       ...r,
       groups: r.groups.map((g) => [...g]),
     })),
+    safetyConcepts: SAFETY_CONCEPTS.map((c) => ({
+      concept: c.concept,
+      label: c.label,
+      indicator: c.indicator,
+      ...(c.code ? { code: c.code.code } : {}),
+      source: c.source,
+    })),
     method: METHOD,
   };
 }
@@ -637,100 +672,11 @@ const NEGATION_CONTEXT = new Set(["or", "and", "nor", "evidence", "patient", "si
 /** Phrases saying a medicine was stopped; the negations inside them are part of the phrase. */
 const DISCONTINUATION_PHRASES =
   /\b(no longer taking|no longer on|not taking|not on|stopped taking|(poor|non|partial|low|reduced) (adherence|adherent|compliance|compliant))\b/g;
-const DISCONTINUATION_WORDS = new Set(
-  [
-    "stopped",
-    "stopping",
-    "stop",
-    "stops",
-    "discontinued",
-    "discontinuing",
-    "discontinuation",
-    "ceased",
-    "ceasing",
-    "cessation",
-    "quit",
-    "quitting",
-    "off",
-    "missed",
-    "missing",
-    "skipped",
-    "skipping",
-    "withdrawal",
-    "withdrawn",
-    "refusing",
-    "refused",
-    "nonadherence",
-    "nonadherent",
-    "noncompliance",
-    "noncompliant",
-    "discontinue",
-  ].map(singular),
-);
-
 /**
- * Words that name a stopped maintenance medicine: every name and brand of the medicine model's
- * mood stabilisers and antipsychotics (knowledge/medicines.ts, one table), the antipsychotics it
- * lists without interaction data, and the class words. Each is a run of words, matched anywhere
- * in the phrase ("stopped Abilify Maintena", "lithium carbonate discontinued").
- */
-const MAINTENANCE_MEDICINE_PHRASES: readonly (readonly string[])[] = [
-  ...new Set([
-    ...namesOfClass("mood_stabiliser"),
-    ...namesOfClass("antipsychotic"),
-    ...ANTIPSYCHOTICS_NOT_MODELLED,
-    "mood stabiliser",
-    "antipsychotic",
-    "neuroleptic",
-    "depot",
-  ]),
-]
-  .map(wordsOf)
-  .filter((words) => words.length > 0);
-
-/** True when `run` occurs in `words` as consecutive words. */
-function containsRun(words: readonly string[], run: readonly string[]): boolean {
-  for (let start = 0; start + run.length <= words.length; start += 1)
-    if (run.every((word, i) => words[start + i] === word)) return true;
-  return false;
-}
-
-function namesMaintenanceMedicine(words: readonly string[]): boolean {
-  return MAINTENANCE_MEDICINE_PHRASES.some((run) => containsRun(words, run));
-}
-
-const MEDICATION_WORDS = new Set(
-  ["medication", "medicine", "med", "meds", "tablet", "pill", "treatment"].map(singular),
-);
-
-/** A discontinuation phrase with a medicine: which indicator, or null. */
-function readDiscontinuation(words: readonly string[]): RelapseIndicator | null {
-  if (!words.some((w) => DISCONTINUATION_WORDS.has(w))) return null;
-  if (namesMaintenanceMedicine(words)) return indicatorByKey("mood_stabiliser_discontinuation");
-  if (words.some((w) => MEDICATION_WORDS.has(w))) return indicatorByKey("medication_nonadherence");
-  return null;
-}
-
-/**
- * Words that name a safety-critical or mania indicator wherever they stand in the phrase, so a
- * longer phrase ("passive suicidal thoughts at night") is still read. Checked in order.
+ * Words that name psychotic symptoms or elevated mood wherever they stand in the phrase. The
+ * safety concepts (knowledge/safety-concepts.ts) are read before these, by meaning (decision 181).
  */
 const KEYWORD_PATTERNS: readonly { pattern: RegExp; indicator: string }[] = [
-  {
-    pattern:
-      /\bsuicid|\bparasuicid|\bself ?(harm|harming|injury|injuring|injurious|poisoning|mutilation|cutting)\b|\b(kill|harm)\w* (myself|himself|herself|themselve|self)\b|\bend\w* (own )?life\b|\b(wish|wishe|want)\w* (to )?(be )?(dead|die)\b|\bbetter off dead\b|\bdeath wish\b|\bsi\b/,
-    indicator: "suicidality",
-  },
-  {
-    pattern:
-      /\bhomicid|\b(harm|hurt|kill)\w* (to )?(other|someone|somebody|people)\b|\bviolent (thought|idea|urge|impulse)/,
-    indicator: "harm_to_others",
-  },
-  {
-    pattern:
-      /^(?=.*\bcommand)(?=.*\b(hallucinat|voice\b))|\b(voice|hallucination) (telling|instructing|ordering|commanding)\b|\bimperative (hallucination|voice)\b/,
-    indicator: "command_hallucinations",
-  },
   {
     pattern:
       /\bhallucinat|\bvoice\b|\bdelusion|\bpsychos[ie]|\bpsychotic\b|\bthought (disorder|broadcasting|insertion|withdrawal)\b/,
@@ -745,45 +691,85 @@ function readKeywords(phrase: string): RelapseIndicator | null {
   return null;
 }
 
-/** Exact words, a stopped medicine, the same words in another order, then keywords. */
+/** Exact words, the same words in another order, then keywords. */
 function readPositive(words: readonly string[]): RelapseIndicator | null {
   const phrase = words.join(" ");
-  return (
-    BY_WORDS.get(phrase) ??
-    readDiscontinuation(words) ??
-    BY_WORD_SET.get([...words].sort().join(" ")) ??
-    readKeywords(phrase) ??
-    null
-  );
+  return BY_WORDS.get(phrase) ?? BY_WORD_SET.get([...words].sort().join(" ")) ?? readKeywords(phrase) ?? null;
 }
 
 export interface RelapseIndicatorReading {
   /** The indicator the name refers to, or null when unrecognised or negated. */
   indicator: RelapseIndicator | null;
+  /**
+   * Every indicator the name refers to (decision 181): a phrase can name several safety concepts
+   * ("stopped lithium, not sleeping, cut her arms"); `indicator` is the first. Empty when null.
+   */
+  indicators: RelapseIndicator[];
   /** True when the name negates an indicator ("no suicidal ideation", "denies voices"). */
   negated: boolean;
   /** For a negated name: the indicator it names, when known. */
   negates: RelapseIndicator | null;
+  /** Safety concepts read positive in the name (knowledge/safety-concepts.ts). */
+  concepts: SafetyConceptKey[];
+  /** Safety concepts the name mentions only negated ("denies cutting"). */
+  negatedConcepts: SafetyConceptKey[];
+  /** Risk-lexicon words no concept explains ("talks about killing"): review, never `low`. */
+  riskWords: string[];
+}
+
+function reading(
+  indicators: RelapseIndicator[],
+  rest: Partial<Omit<RelapseIndicatorReading, "indicator" | "indicators">> = {},
+): RelapseIndicatorReading {
+  return {
+    indicator: indicators[0] ?? null,
+    indicators,
+    negated: false,
+    negates: null,
+    concepts: [],
+    negatedConcepts: [],
+    riskWords: [],
+    ...rest,
+  };
 }
 
 /**
  * Reads a caller's name: the exact key, label or alias (any case and punctuation, plurals, US
- * spellings and filler words folded) first. A name with a negation ("no", "denies", "absent",
- * "resolved", ...) outside a curated alias is then negated, never positive. Otherwise: a stopped
- * medicine, the same words in another order where no other indicator has them, and keywords of
- * safety-critical and mania indicators inside a longer phrase.
+ * spellings and filler words folded) first. Then the safety concepts, by meaning (decision 181):
+ * self-harm and its methods, overdose, suicidal ideation, plan and behaviour, harm to others or a
+ * child, command hallucinations, signs of mania and stopping any psychotropic, in any word form
+ * and order; a concept found only negated makes the name negated. A name with a negation ("no",
+ * "denies", "absent", "resolved", ...) outside a curated alias is otherwise negated, never
+ * positive. Otherwise: the same words in another order where no other indicator has them, and
+ * keywords of psychotic symptoms and elevated mood. An unrecognised name carries the risk words
+ * no concept explained.
  */
 export function readRelapseIndicator(name: string): RelapseIndicatorReading {
+  const safety = readSafetyText(name);
+  const concepts = safety.concepts.map((c) => c.concept);
+  const negatedConcepts = safety.negated.map((c) => c.concept);
   const exact = BY_COMPACT.get(compactName(name)) ?? BY_WORDS.get(wordsOf(name).join(" "));
-  if (exact) return { indicator: exact, negated: false, negates: null };
+  if (exact) return reading([exact], { concepts, negatedConcepts });
+  if (concepts.length > 0) {
+    const indicators = [...new Set(safety.concepts.map((c) => indicatorByKey(c.indicator)))];
+    return reading(indicators, { concepts, negatedConcepts });
+  }
+  if (negatedConcepts.length > 0)
+    return reading([], {
+      negated: true,
+      negates: indicatorByKey(safety.negated[0]?.indicator ?? ""),
+      negatedConcepts,
+    });
+  const riskWords = safety.unexplainedRiskWords.flatMap((s) => s.words);
   // "not taking lithium" is a discontinuation, not a negation: the phrase becomes "stopped".
   const phrase = wordsOf(name).join(" ").replace(DISCONTINUATION_PHRASES, "stopped");
   const words = phrase.split(" ").filter((w) => w !== "");
   if (words.some((w) => NEGATION.has(w))) {
     const rest = words.filter((w) => !NEGATION.has(w) && !NEGATION_CONTEXT.has(w));
-    return { indicator: null, negated: true, negates: readPositive(rest) };
+    return reading([], { negated: true, negates: readPositive(rest), riskWords });
   }
-  return { indicator: readPositive(words), negated: false, negates: null };
+  const positive = readPositive(words);
+  return reading(positive ? [positive] : [], positive ? {} : { riskWords });
 }
 
 /** The indicator a caller's name refers to (key, label, alias or phrase), or null. */
@@ -819,6 +805,24 @@ interface Collected {
   severities: Map<RelapseIndicator, number>;
   counts: Map<RelapseIndicator, number>;
   notScored: RelapseNotScored[];
+  concepts: RelapseConceptFinding[];
+}
+
+function conceptFinding(name: string, read: RelapseIndicatorReading): RelapseConceptFinding | null {
+  if (read.concepts.length === 0 && read.negatedConcepts.length === 0) return null;
+  return {
+    indicator: name,
+    concepts: read.concepts.map((key) => {
+      const concept = safetyConcept(key);
+      return {
+        concept: key,
+        label: concept.label,
+        indicator: concept.indicator,
+        ...(concept.code ? { code: concept.code.code } : {}),
+      };
+    }),
+    negated: [...read.negatedConcepts],
+  };
 }
 
 /** Duplicates keep the highest severity (a warning sign is not averaged away). */
@@ -826,25 +830,39 @@ function collectSignals(signals: readonly RelapseSignalInput[]): Collected {
   const severities = new Map<RelapseIndicator, number>();
   const counts = new Map<RelapseIndicator, number>();
   const notScored: RelapseNotScored[] = [];
+  const concepts: RelapseConceptFinding[] = [];
   for (const signal of signals) {
-    const reading = readRelapseIndicator(signal.indicator);
-    const indicator = reading.indicator;
-    if (!indicator) {
+    const read = readRelapseIndicator(signal.indicator);
+    const finding = conceptFinding(signal.indicator, read);
+    if (finding) concepts.push(finding);
+    if (read.indicators.length === 0) {
+      const riskWords = read.riskWords.length > 0 ? { riskWords: [...read.riskWords] } : {};
       notScored.push(
-        reading.negated
+        read.negated
           ? {
               indicator: signal.indicator,
               reason: "negated",
-              ...(reading.negates ? { negates: reading.negates.indicator } : {}),
+              ...(read.negates ? { negates: read.negates.indicator } : {}),
+              ...riskWords,
             }
-          : { indicator: signal.indicator, reason: "unrecognised" },
+          : { indicator: signal.indicator, reason: "unrecognised", ...riskWords },
       );
       continue;
     }
-    severities.set(indicator, Math.max(severities.get(indicator) ?? 0, signal.severity));
-    counts.set(indicator, (counts.get(indicator) ?? 0) + 1);
+    const negatedPart = read.negatedConcepts[0];
+    if (negatedPart && read.concepts.length > 0)
+      notScored.push({
+        indicator: signal.indicator,
+        reason: "negated",
+        negates: safetyConcept(negatedPart).indicator,
+        partly: true,
+      });
+    for (const indicator of read.indicators) {
+      severities.set(indicator, Math.max(severities.get(indicator) ?? 0, signal.severity));
+      counts.set(indicator, (counts.get(indicator) ?? 0) + 1);
+    }
   }
-  return { severities, counts, notScored };
+  return { severities, counts, notScored, concepts };
 }
 
 export function relapseSignalBandOf(score: number): RelapseLevel {
@@ -985,13 +1003,28 @@ function isSafetyCritical(key: string | undefined): boolean {
 /**
  * A name that was not scored is a not-evaluated item (decision 80): it keeps the risk at low or
  * above and is named, in this tool's own wording (decision 77). A negated safety-critical name
- * ("no suicidal ideation", "passive SI, no plan") cannot be told from a mixed statement by this
- * reader, so it asks for the clinician's confirmation at moderate.
+ * ("no suicidal ideation", "denies cutting") is not read as an absence: it asks for the
+ * clinician's confirmation at moderate. So does a name with risk language that no safety concept
+ * explains ("talks about killing"; decision 181): never `low`.
  */
 function notScoredItem(item: RelapseNotScored): NotEvaluatedItem {
   const what = `indicator "${item.indicator}"`;
+  if (item.riskWords && item.riskWords.length > 0)
+    return {
+      what,
+      why: "risk language not recognised as a concept",
+      level: "moderate",
+      label: `Clinician review: "${item.indicator}" has risk language (${item.riskWords.join(", ")}) that was not recognised as a safety concept and was not scored; confirm directly`,
+    };
   if (item.reason === "unrecognised")
     return { what, why: "unrecognised", label: `Not scored: unrecognised indicator "${item.indicator}"` };
+  if (item.partly)
+    return {
+      what,
+      why: "negated part not scored",
+      level: isSafetyCritical(item.negates) ? "moderate" : "low",
+      label: `Clinician review: "${item.indicator}" also reads as a negated ${item.negates ?? "indicator"}, which was not scored; confirm directly`,
+    };
   if (isSafetyCritical(item.negates))
     return {
       what,
@@ -1005,6 +1038,8 @@ function notScoredItem(item: RelapseNotScored): NotEvaluatedItem {
 function notScoredWarning(item: RelapseNotScored): string {
   if (item.reason === "unrecognised")
     return `Unrecognised relapse indicator "${item.indicator}": not scored.`;
+  if (item.partly)
+    return `Relapse indicator "${item.indicator}" also reads as a negated ${item.negates ?? "indicator"}: that part was not scored and is not read as an absence.`;
   return `Negated relapse indicator "${item.indicator}": not scored and not read as an absence; send an absent sign as the indicator with severity 0.`;
 }
 
@@ -1087,5 +1122,6 @@ export function scoreRelapse(signals: readonly RelapseSignalInput[]): RelapseSig
     strongestSignal,
     rules,
     notScored: collected.notScored,
+    concepts: collected.concepts,
   };
 }

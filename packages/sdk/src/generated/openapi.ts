@@ -2521,7 +2521,7 @@ export interface components {
       /** @description False: nothing could be proposed, or the model loop did not finish. */
       ok: boolean;
       draft: components["schemas"]["MseAgentDraft"];
-      /** @description The engine's risk of the proposed selection. Always labelled: the agent does not assess suicide risk, so `none` is never a clearance. */
+      /** @description The engine's risk of the proposed selection, raised by the deterministic safety screen of the transcript (self-harm, overdose, suicidal ideation, plan or behaviour, harm to others, command hallucinations, signs of mania, a stopped psychotropic), with or without a model. Always labelled and never `none`: the agent does not assess suicide risk, so the level is at least `low`, flagged, as in the record agents. */
       risk: {
         flag: boolean;
         /** @enum {string} */
