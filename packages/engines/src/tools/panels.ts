@@ -8,6 +8,7 @@
  * (decision 65). Sources: docs/engines/panels.md.
  */
 
+import { judgeLabReading, tableLevelOf } from "../judgement.js";
 import {
   ANALYTES,
   type AnalyteEntry,
@@ -17,7 +18,6 @@ import {
   type CriticalLimit,
   chooseLoinc,
   clozapineAncText,
-  evaluateAnalyteValue,
   findAnalyte,
   flagCanonicalValue,
   formatAnalyteValue,
@@ -173,13 +173,6 @@ export function panelRangeTextOf(a: PanelAnalyte): string {
   return measureRangeText(rowOf(a).measure);
 }
 
-const TONE_RISK: Readonly<Record<"watch" | "elevated", AgentRiskLevel>> = {
-  // Reuses the analyte table's per-analyte tone: a result with a direct psychiatric safety
-  // implication ("elevated") is a moderate risk, one worth noting ("watch") a low one.
-  watch: "low",
-  elevated: "moderate",
-};
-
 /** "Valproate 700 umol/L (101 mg/L)": the value as sent and, when converted, in the canonical unit. */
 function readingText(entry: AnalyteEntry, reading: PanelReading, evaluation: AnalyteEvaluation): string {
   const sentUnit = reading.unit?.trim() ? reading.unit.trim() : evaluation.unit;
@@ -214,7 +207,8 @@ function readingRisk(
       ],
     };
   }
-  const level = TONE_RISK[flag === "high" ? entry.toneHigh : entry.toneLow];
+  // The one judgement's level (decision 192): the analyte table's tone of the side crossed.
+  const level: AgentRiskLevel = tableLevelOf(entry, evaluation);
   const side = flag === "high" ? "above" : "below";
   return {
     flag: true,
@@ -347,7 +341,9 @@ function classify(
         item: { what: `${entry.display} ${sent}`, why: "no sourced range in this tool" },
       },
     };
-  const evaluation = evaluateAnalyteValue(entry, reading.value, unit, { unitlessMeansCanonical: true });
+  // The one judgement of a reading (decision 192), as the biomarker engine, CDS and FHIR read it.
+  const judged = judgeLabReading(entry, reading.value, unit);
+  const evaluation = judged.evaluation;
   if (evaluation === null || !evaluation.evaluated) {
     const implausible = evaluation?.reason === "implausible";
     const detail = evaluation?.detail ?? "no measurement row";
@@ -358,9 +354,9 @@ function classify(
       ? {
           what: `${entry.display} ${sent}`,
           why: "implausible for its unit; check the unit and the result",
-          level: "moderate",
+          level: judged.level,
         }
-      : { what: `${entry.display} ${sent}`, why: `unit: ${detail}` };
+      : { what: `${entry.display} ${sent}`, why: `unit: ${detail}`, level: judged.level };
     return { notEvaluated: { warning, item } };
   }
   return { entry, measure, evaluation };
