@@ -422,11 +422,11 @@ describe("properties", () => {
         expect(extra).toHaveLength(
           unflaggedCritical.length + implausible.length + outOfRange.length + unitUnread.length,
         );
-        const order = ["no_flags", "watch", "elevated", "critical"] as const;
+        const order: readonly string[] = ["no_flags", "watch", "elevated", "critical"];
         const worst = [
           a.data.signals[0]?.tone ?? "no_flags",
           ...outOfRange.map((f) => STATUS_OF_LEVEL[f.level ?? "none"]),
-        ].reduce((x, y) => (order.indexOf(y) > order.indexOf(x) ? y : x), "no_flags");
+        ].reduce<string>((x, y) => (order.indexOf(y) > order.indexOf(x) ? y : x), "no_flags");
         expect(a.facts.summary.status).toBe(unflaggedCritical.length > 0 ? "critical" : worst);
         if (unflaggedCritical.length + implausible.length + unitUnread.length > 0)
           expect(a.facts.summary.requiresClinicianReview).toBe(true);
