@@ -276,6 +276,22 @@ describe("door parity: a laboratory reading", () => {
           ]);
           const fhir = await post<Bundle>("/v1/biomarker/analyze", body, "application/fhir+json");
           expect(JSON.stringify(fhir)).toContain("not evaluated unit");
+          // CDS: an info card says the value could not be used or evaluated; never a reassuring silence.
+          const loinc = hba1c?.measure ? chooseLoinc(hba1c, hba1c.measure.canonicalUnit) : null;
+          if (loinc) {
+            const cards = await patientView({
+              labs: searchset([
+                labObservation("o1", loinc.code, "HbA1c", value, unit ?? "", isoDaysAgo(2), undefined),
+              ]),
+              scores: null,
+              medications: searchset([]),
+            });
+            const unread = cards.filter(
+              (card) => card.indicator === "info" && /could not be (evaluated|read)/.test(card.summary),
+            );
+            expect(unread.length, JSON.stringify(cards.map((card) => card.summary))).toBeGreaterThan(0);
+            expect(cards.filter((card) => ruleOf(card) === "lab-hba1c")).toEqual([]);
+          }
         },
       ),
       { numRuns: 10 },
