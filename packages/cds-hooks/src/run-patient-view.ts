@@ -154,7 +154,8 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
       buildCard(
         {
           rule,
-          indicator: "critical",
+          // The door table's indicator of a critical value (decision 192).
+          indicator: DOOR_LEVELS[TONE_LEVEL.critical].cds ?? "critical",
           summary: `${finding.detail}${finding.observedAt ? ` (${date(finding.observedAt)})` : ""}`,
           detail: [
             `${escapeMarkdown(finding.detail)}. The laboratory did not flag this result; the value is beyond the sourced critical limit.`,
