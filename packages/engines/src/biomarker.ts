@@ -610,11 +610,15 @@ function findingLevel(r: Reading, kind: FindingKind): ClinicalLevel {
 }
 
 /** "HbA1c 7.64 %: above the service's reference range <= 5.6 % (not flagged by the laboratory)". */
-function outOfRangeText(entry: AnalyteEntry, check: AnalyteEvaluation): string {
+function outOfRangeText(entry: AnalyteEntry, check: AnalyteEvaluation, labFlag: string | undefined): string {
   const side = check.flag === "high" ? "above" : "below";
   const measure = entry.measure;
   const range = measure ? measureRangeText(measure).split(" (")[0] : "";
-  return `${entry.display} ${formatAnalyteValue(check.canonicalValue)} ${check.unit}: ${side} the service's ${measure?.rangeKind ?? "reference"} range ${range} (not flagged by the laboratory)`;
+  const lab =
+    labFlag === "normal"
+      ? "flagged normal by the laboratory, whose own range may differ"
+      : "not flagged by the laboratory";
+  return `${entry.display} ${formatAnalyteValue(check.canonicalValue)} ${check.unit}: ${side} the service's ${measure?.rangeKind ?? "reference"} range ${range} (${lab})`;
 }
 
 function findingOf(r: Reading, kind: FindingKind, current: boolean): BiomarkerValueFinding {
@@ -622,7 +626,7 @@ function findingOf(r: Reading, kind: FindingKind, current: boolean): BiomarkerVa
   const check = r.check as AnalyteEvaluation | AnalyteNotEvaluated;
   const detail =
     kind === "out_of_range" && check.evaluated
-      ? outOfRangeText(entry, check)
+      ? outOfRangeText(entry, check, r.reading.flag)
       : kind === "critical" || check.evaluated
         ? criticalText(entry, check as AnalyteEvaluation)
         : `${entry.display}: ${check.reason === "unit" ? "not evaluated: unit" : "data quality"} (${check.detail})`;

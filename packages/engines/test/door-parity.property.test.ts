@@ -146,3 +146,53 @@ describe("door parity: score changes (package level)", () => {
     );
   });
 });
+
+describe("door parity: the cases that diverged (decision 192)", () => {
+  const oneReading = (name: string, value: number, unit: string, flag?: "normal") =>
+    analyzeBiomarkers(
+      {
+        labs: [
+          {
+            id: "p1",
+            labName: "Lab",
+            observedAt: "2026-11-29T08:00:00Z",
+            results: { biomarkers: [{ name, value, unit, ...(flag ? { flag } : {}) }] },
+          },
+        ],
+      },
+      { now: NOW },
+    );
+
+  it.each([
+    // HbA1c 60 mmol/mol (7.6 %) on an antipsychotic: above the reference range, watch.
+    ["HbA1c", 60, "mmol/mol", "low", "watch", false],
+    // eGFR 35 on lithium: below the reference range, elevated.
+    ["eGFR", 35, "mL/min/{1.73_m2}", "moderate", "elevated", true],
+    // Neutrophils 1.7 x10^9/L: the UK clozapine amber band (1.5-2.0), elevated.
+    ["Neutrophils", 1.7, "10*9/L", "moderate", "elevated", true],
+  ] as const)("%s %s %s unflagged: tool %s, JSON %s", (name, value, unit, level, status, review) => {
+    const tool = evaluatePanel([{ analyte: name, value, unit }]);
+    expect(tool.risk).toMatchObject({ level, flag: true });
+    const run = oneReading(name, value, unit);
+    expect(run.data.signals).toEqual([]);
+    expect(run.facts.summary).toMatchObject({ status, requiresClinicianReview: review });
+    expect(run.data.valueFindings).toEqual([
+      expect.objectContaining({ finding: "out_of_range", current: true, level, labFlag: null }),
+    ]);
+    expect(run.facts.summary.flagged.join(" ")).toMatch(/not flagged by the laboratory/);
+  });
+
+  it("a value the laboratory flagged normal but outside the service's range says the laboratory's range may differ", () => {
+    const run = oneReading("Lithium", 1.2, "mmol/L", "normal");
+    expect(run.facts.summary.status).toBe("elevated");
+    expect(run.data.valueFindings[0]?.detail).toMatch(
+      /flagged normal by the laboratory, whose own range may differ/,
+    );
+  });
+
+  it("a WEMWBS fall of 10 (55 to 45) is a reliable deterioration in the tool, as in the relapse engine", () => {
+    const tool = scoreInstruments([{ instrument: "WEMWBS", total: 45, priorTotal: 55 }]);
+    expect(tool.risk).toMatchObject({ flag: true, level: "low" });
+    expect(tool.risk.labels[0]).toMatch(/^WEMWBS reliable deterioration: 55 to 45/);
+  });
+});
