@@ -616,7 +616,7 @@ function outOfRangeText(entry: AnalyteEntry, check: AnalyteEvaluation, labFlag: 
   const range = measure ? measureRangeText(measure).split(" (")[0] : "";
   const lab =
     labFlag === "normal"
-      ? "flagged normal by the laboratory, whose own range may differ"
+      ? "within the laboratory's own range by its flag; check that range"
       : "not flagged by the laboratory";
   return `${entry.display} ${formatAnalyteValue(check.canonicalValue)} ${check.unit}: ${side} the service's ${measure?.rangeKind ?? "reference"} range ${range} (${lab})`;
 }

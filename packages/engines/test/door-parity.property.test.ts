@@ -182,11 +182,11 @@ describe("door parity: the cases that diverged (decision 192)", () => {
     expect(run.facts.summary.flagged.join(" ")).toMatch(/not flagged by the laboratory/);
   });
 
-  it("a value the laboratory flagged normal but outside the service's range says the laboratory's range may differ", () => {
+  it("a value the laboratory flagged normal but outside the service's range names the laboratory's own range", () => {
     const run = oneReading("Lithium", 1.2, "mmol/L", "normal");
     expect(run.facts.summary.status).toBe("elevated");
     expect(run.data.valueFindings[0]?.detail).toMatch(
-      /flagged normal by the laboratory, whose own range may differ/,
+      /within the laboratory's own range by its flag; check that range/,
     );
   });
 
