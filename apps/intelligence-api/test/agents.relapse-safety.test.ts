@@ -72,7 +72,7 @@ describe("relapse agent: safety-critical and combined signals", () => {
   });
 });
 
-describe("relapse agent: safety concepts by meaning (decision 181)", () => {
+describe("relapse agent: safety concepts by meaning (decision 178)", () => {
   it.each([
     ["cut her arms last night", "high"],
     ["says he will hurt his neighbour", "high"],

@@ -178,7 +178,7 @@ describe("tools/call: the engines' answers", () => {
     expect(score.unrecognized).toEqual(["moon_phase"]);
   });
 
-  it("scoreRelapse reads safety concepts as the engine does: the same indicator, the same level (decision 181)", async () => {
+  it("scoreRelapse reads safety concepts as the engine does: the same indicator, the same level (decision 178)", async () => {
     for (const indicator of [
       "cut her arms last night",
       "says he will hurt his neighbour",

@@ -197,7 +197,7 @@ describe("with a model (scripted, real adapter)", () => {
     });
     expect(res.status).toBe(200);
     expect(res.json.draft?.selection.risk).toBeUndefined();
-    // Not assessed is low and flagged (decision 182); the denied self-harm is flagged, not cleared.
+    // Not assessed is low and flagged (decision 179); the denied self-harm is flagged, not cleared.
     expect(res.json.risk).toMatchObject({
       flag: true,
       level: "low",

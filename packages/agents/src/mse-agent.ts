@@ -108,7 +108,7 @@ export const TRANSCRIPT_NOT_ANALYSED_WARNING =
 /**
  * The agent never assesses suicide risk (decision 54): that is a not-evaluated item, so the
  * proposal's risk is at least `low`, flagged, as every record agent's is (decision 80): one
- * representation of "not assessed" in every door, never `none` (decision 182).
+ * representation of "not assessed" in every door, never `none` (decision 179).
  */
 const RISK_NOT_ASSESSED_ITEM = {
   what: "suicide risk",

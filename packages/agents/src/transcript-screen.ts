@@ -7,7 +7,7 @@ import {
 } from "@svc/engines";
 
 /**
- * The MSE agent's transcript screen (decision 182): every transcript is read for the safety
+ * The MSE agent's transcript screen (decision 179): every transcript is read for the safety
  * concepts of the engines' knowledge (self-harm and its methods, overdose, suicidal ideation,
  * plan and behaviour, harm to others or a child, command hallucinations, signs of mania, a stopped
  * psychotropic), with or without a language model. It proposes no MSE finding: it raises the

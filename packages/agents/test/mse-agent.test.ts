@@ -125,7 +125,7 @@ describe("deterministic plan (no model)", () => {
       path: "/v1/mse/visit-1",
       body: { patientId: "pt-1", selection: result.draft?.selection, clinicianId: "dr-a" },
     });
-    // Not assessed is low and flagged, as in the record agents (decision 182), never none.
+    // Not assessed is low and flagged, as in the record agents (decision 179), never none.
     expect(result.risk).toMatchObject({ flag: true, level: "low" });
     expect(result.risk.labels).toContain(RISK_NOT_ASSESSED_LABEL);
     expect(result.warnings).toContain(TRANSCRIPT_NOT_ANALYSED_WARNING);
@@ -157,7 +157,7 @@ describe("deterministic plan (no model)", () => {
     expect(result.ok).toBe(false);
     expect(result.draft).toBeNull();
     expect(result.commit).toBeNull();
-    // "Not assessed" reads as the record agents read it: low and flagged (decision 182).
+    // "Not assessed" reads as the record agents read it: low and flagged (decision 179).
     expect(result.risk).toEqual({ flag: true, level: "low", labels: [RISK_NOT_ASSESSED_LABEL] });
     expect(result.warnings.join(" ")).toContain("nothing is proposed from telemetry");
     expect(result.warnings.join(" ")).toContain("not a normal MSE finding");

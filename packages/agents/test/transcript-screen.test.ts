@@ -1,6 +1,6 @@
 /**
- * The MSE agent's transcript screen (decision 182) and door parity with the relapse tool
- * (decision 181): an overdose, self-harm or threat described in a transcript raises the
+ * The MSE agent's transcript screen (decision 179) and door parity with the relapse tool
+ * (decision 178): an overdose, self-harm or threat described in a transcript raises the
  * proposal's risk with no model configured; a denied concept or unexplained risk language is
  * flagged, never `none`; the relapse tool (as a function and as the agent tool) and the MSE
  * agent's screen find the same concepts in the same words.
@@ -109,7 +109,7 @@ const textArb = fc
   .array(fc.tuple(subject, PHRASES), { minLength: 1, maxLength: 4 })
   .map((parts) => parts.map(([s, p]) => `${s}${p}`).join(". "));
 
-describe("door parity (decision 181)", () => {
+describe("door parity (decision 178)", () => {
   it("property: the relapse tool, the relapse agent tool and the MSE screen find the same concepts", async () => {
     await fc.assert(
       fc.asyncProperty(textArb, async (text) => {

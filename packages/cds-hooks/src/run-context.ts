@@ -1,7 +1,14 @@
 /** What every step of a service run shares: the clock, the rule base URL, the engines' parameters. */
-import type { EngineOptions, EngineRun } from "@svc/engines";
+import type { EngineRun } from "@svc/engines";
 import type { NotUsed } from "@svc/fhir";
-import { ENGINE_REGISTRY, type EngineName, engineVersionOf } from "@svc/intelligence";
+import {
+  ENGINE_REGISTRY,
+  type EngineDescriptor,
+  type EngineName,
+  engineVersionOf,
+  resolveCalibration,
+  runWithCalibration,
+} from "@svc/intelligence";
 import type { CardContext } from "./cards.js";
 
 export interface EngineRecorder {
@@ -34,27 +41,39 @@ export interface RunContext {
 }
 
 /**
- * Runs a registry engine with the account's calibrated parameters when given (validated and
- * merged over the defaults by the engine's own schema), else its shipped defaults; records the
- * engine and version that ran.
+ * Runs a registry engine with the account's calibrated parameters when given, else its shipped
+ * defaults, through the registry's one `resolveCalibration` and `runWithCalibration`, as the
+ * analysis endpoints do (decision 183); records the engine and version that ran.
  */
 export function runEngine<TInput, TData>(
   name: EngineName,
   input: TInput,
   ctx: RunContext,
 ): { run: EngineRun<TData>; version: string } {
-  const descriptor = ENGINE_REGISTRY[name] as unknown as {
-    resolveParams(overrides: unknown): unknown;
-    run(input: TInput, options: EngineOptions<unknown>): EngineRun<TData>;
-  };
-  const model = ctx.models[name];
-  const run = descriptor.run(input, {
+  const descriptor = ENGINE_REGISTRY[name] as unknown as EngineDescriptor<TInput, TData, unknown, EngineName>;
+  const { calibration } = resolveCalibration(descriptor, ctx.models[name]);
+  const run = runWithCalibration(descriptor, input, {
     now: ctx.now,
-    ...(model ? { model: { version: model.version, params: descriptor.resolveParams(model.params) } } : {}),
+    ...(calibration ? { calibration } : {}),
   });
   const version = engineVersionOf(run.model);
   ctx.recorder.record({ name, version, modelKey: run.model.key });
   return { run, version };
+}
+
+/** An engine's parameters for this run: the account's calibrated set, else the defaults (decision 183). */
+export function engineParamsOf<N extends EngineName>(
+  name: N,
+  ctx: RunContext,
+): (typeof ENGINE_REGISTRY)[N]["defaults"] {
+  const descriptor = ENGINE_REGISTRY[name] as unknown as EngineDescriptor<
+    unknown,
+    unknown,
+    unknown,
+    EngineName
+  >;
+  const { calibration } = resolveCalibration(descriptor, ctx.models[name]);
+  return (calibration?.params ?? ENGINE_REGISTRY[name].defaults) as (typeof ENGINE_REGISTRY)[N]["defaults"];
 }
 
 /** The card context for cards resting on one engine run. */

@@ -6,14 +6,15 @@
  */
 import {
   analyteByKey,
-  BIOMARKER_DEFAULT_PARAMS,
   type BiomarkerData,
   type BiomarkerParams,
+  DOOR_LEVELS,
   type ModuleSignal,
   RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION,
   RELAPSE_STALE_DATA_RECOMMENDATION,
   type RelapseData,
   type RelapseLevel,
+  TONE_LEVEL,
 } from "@svc/engines";
 import { type FhirInbound, readFhirInputs, toBiomarkerInput, toRelapseInput } from "@svc/fhir";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
@@ -21,7 +22,7 @@ import { firstResources } from "./bounded-source.js";
 import { buildCard, type Card, escapeMarkdown, type Indicator } from "./cards.js";
 import { MAX_ACTIVE_REQUESTS, MAX_LAB_ENTRIES, MAX_SCORE_ENTRIES } from "./limits.js";
 import { requireRule, ruleById } from "./rules.js";
-import { cardContext, type RunContext, runEngine } from "./run-context.js";
+import { cardContext, engineParamsOf, type RunContext, runEngine } from "./run-context.js";
 import { insufficientDataCard, NOT_USED_LISTED, notUsedLines } from "./run-shared.js";
 
 /** Relapse level -> indicator; `low` gives no card (never an "all normal" card). */
@@ -31,11 +32,11 @@ const RELAPSE_INDICATOR: Readonly<Record<Exclude<RelapseLevel, "low">, Indicator
   high: "critical",
 };
 
-/** Biomarker signal tone -> indicator. */
+/** Biomarker signal tone -> indicator: the door table's mapping of the tone's level (decision 182). */
 const TONE_INDICATOR: Readonly<Partial<Record<ModuleSignal["tone"], Indicator>>> = {
-  watch: "info",
-  elevated: "warning",
-  critical: "critical",
+  watch: DOOR_LEVELS[TONE_LEVEL.watch].cds ?? undefined,
+  elevated: DOOR_LEVELS[TONE_LEVEL.elevated].cds ?? undefined,
+  critical: DOOR_LEVELS[TONE_LEVEL.critical].cds ?? undefined,
 };
 
 /**
@@ -109,8 +110,7 @@ function factorLines(data: RelapseData): string {
 }
 
 function biomarkerParams(ctx: RunContext): BiomarkerParams {
-  const model = ctx.models.biomarker;
-  return model ? ENGINE_REGISTRY.biomarker.resolveParams(model.params) : { ...BIOMARKER_DEFAULT_PARAMS };
+  return engineParamsOf("biomarker", ctx);
 }
 
 /** A UCUM unit as people write it, where the analyte table says so (10*9/L -> x10^9/L). */
@@ -154,7 +154,8 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
       buildCard(
         {
           rule,
-          indicator: "critical",
+          // The door table's indicator of a critical value (decision 182).
+          indicator: DOOR_LEVELS[TONE_LEVEL.critical].cds ?? "critical",
           summary: `${finding.detail}${finding.observedAt ? ` (${date(finding.observedAt)})` : ""}`,
           detail: [
             `${escapeMarkdown(finding.detail)}. The laboratory did not flag this result; the value is beyond the sourced critical limit.`,
@@ -165,8 +166,33 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
       ),
     );
   }
+  // The current value of an analyte the laboratory did not flag, outside the service's range:
+  // the same finding the agent tool and the JSON answer give, at the card indicator the door
+  // table maps its level to (decision 182).
+  for (const finding of run.data.valueFindings) {
+    if (finding.finding !== "out_of_range" || !finding.current || finding.level === undefined) continue;
+    const indicator = DOOR_LEVELS[finding.level].cds;
+    if (indicator === null) continue;
+    const rule = ruleById(`lab-${finding.analyte.replaceAll("_", "-")}`) ?? requireRule("insufficient-data");
+    cards.push(
+      buildCard(
+        {
+          rule,
+          indicator,
+          summary: `${finding.detail}${finding.observedAt ? ` (${date(finding.observedAt)})` : ""}`,
+          detail: [
+            `${escapeMarkdown(finding.detail)}. The laboratory did not flag this result; it is outside the service's range (reference intervals vary by laboratory: check the reporting laboratory's own range).`,
+            run.data.disclaimer,
+          ],
+        },
+        cardContext(ctx, engineLine),
+      ),
+    );
+  }
   // The engine's findings are bounded (decision 171): earlier ones it left out are counted.
-  const unread = run.data.valueFindings.filter((f) => f.finding !== "critical");
+  const unread = run.data.valueFindings.filter(
+    (f) => f.finding !== "critical" && f.finding !== "out_of_range",
+  );
   const unreadTotal =
     unread.length + (run.data.omitted?.notEvaluatedUnit ?? 0) + (run.data.omitted?.implausible ?? 0);
   if (unreadTotal > 0)

@@ -134,14 +134,26 @@ describe("patient-view: laboratory monitoring", () => {
     });
   });
 
-  it("an unflagged result inside the critical limits gives no lab card: the engine signals laboratory flags only", () => {
+  it("an unflagged result outside the range but inside the critical limits is the agent tool's finding, as a card at the mapped level (decision 182)", () => {
     const result = run({
       scores: null,
       labs: searchset([lithium("l1", 1.2, "2026-11-20")]),
       medications: noMeds,
     });
     expect(result.engines.map((e) => e.name)).toContain("biomarker");
-    expect(result.rules).not.toContain("lab-lithium");
+    // The panels tool reads lithium 1.2 mmol/L as moderate; the door table maps moderate to warning.
+    const card = cardOf(result, "lab-lithium");
+    expect(card?.indicator).toBe("warning");
+    expect(card?.summary).toContain(
+      "above the service's therapeutic range 0.6-1.0 mmol/L (not flagged by the laboratory)",
+    );
+    // Within the range: no card.
+    const inRange = run({
+      scores: null,
+      labs: searchset([lithium("l2", 0.8, "2026-11-20")]),
+      medications: noMeds,
+    });
+    expect(inRange.rules).not.toContain("lab-lithium");
   });
 
   it("clozapine with a low ANC is a critical card with the clozapine thresholds", () => {

@@ -7,6 +7,15 @@
  * Pure and deterministic: the clock comes from `options.now`. Method, constants and LOINC
  * sources: docs/engines/biomarker.md.
  */
+
+import {
+  type ClinicalLevel,
+  judgeLabReading,
+  type LabJudgement,
+  NOT_ASSESSED_LEVEL,
+  TONE_LEVEL,
+  toneOfLevel,
+} from "./judgement.js";
 import {
   type AnalyteEntry,
   type AnalyteEvaluation,
@@ -14,7 +23,6 @@ import {
   chooseLoinc,
   clozapineAncText,
   criticalText,
-  evaluateAnalyteValue,
   findAnalyte,
   findAnalyteByLoinc,
   formatAnalyteValue,
@@ -116,9 +124,10 @@ export const BIOMARKER_STATUS_ORDER = ["no_flags", "watch", "elevated", "critica
 export type BiomarkerStatus = (typeof BIOMARKER_STATUS_ORDER)[number];
 
 export const BIOMARKER_INTERPRETATION_SCALE: Readonly<Record<BiomarkerStatus, string>> = {
-  no_flags: "No reading was flagged high, low or critical, and no current value is beyond a critical limit.",
+  no_flags:
+    "No reading was flagged high, low or critical, and no current value is outside the service's ranges or beyond a critical limit.",
   watch:
-    "Abnormal readings worth noting in the psychiatric picture, or earlier flags the newest reading has since put in range; not urgent on their own.",
+    "Abnormal readings worth noting in the psychiatric picture (flagged by the laboratory, or current values outside the service's range), or earlier flags the newest reading has since put in range; not urgent on their own.",
   elevated: "At least one abnormal reading with a direct psychiatric safety implication; review soon.",
   critical:
     "At least one current reading flagged critical by the laboratory or beyond a sourced critical limit; needs prompt clinician review.",
@@ -199,6 +208,8 @@ interface Reading {
   unit: string | undefined;
   /** The table's evaluation; null when the analyte has no measurement row or the value is not numeric. */
   check: AnalyteEvaluation | AnalyteNotEvaluated | null;
+  /** The one judgement of the reading with its laboratory flag (decision 182). */
+  judgement: LabJudgement;
 }
 
 /** All readings, grouped by analyte key in first-seen order. */
@@ -214,8 +225,18 @@ export interface BiomarkerValueFinding {
   analyte: string;
   panelId: string;
   observedAt: string | null;
-  /** `critical`: beyond a sourced critical limit; `not_evaluated_unit`: unit missing, unknown or ambiguous; `implausible`: outside the plausible range. */
-  finding: "critical" | "not_evaluated_unit" | "implausible";
+  /**
+   * `critical`: beyond a sourced critical limit; `not_evaluated_unit`: unit missing, unknown or
+   * ambiguous; `implausible`: outside the plausible range; `out_of_range` (decision 182): the
+   * current reading, not flagged by the laboratory, outside the service's range (the agent tool
+   * reads the same value as a finding; the contract's signals stay for flagged readings).
+   */
+  finding: "critical" | "not_evaluated_unit" | "implausible" | "out_of_range";
+  /**
+   * Additive (decision 182): the one clinical level of the reading (`none` to `high`), as the
+   * agent tool, CDS and FHIR read it; for a value not evaluated, the level it holds at the least.
+   */
+  level?: ClinicalLevel;
   /** True when this is the newest reading of the analyte (the current value). */
   current: boolean;
   /** The laboratory's flag as sent, or null. */
@@ -259,16 +280,18 @@ function isNewer(
   return a.order > b.order;
 }
 
-/** The table's evaluation of a reading, or null without a measurement row or a numeric value. */
-function checkReading(
+/**
+ * The one judgement of a reading (decision 182), the same function the panels tool, CDS and FHIR
+ * read. A censored result ("<0.5") is read at its bound; decision 65: a unitless value is read
+ * only where the analyte has a single unit scale.
+ */
+function judgeReading(
   entry: AnalyteEntry | null,
   parsed: ParsedValue,
   unit: string | undefined,
-): AnalyteEvaluation | AnalyteNotEvaluated | null {
-  if (!entry?.measure || parsed.value === null) return null;
-  // A censored result ("<0.5") is read at its bound; decision 65: a unitless value is read only
-  // where the analyte has a single unit scale.
-  return evaluateAnalyteValue(entry, parsed.value, unit, { unitlessMeansCanonical: true });
+  flag: Flag | null,
+): LabJudgement {
+  return judgeLabReading(entry, parsed.value, unit, flag);
 }
 
 /**
@@ -293,6 +316,7 @@ function collectReadings(labs: readonly LabPanel[]): Collected {
       const flag = labFlag === "high" || labFlag === "low" || labFlag === "critical" ? labFlag : null;
       const parsed = parseBiomarkerValue(reading.value);
       const unit = reading.unit?.trim() ? reading.unit : (unitInValue(reading.value) ?? undefined);
+      const judgement = judgeReading(entry, parsed, unit, flag);
       const item: Reading = {
         key,
         entry,
@@ -303,7 +327,8 @@ function collectReadings(labs: readonly LabPanel[]): Collected {
         order,
         parsed,
         unit,
-        check: checkReading(entry, parsed, unit),
+        check: entry?.measure && parsed.value !== null ? judgement.evaluation : null,
+        judgement,
       };
       const list = byKey.get(key);
       if (list) list.push(item);
@@ -477,21 +502,16 @@ function signalNotes(flaggedCount: number, c: Reading, stale: boolean, params: B
 }
 
 /**
- * The tone of a flagged reading. Critical when the laboratory says so or the value is beyond a
- * sourced critical limit (decision 67). When the table can read the value, its side decides the
- * tone (a value within the table's reference or therapeutic range, such as valproate 110 mg/L
- * within the acute mania target, is only watch: the laboratory's own range differs); otherwise
- * the laboratory's flag does.
+ * The tone of a flagged reading: the one judgement's level (decision 182). Critical when the
+ * laboratory says so or the value is beyond a sourced critical limit (decision 67). When the
+ * table can read the value, its side decides the tone (a value within the table's reference or
+ * therapeutic range, such as valproate 110 mg/L within the acute mania target, is only watch:
+ * the laboratory's own range differs); otherwise the laboratory's flag does, and an implausible
+ * value (a wrong unit or entry can hide a critical one) is at least elevated.
  */
-function flaggedTone(c: Reading, flag: Flag): Tone {
-  if (flag === "critical" || isCriticalCheck(c.check)) return "critical";
-  if (!c.entry) return "watch";
-  if (c.check?.evaluated) {
-    if (c.check.flag === "high") return c.entry.toneHigh;
-    if (c.check.flag === "low") return c.entry.toneLow;
-    return "watch";
-  }
-  return flag === "high" ? c.entry.toneHigh : c.entry.toneLow;
+function flaggedTone(c: Reading): Tone {
+  const level = c.judgement.level;
+  return level === "none" ? "watch" : toneOfLevel(level);
 }
 
 function biomarkerSignal(
@@ -506,7 +526,7 @@ function biomarkerSignal(
   const flag = c.flag;
   const { entry, reading, parsed } = c;
   const direction = readingDirection(flag, parsed, parseReferenceRange(reading.referenceRange), c.check);
-  let tone = flaggedTone(c, flag);
+  let tone = flaggedTone(c);
   const notes: string[] = [];
   let history = false;
   // Only a strictly later date counts; order within the same date says nothing about time.
@@ -581,13 +601,35 @@ function findingKind(check: Reading["check"]): FindingKind | null {
   return null;
 }
 
+/** The level of a finding (decision 182): the judgement's, or the not-assessed floor of its kind. */
+function findingLevel(r: Reading, kind: FindingKind): ClinicalLevel {
+  if (kind === "critical") return TONE_LEVEL.critical;
+  if (kind === "not_evaluated_unit") return NOT_ASSESSED_LEVEL.unit;
+  if (kind === "implausible") return NOT_ASSESSED_LEVEL.implausible;
+  return r.judgement.assessed ? r.judgement.tableLevel : r.judgement.level;
+}
+
+/** "HbA1c 7.64 %: above the service's reference range <= 5.6 % (not flagged by the laboratory)". */
+function outOfRangeText(entry: AnalyteEntry, check: AnalyteEvaluation, labFlag: string | undefined): string {
+  const side = check.flag === "high" ? "above" : "below";
+  const measure = entry.measure;
+  const range = measure ? measureRangeText(measure).split(" (")[0] : "";
+  const lab =
+    labFlag === "normal"
+      ? "within the laboratory's own range by its flag; check that range"
+      : "not flagged by the laboratory";
+  return `${entry.display} ${formatAnalyteValue(check.canonicalValue)} ${check.unit}: ${side} the service's ${measure?.rangeKind ?? "reference"} range ${range} (${lab})`;
+}
+
 function findingOf(r: Reading, kind: FindingKind, current: boolean): BiomarkerValueFinding {
   const entry = r.entry as AnalyteEntry;
   const check = r.check as AnalyteEvaluation | AnalyteNotEvaluated;
   const detail =
-    kind === "critical" || check.evaluated
-      ? criticalText(entry, check as AnalyteEvaluation)
-      : `${entry.display}: ${check.reason === "unit" ? "not evaluated: unit" : "data quality"} (${check.detail})`;
+    kind === "out_of_range" && check.evaluated
+      ? outOfRangeText(entry, check, r.reading.flag)
+      : kind === "critical" || check.evaluated
+        ? criticalText(entry, check as AnalyteEvaluation)
+        : `${entry.display}: ${check.reason === "unit" ? "not evaluated: unit" : "data quality"} (${check.detail})`;
   return {
     analyte: r.key,
     panelId: r.panel.id,
@@ -596,7 +638,23 @@ function findingOf(r: Reading, kind: FindingKind, current: boolean): BiomarkerVa
     current,
     labFlag: r.reading.flag ?? null,
     detail,
+    level: findingLevel(r, kind),
   };
+}
+
+/**
+ * The current reading of an analyte no reading of which the laboratory flagged (so no signal
+ * carries it), judged outside the service's range but not beyond a critical limit (decision 182).
+ */
+function isUnflaggedOutOfRange(readings: readonly Reading[], newest: Reading): boolean {
+  if (readings.some((r) => r.flag !== null)) return false;
+  const j = newest.judgement;
+  return (
+    newest.entry !== null &&
+    j.assessed &&
+    j.tableLevel !== "none" &&
+    (j.evaluation.flag === "high" || j.evaluation.flag === "low")
+  );
 }
 
 const newerFirst = (a: Reading, b: Reading) => (isNewer(a, b) ? -1 : isNewer(b, a) ? 1 : 0);
@@ -611,7 +669,14 @@ function valueFindings(collected: Collected): Findings {
   for (const readings of collected.byKey.values()) {
     const newest = newestOf(readings);
     const group: Chosen[] = [];
-    const earlier: Record<FindingKind, Reading[]> = { critical: [], not_evaluated_unit: [], implausible: [] };
+    const earlier: Record<FindingKind, Reading[]> = {
+      critical: [],
+      not_evaluated_unit: [],
+      implausible: [],
+      out_of_range: [],
+    };
+    if (newest && isUnflaggedOutOfRange(readings, newest))
+      group.push({ r: newest, kind: "out_of_range", current: true });
     for (const r of readings) {
       if (!r.entry) continue;
       const kind = findingKind(r.check);
@@ -678,7 +743,7 @@ function unflaggedCurrentCriticals(collected: Collected): string[] {
  * error can hide a critical value (400 "x10^9/L" neutrophils may be 400 cells/µL, a severe
  * neutropenia), so they are named in `summary.flagged` and set `requiresClinicianReview`; the
  * status is left alone because nothing was read (decision 67). So are current values sent without
- * a unit and refused though one plausible reading is critical (decision 186).
+ * a unit and refused though one plausible reading is critical (decision 180).
  */
 function currentImplausibles(collected: Collected): string[] {
   const named: string[] = [];
@@ -686,7 +751,7 @@ function currentImplausibles(collected: Collected): string[] {
     const newest = newestOf(readings);
     const check = newest?.check;
     if (!newest?.entry || !check || check.evaluated) continue;
-    // Decision 186: a value without a unit refused because one of its plausible readings is
+    // Decision 180: a value without a unit refused because one of its plausible readings is
     // critical is named and reviewed for the same reason.
     if (check.reason === "implausible")
       named.push(`${newest.entry.display}: data quality, not evaluated (${check.detail})`);
@@ -868,9 +933,20 @@ export function analyzeBiomarkers(
   const findings = valueFindings(collected);
   const unflaggedCritical = unflaggedCurrentCriticals(collected);
   const implausible = currentImplausibles(collected);
+  // Decision 182: the current reading of an analyte the laboratory did not flag, outside the
+  // service's range, is the same finding the agent tool gives: named, and raising the status to
+  // its level (review from moderate), as a signal of that tone would.
+  const outOfRange = findings.kept.filter((f) => f.finding === "out_of_range");
+  // Decision 182: a current value not evaluated for its unit is "not assessed": named and
+  // reviewed, as the agent tool flags it, without raising the status (nothing was read).
+  const unitUnread = findings.kept.filter((f) => f.finding === "not_evaluated_unit" && f.current);
   const worstSignal: BiomarkerStatus = built.length === 0 ? "no_flags" : (built[0] as Built).tone;
+  const worstOutOfRange = outOfRange.reduce<BiomarkerStatus>((worst, f) => {
+    const tone = f.level === undefined || f.level === "none" ? "no_flags" : toneOfLevel(f.level);
+    return BIOMARKER_STATUS_ORDER.indexOf(tone) > BIOMARKER_STATUS_ORDER.indexOf(worst) ? tone : worst;
+  }, worstSignal);
   // Decision 67: a current value beyond a critical limit makes the status critical, flagged or not.
-  const status: BiomarkerStatus = unflaggedCritical.length > 0 ? "critical" : worstSignal;
+  const status: BiomarkerStatus = unflaggedCritical.length > 0 ? "critical" : worstOutOfRange;
   const confidence = biomarkerConfidence(built, collected, params);
   if (findings.counts.earlierCritical > 0)
     confidence.reasons.push(
@@ -899,12 +975,29 @@ export function analyzeBiomarkers(
       status,
       headline: [
         biomarkerHeadline(built, collected, labs.length, unflaggedCritical, findings.counts.notEvaluated),
+        ...(outOfRange.length > 0
+          ? [
+              `Outside the service's range though not flagged by the laboratory: ${listSome(
+                outOfRange.map((f) => f.detail),
+                outOfRange.length,
+              )}.`,
+            ]
+          : []),
         ...unrecognisedLine,
       ].join(" "),
-      flagged: [...signals.map((s) => s.label), ...unrecognisedLine, ...unflaggedCritical, ...implausible],
+      flagged: [
+        ...signals.map((s) => s.label),
+        ...unrecognisedLine,
+        ...unflaggedCritical,
+        ...outOfRange.map((f) => f.detail),
+        ...implausible,
+        ...unitUnread.map((f) => f.detail),
+      ],
       requiresClinicianReview:
         unflaggedCritical.length > 0 ||
         implausible.length > 0 ||
+        unitUnread.length > 0 ||
+        outOfRange.some((f) => f.level === "moderate" || f.level === "high") ||
         built.some((b) => b.tone === "critical" || b.tone === "elevated"),
     },
     confidence,

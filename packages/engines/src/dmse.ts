@@ -389,7 +389,7 @@ export function dmseTrend(
 
 /**
  * The physical plausibility bound of one device metric (decision 73, extended to every metric by
- * decision 187): below `floor` (or at it, when `floorInclusive`) or above `ceiling` no person can
+ * decision 181): below `floor` (or at it, when `floorInclusive`) or above `ceiling` no person can
  * produce the value; `burst` is a higher ceiling that holds only in a session shorter than
  * `belowSeconds` (a record burst is not a session mean); `session` bounds the value by the sent
  * session: a duration no longer than the session, or a count of at most `maxPerSecond` a second.
@@ -406,7 +406,7 @@ export interface DmsePlausibleBound {
 }
 
 /**
- * One table of the physical bounds of every dmse metric (decisions 73, 187; sources in
+ * One table of the physical bounds of every dmse metric (decisions 73, 181; sources in
  * docs/engines/dmse.md, "Implausible device values"). Not calibratable: a site's thresholds
  * decide what is typical, never whether a value is humanly possible.
  */
@@ -486,7 +486,7 @@ const METRIC_WORDS: Readonly<Record<DmseSignalKey, (v: number) => string>> = {
 };
 
 /**
- * Why a sent value is physically implausible, or null when it is not (decisions 73, 187): any
+ * Why a sent value is physically implausible, or null when it is not (decisions 73, 181): any
  * measurement in a session of 0 s, or a value outside its metric's bound in
  * `DMSE_PLAUSIBLE_BOUNDS` (floor, ceiling or short-session burst ceiling, session length). The
  * reason names the value and the limit. One rule for the engine and the MSE agent's telemetry.

@@ -1,5 +1,5 @@
 /**
- * Text folded for matching (decision 180): the letters used to spell a word do not matter.
+ * Text folded for matching (decision 177): the letters used to spell a word do not matter.
  * Unicode compatibility forms (NFKC), look-alike Cyrillic, Greek and Armenian letters (capitals
  * read before lower-casing) mapped to Latin, diacritics, zero-width and other invisible characters
  * removed, case folded, and every run of spacing or punctuation collapsed to one space. The one

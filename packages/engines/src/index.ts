@@ -1,6 +1,21 @@
 export * from "./biomarker.js";
 export * from "./dmse.js";
+export * from "./door-levels.js";
 export * from "./fold.js";
+export {
+  CLINICAL_LEVELS,
+  type ClinicalLevel,
+  higherClinicalLevel,
+  judgeLabReading,
+  judgeScoreChange,
+  type LabFlag,
+  type LabJudgement,
+  NOT_ASSESSED_LEVEL,
+  type ScoreChangeJudgement,
+  TONE_LEVEL,
+  tableLevelOf,
+  toneOfLevel,
+} from "./judgement.js";
 export * from "./knowledge/index.js";
 export * from "./medication.js";
 export * from "./medication-list.js";

@@ -24,18 +24,14 @@ import {
   type TotalValidity,
   totalValidity,
 } from "./instruments.js";
+import { PP_EPSILON, UNKNOWN_SCALE_CHANGE_PP } from "./judgement.js";
 import { percentOfScale } from "./knowledge/instruments.js";
 import { dateOf, fmt, instrumentKeyOf, parseTime, signed } from "./shared.js";
 import type { Assessment } from "./types.js";
 
-/**
- * Expert-set: on a recognised instrument read off its published scale (another maxScore) or without a sourced reliable change (AUDIT), a change of at least this many
- * percentage points of the scale maximum, in the scale's worse (better) direction, is read as a
- * deterioration (improvement). It sits between the PHQ-9 (6/27 = 22 %) and GAD-7 (4/21 = 19 %)
- * reliable changes rounded down, so such a reading is never held to a stricter standard than the
- * known ones. A scale whose direction is not known is not read for change at all (decision 60).
- */
-export const UNKNOWN_SCALE_CHANGE_PP = 15;
+// The percentage-point rule for scales without a sourced reliable change, and its rounding
+// allowance, are written once beside the one judgement of a score change (decision 182).
+export { PP_EPSILON, UNKNOWN_SCALE_CHANGE_PP };
 
 /**
  * Expert-set (decision 60): a reading beside which a scale of unknown direction was given on two
@@ -45,12 +41,6 @@ export const UNKNOWN_SCALE_CHANGE_PP = 15;
  */
 export const UNREAD_SCALE_CONFIDENCE_CAP = "moderate" as const;
 export const UNREAD_SCALE_CONFIDENCE_SCORE_CAP = 0.6;
-
-/**
- * Percentages of different maxima do not subtract exactly (11/20 to 14/20 is 14.999999999999993
- * points): comparisons with a percentage-point threshold allow this much rounding error.
- */
-export const PP_EPSILON = 1e-9;
 
 export interface Administration {
   score: number;

@@ -181,7 +181,7 @@ describe("property: an unknown or ambiguous unit is never evaluated as normal", 
         fc.double({ min: -1e5, max: 1e5, noNaN: true }),
         fc.constantFrom(...FLAGS),
         ([entry, unit], value, flag) => {
-          // A missing (or blank) unit is read by the unit-less rule (decision 186), whose
+          // A missing (or blank) unit is read by the unit-less rule (decision 180), whose
           // properties are in analytes.unitless.property.test.ts.
           if (unit.trim() === "") return;
           const out = evaluateAnalyteValue(entry, value, unit, { unitlessMeansCanonical: true });

@@ -14,7 +14,7 @@ import {
 import { evaluatePanel } from "../src/tools/panels.js";
 
 /**
- * Units of every analyte and the unit-less rule (decision 186), over the whole input space: a
+ * Units of every analyte and the unit-less rule (decision 180), over the whole input space: a
  * value converted to the canonical unit and back is the value; a value without a unit is read
  * only in the one accepted unit that makes it plausible, is critical when it is beyond a critical
  * limit in every unit that makes it plausible, and is otherwise refused, never read as normal,
@@ -107,7 +107,7 @@ describe("property: every accepted unit converts to the canonical unit and back"
   });
 });
 
-describe("property: a value without a unit (decision 186)", () => {
+describe("property: a value without a unit (decision 180)", () => {
   it("is read in the one plausible unit, critical when critical in every plausible unit, else refused; never normal in an overlap", () => {
     fc.assert(
       fc.property(arbUnitless, ([entry, value]) => {
@@ -173,7 +173,7 @@ describe("property: a value without a unit (decision 186)", () => {
           expect(panel.risk.level).not.toBe("none");
           if (out.reason === "unit" && out.criticalPossible) {
             expect(panel.risk.level).toBe("moderate");
-            // Named and reviewed in the biomarker answer too (decision 186).
+            // Named and reviewed in the biomarker answer too (decision 180).
             expect(bio.facts.summary.requiresClinicianReview).toBe(true);
             expect(bio.facts.summary.flagged.join(" ")).toContain("critical in one plausible unit");
           }

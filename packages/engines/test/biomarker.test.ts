@@ -18,6 +18,9 @@ import {
 import { unitProperty } from "../src/biomarker-map.js";
 import type { Biomarker, LabPanel, ModuleSignal } from "../src/types.js";
 
+/** The JSON door's status for each clinical level (decision 182). */
+const STATUS_OF_LEVEL = { none: "no_flags", low: "watch", moderate: "elevated", high: "critical" } as const;
+
 const NOW = new Date("2026-08-01T00:00:00Z");
 
 const panel = (biomarkers: Biomarker[], over: Partial<LabPanel> = {}): LabPanel => ({
@@ -409,18 +412,24 @@ describe("properties", () => {
         const unflaggedCritical = a.data.valueFindings.filter(
           (f) => f.finding === "critical" && f.current && (f.labFlag === null || f.labFlag === "normal"),
         );
-        // ... and current unit-less values refused though one plausible reading is critical (decision 186).
-        const implausible = a.data.valueFindings.filter(
-          (f) =>
-            f.current &&
-            (f.finding === "implausible" ||
-              (f.finding === "not_evaluated_unit" && f.detail.includes(": critical"))),
+        const implausible = a.data.valueFindings.filter((f) => f.finding === "implausible" && f.current);
+        // ... and (decision 182) current unflagged values outside the range, and current values
+        // not evaluated for their unit: the agent tool's findings of the same readings.
+        const outOfRange = a.data.valueFindings.filter((f) => f.finding === "out_of_range");
+        const unitUnread = a.data.valueFindings.filter(
+          (f) => f.finding === "not_evaluated_unit" && f.current,
         );
-        expect(extra).toHaveLength(unflaggedCritical.length + implausible.length);
-        expect(a.facts.summary.status).toBe(
-          unflaggedCritical.length > 0 ? "critical" : (a.data.signals[0]?.tone ?? "no_flags"),
+        expect(extra).toHaveLength(
+          unflaggedCritical.length + implausible.length + outOfRange.length + unitUnread.length,
         );
-        if (extra.length > 0) expect(a.facts.summary.requiresClinicianReview).toBe(true);
+        const order: readonly string[] = ["no_flags", "watch", "elevated", "critical"];
+        const worst = [
+          a.data.signals[0]?.tone ?? "no_flags",
+          ...outOfRange.map((f) => STATUS_OF_LEVEL[f.level ?? "none"]),
+        ].reduce<string>((x, y) => (order.indexOf(y) > order.indexOf(x) ? y : x), "no_flags");
+        expect(a.facts.summary.status).toBe(unflaggedCritical.length > 0 ? "critical" : worst);
+        if (unflaggedCritical.length + implausible.length + unitUnread.length > 0)
+          expect(a.facts.summary.requiresClinicianReview).toBe(true);
         const keys = a.data.signals.map((s) => s.signalKey);
         expect(new Set(keys).size).toBe(keys.length);
         for (const s of a.data.signals) {

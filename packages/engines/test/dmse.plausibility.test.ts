@@ -28,7 +28,7 @@ function referenceImplausible(key: DmseSignalKey, v: number, session: number | u
   if (session !== undefined && session <= 0) return true;
   if (!Number.isFinite(v)) return true;
   if (key === "response_latency") return v <= 0.1 || v > 14_400 || (session !== undefined && v > session);
-  // Decision 187: 655 wpm is a record burst; no one sustains more than 500 wpm over a minute.
+  // Decision 181: 655 wpm is a record burst; no one sustains more than 500 wpm over a minute.
   if (key === "speech_rate") return v < 0 || v > 655 || (v > 500 && !(session !== undefined && session < 60));
   if (key === "psychomotor") return v < 0 || v > 14_400 || (session !== undefined && v > session);
   return v < 0 || v > 100;
@@ -161,7 +161,7 @@ describe("properties", () => {
   });
 });
 
-describe("property: every metric has a physical bound (decision 187)", () => {
+describe("property: every metric has a physical bound (decision 181)", () => {
   /** Library callers are not held to the request bounds: values either side of every bound. */
   const wide = fc.oneof(
     fc.double({ min: -100, max: 20_000, noNaN: true }),

@@ -415,10 +415,18 @@ describe("scoreInstruments on the further instruments", () => {
     expect(scoreInstruments([{ instrument: "K10", total: 10 }]).results[0]?.severityKey).toBe("low");
   });
 
-  it("reads a WEMWBS fall as worsened and a MADRS fall as improved, without a reliable-change verdict", () => {
-    const [w] = scoreInstruments([{ instrument: "WEMWBS", total: 42, priorTotal: 56 }]).results;
-    expect(w).toMatchObject({ trajectory: "worsened", change: -14, reliableChangePoints: null });
-    expect(w).not.toHaveProperty("reliableChange");
+  it("reads a WEMWBS fall as worsened and a MADRS fall as improved, reliable by the engines' percentage-point rule (decision 182)", () => {
+    const scoring = scoreInstruments([{ instrument: "WEMWBS", total: 42, priorTotal: 56 }]);
+    const [w] = scoring.results;
+    // 14 of the 56-point range (14-70) is 25 percentage points: a reliable deterioration, as the
+    // relapse engine reads it, though the WEMWBS has no sourced reliable-change points.
+    expect(w).toMatchObject({
+      trajectory: "worsened",
+      change: -14,
+      reliableChangePoints: null,
+      reliableChange: true,
+    });
+    expect(scoring.risk).toMatchObject({ flag: true, level: "low" });
     const [m] = scoreInstruments([{ instrument: "MADRS", total: 12, priorTotal: 36 }]).results;
     expect(m).toMatchObject({ trajectory: "improved", change: -24, reliableChangePoints: null });
   });

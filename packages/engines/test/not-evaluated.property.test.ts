@@ -183,7 +183,7 @@ const notEvaluableReadingArb: fc.Arbitrary<{ reading: PanelReading; named: strin
     .filter((name) => findAnalyte(name) === undefined || findAnalyte(name) === null)
     .map((name) => ({ reading: { analyte: name, value: 1 }, named: `"${name}"` })),
   // Neutrophils without a unit, 1.6-100: plausible as x10^9/L and as cells/uL, so refused
-  // (decision 186; below 1.5 every reading is critical, above 100 only cells/uL is plausible).
+  // (decision 180; below 1.5 every reading is critical, above 100 only cells/uL is plausible).
   fc.double({ min: 1.6, max: 100, noNaN: true }).map((value) => ({
     reading: { analyte: "ANC", value },
     named: `Neutrophils (absolute) ${value}`,
@@ -230,7 +230,7 @@ describe("evaluatePanel: not evaluated is never none (decision 80)", () => {
     expect(risk.flag).toBe(true);
     expect(risk.labels).toHaveLength(1);
     expect(risk.labels[0]).toMatch(/^Not evaluated: Neutrophils \(absolute\) 4 \(unit: /);
-    // 400 is plausible only as cells/uL (0.4 x10^9/L): read so, and critical (decision 186).
+    // 400 is plausible only as cells/uL (0.4 x10^9/L): read so, and critical (decision 180).
     expect(evaluatePanel([{ analyte: "ANC", value: 400 }]).risk.level).toBe("high");
   });
 });

@@ -301,7 +301,7 @@ describe("evaluatePanel: what is not evaluated never reads as normal", () => {
     expect(one("lithium", -1).warnings[0]).toMatch(/not evaluated: data quality/);
   });
 
-  it("a unitless value is read by the unit-less rule (decisions 65, 186)", () => {
+  it("a unitless value is read by the unit-less rule (decisions 65, 180)", () => {
     const unitless = (analyte: string, value: number) => evaluatePanel([{ analyte, value }]);
     expect(unitless("lithium", 0.8).results[0]?.flag).toBe("normal"); // mmol/L = mEq/L
     // Plausible in one accepted unit only: read in it, and the label says so.

@@ -1,5 +1,5 @@
 /**
- * The safety concepts (decision 181), checked over generated phrasings: each concept is found in
+ * The safety concepts (decision 178), checked over generated phrasings: each concept is found in
  * any inflection, word order, pronoun, object and filler; text with no concept word raises none;
  * adding a risk phrase never lowers the relapse tool's level; a negated phrase is never read as
  * absent. Blind cases written from the C-SSRS screener's examples, NICE NG225 and the medicine
@@ -290,7 +290,7 @@ const GENERATED: [string, SafetyConceptKey, fc.Arbitrary<string>][] = [
   ["suicidal ideation", "suicidal_ideation", ideationArb],
 ];
 
-describe("generated phrasings of each concept (decision 181)", () => {
+describe("generated phrasings of each concept (decision 178)", () => {
   it.each(GENERATED)("property: any phrasing of %s is recognised, by both readers", (_, concept, arb) => {
     fc.assert(
       fc.property(arb, fc.double({ min: 0.01, max: 1, noNaN: true }), (text, severity) => {

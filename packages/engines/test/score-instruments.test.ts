@@ -601,11 +601,12 @@ describe("scoreInstruments: trajectory and reliable change", () => {
     expect(onlyResult({ instrument: "PCL-5", total: 21, priorTotal: 30 }).reliableChange).toBe(false);
   });
 
-  it("AUDIT has no sourced reliable change: direction only, reliableChange absent", () => {
+  it("AUDIT has no sourced reliable change: judged by the engines' 15-percentage-point rule (decision 182)", () => {
     const scoring = scoreOne({ instrument: "AUDIT", total: 24, priorTotal: 12 });
-    expect(scoring.results[0]).toMatchObject({ trajectory: "worsened", change: 12 });
-    expect(scoring.results[0]).not.toHaveProperty("reliableChange");
-    expect(scoring.observations.map((o) => o.note).join(" ")).toMatch(/no sourced reliable-change threshold/);
+    expect(scoring.results[0]).toMatchObject({ trajectory: "worsened", change: 12, reliableChange: true });
+    expect(scoring.observations.map((o) => o.note).join(" ")).toMatch(/no sourced reliable-change points/);
+    const small = scoreOne({ instrument: "AUDIT", total: 17, priorTotal: 12 });
+    expect(small.results[0]).toMatchObject({ trajectory: "worsened", change: 5, reliableChange: false });
   });
 
   it("the same total as before is unchanged", () => {

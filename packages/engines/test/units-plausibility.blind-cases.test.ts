@@ -4,7 +4,7 @@ import { analyzeDmse, type DmseInput } from "../src/dmse.js";
 import { evaluatePanel } from "../src/tools/panels.js";
 
 /**
- * Cases of the units and device-plausibility classes (decisions 186, 187) written from published
+ * Cases of the units and device-plausibility classes (decisions 180, 181) written from published
  * sources with the expected answer fixed before the run, not from the code's tables. Each runs
  * through the panels agent tool and the JSON biomarker engine, or the dmse engine.
  */

@@ -1,7 +1,7 @@
 import { foldForMatching } from "@svc/engines";
 import { clipModelText } from "./model-text.js";
 
-// The one folding (decision 180) lives with the domain knowledge; it stays exported from here.
+// The one folding (decision 177) lives with the domain knowledge; it stays exported from here.
 export { foldForMatching };
 
 /**

@@ -205,3 +205,50 @@ export const ENGINE_DESCRIPTORS: readonly AnyEngineDescriptor[] = Object.freeze(
 export function isEngineName(name: string): name is EngineName {
   return Object.hasOwn(ENGINE_REGISTRY, name);
 }
+
+/** One calibrated parameter row of an engine, as the model-version store keeps it (unvalidated). */
+export interface CalibrationRow {
+  version: number;
+  params: unknown;
+}
+
+/** A calibrated parameter set the engine's own schema accepted. */
+export interface ResolvedCalibration<TParams> {
+  version: number;
+  params: TParams;
+}
+
+/**
+ * The one reading of an engine's calibrated parameters (decision 183), for the API, CDS and FHIR
+ * alike: no row, the shipped defaults (`calibration` absent); a row the engine's schema accepts,
+ * that set with its version; a row it refuses, the shipped defaults and the reason in `rejected`
+ * (the caller logs it; the run's `model.source` then says `default`). Never throws.
+ */
+export function resolveCalibration<TParams>(
+  engine: Pick<EngineDescriptor<unknown, unknown, TParams, EngineName>, "resolveParams">,
+  row: CalibrationRow | null | undefined,
+): { calibration?: ResolvedCalibration<TParams>; rejected?: string } {
+  if (!row) return {};
+  try {
+    return { calibration: { version: row.version, params: engine.resolveParams(row.params) } };
+  } catch (error) {
+    return { rejected: (error as Error).message };
+  }
+}
+
+/**
+ * The one way to run a registered engine with its calibrated parameters (decision 183): the
+ * resolved set when given (from `resolveCalibration`), else the shipped defaults, on the given
+ * clock. The JSON analysis endpoints, their FHIR answers and the CDS services all run engines
+ * through it.
+ */
+export function runWithCalibration<TInput, TData, TParams>(
+  engine: Pick<EngineDescriptor<TInput, TData, TParams, EngineName>, "run">,
+  input: TInput,
+  options: { now: Date; calibration?: ResolvedCalibration<TParams> },
+): EngineRun<TData> {
+  return engine.run(input, {
+    now: options.now,
+    ...(options.calibration ? { model: options.calibration } : {}),
+  });
+}

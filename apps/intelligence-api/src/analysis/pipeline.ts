@@ -8,6 +8,9 @@ import {
   type IntelligenceBlock,
   type Narrator,
   type PreviousResult,
+  type ResolvedCalibration,
+  resolveCalibration,
+  runWithCalibration,
 } from "@svc/intelligence";
 import type { ActiveModels } from "../models.js";
 
@@ -49,31 +52,30 @@ function currentInputsOf(body: AnalysisCommon): Record<string, unknown> {
 
 /**
  * The calibrated parameters of the engine's active model version, or undefined for the shipped
- * defaults. Resolved sets are kept by version, so a calibrated model costs nothing per request.
+ * defaults, read by the registry's one `resolveCalibration` (decision 183). Resolved sets are
+ * kept by version, so a calibrated model costs nothing per request.
  */
 function calibratedModel<TParams>(
   engine: Pick<EngineDescriptor<unknown, unknown, TParams, EngineName>, "name" | "resolveParams">,
   context: AnalysisContext,
-): () => Promise<{ version: number; params: TParams } | undefined> {
-  const resolved = new Map<number, TParams | null>();
+): () => Promise<ResolvedCalibration<TParams> | undefined> {
+  const resolved = new Map<number, ResolvedCalibration<TParams> | null>();
   return async () => {
     const active = await context.models.get(engine.name);
     if (!active) return undefined;
-    let params = resolved.get(active.version);
-    if (params === undefined) {
-      try {
-        params = engine.resolveParams(active.params);
-      } catch (error) {
+    let calibration = resolved.get(active.version);
+    if (calibration === undefined) {
+      const read = resolveCalibration(engine, active);
+      if (read.rejected !== undefined)
         // A promoted row the engine cannot read: run the shipped defaults and say so in `model`.
         context.logger.error(
-          { engine: engine.name, version: active.version, err: (error as Error).message },
+          { engine: engine.name, version: active.version, err: read.rejected },
           "calibrated parameters rejected; running defaults",
         );
-        params = null;
-      }
-      resolved.set(active.version, params);
+      calibration = read.calibration ?? null;
+      resolved.set(active.version, calibration);
     }
-    return params === null ? undefined : { version: active.version, params };
+    return calibration ?? undefined;
   };
 }
 
@@ -92,7 +94,8 @@ export function analysisPipeline<TInput, TData extends object, TParams, TObject 
   const calibrated = calibratedModel(engine, context);
   return async (body, signal) => {
     const now = new Date();
-    const run = engine.run(body, { now, model: await calibrated() });
+    const calibration = await calibrated();
+    const run = runWithCalibration(engine, body, { now, ...(calibration ? { calibration } : {}) });
     let intelligence: IntelligenceBlock = buildEngineIntelligence({
       engine: engine.name,
       facts: run.facts,

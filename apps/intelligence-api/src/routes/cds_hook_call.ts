@@ -8,7 +8,7 @@ import {
 } from "@svc/cds-hooks";
 import { type EhrAddressPolicy, fetchFhir } from "@svc/ehr-gateway";
 import { ApiError, type AppEnv, type Logger, type ServiceApp, workSignal } from "@svc/http";
-import { ENGINE_DESCRIPTORS, type EngineName } from "@svc/intelligence";
+import { ENGINE_DESCRIPTORS, type EngineName, resolveCalibration } from "@svc/intelligence";
 import { rememberIssuedCards } from "@svc/records";
 import type { Context } from "hono";
 import type { ActiveModels } from "../models.js";
@@ -26,22 +26,25 @@ import { cdsJsonBody } from "./cds_screen.js";
 
 type Models = NonNullable<Parameters<typeof runCdsService>[3]["models"]>;
 
-/** The active calibrated parameters per engine, as the analysis endpoints run them (decision 44). */
+/**
+ * The active calibrated parameters per engine, as the analysis endpoints run them (decision 44),
+ * read by the registry's one `resolveCalibration` (decision 183).
+ */
 async function activeCalibrations(models: ActiveModels, logger: Logger): Promise<Models> {
   const active: Models = {};
   for (const engine of ENGINE_DESCRIPTORS) {
     const row = await models.get(engine.name);
     if (!row) continue;
-    try {
-      engine.resolveParams(row.params);
-      active[engine.name as EngineName] = { version: row.version, params: row.params };
-    } catch (error) {
+    const read = resolveCalibration(engine, row);
+    if (read.rejected !== undefined) {
       // A promoted row the engine cannot read: the card runs the shipped defaults, as an analysis does.
       logger.error(
-        { engine: engine.name, version: row.version, err: (error as Error).message },
+        { engine: engine.name, version: row.version, err: read.rejected },
         "calibrated parameters rejected; running defaults",
       );
+      continue;
     }
+    active[engine.name as EngineName] = { version: row.version, params: row.params };
   }
   return active;
 }

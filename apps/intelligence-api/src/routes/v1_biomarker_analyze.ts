@@ -27,15 +27,19 @@ const BiomarkerDataSchema = z.object({
         analyte: z.string(),
         panelId: z.string(),
         observedAt: z.string().nullable(),
-        finding: z.enum(["critical", "not_evaluated_unit", "implausible"]),
+        finding: z.enum(["critical", "not_evaluated_unit", "implausible", "out_of_range"]),
         current: z.boolean(),
         labFlag: z.string().nullable(),
         detail: z.string(),
+        level: z.enum(["none", "low", "moderate", "high"]).optional().openapi({
+          description:
+            "Additive (decision 182): the one clinical level of the reading, as the agent tool (`risk.level`), MCP, the CDS card and the FHIR answer read it; for a value not evaluated, the level it holds at the least (never `none`).",
+        }),
       }),
     )
     .openapi({
       description:
-        "Additive (decision 67): readings beyond a sourced critical limit (current or earlier), readings not evaluated for their unit, and implausible values, whatever their laboratory flag. A current value beyond a critical limit is also named in intelligence.summary.flagged and sets requiresClinicianReview. Bounded (decision 171): every current finding, and of earlier ones the newest 3 per analyte and kind; the rest are counted in `omitted`.",
+        "Additive (decision 67): readings beyond a sourced critical limit (current or earlier), readings not evaluated for their unit, and implausible values, whatever their laboratory flag; and (decision 182) the current reading of an analyte the laboratory did not flag that is outside the service's range (`out_of_range`). A current value beyond a critical limit, outside the range or not evaluated is also named in intelligence.summary.flagged; each sets requiresClinicianReview at level moderate or above (a value not evaluated always), and an out-of-range one raises the status to its level (low: watch, moderate: elevated). Bounded (decision 171): every current finding, and of earlier ones the newest 3 per analyte and kind; the rest are counted in `omitted`.",
     }),
   omitted: z
     .object({

@@ -43,7 +43,7 @@ export const BiomarkerAgentRequestSchema = z
   .object({
     panel: panelReadingsSchema().openapi({
       description:
-        "1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read only in the one accepted unit that makes it plausible (lithium mmol/L = mEq/L; creatinine 3.5 only as mg/dL); where several do, it is critical when it is beyond a critical limit in every one (neutrophils 0.4) and otherwise not evaluated (decisions 65, 186).",
+        "1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read only in the one accepted unit that makes it plausible (lithium mmol/L = mEq/L; creatinine 3.5 only as mg/dL); where several do, it is critical when it is beyond a critical limit in every one (neutrophils 0.4) and otherwise not evaluated (decisions 65, 180).",
       example: [
         { analyte: "lithium", value: 1.6, unit: "mmol/L" },
         { analyte: "ANC", value: 1200, unit: "cells/uL" },

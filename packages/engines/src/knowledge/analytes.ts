@@ -802,7 +802,7 @@ export interface AnalyteMeasure {
   /**
    * Spellings that name no single unit for this analyte, with why (never evaluated).
    * `otherQuantity`: the spelling measures another quantity (a percentage of a count), so it is
-   * not a unit a unit-less value could be in (decision 186).
+   * not a unit a unit-less value could be in (decision 180).
    */
   ambiguousUnits?: readonly { spelling: string; reason: string; otherQuantity?: boolean }[];
   /** Values outside this range (canonical unit) are a data-quality finding, not a result. */
@@ -926,7 +926,7 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
     units: [
       same("mmol/L", ["mmol/l"], "canonical"),
       { ucum: "mg/dL", spellings: ["mg/dl"], toCanonical: 0.2495, basis: "Ca 40.08 g/mol: 10/40.08" },
-      // Decision 186: converted as magnesium's is (before, refused as rarely used; a refused unit
+      // Decision 180: converted as magnesium's is (before, refused as rarely used; a refused unit
       // of the same quantity would also block every unit-less calcium value).
       {
         ucum: "meq/L",
@@ -1093,7 +1093,7 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
       same("mmol/L", ["mmol/l"], "canonical"),
       { ucum: "mg/dL", spellings: ["mg/dl"], toCanonical: 0.0555, basis: "glucose 180.16 g/mol: 10/180.16" },
     ],
-    // Decision 186: up to the highest survived glucose reported (2,656 mg/dL = 147.6 mmol/L,
+    // Decision 180: up to the highest survived glucose reported (2,656 mg/dL = 147.6 mmol/L,
     // Guinness World Records 2008, secondary source), so a hyperosmolar 70 mmol/L sent without a
     // unit is never read as 70 mg/dL (60 mmol/L before).
     plausible: {
@@ -1151,7 +1151,7 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
         basis: "valproic acid 144.21 g/mol: 1 mg/L = 6.934 µmol/L",
       },
     ],
-    // Decision 186: the bound decides which unit a value without a unit can be in, so it covers
+    // Decision 180: the bound decides which unit a value without a unit can be in, so it covers
     // overdose (400 mg/L before: a 600 µmol/L-looking value could not be 600 mg/L).
     plausible: {
       low: 0,
@@ -1216,7 +1216,7 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
     canonicalUnit: "ng/mL",
     displayUnit: "ng/mL",
     // UK laboratories report clozapine in mg/L (0.35-0.6), US ones in ng/mL (350-600), some in
-    // µmol/L; a value without a unit is read by the unit-less rule (decision 186).
+    // µmol/L; a value without a unit is read by the unit-less rule (decision 180).
     units: [
       same("ng/mL", ["ng/ml"], "canonical"),
       same("ug/L", ["ug/l"], "1 µg/L = 1 ng/mL"),
@@ -1656,7 +1656,7 @@ const CHOLESTEROL_UNITS: readonly AnalyteUnit[] = [
 ];
 
 /**
- * Decision 186: rows for the lipids and vitamins the table named but did not measure, so a UK
+ * Decision 180: rows for the lipids and vitamins the table named but did not measure, so a UK
  * (mmol/L, pmol/L, nmol/L) and a US (mg/dL, pg/mL, ng/mL) report of the same result read the same.
  */
 const MORE_MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
@@ -1971,7 +1971,7 @@ export interface AnalyteEvaluation {
   notes: string[];
   /**
    * Set only when the reading came without a unit and was read by the unit-less rule (decision
-   * 186): `only_plausible`, one accepted unit makes the value plausible; `critical_every_reading`,
+   * 180): `only_plausible`, one accepted unit makes the value plausible; `critical_every_reading`,
    * the value is beyond a critical limit under every accepted unit that makes it plausible.
    * `readings` names each plausible reading ("0.4 x10^9/L", "0.4 /uL = 0.0004 x10^9/L").
    */
@@ -1985,14 +1985,14 @@ export interface AnalyteNotEvaluated {
   detail: string;
   /**
    * A value without a unit refused as ambiguous though one of its plausible readings is beyond a
-   * critical limit (decision 186): readers raise it for review above a plain unit gap.
+   * critical limit (decision 180): readers raise it for review above a plain unit gap.
    */
   criticalPossible?: boolean;
 }
 
 export interface EvaluateOptions {
   /**
-   * A reading without a unit is read by the unit-less rule (`readUnitless`, decision 186): read
+   * A reading without a unit is read by the unit-less rule (`readUnitless`, decision 180): read
    * in the one accepted unit scale that makes it plausible; refused as ambiguous where several
    * do, unless it is beyond a critical limit under every one of them (then critical). Default
    * false: a unitless reading is never evaluated (the sandbox and FHIR always carry a unit).
@@ -2155,7 +2155,7 @@ function readingUnder(measure: AnalyteMeasure, scale: UnitScale, value: number, 
 }
 
 /**
- * The unit-less rule (decision 186), the one reading of a value sent without a unit. Each
+ * The unit-less rule (decision 180), the one reading of a value sent without a unit. Each
  * distinct unit scale the row accepts is tried: the value is plausible in it or not (the row's
  * plausible range, canonical unit).
  * - plausible in no scale: a data-quality finding (not evaluated, implausible);

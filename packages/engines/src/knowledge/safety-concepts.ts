@@ -1,5 +1,5 @@
 /**
- * Safety concepts (decision 181): what a phrase or a transcript says about self-harm and its
+ * Safety concepts (decision 178): what a phrase or a transcript says about self-harm and its
  * methods, overdose, suicidal ideation, plan and behaviour, harm to others (a child among them),
  * command hallucinations, signs of mania and stopping a psychotropic, read by meaning rather than
  * by a list of exact strings. The relapse signal tool (tools/relapse-signals.ts) reads a caller's

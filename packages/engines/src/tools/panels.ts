@@ -8,6 +8,7 @@
  * (decision 65). Sources: docs/engines/panels.md.
  */
 
+import { judgeLabReading, tableLevelOf } from "../judgement.js";
 import {
   ANALYTES,
   type AnalyteEntry,
@@ -17,7 +18,6 @@ import {
   type CriticalLimit,
   chooseLoinc,
   clozapineAncText,
-  evaluateAnalyteValue,
   findAnalyte,
   flagCanonicalValue,
   formatAnalyteValue,
@@ -173,16 +173,9 @@ export function panelRangeTextOf(a: PanelAnalyte): string {
   return measureRangeText(rowOf(a).measure);
 }
 
-const TONE_RISK: Readonly<Record<"watch" | "elevated", AgentRiskLevel>> = {
-  // Reuses the analyte table's per-analyte tone: a result with a direct psychiatric safety
-  // implication ("elevated") is a moderate risk, one worth noting ("watch") a low one.
-  watch: "low",
-  elevated: "moderate",
-};
-
 /** "Valproate 700 umol/L (101 mg/L)": the value as sent and, when converted, in the canonical unit. */
 function readingText(entry: AnalyteEntry, reading: PanelReading, evaluation: AnalyteEvaluation): string {
-  // Decision 186: a value read by the unit-less rule says it came without one.
+  // Decision 180: a value read by the unit-less rule says it came without one.
   if (evaluation.unitNotGiven?.rule === "critical_every_reading")
     return `${entry.display} ${reading.value} (no unit; every plausible reading: ${evaluation.unitNotGiven.readings.join("; ")})`;
   if (evaluation.unitNotGiven)
@@ -219,7 +212,8 @@ function readingRisk(
       ],
     };
   }
-  const level = TONE_RISK[flag === "high" ? entry.toneHigh : entry.toneLow];
+  // The one judgement's level (decision 182): the analyte table's tone of the side crossed.
+  const level: AgentRiskLevel = tableLevelOf(entry, evaluation);
   const side = flag === "high" ? "above" : "below";
   return {
     flag: true,
@@ -352,23 +346,23 @@ function classify(
         item: { what: `${entry.display} ${sent}`, why: "no sourced range in this tool" },
       },
     };
-  const evaluation = evaluateAnalyteValue(entry, reading.value, unit, { unitlessMeansCanonical: true });
+  // The one judgement of a reading (decision 182), as the biomarker engine, CDS and FHIR read it.
+  const judged = judgeLabReading(entry, reading.value, unit);
+  const evaluation = judged.evaluation;
   if (evaluation === null || !evaluation.evaluated) {
     const implausible = evaluation?.reason === "implausible";
     const detail = evaluation?.detail ?? "no measurement row";
     const warning = `${entry.display} "${reading.analyte}" ${sent}: not evaluated: ${implausible ? "data quality" : "unit"} (${detail}). Accepted units: ${acceptedUnitCodes(measure).join(", ")}.`;
     // Decision 67: a wrong unit or entry can hide a critical value, so an implausible value is a
     // moderate risk that asks for review, never a silent gap.
-    // Decision 186: a unit-less value one of whose plausible readings is critical is moderate too.
+    // Decision 180: a unit-less value one of whose plausible readings is critical is moderate too.
     const item: NotEvaluatedItem = implausible
       ? {
           what: `${entry.display} ${sent}`,
           why: "implausible for its unit; check the unit and the result",
-          level: "moderate",
+          level: judged.level,
         }
-      : evaluation?.criticalPossible
-        ? { what: `${entry.display} ${sent}`, why: `unit: ${detail}`, level: "moderate" }
-        : { what: `${entry.display} ${sent}`, why: `unit: ${detail}` };
+      : { what: `${entry.display} ${sent}`, why: `unit: ${detail}`, level: judged.level };
     return { notEvaluated: { warning, item } };
   }
   return { entry, measure, evaluation };

@@ -74,7 +74,7 @@ export interface RelapseSignalModel {
   /** Combinations that raise the composite to at least a band, whatever the weights say. */
   combinationRules: RelapseCombinationRule[];
   /**
-   * Additive: the safety concepts read in a phrase (decision 181), each with the indicator it is
+   * Additive: the safety concepts read in a phrase (decision 178), each with the indicator it is
    * scored as, its SNOMED CT code where verified, and its source.
    */
   safetyConcepts: { concept: string; label: string; indicator: string; code?: string; source: string }[];
@@ -106,16 +106,16 @@ export interface RelapseNotScored {
   reason: "unrecognised" | "negated";
   /** For a negated name: the indicator it names, when known. */
   negates?: string;
-  /** Risk-lexicon words in the name that no concept explained (decision 181): review at moderate. */
+  /** Risk-lexicon words in the name that no concept explained (decision 178): review at moderate. */
   riskWords?: string[];
   /**
    * The name was scored for what it reads positive, and this negated part of it was not
-   * ("stopped lithium, denies SI"): flagged for review like a negated name (decision 181).
+   * ("stopped lithium, denies SI"): flagged for review like a negated name (decision 178).
    */
   partly?: true;
 }
 
-/** The safety concepts read in one supplied name (decision 181), with their SNOMED CT codes. */
+/** The safety concepts read in one supplied name (decision 178), with their SNOMED CT codes. */
 export interface RelapseConceptFinding {
   indicator: string;
   /** Concepts read positive, scored as the indicators they map to. */
@@ -144,7 +144,7 @@ export interface RelapseSignalScore {
   rules: RelapseRuleFinding[];
   /** Why each name in `unrecognized` was not scored. */
   notScored: RelapseNotScored[];
-  /** Additive: the safety concepts read in each supplied name that had any (decision 181). */
+  /** Additive: the safety concepts read in each supplied name that had any (decision 178). */
   concepts: RelapseConceptFinding[];
 }
 
@@ -674,7 +674,7 @@ const DISCONTINUATION_PHRASES =
   /\b(no longer taking|no longer on|not taking|not on|stopped taking|(poor|non|partial|low|reduced) (adherence|adherent|compliance|compliant))\b/g;
 /**
  * Words that name psychotic symptoms or elevated mood wherever they stand in the phrase. The
- * safety concepts (knowledge/safety-concepts.ts) are read before these, by meaning (decision 181).
+ * safety concepts (knowledge/safety-concepts.ts) are read before these, by meaning (decision 178).
  */
 const KEYWORD_PATTERNS: readonly { pattern: RegExp; indicator: string }[] = [
   {
@@ -701,7 +701,7 @@ export interface RelapseIndicatorReading {
   /** The indicator the name refers to, or null when unrecognised or negated. */
   indicator: RelapseIndicator | null;
   /**
-   * Every indicator the name refers to (decision 181): a phrase can name several safety concepts
+   * Every indicator the name refers to (decision 178): a phrase can name several safety concepts
    * ("stopped lithium, not sleeping, cut her arms"); `indicator` is the first. Empty when null.
    */
   indicators: RelapseIndicator[];
@@ -735,7 +735,7 @@ function reading(
 
 /**
  * Reads a caller's name: the exact key, label or alias (any case and punctuation, plurals, US
- * spellings and filler words folded) first. Then the safety concepts, by meaning (decision 181):
+ * spellings and filler words folded) first. Then the safety concepts, by meaning (decision 178):
  * self-harm and its methods, overdose, suicidal ideation, plan and behaviour, harm to others or a
  * child, command hallucinations, signs of mania and stopping any psychotropic, in any word form
  * and order; a concept found only negated makes the name negated. A name with a negation ("no",
@@ -1005,7 +1005,7 @@ function isSafetyCritical(key: string | undefined): boolean {
  * above and is named, in this tool's own wording (decision 77). A negated safety-critical name
  * ("no suicidal ideation", "denies cutting") is not read as an absence: it asks for the
  * clinician's confirmation at moderate. So does a name with risk language that no safety concept
- * explains ("talks about killing"; decision 181): never `low`.
+ * explains ("talks about killing"; decision 178): never `low`.
  */
 function notScoredItem(item: RelapseNotScored): NotEvaluatedItem {
   const what = `indicator "${item.indicator}"`;

@@ -5,6 +5,11 @@
  * risk policy below is expert-set and explained in docs/engines/instruments.md.
  */
 
+import {
+  judgeScoreChange,
+  RELIABLE_DETERIORATION_LEVEL as SCORE_CHANGE_DETERIORATION_LEVEL,
+  UNKNOWN_SCALE_CHANGE_PP,
+} from "../judgement.js";
 import { maximumTotalWithout, totalOfResponses } from "../knowledge/instruments.js";
 import { findInstrument, type InstrumentDefinition, type InstrumentId } from "./instrument-catalog.js";
 import {
@@ -76,8 +81,8 @@ export const RISK_ITEM_HIGH_FROM_VALUE = 2;
 export const RISK_ITEM_HIGH_LEVEL: AgentRiskLevel = "high";
 /** A risk item that could not be checked (total only): never none, as an incomplete C-SSRS screen. */
 export const RISK_ITEM_NOT_AVAILABLE_LEVEL: AgentRiskLevel = "low";
-/** A reliable change for the worse. */
-export const RELIABLE_DETERIORATION_LEVEL: AgentRiskLevel = "low";
+/** A reliable change for the worse: the one judgement's level (decision 182). */
+export const RELIABLE_DETERIORATION_LEVEL: AgentRiskLevel = SCORE_CHANGE_DETERIORATION_LEVEL;
 
 /** A short form that leaves out its parent form's risk item (PHQ-8, PHQ-2): never none, as above. */
 export const RISK_NOT_SCREENED_LEVEL: AgentRiskLevel = "low";
@@ -356,8 +361,11 @@ interface PriorComparison {
 }
 
 /**
- * Direction respects `higherIsWorse` (a rise on the WHO-5 is an improvement). Reliable when the
- * change reaches the instrument's reliable-change points; without sourced points, direction only.
+ * The one judgement of a score change (decision 182, `judgeScoreChange`): direction from the
+ * instrument table (a fall on the WHO-5 or WEMWBS is a worsening), reliable by the instrument's
+ * sourced reliable-change points, else by the engines' percentage-point rule, so an instrument
+ * without sourced points or severity bands still has a reliable deterioration, as in the relapse
+ * and outcome engines.
  */
 function compareWithPrior(
   definition: InstrumentDefinition,
@@ -365,42 +373,32 @@ function compareWithPrior(
   priorTotal: number | undefined,
 ): PriorComparison {
   if (priorTotal === undefined) return { trajectory: "no_prior", reliableDeterioration: false };
-  const change = roundToHundredths(total - priorTotal);
-  const trajectory = trajectoryOf(definition, change);
-  const threshold = definition.reliableChangePoints;
-  const reliableChange = threshold === null ? undefined : Math.abs(change) >= threshold;
+  const judged = judgeScoreChange(definition.id, priorTotal, total);
   return {
-    trajectory,
-    change,
-    ...(reliableChange !== undefined ? { reliableChange } : {}),
-    reliableDeterioration: reliableChange === true && trajectory === "worsened",
-    note: changeNote(definition, priorTotal, total, change, trajectory, reliableChange),
+    trajectory: judged.trajectory,
+    change: judged.change,
+    reliableChange: judged.reliable,
+    reliableDeterioration: judged.reliableDeterioration,
+    note: changeNote(definition, priorTotal, total, judged),
   };
-}
-
-function trajectoryOf(definition: InstrumentDefinition, change: number): InstrumentTrajectory {
-  if (change === 0) return "unchanged";
-  const rose = change > 0;
-  return rose === definition.higherIsWorse ? "worsened" : "improved";
 }
 
 function changeNote(
   definition: InstrumentDefinition,
   priorTotal: number,
   total: number,
-  change: number,
-  trajectory: InstrumentTrajectory,
-  reliableChange: boolean | undefined,
+  judged: ReturnType<typeof judgeScoreChange>,
 ): string {
   const name = definition.display;
+  const { trajectory, change, rule, reliable } = judged;
   if (trajectory === "unchanged") return `${name} unchanged at ${total}.`;
   const moved = `${name} ${trajectory} from ${priorTotal} to ${total} (${signed(change)} points)`;
-  const threshold = definition.reliableChangePoints;
-  if (threshold === null || reliableChange === undefined) {
-    return `${moved}; no sourced reliable-change threshold, so whether the change exceeds measurement error is not judged.`;
-  }
-  if (reliableChange) return `${moved}: a reliable change (threshold ${threshold} points).`;
-  return `${moved}: below the reliable-change threshold of ${threshold} points, so it may be measurement error.`;
+  const threshold =
+    rule.kind === "points"
+      ? `threshold ${rule.threshold} points`
+      : `no sourced reliable-change points, so by the ${rule.threshold}-percentage-point rule of the scale range (expert-set)`;
+  if (reliable) return `${moved}: a reliable change (${threshold}).`;
+  return `${moved}: below the reliable-change threshold (${threshold}), so it may be measurement error.`;
 }
 
 function deteriorationLabel(
@@ -409,7 +407,11 @@ function deteriorationLabel(
   total: number,
 ): string {
   const change = roundToHundredths(total - (priorTotal ?? total));
-  return `${definition.display} reliable deterioration: ${priorTotal} to ${total} (${signed(change)} points; threshold ${definition.reliableChangePoints})`;
+  const threshold =
+    definition.reliableChangePoints === null
+      ? `${UNKNOWN_SCALE_CHANGE_PP} percentage points of the scale range`
+      : String(definition.reliableChangePoints);
+  return `${definition.display} reliable deterioration: ${priorTotal} to ${total} (${signed(change)} points; threshold ${threshold})`;
 }
 
 // --- Risk items (PHQ-9 item 9, EPDS item 10) ---------------------------------------------------

@@ -91,7 +91,11 @@ export function biomarkerObservations(ctx: Context, data: BiomarkerData): Entry<
           ),
           {
             effectiveDateTime: dateTimeOrUndefined(finding.observedAt),
-            interpretation: [{ text: finding.finding.replace(/_/g, " ") }],
+            // The finding, and its one clinical level (decision 182) as every door reads it.
+            interpretation: [
+              { text: finding.finding.replace(/_/g, " ") },
+              ...(finding.level === undefined ? [] : [{ text: `clinical level ${finding.level}` }]),
+            ],
             note: notes(
               finding.detail,
               `Panel ${finding.panelId}; ${finding.current ? "current" : "earlier"} reading; laboratory flag ${finding.labFlag ?? "none"}.`,

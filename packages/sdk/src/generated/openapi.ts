@@ -1168,16 +1168,21 @@ export interface components {
       signalsPresent: number;
       signals: components["schemas"]["ModuleSignal"][];
       disclaimer: string;
-      /** @description Additive (decision 67): readings beyond a sourced critical limit (current or earlier), readings not evaluated for their unit, and implausible values, whatever their laboratory flag. A current value beyond a critical limit is also named in intelligence.summary.flagged and sets requiresClinicianReview. Bounded (decision 171): every current finding, and of earlier ones the newest 3 per analyte and kind; the rest are counted in `omitted`. */
+      /** @description Additive (decision 67): readings beyond a sourced critical limit (current or earlier), readings not evaluated for their unit, and implausible values, whatever their laboratory flag; and (decision 182) the current reading of an analyte the laboratory did not flag that is outside the service's range (`out_of_range`). A current value beyond a critical limit, outside the range or not evaluated is also named in intelligence.summary.flagged; each sets requiresClinicianReview at level moderate or above (a value not evaluated always), and an out-of-range one raises the status to its level (low: watch, moderate: elevated). Bounded (decision 171): every current finding, and of earlier ones the newest 3 per analyte and kind; the rest are counted in `omitted`. */
       valueFindings: {
         analyte: string;
         panelId: string;
         observedAt: string | null;
         /** @enum {string} */
-        finding: "critical" | "not_evaluated_unit" | "implausible";
+        finding: "critical" | "not_evaluated_unit" | "implausible" | "out_of_range";
         current: boolean;
         labFlag: string | null;
         detail: string;
+        /**
+         * @description Additive (decision 182): the one clinical level of the reading, as the agent tool (`risk.level`), MCP, the CDS card and the FHIR answer read it; for a value not evaluated, the level it holds at the least (never `none`).
+         * @enum {string}
+         */
+        level?: "none" | "low" | "moderate" | "high";
       }[];
       /** @description Additive (decision 171), present only when something was left out: flagged analytes not in the psychiatric-relevance map beyond the 20 worst kept in `signals` (and how many of them were flagged critical; the status, headline and review flag still count them), and earlier (non-current) value findings left out of `valueFindings`, by kind. No current finding is ever left out. */
       omitted?: {
@@ -1495,7 +1500,7 @@ export interface components {
     };
     BiomarkerAgentRequest: {
       /**
-       * @description 1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read only in the one accepted unit that makes it plausible (lithium mmol/L = mEq/L; creatinine 3.5 only as mg/dL); where several do, it is critical when it is beyond a critical limit in every one (neutrophils 0.4) and otherwise not evaluated (decisions 65, 186).
+       * @description 1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read only in the one accepted unit that makes it plausible (lithium mmol/L = mEq/L; creatinine 3.5 only as mg/dL); where several do, it is critical when it is beyond a critical limit in every one (neutrophils 0.4) and otherwise not evaluated (decisions 65, 180).
        * @example [
        *       {
        *         "analyte": "lithium",
