@@ -1,9 +1,11 @@
 import {
   type AgentRisk,
+  maniaClusterIn,
   readSafetyText,
   type SafetyConcept,
   type SafetyConceptKey,
   type SafetyConceptMatch,
+  safetyConcept,
 } from "@svc/engines";
 
 /**
@@ -55,6 +57,16 @@ export function screenTranscript(transcript: string | undefined): TranscriptScre
       `Transcript screen: ${concept.label} (sentence ${sentenceOf(reading.matches, concept.concept, false)}${codeOf(concept)}), for the clinician to assess`,
     ],
   }));
+  // Decision 186: a cluster of mania signs is a possible prodrome, above any one sign.
+  const cluster = maniaClusterIn(new Set(reading.concepts.map((c) => c.concept)));
+  if (cluster)
+    risks.push({
+      flag: true,
+      level: "moderate",
+      labels: [
+        `Transcript screen: possible manic or hypomanic prodrome (${listed(cluster.map((key) => safetyConcept(key).label))}), for the clinician to assess`,
+      ],
+    });
   for (const concept of reading.negated)
     risks.push({
       flag: true,

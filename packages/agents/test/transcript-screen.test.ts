@@ -150,3 +150,29 @@ describe("door parity (decision 178)", () => {
     );
   });
 });
+
+describe("blind cases through the MSE screen (decision 186)", () => {
+  const top = (transcript: string) => {
+    const levels = screenTranscript(transcript).risks.map((r) => r.level);
+    return ["high", "moderate", "low"].find((l) => levels.includes(l as "high")) ?? "none";
+  };
+
+  it("a heading such as 'Clinician note:' does not negate what follows", () => {
+    expect(top("Clinician note: cut her arms last night.")).toBe("high");
+    expect(top("Clinician note: took 40 paracetamol.")).toBe("high");
+  });
+
+  it("sleep loss with pressured speech and spending is a possible prodrome at moderate; one sign stays low", () => {
+    const screen = screenTranscript(
+      "Clinician note: no sleep for three nights, spending thousands, talking nonstop.",
+    );
+    expect(screen.risks).toContainEqual(
+      expect.objectContaining({
+        level: "moderate",
+        flag: true,
+        labels: [expect.stringContaining("prodrome")],
+      }),
+    );
+    expect(top("Clinician note: talking nonstop.")).toBe("low");
+  });
+});

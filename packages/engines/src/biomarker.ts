@@ -10,6 +10,7 @@
 
 import {
   type ClinicalLevel,
+  higherClinicalLevel,
   judgeLabReading,
   type LabJudgement,
   NOT_ASSESSED_LEVEL,
@@ -604,8 +605,10 @@ function findingKind(check: Reading["check"]): FindingKind | null {
 /** The level of a finding (decision 182): the judgement's, or the not-assessed floor of its kind. */
 function findingLevel(r: Reading, kind: FindingKind): ClinicalLevel {
   if (kind === "critical") return TONE_LEVEL.critical;
-  if (kind === "not_evaluated_unit") return NOT_ASSESSED_LEVEL.unit;
-  if (kind === "implausible") return NOT_ASSESSED_LEVEL.implausible;
+  // Not assessed: the kind's floor, or the one judgement's level when higher (a unit-less value
+  // refused though one plausible reading is critical is moderate, decision 180).
+  if (kind === "not_evaluated_unit") return higherClinicalLevel(NOT_ASSESSED_LEVEL.unit, r.judgement.level);
+  if (kind === "implausible") return higherClinicalLevel(NOT_ASSESSED_LEVEL.implausible, r.judgement.level);
   return r.judgement.assessed ? r.judgement.tableLevel : r.judgement.level;
 }
 
@@ -742,8 +745,7 @@ function unflaggedCurrentCriticals(collected: Collected): string[] {
  * Current values outside the plausible range of their unit: not a result, but a unit or entry
  * error can hide a critical value (400 "x10^9/L" neutrophils may be 400 cells/µL, a severe
  * neutropenia), so they are named in `summary.flagged` and set `requiresClinicianReview`; the
- * status is left alone because nothing was read (decision 67). So are current values sent without
- * a unit and refused though one plausible reading is critical (decision 180).
+ * status is left alone because nothing was read (decision 67).
  */
 function currentImplausibles(collected: Collected): string[] {
   const named: string[] = [];
@@ -751,12 +753,10 @@ function currentImplausibles(collected: Collected): string[] {
     const newest = newestOf(readings);
     const check = newest?.check;
     if (!newest?.entry || !check || check.evaluated) continue;
-    // Decision 180: a value without a unit refused because one of its plausible readings is
-    // critical is named and reviewed for the same reason.
+    // A value refused for its unit (decision 180, one plausible reading critical or not) is named
+    // with the other current values not evaluated for their unit (decision 182), once.
     if (check.reason === "implausible")
       named.push(`${newest.entry.display}: data quality, not evaluated (${check.detail})`);
-    else if (check.criticalPossible)
-      named.push(`${newest.entry.display}: not evaluated, critical in one plausible unit (${check.detail})`);
   }
   return named;
 }

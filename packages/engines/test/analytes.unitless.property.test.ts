@@ -175,7 +175,7 @@ describe("property: a value without a unit (decision 180)", () => {
             expect(panel.risk.level).toBe("moderate");
             // Named and reviewed in the biomarker answer too (decision 180).
             expect(bio.facts.summary.requiresClinicianReview).toBe(true);
-            expect(bio.facts.summary.flagged.join(" ")).toContain("critical in one plausible unit");
+            expect(bio.facts.summary.flagged.join(" ")).toContain(`${entry.display}: not evaluated`);
           }
           expect(bio.data.valueFindings.map((f) => f.finding)).toEqual([
             out.reason === "unit" ? "not_evaluated_unit" : "implausible",

@@ -74,6 +74,7 @@ describe("getSignalModel", () => {
     expect(model.combinationRules.map((r) => [r.rule, r.band])).toEqual([
       ["mood_stabiliser_stopped_with_sleep_loss", "high"],
       ["manic_prodrome", "elevated"],
+      ["sleep_loss_with_mania_signs", "elevated"],
     ]);
     const keys = new Set(KEYS);
     for (const rule of model.combinationRules)

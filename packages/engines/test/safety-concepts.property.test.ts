@@ -433,3 +433,86 @@ describe("no concept without its words; more risk never lowers; negation never c
     expect(out.risk).toMatchObject({ flag: true, level: "moderate" });
   });
 });
+
+describe("negation is a word, not a stem; a cluster of mania signs (decision 186)", () => {
+  // Found by the blind cases: "Clinician note: cut her arms last night" read as a denied self-harm,
+  // because "note" stemmed to "not".
+  const POSITIVES: [string, SafetyConceptKey][] = [
+    ["cut her arms last night", "self_harm"],
+    ["took 30 paracetamol", "overdose"],
+    ["says he will hurt his neighbour", "harm_to_others"],
+    ["stopped venlafaxine", "stopped_antidepressant"],
+  ];
+  /** Words that share letters or a stem with a negation word but negate nothing. */
+  const NOT_NEGATIONS = [
+    "note",
+    "notes",
+    "noted",
+    "noting",
+    "notable",
+    "knot",
+    "nothingness",
+    "nod",
+    "node",
+    "nose",
+    "denim",
+    "freedom",
+    "nonetheless",
+  ];
+
+  it("property: a heading or word before a positive phrase that looks like a negation never negates it", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...POSITIVES),
+        fc.constantFrom(...NOT_NEGATIONS),
+        fc.constantFrom("Clinician", "Ward", "Nurse", ""),
+        ([phrase, concept], word, who) => {
+          const text = `${who} ${word}: ${phrase}`.trim();
+          const read = readSafetyText(text);
+          expect(read.concepts.map((c) => c.concept)).toContain(concept);
+          expect(read.negated.map((c) => c.concept)).not.toContain(concept);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a real negation before the phrase still negates it", () => {
+    expect(readSafetyText("Clinician note: denies cutting her arms").negated.map((c) => c.concept)).toContain(
+      "self_harm",
+    );
+    expect(stemWord("note")).not.toBe(stemWord("not"));
+  });
+
+  it("sleep loss with pressured speech and spending is a possible manic prodrome in the relapse tool", () => {
+    const text = "no sleep for three nights, spending thousands, talking nonstop";
+    expect(conceptsOf(text)).toEqual(
+      expect.arrayContaining(["sleep_loss", "pressured_speech", "increased_activity"]),
+    );
+    const out = scoreRelapse([{ indicator: text, severity: 0.8 }]);
+    expect(out.rules.map((r) => r.rule)).toContain("sleep_loss_with_mania_signs");
+    expect(rank(out.risk.level)).toBeGreaterThanOrEqual(rank("moderate"));
+    expect(out.risk.flag).toBe(true);
+  });
+
+  it("property: sleep loss alone, or with one other sign, is not a prodrome; with both others it is", () => {
+    const SLEEP = ["no sleep for two nights", "has not slept for three nights", "up all night", "sleepless"];
+    const SPEECH = ["talking nonstop", "racing thoughts", "pressured speech"];
+    const SPEND = ["spending thousands", "overspending", "boundless energy"];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...SLEEP),
+        fc.constantFrom(...SPEECH),
+        fc.constantFrom(...SPEND),
+        fc.subarray([0, 1, 2] as const, { minLength: 1 }),
+        (sleep, speech, spend, parts) => {
+          const phrases = [sleep, speech, spend];
+          const signals = parts.map((i) => ({ indicator: phrases[i] as string, severity: 0.8 }));
+          const rules = scoreRelapse(signals).rules.map((r) => r.rule);
+          expect(rules.includes("sleep_loss_with_mania_signs")).toBe(parts.length === 3);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});

@@ -42,6 +42,7 @@ export const SAFETY_CONCEPT_KEYS = [
   "stopped_stimulant",
   "stopped_medication",
   "decreased_need_for_sleep",
+  "sleep_loss",
   "elevated_mood",
   "pressured_speech",
   "increased_activity",
@@ -154,13 +155,17 @@ const NOT_FORMS = new Set([
   "shouldnt",
 ]);
 
+/** The stem of every spelling of "not"; the tilde keeps it apart from stems of other words. */
+const NEGATION_STEM = "~not";
+
 /**
  * A word's stem: simple English inflections removed so that forms of one word meet (cut, cuts,
  * cutting, cutted; overdose, overdosed, overdosing; voice, voices). Not a dictionary lemma: the
  * same function stems the concept words and the text, so only agreement matters.
  */
 export function stemWord(word: string): string {
-  if (NOT_FORMS.has(word)) return "not";
+  // The negation's own stem, which no other word stems to ("note" stems to "not").
+  if (NOT_FORMS.has(word)) return NEGATION_STEM;
   // Own keys only: "constructor" is a word, not the object's prototype.
   let w = Object.hasOwn(IRREGULAR, word) ? (IRREGULAR[word] as string) : word;
   if (/^\d/.test(w)) return w;
@@ -519,6 +524,22 @@ const PATTERNS: Readonly<Record<SafetyConceptKey, readonly Pattern[]>> = {
     // "has not slept for days and is not tired": the first negation is the concept's own.
     pattern(["not no", "sleep", "not", "tired tire"], { window: 12, ordered: true }),
   ],
+  sleep_loss: [
+    // The negation is the concept's own: "no sleep", "has not slept for two nights" ("not sleep"
+    // and "without sleep" stay the relapse tool's negations of its sleep indicator).
+    // "slept" reads as "sleep", so a duration marks the loss: "has not slept for three nights".
+    pattern(["not", "slept", "night day hour week"], { window: 6, ordered: true }),
+    pattern(["no", "sleep"], {
+      window: 2,
+      ordered: true,
+      excludes: "need",
+      // "no sleep disturbance", "no sleep problems": the negation is of the problem, not of sleep.
+      notFollowedBy:
+        "disturbance disturbed problem issue difficulty trouble complaint concern change disruption disrupted pattern hygiene less",
+    }),
+    pattern(["awake up", "all", "night"], { window: 3, ordered: true }),
+    pattern(["sleepless sleeplessness insomnia"]),
+  ],
   elevated_mood: [
     pattern([
       "euphoric euphoria elated elation mania manic hypomania hypomanic grandiose grandiosity expansive",
@@ -535,7 +556,8 @@ const PATTERNS: Readonly<Record<SafetyConceptKey, readonly Pattern[]>> = {
     pattern(["talkative talkativeness"]),
   ],
   increased_activity: [
-    pattern(["spend spending", "spree lot money excessive loads fortune"], { window: 4 }),
+    pattern(["spend spending", "spree lot money excessive loads fortune thousand hundred"], { window: 4 }),
+    pattern(["overspend overspending"]),
     pattern(["increase more lot loads boundless excessive", "energy"], { window: 3 }),
     pattern(["overactive overactivity hyperactive"]),
     pattern(["goal", "directed"], { window: 2, ordered: true }),
@@ -723,6 +745,16 @@ export const SAFETY_CONCEPTS: readonly SafetyConcept[] = [
       "Jackson, Cavanagh & Scott 2003, J Affect Disord 74:209-217 (sleep change the most robust early sign of mania); NICE CG185. Transcript level expert-set",
   },
   {
+    concept: "sleep_loss",
+    label: "Sleep loss",
+    group: "mania",
+    indicator: "sleep_disruption",
+    level: "low",
+    source:
+      "Jackson, Cavanagh & Scott 2003, J Affect Disord 74:209-217 (sleep disturbance the most robust early sign of mania, median 77 %); NICE CG185 (early warning signs). Transcript level expert-set",
+    subsumedBy: ["decreased_need_for_sleep"],
+  },
+  {
     concept: "elevated_mood",
     label: "Elevated mood or grandiosity",
     group: "mania",
@@ -749,6 +781,46 @@ export const SAFETY_CONCEPTS: readonly SafetyConcept[] = [
 ];
 
 const BY_KEY = new Map(SAFETY_CONCEPTS.map((c) => [c.concept, c]));
+
+/**
+ * Clusters of mania signs that together are a possible manic or hypomanic prodrome (decision 78,
+ * widened by decision 186): one concept from each group, each a different concept. Written once,
+ * in concepts; the relapse signal tool's combination rule reads them through each concept's
+ * indicator, the MSE agent's transcript screen directly.
+ */
+export const MANIA_CLUSTERS: readonly (readonly (readonly SafetyConceptKey[])[])[] = [
+  // Elevated mood or decreased need for sleep, with a second sign of mania.
+  [
+    ["elevated_mood", "decreased_need_for_sleep"],
+    ["elevated_mood", "decreased_need_for_sleep", "pressured_speech", "increased_activity"],
+  ],
+  // Sleep loss with both pressured speech and increased activity or spending.
+  [["sleep_loss", "decreased_need_for_sleep"], ["pressured_speech"], ["increased_activity"]],
+];
+
+/** The concepts of the first mania cluster the keys meet (each from a different concept), or null. */
+export function maniaClusterIn(keys: ReadonlySet<SafetyConceptKey>): SafetyConceptKey[] | null {
+  for (const cluster of MANIA_CLUSTERS) {
+    const met = meetConceptGroups(cluster, keys, []);
+    if (met) return met;
+  }
+  return null;
+}
+
+function meetConceptGroups(
+  groups: readonly (readonly SafetyConceptKey[])[],
+  keys: ReadonlySet<SafetyConceptKey>,
+  used: readonly SafetyConceptKey[],
+): SafetyConceptKey[] | null {
+  const [group, ...rest] = groups;
+  if (!group) return [...used];
+  for (const key of group) {
+    if (!keys.has(key) || used.includes(key)) continue;
+    const met = meetConceptGroups(rest, keys, [...used, key]);
+    if (met) return met;
+  }
+  return null;
+}
 
 export function safetyConcept(key: SafetyConceptKey): SafetyConcept {
   const found = BY_KEY.get(key);

@@ -14,6 +14,7 @@
  */
 
 import {
+  MANIA_CLUSTERS,
   readSafetyText,
   SAFETY_CONCEPTS,
   type SafetyConceptKey,
@@ -471,15 +472,25 @@ export const RELAPSE_COMBINATION_RULES: readonly RelapseCombinationRule[] = [
   {
     rule: "manic_prodrome",
     label: "Possible manic or hypomanic prodrome",
-    groups: [
-      ["elevated_mood", "decreased_need_for_sleep"],
-      ["elevated_mood", "decreased_need_for_sleep", "racing_thoughts", "increased_activity"],
-    ],
+    groups: indicatorGroups(MANIA_CLUSTERS[0]),
     minSeverity: 0.5,
     band: "elevated",
     source: `${JACKSON_2003}; ${ANDRADE_2020}; rule and cut expert-set (decision 78)`,
   },
+  {
+    rule: "sleep_loss_with_mania_signs",
+    label: "Possible manic or hypomanic prodrome: sleep loss with pressured speech and increased activity",
+    groups: indicatorGroups(MANIA_CLUSTERS[1]),
+    minSeverity: 0.5,
+    band: "elevated",
+    source: `${JACKSON_2003}; NICE CG185 (early warning signs); rule and cut expert-set (decision 186)`,
+  },
 ];
+
+/** A mania cluster of the safety concepts, as relapse indicators (one definition, decision 186). */
+function indicatorGroups(cluster: (typeof MANIA_CLUSTERS)[number] | undefined): string[][] {
+  return (cluster ?? []).map((group) => [...new Set(group.map((key) => safetyConcept(key).indicator))]);
+}
 
 /** Indicators at or above this weight are the top tier (non-adherence, symptom worsening, sleep). */
 export const RELAPSE_TOP_TIER_WEIGHT = 0.8;
