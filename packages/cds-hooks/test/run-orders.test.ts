@@ -245,6 +245,26 @@ describe("order-sign: a dose above the label maximum (decision 184)", () => {
     expect(within.filter((c) => c.source.url.includes("/cds-rules/dose-"))).toEqual([]);
   });
 
+  it.each([
+    ["quetiapine", 500, 2, 1000],
+    ["escitalopram", 30, 1, 30],
+    ["mirtazapine", 30, 2, 60],
+    ["olanzapine", 15, 2, 30],
+    ["aripiprazole", 15, 3, 45],
+    ["venlafaxine", 150, 3, 450],
+  ])("%s %i mg %i times a day is one critical card naming the %i mg/day dose", (name, mg, perDay, daily) => {
+    const cards = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [dosedDraft("d1", { text: String(name) }, Number(mg), Number(perDay))], {
+        medications: searchset([]),
+      }),
+    ).cards;
+    const dose = cards.filter((c) => c.source.url.endsWith(`/dose-${name}`));
+    expect(dose).toHaveLength(1);
+    expect(dose[0]?.indicator).toBe("critical");
+    expect(dose[0]?.summary).toContain(`${daily} mg/day`);
+  });
+
   it("a limit that needs the age the hook does not have is said on the not-checked card", () => {
     const cards = run(
       "psych-interactions-sign",
