@@ -11,6 +11,8 @@ import {
   ANALYTES,
   type AnalyteEntry,
   BIOMARKER_DISCLAIMER,
+  DAILY_DOSE_LIMITS,
+  type DailyDoseLimit,
   DERIVED_RULES,
   INSTRUMENTS,
   INTERACTION_RULES,
@@ -35,7 +37,7 @@ export const KNOWLEDGE_REVISED = "2026-11-23";
  */
 export const INTERACTIONS_ENGINE = { name: "interactions", version: `rules ${KNOWLEDGE_REVISED}` } as const;
 
-export type RuleKind = "interaction" | "relapse" | "lab" | "monitoring" | "data";
+export type RuleKind = "interaction" | "dose" | "relapse" | "lab" | "monitoring" | "data";
 
 export interface CdsRule {
   id: string;
@@ -74,6 +76,31 @@ function interactionRule(rule: InteractionRule): CdsRule {
       "Alert the prescriber to a known interaction between a draft order and the patient's other medicines.",
     cautionedUse:
       "Not a complete interaction compendium: medicines the service does not recognise are reported as not checked, never as safe.",
+  };
+}
+
+/** A label dose limit of one ingredient (decisions 174 and 184): the card for a dose above it. */
+function doseRule(ingredient: string, limit: DailyDoseLimit): CdsRule {
+  const reduced = limit.reduced;
+  return {
+    id: `dose-${ingredient}`,
+    kind: "dose",
+    title: `Dose above the label maximum: ${ingredient}`,
+    description: `Reads the daily dose of a ${ingredient} order (its dosage instructions, or the dose written in its text, times the frequency) against the label maximum of ${limit.maxDailyMg} mg/day${
+      reduced === undefined ? "" : ` (${reduced.maxDailyMg} mg/day for ${reduced.appliesTo})`
+    }: above it, ${limit.harm}.`,
+    citation: limit.source,
+    developer: RULE_DEVELOPER,
+    evidenceLevel: `Label maximum, severity high (FHIR DetectedIssue scale); ${
+      limit.sourceChecked
+        ? "the cited label was read when the limit was written"
+        : "the cited label was not re-read for this release"
+    }.`,
+    lastRevised: KNOWLEDGE_REVISED,
+    engine: INTERACTIONS_ENGINE,
+    intendedUse: "Alert the prescriber to a draft order whose daily dose is above the label maximum.",
+    cautionedUse:
+      "Applies the label maximum only; doses the service could not read (no mass unit, no timing) are not checked, and a limit that depends on the patient's age is reported as not checked.",
   };
 }
 
@@ -197,6 +224,7 @@ export const CDS_RULES: readonly CdsRule[] = Object.freeze([
   ...INTERACTION_RULES.map(interactionRule),
   // The rules derived from ingredient properties (decision 173), one page per rule id.
   ...DERIVED_RULES.map(interactionRule),
+  ...Object.entries(DAILY_DOSE_LIMITS).map(([ingredient, limit]) => doseRule(ingredient, limit)),
   RELAPSE_RULE,
   ...ANALYTES.filter((a) => (a.loinc ?? []).length > 0).map(labRule),
   MONITORING_RULE,

@@ -11,7 +11,10 @@
  */
 import {
   checkInteractions,
+  DAILY_DOSE_LIMITS,
   DERIVED_RULES,
+  DOOR_LEVELS,
+  type DoseAlert,
   INTERACTION_RULES,
   MAX_MEDICATIONS,
   type MedicationInteraction,
@@ -82,6 +85,16 @@ const capitalise = (text: string) => (text === "" ? text : `${text[0]?.toUpperCa
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * The text the checker reads for an order: with a daily dose from its dosage instructions, the
+ * ingredient and that dose (so a strength in the name is not read as the dose; decision 184),
+ * else the order's text, which may carry a written dose of its own ("Quetiapine 1000 mg daily").
+ */
+function checkedText(order: Order): string {
+  const { dailyDose, ingredients, text } = order.reading;
+  return dailyDose !== undefined && ingredients.length === 1 ? `${ingredients[0]} ${dailyDose}` : text;
+}
+
 /** Reads the first MAX_DRAFT_ORDERS draft MedicationRequests of context.draftOrders. */
 function readDrafts(
   request: OrderSelectRequest | OrderSignRequest,
@@ -107,7 +120,7 @@ function comparedOrders(ordered: readonly Order[]): { texts: string[]; orders: S
   const orders = new Set<Order>();
   let left = 0;
   for (const order of ordered) {
-    const text = order.reading.text;
+    const text = checkedText(order);
     if (!texts.has(text) && texts.size < MAX_MEDICATIONS) texts.add(text);
     if (texts.has(text)) orders.add(order);
     else left += 1;
@@ -215,6 +228,47 @@ function interactionCard(interaction: MedicationInteraction, sides: [Side, Side]
   );
 }
 
+/**
+ * A dose above the label maximum in an order the hook is about (decision 184): the checker's dose
+ * alert at the door's indicator for its level (DOOR_LEVELS), citing the label on the card and on
+ * the rule page, with a suggestion to remove the draft.
+ */
+function doseCard(alert: DoseAlert, side: Side, ctx: RunContext): Card {
+  const rule = requireRule(`dose-${alert.ingredient}`);
+  const limit = DAILY_DOSE_LIMITS[alert.ingredient];
+  const suggestion = removeSuggestion(side, ctx);
+  const daily = `${Number(alert.dailyMg.toFixed(2))} mg/day`;
+  return buildCard(
+    {
+      rule,
+      indicator: DOOR_LEVELS[alert.severity].cds ?? "info",
+      summary: `${capitalise(alert.ingredient)} ${daily}: above the ${alert.maximumMg} mg/day label maximum`,
+      detail: [
+        `**Dose above the label maximum:** ${alert.ingredient} ${daily} ordered; the label maximum is ${alert.maximumMg} mg/day.`,
+        orderLines(side),
+        `**Finding:** ${alert.label}`,
+        `**Source:** ${limit?.source ?? rule.citation}`,
+      ],
+      suggestions: suggestion === null ? [] : [{ ...suggestion, isRecommended: true }],
+      overrideReasons: overrideReasons(ctx.baseUrl),
+    },
+    cardContext(ctx, `Engine: ${INTERACTIONS_ENGINE.name} (${INTERACTIONS_ENGINE.version}).`),
+  );
+}
+
+/** The dose cards: one per dose alert of an order text held by an order the hook is about. */
+function doseCards(
+  alerts: readonly DoseAlert[],
+  orders: readonly Order[],
+  targets: ReadonlySet<Order>,
+  ctx: RunContext,
+): Card[] {
+  return alerts.flatMap((alert) => {
+    const held = orders.filter((o) => targets.has(o) && checkedText(o).trim() === alert.input);
+    return held.length === 0 ? [] : [doseCard(alert, { name: alert.ingredient, orders: held }, ctx)];
+  });
+}
+
 /** What was cut before reading or comparing, for the not-checked card. */
 interface Cuts {
   drafts: number;
@@ -259,16 +313,21 @@ export function runOrderHook(
     const sides = sidesOf(interaction, orders, targets);
     if (sides !== null) cards.push(interactionCard(interaction, sides, ctx));
   }
+  cards.push(...doseCards(check?.doseAlerts ?? [], orders, targets, ctx));
   const cuts: Cuts = {
     drafts: draftTotal - Math.min(draftTotal, MAX_DRAFT_ORDERS),
     actives: activeSource.total - activeSource.items.length,
     notCompared: compared.left,
   };
   // A property a rule needed and the model does not know is said here, as in every door
-  // (decision 173): "Not evaluated: QT risk category unknown for X (...)".
+  // (decision 173): "Not evaluated: QT risk category unknown for X (...)"; so is a dose limit
+  // that needs the age, which the hook does not have (decision 184), in the words of the
+  // checker's risk labels, as the JSON answer's `notEvaluated` says it.
   const notChecked = [
     ...notCheckedLines(medications, ctx, cuts, draftTotal, activeSource.total),
     ...(check?.warnings.filter((w) => w.startsWith("Not evaluated:")) ?? []),
+    ...(check?.risk.labels.filter((l) => l.startsWith("Not evaluated:") && l.includes("age not given")) ??
+      []),
   ];
   if (notChecked.length > 0)
     cards.push(

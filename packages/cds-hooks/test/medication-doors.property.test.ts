@@ -3,7 +3,10 @@
  * medication answer (`data.interactionCheck` and the intelligence block), the FHIR answer
  * (DetectedIssues), the agent tool (`checkInteractions`) and the CDS order-sign cards, reads the
  * same highest interaction severity after each door's documented mapping (CDS: critical = high,
- * warning = moderate, info = low; decision 119 for FHIR).
+ * warning = moderate, info = low; decision 119 for FHIR). The highest dose finding (a daily dose
+ * above the label maximum, decisions 174 and 184) agrees too: JSON `doseAlerts`, FHIR DetectedIssues
+ * coded DOSEH, the agent tool's `doseAlerts` and the CDS dose cards, the dose sent to CDS either
+ * in the order's text or as its structured dosage instruction.
  */
 import type { Bundle, DetectedIssue } from "@medplum/fhirtypes";
 import { checkInteractions, prescriptionEntryText } from "@svc/engines";
@@ -12,7 +15,7 @@ import { buildEngineIntelligence, ENGINE_REGISTRY } from "@svc/intelligence";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseHookRequest, runCdsService } from "../src/index.js";
-import { draft, options, orderRequest, searchset } from "./fixtures.js";
+import { draft, medicationRequest, options, orderRequest, searchset } from "./fixtures.js";
 
 const NOW = new Date("2026-11-20T10:00:00Z");
 const RANK: Record<string, number> = { none: 0, low: 1, moderate: 2, high: 3 };
@@ -56,7 +59,21 @@ const POOL = [
   "bupropion",
   "zolpidem",
 ];
-const DOSES = ["", " 50 mg", " 10 mg", " 300 mg"];
+const DOSES = ["", " 50 mg", " 10 mg", " 300 mg", " 1000 mg", " 30 mg", " 450 mg"];
+
+/** A draft whose dose is its structured dosage instruction (once a day), not its text. */
+function dosedDraft(id: string, name: string, mg: number) {
+  return medicationRequest(id, { text: name }, "draft", "2026-11-26", {
+    dosageInstruction: [
+      {
+        timing: { repeat: { frequency: 1, period: 1, periodUnit: "d" } },
+        doseAndRate: [
+          { doseQuantity: { value: mg, unit: "mg", system: "http://unitsofmeasure.org", code: "mg" } },
+        ],
+      },
+    ],
+  });
+}
 
 function jsonAnswer(texts: readonly string[]) {
   const body = {
@@ -92,31 +109,42 @@ function highest(severities: readonly string[]): number {
   return Math.max(0, ...severities.map((s) => RANK[s] ?? 0));
 }
 
-function cdsLevel(texts: readonly string[]): number {
-  const drafts = texts.map((text, i) => draft(`d${i + 1}`, { text }));
+/** The CDS order-sign levels: the highest interaction card and the highest dose card. */
+function cdsLevels(orders: readonly { name: string; dose: string; structured: boolean }[]): {
+  interaction: number;
+  dose: number;
+} {
+  const drafts = orders.map(({ name, dose, structured }, i) =>
+    structured && dose !== ""
+      ? dosedDraft(`d${i + 1}`, name, Number.parseFloat(dose))
+      : draft(`d${i + 1}`, { text: `${name}${dose}` }),
+  );
   const body = orderRequest("order-sign", drafts, { medications: searchset([]) });
   const parsed = parseHookRequest("psych-interactions-sign", body);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   const result = runCdsService("psych-interactions-sign", parsed.request, body.prefetch ?? {}, options());
-  return Math.max(
-    0,
-    ...result.cards
-      .filter(
-        (card) =>
-          card.source.url?.includes("/cds-rules/interaction-") &&
-          !card.source.url.endsWith("/interaction-not-checked"),
-      )
-      .map((card) => CARD_LEVEL[card.indicator] ?? 0),
-  );
+  const level = (rulePrefix: string) =>
+    Math.max(
+      0,
+      ...result.cards
+        .filter(
+          (card) =>
+            card.source.url?.includes(`/cds-rules/${rulePrefix}`) &&
+            !card.source.url.endsWith("/interaction-not-checked"),
+        )
+        .map((card) => CARD_LEVEL[card.indicator] ?? 0),
+    );
+  return { interaction: level("interaction-"), dose: level("dose-") };
 }
 
 describe("medicine door parity", () => {
-  it("JSON, FHIR, agent tool and CDS cards agree on the highest interaction severity", () => {
+  it("JSON, FHIR, agent tool and CDS cards agree on the highest interaction severity and dose finding", () => {
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.constantFrom(...POOL), { minLength: 2, maxLength: 4 }),
+        fc.uniqueArray(fc.constantFrom(...POOL), { minLength: 1, maxLength: 4 }),
         fc.array(fc.constantFrom(...DOSES), { minLength: 4, maxLength: 4 }),
-        (names, doses) => {
+        fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+        (names, doses, structured) => {
           const texts = names.map((name, i) => `${name}${doses[i] ?? ""}`);
           const { run, intelligence, answer, body } = jsonAnswer(texts);
           const check = run.data.interactionCheck;
@@ -139,18 +167,37 @@ describe("medicine door parity", () => {
             issues.filter((i) => codeOf(i) === "DOSEH").map((i) => i.severity),
             texts.join(", "),
           ).toEqual(check.doseAlerts.map((d: { severity: string }) => d.severity));
-          const cds = cdsLevel(texts);
-          const label = `${texts.join(", ")}: json ${LEVEL[json]}, agent ${LEVEL[agent]}, fhir ${LEVEL[fhir]}, cds ${LEVEL[cds]}`;
+          const cdsOrders = names.map((name, i) => ({
+            name,
+            dose: doses[i] ?? "",
+            structured: structured[i] ?? false,
+          }));
+          const cds = cdsLevels(cdsOrders);
+          const label = `${texts.join(", ")}: json ${LEVEL[json]}, agent ${LEVEL[agent]}, fhir ${LEVEL[fhir]}, cds ${LEVEL[cds.interaction]}`;
           expect(agent, label).toBe(json);
           expect(fhir, label).toBe(json);
-          expect(cds, label).toBe(json);
+          expect(cds.interaction, label).toBe(json);
+          // The highest dose finding, through every door.
+          const jsonDose = highest(check.doseAlerts.map((d: { severity: string }) => d.severity));
+          const agentDose = highest(
+            checkInteractions(body.prescriptions.map(prescriptionEntryText)).doseAlerts.map(
+              (d) => d.severity,
+            ),
+          );
+          const fhirDose = highest(
+            issues.filter((i) => codeOf(i) === "DOSEH").map((issue) => issue.severity ?? ""),
+          );
+          const doseLabel = `${label}; dose: json ${LEVEL[jsonDose]}, agent ${LEVEL[agentDose]}, fhir ${LEVEL[fhirDose]}, cds ${LEVEL[cds.dose]} (structured ${structured.join(",")})`;
+          expect(agentDose, doseLabel).toBe(jsonDose);
+          expect(fhirDose, doseLabel).toBe(jsonDose);
+          expect(cds.dose, doseLabel).toBe(jsonDose);
           const highFinding =
             json === 3 || check.doseAlerts.some((d: { severity: string }) => d.severity === "high");
           expect(check.requiresClinicianReview, label).toBe(highFinding);
           if (highFinding) expect(intelligence.summary.requiresClinicianReview, label).toBe(true);
         },
       ),
-      { numRuns: 120 },
+      { numRuns: 200 },
     );
   });
 

@@ -195,3 +195,83 @@ describe("order-select: only the new selections are checked", () => {
     ]);
   });
 });
+
+/** A draft MedicationRequest with a structured dose: `mg` per administration, `perDay` times a day. */
+function dosedDraft(id: string, medication: { rxnorm?: string; text?: string }, mg: number, perDay: number) {
+  return medicationRequest(id, medication, "draft", "2026-11-26", {
+    dosageInstruction: [
+      {
+        timing: { repeat: { frequency: perDay, period: 1, periodUnit: "d" } },
+        doseAndRate: [
+          { doseQuantity: { value: mg, unit: "mg", system: "http://unitsofmeasure.org", code: "mg" } },
+        ],
+      },
+    ],
+  });
+}
+
+describe("order-sign: a dose above the label maximum (decision 184)", () => {
+  it("sertraline 100 mg three times a day (300 mg/day) is a critical card citing the label", () => {
+    const body = orderRequest("order-sign", [dosedDraft("d1", { rxnorm: "36437" }, 100, 3)], {
+      medications: searchset([]),
+    });
+    const cards = run("psych-interactions-sign", body).cards;
+    expectCardRules(cards);
+    const dose = cards.filter((card) => card.source.url.includes("/cds-rules/dose-"));
+    expect(dose).toHaveLength(1);
+    expect(dose[0]?.indicator).toBe("critical");
+    expect(dose[0]?.source.url).toMatch(/\/cds-rules\/dose-sertraline$/);
+    expect(dose[0]?.summary).toContain("Sertraline 300 mg/day");
+    expect(dose[0]?.summary).toContain("200 mg/day");
+    expect(dose[0]?.detail).toContain("Zoloft (sertraline) US label");
+    expect(dose[0]?.detail).toContain(escapeMarkdown("MedicationRequest/d1"));
+    expect(dose[0]?.suggestions?.[0]?.actions[0]?.resourceId).toBe("MedicationRequest/d1");
+  });
+
+  it("a dose written in the order's text is read too; a dose within the label gives no dose card", () => {
+    const high = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [draft("d1", { text: "Quetiapine 1000 mg daily" })], {
+        medications: searchset([]),
+      }),
+    ).cards;
+    expect(high.find((c) => c.source.url.endsWith("/dose-quetiapine"))?.indicator).toBe("critical");
+    const within = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [dosedDraft("d1", { rxnorm: "36437" }, 100, 2)], {
+        medications: searchset([]),
+      }),
+    ).cards;
+    expect(within.filter((c) => c.source.url.includes("/cds-rules/dose-"))).toEqual([]);
+  });
+
+  it.each([
+    ["quetiapine", 500, 2, 1000],
+    ["escitalopram", 30, 1, 30],
+    ["mirtazapine", 30, 2, 60],
+    ["olanzapine", 15, 2, 30],
+    ["aripiprazole", 15, 3, 45],
+    ["venlafaxine", 150, 3, 450],
+  ])("%s %i mg %i times a day is one critical card naming the %i mg/day dose", (name, mg, perDay, daily) => {
+    const cards = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [dosedDraft("d1", { text: String(name) }, Number(mg), Number(perDay))], {
+        medications: searchset([]),
+      }),
+    ).cards;
+    const dose = cards.filter((c) => c.source.url.endsWith(`/dose-${name}`));
+    expect(dose).toHaveLength(1);
+    expect(dose[0]?.indicator).toBe("critical");
+    expect(dose[0]?.summary).toContain(`${daily} mg/day`);
+  });
+
+  it("a limit that needs the age the hook does not have is said on the not-checked card", () => {
+    const cards = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [draft("d1", { text: "Citalopram 30 mg" })], { medications: searchset([]) }),
+    ).cards;
+    expect(cards.filter((c) => c.source.url.includes("/cds-rules/dose-"))).toEqual([]);
+    const notChecked = cards.find((c) => c.source.url.endsWith("/interaction-not-checked"));
+    expect(notChecked?.detail).toContain("age not given");
+  });
+});

@@ -1,3 +1,4 @@
+import type { MedicationRequest } from "@medplum/fhirtypes";
 import { assertValidFhirR4 } from "@svc/testkit/fhir";
 import { describe, expect, it } from "vitest";
 import {
@@ -443,5 +444,54 @@ describe("Bundles and engine inputs", () => {
         },
       },
     ]);
+  });
+});
+
+describe("MedicationRequest daily dose (decision 184)", () => {
+  const timed = (repeat: Record<string, unknown>, quantity: Record<string, unknown>, extra = {}) =>
+    medicationRequest("d1", { rxnorm: "36437" }, "draft", "2026-11-26", {
+      dosageInstruction: [{ timing: { repeat }, doseAndRate: [quantity], ...extra }],
+    } as Partial<MedicationRequest>);
+  const read = (resource: MedicationRequest) => {
+    const reading = readMedicationRequest(resource, { now: new Date("2026-11-27T00:00:00Z") }, ["draft"]);
+    if ("reason" in reading) throw new Error(reading.detail);
+    return reading.dailyDose;
+  };
+  const mg = (value: number, code = "mg") => ({ doseQuantity: { value, unit: code, code } });
+
+  it("reads the dose times the administrations in any 24 hours", () => {
+    expect(read(timed({ frequency: 3, period: 1, periodUnit: "d" }, mg(100)))).toBe("300 mg per day");
+    expect(read(timed({ frequency: 1, period: 8, periodUnit: "h" }, mg(100)))).toBe("300 mg per day");
+    expect(read(timed({ frequency: 1, period: 5, periodUnit: "h" }, mg(10)))).toBe("50 mg per day");
+    expect(read(timed({ frequency: 1, period: 2, periodUnit: "d" }, mg(50)))).toBe("50 mg per day");
+    expect(read(timed({ frequency: 1, frequencyMax: 2, period: 1, periodUnit: "d" }, mg(50)))).toBe(
+      "100 mg per day",
+    );
+    expect(read(timed({ timeOfDay: ["08:00:00", "20:00:00"] }, mg(0.5, "g")))).toBe("1 g per day");
+    expect(
+      read(
+        timed(
+          { frequency: 1, period: 1, periodUnit: "d" },
+          { doseRange: { high: { value: 40, code: "mg" } } },
+        ),
+      ),
+    ).toBe("40 mg per day");
+  });
+
+  it("gives no daily dose it cannot read: tablets, no timing, as needed, mixed units", () => {
+    expect(read(timed({ frequency: 1, period: 1, periodUnit: "d" }, mg(2, "{tbl}")))).toBeUndefined();
+    expect(read(timed({ frequency: 1 }, mg(100)))).toBeUndefined();
+    expect(
+      read(timed({ frequency: 1, period: 1, periodUnit: "d" }, mg(100), { asNeededBoolean: true })),
+    ).toBeUndefined();
+    expect(read(timed({ frequency: 1, period: 1, periodUnit: "d" }, mg(-5)))).toBeUndefined();
+    const mixed = medicationRequest("d1", { rxnorm: "36437" }, "draft", "2026-11-26", {
+      dosageInstruction: [
+        { timing: { repeat: { frequency: 1, period: 1, periodUnit: "d" } }, doseAndRate: [mg(100)] },
+        { timing: { repeat: { frequency: 1, period: 1, periodUnit: "d" } }, doseAndRate: [mg(100, "ug")] },
+      ],
+    });
+    expect(read(mixed)).toBeUndefined();
+    expect(read(medicationRequest("d1", { rxnorm: "36437" }, "draft"))).toBeUndefined();
   });
 });

@@ -90,6 +90,80 @@ function medicineOfReference(resource: Json): ReturnType<typeof medicineOf> {
   return medicineOf({ text: text(reference.display) });
 }
 
+/** Mass units of a UCUM `doseQuantity.code` (or its `unit`), as the interaction checker writes them. */
+const DOSE_UNIT: Readonly<Record<string, string>> = { mg: "mg", g: "g", ug: "mcg", mcg: "mcg" };
+
+/** `periodUnit` (UCUM) in days. */
+const PERIOD_DAYS: Readonly<Record<string, number>> = { h: 1 / 24, d: 1, wk: 7, mo: 30, a: 365 };
+
+/** Administrations per day of the HL7 timing abbreviations (v3 GTSAbbreviation) an order may send instead of `repeat`. */
+const CODE_PER_DAY: Readonly<Record<string, number>> = { QD: 1, AM: 1, PM: 1, BID: 2, TID: 3, QID: 4 };
+
+/** The most dosage instructions added into one daily dose (an order carries one to a few). */
+const MAX_DOSAGE_INSTRUCTIONS = 8;
+
+/**
+ * The most administrations one instruction gives in any 24 hours: `frequencyMax` (else
+ * `frequency`, else 1) per `period` `periodUnit`, rounded up (every 5 hours is 5 in a day), or a
+ * timing code; `timeOfDay` counts each time. Null when the timing does not say how often.
+ */
+function perDay(timing: unknown): number | null {
+  if (!isObject(timing)) return null;
+  const repeat = isObject(timing.repeat) ? timing.repeat : null;
+  if (repeat !== null) {
+    const times = array(repeat.timeOfDay).length;
+    if (times > 0) return times;
+    const count = repeat.frequencyMax ?? repeat.frequency ?? 1;
+    const days = PERIOD_DAYS[text(repeat.periodUnit) ?? ""];
+    const period = repeat.period;
+    if (
+      typeof count === "number" &&
+      count >= 1 &&
+      typeof period === "number" &&
+      period > 0 &&
+      days !== undefined
+    )
+      return Math.ceil((count / (period * days)) * (1 - 1e-9));
+  }
+  const code = codingsOf(timing.code, "http://terminology.hl7.org/CodeSystem/v3-GTSAbbreviation")[0]?.code;
+  return code === undefined ? null : (CODE_PER_DAY[code] ?? null);
+}
+
+/**
+ * The daily dose of an order's dosage instructions, as a phrase the interaction checker reads
+ * ("300 mg per day"; decision 184): each instruction's first `doseQuantity` (the top of a
+ * `doseRange`) times its administrations a day, summed. The checker converts the unit and applies
+ * the label limits; nothing is judged here. Absent when any instruction lacks a mass dose or a
+ * timing, or the instructions use different units.
+ */
+function dailyDoseOf(resource: Json): string | undefined {
+  const instructions = array(resource.dosageInstruction);
+  if (instructions.length === 0 || instructions.length > MAX_DOSAGE_INSTRUCTIONS) return undefined;
+  let total = 0;
+  let unit: string | undefined;
+  for (const instruction of instructions) {
+    if (!isObject(instruction) || instruction.asNeededBoolean === true) return undefined;
+    const rate = array(instruction.doseAndRate)[0];
+    if (!isObject(rate)) return undefined;
+    const quantity = isObject(rate.doseQuantity)
+      ? rate.doseQuantity
+      : isObject(rate.doseRange) && isObject(rate.doseRange.high)
+        ? rate.doseRange.high
+        : null;
+    const value = quantity?.value;
+    const written = DOSE_UNIT[text(quantity?.code) ?? text(quantity?.unit) ?? ""];
+    const times = perDay(instruction.timing);
+    if (typeof value !== "number" || !(value > 0) || written === undefined || times === null)
+      return undefined;
+    if (unit !== undefined && unit !== written) return undefined;
+    unit = written;
+    total += value * times;
+  }
+  return unit === undefined || !Number.isFinite(total)
+    ? undefined
+    : `${Number(total.toFixed(3))} ${unit} per day`;
+}
+
 /**
  * Reads one MedicationRequest. `statuses` are the statuses that count (default
  * ACTIVE_MEDICATION_STATUSES; a hook's draft orders are read with ["draft"]). A request with
@@ -124,12 +198,14 @@ export function readMedicationRequest(
         : `${label} names no medicine the service knows (no known RxNorm ingredient code, display or text of at most ${MAX_MEDICINE_NAME} characters).`,
     );
   const authored = fhirTime(resource.authoredOn);
+  const dailyDose = dailyDoseOf(resource);
   return {
     kind: "medication",
     resourceId: text(resource.id),
     text: medicine.text,
     ingredients: medicine.ingredients,
     rxnorm: medicine.rxnorm,
+    ...(dailyDose === undefined ? {} : { dailyDose }),
     status,
     authoredOn: authored === null ? null : new Date(authored).toISOString(),
   };

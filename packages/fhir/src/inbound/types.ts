@@ -74,6 +74,12 @@ export interface MedicationReading {
   ingredients: string[];
   /** The RxNorm ingredient code matched, when the order was coded with one. */
   rxnorm: string | null;
+  /**
+   * The daily dose of the order's `dosageInstruction`, as a phrase the interaction checker reads
+   * ("300 mg per day", decision 184); absent when the order states no dose in mg, g or micrograms
+   * with a timing that says how often a day.
+   */
+  dailyDose?: string;
   status: string;
   /** ISO 8601 `authoredOn`, or null. */
   authoredOn: string | null;
