@@ -10,6 +10,7 @@
 
 import {
   type ClinicalLevel,
+  higherClinicalLevel,
   judgeLabReading,
   type LabJudgement,
   NOT_ASSESSED_LEVEL,
@@ -604,7 +605,9 @@ function findingKind(check: Reading["check"]): FindingKind | null {
 /** The level of a finding (decision 182): the judgement's, or the not-assessed floor of its kind. */
 function findingLevel(r: Reading, kind: FindingKind): ClinicalLevel {
   if (kind === "critical") return TONE_LEVEL.critical;
-  if (kind === "not_evaluated_unit") return NOT_ASSESSED_LEVEL.unit;
+  // The one judgement's level: the unit floor, raised when one plausible reading of a unit-less
+  // value is critical (decision 180) or by the laboratory's flag.
+  if (kind === "not_evaluated_unit") return higherClinicalLevel(NOT_ASSESSED_LEVEL.unit, r.judgement.level);
   if (kind === "implausible") return NOT_ASSESSED_LEVEL.implausible;
   return r.judgement.assessed ? r.judgement.tableLevel : r.judgement.level;
 }
@@ -940,6 +943,14 @@ export function analyzeBiomarkers(
   // Decision 182: a current value not evaluated for its unit is "not assessed": named and
   // reviewed, as the agent tool flags it, without raising the status (nothing was read).
   const unitUnread = findings.kept.filter((f) => f.finding === "not_evaluated_unit" && f.current);
+  // A unit-less value refused though one plausible reading is critical is already named, with
+  // that reason, among the current implausibles (decision 180): named once.
+  const namedCriticalPossible = new Set(
+    [...collected.byKey.entries()].flatMap(([key, readings]) => {
+      const check = newestOf(readings)?.check;
+      return check && !check.evaluated && check.criticalPossible ? [key] : [];
+    }),
+  );
   const worstSignal: BiomarkerStatus = built.length === 0 ? "no_flags" : (built[0] as Built).tone;
   const worstOutOfRange = outOfRange.reduce<BiomarkerStatus>((worst, f) => {
     const tone = f.level === undefined || f.level === "none" ? "no_flags" : toneOfLevel(f.level);
@@ -991,7 +1002,7 @@ export function analyzeBiomarkers(
         ...unflaggedCritical,
         ...outOfRange.map((f) => f.detail),
         ...implausible,
-        ...unitUnread.map((f) => f.detail),
+        ...unitUnread.filter((f) => !namedCriticalPossible.has(f.analyte)).map((f) => f.detail),
       ],
       requiresClinicianReview:
         unflaggedCritical.length > 0 ||
