@@ -244,7 +244,8 @@ describe("door parity: a laboratory reading", () => {
   }, 240_000);
 
   it("a reading that cannot be judged is not assessed in every door, never none", async () => {
-    // HbA1c is reported in % and mmol/mol: without a unit it cannot be read (decision 65); a
+    // HbA1c is reported in % and mmol/mol: without a unit, a value plausible in both cannot be
+    // read (decision 180; one plausible in only one is read in it, so it is left out here); a
     // unit the table does not know cannot be read either.
     const hba1c = analyteByKey("hba1c");
     expect(hba1c?.measure).toBeDefined();
@@ -254,7 +255,7 @@ describe("door parity: a laboratory reading", () => {
         fc.integer({ min: 4, max: 120 }),
         async (unit, value) => {
           const judged = judgeLabReading(hba1c ?? null, value, unit, null);
-          expect(judged.assessed).toBe(false);
+          fc.pre(!judged.assessed);
           const reading = { analyte: "hba1c", value, ...(unit ? { unit } : {}) };
           const tool = await callTool<{ risk: Risk }>("evaluatePanel", { panel: [reading] });
           expect(tool.risk.flag).toBe(true);

@@ -9,6 +9,7 @@ import {
   type BiomarkerData,
   type BiomarkerParams,
   DOOR_LEVELS,
+  hasSingleScale,
   type ModuleSignal,
   RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION,
   RELAPSE_STALE_DATA_RECOMMENDATION,
@@ -16,7 +17,13 @@ import {
   type RelapseLevel,
   TONE_LEVEL,
 } from "@svc/engines";
-import { type FhirInbound, readFhirInputs, toBiomarkerInput, toRelapseInput } from "@svc/fhir";
+import {
+  type FhirInbound,
+  type LabReading,
+  readFhirInputs,
+  toBiomarkerInput,
+  toRelapseInput,
+} from "@svc/fhir";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
 import { firstResources } from "./bounded-source.js";
 import { buildCard, type Card, escapeMarkdown, type Indicator } from "./cards.js";
@@ -119,9 +126,37 @@ function displayUnit(analyteKey: string, ucum: string): string {
   return measure && measure.canonicalUnit === ucum ? measure.displayUnit : ucum;
 }
 
+/**
+ * What a card says of a reading sent without a unit (decision 180): that no unit was given and
+ * how the one judgement read it, so the card never presents it as a reading in a stated unit.
+ * `detail` is the engine's sentence, which already lists every plausible reading when the value
+ * is critical under all of them.
+ */
+function unitNotGivenLine(reading: LabReading | undefined, detail: string): string[] {
+  if (reading === undefined || reading.unit !== null) return [];
+  const entry = analyteByKey(reading.analyteKey);
+  const measure = entry?.measure;
+  const display = entry?.display ?? reading.analyteKey;
+  const how =
+    measure && hasSingleScale(measure)
+      ? `read in ${measure.displayUnit}, the one unit scale ${display} is reported in`
+      : /without a unit/.test(detail)
+        ? "beyond a critical limit under every plausible unit reading, so critical whichever unit was meant"
+        : "read in the only accepted unit in which the value is plausible";
+  return [
+    `No unit was given on the Observation (value sent: ${reading.value}); ${how} (the service's unit-less rule). Confirm the unit with the laboratory.`,
+  ];
+}
+
 function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
   if (inbound.labs.length === 0) return [];
   const input = toBiomarkerInput(inbound, (key) => analyteByKey(key)?.display ?? key);
+  // The engine's panel id of each Observation (toBiomarkerInput names them the same way).
+  const readingOf = new Map<string, LabReading>();
+  inbound.labs.forEach((reading, index) => {
+    const id = reading.resourceId ?? `observation-${index + 1}`;
+    if (!readingOf.has(id)) readingOf.set(id, reading);
+  });
   const { run, version } = runEngine<typeof input, BiomarkerData>("biomarker", input, ctx);
   const engineLine = `Engine: ${ENGINE_REGISTRY.biomarker.label} (biomarker, ${version}).`;
   const cards: Card[] = [];
@@ -138,7 +173,12 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
           indicator,
           summary: `${signal.label}: ${round(signal.metricValue)}${unit} on ${date(signal.observedAt)}`,
           // The engine's sentence may quote an Observation id from the EHR (decision 144).
-          detail: [escapeMarkdown(signal.detail), `Confidence: ${signal.confidence}.`, run.data.disclaimer],
+          detail: [
+            escapeMarkdown(signal.detail),
+            ...unitNotGivenLine(readingOf.get(signal.sourceRef), signal.detail),
+            `Confidence: ${signal.confidence}.`,
+            run.data.disclaimer,
+          ],
         },
         cardContext(ctx, engineLine),
       ),
@@ -159,6 +199,7 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
           summary: `${finding.detail}${finding.observedAt ? ` (${date(finding.observedAt)})` : ""}`,
           detail: [
             `${escapeMarkdown(finding.detail)}. The laboratory did not flag this result; the value is beyond the sourced critical limit.`,
+            ...unitNotGivenLine(readingOf.get(finding.panelId), finding.detail),
             run.data.disclaimer,
           ],
         },
@@ -182,6 +223,7 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
           summary: `${finding.detail}${finding.observedAt ? ` (${date(finding.observedAt)})` : ""}`,
           detail: [
             `${escapeMarkdown(finding.detail)}. The laboratory did not flag this result; it is outside the service's range (reference intervals vary by laboratory: check the reporting laboratory's own range).`,
+            ...unitNotGivenLine(readingOf.get(finding.panelId), finding.detail),
             run.data.disclaimer,
           ],
         },

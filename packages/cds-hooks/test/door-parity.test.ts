@@ -17,10 +17,11 @@ import {
   judgeScoreChange,
   type LabFlag,
   levelOfIndicator,
+  NOT_ASSESSED_DOORS,
 } from "@svc/engines";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseHookRequest, runCdsService } from "../src/index.js";
+import { escapeMarkdown, parseHookRequest, runCdsService } from "../src/index.js";
 import { labObservation, options, patientViewRequest, scoreObservation, searchset } from "./fixtures.js";
 
 const DETERIORATION = /reliable deterioration|toward its worse end/;
@@ -126,6 +127,53 @@ describe("door parity: a laboratory reading on the CDS lab card", () => {
           );
           expect(level).toBe(judged.level);
           expect(DOOR_LEVELS[judged.level].cds === null).toBe(levels.length === 0);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("door parity: a laboratory reading sent without a unit (decision 180)", () => {
+  it("is carded at the door table's indicator of the one judgement when judged, else named on a not-evaluated card", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: LAB_CASES.length - 1 }),
+        // Values across the canonical span and the spans of the other accepted units (/uL, mmol/mol).
+        fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 200, noNaN: true })),
+        (which, share) => {
+          const c = LAB_CASES[which] as (typeof LAB_CASES)[number];
+          const value =
+            share <= 1
+              ? Math.round((c.low + share * (c.high - c.low)) * 100) / 100
+              : Math.round(share * 100) / 100;
+          const judged = judgeLabReading(c.entry, value, undefined);
+          const observation = labObservation("o1", c.loinc, c.entry.display, value, c.ucum, "2026-11-24");
+          observation.valueQuantity = { value };
+          const prefetch = { labs: searchset([observation]), scores: null, medications: searchset([]) };
+          const parsed = parseHookRequest("psych-patient-view", patientViewRequest(prefetch));
+          if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+          const result = runCdsService("psych-patient-view", parsed.request, prefetch, options());
+          const rule = `lab-${c.entry.key.replaceAll("_", "-")}`;
+          const cards = result.cards.filter((_, i) => result.rules[i] === rule);
+          const level = cards
+            .map((card) => levelOfIndicator(card.indicator))
+            .reduce<ClinicalLevel>((a, b) => (RANK.indexOf(b) > RANK.indexOf(a) ? b : a), "none");
+          const unread = result.cards.filter(
+            (card, i) =>
+              result.rules[i] === "insufficient-data" && card.summary.includes("could not be evaluated"),
+          );
+          if (judged.assessed) {
+            expect(level).toBe(judged.level);
+            for (const card of cards) expect(card.detail).toContain("No unit was given on the Observation");
+            expect(unread).toEqual([]);
+          } else {
+            // Not assessed: one representation in every door, an info card that names it.
+            expect(cards).toEqual([]);
+            expect(unread.map((card) => card.indicator)).toEqual([NOT_ASSESSED_DOORS.cds]);
+            expect(unread[0]?.detail).toContain(escapeMarkdown(c.entry.display));
+          }
+          expect(result.notUsed).toEqual({});
         },
       ),
       { numRuns: 500 },

@@ -361,6 +361,23 @@ describe("facts, model and parameters", () => {
   });
 });
 
+describe("a unit-less value refused though one plausible reading is critical", () => {
+  it("is named once in summary.flagged, with that reason (clozapine 5.2: ng/mL low, mg/L and umol/L critical)", () => {
+    const result = run([panel([{ name: "Clozapine", value: 5.2 }])]);
+    const named = result.facts.summary.flagged.filter((f) => f.startsWith("Clozapine"));
+    expect(named).toHaveLength(1);
+    expect(named[0]).toMatch(/5.2 mg\/L = 5200 ng\/mL: critical/);
+    expect(result.facts.summary.requiresClinicianReview).toBe(true);
+  });
+
+  it("its value finding carries the one judgement's level (calcium 1.801: moderate, not the unit floor)", () => {
+    const result = run([panel([{ name: "Calcium", value: 1.801 }])]);
+    expect(result.data.valueFindings).toEqual([
+      expect.objectContaining({ finding: "not_evaluated_unit", current: true, level: "moderate" }),
+    ]);
+  });
+});
+
 describe("properties", () => {
   const names = [...BIOMARKER_MAP.slice(0, 12).map((e) => e.display), "Unknown A", "Unknown B", "li", "FT4"];
   const arbReading = fc.record({

@@ -83,7 +83,7 @@ describe("getPanels", () => {
     expect(byKey.get("creatinine")?.loinc).toBe("14682-9"); // µmol/L: the moles code
     expect(byKey.get("hba1c")?.loinc).toBe("4548-4");
     expect(byKey.get("calcium")?.loinc).toBeNull(); // only the mass code is verified; read in mmol/L
-    expect(byKey.get("clozapine")?.loinc).toBeNull(); // unmapped in biomarker-map
+    expect(byKey.get("clozapine")?.loinc).toBe("6896-5"); // ng/mL: the mass code
   });
 
   it("returns copies: changing the result does not change the table", () => {

@@ -38,7 +38,7 @@ describe("no unreadable input is ever turned into a value (property)", () => {
     );
   });
 
-  it("an Observation mutated anywhere still reads only when status, code, date, unit and value are readable", () => {
+  it("an Observation mutated anywhere still reads only when status, code, date, unit (or none) and value are readable", () => {
     const base = labObservation("x", "14334-7", "Lithium", 0.8, "mmol/L", "2026-11-20", "N");
     fc.assert(
       fc.property(
@@ -63,8 +63,11 @@ describe("no unreadable input is ever turned into a value (property)", () => {
           };
           const read = readObservation(obs, options);
           const entry = analyteByKey("lithium");
-          const unitOk =
-            entry !== undefined && resolveUnit(entry, unit === "" ? undefined : unit).kind === "resolved";
+          // No unit at all goes to the one judgement's unit-less rule (decision 180); a unit that is
+          // given must be an accepted one.
+          const kind =
+            entry === undefined ? null : resolveUnit(entry, unit.trim() === "" ? undefined : unit).kind;
+          const unitOk = kind === "resolved" || kind === "missing";
           const readable =
             COUNTED_OBSERVATION_STATUSES.includes(status) &&
             unitOk &&
@@ -74,7 +77,12 @@ describe("no unreadable input is ever turned into a value (property)", () => {
             Date.parse(date) <= now.getTime() &&
             /^\d{4}-\d{2}-\d{2}/.test(date);
           if (!readable) expect(read).toHaveProperty("reason");
-          if (!("reason" in read)) expect(read).toMatchObject({ kind: "lab", value });
+          if (!("reason" in read))
+            expect(read).toMatchObject({
+              kind: "lab",
+              value,
+              unit: kind === "missing" ? null : expect.any(String),
+            });
         },
       ),
       { numRuns: 500 },
@@ -85,7 +93,8 @@ describe("no unreadable input is ever turned into a value (property)", () => {
     fc.assert(
       fc.property(fc.constantFrom(...LAB_CODES), fc.string({ minLength: 1, maxLength: 12 }), (lab, unit) => {
         const entry = analyteByKey(lab.key);
-        fc.pre(entry !== undefined && resolveUnit(entry, unit).kind !== "resolved");
+        // A blank unit is no unit: read for the unit-less rule (decision 185), not refused.
+        fc.pre(entry !== undefined && unit.trim() !== "" && resolveUnit(entry, unit).kind !== "resolved");
         const read = readObservation(
           labObservation("x", lab.loinc, lab.key, 1, unit, "2026-11-20", "N"),
           options,

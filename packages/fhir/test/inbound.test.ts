@@ -169,13 +169,14 @@ describe("Observation -> laboratory reading", () => {
     ).toMatchObject({ analyteKey: "anc", unit: "/uL", flag: "low" });
   });
 
-  it("an unknown unit is unreadable, never normal", () => {
+  it("an unknown unit is unreadable, never normal; no unit at all is read without one", () => {
     const read = readObservation(lithium("l3", 0.8, "2026-11-20", "N", "mg/dL"), options);
     expect(read).toMatchObject({ reason: "unknown_unit", id: "l3" });
     expect((read as NotUsed).detail).toMatch(/not known for Lithium/);
+    // No unit at all is read, unit null, for the one judgement's unit-less rule (decision 180).
     const noUnit = lithium("l4", 0.8, "2026-11-20", "N");
     noUnit.valueQuantity = { value: 0.8 };
-    expect(reasonOf(readObservation(noUnit, options))).toBe("unknown_unit");
+    expect(readObservation(noUnit, options)).toMatchObject({ kind: "lab", value: 0.8, unit: null });
     const otherSystem = lithium("l5", 0.8, "2026-11-20");
     otherSystem.valueQuantity = { value: 0.8, system: "http://example.org/units", code: "mmol/L" };
     expect(reasonOf(readObservation(otherSystem, options))).toBe("unknown_unit");

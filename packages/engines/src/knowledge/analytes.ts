@@ -12,7 +12,16 @@
 export type FlagTone = "watch" | "elevated";
 
 /** What a LOINC code measures; decides which code fits a reading's unit. */
-export type LoincProperty = "mass" | "moles" | "units" | "count" | "activity" | "fraction" | "volume";
+export type LoincProperty =
+  | "mass"
+  | "moles"
+  | "units"
+  | "count"
+  | "activity"
+  | "fraction"
+  | "volume"
+  /** Volume rate per area (LOINC ArVRat): an eGFR in mL/min/1.73 m2. */
+  | "volume_rate";
 
 export interface LoincRef {
   code: string;
@@ -127,6 +136,7 @@ const RELEVANCE: readonly Omit<AnalyteEntry, "measure">[] = [
     low: "Below range: possibly subtherapeutic or missed doses; smoking induces clozapine metabolism.",
     toneHigh: E,
     toneLow: W,
+    loinc: [{ code: "6896-5", display: "Clozapine [Mass/volume] in Serum or Plasma", property: "mass" }],
   },
   {
     key: "norclozapine",
@@ -276,6 +286,17 @@ const RELEVANCE: readonly Omit<AnalyteEntry, "measure">[] = [
     low: "Reduced eGFR affects lithium dosing and monitoring and the clearance of other renally cleared drugs.",
     toneHigh: W,
     toneLow: E,
+    // The 2021 CKD-EPI creatinine equation (no race term). Recognised when sent; never emitted
+    // from the unit alone (the unit does not say which equation a laboratory used).
+    loinc: [
+      {
+        code: "98979-8",
+        display:
+          "Glomerular filtration rate/1.73 sq M.predicted [Volume Rate/Area] in Serum, Plasma or Blood by Creatinine-based formula (CKD-EPI 2021)",
+        property: "volume_rate",
+        byDefault: false,
+      },
+    ],
   },
   {
     key: "urea",
@@ -592,7 +613,17 @@ const RELEVANCE: readonly Omit<AnalyteEntry, "measure">[] = [
     low: "A low HbA1c can reflect anaemia or increased red-cell turnover rather than low glucose.",
     toneHigh: W,
     toneLow: W,
-    loinc: [{ code: "4548-4", display: "Hemoglobin A1c/Hemoglobin.total in Blood", property: "fraction" }],
+    loinc: [
+      { code: "4548-4", display: "Hemoglobin A1c/Hemoglobin.total in Blood", property: "fraction" },
+      // IFCC-standardised HbA1c (LOINC property SFr), reported in mmol/mol; read by the row's
+      // mmol/mol unit. Recognised when sent, never emitted from the unit alone.
+      {
+        code: "59261-8",
+        display: "Hemoglobin A1c/Hemoglobin.total in Blood by IFCC protocol",
+        property: "fraction",
+        byDefault: false,
+      },
+    ],
   },
   {
     key: "cortisol",

@@ -203,7 +203,10 @@ function readLab(c: Checked, entry: AnalyteEntry, code: string): LabReading | No
     );
   const given = text(quantity.code) ?? text(quantity.unit) ?? undefined;
   const unit = resolveUnit(entry, given);
-  if (unit.kind !== "resolved")
+  // No unit at all (neither code nor unit): the value goes to the one judgement, which reads it
+  // by the unit-less rule or refuses it as ambiguous (decision 180), as every other door does.
+  // A unit that is given but not accepted stays unread here.
+  if (unit.kind !== "resolved" && unit.kind !== "missing")
     return notUsed(resource, "unknown_unit", `${label}: ${unit.reason}; the value was not read.`);
   const comparator = quantity.comparator;
   if (comparator !== undefined && (typeof comparator !== "string" || !COMPARATORS.has(comparator)))
@@ -215,7 +218,7 @@ function readLab(c: Checked, entry: AnalyteEntry, code: string): LabReading | No
     analyteKey: entry.key,
     value: quantity.value,
     comparator: (comparator as LabReading["comparator"] | undefined) ?? null,
-    unit: unit.unit.ucum,
+    unit: unit.kind === "resolved" ? unit.unit.ucum : null,
     flag: interpretationFlag(resource.interpretation),
     observedAt: c.time.iso,
   };
@@ -224,7 +227,7 @@ function readLab(c: Checked, entry: AnalyteEntry, code: string): LabReading | No
 /**
  * Reads one Observation. Only `final`, `amended` and `corrected` count; the code is the first
  * LOINC coding that is an instrument total or a known analyte; a value is read only in an accepted
- * unit. Anything else is a NotUsed entry naming the reason.
+ * unit, or without any unit (then judged by the unit-less rule, decision 180). Anything else is a NotUsed entry naming the reason.
  */
 export function readObservation(
   resource: unknown,

@@ -181,7 +181,7 @@ export function toBiomarkerInput(inbound: FhirInbound, displayOf: (key: string) 
         {
           name: displayOf(reading.analyteKey),
           value: biomarkerValue(reading),
-          unit: reading.unit,
+          ...(reading.unit === null ? {} : { unit: reading.unit }),
           loinc: reading.loinc,
           ...(reading.flag === null ? {} : { flag: reading.flag }),
         },

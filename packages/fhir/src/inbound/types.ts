@@ -48,7 +48,7 @@ export interface InstrumentReading {
 /** Laboratory interpretation read from v3 ObservationInterpretation, as the engines' flag. */
 export type LabFlag = NonNullable<Biomarker["flag"]>;
 
-/** A laboratory result of a known analyte in an accepted unit. */
+/** A laboratory result of a known analyte in an accepted unit, or without a unit. */
 export interface LabReading {
   kind: "lab";
   resourceId: string | null;
@@ -58,8 +58,11 @@ export interface LabReading {
   value: number;
   /** "<", "<=", ">=", ">" for a censored result. */
   comparator: "<" | "<=" | ">=" | ">" | null;
-  /** The UCUM code of the accepted unit the value is in. */
-  unit: string;
+  /**
+   * The UCUM code of the accepted unit the value is in; null when the Observation gave no unit
+   * (the one judgement reads it by the unit-less rule, decision 180).
+   */
+  unit: string | null;
   flag: LabFlag | null;
   observedAt: string;
 }
