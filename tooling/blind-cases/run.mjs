@@ -178,6 +178,11 @@ async function medications(c) {
     for (const [k, v] of Object.entries(d))
       if (Array.isArray(v) && k !== "signals")
         for (const x of v) if (x && typeof x.severity === "string") sev.push(x.severity);
+    // The additive interaction check (decision 176), named after the cases were written: the
+    // runner reads it; the expected levels are unchanged.
+    const check = d.interactionCheck ?? {};
+    for (const x of [...(check.interactions ?? []), ...(check.doseAlerts ?? [])])
+      if (x && typeof x.severity === "string") sev.push(x.severity);
     const review = d.intelligence?.summary?.requiresClinicianReview === true;
     let level = maxLevel(sev);
     if (level === "none" && review) level = "low";

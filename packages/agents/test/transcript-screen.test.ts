@@ -41,7 +41,7 @@ describe("the transcript screen with no model configured", () => {
     ["The voices keep telling him to jump.", "moderate", "Command hallucinations"],
     ["He has been thinking about killing himself.", "moderate", "Suicidal ideation"],
     ["She has a plan to end her life on Friday.", "high", "Suicidal plan or intent"],
-    ["Stopped her venlafaxine two weeks ago and feels dizzy.", "low", "Stopped antidepressant"],
+    ["Stopped her venlafaxine two weeks ago and feels dizzy.", "moderate", "Stopped antidepressant"],
   ])("%s -> %s (%s)", async (transcript, level, label) => {
     const result = await proposalFor(transcript);
     expect(result.risk.level).toBe(level);

@@ -90,7 +90,8 @@ describe("patient-view: a laboratory value without a unit goes to the one judgem
 describe("patient-view: LOINC codes of the analyte table's rows, judged at the JSON door's level", () => {
   it("HbA1c 60 mmol/mol coded 59261-8 (IFCC) is converted and carded at the JSON answer's level", () => {
     const level = jsonLevel("HbA1c", 60, "mmol/mol", "59261-8");
-    expect(level).toBe("low");
+    // The diabetes range (decision 188).
+    expect(level).toBe("moderate");
     const result = run([labObservation("h1", "59261-8", "HbA1c IFCC", 60, "mmol/mol", "2026-11-24")]);
     const cards = cardsOf(result, "lab-hba1c");
     expect(cards.map((c) => levelOfIndicator(c.indicator))).toEqual([level]);

@@ -29,6 +29,7 @@ import {
   formatAnalyteValue,
   measureRangeText,
   normaliseUnitSpelling,
+  toneOfOutOfRange,
 } from "./knowledge/analytes.js";
 import { assertNoProblems, confidenceFractionProblems, engineParams, mergeNumericParams } from "./params.js";
 import { confidenceLevel, slugOf } from "./shared.js";
@@ -465,7 +466,7 @@ function newerReadingEffect(
           : flagged.check?.evaluated && check.canonicalValue < flagged.check.canonicalValue
             ? " and lower than this one"
             : "";
-      const own = check.flag === "high" ? entry.toneHigh : entry.toneLow;
+      const own = toneOfOutOfRange(entry, check) ?? "watch";
       const side = check.flag === "high" ? "above" : "below";
       // "still" only when the flagged reading was on the same side; a swing across the range is "now".
       const flaggedSide = flagged.flag === "critical" ? null : flagged.flag;

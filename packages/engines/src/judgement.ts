@@ -15,6 +15,7 @@ import {
   type AnalyteNotEvaluated,
   evaluateAnalyteValue,
   type FlagTone,
+  toneOfOutOfRange,
 } from "./knowledge/analytes.js";
 import { INSTRUMENTS, type InstrumentId, percentOfScale } from "./knowledge/instruments.js";
 
@@ -76,9 +77,8 @@ export function tableLevelOf(entry: AnalyteEntry, evaluation: AnalyteEvaluation)
     case "critical_low":
       return "high";
     case "high":
-      return TONE_LEVEL[entry.toneHigh];
     case "low":
-      return TONE_LEVEL[entry.toneLow];
+      return TONE_LEVEL[toneOfOutOfRange(entry, evaluation) ?? "watch"];
   }
 }
 

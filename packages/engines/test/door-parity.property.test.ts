@@ -164,8 +164,10 @@ describe("door parity: the cases that diverged (decision 182)", () => {
     );
 
   it.each([
-    // HbA1c 60 mmol/mol (7.6 %) on an antipsychotic: above the reference range, watch.
-    ["HbA1c", 60, "mmol/mol", "low", "watch", false],
+    // HbA1c 60 mmol/mol (7.6 %) on an antipsychotic: the diabetes range, elevated (decision 188).
+    ["HbA1c", 60, "mmol/mol", "moderate", "elevated", true],
+    // HbA1c 6.0 %: above the reference range, below the diabetes range (prediabetes), watch.
+    ["HbA1c", 6, "%", "low", "watch", false],
     // eGFR 35 on lithium: below the reference range, elevated.
     ["eGFR", 35, "mL/min/{1.73_m2}", "moderate", "elevated", true],
     // Neutrophils 1.7 x10^9/L: the UK clozapine amber band (1.5-2.0), elevated.

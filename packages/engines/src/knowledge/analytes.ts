@@ -845,6 +845,25 @@ export interface AnalyteMeasure {
   therapeutic?: readonly TherapeuticRange[];
   criticalLow?: CriticalLimit;
   criticalHigh?: CriticalLimit;
+  /**
+   * A sourced diagnostic threshold above the range (canonical unit, inclusive): a value at or above
+   * it reads with the `elevated` tone whatever the row's `toneHigh` (decision 188), for example
+   * HbA1c in the diabetes range.
+   */
+  elevatedFrom?: { value: number; name: string; source: string };
+}
+
+/**
+ * The tone of an evaluated value outside its range (decision 188): the row's tone for the side
+ * crossed, raised to `elevated` at or above the row's sourced diagnostic threshold. Null within
+ * the range or beyond a critical limit (those have their own readings).
+ */
+export function toneOfOutOfRange(entry: AnalyteEntry, evaluation: AnalyteEvaluation): FlagTone | null {
+  if (evaluation.flag === "low") return entry.toneLow;
+  if (evaluation.flag !== "high") return null;
+  const from = entry.measure?.elevatedFrom;
+  if (from && evaluation.canonicalValue >= from.value - slack(from.value)) return "elevated";
+  return entry.toneHigh;
 }
 
 const same = (ucum: string, spellings: readonly string[], basis: string): AnalyteUnit => ({
@@ -1167,6 +1186,12 @@ const MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
       low: null,
       high: 5.6,
       source: "ADA Standards of Care: 5.7-6.4 % prediabetes, >= 6.5 % diabetes (NGSP %)",
+    },
+    elevatedFrom: {
+      value: 6.5,
+      name: "diabetes range (48 mmol/mol, 6.5 %)",
+      source:
+        "WHO 2011, Use of glycated haemoglobin (HbA1c) in the diagnosis of diabetes mellitus (HbA1c 48 mmol/mol, 6.5 %, as the cut point); ADA Standards of Care (>= 6.5 % diabetes); NICE CG178 1.3.6 (HbA1c monitoring on antipsychotics)",
     },
   },
   valproate: {

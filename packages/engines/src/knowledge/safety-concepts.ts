@@ -679,43 +679,43 @@ export const SAFETY_CONCEPTS: readonly SafetyConcept[] = [
     label: "Stopped mood stabiliser",
     group: "stopped_psychotropic",
     indicator: "mood_stabiliser_discontinuation",
-    level: "low",
+    level: "moderate",
     source:
-      "Suppes et al. 1991, Arch Gen Psychiatry 48:1082-1088; Faedda et al. 1993 (relapse after stopping lithium, mania first); NICE CG185. Transcript level expert-set: a relapse sign for review, not a risk option of the MSE catalog",
+      "Suppes et al. 1991, Arch Gen Psychiatry 48:1082-1088; Faedda et al. 1993 (relapse after stopping lithium, mania first); NICE CG185. Transcript level moderate, as the relapse tool reads its top-tier indicators stated outright (decision 187): a relapse sign for review, not a risk option of the MSE catalog",
   },
   {
     concept: "stopped_antipsychotic",
     label: "Stopped antipsychotic",
     group: "stopped_psychotropic",
     indicator: "mood_stabiliser_discontinuation",
-    level: "low",
+    level: "moderate",
     source:
-      "Robinson et al. 1999, Arch Gen Psychiatry 56:241-247 (stopping antipsychotics, HR 4.89 for a first relapse); NICE CG178. Transcript level expert-set",
+      "Robinson et al. 1999, Arch Gen Psychiatry 56:241-247 (stopping antipsychotics, HR 4.89 for a first relapse); NICE CG178. Transcript level moderate, as the relapse tool reads its top-tier indicators stated outright (decision 187)",
   },
   {
     concept: "stopped_antidepressant",
     label: "Stopped antidepressant (relapse risk; discontinuation syndrome)",
     group: "stopped_psychotropic",
     indicator: "medication_nonadherence",
-    level: "low",
+    level: "moderate",
     source:
-      "Geddes et al. 2003, Lancet 361:653-661 (continuing antidepressants about halved the odds of depressive relapse against stopping); NICE NG222 1.8 (stopping antidepressants: withdrawal symptoms, taper gradually). Scored as medication non-adherence (weight 1.0). Transcript level expert-set",
+      "Geddes et al. 2003, Lancet 361:653-661 (continuing antidepressants about halved the odds of depressive relapse against stopping); NICE NG222 1.8 (stopping antidepressants: withdrawal symptoms, taper gradually). Scored as medication non-adherence (weight 1.0). Transcript level moderate, as the relapse tool reads its top-tier indicators stated outright (decision 187)",
   },
   {
     concept: "stopped_benzodiazepine",
     label: "Stopped benzodiazepine or Z-drug (withdrawal)",
     group: "stopped_psychotropic",
     indicator: "medication_nonadherence",
-    level: "low",
+    level: "moderate",
     source:
-      "BNF, Hypnotics and anxiolytics: abrupt withdrawal of a benzodiazepine after regular use may cause confusion, toxic psychosis and convulsions; taper. Scored as medication non-adherence. Transcript level expert-set",
+      "BNF, Hypnotics and anxiolytics: abrupt withdrawal of a benzodiazepine after regular use may cause confusion, toxic psychosis and convulsions; taper. Scored as medication non-adherence. Transcript level moderate, as the relapse tool reads its top-tier indicators stated outright (decision 187)",
   },
   {
     concept: "stopped_stimulant",
     label: "Stopped stimulant",
     group: "stopped_psychotropic",
     indicator: "medication_nonadherence",
-    level: "low",
+    level: "moderate",
     source:
       "NICE NG87 (ADHD: review of treatment and its stopping). Scored as medication non-adherence. Weight and transcript level expert-set",
   },
@@ -726,7 +726,7 @@ export const SAFETY_CONCEPTS: readonly SafetyConcept[] = [
     indicator: "medication_nonadherence",
     level: "low",
     source:
-      "Robinson et al. 1999 (as the relapse tool's medication_nonadherence). Transcript level expert-set",
+      "Robinson et al. 1999 (as the relapse tool's medication_nonadherence). Transcript level moderate, as the relapse tool reads its top-tier indicators stated outright (decision 187)",
     subsumedBy: [
       "stopped_mood_stabiliser",
       "stopped_antipsychotic",
