@@ -20,6 +20,7 @@ export * from "./knowledge/index.js";
 export * from "./medication.js";
 export * from "./medication-list.js";
 export * from "./outcome.js";
+export * from "./patient/index.js";
 export * from "./relapse.js";
 /** The engines' ISO 8601 reader (always equal to Date.parse, about 5x faster on the common forms). */
 export { parseTime } from "./shared.js";

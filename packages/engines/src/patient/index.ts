@@ -1,0 +1,3 @@
+export * from "./context.js";
+export { reviewPatient } from "./review.js";
+export * from "./types.js";

@@ -1,0 +1,6 @@
+/** Placeholder until the part lands (decision 189). */
+import type { PatientFinding, PatientReviewInput } from "./types.js";
+
+export function trendFindings(_input: PatientReviewInput): PatientFinding[] {
+  return [];
+}
