@@ -7,6 +7,21 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  bundle,
+  cardsLevel,
+  daysAgo,
+  fhirEntries,
+  guidanceNotes,
+  maxLevel,
+  PATIENT,
+  rank,
+  ruleOf,
+  STATUS_LEVEL,
+  serviceDoors,
+  short,
+  UCUM,
+} from "./client.mjs";
 import { startService } from "./service.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -24,80 +39,9 @@ try {
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: a manual runner's option, not a turbo task input
 const outFile = resolve(process.env.BLIND_OUT ?? join(here, "results.md"));
 
-const RANK = { none: 0, low: 1, moderate: 2, high: 3 };
-const rank = (l) => RANK[l] ?? -1;
-const daysAgo = (n) => new Date(Date.now() - n * 86_400_000).toISOString();
-const PATIENT = "pat-1";
-const UCUM = "http://unitsofmeasure.org";
-
 const s = await startService(root);
-const headers = (accept) => ({
-  Authorization: `Bearer ${s.key}`,
-  "Content-Type": "application/json",
-  Accept: accept ?? "application/json",
-});
-async function post(path, body, accept) {
-  const r = await fetch(s.base + path, {
-    method: "POST",
-    headers: headers(accept),
-    body: JSON.stringify(body),
-  });
-  const text = await r.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: r.status, json, text };
-}
-let rpcId = 0;
-async function mcp(name, args) {
-  const r = await post(
-    "/v1/mcp",
-    { jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name, arguments: args } },
-    "application/json, text/event-stream",
-  );
-  const result = r.json?.result;
-  if (!result) return { error: `HTTP ${r.status} ${r.text.slice(0, 200)}` };
-  return {
-    isError: result.isError === true,
-    sc: result.structuredContent,
-    text: result.content?.[0]?.text ?? "",
-  };
-}
-async function cds(service, body) {
-  const url = `${s.cdsBase}/cds-services/${service}`;
-  const r = await fetch(url, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${s.jwt(url)}`, "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const text = await r.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: r.status, json, text };
-}
-
-// ---- door vocabularies -> one level (none < low < moderate < high), documented in README.md ----
-const STATUS_LEVEL = { critical: "high", elevated: "moderate", watch: "low", no_flags: "none" };
-const INDICATOR_LEVEL = { critical: "high", warning: "moderate", info: "low" };
-const ruleOf = (card) => card.source?.url?.split("/cds-rules/")[1] ?? "?";
-const maxLevel = (levels) => levels.reduce((m, l) => (rank(l) > rank(m) ? l : m), "none");
-const fhirEntries = (b) => (b?.entry ?? []).map((e) => e.resource).filter(Boolean);
-const guidanceNotes = (b) =>
-  fhirEntries(b)
-    .filter((r) => r.resourceType === "GuidanceResponse")
-    .flatMap((g) => (g.note ?? []).map((n) => n.text));
+const { post, mcp, cds } = serviceDoors(s);
 const medString = (m) => `${m.name} ${m.mg} ${m.unit ?? "mg"}`;
-const short = (x, n = 140) => {
-  const t = typeof x === "string" ? x : JSON.stringify(x);
-  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
-};
 
 function medRequest(id, m, status) {
   return {
@@ -119,11 +63,6 @@ function medRequest(id, m, status) {
     ],
   };
 }
-const bundle = (resources) => ({
-  resourceType: "Bundle",
-  type: "searchset",
-  entry: resources.map((resource) => ({ resource })),
-});
 function orderSign(meds) {
   const active = meds.length > 1 ? meds.slice(0, 1) : [];
   const drafts = meds.length > 1 ? meds.slice(1) : meds;
@@ -141,17 +80,6 @@ function orderSign(meds) {
     },
     prefetch: { medications: bundle(active.map((m, i) => medRequest(`a${i}`, m, "active"))) },
   });
-}
-function cardsLevel(r, ignore) {
-  if (r.status !== 200) return { level: "?", got: `HTTP ${r.status} ${short(r.text, 100)}` };
-  const cards = r.json.cards ?? [];
-  const counted = cards.filter((c) => !ignore(ruleOf(c)));
-  const level = maxLevel(counted.map((c) => INDICATOR_LEVEL[c.indicator] ?? "none"));
-  return {
-    level,
-    cards,
-    got: cards.length ? cards.map((c) => `${c.indicator}:${ruleOf(c)}`).join(", ") : "no cards",
-  };
 }
 
 // ---- kinds ----
