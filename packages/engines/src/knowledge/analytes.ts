@@ -21,7 +21,13 @@ export type LoincProperty =
   | "fraction"
   | "volume"
   /** Volume rate per area (LOINC ArVRat): an eGFR in mL/min/1.73 m2. */
-  | "volume_rate";
+  | "volume_rate"
+  /** A duration (LOINC Time): an ECG interval such as the QTc in ms. */
+  | "time"
+  /** A number rate (LOINC NRat): a heart rate per minute. */
+  | "rate"
+  /** Presence or threshold (LOINC PrThr): a qualitative result (a pregnancy test); never chosen for a number. */
+  | "presence";
 
 export interface LoincRef {
   code: string;
@@ -729,6 +735,120 @@ const RELEVANCE: readonly Omit<AnalyteEntry, "measure">[] = [
     low: "A low homocysteine has no specific psychiatric meaning.",
     toneHigh: W,
     toneLow: W,
+  },
+  // ECG (decision 193): read by the patient review's ECG part (patient/ecg.ts) with the QT risk of
+  // the medicines taken; the table alone knows no sex, so its QTc range is the stricter one.
+  {
+    key: "qtc",
+    display: "QTc interval",
+    variants: [
+      "qtc",
+      "qtc interval",
+      "corrected qt",
+      "corrected qt interval",
+      "qt corrected",
+      "qt interval corrected",
+      "q-t interval corrected",
+      "qtcb",
+      "qtcf",
+      "qtc bazett",
+      "qtc fridericia",
+      "qt corrected bazett",
+      "qt corrected fridericia",
+    ],
+    high: "A prolonged QTc raises the risk of torsade de pointes; review QT-prolonging medicines (citalopram, escitalopram, many antipsychotics, methadone), potassium, magnesium and calcium.",
+    low: "A short QTc is rare; read it with the ECG report.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [
+      { code: "8636-3", display: "Q-T interval corrected", property: "time" },
+      {
+        code: "76634-5",
+        display: "Q-T interval corrected based on Fridericia formula",
+        property: "time",
+        byDefault: false,
+      },
+      {
+        code: "76635-2",
+        display: "Q-T interval corrected based on Bazett formula",
+        property: "time",
+        byDefault: false,
+      },
+    ],
+  },
+  {
+    key: "qt",
+    display: "QT interval",
+    variants: ["qt", "qt interval", "q-t interval", "uncorrected qt", "qt uncorrected", "measured qt"],
+    high: "A long QT interval needs correcting for heart rate (QTc) before it can be read.",
+    low: "A short QT interval needs correcting for heart rate (QTc) before it can be read.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [{ code: "8634-8", display: "Q-T interval", property: "time" }],
+  },
+  {
+    key: "heart_rate",
+    display: "Heart rate",
+    variants: ["heart rate", "hr", "pulse", "pulse rate", "ventricular rate", "vent rate", "ecg rate"],
+    high: "A fast heart rate can reflect anxiety, agitation, withdrawal, infection or medicines (clozapine, stimulants, anticholinergics); with clozapine early in treatment consider myocarditis.",
+    low: "A slow heart rate adds to the risk of torsade de pointes with QT-prolonging medicines; lithium, beta blockers and donepezil can slow it.",
+    toneHigh: W,
+    toneLow: W,
+    loinc: [{ code: "8867-4", display: "Heart rate", property: "rate" }],
+  },
+  // Pregnancy test (decision 193): positive or negative as text, or serum hCG in IU/L
+  {
+    key: "hcg",
+    display: "hCG (pregnancy test)",
+    variants: [
+      "hcg",
+      "beta hcg",
+      "b hcg",
+      "bhcg",
+      "beta-hcg",
+      "b-hcg",
+      "total hcg",
+      "hcg qualitative",
+      "hcg quantitative",
+      "qualitative hcg",
+      "quantitative hcg",
+      "hcg urine",
+      "urine hcg",
+      "hcg serum",
+      "serum hcg",
+      "human chorionic gonadotropin",
+      "chorionic gonadotropin",
+      "choriogonadotropin",
+      "pregnancy test",
+      "urine pregnancy test",
+      "serum pregnancy test",
+      "upt",
+    ],
+    high: "A positive pregnancy test (or serum hCG at or above the pregnancy cut-off) means the patient is to be treated as pregnant until shown otherwise: review teratogenic medicines (valproate, carbamazepine, topiramate, lithium) now. Rarely, hCG comes from a tumour.",
+    low: "A negative pregnancy test does not exclude a very early pregnancy; repeat if a period is missed.",
+    toneHigh: W,
+    toneLow: W,
+    // Presence codes only: never chosen for a number (a quantitative hCG has its own codes, not verified).
+    loinc: [
+      {
+        code: "2106-3",
+        display: "Choriogonadotropin (pregnancy test) [Presence] in Urine",
+        property: "presence",
+        byDefault: false,
+      },
+      {
+        code: "2118-8",
+        display: "Choriogonadotropin [Presence] in Serum or Plasma",
+        property: "presence",
+        byDefault: false,
+      },
+      {
+        code: "80385-8",
+        display: "Choriogonadotropin (pregnancy test) [Presence] in Serum by Rapid immunoassay",
+        property: "presence",
+        byDefault: false,
+      },
+    ],
   },
   // Urine drug screen components (a "high" flag is read as a positive screen)
   {
@@ -1711,6 +1831,87 @@ const CHOLESTEROL_UNITS: readonly AnalyteUnit[] = [
   },
 ];
 
+/** Drew et al. 2010, the AHA/ACCF scientific statement on torsade de pointes in hospital settings. */
+const DREW_2010 =
+  "Drew et al. 2010, Prevention of Torsade de Pointes in Hospital Settings, AHA/ACCF scientific statement, Circulation 121:1047-1060 (QTc above 500 ms, or a rise of more than 60 ms from the pre-drug baseline: high risk of torsade de pointes; as summarised in secondary sources, the statement itself not re-read this pass)";
+const MILLISECONDS: readonly AnalyteUnit[] = [
+  same("ms", ["ms", "msec", "millisecond", "milliseconds"], "canonical"),
+  {
+    ucum: "s",
+    spellings: ["s", "sec", "second", "seconds"],
+    toCanonical: 1000,
+    basis: "1 s = 1000 ms (an ECG interval reported in seconds, as in the US Core QT example)",
+  },
+];
+
+/** ECG and pregnancy-test rows (decision 193). */
+const ECG_AND_PREGNANCY_MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
+  qtc: {
+    canonicalUnit: "ms",
+    displayUnit: "ms",
+    units: MILLISECONDS,
+    plausible: {
+      low: 250,
+      high: 800,
+      source: "house rule (QTc values beyond 700 ms are reported only exceptionally)",
+    },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 450,
+      source:
+        "normal QTc typically below 450 ms in men and below 460 ms in women (Khatib et al. 2021, Postgrad Med J 97:452-458, abstract read); sex is not modelled in the table, so the men's (stricter) limit: above 450 ms reads high. The patient review applies the sex-specific limits",
+    },
+    criticalHigh: {
+      value: 500,
+      inclusive: false,
+      name: "torsade de pointes high-risk threshold",
+      source: DREW_2010,
+    },
+  },
+  heart_rate: {
+    canonicalUnit: "/min",
+    displayUnit: "/min",
+    units: [
+      same("/min", ["/min", "bpm", "beats/min", "{beats}/min", "1/min", "min-1", "per min"], "canonical"),
+    ],
+    plausible: { low: 15, high: 350, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 60,
+      high: 100,
+      source:
+        "conventional adult resting range 60-100 /min (secondary summaries; not checked in a primary source); athletes and people on rate-slowing medicines often sit below 60",
+    },
+  },
+  hcg: {
+    canonicalUnit: "[IU]/L",
+    displayUnit: "IU/L",
+    units: [
+      same("[IU]/L", ["iu/l", "[iu]/l", "u/l"], "canonical"),
+      same("m[IU]/mL", ["miu/ml", "m[iu]/ml", "mu/ml"], "1 mIU/mL = 1 IU/L"),
+    ],
+    plausible: {
+      low: 0,
+      high: 1000000,
+      source:
+        "house rule (hCG peaks at about 100,000-200,000 mIU/mL near 10-12 weeks, per pregnancy-test package inserts)",
+    },
+    rangeKind: "reference",
+    reference: {
+      low: null,
+      high: 5,
+      source:
+        "OhioHealth laboratory test catalogue, serum hCG qualitative: negative below 5 mIU/mL, indeterminate 5-24, positive at 25 mIU/mL and above (the pregnancy diagnostic cut-off); 1 mIU/mL = 1 IU/L",
+    },
+    elevatedFrom: {
+      value: 25,
+      name: "pregnancy cut-off",
+      source: "OhioHealth laboratory test catalogue, serum hCG: positive at 25 mIU/mL and above",
+    },
+  },
+};
+
 /**
  * Decision 180: rows for the lipids and vitamins the table named but did not measure, so a UK
  * (mmol/L, pmol/L, nmol/L) and a US (mg/dL, pg/mL, ng/mL) report of the same result read the same.
@@ -1821,7 +2022,7 @@ const MORE_MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
 /** Every analyte with its relevance and, where sourced, its measurement row. */
 export const ANALYTES: readonly AnalyteEntry[] = Object.freeze(
   RELEVANCE.map((entry): AnalyteEntry => {
-    const measure = MEASURES[entry.key] ?? MORE_MEASURES[entry.key];
+    const measure = MEASURES[entry.key] ?? MORE_MEASURES[entry.key] ?? ECG_AND_PREGNANCY_MEASURES[entry.key];
     return measure ? { ...entry, measure } : { ...entry };
   }),
 );

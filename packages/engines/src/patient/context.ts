@@ -17,10 +17,13 @@ export type PregnancyStatus = (typeof PREGNANCY_STATUSES)[number];
 export const HEPATIC_IMPAIRMENTS = ["none", "mild", "moderate", "severe", "unknown"] as const;
 export type HepaticImpairment = (typeof HEPATIC_IMPAIRMENTS)[number];
 
-/** Where a fact came from: the caller's structured field, or the EHR (resource type and id). */
+/**
+ * Where a fact came from: the caller's structured field, the EHR (resource type and id), or one of
+ * the review's dated readings (a pregnancy test, an eGFR; decision 193).
+ */
 export interface PatientFactSource {
-  kind: "request" | "ehr";
-  /** e.g. "Patient/123", "Observation/abc"; absent for a request field. */
+  kind: "request" | "ehr" | "reading";
+  /** e.g. "Patient/123", "Observation/abc", or the reading ("eGFR 52 mL/min/1.73m2 (2026-07-01)"); absent for a request field. */
   reference?: string;
 }
 
