@@ -21,7 +21,11 @@ export type LoincProperty =
   | "fraction"
   | "volume"
   /** Volume rate per area (LOINC ArVRat): an eGFR in mL/min/1.73 m2. */
-  | "volume_rate";
+  | "volume_rate"
+  /** The mass of the patient (LOINC property M, system ^Patient): body weight, not a concentration. */
+  | "patient_mass"
+  /** A ratio (LOINC property Ratio): body mass index in kg/m2. */
+  | "ratio";
 
 export interface LoincRef {
   code: string;
@@ -773,6 +777,29 @@ const RELEVANCE: readonly Omit<AnalyteEntry, "measure">[] = [
     low: "Negative screen.",
     toneHigh: W,
     toneLow: W,
+  },
+  // Body measures (decision 200): read as series by the trends part of the patient review
+  {
+    key: "weight",
+    display: "Body weight",
+    variants: ["weight", "body weight", "bodyweight", "wt", "weight measured"],
+    high: "Weight gain on an antipsychotic (or lithium, valproate, mirtazapine) raises metabolic and cardiovascular risk; read it against the weight before the medicine started.",
+    low: "Weight loss can reflect poor intake, an eating disorder, depression, physical illness or a stimulant.",
+    toneHigh: W,
+    toneLow: W,
+    // FHIR vital-signs Body Weight profile: code 29463-7, units kg, g, [lb_av], [oz_av].
+    loinc: [{ code: "29463-7", display: "Body weight", property: "patient_mass" }],
+  },
+  {
+    key: "bmi",
+    display: "Body mass index",
+    variants: ["bmi", "body mass index", "body mass index bmi", "quetelet index"],
+    high: "A BMI above the healthy range raises metabolic and cardiovascular risk, which antipsychotics and some mood stabilisers add to.",
+    low: "A low BMI can reflect an eating disorder, poor intake, depression or physical illness.",
+    toneHigh: W,
+    toneLow: W,
+    // FHIR vital-signs BMI profile: code 39156-5, unit kg/m2.
+    loinc: [{ code: "39156-5", display: "Body mass index (BMI) [Ratio]", property: "ratio" }],
   },
   {
     key: "uds_benzodiazepines",
@@ -1818,10 +1845,51 @@ const MORE_MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
   },
 };
 
+/**
+ * Decision 200: body weight and BMI, so a weight series can be read against the weight before an
+ * antipsychotic started. Weight has no reference range (a weight alone is not high or low); BMI
+ * carries the WHO adult classes.
+ */
+const BODY_MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
+  weight: {
+    canonicalUnit: "kg",
+    displayUnit: "kg",
+    units: [
+      same("kg", ["kg", "kgs", "kilogram", "kilograms"], "canonical"),
+      { ucum: "g", spellings: ["g", "gram", "grams"], toCanonical: 0.001, basis: "1 g = 0.001 kg" },
+      {
+        ucum: "[lb_av]",
+        spellings: ["lb", "lbs", "pound", "pounds", "[lb_av]"],
+        toCanonical: 0.45359237,
+        basis: "international avoirdupois pound, defined as exactly 0.45359237 kg",
+      },
+    ],
+    plausible: {
+      low: 0.2,
+      high: 700,
+      source: "house rule, the bounds of the patient context's weight (PATIENT_CONTEXT_LIMITS)",
+    },
+    rangeKind: "reference",
+  },
+  bmi: {
+    canonicalUnit: "kg/m2",
+    displayUnit: "kg/m2",
+    units: [same("kg/m2", ["kg/m2", "kg/m^2", "kg/m*2", "kg/sqm"], "canonical")],
+    plausible: { low: 5, high: 250, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 18.5,
+      high: 24.9,
+      source:
+        "WHO adult BMI classes: underweight below 18.5, normal 18.5-24.9, overweight 25.0-29.9, obese from 30 kg/m2 (WHO 'Obesity and overweight' fact sheet and WHO Technical Report Series 894; not re-read this pass); adults only",
+    },
+  },
+};
+
 /** Every analyte with its relevance and, where sourced, its measurement row. */
 export const ANALYTES: readonly AnalyteEntry[] = Object.freeze(
   RELEVANCE.map((entry): AnalyteEntry => {
-    const measure = MEASURES[entry.key] ?? MORE_MEASURES[entry.key];
+    const measure = MEASURES[entry.key] ?? MORE_MEASURES[entry.key] ?? BODY_MEASURES[entry.key];
     return measure ? { ...entry, measure } : { ...entry };
   }),
 );
