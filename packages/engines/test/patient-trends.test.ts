@@ -23,7 +23,10 @@ const reading = (
     ...(unit !== undefined ? { unit } : {}),
     observedAt: day === null ? null : at(day),
   }) as DatedReading;
-const review = (readings: DatedReading[], medicines: ReviewMedicine[] = []): PatientReviewInput => ({
+const review = (
+  readings: readonly DatedReading[],
+  medicines: readonly ReviewMedicine[] = [],
+): PatientReviewInput => ({
   medicines,
   readings,
   now: NOW,
@@ -34,7 +37,7 @@ function withinRange(key: string, value: number, unit: string): boolean {
   const entry = analyteByKey(key);
   if (!entry) throw new Error(key);
   const e = evaluateAnalyteValue(entry, value, unit);
-  return e !== null && e.evaluated && e.flag === "normal";
+  return e?.evaluated === true && e.flag === "normal";
 }
 
 describe("the issue's three series, every reading within its range", () => {

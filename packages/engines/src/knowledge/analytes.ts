@@ -878,6 +878,12 @@ export interface AnalyteMeasure {
    * HbA1c in the diabetes range.
    */
   elevatedFrom?: { value: number; name: string; source: string };
+  /**
+   * Why the row has no range on purpose (body weight: a value alone is neither high nor low;
+   * decision 200). Such a row is read for its unit and plausibility and as a series; its
+   * evaluation carries this sentence as a note, so "no flag" is never mistaken for "in range".
+   */
+  noRange?: string;
 }
 
 /**
@@ -1870,6 +1876,8 @@ const BODY_MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
       source: "house rule, the bounds of the patient context's weight (PATIENT_CONTEXT_LIMITS)",
     },
     rangeKind: "reference",
+    noRange:
+      "Body weight has no range: a weight alone is neither high nor low; it is read as a series (change since a medicine started) and through BMI.",
   },
   bmi: {
     canonicalUnit: "kg/m2",
@@ -2223,6 +2231,7 @@ export function evaluateAnalyteValue(
     };
   }
   const { flag, critical, notes } = flagCanonicalValue(measure, canonical);
+  if (measure.noRange) notes.push(measure.noRange);
   return { evaluated: true, canonicalValue: canonical, unit: measure.displayUnit, flag, critical, notes };
 }
 

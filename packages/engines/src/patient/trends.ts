@@ -82,7 +82,7 @@ export interface TrendRule {
   levelWhenNamed?: ClinicalLevel;
   /** Findings of rules in one group on one analyte: only the highest is kept (table order breaks ties). */
   group?: string;
-  /** Short clinician-facing label. */
+  /** Short clinician-facing label, after the analyte's name ("Creatinine: risen to ..."). */
   title: string;
   /** What the rule asks, one sentence. */
   action: string;
@@ -141,7 +141,7 @@ export const TREND_RULES: readonly TrendRule[] = [
     level: "high",
     names: [LITHIUM],
     group: "creatinine_rise",
-    title: "Creatinine risen to 1.5 times baseline within 7 days: acute kidney injury",
+    title: "risen to 1.5 times baseline or more within 7 days: acute kidney injury",
     action:
       "KDIGO acute kidney injury: review now (hydration, nephrotoxic and renally cleared drugs such as lithium).",
     source: KDIGO_AKI,
@@ -154,7 +154,7 @@ export const TREND_RULES: readonly TrendRule[] = [
     level: "high",
     names: [LITHIUM],
     group: "creatinine_rise",
-    title: "Creatinine up by 26.5 µmol/L (0.3 mg/dL) or more within 48 hours: acute kidney injury",
+    title: "up by 26.5 µmol/L (0.3 mg/dL) or more within 48 hours: acute kidney injury",
     action:
       "KDIGO acute kidney injury: review now (hydration, nephrotoxic and renally cleared drugs such as lithium).",
     source: KDIGO_AKI,
@@ -167,7 +167,7 @@ export const TREND_RULES: readonly TrendRule[] = [
     level: "moderate",
     names: [LITHIUM],
     group: "creatinine_rise",
-    title: "Creatinine risen to 1.5 times an earlier value or more: falling kidney function",
+    title: "risen to 1.5 times an earlier value or more: falling kidney function",
     action:
       "A fall in eGFR beyond a KDIGO certain drop: review renal function and renally cleared drugs (lithium: NICE CG185 renal monitoring).",
     source: CKD_EPI_2021,
@@ -179,7 +179,7 @@ export const TREND_RULES: readonly TrendRule[] = [
     test: { kind: "category_fall", categories: EGFR_CATEGORIES, minFall: 0.25 },
     level: "moderate",
     names: [LITHIUM],
-    title: "eGFR fallen a KDIGO category with a 25 % or greater drop",
+    title: "fallen a KDIGO category with a drop of 25 % or more",
     action:
       "KDIGO CKD progression: review management, look for reversible causes, consider referral; review renally cleared drugs.",
     source: KDIGO_CKD,
@@ -191,7 +191,7 @@ export const TREND_RULES: readonly TrendRule[] = [
     test: { kind: "decline_rate", perYear: 5, minDays: 365 },
     level: "low",
     names: [LITHIUM],
-    title: "eGFR falling by more than 5 mL/min/1.73 m2 a year",
+    title: "falling by more than 5 mL/min/1.73 m2 a year",
     action:
       "KDIGO rapid progression if sustained: repeat, and review renal function and renally cleared drugs.",
     source: `${KDIGO_CKD}; low (not moderate) and over at least a year because one pair of readings can be a fluctuation (expert-set)`,
@@ -203,7 +203,7 @@ export const TREND_RULES: readonly TrendRule[] = [
     test: { kind: "category_fall", categories: NEUTROPHIL_BANDS, minFall: 0 },
     level: "moderate",
     requires: [CLOZAPINE],
-    title: "Neutrophils fallen into a lower clozapine monitoring band",
+    title: "fallen into a lower clozapine monitoring band",
     action:
       "Follow the clozapine monitoring band now reached (more frequent counts; stop at red) and watch for infection.",
     source: CLOZAPINE_BANDS,
@@ -215,7 +215,7 @@ export const TREND_RULES: readonly TrendRule[] = [
     test: { kind: "category_fall", categories: WHITE_CELL_BANDS, minFall: 0 },
     level: "moderate",
     requires: [CLOZAPINE],
-    title: "White cells fallen into a lower clozapine monitoring band",
+    title: "fallen into a lower clozapine monitoring band",
     action: "Follow the clozapine monitoring band now reached and check the neutrophil count.",
     source: CLOZAPINE_BANDS,
     evidence: "published cut-off",
@@ -227,7 +227,7 @@ export const TREND_RULES: readonly TrendRule[] = [
     level: "low",
     names: [CLOZAPINE, { ingredient: "carbamazepine" }, { ingredient: "mirtazapine" }],
     levelWhenNamed: "moderate",
-    title: "Count falling test after test",
+    title: "falling test after test",
     action:
       "A count falling towards the neutropenia thresholds: repeat sooner and look for a cause (on clozapine, before the amber band is reached).",
     source: FALLING_COUNT,
@@ -240,7 +240,7 @@ export const TREND_RULES: readonly TrendRule[] = [
     level: "moderate",
     requires: [ANTIPSYCHOTIC],
     group: "antipsychotic_weight_gain",
-    title: "Gain of 7 % or more since the antipsychotic started",
+    title: "up 7 % or more since the antipsychotic started",
     action:
       "Clinically significant weight gain: review diet and activity, glucose and lipids, and the choice of antipsychotic.",
     source: WEIGHT_LABELS,
@@ -253,7 +253,7 @@ export const TREND_RULES: readonly TrendRule[] = [
     level: "low",
     requires: [ANTIPSYCHOTIC],
     group: "antipsychotic_weight_gain",
-    title: "Gain of 5 % or more since the antipsychotic started",
+    title: "up 5 % or more since the antipsychotic started",
     action: "The ADA/APA consensus asks to consider switching antipsychotic at a 5 % gain.",
     source: ADA_APA_2004,
     evidence: "published cut-off",
@@ -264,7 +264,7 @@ export const TREND_RULES: readonly TrendRule[] = [
     test: { kind: "rise_above_range" },
     level: "low",
     names: [ANTIPSYCHOTIC],
-    title: "Prolactin risen above the range",
+    title: "risen above the range",
     action:
       "Ask about sexual dysfunction, galactorrhoea, menstrual change; on an antipsychotic, consider the dose or a prolactin-sparing choice.",
     source: PROLACTIN_RISE,
@@ -367,8 +367,13 @@ interface TakenMedicine {
   classes: Set<DrugClass>;
 }
 
+/** The medicines read against the model, by name then start (input order plays no part). */
 function readMedicines(medicines: readonly ReviewMedicine[]): TakenMedicine[] {
-  return medicines.map((medicine) => {
+  const ordered = [...medicines].sort(
+    (a, b) =>
+      a.name.localeCompare(b.name) || String(a.startedAt ?? "").localeCompare(String(b.startedAt ?? "")),
+  );
+  return ordered.map((medicine) => {
     const ingredients = readEntry(normaliseMedicationText(medicine.name)).ingredients;
     const classes = new Set<DrugClass>(ingredients.flatMap((i) => ingredientEntry(i)?.classes ?? []));
     return { medicine, ingredients, classes };
@@ -398,7 +403,11 @@ interface TrendEvidence {
   medicine?: string;
 }
 
-const atLeast = (value: number, threshold: number) => value >= threshold * (1 - SLACK) - SLACK;
+/** At or above (above) a threshold within the slack: the same answer in every accepted unit. */
+const atLeast = (value: number, threshold: number) =>
+  value >= threshold - SLACK * Math.max(1, Math.abs(threshold));
+const above = (value: number, threshold: number) =>
+  value > threshold + SLACK * Math.max(1, Math.abs(threshold));
 const days = (a: SeriesPoint, b: SeriesPoint) => (b.t - a.t) / DAY_MS;
 const dateOf = (t: number) => new Date(t).toISOString().slice(0, 10);
 
@@ -417,7 +426,7 @@ function* pairs(points: readonly SeriesPoint[]): Generator<[SeriesPoint, SeriesP
 }
 
 function categoryIndex(categories: readonly TrendCategory[], value: number): number {
-  const i = categories.findIndex((c) => c.from === null || value >= c.from);
+  const i = categories.findIndex((c) => c.from === null || atLeast(value, c.from));
   return i === -1 ? categories.length - 1 : i;
 }
 
@@ -508,7 +517,7 @@ function declineRate(
     const d = days(a, b);
     if (d < test.minDays) continue;
     const perYear = ((a.value - b.value) * YEAR_DAYS) / d;
-    if (!(perYear > test.perYear)) continue;
+    if (!above(perYear, test.perYear)) continue;
     best = stronger(best, {
       from: a,
       to: b,
@@ -595,7 +604,7 @@ function riseAboveRange(c: TestContext): TrendEvidence | null {
   if (upper === null) return null;
   let best: TrendEvidence | null = null;
   for (const [a, b] of pairs(c.points)) {
-    if (!(a.value <= upper && b.value > upper)) continue;
+    if (above(a.value, upper) || !above(b.value, upper)) continue;
     best = stronger(best, {
       from: a,
       to: b,
@@ -681,16 +690,20 @@ function ruleFinding(
 function gapFindings(series: AnalyteSeries): PatientFinding[] {
   const findings: PatientFinding[] = [];
   const display = series.entry.display;
-  if (series.unread.length > 0) {
+  const unread = [...series.unread].sort(
+    (a, b) => a.what.localeCompare(b.what) || a.why.localeCompare(b.why),
+  );
+  const undated = [...series.undated].sort();
+  if (unread.length > 0) {
     let level: ClinicalLevel = "low";
-    for (const u of series.unread) level = higherClinicalLevel(level, u.level);
+    for (const u of unread) level = higherClinicalLevel(level, u.level);
     findings.push({
       kind: "trend",
       rule: "trend_reading_not_read",
       level,
       assessed: false,
-      title: `${display}: ${series.unread.length} reading(s) could not be read into the series`.slice(0, 140),
-      detail: `Not part of the ${display} series, so any trend they show was not evaluated: ${series.unread
+      title: `${display}: ${unread.length} reading(s) could not be read into the series`.slice(0, 140),
+      detail: `Not part of the ${display} series, so any trend they show was not evaluated: ${unread
         .map((u) => `${u.what}: ${u.why}`)
         .join("; ")}.`,
       analyte: series.entry.key,
@@ -699,19 +712,18 @@ function gapFindings(series: AnalyteSeries): PatientFinding[] {
     });
   }
   // An undated reading matters when there is a series it could have been part of.
-  const total = series.points.length + series.unread.length + series.undated.length;
-  if (series.undated.length > 0 && total >= 2) {
+  const total = series.points.length + unread.length + undated.length;
+  if (undated.length > 0 && total >= 2) {
     findings.push({
       kind: "trend",
       rule: "trend_reading_undated",
       level: "low",
       assessed: false,
-      title:
-        `${display}: ${series.undated.length} reading(s) without a usable date, left out of the series`.slice(
-          0,
-          140,
-        ),
-      detail: `A reading without a date (or dated after the review) cannot be placed in time, so the ${display} trend was read without: ${series.undated.join("; ")}.`,
+      title: `${display}: ${undated.length} reading(s) without a usable date, left out of the series`.slice(
+        0,
+        140,
+      ),
+      detail: `A reading without a date (or dated after the review) cannot be placed in time, so the ${display} trend was read without: ${undated.join("; ")}.`,
       analyte: series.entry.key,
       since: null,
       source: "Decision 199: a series is read in time order; an undated reading cannot be placed",
