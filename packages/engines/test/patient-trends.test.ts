@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { analyteByKey, evaluateAnalyteValue } from "../src/knowledge/analytes.js";
+import {
+  analyteByKey,
+  chooseLoinc,
+  evaluateAnalyteValue,
+  findAnalyteByLoinc,
+} from "../src/knowledge/analytes.js";
 import { TREND_RULES, trendFindings } from "../src/patient/trends.js";
 import type { DatedReading, PatientReviewInput, ReviewMedicine } from "../src/patient/types.js";
 
@@ -295,6 +300,27 @@ describe("what cannot be placed in a series", () => {
       reading("ANC", "<0.5", "10^9/L", "2026-05-01"),
     ]);
     expect(rulesOf(input)).toEqual([["trend_reading_not_read", "low", false]]);
+  });
+});
+
+describe("body weight and BMI rows", () => {
+  it("read kg, g and lb as one scale, carry their FHIR vital-signs codes, and weight says it has no range", () => {
+    const weight = analyteByKey("weight");
+    const bmi = analyteByKey("bmi");
+    if (!weight || !bmi) throw new Error("rows missing");
+    const kg = evaluateAnalyteValue(weight, 80, "kg");
+    const lb = evaluateAnalyteValue(weight, 80 / 0.45359237, "lbs");
+    const g = evaluateAnalyteValue(weight, 80000, "g");
+    for (const e of [kg, lb, g]) expect(e?.evaluated && e.canonicalValue).toBeCloseTo(80, 9);
+    expect(kg?.evaluated && kg.notes.join(" ")).toContain("no range");
+    expect(evaluateAnalyteValue(weight, 80, undefined, { unitlessMeansCanonical: true })?.evaluated).toBe(
+      false,
+    );
+    expect(chooseLoinc(weight, "kg")?.code).toBe("29463-7");
+    expect(chooseLoinc(bmi, "kg/m2")?.code).toBe("39156-5");
+    expect(findAnalyteByLoinc("39156-5")?.key).toBe("bmi");
+    const high = evaluateAnalyteValue(bmi, 31, "kg/m2");
+    expect(high?.evaluated && high.flag).toBe("high");
   });
 });
 

@@ -1996,7 +1996,8 @@ export function chooseLoinc(
     if (ref.byDefault === false) continue;
     if (ref.property === "mass" || ref.property === "moles") {
       if (property === ref.property) return ref;
-    } else if (property === null) {
+    } else if (property === null || ref.property === "patient_mass" || ref.property === "ratio") {
+      // A body measure's unit (kg, kg/m2) is no concentration, whatever it looks like.
       return ref;
     }
   }
