@@ -291,6 +291,9 @@ interface AnalyteSeries {
   undated: string[];
 }
 
+/** Code-point order: the same in every locale. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 const ANALYTES_READ: ReadonlySet<string> = new Set(TREND_RULES.flatMap((r) => r.analytes));
 
 function readingText(reading: DatedReading): string {
@@ -370,8 +373,7 @@ interface TakenMedicine {
 /** The medicines read against the model, by name then start (input order plays no part). */
 function readMedicines(medicines: readonly ReviewMedicine[]): TakenMedicine[] {
   const ordered = [...medicines].sort(
-    (a, b) =>
-      a.name.localeCompare(b.name) || String(a.startedAt ?? "").localeCompare(String(b.startedAt ?? "")),
+    (a, b) => byText(a.name, b.name) || byText(String(a.startedAt ?? ""), String(b.startedAt ?? "")),
   );
   return ordered.map((medicine) => {
     const ingredients = readEntry(normaliseMedicationText(medicine.name)).ingredients;
@@ -690,10 +692,8 @@ function ruleFinding(
 function gapFindings(series: AnalyteSeries): PatientFinding[] {
   const findings: PatientFinding[] = [];
   const display = series.entry.display;
-  const unread = [...series.unread].sort(
-    (a, b) => a.what.localeCompare(b.what) || a.why.localeCompare(b.why),
-  );
-  const undated = [...series.undated].sort();
+  const unread = [...series.unread].sort((a, b) => byText(a.what, b.what) || byText(a.why, b.why));
+  const undated = [...series.undated].sort(byText);
   if (unread.length > 0) {
     let level: ClinicalLevel = "low";
     for (const u of unread) level = higherClinicalLevel(level, u.level);
