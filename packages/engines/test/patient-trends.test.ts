@@ -5,6 +5,7 @@ import {
   evaluateAnalyteValue,
   findAnalyteByLoinc,
 } from "../src/knowledge/analytes.js";
+import { reviewPatient } from "../src/patient/review.js";
 import { TREND_RULES, trendFindings } from "../src/patient/trends.js";
 import type { DatedReading, PatientReviewInput, ReviewMedicine } from "../src/patient/types.js";
 
@@ -109,6 +110,22 @@ describe("the issue's three series, every reading within its range", () => {
     ]);
     expect(findings[0]?.medicines).toEqual(["olanzapine 10 mg"]);
     expect(findings[0]?.detail).toContain("last reading before olanzapine 10 mg started");
+  });
+});
+
+describe("through the patient review", () => {
+  it("a trend finding reaches the review and sets its level", () => {
+    const result = reviewPatient(
+      review([
+        reading("Creatinine", 70, "umol/L", "2026-05-01"),
+        reading("Creatinine", 110, "umol/L", "2026-05-03"),
+      ]),
+    );
+    expect(result.findings.filter((f) => f.kind === "trend").map((f) => f.rule)).toEqual([
+      "creatinine_aki_ratio",
+    ]);
+    expect(result.level).toBe("high");
+    expect(result.requiresClinicianReview).toBe(true);
   });
 });
 
