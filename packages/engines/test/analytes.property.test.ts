@@ -70,9 +70,11 @@ describe("analyte table: one row per fact", () => {
     if (m.criticalLow) expect(m.criticalLow.source.length).toBeGreaterThan(5);
     if (m.criticalHigh) expect(m.criticalHigh.source.length).toBeGreaterThan(5);
     for (const u of m.units) expect(u.basis.length).toBeGreaterThan(3);
-    // A row without a range would read every value as normal: each row has one to read against.
+    // A row without a range would read every value as normal: each row has one to read against,
+    // or says why it has none (body weight, decision 200), and then has no range at all.
     const ranges = m.rangeKind === "therapeutic" ? (m.therapeutic ?? []) : m.reference ? [m.reference] : [];
-    expect(ranges.length).toBeGreaterThan(0);
+    if (m.noRange === undefined) expect(ranges.length).toBeGreaterThan(0);
+    else expect([ranges.length, m.noRange.length > 20]).toEqual([0, true]);
     // No spelling is both accepted and named ambiguous; a row with an ambiguous spelling has no
     // single scale, so a value without a unit is never read on it (decision 64).
     const accepted = m.units.flatMap((u) => [u.ucum, ...u.spellings].map(normaliseUnitSpelling));

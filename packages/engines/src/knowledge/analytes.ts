@@ -27,7 +27,11 @@ export type LoincProperty =
   /** A number rate (LOINC NRat): a heart rate per minute. */
   | "rate"
   /** Presence or threshold (LOINC PrThr): a qualitative result (a pregnancy test); never chosen for a number. */
-  | "presence";
+  | "presence"
+  /** The mass of the patient (LOINC property M, system ^Patient): body weight, not a concentration. */
+  | "patient_mass"
+  /** A ratio (LOINC property Ratio): body mass index in kg/m2. */
+  | "ratio";
 
 export interface LoincRef {
   code: string;
@@ -894,6 +898,29 @@ const RELEVANCE: readonly Omit<AnalyteEntry, "measure">[] = [
     toneHigh: W,
     toneLow: W,
   },
+  // Body measures (decision 200): read as series by the trends part of the patient review
+  {
+    key: "weight",
+    display: "Body weight",
+    variants: ["weight", "body weight", "bodyweight", "wt", "weight measured"],
+    high: "Weight gain on an antipsychotic (or lithium, valproate, mirtazapine) raises metabolic and cardiovascular risk; read it against the weight before the medicine started.",
+    low: "Weight loss can reflect poor intake, an eating disorder, depression, physical illness or a stimulant.",
+    toneHigh: W,
+    toneLow: W,
+    // FHIR vital-signs Body Weight profile: code 29463-7, units kg, g, [lb_av], [oz_av].
+    loinc: [{ code: "29463-7", display: "Body weight", property: "patient_mass" }],
+  },
+  {
+    key: "bmi",
+    display: "Body mass index",
+    variants: ["bmi", "body mass index", "body mass index bmi", "quetelet index"],
+    high: "A BMI above the healthy range raises metabolic and cardiovascular risk, which antipsychotics and some mood stabilisers add to.",
+    low: "A low BMI can reflect an eating disorder, poor intake, depression or physical illness.",
+    toneHigh: W,
+    toneLow: W,
+    // FHIR vital-signs BMI profile: code 39156-5, unit kg/m2.
+    loinc: [{ code: "39156-5", display: "Body mass index (BMI) [Ratio]", property: "ratio" }],
+  },
   {
     key: "uds_benzodiazepines",
     display: "Urine benzodiazepines",
@@ -971,6 +998,12 @@ export interface AnalyteMeasure {
    * HbA1c in the diabetes range.
    */
   elevatedFrom?: { value: number; name: string; source: string };
+  /**
+   * Why the row has no range on purpose (body weight: a value alone is neither high nor low;
+   * decision 200). Such a row is read for its unit and plausibility and as a series; its
+   * evaluation carries this sentence as a note, so "no flag" is never mistaken for "in range".
+   */
+  noRange?: string;
 }
 
 /**
@@ -2019,10 +2052,57 @@ const MORE_MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
   },
 };
 
+/**
+ * Decision 200: body weight and BMI, so a weight series can be read against the weight before an
+ * antipsychotic started. Weight has no reference range (a weight alone is not high or low); BMI
+ * carries the WHO adult classes.
+ */
+const BODY_MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
+  weight: {
+    canonicalUnit: "kg",
+    displayUnit: "kg",
+    units: [
+      same("kg", ["kg", "kgs", "kilogram", "kilograms"], "canonical"),
+      { ucum: "g", spellings: ["g", "gram", "grams"], toCanonical: 0.001, basis: "1 g = 0.001 kg" },
+      {
+        ucum: "[lb_av]",
+        spellings: ["lb", "lbs", "pound", "pounds", "[lb_av]"],
+        toCanonical: 0.45359237,
+        basis: "international avoirdupois pound, defined as exactly 0.45359237 kg",
+      },
+    ],
+    plausible: {
+      low: 0.2,
+      high: 700,
+      source: "house rule, the bounds of the patient context's weight (PATIENT_CONTEXT_LIMITS)",
+    },
+    rangeKind: "reference",
+    noRange:
+      "Body weight has no range: a weight alone is neither high nor low; it is read as a series (change since a medicine started) and through BMI.",
+  },
+  bmi: {
+    canonicalUnit: "kg/m2",
+    displayUnit: "kg/m2",
+    units: [same("kg/m2", ["kg/m2", "kg/m^2", "kg/m*2", "kg/sqm"], "canonical")],
+    plausible: { low: 5, high: 250, source: "house rule" },
+    rangeKind: "reference",
+    reference: {
+      low: 18.5,
+      high: 24.9,
+      source:
+        "WHO adult BMI classes: underweight below 18.5, normal 18.5-24.9, overweight 25.0-29.9, obese from 30 kg/m2 (WHO 'Obesity and overweight' fact sheet and WHO Technical Report Series 894; not re-read this pass); adults only",
+    },
+  },
+};
+
 /** Every analyte with its relevance and, where sourced, its measurement row. */
 export const ANALYTES: readonly AnalyteEntry[] = Object.freeze(
   RELEVANCE.map((entry): AnalyteEntry => {
-    const measure = MEASURES[entry.key] ?? MORE_MEASURES[entry.key] ?? ECG_AND_PREGNANCY_MEASURES[entry.key];
+    const measure =
+      MEASURES[entry.key] ??
+      MORE_MEASURES[entry.key] ??
+      ECG_AND_PREGNANCY_MEASURES[entry.key] ??
+      BODY_MEASURES[entry.key];
     return measure ? { ...entry, measure } : { ...entry };
   }),
 );
@@ -2121,7 +2201,8 @@ export function chooseLoinc(
     if (ref.byDefault === false) continue;
     if (ref.property === "mass" || ref.property === "moles") {
       if (property === ref.property) return ref;
-    } else if (property === null) {
+    } else if (property === null || ref.property === "patient_mass" || ref.property === "ratio") {
+      // A body measure's unit (kg, kg/m2) is no concentration, whatever it looks like.
       return ref;
     }
   }
@@ -2356,6 +2437,7 @@ export function evaluateAnalyteValue(
     };
   }
   const { flag, critical, notes } = flagCanonicalValue(measure, canonical);
+  if (measure.noRange) notes.push(measure.noRange);
   return { evaluated: true, canonicalValue: canonical, unit: measure.displayUnit, flag, critical, notes };
 }
 
