@@ -209,7 +209,8 @@ function teratogenFinding(
         level: rule.potential,
         assessed: false,
         title: title(`${drug}: teratogenic, pregnancy status unknown`),
-        detail: `Pregnancy not evaluated: ${situation.said}, so a pregnancy cannot be excluded. ${drug} carries a risk of ${rule.harm}. ${rule.asks} Source for the age band: ${CHILDBEARING_AGE_SOURCE}.`,
+        detail: `Pregnancy not evaluated: ${situation.said}, so a pregnancy cannot be excluded. ${drug} carries a risk of ${rule.harm}. ${rule.asks}`,
+        source: `${rule.source}; childbearing age band: ${CHILDBEARING_AGE_SOURCE}`,
       };
     case "unstated_other":
       return {
@@ -406,17 +407,17 @@ function renalFindings(patient: PatientContext, read: MedicinesRead): PatientFin
     const hit = worstBand(rule, values);
     if (hit === null) continue;
     const inPlace =
-      hit.value.measure === rule.measure ? "" : ` (read in place of ${rule.measure}, the label's measure)`;
-    const cut = `below ${hit.band.below} ${rule.measure === "eGFR" ? "mL/min/1.73 m2" : "mL/min"}`;
+      hit.value.measure === rule.measure ? "" : `, read in place of ${rule.measure} (the label's measure)`;
+    const cut = `${hit.band.below} ${rule.measure === "eGFR" ? "mL/min/1.73 m2" : "mL/min"}`;
     findings.push({
       kind: "patient_factor",
       rule: "renal_impairment",
       level: hit.band.level,
       assessed: true,
       title: title(
-        `${capitalise(ingredient)} at ${hit.value.measure === "eGFR" ? "eGFR" : "creatinine clearance"} ${hit.value.value}: renal dose rule applies`,
+        `${capitalise(ingredient)} at ${hit.value.measure} ${hit.value.value}: below the label's renal cut-off of ${hit.band.below}`,
       ),
-      detail: `Renal function: ${hit.value.said}${inPlace}, ${cut}. ${hit.band.asks}`,
+      detail: `Renal function: ${hit.value.said}${inPlace}: below the label's cut-off of ${cut}. ${hit.band.asks}`,
       medicines: names,
       analyte: hit.value.measure === "eGFR" ? "egfr" : "creatinine_clearance",
       source: hit.value.measure === "eGFR" ? `${rule.source}; ${KDIGO_SOURCE}` : rule.source,
