@@ -10,6 +10,7 @@ import {
   BREASTFEEDING_RULES,
   CHILDBEARING_AGE_YEARS,
   HEPATIC_RULES,
+  MALE_RULES,
   RENAL_RULES,
   TERATOGEN_RULES,
 } from "../src/patient/factor-rules.js";
@@ -133,6 +134,22 @@ describe("pregnancy and teratogens", () => {
   });
 });
 
+describe("male patients", () => {
+  it("valproate in a man under 55 (or of unknown age) carries the MHRA 2024 measures, at low", () => {
+    expect(only(findings({ sex: "male", ageYears: 30 }, "Epilim"), "male_under_age")).toMatchObject({
+      level: "low",
+      assessed: true,
+    });
+    expect(only(findings({ sex: "male" }, "valproate"), "male_under_age").assessed).toBe(false);
+    expect(findings({ sex: "male", ageYears: 55 }, "valproate").map((f) => f.rule)).not.toContain(
+      "male_under_age",
+    );
+    expect(findings({ sex: "female", ageYears: 30 }, "valproate").map((f) => f.rule)).not.toContain(
+      "male_under_age",
+    );
+  });
+});
+
 describe("breastfeeding", () => {
   it("lithium while breastfeeding is moderate; not breastfeeding is nothing; unstated is said", () => {
     expect(only(findings({ breastfeeding: true }, "Priadel 400mg"), "breastfeeding").level).toBe("moderate");
@@ -244,7 +261,13 @@ describe("the tables", () => {
   });
 
   it("every row names an ingredient the name reader knows, with the property its rule rests on", () => {
-    for (const rule of [...TERATOGEN_RULES, ...BREASTFEEDING_RULES, ...RENAL_RULES, ...HEPATIC_RULES])
+    for (const rule of [
+      ...TERATOGEN_RULES,
+      ...BREASTFEEDING_RULES,
+      ...RENAL_RULES,
+      ...HEPATIC_RULES,
+      ...MALE_RULES,
+    ])
       expect(readable.has(rule.ingredient), rule.ingredient).toBe(true);
     for (const rule of RENAL_RULES) expect(propertiesOf(rule.ingredient).renal, rule.ingredient).toBe(true);
   });

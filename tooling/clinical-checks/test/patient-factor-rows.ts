@@ -9,6 +9,7 @@ import {
   GENERIC_RENAL,
   GENERIC_TERATOGEN,
   HEPATIC_RULES,
+  MALE_RULES,
   RENAL_RULES,
   TERATOGEN_RULES,
 } from "@svc/engines";
@@ -39,5 +40,6 @@ export function patientFactorRows(): Map<string, string> {
     const grades = (["mild", "moderate", "severe"] as const).map((g) => `${g} ${rule.levels[g] ?? "none"}`);
     rows.set(`${rule.ingredient}.hepatic`, grades.join(", "));
   }
+  for (const rule of MALE_RULES) rows.set(`${rule.ingredient}.maleBelowAge${rule.belowAgeYears}`, rule.level);
   return rows;
 }

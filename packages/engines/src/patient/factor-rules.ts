@@ -414,7 +414,11 @@ export interface HepaticRule {
   sourceChecked: boolean;
 }
 
-/** Only labels that give a rule (decision 190). */
+/**
+ * Only labels that give a rule (decision 190). Citalopram's 20 mg/day maximum in hepatic
+ * impairment is the interaction checker's dose limit, which already asks to check hepatic
+ * function; it is not repeated here.
+ */
 export const HEPATIC_RULES: readonly HepaticRule[] = [
   {
     ingredient: "agomelatine",
@@ -440,12 +444,30 @@ export const HEPATIC_RULES: readonly HepaticRule[] = [
       "Cymbalta (duloxetine) US label, Dosage in hepatic impairment and Warnings (hepatotoxicity; not opened)",
     sourceChecked: false,
   },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Male patients
+
+export interface MaleRule {
+  ingredient: string;
+  /** Applies to a male patient younger than this, or of unknown age. */
+  belowAgeYears: number;
+  level: FactorLevel;
+  asks: string;
+  source: string;
+  sourceChecked: boolean;
+}
+
+/** Measures a regulator applies to male patients (decision 190). */
+export const MALE_RULES: readonly MaleRule[] = [
   {
-    ingredient: "citalopram",
-    levels: { mild: "low", moderate: "low", severe: "low" },
-    asks: "The maximum is 20 mg/day in hepatic impairment (QT prolongation).",
+    ingredient: "valproate",
+    belowAgeYears: 55,
+    level: "low",
+    asks: "Valproate is not to be started in a male patient under 55 unless two specialists agree no other treatment is effective or tolerated; discuss the risks of infertility and testicular toxicity, and of neurodevelopmental disorders in children conceived during treatment (effective contraception).",
     source:
-      "FDA Drug Safety Communication 28 Mar 2012 (citalopram 20 mg/day maximum in hepatic impairment; as in DAILY_DOSE_LIMITS)",
+      "MHRA Drug Safety Updates January 2024 (valproate: new measures for patients under 55, males included) and September 2024 (possible neurodevelopmental risk in children of fathers taking valproate around conception), read in an NHS GGC copy",
     sourceChecked: true,
   },
 ];

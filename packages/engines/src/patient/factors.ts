@@ -22,6 +22,7 @@ import {
   type HepaticGrade,
   KDIGO_GFR_CATEGORIES,
   KDIGO_SOURCE,
+  MALE_RULES,
   RENAL_RULES,
   type RenalBand,
   type RenalMeasure,
@@ -37,6 +38,7 @@ export const FINDING_TITLE_MAX = 140;
 const TERATOGEN_BY_INGREDIENT = new Map(TERATOGEN_RULES.map((rule) => [rule.ingredient, rule]));
 const BREASTFEEDING_BY_INGREDIENT = new Map(BREASTFEEDING_RULES.map((rule) => [rule.ingredient, rule]));
 const RENAL_BY_INGREDIENT = new Map(RENAL_RULES.map((rule) => [rule.ingredient, rule]));
+const MALE_BY_INGREDIENT = new Map(MALE_RULES.map((rule) => [rule.ingredient, rule]));
 const HEPATIC_BY_INGREDIENT = new Map(HEPATIC_RULES.map((rule) => [rule.ingredient, rule]));
 
 /** The options every door passes to `checkInteractions`, so age-specific dose limits see one age. */
@@ -279,6 +281,28 @@ function pregnancyFindings(patient: PatientContext, read: MedicinesRead, now: Da
   return findings;
 }
 
+/** Regulators' measures for male patients (valproate under 55), the age unknown counting as under. */
+function maleFindings(patient: PatientContext, read: MedicinesRead, now: Date): PatientFinding[] {
+  if (patient.sex !== "male") return [];
+  const age = patientAge(patient, now);
+  const findings: PatientFinding[] = [];
+  for (const [ingredient, names] of read.byIngredient) {
+    const rule = MALE_BY_INGREDIENT.get(ingredient);
+    if (rule === undefined || (age !== null && age >= rule.belowAgeYears)) continue;
+    findings.push({
+      kind: "patient_factor",
+      rule: "male_under_age",
+      level: rule.level,
+      assessed: age !== null,
+      title: title(`${capitalise(ingredient)} in a male patient under ${rule.belowAgeYears}`),
+      detail: `Sex: male${from(patient, "sex")}, ${describeAge(age)}${age === null ? ` (under ${rule.belowAgeYears} not excluded)` : ""}. ${rule.asks}`,
+      medicines: names,
+      source: rule.source,
+    });
+  }
+  return findings;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Breastfeeding
 
@@ -513,6 +537,7 @@ export function patientFactorFindings(input: PatientReviewInput): PatientFinding
   if (read.byIngredient.size === 0 && read.unrecognised.length === 0) return [];
   return [
     ...pregnancyFindings(patient, read, input.now),
+    ...maleFindings(patient, read, input.now),
     ...breastfeedingFindings(patient, read, input.now),
     ...renalFindings(patient, read),
     ...hepaticFindings(patient, read),
