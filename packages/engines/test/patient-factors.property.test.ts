@@ -178,6 +178,34 @@ describe("patient factors: properties", () => {
     );
   });
 
+  it("shifting the birth date and the clock by the same amount changes nothing", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: -20_000, max: 20_000 }),
+        fc.constantFrom(...SEXES),
+        fc.array(medicineName, { minLength: 1, maxLength: 4 }),
+        (years, shiftDays, sex, names) => {
+          const born = new Date(Date.UTC(1950 + years, 4, 17));
+          const at = (shift: number) => {
+            const birth = new Date(born.getTime() + shift * 86_400_000);
+            const now = new Date(Date.UTC(2026, 11, 1) + shift * 86_400_000);
+            return patientFactorFindings({
+              patient: { sex, birthDate: birth.toISOString().slice(0, 10) },
+              medicines: names.map((name) => ({ name })),
+              readings: [],
+              now,
+            }).map((f) => `${f.rule}:${f.level}:${f.assessed}`);
+          };
+          // Steps of 365 days: the birthday (17 May) stays months from the clock's day (1 December),
+          // so a leap day moved across cannot change the age.
+          const shift = Math.round(shiftDays / 365) * 365;
+          expect(at(shift)).toEqual(at(0));
+        },
+      ),
+    );
+  });
+
   it("every title fits the card and every finding names its source", () => {
     fc.assert(
       fc.property(patientArb, fc.array(medicineName, { maxLength: 12 }), (patient, names) => {
