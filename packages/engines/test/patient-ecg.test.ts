@@ -101,14 +101,34 @@ describe("ecgFindings: the QTc rules", () => {
     const started = ecgFindings(
       input(readings, [{ name: "escitalopram", startedAt: "2026-03-01" }], { sex: "male" }),
     );
-    // 470 - 420 = 50: no rise finding; above the men's limit on a QT-risk medicine: moderate.
-    expect(rules(started)).toEqual(["qtc_above_upper_limit"]);
+    // 470 - 420 = 50: not the high-risk rise, but more than 30 ms on a QT-risk medicine (moderate);
+    // above the men's limit on a QT-risk medicine: moderate.
+    expect(rules(started)).toEqual(["qtc_above_upper_limit", "qtc_rise_over_30"]);
     expect(byRule(started, "qtc_above_upper_limit")?.level).toBe("moderate");
+    expect(byRule(started, "qtc_rise_over_30")?.level).toBe("moderate");
     // Start unknown: the earliest QTc is the baseline (470 - 380 = 90), and the text says why.
     const unknown = ecgFindings(
       input(readings, [{ name: "escitalopram", startedAt: null }], { sex: "male" }),
     );
     expect(byRule(unknown, "qtc_rise_over_60")?.detail).toContain("start of a QT-risk medicine is unknown");
+  });
+
+  it("a rise of more than 30 ms is reviewed: moderate on a QT-risk medicine, low without; 30 exactly is nothing", () => {
+    const onDrug = (later: number) =>
+      ecgFindings(
+        input([qtc(400, "2026-01-01"), qtc(later, "2026-07-01")], [{ name: "citalopram 20 mg" }], {
+          sex: "female",
+        }),
+      );
+    expect(byRule(onDrug(431), "qtc_rise_over_30")?.level).toBe("moderate");
+    expect(byRule(onDrug(430), "qtc_rise_over_30")).toBeUndefined();
+    expect(byRule(onDrug(460), "qtc_rise_over_30")?.level).toBe("moderate");
+    expect(byRule(onDrug(461), "qtc_rise_over_30")).toBeUndefined();
+    expect(byRule(onDrug(461), "qtc_rise_over_60")?.level).toBe("high");
+    const noDrug = ecgFindings(
+      input([qtc(400, "2026-01-01"), qtc(440, "2026-07-01")], [], { sex: "female" }),
+    );
+    expect(byRule(noDrug, "qtc_rise_over_30")?.level).toBe("low");
   });
 
   it("male 455 ms is above the limit; female 455 ms is not; unknown sex uses the stricter limit", () => {

@@ -151,14 +151,14 @@ describe("male patients", () => {
 });
 
 describe("breastfeeding", () => {
-  it("lithium while breastfeeding is moderate; not breastfeeding is nothing; unstated is said", () => {
-    expect(only(findings({ breastfeeding: true }, "Priadel 400mg"), "breastfeeding").level).toBe("moderate");
-    expect(
-      findings({ sex: "female", ageYears: 30, breastfeeding: false }, "lithium").map((f) => f.rule),
-    ).not.toContain("breastfeeding_unknown");
-    expect(only(findings({ sex: "female", ageYears: 30 }, "clozapine"), "breastfeeding_unknown").level).toBe(
-      "low",
-    );
+  it("lithium while breastfeeding is high (a label contraindication); not breastfeeding or not stated is nothing", () => {
+    expect(only(findings({ breastfeeding: true }, "Priadel 400mg"), "breastfeeding").level).toBe("high");
+    expect(only(findings({ breastfeeding: true }, "clozapine"), "breastfeeding").level).toBe("moderate");
+    for (const patient of [
+      { sex: "female", ageYears: 30, breastfeeding: false },
+      { sex: "female", ageYears: 30 },
+    ] as const)
+      expect(findings(patient, "lithium").map((f) => f.rule)).not.toContain("breastfeeding");
     expect(findings({ breastfeeding: true }, "sertraline").map((f) => f.rule)).not.toContain("breastfeeding");
   });
 });
@@ -172,12 +172,12 @@ describe("renal function", () => {
     expect(f.source).toContain("Priadel");
   });
 
-  it("lithium by band: CrCl 45 moderate, 75 low, 95 nothing", () => {
+  it("lithium by band: CrCl 45 moderate; 75 and 95 nothing (mild impairment is a starting-dose rule)", () => {
     expect(only(findings({ creatinineClearance: 45 }, "lithium"), "renal_impairment").level).toBe("moderate");
-    expect(only(findings({ creatinineClearance: 75 }, "lithium"), "renal_impairment").level).toBe("low");
-    expect(findings({ creatinineClearance: 95 }, "lithium").map((f) => f.rule)).not.toContain(
-      "renal_impairment",
-    );
+    for (const creatinineClearance of [75, 95])
+      expect(findings({ creatinineClearance }, "lithium").map((f) => f.rule)).not.toContain(
+        "renal_impairment",
+      );
   });
 
   it("lithium with no renal function given is not evaluated, saying so", () => {
@@ -222,12 +222,12 @@ describe("renal function", () => {
 });
 
 describe("hepatic impairment", () => {
-  it("agomelatine in hepatic impairment is high; none is nothing; not given is said", () => {
+  it("agomelatine in hepatic impairment is high; none or not given is nothing; stated unknown is said", () => {
     expect(only(findings({ hepaticImpairment: "mild" }, "Valdoxan"), "hepatic_impairment").level).toBe(
       "high",
     );
     expect(findings({ hepaticImpairment: "none" }, "agomelatine")).toEqual([]);
-    expect(only(findings({}, "agomelatine"), "hepatic_function_unknown").assessed).toBe(false);
+    expect(findings({}, "agomelatine").map((f) => f.rule)).not.toContain("hepatic_function_unknown");
     expect(
       only(findings({ hepaticImpairment: "unknown" }, "agomelatine"), "hepatic_function_unknown").level,
     ).toBe("low");

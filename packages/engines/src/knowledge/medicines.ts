@@ -1041,6 +1041,8 @@ export interface ReducedDoseLimit {
   appliesTo: string;
   /** What to check when the age is given and below the threshold, if the label names other groups. */
   otherConditions?: string;
+  /** The lower maximum also applies with hepatic impairment of any grade, as the label says (decision 201). */
+  withHepaticImpairment?: true;
 }
 
 export interface DailyDoseLimit {
@@ -1089,6 +1091,7 @@ export const DAILY_DOSE_LIMITS: Readonly<Record<string, DailyDoseLimit>> = {
       maxDailyMg: 20,
       aboveAgeYears: 60,
       withClasses: ["cyp2c19_inhibitor"],
+      withHepaticImpairment: true,
       appliesTo:
         "patients older than 60 years, with hepatic impairment, who are CYP2C19 poor metabolisers, or who take cimetidine or another CYP2C19 inhibitor",
       otherConditions: "Check hepatic function and CYP2C19 status.",
@@ -1108,8 +1111,11 @@ export const DAILY_DOSE_LIMITS: Readonly<Record<string, DailyDoseLimit>> = {
   ),
   escitalopram: labelMax(
     20,
-    "Lexapro (escitalopram) US label, Dosage (10 mg/day for elderly patients); Cipralex UK SmPC, Posology (patients aged 65 and over: maximum 10 mg)",
-    olderAdult(10, ELDERLY, "patients aged 65 and over"),
+    "Lexapro (escitalopram) US label, Dosage (10 mg/day for elderly patients and patients with hepatic impairment); Cipralex UK SmPC, Posology (patients aged 65 and over: maximum 10 mg; reduced hepatic function: 10 mg); MHRA Drug Safety Update December 2011 (escitalopram 10 mg maximum over 65 and with hepatic impairment)",
+    {
+      ...olderAdult(10, ELDERLY, "patients aged 65 and over or with hepatic impairment"),
+      withHepaticImpairment: true,
+    },
   ),
   fluvoxamine: labelMax(300, "Fluvoxamine US label, Dosage"),
   vilazodone: labelMax(40, "Viibryd (vilazodone) US label, Dosage"),

@@ -38,6 +38,7 @@ export const ECG_SOURCES = {
   hcgCutOffs:
     "OhioHealth laboratory test catalogue, serum hCG: negative below 5 mIU/mL, indeterminate 5-24, positive from 25",
   gestation: "A pregnancy lasts about 280 days (40 weeks) from the last menstrual period (Naegele's rule)",
+  ich: "ICH E14 (FDA guidance, October 2005), categorical analysis: QTc increases from baseline of more than 30 ms (potential concern) and more than 60 ms (clear concern); read in secondary copies",
   expertSet: "expert-set (decision 193)",
 } as const;
 
@@ -47,6 +48,11 @@ export const QTC_RULES = {
   highRiskAboveMs: 500,
   /** A rise of more than this (ms) from the baseline is high risk (Drew et al. 2010). */
   highRiskRiseAboveMs: 60,
+  /**
+   * A rise of more than this (ms) from the baseline is a change to review: moderate with a
+   * QT-risk medicine, else low (ICH E14 categorical threshold; decision 201).
+   */
+  reviewRiseAboveMs: 30,
   /** Upper limits of normal (ms): above them the QTc is prolonged (Khatib et al. 2021). */
   upperLimitMs: { male: 450, female: 460 },
   /**
@@ -474,6 +480,18 @@ function qtcFindings(input: PatientReviewInput): PatientFinding[] {
     );
     const highest = compared.sort((a, b) => b.ms - a.ms || newerFirst(a, b))[0];
     const rise = highest ? highest.ms - base.ms : 0;
+    if (highest && rise > QTC_RULES.reviewRiseAboveMs && rise <= QTC_RULES.highRiskRiseAboveMs)
+      findings.push(
+        qtcFinding(
+          "qtc_rise_over_30",
+          profile.withRisk.length > 0 ? "moderate" : "low",
+          `QTc rose by ${formatAnalyteValue(rise)} ms from baseline`,
+          `The QTc rose from ${pointText(base)}, ${baseline.why}, to ${pointText(highest)}: a rise of more than ${QTC_RULES.reviewRiseAboveMs} ms is a change to review (more than ${QTC_RULES.highRiskRiseAboveMs} ms is high risk). ${meds}`,
+          profile,
+          highest.time,
+          ECG_SOURCES.ich,
+        ),
+      );
     if (highest && rise > QTC_RULES.highRiskRiseAboveMs)
       findings.push(
         qtcFinding(

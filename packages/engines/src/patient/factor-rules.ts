@@ -190,7 +190,8 @@ const NICE_CG192_BREASTFEEDING =
 export const BREASTFEEDING_RULES: readonly BreastfeedingRule[] = [
   {
     ingredient: "lithium",
-    level: "moderate",
+    // A label contraindication is high, as valproate in pregnancy (decision 201).
+    level: "high",
     asks: "Lithium passes into breast milk; the UK label contraindicates it in lactation and the US label does not recommend breastfeeding.",
     source: `Priadel (lithium) SmPC, 4.3 Contraindications (lactation; read in a copy of the Irish SmPC 2021); US lithium label, Lactation (breastfeeding not recommended; read in a summary); ${NICE_CG192_BREASTFEEDING}`,
     sourceChecked: true,
@@ -253,11 +254,6 @@ export const RENAL_RULES: readonly RenalRule[] = [
         below: 60,
         level: "moderate",
         asks: "Moderate renal impairment: start at a lower dose, titrate slowly and measure serum levels and renal function more often (UK SmPC, US label).",
-      },
-      {
-        below: 90,
-        level: "low",
-        asks: "Mild renal impairment: lithium accumulates as clearance falls; lower doses and closer level monitoring (UK SmPC, US label).",
       },
     ],
     source:

@@ -44,7 +44,9 @@ const HEPATIC_BY_INGREDIENT = new Map(HEPATIC_RULES.map((rule) => [rule.ingredie
 /** The options every door passes to `checkInteractions`, so age-specific dose limits see one age. */
 export function doseCheckOptions(patient: PatientContext | undefined, now: Date): InteractionCheckOptions {
   const age = patientAge(patient, now);
-  return age === null ? {} : { ageYears: age };
+  const grade = patient?.hepaticImpairment;
+  const hepatic = grade === "mild" || grade === "moderate" || grade === "severe";
+  return { ...(age === null ? {} : { ageYears: age }), ...(hepatic ? { hepaticImpairment: true } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -252,12 +254,10 @@ function pregnancyFindings(patient: PatientContext, read: MedicinesRead, now: Da
       unknownNames.push(...names.filter((name) => !unknownNames.includes(name)));
     }
   }
-  // Unknown teratogenicity is said where a pregnancy is stated or cannot be excluded in a
-  // female patient of childbearing age; an unread name is unknown too (decision 190).
-  const pregnancyInPlay =
-    situation.kind === "pregnant" ||
-    situation.kind === "possible" ||
-    situation.kind === "unstated_childbearing";
+  // Unknown teratogenicity is said where a pregnancy is stated (pregnant or possible); an unread
+  // name is unknown too. Pregnancy not stated in a woman of childbearing age is screened for the
+  // known teratogens only (decision 201).
+  const pregnancyInPlay = situation.kind === "pregnant" || situation.kind === "possible";
   if (pregnancyInPlay && (unknown.length > 0 || read.unrecognised.length > 0)) {
     const what = [...unknown, ...quoted(read.unrecognised)];
     const parts = [
@@ -313,7 +313,6 @@ function mayBeBreastfeeding(patient: PatientContext, now: Date): boolean {
 
 function breastfeedingFindings(patient: PatientContext, read: MedicinesRead, now: Date): PatientFinding[] {
   const findings: PatientFinding[] = [];
-  const unstated: { ingredient: string; names: string[]; source: string }[] = [];
   for (const [ingredient, names] of read.byIngredient) {
     const rule = BREASTFEEDING_BY_INGREDIENT.get(ingredient);
     if (rule === undefined) continue;
@@ -328,22 +327,7 @@ function breastfeedingFindings(patient: PatientContext, read: MedicinesRead, now
         medicines: names,
         source: rule.source,
       });
-    } else if (patient.breastfeeding === undefined && mayBeBreastfeeding(patient, now)) {
-      unstated.push({ ingredient, names, source: rule.source });
     }
-  }
-  if (unstated.length > 0) {
-    const ingredients = unstated.map((item) => item.ingredient);
-    findings.push({
-      kind: "patient_factor",
-      rule: "breastfeeding_unknown",
-      level: FACTOR_NOT_EVALUATED_LEVEL,
-      assessed: false,
-      title: title(`Breastfeeding status not given: ${list(ingredients)}`),
-      detail: `Not evaluated: breastfeeding status was not given, and the label or guideline advises against breastfeeding on ${list(ingredients)}.`,
-      medicines: unstated.flatMap((item) => item.names),
-      source: unstated.map((item) => item.source).join("; "),
-    });
   }
   return findings;
 }
@@ -491,7 +475,10 @@ function hepaticFindings(patient: PatientContext, read: MedicinesRead): PatientF
   for (const [ingredient, names] of read.byIngredient) {
     const rule = HEPATIC_BY_INGREDIENT.get(ingredient);
     if (rule === undefined) continue;
-    if (grade === undefined || grade === "unknown") {
+    // Hepatic impairment is a fact stated when present (decision 201): not given, no finding;
+    // stated as unknown, the rule is said to be not evaluated.
+    if (grade === undefined) continue;
+    if (grade === "unknown") {
       notGiven.push({ ingredient, names, source: rule.source });
       continue;
     }
@@ -516,8 +503,8 @@ function hepaticFindings(patient: PatientContext, read: MedicinesRead): PatientF
       rule: "hepatic_function_unknown",
       level: FACTOR_NOT_EVALUATED_LEVEL,
       assessed: false,
-      title: title(`Hepatic function not given: ${list(ingredients)}`),
-      detail: `Not evaluated: hepatic impairment ${grade === "unknown" ? "stated as unknown" : "not given"}, and the label of ${list(ingredients)} gives a rule in hepatic impairment.`,
+      title: title(`Hepatic function unknown: ${list(ingredients)}`),
+      detail: `Not evaluated: hepatic impairment stated as unknown, and the label of ${list(ingredients)} gives a rule in hepatic impairment.`,
       medicines: notGiven.flatMap((item) => item.names),
       source: notGiven.map((item) => item.source).join("; "),
     });

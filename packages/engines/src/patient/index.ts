@@ -1,4 +1,17 @@
 export * from "./context.js";
+export { doseFindings } from "./dose.js";
+export {
+  analyteOfReading,
+  CONTEXT_READING_RULES,
+  ECG_SOURCES,
+  ecgFindings,
+  fridericiaQtc,
+  type PregnancyTestResult,
+  patientWithReadings,
+  pregnancyTestFindings,
+  pregnancyTestResult,
+  QTC_RULES,
+} from "./ecg.js";
 export * from "./factor-rules.js";
 export { doseCheckOptions, FINDING_TITLE_MAX, patientFactorFindings } from "./factors.js";
 export { reviewPatient } from "./review.js";

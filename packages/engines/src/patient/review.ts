@@ -6,6 +6,7 @@
  */
 import { CLINICAL_LEVELS, type ClinicalLevel, higherClinicalLevel } from "../judgement.js";
 import { patientAge } from "./context.js";
+import { doseFindings } from "./dose.js";
 import { ecgFindings, patientWithReadings } from "./ecg.js";
 import { patientFactorFindings } from "./factors.js";
 import { monitoringFindings } from "./monitoring.js";
@@ -24,6 +25,7 @@ export function reviewPatient(input: PatientReviewInput): PatientReview {
   const full: PatientReviewInput = { ...input, patient };
   const findings = [
     ...patientFactorFindings(full),
+    ...doseFindings(full),
     ...ecgFindings(full),
     ...monitoringFindings(full),
     ...trendFindings(full),

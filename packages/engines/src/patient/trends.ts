@@ -17,6 +17,7 @@ import {
   CLINICAL_LEVELS,
   type ClinicalLevel,
   higherClinicalLevel,
+  judgeLabReading,
   NOT_ASSESSED_LEVEL,
 } from "../judgement.js";
 import {
@@ -80,6 +81,8 @@ export interface TrendRule {
   /** Medicines the finding names when taken; `levelWhenNamed` then replaces `level` (never lower). */
   names?: readonly MedicineSelector[];
   levelWhenNamed?: ClinicalLevel;
+  /** The level when every reading of the span bears the trend out (a sustained decline); never lower. */
+  levelWhenSustained?: ClinicalLevel;
   /** Findings of rules in one group on one analyte: only the highest is kept (table order breaks ties). */
   group?: string;
   /** Short clinician-facing label, after the analyte's name ("Creatinine: risen to ..."). */
@@ -190,11 +193,12 @@ export const TREND_RULES: readonly TrendRule[] = [
     analytes: ["egfr"],
     test: { kind: "decline_rate", perYear: 5, minDays: 365 },
     level: "low",
+    levelWhenSustained: "moderate",
     names: [LITHIUM],
     title: "falling by more than 5 mL/min/1.73 m2 a year",
     action:
       "KDIGO rapid progression if sustained: repeat, and review renal function and renally cleared drugs.",
-    source: `${KDIGO_CKD}; low (not moderate) and over at least a year because one pair of readings can be a fluctuation (expert-set)`,
+    source: `${KDIGO_CKD}; over at least a year; low on one pair of readings (a fluctuation), moderate when three or more readings fall in turn, KDIGO's sustained decline (expert-set reading of "sustained")`,
     evidence: "published cut-off",
   },
   {
@@ -403,6 +407,8 @@ interface TrendEvidence {
   text: string;
   /** The medicine whose start was the baseline (weight rule). */
   medicine?: string;
+  /** A decline borne out by every reading between `from` and `to` (three or more readings). */
+  sustained?: boolean;
 }
 
 /** At or above (above) a threshold within the slack: the same answer in every accepted unit. */
@@ -510,6 +516,15 @@ function categoryFall(
   return best;
 }
 
+/** Three or more readings from `a` to `b`, each no higher than the one before. */
+function steadyFall(points: readonly SeriesPoint[], a: SeriesPoint, b: SeriesPoint): boolean {
+  const between = points.filter((p) => p.t >= a.t && p.t <= b.t);
+  return (
+    between.length >= 3 &&
+    between.every((p, i) => i === 0 || p.value <= (between[i - 1] as SeriesPoint).value)
+  );
+}
+
 function declineRate(
   test: Extract<TrendTest, { kind: "decline_rate" }>,
   c: TestContext,
@@ -518,12 +533,15 @@ function declineRate(
   for (const [a, b] of pairs(c.points)) {
     const d = days(a, b);
     if (d < test.minDays) continue;
-    const perYear = ((a.value - b.value) * YEAR_DAYS) / d;
+    // The rate to the threshold's precision (one decimal): 10 over two years is 5.0 a year
+    // whichever year length is used, not "more than 5" (decision 201).
+    const perYear = Math.round((((a.value - b.value) * YEAR_DAYS) / d) * 10) / 10;
     if (!above(perYear, test.perYear)) continue;
     best = stronger(best, {
       from: a,
       to: b,
       strength: perYear,
+      sustained: steadyFall(c.points, a, b),
       text: `fell from ${show(a.value, c.unit)} to ${show(b.value, c.unit)}, ${formatAnalyteValue(perYear)} a year, ${span(a, b)}`,
     });
   }
@@ -669,10 +687,18 @@ function ruleFinding(
       ...named.map((m) => m.medicine.name),
     ]),
   ];
-  const level =
+  let level =
     named.length > 0 && rule.levelWhenNamed !== undefined
       ? higherClinicalLevel(rule.level, rule.levelWhenNamed)
       : rule.level;
+  if (evidence.sustained === true && rule.levelWhenSustained !== undefined)
+    level = higherClinicalLevel(level, rule.levelWhenSustained);
+  // A trend is at least as serious as the one judgement of the reading it ends on (decision 201):
+  // a fall into the severe neutropenia band is high because the reading is beyond a critical limit.
+  level = higherClinicalLevel(
+    level,
+    judgeLabReading(series.entry, evidence.to.value, measure.canonicalUnit).level,
+  );
   const on = medicines.length > 0 ? ` On ${medicines.join(", ")}.` : "";
   return {
     kind: "trend",

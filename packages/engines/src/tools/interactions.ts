@@ -85,6 +85,8 @@ export interface DoseAlert {
 export interface InteractionCheckOptions {
   /** Patient age in years, when known; some label dose limits depend on it. */
   ageYears?: number;
+  /** Hepatic impairment stated by the caller or the EHR; any grade applies a label's hepatic maximum. */
+  hepaticImpairment?: boolean;
 }
 
 export interface InteractionCheck {
@@ -98,6 +100,8 @@ export interface InteractionCheck {
   risk: AgentRisk;
   /** Written doses above a label maximum (citalopram), each also a risk label and a warning. */
   doseAlerts: DoseAlert[];
+  /** Additive: dose limits that could not be checked (an age-dependent maximum with the age not given). */
+  doseNotChecked: NotEvaluatedItem[];
   warnings: string[];
   /**
    * True only when at least one entry was given and every entry was recognised in full: an entry
@@ -423,8 +427,13 @@ function doseFindings(
       );
       const age = Number.isFinite(options.ageYears) ? options.ageYears : undefined;
       const older = age !== undefined && age > reduced.aboveAgeYears;
-      if (older || inhibitor !== undefined) {
-        const because = older ? `at age ${age}` : `with ${inhibitor?.ingredient}`;
+      const hepatic = reduced.withHepaticImpairment === true && options.hepaticImpairment === true;
+      if (older || inhibitor !== undefined || hepatic) {
+        const because = older
+          ? `at age ${age}`
+          : inhibitor !== undefined
+            ? `with ${inhibitor.ingredient}`
+            : "with hepatic impairment";
         findings.push({
           alert: {
             ingredient: name,
@@ -602,6 +611,7 @@ export function checkInteractions(
   const unknownProperties = unknownPropertyItems(unknown);
   const doses = doseFindings(entries, members, options);
   const alerts = doses.flatMap((dose) => (dose.alert === null ? [] : [dose.alert]));
+  const doseNotChecked = doses.flatMap((dose) => (dose.notEvaluated ? [dose.notEvaluated] : []));
   const partlyRecognised = partlyRecognisedWarnings(entries);
   const warnings = [
     unrecognisedWarning(unrecognized, medications.length),
@@ -620,13 +630,10 @@ export function checkInteractions(
     medications: parsed,
     risk: riskWithNotEvaluated(
       [interactionRisk(found, alerts)],
-      [
-        ...notEvaluatedEntries(entries),
-        ...doses.flatMap((dose) => (dose.notEvaluated ? [dose.notEvaluated] : [])),
-        ...unknownProperties,
-      ],
+      [...notEvaluatedEntries(entries), ...doseNotChecked, ...unknownProperties],
     ),
     doseAlerts: alerts,
+    doseNotChecked,
     warnings,
     complete: medications.length > 0 && unrecognized.length === 0 && partlyRecognised.length === 0,
   };
