@@ -2,9 +2,9 @@
  * Monitoring schedules (decisions 196-198): the issue's examples and the table's own rules.
  */
 import { describe, expect, it } from "vitest";
+import { CLINICAL_LEVELS } from "../src/judgement.js";
 import { ANALYTES, analyteByKey } from "../src/knowledge/analytes.js";
 import { INGREDIENTS } from "../src/knowledge/medicines.js";
-import { CLINICAL_LEVELS } from "../src/judgement.js";
 import {
   BASELINE_WINDOW_DAYS,
   MONITORING_SCHEDULES,
@@ -12,7 +12,12 @@ import {
 } from "../src/knowledge/monitoring-schedules.js";
 import { monitoringFindings } from "../src/patient/monitoring.js";
 import { reviewPatient } from "../src/patient/review.js";
-import type { DatedReading, PatientFinding, PatientReviewInput, ReviewMedicine } from "../src/patient/types.js";
+import type {
+  DatedReading,
+  PatientFinding,
+  PatientReviewInput,
+  ReviewMedicine,
+} from "../src/patient/types.js";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-12-01T09:00:00Z");
@@ -192,13 +197,20 @@ describe("monitoring: lithium", () => {
 describe("monitoring: antipsychotic metabolic tests", () => {
   it("baseline, 12 weeks, 1 year, then yearly for glucose or HbA1c", () => {
     const started = daysBefore(100);
-    const atBaseline: DatedReading = { analyte: "HbA1c", value: 36, unit: "mmol/mol", observedAt: daysBefore(102) };
+    const atBaseline: DatedReading = {
+      analyte: "HbA1c",
+      value: 36,
+      unit: "mmol/mol",
+      observedAt: daysBefore(102),
+    };
     const [glucose] = about(review([{ name: "olanzapine", startedAt: started }], [atBaseline]), "glucose");
     expect(glucose?.level).toBe("low");
     expect(glucose?.since).toBe(daysBefore(100 - 84).slice(0, 10));
     expect(glucose?.title).toContain("at 12 weeks");
     const at12: DatedReading = { ...atBaseline, observedAt: daysBefore(14) };
-    expect(about(review([{ name: "olanzapine", startedAt: started }], [atBaseline, at12]), "glucose")).toEqual([]);
+    expect(
+      about(review([{ name: "olanzapine", startedAt: started }], [atBaseline, at12]), "glucose"),
+    ).toEqual([]);
   });
 
   it("clozapine is an antipsychotic: it gets the metabolic tests too, one finding per test for two antipsychotics", () => {
@@ -215,9 +227,9 @@ describe("monitoring: antipsychotic metabolic tests", () => {
   });
 
   it("prolactin at baseline only, reported in the first year", () => {
-    expect(about(review([{ name: "risperidone", startedAt: daysBefore(30) }], []), "prolactin")[0]?.title).toBe(
-      "Prolactin overdue: no baseline before the start",
-    );
+    expect(
+      about(review([{ name: "risperidone", startedAt: daysBefore(30) }], []), "prolactin")[0]?.title,
+    ).toBe("Prolactin overdue: no baseline before the start");
     expect(about(review([{ name: "risperidone", startedAt: daysBefore(400) }], []), "prolactin")).toEqual([]);
   });
 });
@@ -274,7 +286,9 @@ describe("monitoring: what is not known is said", () => {
       [{ name: "clozapine", startedAt: "renewed last week" }],
       [{ analyte: "anc", value: 3, unit: "10*9/L", observedAt: daysBefore(5) }],
     );
-    expect(findings.find((f) => f.rule === "monitoring_start_unknown")?.detail).toContain("could not be read");
+    expect(findings.find((f) => f.rule === "monitoring_start_unknown")?.detail).toContain(
+      "could not be read",
+    );
     expect(about(findings, "anc")).toEqual([]);
   });
 
@@ -316,7 +330,15 @@ describe("monitoring: what is not known is said", () => {
   it("a count by LOINC code only is read (the next weekly count is due within the week)", () => {
     const findings = review(
       [{ name: "clozapine", startedAt: daysBefore(3) }],
-      [{ analyte: "Neut abs (lab code 99)", loinc: "751-8", value: 4, unit: "10*9/L", observedAt: daysBefore(4) }],
+      [
+        {
+          analyte: "Neut abs (lab code 99)",
+          loinc: "751-8",
+          value: 4,
+          unit: "10*9/L",
+          observedAt: daysBefore(4),
+        },
+      ],
     );
     expect(about(findings, "anc")[0]?.title).toBe(
       "Neutrophil count due: last 4 days ago, weekly in weeks 1-18 (UK and US labels)",
@@ -349,7 +371,9 @@ describe("the monitoring table", () => {
     for (const row of MONITORING_SCHEDULES)
       if ("ingredient" in row.appliesTo) expect(ingredients.has(row.appliesTo.ingredient), row.id).toBe(true);
     const clozapine = INGREDIENTS.find((i) => i.ingredient === "clozapine");
-    expect(schedulesFor("clozapine", clozapine?.classes ?? []).map((r) => r.id)).toContain("antipsychotic_weight");
+    expect(schedulesFor("clozapine", clozapine?.classes ?? []).map((r) => r.id)).toContain(
+      "antipsychotic_weight",
+    );
   });
 
   it("never shortens an interval or raises a level in a later phase", () => {
@@ -361,10 +385,9 @@ describe("the monitoring table", () => {
           if (!before || !after) continue;
           expect(after.fromDay, row.id).toBeGreaterThan(before.fromDay);
           expect(after.intervalDays, row.id).toBeGreaterThanOrEqual(before.intervalDays);
-          expect(
-            CLINICAL_LEVELS.indexOf(after.overdueLevel ?? row.overdueLevel),
-            row.id,
-          ).toBeLessThanOrEqual(CLINICAL_LEVELS.indexOf(before.overdueLevel ?? row.overdueLevel));
+          expect(CLINICAL_LEVELS.indexOf(after.overdueLevel ?? row.overdueLevel), row.id).toBeLessThanOrEqual(
+            CLINICAL_LEVELS.indexOf(before.overdueLevel ?? row.overdueLevel),
+          );
         }
         if (phases.length > 0) expect(phases[0]?.fromDay, row.id).toBe(0);
       }
@@ -376,7 +399,9 @@ describe("the monitoring table", () => {
       for (let day = 0; day < 3 * 365; day++) {
         const usual = [...row.phases].reverse().find((p) => p.fromDay <= day);
         const strict = [...row.atRisk.phases].reverse().find((p) => p.fromDay <= day);
-        expect(strict?.intervalDays ?? 0, `${row.id} day ${day}`).toBeLessThanOrEqual(usual?.intervalDays ?? 0);
+        expect(strict?.intervalDays ?? 0, `${row.id} day ${day}`).toBeLessThanOrEqual(
+          usual?.intervalDays ?? 0,
+        );
       }
     }
   });

@@ -401,7 +401,7 @@ export function monitoringFindings(input: PatientReviewInput): PatientFinding[] 
               /^(.*?) (overdue|due):/,
               "$1 $2 if a stricter schedule applies:",
             ),
-            detail: `${detailOf(row, strict, self.medicine, start, now, notes)} This applies if the patient is in a group that needs it; not known: ${unknown.map((r) => r.why).join("; ")}.`,
+            detail: `${detailOf(row, strict, self.medicine, start, now, notes)} On the usual schedule the test is not yet due; the stricter one applies to ${row.atRisk.risks.map((r) => r.label).join(", ")}.`,
             medicines: [self.medicine.name],
             analyte: row.analytes[0],
             since: strict.dueAt === null ? null : dateOf(strict.dueAt),
