@@ -226,6 +226,18 @@ describe("monitoring: antipsychotic metabolic tests", () => {
     expect(lipids[0]?.medicines).toEqual(["clozapine", "aripiprazole 10 mg"]);
   });
 
+  it("weight readings by the analyte name: weekly in weeks 1-6, then at 12 weeks", () => {
+    const readings: DatedReading[] = [
+      { analyte: "weight", value: 80, unit: "kg", observedAt: daysBefore(50) },
+      { analyte: "weight", value: 81, unit: "kg", observedAt: daysBefore(18) },
+    ];
+    // Started 60 days ago: the weight on day 42 (the last weekly one) asks for the 12-week one on day 84.
+    const findings = review([{ name: "haloperidol 5 mg", startedAt: daysBefore(60) }], readings);
+    expect(about(findings, "weight")).toEqual([]);
+    const late = review([{ name: "haloperidol 5 mg", startedAt: daysBefore(60) }], readings.slice(0, 1));
+    expect(about(late, "weight")[0]?.title).toBe("Weight overdue: last 50 days ago, weekly in weeks 1-6");
+  });
+
   it("prolactin at baseline only, reported in the first year", () => {
     expect(
       about(review([{ name: "risperidone", startedAt: daysBefore(30) }], []), "prolactin")[0]?.title,
@@ -298,7 +310,11 @@ describe("monitoring: what is not known is said", () => {
       [{ analyte: "anc", value: 3, unit: "10*9/L", observedAt: null }],
     );
     const [anc] = about(findings, "anc");
-    expect(anc?.title).toBe("Neutrophil count overdue: no baseline before the start");
+    expect(anc?.title).toBe(
+      "Neutrophil count overdue: none since the start (no baseline), weekly in weeks 1-18 (UK and US labels)",
+    );
+    expect(anc?.level).toBe("high");
+    expect(anc?.since).toBe(daysBefore(60).slice(0, 10));
     expect(anc?.detail).toContain("1 undated result could not be placed");
   });
 

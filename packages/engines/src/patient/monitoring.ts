@@ -261,16 +261,30 @@ function daysText(from: number, to: number): string {
   return days === 1 ? "1 day" : `${days} days`;
 }
 
+/** "Glucose or HbA1c" -> "glucose or HbA1c" inside a sentence. */
+function inSentence(test: string): string {
+  return test.charAt(0).toLowerCase() + test.slice(1);
+}
+
+/** True when a never-done baseline test is past its first interval: it is missing since the start, not only as a baseline. */
+function missingSinceStart(row: MonitoringSchedule, start: number | null, now: number): boolean {
+  const first = row.phases[0];
+  return start !== null && first !== undefined && now - start > first.intervalDays * MS_PER_DAY;
+}
+
 /** The title: "Neutrophil count overdue: last 94 days ago, weekly in weeks 1-18 (UK and US labels)". */
-function titleOf(row: MonitoringSchedule, outcome: RowOutcome, now: number, startKnown: boolean): string {
+function titleOf(row: MonitoringSchedule, outcome: RowOutcome, now: number, start: number | null): string {
   const word = outcome.status === "overdue" ? "overdue" : "due";
   const label = outcome.phase?.label ?? "at baseline";
   let what: string;
-  if (outcome.basis === "baseline") what = "no baseline before the start";
+  if (outcome.basis === "baseline")
+    what = missingSinceStart(row, start, now)
+      ? `none since the start (no baseline), ${label}`
+      : "no baseline before the start";
   else if (outcome.last === null)
-    what = startKnown ? `none since the start, ${label}` : `none on record, ${label}`;
+    what = start !== null ? `none since the start, ${label}` : `none on record, ${label}`;
   else what = `last ${daysText(outcome.last, now)} ago, ${label}`;
-  const title = `${row.test} ${word}: ${what}${startKnown ? "" : " (start unknown)"}`;
+  const title = `${row.test} ${word}: ${what}${start !== null ? "" : " (start unknown)"}`;
   return title.length <= 140 ? title : `${title.slice(0, 139)}…`;
 }
 
@@ -283,6 +297,7 @@ function detailOf(
   notes: readonly string[],
 ): string {
   const parts: string[] = [];
+  const test = inSentence(row.test);
   if (start !== null) {
     const week = Math.floor((now - start) / (7 * MS_PER_DAY)) + 1;
     parts.push(
@@ -296,15 +311,23 @@ function detailOf(
     );
   parts.push(
     outcome.last === null
-      ? `No dated ${row.test.toLowerCase()} result was given.`
-      : `Last ${row.test.toLowerCase()} result on ${dateOf(outcome.last)}.`,
+      ? `No dated ${test} result was given.`
+      : `Last ${test} result on ${dateOf(outcome.last)}.`,
   );
-  const when = outcome.dueAt === null ? "" : ` on ${dateOf(outcome.dueAt)}`;
+  const overdue = outcome.status === "overdue";
   if (outcome.basis === "baseline")
-    parts.push(`A baseline result before the start is asked for; it was due${when}.`);
+    parts.push(
+      `A baseline result before the start is asked for${outcome.phase ? `, then ${outcome.phase.label}` : ""}; ${overdue ? "it has been due since" : "it is due by"} ${dateOf(outcome.dueAt ?? now)}.`,
+    );
   else if (outcome.phase)
     parts.push(
-      `The schedule asks for a test ${outcome.phase.label}; the next one ${outcome.status === "overdue" ? "has been due since" : "is due"}${when || " now"}.`,
+      `The schedule asks for a test ${outcome.phase.label}; ${
+        outcome.dueAt === null
+          ? "none is on record"
+          : overdue
+            ? `the next one has been due since ${dateOf(outcome.dueAt)}`
+            : `the next one is due on ${dateOf(outcome.dueAt)}`
+      }.`,
     );
   parts.push(...notes);
   return parts.join(" ");
@@ -340,7 +363,7 @@ export function monitoringFindings(input: PatientReviewInput): PatientFinding[] 
         level: "low",
         assessed: false,
         title: `Start date of ${self.medicine.name} unknown: the monitoring schedule cannot be placed`,
-        detail: `${self.medicine.startedAt ? `The start date "${self.medicine.startedAt}" could not be read` : "No start date was given"} for ${self.medicine.name}, so the phase of treatment and its intervals (${unique.map((r) => r.test.toLowerCase()).join(", ")}) are unknown. A renewal date is not a start. Each test is checked against the longest interval of its schedule only.`,
+        detail: `${self.medicine.startedAt ? `The start date "${self.medicine.startedAt}" could not be read` : "No start date was given"} for ${self.medicine.name}, so the phase of treatment and its intervals (${unique.map((r) => inSentence(r.test)).join(", ")}) are unknown. A renewal date is not a start. Each test is checked against the longest interval of its schedule only.`,
         medicines: [self.medicine.name],
         since: null,
         source: unique
@@ -381,7 +404,7 @@ export function monitoringFindings(input: PatientReviewInput): PatientFinding[] 
           rule: outcome.status === "overdue" ? "monitoring_overdue" : "monitoring_due",
           level: outcome.level,
           assessed: true,
-          title: titleOf(row, outcome, now, start !== null),
+          title: titleOf(row, outcome, now, start),
           detail: detailOf(row, outcome, self.medicine, start, now, notes),
           medicines: [self.medicine.name],
           analyte: row.analytes[0],
@@ -397,11 +420,11 @@ export function monitoringFindings(input: PatientReviewInput): PatientFinding[] 
             rule: "monitoring_risk_unknown",
             level: "low",
             assessed: false,
-            title: titleOf(row, strict, now, start !== null).replace(
+            title: titleOf(row, strict, now, start).replace(
               /^(.*?) (overdue|due):/,
               "$1 $2 if a stricter schedule applies:",
             ),
-            detail: `${detailOf(row, strict, self.medicine, start, now, notes)} On the usual schedule the test is not yet due; the stricter one applies to ${row.atRisk.risks.map((r) => r.label).join(", ")}.`,
+            detail: `${detailOf(row, strict, self.medicine, start, now, notes)} On the usual schedule the test is not yet due; the stricter one applies when: ${row.atRisk.risks.map((r) => r.label).join("; ")}.`,
             medicines: [self.medicine.name],
             analyte: row.analytes[0],
             since: strict.dueAt === null ? null : dateOf(strict.dueAt),
