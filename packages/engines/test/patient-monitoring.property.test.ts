@@ -191,6 +191,34 @@ describe("monitoring properties", () => {
     );
   });
 
+  it("an older age or a lower eGFR never makes the lithium schedule looser (every age and eGFR around the cut-offs)", () => {
+    const lithium = CASES[1];
+    fc.assert(
+      fc.property(
+        fc.option(startDay, { nil: null }),
+        readingDays,
+        fc.integer({ min: 18, max: 100 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 10, max: 120 }),
+        fc.integer({ min: 0, max: 5 }),
+        (start, days, years, older, egfr, lower) => {
+          const run = (a: number, e: number) => {
+            const input = inputOf(lithium, start, days, undefined, a);
+            return mainFinding(
+              monitoringFindings({ ...input, patient: { ageYears: a, egfr: e } }),
+              "lithium",
+            );
+          };
+          const base = run(years, egfr);
+          const stricter = run(years + older, egfr - lower);
+          expect(rank(stricter)).toBeGreaterThanOrEqual(rank(base));
+          expect(overdueDays(stricter, BASE)).toBeGreaterThanOrEqual(overdueDays(base, BASE));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it("every finding is a monitoring finding with a title within 140 characters and a source", () => {
     fc.assert(
       fc.property(
