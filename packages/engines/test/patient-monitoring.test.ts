@@ -241,7 +241,7 @@ describe("monitoring: antipsychotic metabolic tests", () => {
   it("prolactin at baseline only, reported in the first year", () => {
     expect(
       about(review([{ name: "risperidone", startedAt: daysBefore(30) }], []), "prolactin")[0]?.title,
-    ).toBe("Prolactin overdue: no baseline before the start");
+    ).toBe("Prolactin missing: no baseline before the start");
     expect(about(review([{ name: "risperidone", startedAt: daysBefore(400) }], []), "prolactin")).toEqual([]);
   });
 });
@@ -323,7 +323,7 @@ describe("monitoring: what is not known is said", () => {
     const findings = review([{ name: "clozapine", startedAt: future }], []);
     const [anc] = about(findings, "anc");
     expect(anc?.rule).toBe("monitoring_due");
-    expect(anc?.level).toBe("low");
+    expect(anc?.level).toBe("none");
     expect(
       about(
         review(

@@ -107,8 +107,9 @@ function levelOf(
   row: MonitoringSchedule,
   phase: SchedulePhase | null,
 ): ClinicalLevel {
-  if (status === "overdue") return phase?.overdueLevel ?? row.overdueLevel;
-  return status === "due" ? "low" : "none";
+  // A test not yet overdue is information, not a risk: the next date is said at level none
+  // (decision 201), so a weekly schedule kept to the day raises nothing.
+  return status === "overdue" ? (phase?.overdueLevel ?? row.overdueLevel) : "none";
 }
 
 /**
@@ -131,8 +132,10 @@ function placeOnStart(
     const satisfied = last !== null && last >= start - BASELINE_WINDOW_DAYS * MS_PER_DAY;
     if (satisfied || now >= start + BASELINE_ONLY_REPORT_DAYS * MS_PER_DAY)
       return { status: "current", level: "none", dueAt: null, phase: null, last, basis: "baseline" };
+    // A baseline-only test missed once treatment has begun cannot be taken any more: said, at
+    // level none (decision 201); before the start it is due.
     const status = dueStatus(start, now);
-    return { status, level: levelOf(status, row, null), dueAt: start, phase: null, last, basis: "baseline" };
+    return { status, level: "none", dueAt: start, phase: null, last, basis: "baseline" };
   }
   let dueAt: number;
   let phase: SchedulePhase;
@@ -274,7 +277,14 @@ function missingSinceStart(row: MonitoringSchedule, start: number | null, now: n
 
 /** The title: "Neutrophil count overdue: last 94 days ago, weekly in weeks 1-18 (UK and US labels)". */
 function titleOf(row: MonitoringSchedule, outcome: RowOutcome, now: number, start: number | null): string {
-  const word = outcome.status === "overdue" ? "overdue" : "due";
+  // A missed baseline-only test cannot be overdue: it is said as missing (decision 201).
+  const baselineOnly = outcome.phase === null && outcome.basis === "baseline";
+  const word =
+    baselineOnly && outcome.status === "overdue"
+      ? "missing"
+      : outcome.status === "overdue"
+        ? "overdue"
+        : "due";
   const label = outcome.phase?.label ?? "at baseline";
   let what: string;
   if (outcome.basis === "baseline")
