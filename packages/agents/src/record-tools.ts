@@ -4,6 +4,7 @@ import {
   getInstruments,
   getPanels,
   getSignalModel,
+  type InteractionCheck,
   scoreInstruments,
   scoreRelapse,
 } from "@svc/engines";
@@ -88,11 +89,10 @@ export const relapseSignalsSchema = () =>
 
 const NoInput = z.object({});
 
-export const checkInteractionsTool: ChatTool<{
-  medications: string[];
-  patient?: PatientContextInput;
-  asOf?: string;
-}> = {
+export const checkInteractionsTool: ChatTool<
+  { medications: string[]; patient?: PatientContextInput; asOf?: string },
+  InteractionCheck
+> = {
   name: "checkInteractions",
   description:
     "Checks a medication list (names with optional dose) against the service's interaction knowledge base. Returns each interaction with severity, mechanism, recommendation and source, plus recognized and unrecognized names. With the optional patient's age (ageYears, or birthDate at asOf), age-dependent label dose limits are checked; without it they are named as not evaluated.",
