@@ -55,7 +55,7 @@ function isCalendarDate(value: string): boolean {
 const birthDateSchema = () =>
   z
     .string()
-    .max(10)
+    .max(40)
     .refine(isCalendarDate, { message: "must be a calendar date YYYY-MM-DD" })
     .refine((value) => (parseTime(value) ?? Number.POSITIVE_INFINITY) <= Date.now() + MS_PER_DAY, {
       message: "must not be in the future",
@@ -92,7 +92,7 @@ export const patientContextSchema = () =>
     {
       ageYears: z
         .number()
-        .int()
+        .int({ error: "must be whole years (an integer)" })
         .min(PATIENT_CONTEXT_LIMITS.ageYears.min)
         .max(PATIENT_CONTEXT_LIMITS.ageYears.max)
         .optional()
