@@ -1,4 +1,4 @@
 export * from "./context.js";
+export * from "./doors.js";
 export { reviewPatient } from "./review.js";
 export * from "./types.js";
-export * from "./doors.js";
