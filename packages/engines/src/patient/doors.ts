@@ -121,8 +121,11 @@ const HEADLINE_TITLES = 3;
 export function patientReviewSummary(review: PatientReview | null): PatientReviewSummary {
   if (review === null || review.findings.length === 0)
     return { flagged: [], requiresClinicianReview: false, headline: null };
+  const ordered = [...review.findings].sort(
+    (a, b) => CLINICAL_LEVELS.indexOf(findingDoorLevel(b)) - CLINICAL_LEVELS.indexOf(findingDoorLevel(a)),
+  );
   const flagged: string[] = [];
-  for (const finding of review.findings) {
+  for (const finding of ordered) {
     const level = findingDoorLevel(finding);
     const setsReview = finding.assessed
       ? DOOR_LEVELS[level].json.requiresClinicianReview
@@ -132,9 +135,6 @@ export function patientReviewSummary(review: PatientReview | null): PatientRevie
         `Patient review (${finding.assessed ? level : "not evaluated"}): ${findingLabel(finding)}`,
       );
   }
-  const ordered = [...review.findings].sort(
-    (a, b) => CLINICAL_LEVELS.indexOf(findingDoorLevel(b)) - CLINICAL_LEVELS.indexOf(findingDoorLevel(a)),
-  );
   const titles = ordered.slice(0, HEADLINE_TITLES).map((finding) => findingLabel(finding).replace(/\.$/, ""));
   const more = ordered.length > HEADLINE_TITLES ? ` and ${ordered.length - HEADLINE_TITLES} more` : "";
   const count = `${ordered.length} finding${ordered.length === 1 ? "" : "s"}`;
