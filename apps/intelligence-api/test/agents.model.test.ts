@@ -263,3 +263,44 @@ async function closedPort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+describe("the patient review on a model (decision 202)", () => {
+  it("is offered reviewPatient with the patient data; the review and the age-checked dose stand; the context is read", async () => {
+    const body: MedicationAgentRequest = {
+      medications: ["Citalopram 40 mg"],
+      patient: { ageYears: 70, sex: "female" },
+      context: "Lives alone.",
+    };
+    model.script([
+      toolCallsAnswer([
+        { name: "checkInteractions", args: { medications: body.medications, patient: body.patient } },
+        { name: "reviewPatient", args: { patient: body.patient, medicines: [{ name: "Citalopram 40 mg" }] } },
+      ]),
+      finalAnswer({
+        narrative: "Citalopram 40 mg is above the maximum at this age.",
+        observations: [],
+        citations: ["checkInteractions:citalopram"],
+      }),
+    ]);
+    const res = await call<MedicationAgentResponse, MedicationAgentRequest>(
+      svc.url,
+      "/v1/medication/pt_1/agent",
+      {
+        key,
+        body,
+      },
+    );
+    expect(res.status, res.text).toBe(200);
+    const data = res.json.data;
+    expect(data.runner).toBe("model");
+    expect(data.toolCalls).toEqual(["checkInteractions", "reviewPatient"]);
+    expect(data.risk.level).toBe("high");
+    expect(data.risk.labels.join(" ")).toMatch(/above the 20 mg\/day maximum at age 70/);
+    expect(data.patientReview).toMatchObject({ ageYears: 70 });
+    expect(data.warnings.join(" ")).not.toMatch(/context was not read|did not run/);
+    const sent = JSON.stringify(model.received);
+    expect(sent).toContain("reviewPatient");
+    expect(sent).toContain("Lives alone.");
+    expect(sent).toContain('\\"ageYears\\":70');
+  });
+});

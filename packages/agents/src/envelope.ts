@@ -1,4 +1,4 @@
-import type { AgentRisk } from "@svc/engines";
+import type { AgentRisk, PatientReview } from "@svc/engines";
 
 /** Which ran a request: a language model's tool loop, or the fixed deterministic tool plan. */
 export type AgentRunner = "model" | "deterministic";
@@ -29,6 +29,13 @@ export interface RecordAgentEnvelope<Assessment> {
   warnings: string[];
   /** Additive: which ran this request (decision 55). */
   runner: AgentRunner;
+  /**
+   * Additive (decision 202): the patient-over-time review of the request (medication and
+   * biomarker agents), with the date it was reckoned at and its findings as a risk; its findings
+   * are in `risk` too. Absent when the request sent no patient facts, not both medicines and
+   * readings, and the review found nothing.
+   */
+  patientReview?: PatientReview & { asOf: string; risk: AgentRisk };
   disclaimer: string;
 }
 

@@ -3,6 +3,7 @@ export * from "./grounding.js";
 export * from "./limits.js";
 export * from "./mse-agent.js";
 export * from "./mse-tools.js";
+export * from "./patient-tools.js";
 export * from "./products.js";
 export * from "./prompts.js";
 export * from "./record-agent.js";

@@ -18,6 +18,12 @@ export const AGENT_INPUT_LIMITS = {
   nameMaxChars: 100,
   /** A lab reading's unit, as the Biomarker input bounds it (64 chars; decision 65). */
   unitMaxChars: 64,
+  /** The patient review's medicines with start dates (decision 202): as many as a medication list. */
+  reviewMedicines: { max: 50 },
+  /** The patient review's dated readings (decision 202): room for a few series over time. */
+  reviewReadings: { max: 200 },
+  /** A reading given in words ("positive"). */
+  readingTextMaxChars: 64,
   /** MSE agent transcript (not in the contract; decision 55). */
   transcriptMaxChars: 20_000,
 } as const;

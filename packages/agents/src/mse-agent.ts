@@ -30,6 +30,7 @@ import type { AgentReasoning, AgentRunner } from "./envelope.js";
 import { type GroundedEntity, groundAnswer, parseModelAnswer, parseModelJson } from "./grounding.js";
 import { DEFAULT_TOOL_LOOP_LIMITS, type ToolLoopLimits } from "./limits.js";
 import { MSE_AGENT_TOOLS, MseTelemetrySchema } from "./mse-tools.js";
+import { contextNotReadWarning } from "./record-agent.js";
 import { analyzeTelemetryFindings, type MseTelemetry, type TelemetryAnalysis } from "./telemetry-findings.js";
 import { screenTranscript, type TranscriptScreen } from "./transcript-screen.js";
 
@@ -246,6 +247,8 @@ function deterministicProposal(
   const finalised = finalise(request, checked.ok ? checked.selection : {}, screen);
   const warnings: string[] = [];
   if (request.transcript !== undefined) warnings.push(TRANSCRIPT_NOT_ANALYSED_WARNING);
+  if (request.context !== undefined && request.context.trim() !== "")
+    warnings.push(contextNotReadWarning(false));
   warnings.push(...screen.warnings);
   if (!telemetry)
     warnings.push("Nothing is proposed: no telemetry was sent, and the transcript needs a language model.");

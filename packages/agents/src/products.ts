@@ -15,6 +15,7 @@ import {
 import type { ChatTool } from "@svc/model";
 import type { RecordAgentProduct } from "./envelope.js";
 import type { GroundedEntity } from "./grounding.js";
+import type { PatientContextInput, ReviewPatientToolInput } from "./patient-tools.js";
 import {
   checkInteractionsTool,
   evaluatePanelTool,
@@ -67,6 +68,11 @@ export interface RecordAgentDefinition<Body, Output, Assessment> {
   ): Assessment;
   /** Every entity name the tools know, for screening the model's narrative. */
   vocabulary(): string[];
+  /**
+   * The patient review's input for the request body (decision 202); absent: the product takes
+   * no patient facts. Whether the answer carries the review is the one rule of `doorPatientReview`.
+   */
+  reviewInput?(body: Body): ReviewPatientToolInput;
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {
@@ -82,8 +88,41 @@ function unrecognisedSentence(unrecognized: readonly string[], what: string): st
 
 // Medication -------------------------------------------------------------------------------
 
+/** A medicine's first start and last dose change, naming an entry of `medications` (decision 202). */
+export interface MedicationStart {
+  medication: string;
+  startedAt?: string;
+  doseChangedAt?: string;
+}
+
 export interface MedicationAgentBody {
   medications: string[];
+  /** Additive (decision 202): who the patient is; its age is used by the dose check. */
+  patient?: PatientContextInput;
+  /** Additive (decision 202): start dates of entries of `medications`, for the monitoring rules. */
+  medicationStarts?: MedicationStart[];
+  /** Additive (decision 202): dated readings, for the patient review. */
+  readings?: NonNullable<ReviewPatientToolInput["readings"]>;
+}
+
+/** How `medicationStarts[].medication` is matched to an entry of `medications`: spacing and case aside. */
+export function medicationEntryKey(text: string): string {
+  return text.trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+/** The medication agent's medicines: each entry of `medications` with the start the caller gave for it. */
+function medicinesWithStarts(body: MedicationAgentBody): NonNullable<ReviewPatientToolInput["medicines"]> {
+  const starts = new Map(
+    (body.medicationStarts ?? []).map((start) => [medicationEntryKey(start.medication), start]),
+  );
+  return body.medications.map((name) => {
+    const start = starts.get(medicationEntryKey(name));
+    return {
+      name,
+      ...(start?.startedAt === undefined ? {} : { startedAt: start.startedAt }),
+      ...(start?.doseChangedAt === undefined ? {} : { doseChangedAt: start.doseChangedAt }),
+    };
+  });
 }
 
 export type MedicationAssessment = Pick<
@@ -101,7 +140,15 @@ export const medicationAgent: RecordAgentDefinition<
   product: "medication",
   plan: [checkInteractionsTool],
   assessingTool: checkInteractionsTool,
-  toolInput: (body) => ({ medications: body.medications }),
+  toolInput: (body) => ({
+    medications: body.medications,
+    ...(body.patient === undefined ? {} : { patient: body.patient }),
+  }),
+  reviewInput: (body) => ({
+    ...(body.patient === undefined ? {} : { patient: body.patient }),
+    medicines: medicinesWithStarts(body),
+    readings: body.readings ?? [],
+  }),
   ground(check) {
     const entities: GroundedEntity[] = [
       ...check.medications.map((medication) => ({
@@ -187,10 +234,14 @@ function medicationSummary(check: InteractionCheck): string[] {
 // Biomarker --------------------------------------------------------------------------------
 
 export interface BiomarkerAgentBody {
-  /** `unit` is optional and additive (decision 65). */
-  panel: { analyte: string; value: number; unit?: string }[];
+  /** `unit` is optional and additive (decision 65); so is `observedAt` (decision 202). */
+  panel: { analyte: string; value: number; unit?: string; observedAt?: string }[];
   /** Benign ethnic neutropenia documented by a clinician (decision 66); absent: general thresholds. */
   benignEthnicNeutropenia?: boolean;
+  /** Additive (decision 202): who the patient is, for the patient review. */
+  patient?: PatientContextInput;
+  /** Additive (decision 202): the medicines taken, with first start dates, for the patient review. */
+  medicines?: NonNullable<ReviewPatientToolInput["medicines"]>;
 }
 
 export type BiomarkerAssessment = {
@@ -209,6 +260,16 @@ export const biomarkerAgent: RecordAgentDefinition<BiomarkerAgentBody, PanelEval
       ...(body.benignEthnicNeutropenia === undefined
         ? {}
         : { benignEthnicNeutropenia: body.benignEthnicNeutropenia }),
+    }),
+    reviewInput: (body) => ({
+      ...(body.patient === undefined ? {} : { patient: body.patient }),
+      medicines: body.medicines ?? [],
+      readings: body.panel.map((reading) => ({
+        analyte: reading.analyte,
+        value: reading.value,
+        ...(reading.unit === undefined ? {} : { unit: reading.unit }),
+        ...(reading.observedAt === undefined ? {} : { observedAt: reading.observedAt }),
+      })),
     }),
     ground(evaluation) {
       const entities = evaluation.results.map((result) => ({

@@ -23,8 +23,13 @@ export function recordAgentPrompt(
   product: RecordAgentProduct,
   toolInput: unknown,
   context: string | undefined,
+  reviewInput?: unknown,
 ): string {
   const parts = [TASKS[product], `Submitted data (JSON): ${JSON.stringify(toolInput)}`];
+  if (reviewInput !== undefined)
+    parts.push(
+      `Submitted patient facts, medicines and readings for reviewPatient (JSON): ${JSON.stringify(reviewInput)}`,
+    );
   if (context) parts.push(`<context>${context.replaceAll("<", "‹")}</context>`);
   return parts.join("\n\n");
 }

@@ -1,8 +1,10 @@
+import { combineRisks, findingLabel, riskWithNotEvaluated } from "@svc/engines";
 import { boundedWarnings, clipModelText, screenModelWords } from "@svc/intelligence";
 import type { ChatModel, ToolCallRecord } from "@svc/model";
 import { AGENT_DISCLAIMER, type AgentReasoning, type RecordAgentEnvelope } from "./envelope.js";
 import { type GroundedAnswer, groundAnswer, parseModelAnswer } from "./grounding.js";
 import { DEFAULT_TOOL_LOOP_LIMITS, type ToolLoopLimits } from "./limits.js";
+import { agentPatientReview, type ReviewPatientOutput, reviewPatientTool } from "./patient-tools.js";
 import type { GroundedAssessment, RecordAgentDefinition } from "./products.js";
 import { RECORD_AGENT_SYSTEM_PROMPT, recordAgentPrompt } from "./prompts.js";
 
@@ -37,16 +39,89 @@ export async function runRecordAgent<Body, Output, Assessment>(
   // The engine's run on the caller's data comes first: input it cannot score is a 400 before
   // any model time is spent, and it is the one source of the assessment and the risk.
   const toolInput = agent.toolInput(request.body);
-  const grounded = agent.ground((await agent.assessingTool.execute(toolInput)) as Output);
+  const assessed = agent.ground((await agent.assessingTool.execute(toolInput)) as Output);
   const now = options.now ?? (() => new Date());
-  if (!options.model) return deterministicEnvelope(agent, request, grounded, now);
-  return modelEnvelope(agent, request, grounded, options.model, { ...options, now });
+  // The patient review (decision 202) runs on the caller's data too, by the one rule of when an
+  // answer carries it; its findings join the risk, the grounding and the template narrative.
+  const review = agent.reviewInput ? agentPatientReview(agent.reviewInput(request.body), now()) : null;
+  const grounded = withPatientReview(assessed, review);
+  if (!options.model) return deterministicEnvelope(agent, request, grounded, review, now);
+  return modelEnvelope(agent, request, grounded, review, options.model, { ...options, now });
+}
+
+/** The assessment with the patient review's findings: the one risk, entities to ground, sentences. */
+function withPatientReview<Assessment>(
+  grounded: GroundedAssessment<Assessment>,
+  review: ReviewPatientOutput | null,
+): GroundedAssessment<Assessment> {
+  if (review === null) return grounded;
+  return {
+    ...grounded,
+    risk: combineRisks([grounded.risk, review.risk]),
+    entities: [
+      ...grounded.entities,
+      ...review.findings.map((finding) => ({
+        name: finding.title,
+        aliases: [finding.rule, ...(finding.medicines ?? []), ...(finding.analyte ? [finding.analyte] : [])],
+        citation: `${reviewPatientTool.name}:${finding.rule}`,
+      })),
+    ],
+    summary: [...grounded.summary, ...patientReviewSentences(review)],
+  };
+}
+
+const REVIEW_TITLES_NAMED = 3;
+
+function patientReviewSentences(review: ReviewPatientOutput): string[] {
+  if (review.findings.length === 0)
+    return [
+      "The patient review found nothing on the patient facts, medicines and readings given; it covers only what was given, and an absent fact is unknown, not normal.",
+    ];
+  const named = review.findings
+    .slice(0, REVIEW_TITLES_NAMED)
+    .map((finding) => findingLabel(finding).replace(/\.$/, ""))
+    .join("; ");
+  const more =
+    review.findings.length > REVIEW_TITLES_NAMED
+      ? ` and ${review.findings.length - REVIEW_TITLES_NAMED} more`
+      : "";
+  return [
+    `The patient review has ${review.findings.length} finding${review.findings.length === 1 ? "" : "s"}, highest ${review.risk.level}: ${named}${more}.`,
+  ];
+}
+
+/**
+ * Free-text context is read only by a language model. Without one it is said to be unread
+ * (decision 202), in a warning that names the structured fields, and as a not-evaluated item of
+ * the risk (decision 80): facts given only in words never read as checked.
+ */
+export function contextNotReadWarning(takesPatient: boolean): string {
+  return `The context was not read: no language model is configured, and the deterministic tools read only structured fields.${takesPatient ? " Give age, sex, pregnancy and breastfeeding status, weight, renal function (eGFR or creatinine clearance) and hepatic impairment as the structured `patient` fields." : ""}`;
+}
+
+export const CONTEXT_NOT_READ_ITEM = Object.freeze({
+  what: "the free-text context",
+  why: "not read: no language model is configured",
+});
+
+function withUnreadContext<Assessment>(
+  grounded: GroundedAssessment<Assessment>,
+  context: string | undefined,
+  takesPatient: boolean,
+): GroundedAssessment<Assessment> {
+  if (context === undefined || context.trim() === "") return grounded;
+  return {
+    ...grounded,
+    risk: riskWithNotEvaluated([grounded.risk], [CONTEXT_NOT_READ_ITEM]),
+    warnings: [...grounded.warnings, contextNotReadWarning(takesPatient)],
+  };
 }
 
 function baseEnvelope<Assessment>(
   agent: RecordAgentDefinition<unknown, unknown, Assessment>,
   request: RecordAgentRequest<unknown>,
   grounded: GroundedAssessment<Assessment>,
+  review: ReviewPatientOutput | null,
 ): Omit<
   RecordAgentEnvelope<Assessment>,
   "ok" | "reasoning" | "citations" | "toolCalls" | "steps" | "runner"
@@ -67,6 +142,7 @@ function baseEnvelope<Assessment>(
         }
       : grounded.risk,
     warnings: [...grounded.warnings],
+    ...(review === null ? {} : { patientReview: review }),
     disclaimer: AGENT_DISCLAIMER,
   };
 }
@@ -75,20 +151,26 @@ function baseEnvelope<Assessment>(
 async function deterministicEnvelope<Body, Assessment>(
   agent: RecordAgentDefinition<Body, unknown, Assessment>,
   request: RecordAgentRequest<Body>,
-  grounded: GroundedAssessment<Assessment>,
+  assessed: GroundedAssessment<Assessment>,
+  review: ReviewPatientOutput | null,
   now: () => Date,
 ): Promise<RecordAgentEnvelope<Assessment>> {
   // The reference tools (getPanels, getInstruments, getSignalModel) are run as the plan says,
   // though the assessing tool already applies what they describe.
   for (const tool of agent.plan) if (tool !== agent.assessingTool) await tool.execute({});
+  const grounded = withUnreadContext(assessed, request.context, agent.reviewInput !== undefined);
   const narrative = grounded.summary.join(" ");
+  const toolCalls = [
+    ...agent.plan.map((tool) => tool.name),
+    ...(review === null ? [] : [reviewPatientTool.name]),
+  ];
   return {
-    ...baseEnvelope(agent, request, grounded),
+    ...baseEnvelope(agent, request, grounded, review),
     ok: grounded.assessment !== null && grounded.complete,
     reasoning: narrative ? { narrative, generatedAt: now().toISOString(), narrator: "template" } : null,
     citations: grounded.entities.map((entity) => entity.citation),
-    toolCalls: agent.plan.map((tool) => tool.name),
-    steps: agent.plan.length,
+    toolCalls,
+    steps: toolCalls.length,
     runner: "deterministic",
   };
 }
@@ -97,21 +179,27 @@ async function modelEnvelope<Body, Assessment>(
   agent: RecordAgentDefinition<Body, unknown, Assessment>,
   request: RecordAgentRequest<Body>,
   grounded: GroundedAssessment<Assessment>,
+  review: ReviewPatientOutput | null,
   model: ChatModel,
   options: RecordAgentOptions & { now: () => Date },
 ): Promise<RecordAgentEnvelope<Assessment>> {
   const limits = options.limits ?? DEFAULT_TOOL_LOOP_LIMITS;
+  // The model may call reviewPatient when the answer carries a review; the review itself is the
+  // engine's run on the caller's data, as the assessment is.
+  const reviewInput = review === null ? undefined : agent.reviewInput?.(request.body);
   const loop = await model.runToolLoop({
     system: RECORD_AGENT_SYSTEM_PROMPT,
-    prompt: recordAgentPrompt(agent.product, agent.toolInput(request.body), request.context),
-    tools: agent.plan,
+    prompt: recordAgentPrompt(agent.product, agent.toolInput(request.body), request.context, reviewInput),
+    tools: reviewInput === undefined ? agent.plan : [...agent.plan, reviewPatientTool],
     maxSteps: limits.maxSteps,
     callTimeoutMs: limits.callTimeoutMs,
     totalTimeoutMs: limits.totalTimeoutMs,
     signal: options.signal,
   });
-  const base = baseEnvelope(agent, request, grounded);
+  const base = baseEnvelope(agent, request, grounded, review);
   const calls = reportToolCalls(loop.toolCalls, agent, request.body);
+  if (review !== null && !calls.names.includes(reviewPatientTool.name))
+    calls.names.push(reviewPatientTool.name);
   const answer = withoutReassurance(loop.text, grounded, agent.vocabulary());
   const finished = !loop.stoppedAtStepBound && answer.narrative.length > 0;
   const warnings = [...base.warnings, ...calls.warnings, ...answer.warnings];

@@ -4,12 +4,20 @@ import {
   getInstruments,
   getPanels,
   getSignalModel,
+  type InteractionCheck,
   scoreInstruments,
   scoreRelapse,
 } from "@svc/engines";
 import type { ChatTool } from "@svc/model";
 import { z } from "zod";
 import { AGENT_INPUT_LIMITS as LIMITS } from "./limits.js";
+import {
+  ageForDoseCheck,
+  isoDateSchema,
+  type PatientContextInput,
+  patientContextSchema,
+  reviewPatientTool,
+} from "./patient-tools.js";
 
 /**
  * The record-level agents' deterministic tools as model-callable tools: each one a zod input
@@ -36,7 +44,15 @@ const unitName = () => z.string().trim().min(1).max(LIMITS.unitMaxChars);
 
 export const panelReadingsSchema = () =>
   z
-    .array(z.object({ analyte: entityName(), value: z.number(), unit: unitName().optional() }))
+    .array(
+      z.object({
+        analyte: entityName(),
+        value: z.number(),
+        unit: unitName().optional(),
+        // Additive (decision 202): read by the patient review's series and schedules only.
+        observedAt: isoDateSchema().optional(),
+      }),
+    )
     .min(LIMITS.panelReadings.min)
     .max(LIMITS.panelReadings.max);
 
@@ -73,12 +89,22 @@ export const relapseSignalsSchema = () =>
 
 const NoInput = z.object({});
 
-export const checkInteractionsTool: ChatTool<{ medications: string[] }> = {
+export const checkInteractionsTool: ChatTool<
+  { medications: string[]; patient?: PatientContextInput; asOf?: string },
+  InteractionCheck
+> = {
   name: "checkInteractions",
   description:
-    "Checks a medication list (names with optional dose) against the service's interaction knowledge base. Returns each interaction with severity, mechanism, recommendation and source, plus recognized and unrecognized names.",
-  inputSchema: z.object({ medications: medicationListSchema() }),
-  execute: ({ medications }) => checkInteractions(medications),
+    "Checks a medication list (names with optional dose) against the service's interaction knowledge base. Returns each interaction with severity, mechanism, recommendation and source, plus recognized and unrecognized names. With the optional patient's age (ageYears, or birthDate at asOf), age-dependent label dose limits are checked; without it they are named as not evaluated.",
+  inputSchema: z.object({
+    medications: medicationListSchema(),
+    patient: patientContextSchema().optional(),
+    asOf: isoDateSchema().optional(),
+  }),
+  execute: ({ medications, patient, asOf }) => {
+    const ageYears = ageForDoseCheck(patient, asOf);
+    return checkInteractions(medications, ageYears === undefined ? {} : { ageYears });
+  },
 };
 
 export const getPanelsTool: ChatTool<Record<string, never>> = {
@@ -146,4 +172,5 @@ export const RECORD_AGENT_TOOLS: readonly ChatTool[] = [
   scoreInstrumentsTool,
   getSignalModelTool,
   scoreRelapseTool,
+  reviewPatientTool,
 ];

@@ -32,6 +32,14 @@ import {
   toneOfOutOfRange,
 } from "./knowledge/analytes.js";
 import { assertNoProblems, confidenceFractionProblems, engineParams, mergeNumericParams } from "./params.js";
+import type { PatientContext } from "./patient/context.js";
+import {
+  doorPatientReview,
+  medicinesOfPrescriptions,
+  patientReviewSummary,
+  readingsOfLabPanels,
+} from "./patient/doors.js";
+import type { PatientReview } from "./patient/types.js";
 import { confidenceLevel, slugOf } from "./shared.js";
 import type {
   Biomarker,
@@ -42,6 +50,7 @@ import type {
   EngineRun,
   LabPanel,
   ModuleSignal,
+  Prescription,
 } from "./types.js";
 
 export {
@@ -56,6 +65,10 @@ export {
 
 export interface BiomarkerInput {
   labs: LabPanel[];
+  /** Additive (decision 202): who the patient is, read by the patient review. */
+  patient?: PatientContext;
+  /** Additive (decision 202): the prescriptions, read by the patient review only (active ones, started at `prescribedAt`). */
+  prescriptions?: Prescription[];
 }
 
 export interface BiomarkerData {
@@ -75,6 +88,12 @@ export interface BiomarkerData {
    * not know, the worst `UNRECOGNISED_SIGNALS_KEPT` (the status and review flag still count all).
    */
   omitted?: BiomarkerOmitted;
+  /**
+   * Additive (decision 202): the patient-over-time review of the patient, the readings of every
+   * panel (dated by the panel's `observedAt`) and the active prescriptions. Absent when the
+   * request sent no patient facts and no prescriptions and the review of the readings found nothing.
+   */
+  patientReview?: PatientReview;
 }
 
 /** Counts of what `signals` and `valueFindings` leave out (decision 171). */
@@ -971,6 +990,16 @@ export function analyzeBiomarkers(
         ]
       : [];
 
+  // The patient-over-time review (decision 202): named and reviewed as the JSON door maps its
+  // levels; the status keeps describing the readings.
+  const patientReview = doorPatientReview({
+    ...(input.patient === undefined ? {} : { patient: input.patient }),
+    medicines: medicinesOfPrescriptions(input.prescriptions ?? []),
+    readings: readingsOfLabPanels(labs),
+    now: options.now,
+  });
+  const reviewed = patientReviewSummary(patientReview);
+
   const facts: EngineFacts = {
     summary: {
       status,
@@ -985,6 +1014,7 @@ export function analyzeBiomarkers(
             ]
           : []),
         ...unrecognisedLine,
+        ...(reviewed.headline === null ? [] : [reviewed.headline]),
       ].join(" "),
       flagged: [
         ...signals.map((s) => s.label),
@@ -993,13 +1023,15 @@ export function analyzeBiomarkers(
         ...outOfRange.map((f) => f.detail),
         ...implausible,
         ...unitUnread.map((f) => f.detail),
+        ...reviewed.flagged,
       ],
       requiresClinicianReview:
         unflaggedCritical.length > 0 ||
         implausible.length > 0 ||
         unitUnread.length > 0 ||
         outOfRange.some((f) => f.level === "moderate" || f.level === "high") ||
-        built.some((b) => b.tone === "critical" || b.tone === "elevated"),
+        built.some((b) => b.tone === "critical" || b.tone === "elevated") ||
+        reviewed.requiresClinicianReview,
     },
     confidence,
     inputs: biomarkerInputs(labs, collected.readings),
@@ -1017,6 +1049,7 @@ export function analyzeBiomarkers(
       disclaimer: BIOMARKER_DISCLAIMER,
       valueFindings: findings.kept,
       ...(omittedAny ? { omitted } : {}),
+      ...(patientReview === null ? {} : { patientReview }),
     },
     facts,
     model,

@@ -82,9 +82,16 @@ export function checkPrescriptions(
   return { check: checkInteractions(active.map(prescriptionEntryText), options), active };
 }
 
-/** The additive JSON field: the one check of the active prescriptions, as the answer carries it. */
-export function medicationListCheck(prescriptions: readonly Prescription[]): MedicationListCheck {
-  const { check, notRunReason } = checkPrescriptions(prescriptions);
+/**
+ * The additive JSON field: the one check of the active prescriptions, as the answer carries it.
+ * `ageYears` is the patient's age when the request gave it (decision 202): age-dependent label
+ * limits are then checked instead of named as not evaluated.
+ */
+export function medicationListCheck(
+  prescriptions: readonly Prescription[],
+  options: { ageYears?: number } = {},
+): MedicationListCheck {
+  const { check, notRunReason } = checkPrescriptions(prescriptions, options);
   if (check === null) {
     return {
       status: "not_run",

@@ -27,6 +27,14 @@ import {
 } from "./knowledge/staleness.js";
 import { type MedicationListCheck, medicationListCheck } from "./medication-list.js";
 import { assertNoProblems, confidenceFractionProblems, engineParams, mergeNumericParams } from "./params.js";
+import { type PatientContext, patientAge } from "./patient/context.js";
+import {
+  doorPatientReview,
+  medicinesOfPrescriptions,
+  patientReviewSummary,
+  readingsOfLabPanels,
+} from "./patient/doors.js";
+import type { PatientReview } from "./patient/types.js";
 import { assessmentTimes, confidenceLevel, parseTime as parseSharedTime, slugOf } from "./shared.js";
 import {
   burdenPctOf,
@@ -42,6 +50,7 @@ import type {
   EngineInput,
   EngineOptions,
   EngineRun,
+  LabPanel,
   ModuleSignal,
   Prescription,
 } from "./types.js";
@@ -80,6 +89,10 @@ export interface MedicationInput {
   assessments: Assessment[];
   /** Percent change of response latency from the dmse engine (-100..1000); negative = faster. */
   dmseLatencyPctChange?: number;
+  /** Additive (decision 202): who the patient is; its age is used by the dose check. */
+  patient?: PatientContext;
+  /** Additive (decision 202): lab panels, read by the patient review only. */
+  labs?: LabPanel[];
 }
 
 export interface MedicationData {
@@ -92,6 +105,12 @@ export interface MedicationData {
    * result the FHIR answer turns into DetectedIssues. Absent only when no prescription was sent.
    */
   interactionCheck?: MedicationListCheck;
+  /**
+   * Additive (decision 202): the patient-over-time review of the patient, the active
+   * prescriptions (started at `prescribedAt`) and the lab panels. Absent when the request sent no
+   * patient facts and no lab readings and the review of the prescriptions found nothing.
+   */
+  patientReview?: PatientReview;
 }
 
 /** Every threshold and weight of the engine; sources in docs/engines/medication.md. */
@@ -1105,11 +1124,26 @@ export function analyzeMedication(
   const findings: SymptomFindings = readSymptomFindings(assessments, params.worseningPctPoints, times);
   // The interaction and dose check of the active prescriptions (decision 176): a high finding
   // needs a clinician whatever the symptom scores show.
-  const listCheck = prescriptions.length > 0 ? medicationListCheck(prescriptions) : undefined;
+  // Age-dependent label limits read the patient's age when it was given (decision 202).
+  const ageYears = patientAge(input.patient, options.now);
+  const listCheck =
+    prescriptions.length > 0
+      ? medicationListCheck(prescriptions, ageYears === null ? {} : { ageYears })
+      : undefined;
+  // The patient-over-time review (decision 202): its findings set review and are flagged as the
+  // JSON door maps their level, whatever the symptom scores show.
+  const patientReview = doorPatientReview({
+    ...(input.patient === undefined ? {} : { patient: input.patient }),
+    medicines: medicinesOfPrescriptions(prescriptions),
+    readings: readingsOfLabPanels(input.labs ?? []),
+    now: options.now,
+  });
+  const reviewed = patientReviewSummary(patientReview);
   const requiresClinicianReview =
     findings.flags.length > 0 ||
     signals.some((s) => TONE_RANK[s.tone] >= TONE_RANK.elevated) ||
-    listCheck?.requiresClinicianReview === true;
+    listCheck?.requiresClinicianReview === true ||
+    reviewed.requiresClinicianReview;
 
   // Staleness (decision 62): the newest symptom score older than the limit lowers confidence and
   // the headline says the picture is not current.
@@ -1125,8 +1159,10 @@ export function analyzeMedication(
   const facts: EngineFacts = {
     summary: {
       status,
-      headline: medicationHeadline(evaluated, status, findings, staleText),
-      flagged: [...flaggedLabels(findings, signals), ...interactionFlags(listCheck)],
+      headline: [medicationHeadline(evaluated, status, findings, staleText), reviewed.headline]
+        .filter((line) => line !== null)
+        .join(" "),
+      flagged: [...flaggedLabels(findings, signals), ...interactionFlags(listCheck), ...reviewed.flagged],
       requiresClinicianReview,
     },
     confidence: capStaleConfidence(capForUnreadScales(confidence, findings), stale, staleText.trim()),
@@ -1143,6 +1179,7 @@ export function analyzeMedication(
       signals,
       disclaimer: MEDICATION_DISCLAIMER,
       ...(listCheck === undefined ? {} : { interactionCheck: listCheck }),
+      ...(patientReview === null ? {} : { patientReview }),
     },
     facts,
     model,

@@ -4,12 +4,18 @@ import { ENGINE_REGISTRY } from "@svc/intelligence";
 import type { AnalysisContext } from "../analysis/pipeline.js";
 import { registerAnalysis } from "../analysis/register.js";
 import { analysisRoute } from "../analysis/route.js";
-import { analysisFields, LabPanelSchema } from "../schemas/common.js";
+import { analysisFields, LabPanelSchema, PrescriptionSchema } from "../schemas/common.js";
 import { ModuleSignalSchema } from "../schemas/intelligence.js";
+import { PatientContextSchema, PatientReviewSchema } from "../schemas/patient.js";
 
 /** The analysis inputs (also the shape of `previous.inputs`). */
 const BiomarkerInputFields = {
   labs: z.array(LabPanelSchema).min(1).max(100),
+  patient: PatientContextSchema.optional(),
+  prescriptions: z.array(PrescriptionSchema).max(100).optional().openapi({
+    description:
+      "Additive (decision 202): the prescriptions, the shape and bounds of the medication request's. Read by the patient review only: each active one is a medicine taken, started at `prescribedAt` (a prescription without it has an unknown start).",
+  }),
 };
 
 export const BiomarkerAnalyzeRequestSchema = z
@@ -54,6 +60,10 @@ const BiomarkerDataSchema = z.object({
       description:
         "Additive (decision 171), present only when something was left out: flagged analytes not in the psychiatric-relevance map beyond the 20 worst kept in `signals` (and how many of them were flagged critical; the status, headline and review flag still count them), and earlier (non-current) value findings left out of `valueFindings`, by kind. No current finding is ever left out.",
     }),
+  patientReview: PatientReviewSchema.optional().openapi({
+    description:
+      "Additive (decision 202): the patient-over-time review of `patient`, every biomarker of every panel (dated by its panel's observedAt, with its unit and flag) and the active `prescriptions` (started at `prescribedAt`). Present when the request sent patient facts, or active prescriptions with lab readings, or when the review of the readings found anything (an ECG or a trend finding); absent otherwise. A finding at moderate or high, or one not assessed, sets intelligence.summary.requiresClinicianReview and is named in intelligence.summary.flagged (`Patient review (<level>): <title>`); every finding is counted in the headline. `summary.status` keeps describing the readings.",
+  }),
 });
 
 /** `data.object` of this endpoint's response (the route schema and the pipeline share it). */

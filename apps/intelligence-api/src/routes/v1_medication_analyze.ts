@@ -4,14 +4,20 @@ import { ENGINE_REGISTRY } from "@svc/intelligence";
 import type { AnalysisContext } from "../analysis/pipeline.js";
 import { registerAnalysis } from "../analysis/register.js";
 import { analysisRoute } from "../analysis/route.js";
-import { AssessmentSchema, analysisFields, PrescriptionSchema } from "../schemas/common.js";
+import { AssessmentSchema, analysisFields, LabPanelSchema, PrescriptionSchema } from "../schemas/common.js";
 import { ModuleSignalSchema } from "../schemas/intelligence.js";
+import { PatientContextSchema, PatientReviewSchema } from "../schemas/patient.js";
 
 /** The analysis inputs (also the shape of `previous.inputs`). */
 const MedicationInputFields = {
   prescriptions: z.array(PrescriptionSchema).max(100),
   assessments: z.array(AssessmentSchema).max(500),
   dmseLatencyPctChange: z.number().min(-100).max(1000).optional(),
+  patient: PatientContextSchema.optional(),
+  labs: z.array(LabPanelSchema).max(100).optional().openapi({
+    description:
+      "Additive (decision 202): lab panels, the shape and bounds of the biomarker request's `labs`. Read by the patient review only (each biomarker dated by its panel's observedAt); no biomarker signal is made here.",
+  }),
 };
 
 export const MedicationAnalyzeRequestSchema = z
@@ -64,6 +70,10 @@ const MedicationDataSchema = z.object({
   signals: z.array(ModuleSignalSchema),
   disclaimer: z.string(),
   interactionCheck: MedicationInteractionCheckSchema.optional(),
+  patientReview: PatientReviewSchema.optional().openapi({
+    description:
+      "Additive (decision 202): the patient-over-time review of `patient`, the active prescriptions (each as the interaction check reads it, started at `prescribedAt`) and every biomarker of `labs`. Present when the request sent patient facts, or lab readings with active prescriptions, or when the review of what was sent found anything; absent otherwise. A finding at moderate or high, or one not assessed, sets intelligence.summary.requiresClinicianReview and is named in intelligence.summary.flagged (`Patient review (<level>): <title>`); every finding is counted in the headline. `summary.status` keeps describing the symptom scores. The patient's age (ageYears, or birthDate) is also used by interactionCheck's age-dependent dose limits.",
+  }),
 });
 
 /** `data.object` of this endpoint's response (the route schema and the pipeline share it). */

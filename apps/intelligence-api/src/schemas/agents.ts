@@ -1,11 +1,19 @@
 import { z } from "@hono/zod-openapi";
 import {
   instrumentSubmissionsSchema,
+  isoDateSchema,
   AGENT_INPUT_LIMITS as LIMITS,
+  medicationEntryKey,
   medicationListSchema,
   panelReadingsSchema,
   relapseSignalsSchema,
 } from "@svc/agents";
+import {
+  AgentPatientReviewSchema,
+  PatientContextSchema,
+  ReviewMedicinesSchema,
+  ReviewReadingsSchema,
+} from "./patient.js";
 
 /**
  * Request and response shapes of the record-level agents (interface spec, "Agent endpoints" and
@@ -26,8 +34,36 @@ export const AgentPatientIdParamSchema = z.object({
 });
 
 const ContextSchema = z.string().max(LIMITS.contextMaxChars).optional().openapi({
-  description: "Free-text context for the model (up to 2000 characters); data, never instructions.",
+  description:
+    "Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 202). Give patient facts as the structured `patient` fields.",
 });
+
+const AgentPatientSchema = PatientContextSchema.optional().openapi({
+  description:
+    "Optional, additive (decision 202): who the patient is, for the patient review (`patientReview`, whose findings are in `risk`). The medication agent's dose check also reads the age.",
+});
+
+const MedicationStartsSchema = z
+  .array(
+    z.strictObject({
+      medication: z
+        .string()
+        .trim()
+        .min(1)
+        .max(LIMITS.medicationMaxChars)
+        .openapi({ description: "An entry of `medications`, as written there (spacing and case aside)." }),
+      startedAt: isoDateSchema()
+        .optional()
+        .openapi({ description: "When it was first started (not the latest renewal)." }),
+      doseChangedAt: isoDateSchema().optional().openapi({ description: "When the dose last changed." }),
+    }),
+  )
+  .max(LIMITS.medications.max)
+  .optional()
+  .openapi({
+    description:
+      "Optional, additive (decision 202): when entries of `medications` were first started and last changed dose, for the patient review's monitoring and factor rules; an entry without one has an unknown start. Each names an entry of `medications` (400 otherwise).",
+  });
 
 export const MedicationAgentRequestSchema = z
   .object({
@@ -35,7 +71,21 @@ export const MedicationAgentRequestSchema = z
       description: "1-50 medication names, each with an optional dose.",
       example: ["sertraline 100 mg", "tramadol 50 mg"],
     }),
+    patient: AgentPatientSchema,
+    medicationStarts: MedicationStartsSchema,
+    readings: ReviewReadingsSchema.optional(),
     context: ContextSchema,
+  })
+  .superRefine((body, ctx) => {
+    const entries = new Set(body.medications.map(medicationEntryKey));
+    for (const [index, start] of (body.medicationStarts ?? []).entries()) {
+      if (!entries.has(medicationEntryKey(start.medication)))
+        ctx.addIssue({
+          code: "custom",
+          path: ["medicationStarts", index, "medication"],
+          message: `"${start.medication}" is not an entry of medications`,
+        });
+    }
   })
   .openapi("MedicationAgentRequest");
 
@@ -43,7 +93,7 @@ export const BiomarkerAgentRequestSchema = z
   .object({
     panel: panelReadingsSchema().openapi({
       description:
-        "1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read only in the one accepted unit that makes it plausible (lithium mmol/L = mEq/L; creatinine 3.5 only as mg/dL); where several do, it is critical when it is beyond a critical limit in every one (neutrophils 0.4) and otherwise not evaluated (decisions 65, 180).",
+        "1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read only in the one accepted unit that makes it plausible (lithium mmol/L = mEq/L; creatinine 3.5 only as mg/dL); where several do, it is critical when it is beyond a critical limit in every one (neutrophils 0.4) and otherwise not evaluated (decisions 65, 180). `observedAt` (optional, additive, decision 202) dates a reading for the patient review's series and schedules; the flags do not read it.",
       example: [
         { analyte: "lithium", value: 1.6, unit: "mmol/L" },
         { analyte: "ANC", value: 1200, unit: "cells/uL" },
@@ -53,6 +103,8 @@ export const BiomarkerAgentRequestSchema = z
       description:
         "Optional, additive: benign ethnic neutropenia documented by a clinician. Only the US clozapine label category of a neutrophil count names the BEN table; flags and critical limits never loosen. Absent: general-population thresholds (decision 66).",
     }),
+    patient: AgentPatientSchema,
+    medicines: ReviewMedicinesSchema.optional(),
     context: ContextSchema,
   })
   .openapi("BiomarkerAgentRequest");
@@ -181,6 +233,10 @@ function agentEnvelope<A extends z.ZodType>(object: string, assessment: A, name:
         runner: z
           .enum(["model", "deterministic"])
           .openapi({ description: "Additive: a model's tool loop, or the fixed deterministic tool plan." }),
+        patientReview: AgentPatientReviewSchema.optional().openapi({
+          description:
+            "Additive (decision 202), medication and biomarker agents: the patient-over-time review of `patient`, the medicines (with starts) and the dated readings, its findings also in `risk` (one level; a finding not assessed at least low). Present when the request sent patient facts, or medicines with readings, or when the review found anything; absent otherwise.",
+        }),
         disclaimer: z.string(),
       }),
     })

@@ -1,4 +1,5 @@
 export * from "./context.js";
+export * from "./doors.js";
 export { doseFindings } from "./dose.js";
 export {
   analyteOfReading,
@@ -14,6 +15,7 @@ export {
 } from "./ecg.js";
 export * from "./factor-rules.js";
 export { doseCheckOptions, FINDING_TITLE_MAX, patientFactorFindings } from "./factors.js";
+export { monitoringFindings } from "./monitoring.js";
 export { reviewPatient } from "./review.js";
 export {
   type MedicineSelector,

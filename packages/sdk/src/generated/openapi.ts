@@ -1063,6 +1063,7 @@ export interface components {
       signals: components["schemas"]["ModuleSignal"][];
       disclaimer: string;
       interactionCheck?: components["schemas"]["MedicationInteractionCheck"];
+      patientReview?: components["schemas"]["PatientReview"];
       /** @enum {string} */
       object: "medication.analysis";
       /** @description Echo of the request value. */
@@ -1118,10 +1119,71 @@ export interface components {
       warnings: string[];
       complete: boolean;
     };
+    /** @description Additive (decision 202): the patient-over-time review of `patient`, the active prescriptions (each as the interaction check reads it, started at `prescribedAt`) and every biomarker of `labs`. Present when the request sent patient facts, or lab readings with active prescriptions, or when the review of what was sent found anything; absent otherwise. A finding at moderate or high, or one not assessed, sets intelligence.summary.requiresClinicianReview and is named in intelligence.summary.flagged (`Patient review (<level>): <title>`); every finding is counted in the headline. `summary.status` keeps describing the symptom scores. The patient's age (ageYears, or birthDate) is also used by interactionCheck's age-dependent dose limits. */
+    PatientReview: {
+      /**
+       * @description The highest level of any finding; `none` with none.
+       * @enum {string}
+       */
+      level: "none" | "low" | "moderate" | "high";
+      /** @description True when any finding is `high`. */
+      requiresClinicianReview: boolean;
+      /** @description Highest level first. */
+      findings: components["schemas"]["PatientFinding"][];
+      patient: components["schemas"]["PatientFacts"];
+      /** @description The age the review used (null: unknown). */
+      ageYears: number | null;
+    };
+    PatientFinding: {
+      /** @enum {string} */
+      kind: "patient_factor" | "ecg" | "monitoring" | "trend";
+      /** @description Stable machine id of the rule. */
+      rule: string;
+      /**
+       * @description The one clinical level (decision 182); a finding that could not be assessed is at least `low` in every door.
+       * @enum {string}
+       */
+      level: "none" | "low" | "moderate" | "high";
+      /** @description False: something was given or needed but could not be judged. */
+      assessed: boolean;
+      title: string;
+      detail: string;
+      medicines?: string[];
+      analyte?: string;
+      /** @description When a test became due or overdue, or when a trend began (ISO date). */
+      since?: string | null;
+      /** @description Where the rule comes from (docs/engines/evidence.md). */
+      source: string;
+    };
+    /** @description The patient facts the review used: the request's, completed from the readings (a pregnancy test, an eGFR) where the request did not give them; `sources` says where a fact came from when not from the request. */
+    PatientFacts: {
+      ageYears?: number;
+      birthDate?: string;
+      /** @enum {string} */
+      sex?: "female" | "male" | "other" | "unknown";
+      /** @enum {string} */
+      pregnancy?: "pregnant" | "possible" | "not_pregnant" | "unknown";
+      breastfeeding?: boolean;
+      weightKg?: number;
+      egfr?: number;
+      creatinineClearance?: number;
+      /** @enum {string} */
+      hepaticImpairment?: "none" | "mild" | "moderate" | "severe" | "unknown";
+      sources?: {
+        [key: string]: {
+          /** @enum {string} */
+          kind: "request" | "ehr";
+          reference?: string;
+        };
+      };
+    };
     MedicationAnalyzeRequest: {
       prescriptions: components["schemas"]["Prescription"][];
       assessments: components["schemas"]["Assessment"][];
       dmseLatencyPctChange?: number;
+      patient?: components["schemas"]["PatientContext"];
+      /** @description Additive (decision 202): lab panels, the shape and bounds of the biomarker request's `labs`. Read by the patient review only (each biomarker dated by its panel's observedAt); no biomarker signal is made here. */
+      labs?: components["schemas"]["LabPanel"][];
       /** @description true adds intelligence.reasoning (adds latency). */
       explain?: boolean;
       previous?: components["schemas"]["MedicationAnalyzePrevious"];
@@ -1146,6 +1208,64 @@ export interface components {
       /** @example 2026-10-01T09:30:00Z */
       createdAt: string;
     };
+    /**
+     * @description Additive (decision 202): who the patient is. Every field is optional; an absent field is unknown, never normal, and a rule that needs it says it was not evaluated. Unknown keys are refused (400 naming them), so a misspelt fact is never dropped. `ageYears` wins over `birthDate`.
+     * @example {
+     *       "ageYears": 70,
+     *       "sex": "female",
+     *       "pregnancy": "not_pregnant",
+     *       "egfr": 52
+     *     }
+     */
+    PatientContext: {
+      /** @description Age in whole years; wins over birthDate when both are given. */
+      ageYears?: number;
+      /** @description Birth date YYYY-MM-DD, not in the future; the age is reckoned at the review's date. */
+      birthDate?: string;
+      /**
+       * @description Sex: female, male, other or unknown.
+       * @enum {string}
+       */
+      sex?: "female" | "male" | "other" | "unknown";
+      /**
+       * @description pregnant; possible (may become pregnant: of childbearing potential, pregnancy not excluded); not_pregnant; unknown.
+       * @enum {string}
+       */
+      pregnancy?: "pregnant" | "possible" | "not_pregnant" | "unknown";
+      /** @description Whether the patient is breastfeeding. */
+      breastfeeding?: boolean;
+      /** @description Body weight in kg. */
+      weightKg?: number;
+      /** @description eGFR in mL/min/1.73 m2. */
+      egfr?: number;
+      /** @description Creatinine clearance (Cockcroft-Gault) in mL/min. */
+      creatinineClearance?: number;
+      /**
+       * @description Hepatic impairment: none, mild, moderate, severe or unknown.
+       * @enum {string}
+       */
+      hepaticImpairment?: "none" | "mild" | "moderate" | "severe" | "unknown";
+    };
+    LabPanel: {
+      id: string;
+      labName: string;
+      /** @example 2026-10-01T09:30:00Z */
+      observedAt?: string;
+      results: {
+        biomarkers: components["schemas"]["Biomarker"][];
+      };
+    };
+    Biomarker: {
+      name: string;
+      value: number | string | null;
+      unit?: string;
+      /** @enum {string} */
+      flag?: "high" | "low" | "critical" | "normal";
+      referenceRange?: string;
+      note?: string;
+      /** @description Optional LOINC code of the analyte (additive). */
+      loinc?: string;
+    };
     MedicationAnalyzePrevious: {
       score?: number;
       status?: string;
@@ -1156,6 +1276,9 @@ export interface components {
         prescriptions?: components["schemas"]["Prescription"][];
         assessments?: components["schemas"]["Assessment"][];
         dmseLatencyPctChange?: number;
+        patient?: components["schemas"]["PatientContext"];
+        /** @description Additive (decision 202): lab panels, the shape and bounds of the biomarker request's `labs`. Read by the patient review only (each biomarker dated by its panel's observedAt); no biomarker signal is made here. */
+        labs?: components["schemas"]["LabPanel"][];
       };
     };
     BiomarkerAnalysisResponse: {
@@ -1192,6 +1315,7 @@ export interface components {
         notEvaluatedUnit: number;
         implausible: number;
       };
+      patientReview?: components["schemas"]["PatientReview"] & unknown;
       /** @enum {string} */
       object: "biomarker.analysis";
       /** @description Echo of the request value. */
@@ -1201,31 +1325,14 @@ export interface components {
     };
     BiomarkerAnalyzeRequest: {
       labs: components["schemas"]["LabPanel"][];
+      patient?: components["schemas"]["PatientContext"];
+      /** @description Additive (decision 202): the prescriptions, the shape and bounds of the medication request's. Read by the patient review only: each active one is a medicine taken, started at `prescribedAt` (a prescription without it has an unknown start). */
+      prescriptions?: components["schemas"]["Prescription"][];
       /** @description true adds intelligence.reasoning (adds latency). */
       explain?: boolean;
       previous?: components["schemas"]["BiomarkerAnalyzePrevious"];
       /** @description Echoed; never stored or logged. */
       sessionRef?: string;
-    };
-    LabPanel: {
-      id: string;
-      labName: string;
-      /** @example 2026-10-01T09:30:00Z */
-      observedAt?: string;
-      results: {
-        biomarkers: components["schemas"]["Biomarker"][];
-      };
-    };
-    Biomarker: {
-      name: string;
-      value: number | string | null;
-      unit?: string;
-      /** @enum {string} */
-      flag?: "high" | "low" | "critical" | "normal";
-      referenceRange?: string;
-      note?: string;
-      /** @description Optional LOINC code of the analyte (additive). */
-      loinc?: string;
     };
     BiomarkerAnalyzePrevious: {
       score?: number;
@@ -1235,6 +1342,9 @@ export interface components {
       /** @description The prior request's inputs keyed by field name: this endpoint's own fields, each optional, with the same bounds; any other key is refused. */
       inputs?: {
         labs?: components["schemas"]["LabPanel"][];
+        patient?: components["schemas"]["PatientContext"];
+        /** @description Additive (decision 202): the prescriptions, the shape and bounds of the medication request's. Read by the patient review only: each active one is a medicine taken, started at `prescribedAt` (a prescription without it has an unknown start). */
+        prescriptions?: components["schemas"]["Prescription"][];
       };
     };
     OutcomeScoreResponse: {
@@ -1419,6 +1529,7 @@ export interface components {
          * @enum {string}
          */
         runner: "model" | "deterministic";
+        patientReview?: components["schemas"]["AgentPatientReview"];
         disclaimer: string;
       };
     };
@@ -1427,6 +1538,17 @@ export interface components {
       /** @enum {string} */
       level: "none" | "low" | "moderate" | "high";
       labels: string[];
+    };
+    /** @description Additive (decision 202), medication and biomarker agents: the patient-over-time review of `patient`, the medicines (with starts) and the dated readings, its findings also in `risk` (one level; a finding not assessed at least low). Present when the request sent patient facts, or medicines with readings, or when the review found anything; absent otherwise. */
+    AgentPatientReview: components["schemas"]["PatientReview"] & {
+      /** @description The date the review was reckoned at. */
+      asOf: string;
+      risk: {
+        flag: boolean;
+        /** @enum {string} */
+        level: "none" | "low" | "moderate" | "high";
+        labels: string[];
+      };
     };
     MedicationAgentRequest: {
       /**
@@ -1437,7 +1559,31 @@ export interface components {
        *     ]
        */
       medications: string[];
-      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. */
+      patient?: components["schemas"]["PatientContext"] & unknown;
+      /** @description Optional, additive (decision 202): when entries of `medications` were first started and last changed dose, for the patient review's monitoring and factor rules; an entry without one has an unknown start. Each names an entry of `medications` (400 otherwise). */
+      medicationStarts?: {
+        /** @description An entry of `medications`, as written there (spacing and case aside). */
+        medication: string;
+        /** @description When it was first started (not the latest renewal). */
+        startedAt?: string;
+        /** @description When the dose last changed. */
+        doseChangedAt?: string;
+      }[];
+      /** @description Additive (decision 202): up to 200 dated readings (laboratory, ECG, weight, pregnancy test) for the patient review: analyte, value (a number, or a result in words such as "positive"), optional unit, observedAt and laboratory flag. */
+      readings?: {
+        /** @description The analyte: "QTc", "ANC", "creatinine". */
+        analyte: string;
+        value: number | string;
+        unit?: string;
+        /** @description When it was measured; an undated reading cannot be placed in a series or a schedule. */
+        observedAt?: string;
+        /**
+         * @description The laboratory's flag, when it gave one.
+         * @enum {string}
+         */
+        flag?: "high" | "low" | "critical";
+      }[];
+      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 202). Give patient facts as the structured `patient` fields. */
       context?: string;
     };
     BiomarkerAgentResponse: {
@@ -1495,12 +1641,13 @@ export interface components {
          * @enum {string}
          */
         runner: "model" | "deterministic";
+        patientReview?: components["schemas"]["AgentPatientReview"];
         disclaimer: string;
       };
     };
     BiomarkerAgentRequest: {
       /**
-       * @description 1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read only in the one accepted unit that makes it plausible (lithium mmol/L = mEq/L; creatinine 3.5 only as mg/dL); where several do, it is critical when it is beyond a critical limit in every one (neutrophils 0.4) and otherwise not evaluated (decisions 65, 180).
+       * @description 1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read only in the one accepted unit that makes it plausible (lithium mmol/L = mEq/L; creatinine 3.5 only as mg/dL); where several do, it is critical when it is beyond a critical limit in every one (neutrophils 0.4) and otherwise not evaluated (decisions 65, 180). `observedAt` (optional, additive, decision 202) dates a reading for the patient review's series and schedules; the flags do not read it.
        * @example [
        *       {
        *         "analyte": "lithium",
@@ -1518,10 +1665,21 @@ export interface components {
         analyte: string;
         value: number;
         unit?: string;
+        observedAt?: string;
       }[];
       /** @description Optional, additive: benign ethnic neutropenia documented by a clinician. Only the US clozapine label category of a neutrophil count names the BEN table; flags and critical limits never loosen. Absent: general-population thresholds (decision 66). */
       benignEthnicNeutropenia?: boolean;
-      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. */
+      patient?: components["schemas"]["PatientContext"] & unknown;
+      /** @description Additive (decision 202): up to 50 medicines with the date each was first started (not the latest renewal) and of the last dose change, for the patient review's monitoring and factor rules. A medicine without startedAt has an unknown start. */
+      medicines?: {
+        /** @description Name, with a dose when known. */
+        name: string;
+        /** @description When the medicine was first started (not the latest renewal); absent: unknown. */
+        startedAt?: string;
+        /** @description When the dose last changed, where known. */
+        doseChangedAt?: string;
+      }[];
+      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 202). Give patient facts as the structured `patient` fields. */
       context?: string;
     };
     OutcomeAgentResponse: {
@@ -1580,6 +1738,7 @@ export interface components {
          * @enum {string}
          */
         runner: "model" | "deterministic";
+        patientReview?: components["schemas"]["AgentPatientReview"];
         disclaimer: string;
       };
     };
@@ -1610,7 +1769,7 @@ export interface components {
         total?: number;
         priorTotal?: number;
       }[];
-      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. */
+      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 202). Give patient facts as the structured `patient` fields. */
       context?: string;
     };
     RelapseAgentResponse: {
@@ -1669,6 +1828,7 @@ export interface components {
          * @enum {string}
          */
         runner: "model" | "deterministic";
+        patientReview?: components["schemas"]["AgentPatientReview"];
         disclaimer: string;
       };
     };
@@ -1686,7 +1846,7 @@ export interface components {
         indicator: string;
         severity: number;
       }[];
-      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. */
+      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 202). Give patient facts as the structured `patient` fields. */
       context?: string;
     };
     McpJsonRpcResponse: {
