@@ -8,6 +8,7 @@ import {
 import {
   CLINICAL_LEVELS,
   HEPATIC_IMPAIRMENTS,
+  PATIENT_FACT_SOURCE_KINDS,
   PATIENT_FINDING_KINDS,
   PREGNANCY_STATUSES,
   SEXES,
@@ -35,7 +36,7 @@ export const ReviewMedicinesSchema = reviewMedicinesSchema().openapi({
 });
 
 const SourceSchema = z.object({
-  kind: z.enum(["request", "ehr"]),
+  kind: z.enum(PATIENT_FACT_SOURCE_KINDS),
   reference: z.string().optional(),
 });
 

@@ -21,8 +21,10 @@ export type HepaticImpairment = (typeof HEPATIC_IMPAIRMENTS)[number];
  * Where a fact came from: the caller's structured field, the EHR (resource type and id), or one of
  * the review's dated readings (a pregnancy test, an eGFR; decision 193).
  */
+export const PATIENT_FACT_SOURCE_KINDS = ["request", "ehr", "reading"] as const;
+
 export interface PatientFactSource {
-  kind: "request" | "ehr" | "reading";
+  kind: (typeof PATIENT_FACT_SOURCE_KINDS)[number];
   /** e.g. "Patient/123", "Observation/abc", or the reading ("eGFR 52 mL/min/1.73m2 (2026-07-01)"); absent for a request field. */
   reference?: string;
 }

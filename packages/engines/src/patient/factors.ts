@@ -306,12 +306,7 @@ function maleFindings(patient: PatientContext, read: MedicinesRead, now: Date): 
 // ---------------------------------------------------------------------------------------------
 // Breastfeeding
 
-/** Who may be breastfeeding when it was not stated: anyone not known male, of childbearing or unknown age. */
-function mayBeBreastfeeding(patient: PatientContext, now: Date): boolean {
-  return patient.sex !== "male" && inChildbearingBand(patientAge(patient, now));
-}
-
-function breastfeedingFindings(patient: PatientContext, read: MedicinesRead, now: Date): PatientFinding[] {
+function breastfeedingFindings(patient: PatientContext, read: MedicinesRead): PatientFinding[] {
   const findings: PatientFinding[] = [];
   for (const [ingredient, names] of read.byIngredient) {
     const rule = BREASTFEEDING_BY_INGREDIENT.get(ingredient);
@@ -525,7 +520,7 @@ export function patientFactorFindings(input: PatientReviewInput): PatientFinding
   return [
     ...pregnancyFindings(patient, read, input.now),
     ...maleFindings(patient, read, input.now),
-    ...breastfeedingFindings(patient, read, input.now),
+    ...breastfeedingFindings(patient, read),
     ...renalFindings(patient, read),
     ...hepaticFindings(patient, read),
   ];
