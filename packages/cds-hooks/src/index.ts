@@ -5,6 +5,13 @@ export * from "./limits.js";
 export { type PrefetchQueries, prefetchQueries, resolveTemplate } from "./prefetch.js";
 export * from "./request.js";
 export * from "./response.js";
+export {
+  type FindingCardOptions,
+  findingCard,
+  findingCards,
+  findingIndicator,
+  findingRuleId,
+} from "./review-cards.js";
 export * from "./rules.js";
 export { type CdsRunResult, type RunOptions, runCdsService } from "./run.js";
 export { overrideReasons, SEVERITY_INDICATOR } from "./run-orders.js";
