@@ -398,15 +398,6 @@ export function runOrderHook(
       : []),
     ...notes.map((note) => `- ${escapeMarkdown(note)}`),
   ];
-  if (factLines.length > 0 && targets.size > 0)
-    cards.push(
-      insufficientDataCard(
-        requireRule("insufficient-data"),
-        "Patient facts incomplete: rules that need them were not evaluated for the draft orders",
-        factLines,
-        ctx,
-      ),
-    );
   const cuts: Cuts = {
     drafts: draftTotal - Math.min(draftTotal, MAX_DRAFT_ORDERS),
     actives: activeSource.total - activeSource.items.length,
@@ -416,11 +407,16 @@ export function runOrderHook(
   // (decision 173): "Not evaluated: QT risk category unknown for X (...)"; so is a dose limit
   // that needs the age, which the hook does not have (decision 184), in the words of the
   // checker's risk labels, as the JSON answer's `notEvaluated` says it.
+  const ageNotGiven =
+    check?.risk.labels.filter((l) => l.startsWith("Not evaluated:") && l.includes("age not given")) ?? [];
   const notChecked = [
     ...notCheckedLines(medications, ctx, cuts, draftTotal, activeSource.total),
     ...(check?.warnings.filter((w) => w.startsWith("Not evaluated:")) ?? []),
-    ...(check?.risk.labels.filter((l) => l.startsWith("Not evaluated:") && l.includes("age not given")) ??
-      []),
+    ...ageNotGiven,
+    // Why the age is unknown, where a limit needed it (decision 205); a missing fact no rule
+    // needed is not a card of its own on every order. Patient-factor rules that lack a fact say
+    // so in their own not-evaluated findings.
+    ...(ageNotGiven.length > 0 ? factLines : []),
   ];
   if (notChecked.length > 0)
     cards.push(
