@@ -14,6 +14,6 @@ export {
 } from "./review-cards.js";
 export * from "./rules.js";
 export { type CdsRunResult, type RunOptions, runCdsService } from "./run.js";
-export { overrideReasons, SEVERITY_INDICATOR } from "./run-orders.js";
+export { findingNamesMedicine, overrideReasons, SEVERITY_INDICATOR } from "./run-orders.js";
 export { MONITORED_MEDICINES } from "./run-patient-view.js";
 export * from "./services.js";

@@ -310,6 +310,23 @@ function patientReviewOf(
 }
 
 /**
+ * Whether a finding is about a medicine: one of its `medicines` is the name the review was given,
+ * or names one of the medicine's ingredients (a part may name "valproate" for "valproate 1000 mg
+ * per day"). Case is ignored.
+ */
+export function findingNamesMedicine(
+  finding: PatientFinding,
+  name: string,
+  ingredients: readonly string[],
+): boolean {
+  const given = name.toLowerCase();
+  return (finding.medicines ?? []).some((medicine) => {
+    const named = medicine.toLowerCase();
+    return named === given || ingredients.some((ingredient) => named.includes(ingredient.toLowerCase()));
+  });
+}
+
+/**
  * The patient-factor findings about the hook's drafts as cards (a valproate draft for a pregnant
  * patient), at the door table's indicator, each offering to remove the drafts it names.
  */

@@ -7,6 +7,7 @@ import {
   findingCard,
   findingCards,
   findingIndicator,
+  findingNamesMedicine,
   isCleanJson,
   REVIEW_RULE_IDS,
   ruleById,
@@ -82,6 +83,17 @@ describe("finding cards", () => {
     expect(findingCard({ ...ancDue, level: "none" }, ctx)).toBeNull();
     const long = findingCard({ ...ancDue, title: "x".repeat(400) }, ctx);
     expect(long?.summary.length).toBeLessThan(140);
+  });
+
+  it("a finding is about a draft when it names the draft as given or one of its ingredients", () => {
+    expect(findingNamesMedicine(teratogen, "valproate 1000 mg per day", ["valproate"])).toBe(true);
+    expect(
+      findingNamesMedicine({ ...teratogen, medicines: ["Valproate"] }, "Epilim 500 mg", ["valproate"]),
+    ).toBe(true);
+    expect(findingNamesMedicine(teratogen, "lithium 800 mg per day", ["lithium"])).toBe(false);
+    expect(findingNamesMedicine({ ...teratogen, medicines: undefined }, "valproate", ["valproate"])).toBe(
+      false,
+    );
   });
 
   it("every review rule id has a rule page", () => {
