@@ -70,12 +70,16 @@ function patientView(context: Record<string, unknown>, extra: Record<string, unk
   };
 }
 
-const NO_DATA = { scores: null, labs: null, medications: null };
+const NO_DATA = { scores: null, labs: null, medications: null, patient: null, statements: null };
+
+/** The EHR's Patient, as a read of `Patient/{{context.patientId}}` answers it. */
+const PATIENT = { resourceType: "Patient", id: PATIENT_ID, gender: "male", birthDate: "1981-03-14" };
+const EMPTY_SEARCH = { resourceType: "Bundle", type: "searchset", total: 0, entry: [] };
 
 describe("the answer", () => {
   it("nothing to say is exactly { cards: [] }: no systemActions, no empty field", async () => {
     const body = orderSign([draft("d-sertraline", "36437", "sertraline")], {
-      prefetch: { medications: searchset([]) },
+      prefetch: { medications: searchset([]), patient: PATIENT, labs: EMPTY_SEARCH },
     });
     const { status, text, headers } = await callHook("psych-interactions-sign", body);
     expect(status).toBe(200);
@@ -129,7 +133,7 @@ describe("hook contexts (Hook Library 1.0.1)", () => {
 
   it("order-sign: a Patient user is refused (Practitioner or PractitionerRole only)", async () => {
     const body = orderSign([draft("d-sertraline", "36437", "sertraline")], {
-      prefetch: { medications: searchset([]) },
+      prefetch: { medications: searchset([]), patient: PATIENT, labs: EMPTY_SEARCH },
     });
     const { status, json } = await callHook("psych-interactions-sign", {
       ...body,
@@ -214,7 +218,7 @@ describe("prefetch semantics", () => {
       {
         fhirServer: fhir.url,
         fhirAuthorization: fhirAuthorization(),
-        prefetch: { scores: searchset([]), labs: null },
+        prefetch: { scores: searchset([]), labs: null, patient: PATIENT, statements: null },
       },
     );
     const { status } = await callHook("psych-patient-view", body);
@@ -231,7 +235,7 @@ describe("prefetch semantics", () => {
     const body = orderSign([draft("d-tramadol", "10689", "tramadol")], {
       fhirServer: fhir.url,
       fhirAuthorization: fhirAuthorization(),
-      prefetch: { medications: outcome },
+      prefetch: { medications: outcome, patient: PATIENT, labs: EMPTY_SEARCH },
     });
     const { status, json } = await callHook("psych-interactions-sign", body);
     expect(status).toBe(200);
@@ -276,7 +280,9 @@ describe("prefetch semantics", () => {
     const { status } = await callHook("psych-patient-view", body);
     expect(status).toBe(200);
     for (const { path } of fhir.requests) {
-      expect(path).toContain(`patient=${PATIENT_ID}`);
+      // A search names the patient; the one read is the Patient itself (decision 205).
+      if (path.startsWith("/fhir/Patient/")) expect(path).toBe(`/fhir/Patient/${PATIENT_ID}`);
+      else expect(path).toContain(`patient=${PATIENT_ID}`);
       expect(path).not.toMatch(/=(&|$)/);
     }
   });
@@ -302,7 +308,11 @@ describe("discovery", () => {
       for (const template of Object.values(service.prefetch as Record<string, string>)) {
         for (const [, token] of template.matchAll(/\{\{(.*?)\}\}/g)) expect(token).toMatch(allowedTokens);
         expect(template.replace(/\{\{.*?\}\}/g, "")).not.toMatch(/[{}]/);
-        // A type-level search: ResourceType?param=value&...
+        // A read of the patient in context (decision 205), or a type-level search: ResourceType?param=value&...
+        if (!template.includes("?")) {
+          expect(template).toMatch(/^[A-Z][A-Za-z]+\/\{\{context\.[A-Za-z]+\}\}$/);
+          continue;
+        }
         const [type, query] = template.split("?");
         expect(type).toMatch(/^[A-Z][A-Za-z]+$/);
         for (const param of (query ?? "").split("&")) {

@@ -5,8 +5,15 @@ export * from "./limits.js";
 export { type PrefetchQueries, prefetchQueries, resolveTemplate } from "./prefetch.js";
 export * from "./request.js";
 export * from "./response.js";
+export {
+  type FindingCardOptions,
+  findingCard,
+  findingCards,
+  findingIndicator,
+  findingRuleId,
+} from "./review-cards.js";
 export * from "./rules.js";
 export { type CdsRunResult, type RunOptions, runCdsService } from "./run.js";
-export { overrideReasons, SEVERITY_INDICATOR } from "./run-orders.js";
+export { findingNamesMedicine, overrideReasons, SEVERITY_INDICATOR } from "./run-orders.js";
 export { MONITORED_MEDICINES } from "./run-patient-view.js";
 export * from "./services.js";

@@ -32,3 +32,9 @@ export const ORDER_TEXT_SHOWN = 80;
 
 /** Characters of one "not used" line (its resource id and status come from the EHR). */
 export const NOT_USED_LINE_SHOWN = 200;
+
+/** Entries of prefetch `patient` read (a read answers one Patient; a search Bundle is cut here). */
+export const MAX_PATIENT_ENTRIES = 5;
+
+/** Entries of prefetch `statements` (MedicationStatements) read by patient-view. */
+export const MAX_STATEMENT_ENTRIES = 100;

@@ -37,7 +37,7 @@ export const KNOWLEDGE_REVISED = "2026-11-23";
  */
 export const INTERACTIONS_ENGINE = { name: "interactions", version: `rules ${KNOWLEDGE_REVISED}` } as const;
 
-export type RuleKind = "interaction" | "dose" | "relapse" | "lab" | "monitoring" | "data";
+export type RuleKind = "interaction" | "dose" | "relapse" | "lab" | "monitoring" | "patient" | "data";
 
 export interface CdsRule {
   id: string;
@@ -220,6 +220,90 @@ const CARDS_NOT_SHOWN_RULE: CdsRule = {
     "Review the patient's orders and results in the EHR; the cards not shown were found, not dismissed.",
 };
 
+/**
+ * The patient-over-time review (decision 189), one rule per part: each card names its finding's
+ * own rule and source (docs/engines/evidence.md holds every threshold and interval with its
+ * source), so a page per part says what the part reads and where its rules come from.
+ */
+const REVIEW_ENGINE = { name: "patient-review", version: KNOWLEDGE_REVISED } as const;
+
+function reviewRule(
+  id: string,
+  kind: RuleKind,
+  title: string,
+  description: string,
+  citation: string,
+  intendedUse: string,
+): CdsRule {
+  return {
+    id,
+    kind,
+    title,
+    description,
+    citation,
+    developer: RULE_DEVELOPER,
+    evidenceLevel:
+      "Label, regulator and guideline rules as each card's source names; the source of every threshold and interval is listed in the service's evidence table.",
+    lastRevised: KNOWLEDGE_REVISED,
+    engine: REVIEW_ENGINE,
+    intendedUse,
+    cautionedUse:
+      "Reads only what the EHR sent (Patient, Observations, MedicationRequests, MedicationStatements): a fact it did not get is said to be unknown, never assumed normal; it does not replace the local protocol.",
+  };
+}
+
+/** Rule ids of the review's cards by finding kind; not-assessed findings use `patient-not-evaluated`. */
+export const REVIEW_RULE_IDS = {
+  patient_factor: "patient-factors",
+  ecg: "patient-ecg",
+  monitoring: "patient-monitoring",
+  trend: "patient-trends",
+  notAssessed: "patient-not-evaluated",
+} as const;
+
+const REVIEW_RULES: readonly CdsRule[] = [
+  reviewRule(
+    REVIEW_RULE_IDS.patient_factor,
+    "patient",
+    "Patient factors against the medicines",
+    "Reads the patient's age, sex, pregnancy and breastfeeding status, weight, renal and hepatic function (from the Patient and Observations) against the medicines taken or drafted: age-specific dose limits, teratogens in pregnancy or possible pregnancy, renally cleared drugs against eGFR.",
+    "Product labels and regulator programmes (MHRA valproate Pregnancy Prevention Programme, FDA labels) and guidelines, as each card names.",
+    "Alert the prescriber to a medicine that the patient's own facts make unsafe or call for a lower dose.",
+  ),
+  reviewRule(
+    REVIEW_RULE_IDS.ecg,
+    "patient",
+    "ECG review (QTc) with the medicines' QT risk",
+    "Reads QTc, QT and heart-rate Observations against sourced limits and the QT knowledge of the medicines taken.",
+    "QTc thresholds and sex-specific limits as each card names.",
+    "Draw attention to a prolonged or rising QTc in a patient taking QT-prolonging medicines.",
+  ),
+  reviewRule(
+    REVIEW_RULE_IDS.monitoring,
+    "monitoring",
+    "Monitoring due or overdue",
+    "Reads each medicine's monitoring schedule (clozapine neutrophil counts by phase, lithium levels, renal and thyroid function, antipsychotic metabolic monitoring, valproate and carbamazepine tests) from its first start date against the dated results, and says what is due or overdue and since when.",
+    "UK and US product labels and NICE guidance, as each card names.",
+    "Say what monitoring is due or overdue, so a missing or old result is not read as normal.",
+  ),
+  reviewRule(
+    REVIEW_RULE_IDS.trend,
+    "patient",
+    "Trends in a laboratory series",
+    "Reads series of the same analyte over time (renal decline, a falling neutrophil count, weight gain on antipsychotics, a rising prolactin), never outweighed by a normal newest value.",
+    "KDIGO and the other guidelines each card names.",
+    "Draw attention to a series moving the wrong way while each value may sit in range.",
+  ),
+  reviewRule(
+    REVIEW_RULE_IDS.notAssessed,
+    "data",
+    "Patient review: not evaluated",
+    "Says which patient-review rule could not be judged and what it lacked (an unknown age, start date, unit or date), so missing data is never presented as reassurance.",
+    "The service's rule that missing data is said as such; each card names the rule that could not be judged and its source.",
+    "Tell the clinician which patient rule could not be applied and what it needs.",
+  ),
+];
+
 export const CDS_RULES: readonly CdsRule[] = Object.freeze([
   ...INTERACTION_RULES.map(interactionRule),
   // The rules derived from ingredient properties (decision 173), one page per rule id.
@@ -228,6 +312,7 @@ export const CDS_RULES: readonly CdsRule[] = Object.freeze([
   RELAPSE_RULE,
   ...ANALYTES.filter((a) => (a.loinc ?? []).length > 0).map(labRule),
   MONITORING_RULE,
+  ...REVIEW_RULES,
   NOT_CHECKED_RULE,
   DATA_RULE,
   CARDS_NOT_SHOWN_RULE,

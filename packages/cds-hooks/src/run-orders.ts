@@ -18,8 +18,11 @@ import {
   INTERACTION_RULES,
   MAX_MEDICATIONS,
   type MedicationInteraction,
+  type PatientFinding,
+  type ReviewMedicine,
+  reviewPatient,
 } from "@svc/engines";
-import { type MedicationReading, readFhirInputs, readMedicationRequest } from "@svc/fhir";
+import { type MedicationReading, readFhirInputs, readMedicationRequest, readPatientReview } from "@svc/fhir";
 import { firstResources } from "./bounded-source.js";
 import {
   buildCard,
@@ -31,8 +34,16 @@ import {
   type Indicator,
   type Suggestion,
 } from "./cards.js";
-import { MAX_ACTIVE_REQUESTS, MAX_DRAFT_ORDERS, ORDER_TEXT_SHOWN, ORDERS_NAMED } from "./limits.js";
+import {
+  MAX_ACTIVE_REQUESTS,
+  MAX_DRAFT_ORDERS,
+  MAX_LAB_ENTRIES,
+  MAX_PATIENT_ENTRIES,
+  ORDER_TEXT_SHOWN,
+  ORDERS_NAMED,
+} from "./limits.js";
 import type { OrderSelectRequest, OrderSignRequest } from "./request.js";
+import { findingCard } from "./review-cards.js";
 import { INTERACTIONS_ENGINE, OVERRIDE_REASONS_PATH, requireRule } from "./rules.js";
 import { cardContext, type RunContext } from "./run-context.js";
 import { insufficientDataCard, notUsedLines } from "./run-shared.js";
@@ -269,6 +280,80 @@ function doseCards(
   });
 }
 
+/**
+ * Who the patient is, for the hook's drafts (decision 205): the Patient (prefetch `patient`) and
+ * the pregnancy-status and laboratory Observations (prefetch `labs`), with the active medicines
+ * and the drafts, through the one patient review. The drafts are medicines about to start.
+ */
+function patientReviewOf(
+  prefetch: Readonly<Record<string, unknown>>,
+  activeItems: readonly unknown[],
+  targets: readonly Order[],
+  ctx: RunContext,
+) {
+  const read = readPatientReview(
+    [
+      firstResources(prefetch.patient, MAX_PATIENT_ENTRIES).items,
+      firstResources(prefetch.labs, MAX_LAB_ENTRIES).items,
+      activeItems,
+    ],
+    { now: ctx.now, patientId: ctx.patientId },
+  );
+  ctx.notUsed.push(...read.notUsed);
+  const drafted: ReviewMedicine[] = targets.map((order) => ({
+    name: checkedText(order),
+    startedAt: null,
+    startSource: `draft order ${order.ref ?? "(no FHIR id)"}: not started yet`,
+  }));
+  const review = reviewPatient({ ...read.input, medicines: [...read.input.medicines, ...drafted] });
+  return { review, notes: read.notes };
+}
+
+/**
+ * Whether a finding is about a medicine: one of its `medicines` is the name the review was given,
+ * or names one of the medicine's ingredients (a part may name "valproate" for "valproate 1000 mg
+ * per day"). Case is ignored.
+ */
+export function findingNamesMedicine(
+  finding: PatientFinding,
+  name: string,
+  ingredients: readonly string[],
+): boolean {
+  const given = name.toLowerCase();
+  return (finding.medicines ?? []).some((medicine) => {
+    const named = medicine.toLowerCase();
+    return named === given || ingredients.some((ingredient) => named.includes(ingredient.toLowerCase()));
+  });
+}
+
+/**
+ * The patient-factor findings about the hook's drafts as cards (a valproate draft for a pregnant
+ * patient), at the door table's indicator, each offering to remove the drafts it names.
+ */
+function factorCards(
+  findings: readonly PatientFinding[],
+  targets: readonly Order[],
+  ctx: RunContext,
+): Card[] {
+  return findings.flatMap((finding) => {
+    if (finding.kind !== "patient_factor") return [];
+    const named = new Set(finding.medicines ?? []);
+    const held = targets.filter((order) => named.has(checkedText(order)));
+    if (held.length === 0) return [];
+    const side: Side = {
+      name: held[0]?.reading.ingredients[0] ?? checkedText(held[0] as Order),
+      orders: held,
+    };
+    const suggestion = removeSuggestion(side, ctx);
+    return (
+      findingCard(finding, cardContext(ctx), {
+        orderLines: [orderLines(side)],
+        ...(suggestion === null ? {} : { suggestions: [{ ...suggestion, isRecommended: true }] }),
+      }) ?? []
+    );
+  });
+}
+
 /** What was cut before reading or comparing, for the not-checked card. */
 interface Cuts {
   drafts: number;
@@ -305,7 +390,11 @@ export function runOrderHook(
     ...actives,
   ];
   const compared = comparedOrders(ordered);
-  const check = targets.size === 0 ? null : checkInteractions(compared.texts);
+  const { review, notes } = patientReviewOf(prefetch, activeSource.items, [...targets], ctx);
+  // The patient's age reaches the label dose limits that depend on it (decisions 184 and 205).
+  const age = review.ageYears;
+  const check =
+    targets.size === 0 ? null : checkInteractions(compared.texts, age === null ? {} : { ageYears: age });
   const interactions = check?.interactions ?? [];
   const orders = [...drafts, ...actives].filter((o) => compared.orders.has(o));
   const cards: Card[] = [];
@@ -314,6 +403,18 @@ export function runOrderHook(
     if (sides !== null) cards.push(interactionCard(interaction, sides, ctx));
   }
   cards.push(...doseCards(check?.doseAlerts ?? [], orders, targets, ctx));
+  cards.push(...factorCards(review.findings, [...targets], ctx));
+  const factLines = [
+    ...(ctx.missingPrefetch.includes("patient")
+      ? ["- The patient's record (Patient) was not provided by the EHR and could not be fetched."]
+      : []),
+    ...(ctx.missingPrefetch.includes("labs")
+      ? [
+          "- The patient's laboratory and pregnancy-status results were not provided by the EHR and could not be fetched: pregnancy and renal-function rules were not evaluated.",
+        ]
+      : []),
+    ...notes.map((note) => `- ${escapeMarkdown(note)}`),
+  ];
   const cuts: Cuts = {
     drafts: draftTotal - Math.min(draftTotal, MAX_DRAFT_ORDERS),
     actives: activeSource.total - activeSource.items.length,
@@ -323,11 +424,16 @@ export function runOrderHook(
   // (decision 173): "Not evaluated: QT risk category unknown for X (...)"; so is a dose limit
   // that needs the age, which the hook does not have (decision 184), in the words of the
   // checker's risk labels, as the JSON answer's `notEvaluated` says it.
+  const ageNotGiven =
+    check?.risk.labels.filter((l) => l.startsWith("Not evaluated:") && l.includes("age not given")) ?? [];
   const notChecked = [
     ...notCheckedLines(medications, ctx, cuts, draftTotal, activeSource.total),
     ...(check?.warnings.filter((w) => w.startsWith("Not evaluated:")) ?? []),
-    ...(check?.risk.labels.filter((l) => l.startsWith("Not evaluated:") && l.includes("age not given")) ??
-      []),
+    ...ageNotGiven,
+    // Why the age is unknown, where a limit needed it (decision 205); a missing fact no rule
+    // needed is not a card of its own on every order. Patient-factor rules that lack a fact say
+    // so in their own not-evaluated findings.
+    ...(ageNotGiven.length > 0 ? factLines : []),
   ];
   if (notChecked.length > 0)
     cards.push(

@@ -15,19 +15,28 @@ import {
   RELAPSE_STALE_DATA_RECOMMENDATION,
   type RelapseData,
   type RelapseLevel,
+  reviewPatient,
   TONE_LEVEL,
 } from "@svc/engines";
 import {
   type FhirInbound,
   type LabReading,
   readFhirInputs,
+  readPatientReview,
   toBiomarkerInput,
   toRelapseInput,
 } from "@svc/fhir";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
 import { firstResources } from "./bounded-source.js";
 import { buildCard, type Card, escapeMarkdown, type Indicator } from "./cards.js";
-import { MAX_ACTIVE_REQUESTS, MAX_LAB_ENTRIES, MAX_SCORE_ENTRIES } from "./limits.js";
+import {
+  MAX_ACTIVE_REQUESTS,
+  MAX_LAB_ENTRIES,
+  MAX_PATIENT_ENTRIES,
+  MAX_SCORE_ENTRIES,
+  MAX_STATEMENT_ENTRIES,
+} from "./limits.js";
+import { findingCards } from "./review-cards.js";
 import { requireRule, ruleById } from "./rules.js";
 import { cardContext, engineParamsOf, type RunContext, runEngine } from "./run-context.js";
 import { insufficientDataCard, NOT_USED_LISTED, notUsedLines } from "./run-shared.js";
@@ -293,6 +302,8 @@ const KEY_NAMES: Readonly<Record<string, string>> = {
   scores: "symptom-scale scores",
   labs: "laboratory results",
   medications: "active medications",
+  patient: "the patient's record (Patient: birth date, gender)",
+  statements: "medication statements (start dates)",
 };
 
 /** The prefetch keys patient-view reads, each cut to its bound before reading (decision 142). */
@@ -300,10 +311,43 @@ const SOURCE_LIMITS = [
   { key: "scores", limit: MAX_SCORE_ENTRIES },
   { key: "labs", limit: MAX_LAB_ENTRIES },
   { key: "medications", limit: MAX_ACTIVE_REQUESTS },
+  { key: "patient", limit: MAX_PATIENT_ENTRIES },
+  { key: "statements", limit: MAX_STATEMENT_ENTRIES },
 ] as const;
 
-function dataCard(ctx: RunContext, cutLines: readonly string[]): Card[] {
+/** The keys the engines' mapping reads; `patient` and `statements` only the patient review reads. */
+const ENGINE_KEYS: ReadonlySet<string> = new Set(["scores", "labs", "medications"]);
+const REVIEW_KEYS: ReadonlySet<string> = new Set(["labs", "medications", "patient", "statements"]);
+
+/**
+ * The patient-over-time review (decision 189) on the EHR's data: one card per finding through the
+ * door table (review-cards.ts), and what the patient facts lack on the insufficient-data card.
+ */
+function reviewCards(
+  sources: readonly { key: string; items: unknown[] }[],
+  ctx: RunContext,
+): { cards: Card[]; lines: string[] } {
+  const read = readPatientReview(
+    sources.filter((s) => REVIEW_KEYS.has(s.key)).map((s) => s.items),
+    { now: ctx.now, patientId: ctx.patientId },
+  );
+  ctx.notUsed.push(...read.notUsed);
+  const review = reviewPatient(read.input);
+  const startsUnknown = read.input.medicines
+    .filter((m) => m.startedAt === null || m.startedAt === undefined)
+    .map((m) => `- ${escapeMarkdown(m.name)}: ${escapeMarkdown(m.startSource ?? "start unknown")}`);
   const lines = [
+    ...read.notes.map((note) => `- ${escapeMarkdown(note)}`),
+    ...(startsUnknown.length > 0
+      ? [`**Start unknown (${startsUnknown.length}):**\n${startsUnknown.join("\n")}`]
+      : []),
+  ];
+  return { cards: findingCards(review.findings, cardContext(ctx)), lines };
+}
+
+function dataCard(ctx: RunContext, cutLines: readonly string[], factLines: readonly string[] = []): Card[] {
+  const lines = [
+    ...factLines,
     ...ctx.missingPrefetch.map((key) =>
       ctx.unreadablePrefetch.includes(key)
         ? `- ${KEY_NAMES[key] ?? key}: the EHR's answer could not be read (malformed or unsafe data) and was not used.`
@@ -319,7 +363,9 @@ function dataCard(ctx: RunContext, cutLines: readonly string[]): Card[] {
       ? `Insufficient data: ${ctx.missingPrefetch.map((k) => KEY_NAMES[k] ?? k).join(", ")} not available${count > 0 ? `; ${count} record(s) not read` : ""}`
       : count > 0
         ? `Insufficient data: ${count} FHIR record(s) could not be read`
-        : "Insufficient data: more FHIR records were sent than are read";
+        : cutLines.length > 0
+          ? "Insufficient data: more FHIR records were sent than are read"
+          : "Insufficient data: some patient facts or medicine start dates are unknown";
   return [insufficientDataCard(requireRule("insufficient-data"), summary, lines, ctx)];
 }
 
@@ -330,7 +376,7 @@ export function runPatientView(prefetch: Readonly<Record<string, unknown>>, ctx:
     ...firstResources(prefetch[key], limit),
   }));
   const inbound = readFhirInputs(
-    sources.map((source) => source.items),
+    sources.filter((source) => ENGINE_KEYS.has(source.key)).map((source) => source.items),
     { now: ctx.now, patientId: ctx.patientId },
   );
   const cutLines = sources
@@ -346,10 +392,12 @@ export function runPatientView(prefetch: Readonly<Record<string, unknown>>, ctx:
     typeof medications === "object" &&
     medications !== null &&
     (medications as { resourceType?: unknown }).resourceType !== "OperationOutcome";
+  const review = reviewCards(sources, ctx);
   return [
     ...relapseCards(inbound, medicationsKnown, ctx),
     ...labCards(inbound, ctx),
     ...monitoringCards(inbound, ctx),
-    ...dataCard(ctx, cutLines),
+    ...review.cards,
+    ...dataCard(ctx, cutLines, review.lines),
   ];
 }

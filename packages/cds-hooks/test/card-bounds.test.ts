@@ -29,6 +29,8 @@ import {
   orderRequest,
   patientViewRequest,
   searchset,
+  withOrderFacts,
+  withPatientFacts,
 } from "./fixtures.js";
 
 /**
@@ -39,7 +41,8 @@ import {
 function run(serviceId: string, body: { prefetch?: Record<string, unknown> }) {
   const parsed = parseHookRequest(serviceId, body);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  return runCdsService(serviceId, parsed.request, body.prefetch ?? {}, options());
+  const facts = serviceId === "psych-patient-view" ? withPatientFacts : withOrderFacts;
+  return runCdsService(serviceId, parsed.request, facts(body.prefetch), options());
 }
 
 const tramadol = (i: number) => draft(`d${i}`, { rxnorm: "10689", display: "tramadol" });

@@ -1,4 +1,5 @@
 import { ANALYTES, INSTRUMENTS } from "@svc/engines";
+import { PREGNANCY_STATUS_LOINC } from "@svc/fhir";
 import { describe, expect, it } from "vitest";
 import {
   CDS_SERVICES,
@@ -30,6 +31,7 @@ describe("discovery", () => {
     const known = new Set([
       ...Object.values(INSTRUMENTS).flatMap((k) => (k.loinc ? [k.loinc.total.code] : [])),
       ...ANALYTES.flatMap((a) => (a.loinc ?? []).map((l) => l.code)),
+      PREGNANCY_STATUS_LOINC,
     ]);
     for (const service of CDS_SERVICES) {
       for (const template of Object.values(service.prefetch)) {
@@ -42,8 +44,16 @@ describe("discovery", () => {
     expect(scores).toContain("http://loinc.org|44261-6");
     expect(scores).toContain("http://loinc.org|70274-6");
     const labs = cdsServiceById("psych-patient-view")?.prefetch.labs ?? "";
-    for (const code of ["14334-7", "4086-5", "751-8", "2951-2"])
+    for (const code of ["14334-7", "4086-5", "751-8", "2951-2", PREGNANCY_STATUS_LOINC])
       expect(labs).toContain(`http://loinc.org|${code}`);
+    // Who the patient is, and when medicines started (decision 205), for the services that read them.
+    for (const service of CDS_SERVICES)
+      expect(service.prefetch.patient).toBe("Patient/{{context.patientId}}");
+    expect(cdsServiceById("psych-patient-view")?.prefetch.statements).toBe(
+      "MedicationStatement?patient={{context.patientId}}&status=active",
+    );
+    for (const id of ["psych-interactions-select", "psych-interactions-sign"])
+      expect(cdsServiceById(id)?.prefetch.labs).toBe(labs);
   });
 });
 
@@ -161,7 +171,8 @@ describe("prefetchQueries", () => {
     const result = prefetchQueries(service, parse(patientViewRequest({ labs: null })));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(Object.keys(result.queries).sort()).toEqual(["medications", "scores"]);
+    expect(Object.keys(result.queries).sort()).toEqual(["medications", "patient", "scores", "statements"]);
+    expect(result.queries.patient).toBe(`Patient/${PATIENT_ID}`);
     expect(result.queries.medications).toBe(`MedicationRequest?patient=${PATIENT_ID}&status=active`);
     expect(result.queries.scores).toMatch(
       new RegExp(`^Observation\\?patient=${PATIENT_ID}&code=http://loinc.org\\|44261-6,`),
@@ -170,7 +181,18 @@ describe("prefetchQueries", () => {
 
   it("asks for nothing when every key is present", () => {
     expect(
-      prefetchQueries(service, parse(patientViewRequest({ labs: null, scores: null, medications: null }))),
+      prefetchQueries(
+        service,
+        parse(
+          patientViewRequest({
+            labs: null,
+            scores: null,
+            medications: null,
+            patient: null,
+            statements: null,
+          }),
+        ),
+      ),
     ).toEqual({
       ok: true,
       queries: {},

@@ -50,3 +50,29 @@ export function orderRequest(
     ...(prefetch ? { prefetch } : {}),
   };
 }
+
+/** The patient in context as the EHR's Patient read answers it (a man of 45 at NOW). */
+export function patientResource(extra: Record<string, unknown> = {}) {
+  return {
+    resourceType: "Patient",
+    id: PATIENT_ID,
+    gender: "male",
+    birthDate: "1981-03-14",
+    ...extra,
+  };
+}
+
+export const EMPTY_SEARCH = { resourceType: "Bundle", type: "searchset", total: 0, entry: [] };
+
+/**
+ * The patient facts a request carries besides what a test is about: the Patient and an empty
+ * MedicationStatement search (patient-view's optional keys). A test's own keys win.
+ */
+export function withPatientFacts(prefetch: Record<string, unknown> = {}): Record<string, unknown> {
+  return { patient: patientResource(), statements: EMPTY_SEARCH, ...prefetch };
+}
+
+/** The same for the order hooks: the Patient and an empty Observation search (`labs`). */
+export function withOrderFacts(prefetch: Record<string, unknown> = {}): Record<string, unknown> {
+  return { patient: patientResource(), labs: EMPTY_SEARCH, ...prefetch };
+}

@@ -15,7 +15,9 @@ describe("rule catalog", () => {
     for (const rule of CDS_RULES) {
       expect(isCleanJson(rule)).toBe(true);
       expect(rule.lastRevised).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-      expect([...ENGINE_NAMES, "interactions", "fhir-inbound", "cds-hooks"]).toContain(rule.engine.name);
+      expect([...ENGINE_NAMES, "interactions", "fhir-inbound", "cds-hooks", "patient-review"]).toContain(
+        rule.engine.name,
+      );
     }
   });
 

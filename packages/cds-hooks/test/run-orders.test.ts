@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Card, escapeMarkdown, isCleanJson, parseHookRequest, runCdsService } from "../src/index.js";
-import { draft, medicationRequest, options, orderRequest, searchset } from "./fixtures.js";
+import { draft, medicationRequest, options, orderRequest, searchset, withOrderFacts } from "./fixtures.js";
 
 function run(
   serviceId: string,
@@ -9,7 +9,12 @@ function run(
 ) {
   const parsed = parseHookRequest(serviceId, body);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  return runCdsService(serviceId, parsed.request, { ...(body.prefetch ?? {}), ...extraPrefetch }, options());
+  return runCdsService(
+    serviceId,
+    parsed.request,
+    withOrderFacts({ ...(body.prefetch ?? {}), ...extraPrefetch }),
+    options(),
+  );
 }
 
 const activeSertraline = searchset([medicationRequest("m1", { rxnorm: "36437" }, "active", "2026-10-01")]);
@@ -268,7 +273,10 @@ describe("order-sign: a dose above the label maximum (decision 184)", () => {
   it("a limit that needs the age the hook does not have is said on the not-checked card", () => {
     const cards = run(
       "psych-interactions-sign",
-      orderRequest("order-sign", [draft("d1", { text: "Citalopram 30 mg" })], { medications: searchset([]) }),
+      orderRequest("order-sign", [draft("d1", { text: "Citalopram 30 mg" })], {
+        medications: searchset([]),
+        patient: null,
+      }),
     ).cards;
     expect(cards.filter((c) => c.source.url.includes("/cds-rules/dose-"))).toEqual([]);
     const notChecked = cards.find((c) => c.source.url.endsWith("/interaction-not-checked"));

@@ -18,13 +18,19 @@ import {
   searchset,
   sodium,
   valproate,
+  withPatientFacts,
 } from "./fixtures.js";
 
 function run(prefetch: Record<string, unknown>, extra: Record<string, unknown> = {}): CdsRunResult {
   const body = patientViewRequest(prefetch);
   const parsed = parseHookRequest("psych-patient-view", body);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  const result = runCdsService("psych-patient-view", parsed.request, prefetch, options(extra));
+  const result = runCdsService(
+    "psych-patient-view",
+    parsed.request,
+    withPatientFacts(prefetch),
+    options(extra),
+  );
   for (const card of result.cards) {
     expect(isCleanJson(card)).toBe(true);
     expect(card.summary.length).toBeLessThan(140);

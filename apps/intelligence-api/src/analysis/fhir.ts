@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import type { PatientFinding } from "@svc/engines";
 import { type AnalysisAnswer, analysisBundle, FHIR_JSON_CONTENT_TYPE, prefersFhirJson } from "@svc/fhir";
 import type { Context } from "hono";
 
@@ -26,7 +27,7 @@ export const FhirBundleSchema = z
   .loose()
   .openapi("FhirBundle", {
     description:
-      "FHIR R4 Bundle of type collection: Observations, a RiskAssessment (relapse) or DetectedIssues (medication), a GuidanceResponse and a Provenance. See docs/fhir.md.",
+      "FHIR R4 Bundle of type collection: Observations, a RiskAssessment (relapse) or DetectedIssues (medication), the patient review's findings (DetectedIssues, and Observations for rules not evaluated) when patient facts were sent, a GuidanceResponse and a Provenance. See docs/fhir.md.",
   });
 
 /** The OpenAPI content entry of a FHIR answer. */
@@ -41,7 +42,31 @@ export function wantsFhir(c: Context): boolean {
   return prefersFhirJson(c.req.header("accept"));
 }
 
+/** Whether a value has the shape of the engines' `PatientReview` (decision 189). */
+function isPatientReview(value: unknown): value is { findings: PatientFinding[] } {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const review = value as Record<string, unknown>;
+  return (
+    Array.isArray(review.findings) &&
+    typeof review.requiresClinicianReview === "boolean" &&
+    "ageYears" in review
+  );
+}
+
+/**
+ * The patient review's findings the FHIR answer writes (decision 208): the answer's own
+ * `patientFindings` when the pipeline set them, else those of a `PatientReview` the JSON answer's
+ * `data` carries at its top level (whatever the field is called), so the two answers agree.
+ */
+export function withReviewFindings(answer: AnalysisAnswer): AnalysisAnswer {
+  if (answer.patientFindings !== undefined) return answer;
+  const review = Object.values(answer.data as unknown as Record<string, unknown>).find(isPatientReview);
+  return review === undefined ? answer : { ...answer, patientFindings: review.findings };
+}
+
 /** The 200 FHIR answer: the Bundle with the FHIR content type. */
 export function fhirAnswer(c: Context, answer: AnalysisAnswer, publicBaseUrl: string): Response {
-  return c.json(analysisBundle(answer, { publicBaseUrl }), 200, { "Content-Type": FHIR_JSON_CONTENT_TYPE });
+  return c.json(analysisBundle(withReviewFindings(answer), { publicBaseUrl }), 200, {
+    "Content-Type": FHIR_JSON_CONTENT_TYPE,
+  });
 }

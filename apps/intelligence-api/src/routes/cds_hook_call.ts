@@ -1,7 +1,9 @@
 import {
   type CdsRunResult,
+  type CdsServiceDescriptor,
   cdsServiceById,
   type HookRequest,
+  isOptionalPrefetch,
   parseHookRequest,
   prefetchQueries,
   runCdsService,
@@ -84,9 +86,11 @@ function isFhirResource(json: unknown): boolean {
  * data); a missing key that cannot be fetched is 412, never silently treated as "no data". A key
  * whose answer arrived but failed the input screen (decision 150: too deep, NUL, lone surrogate,
  * not UTF-8) stays missing and is named in `unreadable`: the run says on a card that this data
- * could not be read, and draws no conclusion from it.
+ * could not be read, and draws no conclusion from it. An optional key (decision 205) that cannot
+ * be had stays missing instead of making the call a 412; the run says its facts are unknown.
  */
 async function completePrefetch(
+  service: CdsServiceDescriptor,
   request: HookRequest,
   queries: Readonly<Record<string, string>>,
   policy: EhrAddressPolicy,
@@ -97,9 +101,11 @@ async function completePrefetch(
   const keys = Object.keys(queries);
   if (keys.length === 0) return { prefetch, unreadable };
   if (!request.fhirServer) {
+    const required = keys.filter((key) => !isOptionalPrefetch(service, key));
+    if (required.length === 0) return { prefetch, unreadable };
     throw new ApiError(
       "prefetch_unavailable",
-      `Prefetch ${keys.map((k) => `"${k}"`).join(", ")} was not sent and there is no fhirServer to fetch it from.`,
+      `Prefetch ${required.map((k) => `"${k}"`).join(", ")} was not sent and there is no fhirServer to fetch it from.`,
     );
   }
   const fhirServer = request.fhirServer;
@@ -116,6 +122,7 @@ async function completePrefetch(
       continue;
     }
     const reason = !result.ok ? result.reason : isFhirResource(result.json) ? null : "not_fhir";
+    if (reason !== null && isOptionalPrefetch(service, key)) continue;
     if (reason !== null) {
       const why = FETCH_FAILURE_TEXT[reason] ?? "the FHIR server could not be read";
       throw new ApiError(
@@ -187,6 +194,7 @@ export function registerCdsHookCalls(service: ServiceApp, models: ActiveModels):
       if (!queries.ok) throw new ApiError("prefetch_unavailable", queries.reason);
       const signal = workSignal(c);
       const { prefetch, unreadable } = await completePrefetch(
+        parsed.service,
         parsed.request,
         queries.queries,
         cdsFetchPolicy(caller, deps),

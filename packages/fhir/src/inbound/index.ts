@@ -2,6 +2,7 @@ export {
   ACTIVE_MEDICATION_STATUSES,
   MAX_DISPLAYS_READ,
   MAX_MEDICINE_NAME,
+  medicineOfResource,
   readMedicationRequest,
 } from "./medication-request.js";
 export {
@@ -11,6 +12,14 @@ export {
   interpretationFlag,
   readObservation,
 } from "./observation.js";
+export {
+  isPatientFactObservation,
+  MAX_PRIOR_PRESCRIPTIONS,
+  type PatientReviewRead,
+  PREGNANCY_STATUS_LOINC,
+  readPatientReview,
+  TAKEN_STATEMENT_STATUSES,
+} from "./patient.js";
 export {
   MAX_SOURCE_NESTING,
   medicationTexts,

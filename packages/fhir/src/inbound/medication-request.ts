@@ -165,6 +165,14 @@ function dailyDoseOf(resource: Json): string | undefined {
 }
 
 /**
+ * The medicine a MedicationRequest or MedicationStatement names (`medicationCodeableConcept`,
+ * else `medicationReference`), read the same way for both; null when the service knows none.
+ */
+export function medicineOfResource(resource: Json): ReturnType<typeof medicineOf> {
+  return medicineOf(resource.medicationCodeableConcept) ?? medicineOfReference(resource);
+}
+
+/**
  * Reads one MedicationRequest. `statuses` are the statuses that count (default
  * ACTIVE_MEDICATION_STATUSES; a hook's draft orders are read with ["draft"]). A request with
  * `doNotPerform` is an order not to give the medicine and is never read as one being taken.
@@ -188,7 +196,7 @@ export function readMedicationRequest(
     return notUsed(resource, "wrong_status", `${label} is an order not to give the medicine (doNotPerform).`);
   if (isOtherPatient(resource.subject, options.patientId))
     return notUsed(resource, "other_patient", `${label} belongs to another patient than the one in context.`);
-  const medicine = medicineOf(resource.medicationCodeableConcept) ?? medicineOfReference(resource);
+  const medicine = medicineOfResource(resource);
   if (medicine === null)
     return notUsed(
       resource,

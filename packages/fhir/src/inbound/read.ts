@@ -7,6 +7,7 @@ import type { Assessment, BiomarkerInput, LabPanel, RelapseInput } from "@svc/en
 import { ageInDays } from "@svc/engines";
 import { readMedicationRequest } from "./medication-request.js";
 import { readObservation } from "./observation.js";
+import { isPatientFactObservation } from "./patient.js";
 import { array, isObject, type Json, labelOf, notUsed, text } from "./read-common.js";
 import type { FhirInbound, LabReading, NotUsed, ReadOptions } from "./types.js";
 
@@ -103,8 +104,9 @@ function dedupe(resources: readonly Json[]): Json[] {
 }
 
 /**
- * Reads every Observation and MedicationRequest of the sources. Other resource types (Patient,
- * Condition, ...) are listed as not used. Nothing unreadable ever becomes a value.
+ * Reads every Observation and MedicationRequest of the sources. A pregnancy-status Observation is
+ * left to `readPatientReview` (patient.ts). Other resource types (Patient, Condition, ...) are
+ * listed as not used. Nothing unreadable ever becomes a value.
  */
 export function readFhirInputs(sources: readonly unknown[], options: ReadOptions): FhirInbound {
   const out: FhirInbound = { instruments: [], labs: [], medications: [], notUsed: [] };
@@ -115,6 +117,8 @@ export function readFhirInputs(sources: readonly unknown[], options: ReadOptions
     out.notUsed.push(...skipped);
   }
   for (const resource of dedupe(all)) {
+    // A pregnancy status is a patient fact, read by `readPatientReview`, not an engine input.
+    if (isPatientFactObservation(resource)) continue;
     if (resource.resourceType === "Observation") {
       const read = readObservation(resource, options);
       if ("reason" in read) out.notUsed.push(read);

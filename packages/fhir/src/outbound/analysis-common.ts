@@ -6,6 +6,7 @@ import type {
   MedicationData,
   ModelRef,
   OutcomeData,
+  PatientFinding,
   Prescription,
   RelapseData,
 } from "@svc/engines";
@@ -19,13 +20,24 @@ export interface AnswerCommon {
   intelligence: IntelligenceBlock;
 }
 
+/**
+ * What every answer may carry besides its engine's data: the findings of the patient-over-time
+ * review that ran on the request's patient facts (decision 189), each written as a DetectedIssue
+ * or a "not evaluated" Observation (decision 208).
+ */
+export interface AnswerReview {
+  patientFindings?: readonly PatientFinding[];
+}
+
 /** One analysis answer: the engine, the response `data`, and the request fields the mapping reads. */
-export type AnalysisAnswer =
-  | { engine: "dmse"; data: AnswerCommon & DmseData; request?: AnalysisRequestFields }
-  | { engine: "biomarker"; data: AnswerCommon & BiomarkerData; request?: AnalysisRequestFields }
-  | { engine: "medication"; data: AnswerCommon & MedicationData; request?: AnalysisRequestFields }
-  | { engine: "outcome"; data: AnswerCommon & OutcomeData; request?: AnalysisRequestFields }
-  | { engine: "relapse"; data: AnswerCommon & RelapseData; request?: AnalysisRequestFields };
+export type AnalysisAnswer = AnswerReview &
+  (
+    | { engine: "dmse"; data: AnswerCommon & DmseData; request?: AnalysisRequestFields }
+    | { engine: "biomarker"; data: AnswerCommon & BiomarkerData; request?: AnalysisRequestFields }
+    | { engine: "medication"; data: AnswerCommon & MedicationData; request?: AnalysisRequestFields }
+    | { engine: "outcome"; data: AnswerCommon & OutcomeData; request?: AnalysisRequestFields }
+    | { engine: "relapse"; data: AnswerCommon & RelapseData; request?: AnalysisRequestFields }
+  );
 
 /** Request fields the mapping reads: the prescriptions (interactions and `implicated`). */
 export interface AnalysisRequestFields {

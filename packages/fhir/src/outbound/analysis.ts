@@ -21,11 +21,18 @@ import { codeSystemUrl, identifierSystem } from "./canonical.js";
 import { ANALYSIS_CODES } from "./code-systems.js";
 import { guidanceResponse } from "./guidance.js";
 import { interactionIssues } from "./interactions.js";
+import { patientFindingResources } from "./patient-review.js";
 import { collection, type Entry, entry, randomId, ref } from "./resources.js";
 
-export type { AnalysisAnswer, AnalysisRequestFields, OutboundOptions } from "./analysis-common.js";
+export type {
+  AnalysisAnswer,
+  AnalysisRequestFields,
+  AnswerReview,
+  OutboundOptions,
+} from "./analysis-common.js";
 export { DETECTED_ISSUE_SEVERITIES, UNIDENTIFIED_SUBJECT } from "./analysis-common.js";
 export { dataInsufficient } from "./guidance.js";
+export { type PatientFindingContext, patientFindingResources } from "./patient-review.js";
 
 // ---------------------------------------------------------------------------------------------
 // Provenance
@@ -132,7 +139,8 @@ function engineEntries(ctx: Context): EngineEntries {
 
 /**
  * The analysis answer as a FHIR R4 `collection` Bundle (decision 116). Entries: the Observations,
- * then the RiskAssessment or DetectedIssues, the GuidanceResponse, and last the Provenance whose
+ * then the RiskAssessment or DetectedIssues, the patient review's findings (DetectedIssues, "not
+ * evaluated" Observations), the GuidanceResponse, and last the Provenance whose
  * targets are all of them. `sessionRef`, when sent and not blank, is the Bundle's identifier; no patient
  * is named.
  */
@@ -141,7 +149,12 @@ export function analysisBundle(answer: AnalysisAnswer, options: OutboundOptions)
   const parts = engineEntries(ctx);
   const leftOver = attachCodes(ctx, parts.byItem, parts.observations[0]);
   const guidance = guidanceResponse(ctx, parts.caveat, leftOver);
-  const targets: Entry[] = [...parts.observations, ...parts.others, guidance];
+  // The patient review's findings, when the answer carries them (decision 208).
+  const review = patientFindingResources(
+    { base: ctx.base, newId: ctx.newId, identifiedAt: answer.data.generatedAt },
+    answer.patientFindings ?? [],
+  );
+  const targets: Entry[] = [...parts.observations, ...parts.others, ...review, guidance];
   const sessionRef = answer.data.sessionRef;
   return collection(
     [...targets, provenance(ctx, targets)],

@@ -40,7 +40,7 @@ export function mseQuestionnaireUrl(publicBaseUrl: string): string {
 /** The identifier system of a value the caller sent us (`sessionRef`, the MSE `patientId`, ...). */
 export function identifierSystem(
   publicBaseUrl: string,
-  name: "session-ref" | "mse-version" | "interaction-rule" | "dose-limit",
+  name: "session-ref" | "mse-version" | "interaction-rule" | "dose-limit" | "patient-review-rule",
 ): string {
   return `${fhirBase(publicBaseUrl)}/sid/${name}`;
 }

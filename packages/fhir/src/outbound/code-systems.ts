@@ -36,6 +36,7 @@ export const ANALYSIS_CODES = {
   medicationSignal: "medication.signal",
   biomarkerSignal: "biomarker.signal",
   biomarkerValueFinding: "biomarker.value-finding",
+  patientReviewNotEvaluated: "patient-review.not-evaluated",
   codedConcept: "coded-concept",
 } as const;
 
@@ -79,6 +80,11 @@ function analysisObservationConcepts(): CodeSystemConcept[] {
       ANALYSIS_CODES.biomarkerValueFinding,
       "Lab value finding",
       "A reading beyond a sourced critical limit, not evaluated for its unit, or implausible (biomarker engine).",
+    ),
+    concept(
+      ANALYSIS_CODES.patientReviewNotEvaluated,
+      "Patient review rule not evaluated",
+      "A rule of the patient-over-time review (patient factors, ECG, monitoring, trends) that could not be judged on the data given; the note says what it lacked. Never a normal result.",
     ),
     concept(
       ANALYSIS_CODES.codedConcept,

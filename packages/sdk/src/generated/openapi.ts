@@ -986,7 +986,7 @@ export interface components {
         narrator?: "template" | "model";
       } | null;
     };
-    /** @description FHIR R4 Bundle of type collection: Observations, a RiskAssessment (relapse) or DetectedIssues (medication), a GuidanceResponse and a Provenance. See docs/fhir.md. */
+    /** @description FHIR R4 Bundle of type collection: Observations, a RiskAssessment (relapse) or DetectedIssues (medication), the patient review's findings (DetectedIssues, and Observations for rules not evaluated) when patient facts were sent, a GuidanceResponse and a Provenance. See docs/fhir.md. */
     FhirBundle: {
       /** @enum {string} */
       resourceType: "Bundle";
