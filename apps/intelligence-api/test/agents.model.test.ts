@@ -264,7 +264,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe("the patient review on a model (decision 202)", () => {
+describe("the patient review on a model (decision 198)", () => {
   it("is offered reviewPatient with the patient data; the review and the age-checked dose stand; the context is read", async () => {
     const body: MedicationAgentRequest = {
       medications: ["Citalopram 40 mg"],

@@ -51,7 +51,7 @@ function explosiveBody(n: number) {
         type: "searchset",
         entry: ids.map((i) => ({ resource: order(`m-${i}`, "36437", "active") })),
       },
-      // Who the patient is (decision 205), so the only cards are the interaction and the cuts.
+      // Who the patient is (decision 201), so the only cards are the interaction and the cuts.
       patient: { resourceType: "Patient", id: PATIENT_ID, gender: "male", birthDate: "1981-03-14" },
       labs: { resourceType: "Bundle", type: "searchset", entry: [] },
     },

@@ -280,7 +280,7 @@ describe("prefetch semantics", () => {
     const { status } = await callHook("psych-patient-view", body);
     expect(status).toBe(200);
     for (const { path } of fhir.requests) {
-      // A search names the patient; the one read is the Patient itself (decision 205).
+      // A search names the patient; the one read is the Patient itself (decision 201).
       if (path.startsWith("/fhir/Patient/")) expect(path).toBe(`/fhir/Patient/${PATIENT_ID}`);
       else expect(path).toContain(`patient=${PATIENT_ID}`);
       expect(path).not.toMatch(/=(&|$)/);
@@ -308,7 +308,7 @@ describe("discovery", () => {
       for (const template of Object.values(service.prefetch as Record<string, string>)) {
         for (const [, token] of template.matchAll(/\{\{(.*?)\}\}/g)) expect(token).toMatch(allowedTokens);
         expect(template.replace(/\{\{.*?\}\}/g, "")).not.toMatch(/[{}]/);
-        // A read of the patient in context (decision 205), or a type-level search: ResourceType?param=value&...
+        // A read of the patient in context (decision 201), or a type-level search: ResourceType?param=value&...
         if (!template.includes("?")) {
           expect(template).toMatch(/^[A-Z][A-Za-z]+\/\{\{context\.[A-Za-z]+\}\}$/);
           continue;

@@ -111,7 +111,7 @@ async function patientView(prefetch: Record<string, unknown>): Promise<Card[]> {
     hook: "patient-view",
     hookInstance: crypto.randomUUID(),
     context: { userId: "Practitioner/abc", patientId: PATIENT_ID },
-    // Who the patient is (decision 205): given, so the cards are about the readings under test.
+    // Who the patient is (decision 201): given, so the cards are about the readings under test.
     prefetch: {
       patient: { resourceType: "Patient", id: PATIENT_ID, gender: "male", birthDate: "1981-03-14" },
       statements: { resourceType: "Bundle", type: "searchset", entry: [] },

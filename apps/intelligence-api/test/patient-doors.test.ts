@@ -14,7 +14,7 @@ import type {
 } from "../src/index.js";
 
 /**
- * The patient context through the JSON, agent and MCP doors (decisions 202-204), over real HTTP:
+ * The patient context through the JSON, agent and MCP doors (decisions 198-200), over real HTTP:
  * one strict schema refuses what it cannot read with the field's path and stores nothing; the
  * age given as a field reaches the dose check in every door alike; a context no model read is
  * said to be unread; and the answers carry the patient review in its one shape.

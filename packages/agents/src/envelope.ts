@@ -30,7 +30,7 @@ export interface RecordAgentEnvelope<Assessment> {
   /** Additive: which ran this request (decision 55). */
   runner: AgentRunner;
   /**
-   * Additive (decision 202): the patient-over-time review of the request (medication and
+   * Additive (decision 198): the patient-over-time review of the request (medication and
    * biomarker agents), with the date it was reckoned at and its findings as a risk; its findings
    * are in `risk` too. Absent when the request sent no patient facts, not both medicines and
    * readings, and the review found nothing.

@@ -18,9 +18,9 @@ export const AGENT_INPUT_LIMITS = {
   nameMaxChars: 100,
   /** A lab reading's unit, as the Biomarker input bounds it (64 chars; decision 65). */
   unitMaxChars: 64,
-  /** The patient review's medicines with start dates (decision 202): as many as a medication list. */
+  /** The patient review's medicines with start dates (decision 198): as many as a medication list. */
   reviewMedicines: { max: 50 },
-  /** The patient review's dated readings (decision 202): room for a few series over time. */
+  /** The patient review's dated readings (decision 198): room for a few series over time. */
   reviewReadings: { max: 200 },
   /** A reading given in words ("positive"). */
   readingTextMaxChars: 64,

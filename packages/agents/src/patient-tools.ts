@@ -19,7 +19,7 @@ import { z } from "zod";
 import { AGENT_INPUT_LIMITS as LIMITS } from "./limits.js";
 
 /**
- * The patient-over-time review as the agents and MCP take it (decision 202): one schema of the
+ * The patient-over-time review as the agents and MCP take it (decision 198): one schema of the
  * patient context (the JSON answers read the same factory), the shapes of medicines with their
  * start dates and of dated readings, and the `reviewPatient` tool around the engines' one
  * `reviewPatient`. Schemas are factories, as in record-tools.ts, so an app that loads
@@ -235,7 +235,7 @@ export function reviewPatientFor(input: ReviewPatientToolInput, now = new Date()
 }
 
 /**
- * An agent's review of its request (decision 202): null when the answer carries none (the one
+ * An agent's review of its request (decision 198): null when the answer carries none (the one
  * rule the JSON answers follow, `doorPatientReview`), else the review with its risk.
  */
 export function agentPatientReview(input: ReviewPatientToolInput, now: Date): ReviewPatientOutput | null {

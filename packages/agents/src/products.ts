@@ -69,7 +69,7 @@ export interface RecordAgentDefinition<Body, Output, Assessment> {
   /** Every entity name the tools know, for screening the model's narrative. */
   vocabulary(): string[];
   /**
-   * The patient review's input for the request body (decision 202); absent: the product takes
+   * The patient review's input for the request body (decision 198); absent: the product takes
    * no patient facts. Whether the answer carries the review is the one rule of `doorPatientReview`.
    */
   reviewInput?(body: Body): ReviewPatientToolInput;
@@ -88,7 +88,7 @@ function unrecognisedSentence(unrecognized: readonly string[], what: string): st
 
 // Medication -------------------------------------------------------------------------------
 
-/** A medicine's first start and last dose change, naming an entry of `medications` (decision 202). */
+/** A medicine's first start and last dose change, naming an entry of `medications` (decision 198). */
 export interface MedicationStart {
   medication: string;
   startedAt?: string;
@@ -97,11 +97,11 @@ export interface MedicationStart {
 
 export interface MedicationAgentBody {
   medications: string[];
-  /** Additive (decision 202): who the patient is; its age is used by the dose check. */
+  /** Additive (decision 198): who the patient is; its age is used by the dose check. */
   patient?: PatientContextInput;
-  /** Additive (decision 202): start dates of entries of `medications`, for the monitoring rules. */
+  /** Additive (decision 198): start dates of entries of `medications`, for the monitoring rules. */
   medicationStarts?: MedicationStart[];
-  /** Additive (decision 202): dated readings, for the patient review. */
+  /** Additive (decision 198): dated readings, for the patient review. */
   readings?: NonNullable<ReviewPatientToolInput["readings"]>;
 }
 
@@ -234,13 +234,13 @@ function medicationSummary(check: InteractionCheck): string[] {
 // Biomarker --------------------------------------------------------------------------------
 
 export interface BiomarkerAgentBody {
-  /** `unit` is optional and additive (decision 65); so is `observedAt` (decision 202). */
+  /** `unit` is optional and additive (decision 65); so is `observedAt` (decision 198). */
   panel: { analyte: string; value: number; unit?: string; observedAt?: string }[];
   /** Benign ethnic neutropenia documented by a clinician (decision 66); absent: general thresholds. */
   benignEthnicNeutropenia?: boolean;
-  /** Additive (decision 202): who the patient is, for the patient review. */
+  /** Additive (decision 198): who the patient is, for the patient review. */
   patient?: PatientContextInput;
-  /** Additive (decision 202): the medicines taken, with first start dates, for the patient review. */
+  /** Additive (decision 198): the medicines taken, with first start dates, for the patient review. */
   medicines?: NonNullable<ReviewPatientToolInput["medicines"]>;
 }
 

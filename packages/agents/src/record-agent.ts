@@ -41,7 +41,7 @@ export async function runRecordAgent<Body, Output, Assessment>(
   const toolInput = agent.toolInput(request.body);
   const assessed = agent.ground((await agent.assessingTool.execute(toolInput)) as Output);
   const now = options.now ?? (() => new Date());
-  // The patient review (decision 202) runs on the caller's data too, by the one rule of when an
+  // The patient review (decision 198) runs on the caller's data too, by the one rule of when an
   // answer carries it; its findings join the risk, the grounding and the template narrative.
   const review = agent.reviewInput ? agentPatientReview(agent.reviewInput(request.body), now()) : null;
   const grounded = withPatientReview(assessed, review);
@@ -92,7 +92,7 @@ function patientReviewSentences(review: ReviewPatientOutput): string[] {
 
 /**
  * Free-text context is read only by a language model. Without one it is said to be unread
- * (decision 202), in a warning that names the structured fields, and as a not-evaluated item of
+ * (decision 198), in a warning that names the structured fields, and as a not-evaluated item of
  * the risk (decision 80): facts given only in words never read as checked.
  */
 export function contextNotReadWarning(takesPatient: boolean): string {

@@ -49,7 +49,7 @@ export const panelReadingsSchema = () =>
         analyte: entityName(),
         value: z.number(),
         unit: unitName().optional(),
-        // Additive (decision 202): read by the patient review's series and schedules only.
+        // Additive (decision 198): read by the patient review's series and schedules only.
         observedAt: isoDateSchema().optional(),
       }),
     )

@@ -12,7 +12,7 @@ import {
 import { biomarkerAgent, medicationAgent, outcomeAgent } from "../src/products.js";
 
 /**
- * The patient context and review in the agents and their tools (decisions 202-204): the one
+ * The patient context and review in the agents and their tools (decisions 198-200): the one
  * strict schema, the age in the dose check, the review as a tool and in the agent's risk, and a
  * context without a model said to be unread.
  */

@@ -1,5 +1,5 @@
 /**
- * The patient-over-time review's findings as cards (decisions 189 and 207): one card per finding
+ * The patient-over-time review's findings as cards (decisions 189 and 203): one card per finding
  * whose level the door table maps to an indicator (`DOOR_LEVELS[level].cds`: low info, moderate
  * warning, high critical; none no card), and every finding that could not be judged as at least
  * the not-assessed indicator (`NOT_ASSESSED_DOORS.cds`), never dropped. The summary is the

@@ -281,7 +281,7 @@ function doseCards(
 }
 
 /**
- * Who the patient is, for the hook's drafts (decision 205): the Patient (prefetch `patient`) and
+ * Who the patient is, for the hook's drafts (decision 201): the Patient (prefetch `patient`) and
  * the pregnancy-status and laboratory Observations (prefetch `labs`), with the active medicines
  * and the drafts, through the one patient review. The drafts are medicines about to start.
  */
@@ -391,7 +391,7 @@ export function runOrderHook(
   ];
   const compared = comparedOrders(ordered);
   const { review, notes } = patientReviewOf(prefetch, activeSource.items, [...targets], ctx);
-  // The patient's age reaches the label dose limits that depend on it (decisions 184 and 205).
+  // The patient's age reaches the label dose limits that depend on it (decisions 184 and 201).
   const age = review.ageYears;
   const check =
     targets.size === 0 ? null : checkInteractions(compared.texts, age === null ? {} : { ageYears: age });
@@ -430,7 +430,7 @@ export function runOrderHook(
     ...notCheckedLines(medications, ctx, cuts, draftTotal, activeSource.total),
     ...(check?.warnings.filter((w) => w.startsWith("Not evaluated:")) ?? []),
     ...ageNotGiven,
-    // Why the age is unknown, where a limit needed it (decision 205); a missing fact no rule
+    // Why the age is unknown, where a limit needed it (decision 201); a missing fact no rule
     // needed is not a card of its own on every order. Patient-factor rules that lack a fact say
     // so in their own not-evaluated findings.
     ...(ageNotGiven.length > 0 ? factLines : []),

@@ -35,7 +35,7 @@ const LAB_CODES = loincTokens([
 /** The patient's laboratory, ECG and pregnancy-status Observations, newest first. */
 const PATIENT_OBSERVATIONS = `Observation?patient={{context.patientId}}&code=${LAB_CODES}&_sort=-date&_count=200`;
 
-/** The patient in context: birth date and administrative gender (decision 205). */
+/** The patient in context: birth date and administrative gender (decision 201). */
 const PATIENT = "Patient/{{context.patientId}}";
 
 /** What the patient says they take, with when they started (MedicationStatement.effective[x]). */
@@ -89,7 +89,7 @@ const SERVICES: CdsServiceDescriptor[] = [
 export const CDS_SERVICES: readonly CdsServiceDescriptor[] = Object.freeze(SERVICES);
 
 /**
- * Prefetch keys a service reads when it can have them but answers without (decision 205): an EHR
+ * Prefetch keys a service reads when it can have them but answers without (decision 201): an EHR
  * that registered the services before these keys existed sends neither them nor a fhirServer, and
  * its calls must not turn into 412s. A missing optional key is said on a card (the facts it holds
  * are unknown, and the rules needing them not evaluated), never read as normal.

@@ -46,7 +46,7 @@ describe("discovery", () => {
     const labs = cdsServiceById("psych-patient-view")?.prefetch.labs ?? "";
     for (const code of ["14334-7", "4086-5", "751-8", "2951-2", PREGNANCY_STATUS_LOINC])
       expect(labs).toContain(`http://loinc.org|${code}`);
-    // Who the patient is, and when medicines started (decision 205), for the services that read them.
+    // Who the patient is, and when medicines started (decision 201), for the services that read them.
     for (const service of CDS_SERVICES)
       expect(service.prefetch.patient).toBe("Patient/{{context.patientId}}");
     expect(cdsServiceById("psych-patient-view")?.prefetch.statements).toBe(

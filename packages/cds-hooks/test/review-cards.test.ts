@@ -16,7 +16,7 @@ import { newRecorder, type RunContext } from "../src/run-context.js";
 import { BASE, NOW } from "./fixtures.js";
 
 /**
- * The patient review's findings as cards (decision 207), on hand-built findings: the door table's
+ * The patient review's findings as cards (decision 203), on hand-built findings: the door table's
  * indicator per level, a not-assessed finding never below info and never dropped, the title as
  * summary, the detail and source on the card, the rule page of the finding's part.
  */

@@ -65,9 +65,9 @@ export {
 
 export interface BiomarkerInput {
   labs: LabPanel[];
-  /** Additive (decision 202): who the patient is, read by the patient review. */
+  /** Additive (decision 198): who the patient is, read by the patient review. */
   patient?: PatientContext;
-  /** Additive (decision 202): the prescriptions, read by the patient review only (active ones, started at `prescribedAt`). */
+  /** Additive (decision 198): the prescriptions, read by the patient review only (active ones, started at `prescribedAt`). */
   prescriptions?: Prescription[];
 }
 
@@ -89,7 +89,7 @@ export interface BiomarkerData {
    */
   omitted?: BiomarkerOmitted;
   /**
-   * Additive (decision 202): the patient-over-time review of the patient, the readings of every
+   * Additive (decision 198): the patient-over-time review of the patient, the readings of every
    * panel (dated by the panel's `observedAt`) and the active prescriptions. Absent when the
    * request sent no patient facts and no prescriptions and the review of the readings found nothing.
    */
@@ -990,7 +990,7 @@ export function analyzeBiomarkers(
         ]
       : [];
 
-  // The patient-over-time review (decision 202): named and reviewed as the JSON door maps its
+  // The patient-over-time review (decision 198): named and reviewed as the JSON door maps its
   // levels; the status keeps describing the readings.
   const patientReview = doorPatientReview({
     ...(input.patient === undefined ? {} : { patient: input.patient }),

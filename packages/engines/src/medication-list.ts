@@ -84,7 +84,7 @@ export function checkPrescriptions(
 
 /**
  * The additive JSON field: the one check of the active prescriptions, as the answer carries it.
- * `ageYears` is the patient's age when the request gave it (decision 202): age-dependent label
+ * `ageYears` is the patient's age when the request gave it (decision 198): age-dependent label
  * limits are then checked instead of named as not evaluated.
  */
 export function medicationListCheck(

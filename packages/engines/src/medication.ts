@@ -89,9 +89,9 @@ export interface MedicationInput {
   assessments: Assessment[];
   /** Percent change of response latency from the dmse engine (-100..1000); negative = faster. */
   dmseLatencyPctChange?: number;
-  /** Additive (decision 202): who the patient is; its age is used by the dose check. */
+  /** Additive (decision 198): who the patient is; its age is used by the dose check. */
   patient?: PatientContext;
-  /** Additive (decision 202): lab panels, read by the patient review only. */
+  /** Additive (decision 198): lab panels, read by the patient review only. */
   labs?: LabPanel[];
 }
 
@@ -106,7 +106,7 @@ export interface MedicationData {
    */
   interactionCheck?: MedicationListCheck;
   /**
-   * Additive (decision 202): the patient-over-time review of the patient, the active
+   * Additive (decision 198): the patient-over-time review of the patient, the active
    * prescriptions (started at `prescribedAt`) and the lab panels. Absent when the request sent no
    * patient facts and no lab readings and the review of the prescriptions found nothing.
    */
@@ -1124,13 +1124,13 @@ export function analyzeMedication(
   const findings: SymptomFindings = readSymptomFindings(assessments, params.worseningPctPoints, times);
   // The interaction and dose check of the active prescriptions (decision 176): a high finding
   // needs a clinician whatever the symptom scores show.
-  // Age-dependent label limits read the patient's age when it was given (decision 202).
+  // Age-dependent label limits read the patient's age when it was given (decision 198).
   const ageYears = patientAge(input.patient, options.now);
   const listCheck =
     prescriptions.length > 0
       ? medicationListCheck(prescriptions, ageYears === null ? {} : { ageYears })
       : undefined;
-  // The patient-over-time review (decision 202): its findings set review and are flagged as the
+  // The patient-over-time review (decision 198): its findings set review and are flagged as the
   // JSON door maps their level, whatever the symptom scores show.
   const patientReview = doorPatientReview({
     ...(input.patient === undefined ? {} : { patient: input.patient }),

@@ -71,7 +71,7 @@ describe("analyte table: one row per fact", () => {
     if (m.criticalHigh) expect(m.criticalHigh.source.length).toBeGreaterThan(5);
     for (const u of m.units) expect(u.basis.length).toBeGreaterThan(3);
     // A row without a range would read every value as normal: each row has one to read against,
-    // or says why it has none (body weight, decision 200), and then has no range at all.
+    // or says why it has none (body weight, decision 196), and then has no range at all.
     const ranges = m.rangeKind === "therapeutic" ? (m.therapeutic ?? []) : m.reference ? [m.reference] : [];
     if (m.noRange === undefined) expect(ranges.length).toBeGreaterThan(0);
     else expect([ranges.length, m.noRange.length > 20]).toEqual([0, true]);

@@ -22,7 +22,7 @@ import {
 import type { LabPanel, Prescription } from "../src/types.js";
 
 /**
- * The patient review in the JSON, agent and MCP doors (decision 202): each door's input mapped
+ * The patient review in the JSON, agent and MCP doors (decision 198): each door's input mapped
  * once, one rule of when an answer carries the review, and the findings in each door's
  * vocabulary. Checked over generated findings, so the rules hold whatever the review's parts find.
  */

@@ -10,7 +10,7 @@ import type {
 } from "../src/patient/types.js";
 
 /**
- * The ECG part over the whole input space (decision 193): shifting every date (readings, starts
+ * The ECG part over the whole input space (decision 191): shifting every date (readings, starts
  * and the clock) by the same amount changes nothing; adding a worse QTc as the newest reading
  * never lowers the level; a QTc in ms, in seconds or without a unit reads the same; a newest
  * normal QTc never removes a QTc above 500 ms observed within the recent window.

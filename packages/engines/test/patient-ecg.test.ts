@@ -11,7 +11,7 @@ import type {
 } from "../src/patient/types.js";
 
 /**
- * The ECG part of the patient review and the context read from readings (decision 193): QTc
+ * The ECG part of the patient review and the context read from readings (decision 191): QTc
  * above 500 ms or a rise of more than 60 ms from baseline is high (Drew et al. 2010), above the
  * sex-specific upper limit moderate with a QT-risk medicine, else low; a positive pregnancy test
  * sets pregnancy where the caller was silent and is a finding where the caller said otherwise.

@@ -1,5 +1,5 @@
 /**
- * Properties of the monitoring schedules over the whole input space (decisions 196-198): dates
+ * Properties of the monitoring schedules over the whole input space (decisions 192-194): dates
  * shifted together change nothing, a later or an extra test never makes monitoring more overdue,
  * and a later start never puts a clozapine count overdue before one interval of the schedule.
  */

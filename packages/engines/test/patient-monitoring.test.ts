@@ -1,5 +1,5 @@
 /**
- * Monitoring schedules (decisions 196-198): the issue's examples and the table's own rules.
+ * Monitoring schedules (decisions 192-194): the issue's examples and the table's own rules.
  */
 import { describe, expect, it } from "vitest";
 import { CLINICAL_LEVELS } from "../src/judgement.js";

@@ -10,7 +10,7 @@ import type {
 } from "../src/patient/types.js";
 
 /**
- * The trend rules over the whole input space (decision 199): shifting every date by the same
+ * The trend rules over the whole input space (decision 195): shifting every date by the same
  * amount changes nothing; the order of the input plays no part; a worse newest reading never
  * lowers the level; the same series in another accepted unit gives the same answer; a constant
  * series is never a finding.

@@ -10,7 +10,7 @@ import { TREND_RULES, trendFindings } from "../src/patient/trends.js";
 import type { DatedReading, PatientReviewInput, ReviewMedicine } from "../src/patient/types.js";
 
 /**
- * The trends part of the patient review (decision 199): the three series of the issue, each
+ * The trends part of the patient review (decision 195): the three series of the issue, each
  * with every reading inside its range, are findings; the rules' edges; what cannot be placed in a
  * series is named, never read as steady.
  */

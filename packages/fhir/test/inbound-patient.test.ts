@@ -5,7 +5,7 @@ import { PREGNANCY_STATUS_LOINC, readFhirInputs, readPatientReview } from "../sr
 import { labObservation, lithium, medicationRequest, PATIENT_ID } from "./inbound-fixtures.js";
 
 /**
- * Who the patient is and when the medicines started, read from the EHR (decisions 205 and 206):
+ * Who the patient is and when the medicines started, read from the EHR (decisions 201 and 202):
  * the Patient's birthDate and gender, a pregnancy-status Observation, a renewal followed back to
  * its first prescription, a MedicationStatement's start, and dated readings with their LOINC code.
  */

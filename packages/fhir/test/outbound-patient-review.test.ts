@@ -12,7 +12,7 @@ import {
 } from "../src/index.js";
 
 /**
- * The patient review's findings in the FHIR answer (decision 208): a judged finding is a
+ * The patient review's findings in the FHIR answer (decision 204): a judged finding is a
  * DetectedIssue at the door table's severity (OBSA for patient factors), a finding that could not
  * be judged an Observation saying "not evaluated"; every resource validates as R4.
  */

@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { readMarkdownTables } from "../src/index.js";
 
 /**
- * The monitoring table in docs/engines/evidence.md says what the code holds (decision 196): every
+ * The monitoring table in docs/engines/evidence.md says what the code holds (decision 192): every
  * row's analytes, baseline, phase intervals, risk phases, dose-change tests and levels.
  */
 const path = fileURLToPath(new URL("../../../docs/engines/evidence.md", import.meta.url));

@@ -54,7 +54,7 @@ function isPatientReview(value: unknown): value is { findings: PatientFinding[] 
 }
 
 /**
- * The patient review's findings the FHIR answer writes (decision 208): the answer's own
+ * The patient review's findings the FHIR answer writes (decision 204): the answer's own
  * `patientFindings` when the pipeline set them, else those of a `PatientReview` the JSON answer's
  * `data` carries at its top level (whatever the field is called), so the two answers agree.
  */

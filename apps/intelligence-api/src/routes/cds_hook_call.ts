@@ -86,7 +86,7 @@ function isFhirResource(json: unknown): boolean {
  * data); a missing key that cannot be fetched is 412, never silently treated as "no data". A key
  * whose answer arrived but failed the input screen (decision 150: too deep, NUL, lone surrogate,
  * not UTF-8) stays missing and is named in `unreadable`: the run says on a card that this data
- * could not be read, and draws no conclusion from it. An optional key (decision 205) that cannot
+ * could not be read, and draws no conclusion from it. An optional key (decision 201) that cannot
  * be had stays missing instead of making the call a 412; the run says its facts are unknown.
  */
 async function completePrefetch(

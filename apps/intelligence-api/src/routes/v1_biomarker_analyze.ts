@@ -14,7 +14,7 @@ const BiomarkerInputFields = {
   patient: PatientContextSchema.optional(),
   prescriptions: z.array(PrescriptionSchema).max(100).optional().openapi({
     description:
-      "Additive (decision 202): the prescriptions, the shape and bounds of the medication request's. Read by the patient review only: each active one is a medicine taken, started at `prescribedAt` (a prescription without it has an unknown start).",
+      "Additive (decision 198): the prescriptions, the shape and bounds of the medication request's. Read by the patient review only: each active one is a medicine taken, started at `prescribedAt` (a prescription without it has an unknown start).",
   }),
 };
 
@@ -62,7 +62,7 @@ const BiomarkerDataSchema = z.object({
     }),
   patientReview: PatientReviewSchema.optional().openapi({
     description:
-      "Additive (decision 202): the patient-over-time review of `patient`, every biomarker of every panel (dated by its panel's observedAt, with its unit and flag) and the active `prescriptions` (started at `prescribedAt`). Present when the request sent patient facts, or active prescriptions with lab readings, or when the review of the readings found anything (an ECG or a trend finding); absent otherwise. A finding at moderate or high, or one not assessed, sets intelligence.summary.requiresClinicianReview and is named in intelligence.summary.flagged (`Patient review (<level>): <title>`); every finding is counted in the headline. `summary.status` keeps describing the readings.",
+      "Additive (decision 198): the patient-over-time review of `patient`, every biomarker of every panel (dated by its panel's observedAt, with its unit and flag) and the active `prescriptions` (started at `prescribedAt`). Present when the request sent patient facts, or active prescriptions with lab readings, or when the review of the readings found anything (an ECG or a trend finding); absent otherwise. A finding at moderate or high, or one not assessed, sets intelligence.summary.requiresClinicianReview and is named in intelligence.summary.flagged (`Patient review (<level>): <title>`); every finding is counted in the headline. `summary.status` keeps describing the readings.",
   }),
 });
 

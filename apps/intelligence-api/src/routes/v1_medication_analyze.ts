@@ -16,7 +16,7 @@ const MedicationInputFields = {
   patient: PatientContextSchema.optional(),
   labs: z.array(LabPanelSchema).max(100).optional().openapi({
     description:
-      "Additive (decision 202): lab panels, the shape and bounds of the biomarker request's `labs`. Read by the patient review only (each biomarker dated by its panel's observedAt); no biomarker signal is made here.",
+      "Additive (decision 198): lab panels, the shape and bounds of the biomarker request's `labs`. Read by the patient review only (each biomarker dated by its panel's observedAt); no biomarker signal is made here.",
   }),
 };
 
@@ -72,7 +72,7 @@ const MedicationDataSchema = z.object({
   interactionCheck: MedicationInteractionCheckSchema.optional(),
   patientReview: PatientReviewSchema.optional().openapi({
     description:
-      "Additive (decision 202): the patient-over-time review of `patient`, the active prescriptions (each as the interaction check reads it, started at `prescribedAt`) and every biomarker of `labs`. Present when the request sent patient facts, or lab readings with active prescriptions, or when the review of what was sent found anything; absent otherwise. A finding at moderate or high, or one not assessed, sets intelligence.summary.requiresClinicianReview and is named in intelligence.summary.flagged (`Patient review (<level>): <title>`); every finding is counted in the headline. `summary.status` keeps describing the symptom scores. The patient's age (ageYears, or birthDate) is also used by interactionCheck's age-dependent dose limits.",
+      "Additive (decision 198): the patient-over-time review of `patient`, the active prescriptions (each as the interaction check reads it, started at `prescribedAt`) and every biomarker of `labs`. Present when the request sent patient facts, or lab readings with active prescriptions, or when the review of what was sent found anything; absent otherwise. A finding at moderate or high, or one not assessed, sets intelligence.summary.requiresClinicianReview and is named in intelligence.summary.flagged (`Patient review (<level>): <title>`); every finding is counted in the headline. `summary.status` keeps describing the symptom scores. The patient's age (ageYears, or birthDate) is also used by interactionCheck's age-dependent dose limits.",
   }),
 });
 

@@ -35,12 +35,12 @@ export const AgentPatientIdParamSchema = z.object({
 
 const ContextSchema = z.string().max(LIMITS.contextMaxChars).optional().openapi({
   description:
-    "Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 202). Give patient facts as the structured `patient` fields.",
+    "Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 198). Give patient facts as the structured `patient` fields.",
 });
 
 const AgentPatientSchema = PatientContextSchema.optional().openapi({
   description:
-    "Optional, additive (decision 202): who the patient is, for the patient review (`patientReview`, whose findings are in `risk`). The medication agent's dose check also reads the age.",
+    "Optional, additive (decision 198): who the patient is, for the patient review (`patientReview`, whose findings are in `risk`). The medication agent's dose check also reads the age.",
 });
 
 const MedicationStartsSchema = z
@@ -62,7 +62,7 @@ const MedicationStartsSchema = z
   .optional()
   .openapi({
     description:
-      "Optional, additive (decision 202): when entries of `medications` were first started and last changed dose, for the patient review's monitoring and factor rules; an entry without one has an unknown start. Each names an entry of `medications` (400 otherwise).",
+      "Optional, additive (decision 198): when entries of `medications` were first started and last changed dose, for the patient review's monitoring and factor rules; an entry without one has an unknown start. Each names an entry of `medications` (400 otherwise).",
   });
 
 export const MedicationAgentRequestSchema = z
@@ -93,7 +93,7 @@ export const BiomarkerAgentRequestSchema = z
   .object({
     panel: panelReadingsSchema().openapi({
       description:
-        "1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read only in the one accepted unit that makes it plausible (lithium mmol/L = mEq/L; creatinine 3.5 only as mg/dL); where several do, it is critical when it is beyond a critical limit in every one (neutrophils 0.4) and otherwise not evaluated (decisions 65, 180). `observedAt` (optional, additive, decision 202) dates a reading for the patient review's series and schedules; the flags do not read it.",
+        "1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read only in the one accepted unit that makes it plausible (lithium mmol/L = mEq/L; creatinine 3.5 only as mg/dL); where several do, it is critical when it is beyond a critical limit in every one (neutrophils 0.4) and otherwise not evaluated (decisions 65, 180). `observedAt` (optional, additive, decision 198) dates a reading for the patient review's series and schedules; the flags do not read it.",
       example: [
         { analyte: "lithium", value: 1.6, unit: "mmol/L" },
         { analyte: "ANC", value: 1200, unit: "cells/uL" },
@@ -235,7 +235,7 @@ function agentEnvelope<A extends z.ZodType>(object: string, assessment: A, name:
           .openapi({ description: "Additive: a model's tool loop, or the fixed deterministic tool plan." }),
         patientReview: AgentPatientReviewSchema.optional().openapi({
           description:
-            "Additive (decision 202), medication and biomarker agents: the patient-over-time review of `patient`, the medicines (with starts) and the dated readings, its findings also in `risk` (one level; a finding not assessed at least low). Present when the request sent patient facts, or medicines with readings, or when the review found anything; absent otherwise.",
+            "Additive (decision 198), medication and biomarker agents: the patient-over-time review of `patient`, the medicines (with starts) and the dated readings, its findings also in `risk` (one level; a finding not assessed at least low). Present when the request sent patient facts, or medicines with readings, or when the review found anything; absent otherwise.",
         }),
         disclaimer: z.string(),
       }),

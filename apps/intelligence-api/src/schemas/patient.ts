@@ -15,24 +15,24 @@ import {
 } from "@svc/engines";
 
 /**
- * The patient over time in the API (decision 202): the one patient context schema every request
+ * The patient over time in the API (decision 198): the one patient context schema every request
  * takes (the factory the agents and MCP validate with, bounds from `PATIENT_CONTEXT_LIMITS`), and
  * the review every answer carries in the same shape (`PatientReview`).
  */
 
 export const PatientContextSchema = patientContextSchema().openapi("PatientContext", {
   description:
-    "Additive (decision 202): who the patient is. Every field is optional; an absent field is unknown, never normal, and a rule that needs it says it was not evaluated. Unknown keys are refused (400 naming them), so a misspelt fact is never dropped. `ageYears` wins over `birthDate`.",
+    "Additive (decision 198): who the patient is. Every field is optional; an absent field is unknown, never normal, and a rule that needs it says it was not evaluated. Unknown keys are refused (400 naming them), so a misspelt fact is never dropped. `ageYears` wins over `birthDate`.",
   example: { ageYears: 70, sex: "female", pregnancy: "not_pregnant", egfr: 52 },
 });
 
 /** The agents' dated readings and medicines with starts (the reviewPatient tool's shapes). */
 export const ReviewReadingsSchema = reviewReadingsSchema().openapi({
-  description: `Additive (decision 202): up to ${LIMITS.reviewReadings.max} dated readings (laboratory, ECG, weight, pregnancy test) for the patient review: analyte, value (a number, or a result in words such as "positive"), optional unit, observedAt and laboratory flag.`,
+  description: `Additive (decision 198): up to ${LIMITS.reviewReadings.max} dated readings (laboratory, ECG, weight, pregnancy test) for the patient review: analyte, value (a number, or a result in words such as "positive"), optional unit, observedAt and laboratory flag.`,
 });
 
 export const ReviewMedicinesSchema = reviewMedicinesSchema().openapi({
-  description: `Additive (decision 202): up to ${LIMITS.reviewMedicines.max} medicines with the date each was first started (not the latest renewal) and of the last dose change, for the patient review's monitoring and factor rules. A medicine without startedAt has an unknown start.`,
+  description: `Additive (decision 198): up to ${LIMITS.reviewMedicines.max} medicines with the date each was first started (not the latest renewal) and of the last dose change, for the patient review's monitoring and factor rules. A medicine without startedAt has an unknown start.`,
 });
 
 const SourceSchema = z.object({
@@ -93,7 +93,7 @@ export const PatientReviewSchema = z
   })
   .openapi("PatientReview", {
     description:
-      "Additive (decision 202): the patient-over-time review (decision 189) of who the patient is against the medicines, the ECG, the monitoring the medicines call for and the trends of dated readings. The same review, by the same rules, in the JSON answers, the agents and MCP.",
+      "Additive (decision 198): the patient-over-time review (decision 189) of who the patient is against the medicines, the ECG, the monitoring the medicines call for and the trends of dated readings. The same review, by the same rules, in the JSON answers, the agents and MCP.",
   });
 
 /** An agent's review: with the date it was reckoned at and its findings as the agent's risk. */

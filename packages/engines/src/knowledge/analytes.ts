@@ -740,7 +740,7 @@ const RELEVANCE: readonly Omit<AnalyteEntry, "measure">[] = [
     toneHigh: W,
     toneLow: W,
   },
-  // ECG (decision 193): read by the patient review's ECG part (patient/ecg.ts) with the QT risk of
+  // ECG (decision 191): read by the patient review's ECG part (patient/ecg.ts) with the QT risk of
   // the medicines taken; the table alone knows no sex, so its QTc range is the stricter one.
   {
     key: "qtc",
@@ -800,7 +800,7 @@ const RELEVANCE: readonly Omit<AnalyteEntry, "measure">[] = [
     toneLow: W,
     loinc: [{ code: "8867-4", display: "Heart rate", property: "rate" }],
   },
-  // Pregnancy test (decision 193): positive or negative as text, or serum hCG in IU/L
+  // Pregnancy test (decision 191): positive or negative as text, or serum hCG in IU/L
   {
     key: "hcg",
     display: "hCG (pregnancy test)",
@@ -898,7 +898,7 @@ const RELEVANCE: readonly Omit<AnalyteEntry, "measure">[] = [
     toneHigh: W,
     toneLow: W,
   },
-  // Body measures (decision 200): read as series by the trends part of the patient review
+  // Body measures (decision 196): read as series by the trends part of the patient review
   {
     key: "weight",
     display: "Body weight",
@@ -1000,7 +1000,7 @@ export interface AnalyteMeasure {
   elevatedFrom?: { value: number; name: string; source: string };
   /**
    * Why the row has no range on purpose (body weight: a value alone is neither high nor low;
-   * decision 200). Such a row is read for its unit and plausibility and as a series; its
+   * decision 196). Such a row is read for its unit and plausibility and as a series; its
    * evaluation carries this sentence as a note, so "no flag" is never mistaken for "in range".
    */
   noRange?: string;
@@ -1877,7 +1877,7 @@ const MILLISECONDS: readonly AnalyteUnit[] = [
   },
 ];
 
-/** ECG and pregnancy-test rows (decision 193). */
+/** ECG and pregnancy-test rows (decision 191). */
 const ECG_AND_PREGNANCY_MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
   qtc: {
     canonicalUnit: "ms",
@@ -2053,7 +2053,7 @@ const MORE_MEASURES: Readonly<Record<string, AnalyteMeasure>> = {
 };
 
 /**
- * Decision 200: body weight and BMI, so a weight series can be read against the weight before an
+ * Decision 196: body weight and BMI, so a weight series can be read against the weight before an
  * antipsychotic started. Weight has no reference range (a weight alone is not high or low); BMI
  * carries the WHO adult classes.
  */

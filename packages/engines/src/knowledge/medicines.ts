@@ -1041,7 +1041,7 @@ export interface ReducedDoseLimit {
   appliesTo: string;
   /** What to check when the age is given and below the threshold, if the label names other groups. */
   otherConditions?: string;
-  /** The lower maximum also applies with hepatic impairment of any grade, as the label says (decision 201). */
+  /** The lower maximum also applies with hepatic impairment of any grade, as the label says (decision 197). */
   withHepaticImpairment?: true;
 }
 

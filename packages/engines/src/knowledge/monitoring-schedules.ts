@@ -1,5 +1,5 @@
 /**
- * Monitoring schedules (decisions 196-198): one row per medicine or therapeutic class and test,
+ * Monitoring schedules (decisions 192-194): one row per medicine or therapeutic class and test,
  * read by `monitoringFindings` (patient/monitoring.ts). A row names the analytes that satisfy it
  * (keys of the analyte table), whether a baseline before the start is asked for, and its phases
  * counted from the start: from which day a phase runs and the longest gap it allows between two
@@ -118,7 +118,7 @@ const LITHIUM_RISKS: readonly MonitoringRisk[] = [
   { kind: "analyte_out_of_range", analyte: "tsh", label: "TSH outside its range" },
 ];
 
-/** The monitoring table (decision 196). */
+/** The monitoring table (decision 192). */
 export const MONITORING_SCHEDULES: readonly MonitoringSchedule[] = [
   {
     id: "clozapine_neutrophils",

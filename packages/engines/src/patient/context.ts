@@ -19,7 +19,7 @@ export type HepaticImpairment = (typeof HEPATIC_IMPAIRMENTS)[number];
 
 /**
  * Where a fact came from: the caller's structured field, the EHR (resource type and id), or one of
- * the review's dated readings (a pregnancy test, an eGFR; decision 193).
+ * the review's dated readings (a pregnancy test, an eGFR; decision 191).
  */
 export const PATIENT_FACT_SOURCE_KINDS = ["request", "ehr", "reading"] as const;
 

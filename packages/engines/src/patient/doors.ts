@@ -52,7 +52,7 @@ export interface DoorReviewInput {
 }
 
 /**
- * The review a door's answer carries, or null when it carries none (decision 202): an answer
+ * The review a door's answer carries, or null when it carries none (decision 198): an answer
  * carries it when the caller sent patient facts, or both medicines and readings, or when the
  * review of what was sent found anything. Otherwise nothing the review reads was sent and it
  * found nothing, and the answer stays as it was before the review existed.
@@ -111,7 +111,7 @@ export interface PatientReviewSummary {
 const HEADLINE_TITLES = 3;
 
 /**
- * The review in a JSON answer's summary (decision 202), the one place the medication and
+ * The review in a JSON answer's summary (decision 198), the one place the medication and
  * biomarker engines read it: a finding at moderate or high sets `requiresClinicianReview` and is
  * named in `flagged` (as `DOOR_LEVELS` maps the level for the JSON door); a finding not assessed
  * does too (`NOT_ASSESSED_DOORS`). Every finding is named in the headline sentence (the first few)

@@ -1,5 +1,5 @@
 /**
- * The ECG and the pregnancy tests of the patient review (decisions 189 and 193). The QTc series is
+ * The ECG and the pregnancy tests of the patient review (decisions 189 and 191). The QTc series is
  * read with the rules of the AHA/ACCF statement on torsade de pointes (above 500 ms, or a rise of
  * more than 60 ms from the pre-drug baseline, is high risk) and sex-specific upper limits, and
  * joined to the QT risk category of every medicine taken (`QT_RISK`); a medicine without a
@@ -39,10 +39,10 @@ export const ECG_SOURCES = {
     "OhioHealth laboratory test catalogue, serum hCG: negative below 5 mIU/mL, indeterminate 5-24, positive from 25",
   gestation: "A pregnancy lasts about 280 days (40 weeks) from the last menstrual period (Naegele's rule)",
   ich: "ICH E14 (FDA guidance, October 2005), categorical analysis: QTc increases from baseline of more than 30 ms (potential concern) and more than 60 ms (clear concern); read in secondary copies",
-  expertSet: "expert-set (decision 193)",
+  expertSet: "expert-set (decision 191)",
 } as const;
 
-/** The QTc rules (decision 193); every value is listed with its source in docs/engines/evidence.md. */
+/** The QTc rules (decision 191); every value is listed with its source in docs/engines/evidence.md. */
 export const QTC_RULES = {
   /** Above this (ms) the risk of torsade de pointes is high (Drew et al. 2010). */
   highRiskAboveMs: 500,
@@ -50,7 +50,7 @@ export const QTC_RULES = {
   highRiskRiseAboveMs: 60,
   /**
    * A rise of more than this (ms) from the baseline is a change to review: moderate with a
-   * QT-risk medicine, else low (ICH E14 categorical threshold; decision 201).
+   * QT-risk medicine, else low (ICH E14 categorical threshold; decision 197).
    */
   reviewRiseAboveMs: 30,
   /** Upper limits of normal (ms): above them the QTc is prolonged (Khatib et al. 2021). */
@@ -63,7 +63,7 @@ export const QTC_RULES = {
   recentWindowDays: 180,
 } as const;
 
-/** Pregnancy tests and renal results read into the patient context (decision 193). */
+/** Pregnancy tests and renal results read into the patient context (decision 191). */
 export const CONTEXT_READING_RULES = {
   /** Serum hCG at or above this (IU/L = mIU/mL) is a positive pregnancy test (laboratory cut-off). */
   hcgPositiveFromIuPerL: 25,
@@ -642,7 +642,7 @@ function pregnancyFinding(
 }
 
 /**
- * What the pregnancy tests say that the context does not (decision 193): a positive or
+ * What the pregnancy tests say that the context does not (decision 191): a positive or
  * indeterminate test the caller's pregnancy status contradicts, a positive test without a date,
  * and a test that could not be read. The caller's status is kept; the test is never hidden.
  */
@@ -715,7 +715,7 @@ export function pregnancyTestFindings(input: PatientReviewInput): PatientFinding
 // ---------------------------------------------------------------------------------------------
 // The review part and the context
 
-/** The ECG part of the review (decision 193), with what the pregnancy tests say the context does not. */
+/** The ECG part of the review (decision 191), with what the pregnancy tests say the context does not. */
 export function ecgFindings(input: PatientReviewInput): PatientFinding[] {
   return [...qtcFindings(input), ...pregnancyTestFindings(input)];
 }
@@ -752,7 +752,7 @@ function newestCanonical(
 }
 
 /**
- * The patient context completed from the readings (decision 193); the caller's facts win. A
+ * The patient context completed from the readings (decision 191); the caller's facts win. A
  * positive pregnancy test (newest dated, within 280 days) sets `pregnancy: "pregnant"` and an
  * indeterminate one `"possible"` when the caller gave no status (or "unknown"); a negative test
  * sets nothing (it does not exclude an early pregnancy). The newest dated eGFR (and creatinine

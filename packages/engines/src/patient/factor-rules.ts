@@ -190,7 +190,7 @@ const NICE_CG192_BREASTFEEDING =
 export const BREASTFEEDING_RULES: readonly BreastfeedingRule[] = [
   {
     ingredient: "lithium",
-    // A label contraindication is high, as valproate in pregnancy (decision 201).
+    // A label contraindication is high, as valproate in pregnancy (decision 197).
     level: "high",
     asks: "Lithium passes into breast milk; the UK label contraindicates it in lactation and the US label does not recommend breastfeeding.",
     source: `Priadel (lithium) SmPC, 4.3 Contraindications (lactation; read in a copy of the Irish SmPC 2021); US lithium label, Lactation (breastfeeding not recommended; read in a summary); ${NICE_CG192_BREASTFEEDING}`,

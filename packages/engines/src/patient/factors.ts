@@ -256,7 +256,7 @@ function pregnancyFindings(patient: PatientContext, read: MedicinesRead, now: Da
   }
   // Unknown teratogenicity is said where a pregnancy is stated (pregnant or possible); an unread
   // name is unknown too. Pregnancy not stated in a woman of childbearing age is screened for the
-  // known teratogens only (decision 201).
+  // known teratogens only (decision 197).
   const pregnancyInPlay = situation.kind === "pregnant" || situation.kind === "possible";
   if (pregnancyInPlay && (unknown.length > 0 || read.unrecognised.length > 0)) {
     const what = [...unknown, ...quoted(read.unrecognised)];
@@ -470,7 +470,7 @@ function hepaticFindings(patient: PatientContext, read: MedicinesRead): PatientF
   for (const [ingredient, names] of read.byIngredient) {
     const rule = HEPATIC_BY_INGREDIENT.get(ingredient);
     if (rule === undefined) continue;
-    // Hepatic impairment is a fact stated when present (decision 201): not given, no finding;
+    // Hepatic impairment is a fact stated when present (decision 197): not given, no finding;
     // stated as unknown, the rule is said to be not evaluated.
     if (grade === undefined) continue;
     if (grade === "unknown") {

@@ -1,5 +1,5 @@
 /**
- * What monitoring the medicines call for (decisions 189, 196-198): for each medicine taken and each
+ * What monitoring the medicines call for (decisions 189, 192-194): for each medicine taken and each
  * row of the monitoring table (knowledge/monitoring-schedules.ts) that applies to it, the phase
  * of treatment from the start date, the interval in force, the last dated test and whether the
  * next one is due or overdue, and since when. Rows are read, never written per drug here.
@@ -108,12 +108,12 @@ function levelOf(
   phase: SchedulePhase | null,
 ): ClinicalLevel {
   // A test not yet overdue is information, not a risk: the next date is said at level none
-  // (decision 201), so a weekly schedule kept to the day raises nothing.
+  // (decision 197), so a weekly schedule kept to the day raises nothing.
   return status === "overdue" ? (phase?.overdueLevel ?? row.overdueLevel) : "none";
 }
 
 /**
- * The schedule placed on a known start (decision 197). The next test is due one interval after
+ * The schedule placed on a known start (decision 193). The next test is due one interval after
  * the last, the interval of the phase the last test fell in (a later test never brings the due
  * date forward). A result before the start counts from the start: a baseline when it is no older
  * than `BASELINE_WINDOW_DAYS`; no baseline where one is asked for is overdue from the start. After
@@ -133,7 +133,7 @@ function placeOnStart(
     if (satisfied || now >= start + BASELINE_ONLY_REPORT_DAYS * MS_PER_DAY)
       return { status: "current", level: "none", dueAt: null, phase: null, last, basis: "baseline" };
     // A baseline-only test missed once treatment has begun cannot be taken any more: said, at
-    // level none (decision 201); before the start it is due.
+    // level none (decision 197); before the start it is due.
     const status = dueStatus(start, now);
     return { status, level: "none", dueAt: start, phase: null, last, basis: "baseline" };
   }
@@ -171,7 +171,7 @@ function placeOnStart(
 
 /**
  * Without a start the phase is unknown; the longest interval (the maintenance phase) still says
- * whether the last test is too old in any phase (decision 197).
+ * whether the last test is too old in any phase (decision 193).
  */
 function placeWithoutStart(
   row: MonitoringSchedule,
@@ -277,7 +277,7 @@ function missingSinceStart(row: MonitoringSchedule, start: number | null, now: n
 
 /** The title: "Neutrophil count overdue: last 94 days ago, weekly in weeks 1-18 (UK and US labels)". */
 function titleOf(row: MonitoringSchedule, outcome: RowOutcome, now: number, start: number | null): string {
-  // A missed baseline-only test cannot be overdue: it is said as missing (decision 201).
+  // A missed baseline-only test cannot be overdue: it is said as missing (decision 197).
   const baselineOnly = outcome.phase === null && outcome.basis === "baseline";
   const word =
     baselineOnly && outcome.status === "overdue"
@@ -343,7 +343,7 @@ function detailOf(
   return parts.join(" ");
 }
 
-/** Every monitoring finding of the review (decision 196): kind `monitoring`. */
+/** Every monitoring finding of the review (decision 192): kind `monitoring`. */
 export function monitoringFindings(input: PatientReviewInput): PatientFinding[] {
   const now = input.now.getTime();
   const taken = input.medicines.map(readMedicine);

@@ -1,5 +1,5 @@
 /**
- * Trends in laboratory series (decision 189, part four; decision 199): readings of one analyte
+ * Trends in laboratory series (decision 189, part four; decision 195): readings of one analyte
  * over time, read against sourced rules, so a series that says act is a finding even when every
  * reading sits inside its range. The rules live in one table, `TREND_RULES`; each row names the
  * analytes it reads, its test (one of a few kinds, each read by one function below), its level,
@@ -534,7 +534,7 @@ function declineRate(
     const d = days(a, b);
     if (d < test.minDays) continue;
     // The rate to the threshold's precision (one decimal): 10 over two years is 5.0 a year
-    // whichever year length is used, not "more than 5" (decision 201).
+    // whichever year length is used, not "more than 5" (decision 197).
     const perYear = Math.round((((a.value - b.value) * YEAR_DAYS) / d) * 10) / 10;
     if (!above(perYear, test.perYear)) continue;
     best = stronger(best, {
@@ -693,7 +693,7 @@ function ruleFinding(
       : rule.level;
   if (evidence.sustained === true && rule.levelWhenSustained !== undefined)
     level = higherClinicalLevel(level, rule.levelWhenSustained);
-  // A trend is at least as serious as the one judgement of the reading it ends on (decision 201):
+  // A trend is at least as serious as the one judgement of the reading it ends on (decision 197):
   // a fall into the severe neutropenia band is high because the reading is beyond a critical limit.
   level = higherClinicalLevel(
     level,
@@ -752,14 +752,14 @@ function gapFindings(series: AnalyteSeries): PatientFinding[] {
       detail: `A reading without a date (or dated after the review) cannot be placed in time, so the ${display} trend was read without: ${undated.join("; ")}.`,
       analyte: series.entry.key,
       since: null,
-      source: "Decision 199: a series is read in time order; an undated reading cannot be placed",
+      source: "Decision 195: a series is read in time order; an undated reading cannot be placed",
     });
   }
   return findings;
 }
 
 /**
- * Trend findings of the patient review (decision 199): every rule of `TREND_RULES` on the series
+ * Trend findings of the patient review (decision 195): every rule of `TREND_RULES` on the series
  * of each analyte it reads, one finding per rule and analyte (within a group only the highest),
  * then the readings that could not be placed. Order follows the table, then the analyte keys.
  */

@@ -4,7 +4,7 @@
  * first start dates (MedicationRequests with their prior prescriptions, MedicationStatements),
  * and dated readings (every Observation of an analyte the table knows, by `findAnalyteByLoinc`).
  * Nothing is judged here; what could not be read is said in `notes` and `notUsed`.
- * Rules: docs/fhir.md, "FHIR in: the patient"; decisions 205 and 206.
+ * Rules: docs/fhir.md, "FHIR in: the patient"; decisions 201 and 202.
  */
 import {
   type DatedReading,
@@ -148,7 +148,7 @@ function readPregnancyStatus(resource: Json, options: ReadOptions): DatedStatus 
 
 /**
  * The pregnancy fact: the newest readable status. "Pregnant" is carried; "not pregnant" states
- * one point in time and is never carried forward as a fact (decision 206): the pregnancy is left
+ * one point in time and is never carried forward as a fact (decision 202): the pregnancy is left
  * unknown and the note says what the EHR recorded and when.
  */
 function pregnancyFact(statuses: readonly DatedStatus[], out: PatientReviewRead): Partial<PatientContext> {
@@ -180,7 +180,7 @@ const isoOf = (value: unknown): string | null => {
 };
 
 /**
- * The first start of an active request (decision 205): a renewal (`priorPrescription`) is followed
+ * The first start of an active request (decision 201): a renewal (`priorPrescription`) is followed
  * back through the prescriptions in the data to the first, whose `authoredOn` is the start; a
  * renewal whose prior is not in the data has an unknown start. `basedOn` (the plan it fulfils) and
  * `dispenseRequest.validityPeriod` (how long the prescription may be dispensed) say nothing of

@@ -23,7 +23,7 @@ export interface AnswerCommon {
 /**
  * What every answer may carry besides its engine's data: the findings of the patient-over-time
  * review that ran on the request's patient facts (decision 189), each written as a DetectedIssue
- * or a "not evaluated" Observation (decision 208).
+ * or a "not evaluated" Observation (decision 204).
  */
 export interface AnswerReview {
   patientFindings?: readonly PatientFinding[];

@@ -149,7 +149,7 @@ export function analysisBundle(answer: AnalysisAnswer, options: OutboundOptions)
   const parts = engineEntries(ctx);
   const leftOver = attachCodes(ctx, parts.byItem, parts.observations[0]);
   const guidance = guidanceResponse(ctx, parts.caveat, leftOver);
-  // The patient review's findings, when the answer carries them (decision 208).
+  // The patient review's findings, when the answer carries them (decision 204).
   const review = patientFindingResources(
     { base: ctx.base, newId: ctx.newId, identifiedAt: answer.data.generatedAt },
     answer.patientFindings ?? [],

@@ -1,5 +1,5 @@
 /**
- * The patient-over-time review's findings (decision 189) as FHIR R4 resources (decision 208),
+ * The patient-over-time review's findings (decision 189) as FHIR R4 resources (decision 204),
  * through the door table (`DOOR_LEVELS[level].fhirDetectedIssue`): a finding that was judged is a
  * DetectedIssue at that severity (none: no resource); a patient-factor finding is coded v3 ActCode
  * OBSA "Observation Alert" (therapy inappropriate or contraindicated for characteristics of the

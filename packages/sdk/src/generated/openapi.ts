@@ -1119,7 +1119,7 @@ export interface components {
       warnings: string[];
       complete: boolean;
     };
-    /** @description Additive (decision 202): the patient-over-time review of `patient`, the active prescriptions (each as the interaction check reads it, started at `prescribedAt`) and every biomarker of `labs`. Present when the request sent patient facts, or lab readings with active prescriptions, or when the review of what was sent found anything; absent otherwise. A finding at moderate or high, or one not assessed, sets intelligence.summary.requiresClinicianReview and is named in intelligence.summary.flagged (`Patient review (<level>): <title>`); every finding is counted in the headline. `summary.status` keeps describing the symptom scores. The patient's age (ageYears, or birthDate) is also used by interactionCheck's age-dependent dose limits. */
+    /** @description Additive (decision 198): the patient-over-time review of `patient`, the active prescriptions (each as the interaction check reads it, started at `prescribedAt`) and every biomarker of `labs`. Present when the request sent patient facts, or lab readings with active prescriptions, or when the review of what was sent found anything; absent otherwise. A finding at moderate or high, or one not assessed, sets intelligence.summary.requiresClinicianReview and is named in intelligence.summary.flagged (`Patient review (<level>): <title>`); every finding is counted in the headline. `summary.status` keeps describing the symptom scores. The patient's age (ageYears, or birthDate) is also used by interactionCheck's age-dependent dose limits. */
     PatientReview: {
       /**
        * @description The highest level of any finding; `none` with none.
@@ -1182,7 +1182,7 @@ export interface components {
       assessments: components["schemas"]["Assessment"][];
       dmseLatencyPctChange?: number;
       patient?: components["schemas"]["PatientContext"];
-      /** @description Additive (decision 202): lab panels, the shape and bounds of the biomarker request's `labs`. Read by the patient review only (each biomarker dated by its panel's observedAt); no biomarker signal is made here. */
+      /** @description Additive (decision 198): lab panels, the shape and bounds of the biomarker request's `labs`. Read by the patient review only (each biomarker dated by its panel's observedAt); no biomarker signal is made here. */
       labs?: components["schemas"]["LabPanel"][];
       /** @description true adds intelligence.reasoning (adds latency). */
       explain?: boolean;
@@ -1209,7 +1209,7 @@ export interface components {
       createdAt: string;
     };
     /**
-     * @description Additive (decision 202): who the patient is. Every field is optional; an absent field is unknown, never normal, and a rule that needs it says it was not evaluated. Unknown keys are refused (400 naming them), so a misspelt fact is never dropped. `ageYears` wins over `birthDate`.
+     * @description Additive (decision 198): who the patient is. Every field is optional; an absent field is unknown, never normal, and a rule that needs it says it was not evaluated. Unknown keys are refused (400 naming them), so a misspelt fact is never dropped. `ageYears` wins over `birthDate`.
      * @example {
      *       "ageYears": 70,
      *       "sex": "female",
@@ -1277,7 +1277,7 @@ export interface components {
         assessments?: components["schemas"]["Assessment"][];
         dmseLatencyPctChange?: number;
         patient?: components["schemas"]["PatientContext"];
-        /** @description Additive (decision 202): lab panels, the shape and bounds of the biomarker request's `labs`. Read by the patient review only (each biomarker dated by its panel's observedAt); no biomarker signal is made here. */
+        /** @description Additive (decision 198): lab panels, the shape and bounds of the biomarker request's `labs`. Read by the patient review only (each biomarker dated by its panel's observedAt); no biomarker signal is made here. */
         labs?: components["schemas"]["LabPanel"][];
       };
     };
@@ -1326,7 +1326,7 @@ export interface components {
     BiomarkerAnalyzeRequest: {
       labs: components["schemas"]["LabPanel"][];
       patient?: components["schemas"]["PatientContext"];
-      /** @description Additive (decision 202): the prescriptions, the shape and bounds of the medication request's. Read by the patient review only: each active one is a medicine taken, started at `prescribedAt` (a prescription without it has an unknown start). */
+      /** @description Additive (decision 198): the prescriptions, the shape and bounds of the medication request's. Read by the patient review only: each active one is a medicine taken, started at `prescribedAt` (a prescription without it has an unknown start). */
       prescriptions?: components["schemas"]["Prescription"][];
       /** @description true adds intelligence.reasoning (adds latency). */
       explain?: boolean;
@@ -1343,7 +1343,7 @@ export interface components {
       inputs?: {
         labs?: components["schemas"]["LabPanel"][];
         patient?: components["schemas"]["PatientContext"];
-        /** @description Additive (decision 202): the prescriptions, the shape and bounds of the medication request's. Read by the patient review only: each active one is a medicine taken, started at `prescribedAt` (a prescription without it has an unknown start). */
+        /** @description Additive (decision 198): the prescriptions, the shape and bounds of the medication request's. Read by the patient review only: each active one is a medicine taken, started at `prescribedAt` (a prescription without it has an unknown start). */
         prescriptions?: components["schemas"]["Prescription"][];
       };
     };
@@ -1539,7 +1539,7 @@ export interface components {
       level: "none" | "low" | "moderate" | "high";
       labels: string[];
     };
-    /** @description Additive (decision 202), medication and biomarker agents: the patient-over-time review of `patient`, the medicines (with starts) and the dated readings, its findings also in `risk` (one level; a finding not assessed at least low). Present when the request sent patient facts, or medicines with readings, or when the review found anything; absent otherwise. */
+    /** @description Additive (decision 198), medication and biomarker agents: the patient-over-time review of `patient`, the medicines (with starts) and the dated readings, its findings also in `risk` (one level; a finding not assessed at least low). Present when the request sent patient facts, or medicines with readings, or when the review found anything; absent otherwise. */
     AgentPatientReview: components["schemas"]["PatientReview"] & {
       /** @description The date the review was reckoned at. */
       asOf: string;
@@ -1560,7 +1560,7 @@ export interface components {
        */
       medications: string[];
       patient?: components["schemas"]["PatientContext"] & unknown;
-      /** @description Optional, additive (decision 202): when entries of `medications` were first started and last changed dose, for the patient review's monitoring and factor rules; an entry without one has an unknown start. Each names an entry of `medications` (400 otherwise). */
+      /** @description Optional, additive (decision 198): when entries of `medications` were first started and last changed dose, for the patient review's monitoring and factor rules; an entry without one has an unknown start. Each names an entry of `medications` (400 otherwise). */
       medicationStarts?: {
         /** @description An entry of `medications`, as written there (spacing and case aside). */
         medication: string;
@@ -1569,7 +1569,7 @@ export interface components {
         /** @description When the dose last changed. */
         doseChangedAt?: string;
       }[];
-      /** @description Additive (decision 202): up to 200 dated readings (laboratory, ECG, weight, pregnancy test) for the patient review: analyte, value (a number, or a result in words such as "positive"), optional unit, observedAt and laboratory flag. */
+      /** @description Additive (decision 198): up to 200 dated readings (laboratory, ECG, weight, pregnancy test) for the patient review: analyte, value (a number, or a result in words such as "positive"), optional unit, observedAt and laboratory flag. */
       readings?: {
         /** @description The analyte: "QTc", "ANC", "creatinine". */
         analyte: string;
@@ -1583,7 +1583,7 @@ export interface components {
          */
         flag?: "high" | "low" | "critical";
       }[];
-      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 202). Give patient facts as the structured `patient` fields. */
+      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 198). Give patient facts as the structured `patient` fields. */
       context?: string;
     };
     BiomarkerAgentResponse: {
@@ -1647,7 +1647,7 @@ export interface components {
     };
     BiomarkerAgentRequest: {
       /**
-       * @description 1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read only in the one accepted unit that makes it plausible (lithium mmol/L = mEq/L; creatinine 3.5 only as mg/dL); where several do, it is critical when it is beyond a critical limit in every one (neutrophils 0.4) and otherwise not evaluated (decisions 65, 180). `observedAt` (optional, additive, decision 202) dates a reading for the patient review's series and schedules; the flags do not read it.
+       * @description 1-50 readings. `unit` (optional, additive; UCUM or a common spelling such as cells/uL or umol/L) is converted to the analyte's canonical unit. Without a unit a value is read only in the one accepted unit that makes it plausible (lithium mmol/L = mEq/L; creatinine 3.5 only as mg/dL); where several do, it is critical when it is beyond a critical limit in every one (neutrophils 0.4) and otherwise not evaluated (decisions 65, 180). `observedAt` (optional, additive, decision 198) dates a reading for the patient review's series and schedules; the flags do not read it.
        * @example [
        *       {
        *         "analyte": "lithium",
@@ -1670,7 +1670,7 @@ export interface components {
       /** @description Optional, additive: benign ethnic neutropenia documented by a clinician. Only the US clozapine label category of a neutrophil count names the BEN table; flags and critical limits never loosen. Absent: general-population thresholds (decision 66). */
       benignEthnicNeutropenia?: boolean;
       patient?: components["schemas"]["PatientContext"] & unknown;
-      /** @description Additive (decision 202): up to 50 medicines with the date each was first started (not the latest renewal) and of the last dose change, for the patient review's monitoring and factor rules. A medicine without startedAt has an unknown start. */
+      /** @description Additive (decision 198): up to 50 medicines with the date each was first started (not the latest renewal) and of the last dose change, for the patient review's monitoring and factor rules. A medicine without startedAt has an unknown start. */
       medicines?: {
         /** @description Name, with a dose when known. */
         name: string;
@@ -1679,7 +1679,7 @@ export interface components {
         /** @description When the dose last changed, where known. */
         doseChangedAt?: string;
       }[];
-      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 202). Give patient facts as the structured `patient` fields. */
+      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 198). Give patient facts as the structured `patient` fields. */
       context?: string;
     };
     OutcomeAgentResponse: {
@@ -1769,7 +1769,7 @@ export interface components {
         total?: number;
         priorTotal?: number;
       }[];
-      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 202). Give patient facts as the structured `patient` fields. */
+      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 198). Give patient facts as the structured `patient` fields. */
       context?: string;
     };
     RelapseAgentResponse: {
@@ -1846,7 +1846,7 @@ export interface components {
         indicator: string;
         severity: number;
       }[];
-      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 202). Give patient facts as the structured `patient` fields. */
+      /** @description Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 198). Give patient facts as the structured `patient` fields. */
       context?: string;
     };
     McpJsonRpcResponse: {
