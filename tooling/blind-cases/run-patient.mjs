@@ -88,6 +88,7 @@ const prescriptionsOf = (c) =>
     medicationName: m.name,
     status: "active",
     ...(startOf(m) ? { prescribedAt: startOf(m) } : {}),
+    ...(m.doseChangedDaysAgo === undefined ? {} : { doseChangedAt: daysAgo(m.doseChangedDaysAgo) }),
   }));
 
 // LOINC codes a laboratory would send with each printed name (published LOINC parts; the case's
@@ -111,6 +112,8 @@ const LOINC_BY_NAME = {
   "hcg serum": "2118-8",
 };
 const loincOf = (r) => r.loinc ?? LOINC_BY_NAME[r.analyte.toLowerCase()] ?? null;
+// Laboratory spellings that are not UCUM codes, as an EHR would code them.
+const UCUM_CODE = { "mL/min/1.73m2": "mL/min/{1.73_m2}", "10*9/L": "10*9/L", lb: "[lb_av]" };
 function observation(r, i) {
   const code = loincOf(r);
   const numeric = typeof r.value === "number";
@@ -122,7 +125,12 @@ function observation(r, i) {
     subject: { reference: `Patient/${PATIENT}` },
     effectiveDateTime: daysAgo(r.daysAgo),
     ...(numeric
-      ? { valueQuantity: { value: r.value, ...(r.unit ? { unit: r.unit, system: UCUM, code: r.unit } : {}) } }
+      ? {
+          valueQuantity: {
+            value: r.value,
+            ...(r.unit ? { unit: r.unit, system: UCUM, code: UCUM_CODE[r.unit] ?? r.unit } : {}),
+          },
+        }
       : { valueString: String(r.value) }),
   };
 }
@@ -141,6 +149,32 @@ function patientResource(c) {
     ...(p.sex ? { gender: p.sex } : {}),
     ...(birthDate ? { birthDate } : {}),
   };
+}
+// The patient facts an EHR records as Observations: pregnancy status (LOINC 82810-3 with its LOINC
+// answers) and eGFR. Breastfeeding, hepatic impairment and creatinine clearance have no reading
+// here: the CDS door does not read them (said in the results).
+const PREGNANCY_ANSWERS = {
+  pregnant: { code: "LA15173-0", display: "Pregnant" },
+  not_pregnant: { code: "LA26683-5", display: "Not pregnant" },
+  unknown: { code: "LA4489-6", display: "Unknown" },
+};
+function factObservations(c) {
+  const p = c.patient ?? {};
+  const out = [];
+  const answer = PREGNANCY_ANSWERS[p.pregnancy];
+  if (answer)
+    out.push({
+      resourceType: "Observation",
+      id: "preg",
+      status: "final",
+      code: { coding: [{ system: "http://loinc.org", code: "82810-3" }], text: "Pregnancy status" },
+      subject: { reference: `Patient/${PATIENT}` },
+      effectiveDateTime: daysAgo(1),
+      valueCodeableConcept: { coding: [{ system: "http://loinc.org", ...answer }] },
+    });
+  if (p.egfr !== undefined)
+    out.push(observation({ analyte: "eGFR", value: p.egfr, unit: "mL/min/{1.73_m2}", daysAgo: 1 }, "egfr"));
+  return out;
 }
 function medicationRequest(m, i) {
   return {
@@ -211,6 +245,52 @@ async function runCase(c) {
       ),
     );
   }
+  if (c.medicines.length) {
+    const r = await post(`/v1/medication/${PATIENT}/agent`, {
+      medications: c.medicines.map((m) => m.name),
+      patient,
+      medicationStarts: c.medicines.map((m, i) => ({
+        medication: m.name,
+        ...(medicines[i].startedAt ? { startedAt: medicines[i].startedAt } : {}),
+        ...(medicines[i].doseChangedAt ? { doseChangedAt: medicines[i].doseChangedAt } : {}),
+      })),
+      ...(readings.length ? { readings } : {}),
+    });
+    const review = r.json?.data?.patientReview;
+    rows.push(
+      row(
+        "medication agent",
+        c,
+        review?.level ?? "none",
+        r.status === 200 ? titles(review?.findings) : `HTTP ${r.status} ${short(r.text, 100)}`,
+      ),
+    );
+  }
+  if (readings.length) {
+    const r = await post(`/v1/biomarker/${PATIENT}/agent`, {
+      panel: readings.slice(0, 50).map((x) => ({
+        analyte: x.analyte,
+        value: x.value,
+        ...(x.unit ? { unit: x.unit } : {}),
+        observedAt: x.observedAt,
+      })),
+      patient,
+      medicines: medicines.map((m) => ({
+        name: m.name,
+        ...(m.startedAt ? { startedAt: m.startedAt } : {}),
+        ...(m.doseChangedAt ? { doseChangedAt: m.doseChangedAt } : {}),
+      })),
+    });
+    const review = r.json?.data?.patientReview;
+    rows.push(
+      row(
+        "biomarker agent",
+        c,
+        review?.level ?? "none",
+        r.status === 200 ? titles(review?.findings) : `HTTP ${r.status} ${short(r.text, 100)}`,
+      ),
+    );
+  }
   {
     const m = await mcp("reviewPatient", { patient, medicines, readings });
     const level = m.sc?.level ?? m.sc?.risk?.level ?? "?";
@@ -225,10 +305,11 @@ async function runCase(c) {
         patient: patientResource(c),
         medications: bundle(c.medicines.map(medicationRequest)),
         scores: bundle([]),
-        labs: bundle(c.readings.map(observation)),
+        labs: bundle([...c.readings.map(observation), ...factObservations(c)]),
       },
     });
-    const x = cardsLevel(r, (rule) => rule === "cards-not-shown");
+    // The review's cards only (patient-*); the lab, relapse and data cards judge other things.
+    const x = cardsLevel(r, (rule) => !rule.startsWith("patient-"));
     rows.push(row("cds patient-view", c, x.level, short(x.got, 160)));
   }
   {
@@ -243,7 +324,13 @@ async function runCase(c) {
       "application/fhir+json",
     );
     const issues = fhirEntries(r.json).filter((x) => x.resourceType === "DetectedIssue");
-    const level = maxLevel(issues.map((i) => i.severity));
+    // A finding not evaluated is an Observation coded patient-review.not-evaluated: low.
+    const notEvaluated = fhirEntries(r.json).filter(
+      (x) =>
+        x.resourceType === "Observation" &&
+        x.code?.coding?.some((k) => k.code === "patient-review.not-evaluated"),
+    );
+    const level = maxLevel([...issues.map((i) => i.severity), ...notEvaluated.map(() => "low")]);
     rows.push(
       row(
         "fhir medication",

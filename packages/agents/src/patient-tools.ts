@@ -2,13 +2,14 @@ import {
   type AgentRisk,
   type DatedReading,
   doorPatientReview,
+  doseCheckOptions,
   HEPATIC_IMPAIRMENTS,
+  type InteractionCheckOptions,
   PATIENT_CONTEXT_LIMITS,
   type PatientContext,
   type PatientReview,
   PREGNANCY_STATUSES,
   parseTime,
-  patientAge,
   patientReviewRisk,
   type ReviewMedicine,
   reviewPatient,
@@ -140,9 +141,13 @@ export const reviewMedicinesSchema = () =>
           .max(LIMITS.medicationMaxChars)
           .describe("Name, with a dose when known."),
         startedAt: isoDateSchema()
+          .nullable()
           .optional()
-          .describe("When the medicine was first started (not the latest renewal); absent: unknown."),
-        doseChangedAt: isoDateSchema().optional().describe("When the dose last changed, where known."),
+          .describe("When the medicine was first started (not the latest renewal); absent or null: unknown."),
+        doseChangedAt: isoDateSchema()
+          .nullable()
+          .optional()
+          .describe("When the dose last changed, where known (null: unknown)."),
       }),
     )
     .max(LIMITS.reviewMedicines.max);
@@ -176,7 +181,7 @@ export const reviewReadingsSchema = () =>
 
 export interface ReviewPatientToolInput {
   patient?: PatientContextInput;
-  medicines?: { name: string; startedAt?: string; doseChangedAt?: string }[];
+  medicines?: { name: string; startedAt?: string | null; doseChangedAt?: string | null }[];
   readings?: {
     analyte: string;
     value: number | string;
@@ -196,7 +201,9 @@ function reviewMedicines(input: ReviewPatientToolInput): ReviewMedicine[] {
     name: medicine.name,
     startedAt: medicine.startedAt ?? null,
     doseChangedAt: medicine.doseChangedAt ?? null,
-    ...(medicine.startedAt === undefined ? {} : { startSource: "caller's startedAt" }),
+    ...(medicine.startedAt === undefined || medicine.startedAt === null
+      ? {}
+      : { startSource: "caller's startedAt" }),
   }));
 }
 
@@ -250,10 +257,12 @@ export function agentPatientReview(input: ReviewPatientToolInput, now: Date): Re
   return review === null ? null : { ...review, asOf: at.toISOString(), risk: patientReviewRisk(review) };
 }
 
-/** The patient's age at `asOf` (or now) for the dose check, or undefined when unknown. */
-export function ageForDoseCheck(patient: PatientContextInput | undefined, asOf?: string): number | undefined {
-  const age = patientAge(contextOf(patient), reviewDate(asOf, new Date()));
-  return age ?? undefined;
+/** The dose check's patient options (age, hepatic impairment) at `asOf` (or now): the engines' one helper. */
+export function doseOptionsFor(
+  patient: PatientContextInput | undefined,
+  asOf?: string,
+): InteractionCheckOptions {
+  return doseCheckOptions(contextOf(patient), reviewDate(asOf, new Date()));
 }
 
 export const reviewPatientTool: ChatTool<ReviewPatientToolInput, ReviewPatientOutput> = {

@@ -12,7 +12,7 @@ import type { ChatTool } from "@svc/model";
 import { z } from "zod";
 import { AGENT_INPUT_LIMITS as LIMITS } from "./limits.js";
 import {
-  ageForDoseCheck,
+  doseOptionsFor,
   isoDateSchema,
   type PatientContextInput,
   patientContextSchema,
@@ -102,8 +102,7 @@ export const checkInteractionsTool: ChatTool<
     asOf: isoDateSchema().optional(),
   }),
   execute: ({ medications, patient, asOf }) => {
-    const ageYears = ageForDoseCheck(patient, asOf);
-    return checkInteractions(medications, ageYears === undefined ? {} : { ageYears });
+    return checkInteractions(medications, doseOptionsFor(patient, asOf));
   },
 };
 

@@ -15,6 +15,7 @@ import {
   DERIVED_RULES,
   DOOR_LEVELS,
   type DoseAlert,
+  doseCheckOptions,
   INTERACTION_RULES,
   MAX_MEDICATIONS,
   type MedicationInteraction,
@@ -392,9 +393,8 @@ export function runOrderHook(
   const compared = comparedOrders(ordered);
   const { review, notes } = patientReviewOf(prefetch, activeSource.items, [...targets], ctx);
   // The patient's age reaches the label dose limits that depend on it (decisions 184 and 201).
-  const age = review.ageYears;
   const check =
-    targets.size === 0 ? null : checkInteractions(compared.texts, age === null ? {} : { ageYears: age });
+    targets.size === 0 ? null : checkInteractions(compared.texts, doseCheckOptions(review.patient, ctx.now));
   const interactions = check?.interactions ?? [];
   const orders = [...drafts, ...actives].filter((o) => compared.orders.has(o));
   const cards: Card[] = [];

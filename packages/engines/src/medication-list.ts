@@ -9,6 +9,7 @@ import {
   checkInteractions,
   type DoseAlert,
   type InteractionCheck,
+  type InteractionCheckOptions,
   MAX_MEDICATIONS,
   type MedicationInteraction,
 } from "./tools/interactions.js";
@@ -69,7 +70,7 @@ export function activePrescriptions(prescriptions: readonly Prescription[]): Pre
 /** The check of the active prescriptions, or null when there are none or more than one check takes. */
 export function checkPrescriptions(
   prescriptions: readonly Prescription[],
-  options: { ageYears?: number } = {},
+  options: InteractionCheckOptions = {},
 ): { check: InteractionCheck | null; active: Prescription[]; notRunReason?: string } {
   const active = activePrescriptions(prescriptions);
   if (active.length === 0) return { check: null, active, notRunReason: "No active prescription was sent." };
@@ -89,7 +90,7 @@ export function checkPrescriptions(
  */
 export function medicationListCheck(
   prescriptions: readonly Prescription[],
-  options: { ageYears?: number } = {},
+  options: InteractionCheckOptions = {},
 ): MedicationListCheck {
   const { check, notRunReason } = checkPrescriptions(prescriptions, options);
   if (check === null) {

@@ -27,13 +27,14 @@ import {
 } from "./knowledge/staleness.js";
 import { type MedicationListCheck, medicationListCheck } from "./medication-list.js";
 import { assertNoProblems, confidenceFractionProblems, engineParams, mergeNumericParams } from "./params.js";
-import { type PatientContext, patientAge } from "./patient/context.js";
+import type { PatientContext } from "./patient/context.js";
 import {
   doorPatientReview,
   medicinesOfPrescriptions,
   patientReviewSummary,
   readingsOfLabPanels,
 } from "./patient/doors.js";
+import { doseCheckOptions } from "./patient/factors.js";
 import type { PatientReview } from "./patient/types.js";
 import { assessmentTimes, confidenceLevel, parseTime as parseSharedTime, slugOf } from "./shared.js";
 import {
@@ -1124,11 +1125,10 @@ export function analyzeMedication(
   const findings: SymptomFindings = readSymptomFindings(assessments, params.worseningPctPoints, times);
   // The interaction and dose check of the active prescriptions (decision 176): a high finding
   // needs a clinician whatever the symptom scores show.
-  // Age-dependent label limits read the patient's age when it was given (decision 198).
-  const ageYears = patientAge(input.patient, options.now);
+  // Age- and liver-dependent label limits read the patient facts through the one helper (decision 198).
   const listCheck =
     prescriptions.length > 0
-      ? medicationListCheck(prescriptions, ageYears === null ? {} : { ageYears })
+      ? medicationListCheck(prescriptions, doseCheckOptions(input.patient, options.now))
       : undefined;
   // The patient-over-time review (decision 198): its findings set review and are flagged as the
   // JSON door maps their level, whatever the symptom scores show.

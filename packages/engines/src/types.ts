@@ -25,6 +25,8 @@ export interface Prescription {
   status: string;
   /** ISO 8601; anchors the before/after comparison. */
   prescribedAt?: string;
+  /** Additive, ISO 8601: when the dose last changed, read by the patient review's monitoring (decision 198). */
+  doseChangedAt?: string;
 }
 
 /** Contract: Biomarker. */

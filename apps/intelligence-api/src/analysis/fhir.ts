@@ -42,25 +42,14 @@ export function wantsFhir(c: Context): boolean {
   return prefersFhirJson(c.req.header("accept"));
 }
 
-/** Whether a value has the shape of the engines' `PatientReview` (decision 189). */
-function isPatientReview(value: unknown): value is { findings: PatientFinding[] } {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const review = value as Record<string, unknown>;
-  return (
-    Array.isArray(review.findings) &&
-    typeof review.requiresClinicianReview === "boolean" &&
-    "ageYears" in review
-  );
-}
-
 /**
  * The patient review's findings the FHIR answer writes (decision 204): the answer's own
- * `patientFindings` when the pipeline set them, else those of a `PatientReview` the JSON answer's
- * `data` carries at its top level (whatever the field is called), so the two answers agree.
+ * `patientFindings` when the pipeline set them, else those of the JSON answer's
+ * `data.patientReview` (medication and biomarker), so the two answers agree.
  */
 export function withReviewFindings(answer: AnalysisAnswer): AnalysisAnswer {
   if (answer.patientFindings !== undefined) return answer;
-  const review = Object.values(answer.data as unknown as Record<string, unknown>).find(isPatientReview);
+  const review = "patientReview" in answer.data ? answer.data.patientReview : undefined;
   return review === undefined ? answer : { ...answer, patientFindings: review.findings };
 }
 

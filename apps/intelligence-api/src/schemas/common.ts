@@ -24,6 +24,10 @@ export const PrescriptionSchema = z
     frequency: z.string().max(256).optional(),
     status: z.string().min(1).max(64),
     prescribedAt: IsoDate.optional(),
+    doseChangedAt: IsoDate.optional().openapi({
+      description:
+        "Additive (decision 198): when the dose last changed. Read by the patient review only: lithium levels are due weekly after a dose change until stable.",
+    }),
   })
   .openapi("Prescription");
 

@@ -22,6 +22,7 @@ export function medicinesOfPrescriptions(prescriptions: readonly Prescription[])
   return activePrescriptions(prescriptions).map((prescription) => ({
     name: prescriptionEntryText(prescription),
     startedAt: prescription.prescribedAt ?? null,
+    ...(prescription.doseChangedAt === undefined ? {} : { doseChangedAt: prescription.doseChangedAt }),
     ...(prescription.prescribedAt === undefined
       ? {}
       : { startSource: `prescription ${prescription.id} prescribedAt` }),

@@ -6,6 +6,7 @@
  * public base URL and the id minting are passed in. Field-to-element map: docs/fhir.md, "FHIR out".
  */
 import type { Bundle, Device, Observation, Provenance } from "@medplum/fhirtypes";
+import { doseCheckOptions } from "@svc/engines";
 import { ENGINE_REGISTRY, type EngineName } from "@svc/intelligence";
 import type { AnalysisAnswer, Context, OutboundOptions } from "./analysis-common.js";
 import {
@@ -114,7 +115,13 @@ function engineEntries(ctx: Context): EngineEntries {
       const observations = answer.data.signals.map((s) =>
         moduleSignalObservation(ctx, s, ANALYSIS_CODES.medicationSignal, prescriptions),
       );
-      const interactions = interactionIssues(ctx, prescriptions);
+      // The dose check at the patient's age and hepatic function, as the JSON answer's (decision 198).
+      const review = answer.data.patientReview;
+      const interactions = interactionIssues(
+        ctx,
+        prescriptions,
+        review === undefined ? {} : doseCheckOptions(review.patient, new Date(answer.data.generatedAt)),
+      );
       return {
         observations,
         byItem: new Map(keyed("signals", observations)),

@@ -4,6 +4,7 @@ import {
   checkPrescriptions,
   type DoseAlert,
   type InteractionCheck,
+  type InteractionCheckOptions,
   type Prescription,
   prescriptionEntryText,
 } from "@svc/engines";
@@ -24,8 +25,12 @@ export interface InteractionOutcome {
  * The active prescriptions checked with the engines' interaction tool (decision 119), through the
  * one check the JSON medication answer also carries (`checkPrescriptions`, decision 176).
  */
-export function interactionIssues(ctx: Context, prescriptions: readonly Prescription[]): InteractionOutcome {
-  const { check, active, notRunReason } = checkPrescriptions(prescriptions);
+export function interactionIssues(
+  ctx: Context,
+  prescriptions: readonly Prescription[],
+  options: InteractionCheckOptions = {},
+): InteractionOutcome {
+  const { check, active, notRunReason } = checkPrescriptions(prescriptions, options);
   if (active.length === 0) return { issues: [] };
   if (check === null) return { issues: [], ...(notRunReason === undefined ? {} : { caveat: notRunReason }) };
   // With one active prescription there is no pair; its dose is still checked (decision 176).

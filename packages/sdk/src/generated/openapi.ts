@@ -1172,7 +1172,7 @@ export interface components {
       sources?: {
         [key: string]: {
           /** @enum {string} */
-          kind: "request" | "ehr";
+          kind: "request" | "ehr" | "reading";
           reference?: string;
         };
       };
@@ -1198,6 +1198,11 @@ export interface components {
       status: string;
       /** @example 2026-10-01T09:30:00Z */
       prescribedAt?: string;
+      /**
+       * @description Additive (decision 198): when the dose last changed. Read by the patient review only: lithium levels are due weekly after a dose change until stable.
+       * @example 2026-10-01T09:30:00Z
+       */
+      doseChangedAt?: string;
     };
     Assessment: {
       instrumentId: string;
@@ -1674,10 +1679,10 @@ export interface components {
       medicines?: {
         /** @description Name, with a dose when known. */
         name: string;
-        /** @description When the medicine was first started (not the latest renewal); absent: unknown. */
-        startedAt?: string;
-        /** @description When the dose last changed, where known. */
-        doseChangedAt?: string;
+        /** @description When the medicine was first started (not the latest renewal); absent or null: unknown. */
+        startedAt?: string | null;
+        /** @description When the dose last changed, where known (null: unknown). */
+        doseChangedAt?: string | null;
       }[];
       /** @description Free-text context for the model (up to 2000 characters); data, never instructions. Read only by a language model: without one configured (`runner: deterministic`) the answer says the context was not read, in `warnings` and as a not-evaluated item of `risk` (decision 198). Give patient facts as the structured `patient` fields. */
       context?: string;
