@@ -14,6 +14,7 @@ import {
   DAILY_DOSE_LIMITS,
   DERIVED_RULES,
   DOOR_LEVELS,
+  DOSE_FINDING_RULES,
   type DoseAlert,
   doseCheckOptions,
   INTERACTION_RULES,
@@ -328,6 +329,27 @@ export function findingNamesMedicine(
 }
 
 /**
+ * The drafts a patient-factor finding names. Doses are the order hook's own dose cards (decision
+ * 184), at the same age: not twice.
+ */
+function heldDrafts(finding: PatientFinding, targets: readonly Order[]): Order[] {
+  if (finding.kind !== "patient_factor" || DOSE_FINDING_RULES.includes(finding.rule)) return [];
+  const named = new Set(finding.medicines ?? []);
+  return targets.filter((order) => named.has(checkedText(order)));
+}
+
+/**
+ * The patient-factor rules about the hook's drafts that lack a fact (renal function not given, a
+ * teratogen with pregnancy unknown): lines of the not-checked card, not a card each on every
+ * order (decision 203).
+ */
+function factorNotEvaluatedLines(findings: readonly PatientFinding[], targets: readonly Order[]): string[] {
+  return findings
+    .filter((finding) => !finding.assessed && heldDrafts(finding, targets).length > 0)
+    .map((finding) => `Not evaluated: ${finding.title}`);
+}
+
+/**
  * The patient-factor findings about the hook's drafts as cards (a valproate draft for a pregnant
  * patient), at the door table's indicator, each offering to remove the drafts it names.
  */
@@ -337,9 +359,9 @@ function factorCards(
   ctx: RunContext,
 ): Card[] {
   return findings.flatMap((finding) => {
-    if (finding.kind !== "patient_factor") return [];
-    const named = new Set(finding.medicines ?? []);
-    const held = targets.filter((order) => named.has(checkedText(order)));
+    // Doses are the order hook's own dose cards (decision 184), at the same age: not twice.
+    if (!finding.assessed) return [];
+    const held = heldDrafts(finding, targets);
     if (held.length === 0) return [];
     const side: Side = {
       name: held[0]?.reading.ingredients[0] ?? checkedText(held[0] as Order),
@@ -434,6 +456,7 @@ export function runOrderHook(
     // needed is not a card of its own on every order. Patient-factor rules that lack a fact say
     // so in their own not-evaluated findings.
     ...(ageNotGiven.length > 0 ? factLines : []),
+    ...factorNotEvaluatedLines(review.findings, [...targets]),
   ];
   if (notChecked.length > 0)
     cards.push(

@@ -72,7 +72,32 @@ export function withPatientFacts(prefetch: Record<string, unknown> = {}): Record
   return { patient: patientResource(), statements: EMPTY_SEARCH, ...prefetch };
 }
 
-/** The same for the order hooks: the Patient and an empty Observation search (`labs`). */
+/** A normal eGFR ten days old (LOINC 98979-8, CKD-EPI 2021): renal function known. */
+export function normalEgfr(): Record<string, unknown> {
+  return {
+    resourceType: "Observation",
+    id: "egfr-1",
+    status: "final",
+    code: { coding: [{ system: "http://loinc.org", code: "98979-8" }] },
+    subject: { reference: `Patient/${PATIENT_ID}` },
+    effectiveDateTime: new Date(NOW.getTime() - 10 * 86_400_000).toISOString(),
+    valueQuantity: {
+      value: 95,
+      unit: "mL/min/1.73m2",
+      system: "http://unitsofmeasure.org",
+      code: "mL/min/{1.73_m2}",
+    },
+  };
+}
+
+/**
+ * The same for the order hooks: the Patient and a labs search holding a normal eGFR, so renal
+ * rules are judged (a test about missing renal function sends its own `labs`).
+ */
 export function withOrderFacts(prefetch: Record<string, unknown> = {}): Record<string, unknown> {
-  return { patient: patientResource(), labs: EMPTY_SEARCH, ...prefetch };
+  return {
+    patient: patientResource(),
+    labs: { ...EMPTY_SEARCH, total: 1, entry: [{ resource: normalEgfr() }] },
+    ...prefetch,
+  };
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { type Card, escapeMarkdown, isCleanJson, parseHookRequest, runCdsService } from "../src/index.js";
-import { draft, medicationRequest, options, orderRequest, searchset, withOrderFacts } from "./fixtures.js";
+import {
+  draft,
+  EMPTY_SEARCH,
+  medicationRequest,
+  options,
+  orderRequest,
+  searchset,
+  withOrderFacts,
+} from "./fixtures.js";
 
 function run(
   serviceId: string,
@@ -26,6 +34,23 @@ function expectCardRules(cards: Card[]) {
     if (card.suggestions) expect(card.selectionBehavior).toBe("at-most-one");
   }
 }
+
+describe("order hooks: patient facts a rule lacks", () => {
+  it("a renally cleared draft with no renal function on file is named on the not-checked card, not a card of its own", () => {
+    const result = run(
+      "psych-interactions-sign",
+      orderRequest("order-sign", [draft("d1", { text: "Tramadol 50 mg" })], {
+        medications: activeSertraline,
+      }),
+      { labs: EMPTY_SEARCH },
+    );
+    const rules = result.cards.map((c) => c.source.url?.split("/cds-rules/")[1]);
+    expect(rules).toContain("interaction-serotonergic-tramadol");
+    expect(rules).not.toContain("patient-not-evaluated");
+    const notChecked = result.cards.find((c) => c.source.url?.endsWith("/interaction-not-checked"));
+    expect(notChecked?.detail).toContain("Not evaluated: Renal function not given: tramadol");
+  });
+});
 
 describe("order-sign: drafts against active medications", () => {
   it("a serotonergic combination (tramadol draft, sertraline active) is one critical card with a delete suggestion", () => {

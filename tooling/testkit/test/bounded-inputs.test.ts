@@ -25,6 +25,12 @@ const BODY_EXCEPTIONS: Record<string, string> = {
     "a measured value: it sizes no loop",
   "post /v1/biomarker/analyze .previous.inputs.labs[].results.biomarkers[].value|anyOf0: number without maximum":
     "a measured value: it sizes no loop",
+  "post /v1/medication/analyze .labs[].results.biomarkers[].value|anyOf0: number without maximum":
+    "a measured value: it sizes no loop",
+  "post /v1/medication/analyze .previous.inputs.labs[].results.biomarkers[].value|anyOf0: number without maximum":
+    "a measured value: it sizes no loop",
+  "post /v1/medication/{patientId}/agent .readings[].value|anyOf0: number without maximum":
+    "a measured value: it sizes no loop",
   "post /v1/labs/orders .metadata.*|anyOf1: number without maximum":
     "a stored value the caller echoes: it sizes no loop",
   "post /v1/wearables/connect .metadata.*|anyOf1: number without maximum":

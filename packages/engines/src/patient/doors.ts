@@ -55,7 +55,7 @@ export interface DoorReviewInput {
 /**
  * The review a door's answer carries, or null when it carries none (decision 198): an answer
  * carries it when the caller sent patient facts, or both medicines and readings, or when the
- * review of what was sent found anything. Otherwise nothing the review reads was sent and it
+ * review of what was sent judged anything. Otherwise nothing the review reads was sent and it
  * found nothing, and the answer stays as it was before the review existed.
  */
 export function doorPatientReview(input: DoorReviewInput): PatientReview | null {
@@ -67,7 +67,10 @@ export function doorPatientReview(input: DoorReviewInput): PatientReview | null 
     now: input.now,
   });
   const sentEnough = patient !== undefined || (input.medicines.length > 0 && input.readings.length > 0);
-  return sentEnough || review.findings.length > 0 ? review : null;
+  // Without patient facts, a review that only names readings it could not place adds nothing the
+  // door's own answer does not already say (its unread-value findings): it is carried when it
+  // judged something (decision 198).
+  return sentEnough || review.findings.some((finding) => finding.assessed) ? review : null;
 }
 
 /** The level a finding holds in every door: a finding not assessed is never below the floor. */

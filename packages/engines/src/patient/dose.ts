@@ -11,6 +11,9 @@ import { notEvaluatedLabel } from "../tools/types.js";
 import { doseCheckOptions } from "./factors.js";
 import type { PatientFinding, PatientReviewInput } from "./types.js";
 
+/** The rules of this part: a door with its own dose check (the CDS order hooks) presents these there. */
+export const DOSE_FINDING_RULES: readonly string[] = ["dose_above_maximum", "dose_limit_not_checked"];
+
 const DOSE_SOURCE =
   "Each product's label, Dosage and Administration (DAILY_DOSE_LIMITS, docs/engines/medication.md)";
 

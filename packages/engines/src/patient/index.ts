@@ -1,6 +1,6 @@
 export * from "./context.js";
 export * from "./doors.js";
-export { doseFindings } from "./dose.js";
+export { DOSE_FINDING_RULES, doseFindings } from "./dose.js";
 export {
   analyteOfReading,
   CONTEXT_READING_RULES,
