@@ -1,6 +1,5 @@
 import type { Bundle, Observation } from "@medplum/fhirtypes";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Card } from "@svc/cds-hooks";
 import {
@@ -27,6 +26,7 @@ import {
   searchset,
 } from "../../../packages/fhir/test/inbound-fixtures.js";
 import { type CdsTestbed, startCdsTestbed } from "./cds-ehr.js";
+import { connectMcp } from "./mcp-client.js";
 
 /**
  * Door parity (decision 182): generated cases run through every door over real HTTP (the JSON
@@ -45,12 +45,7 @@ beforeAll(async () => {
   bed = await startCdsTestbed();
   const caller = await new Seeder(bed.db.handle).caller("enterprise");
   key = caller.key;
-  mcp = new Client({ name: "door-parity", version: "1" });
-  await mcp.connect(
-    new StreamableHTTPClientTransport(new URL(`${bed.url}/v1/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${key}` } },
-    }),
-  );
+  mcp = await connectMcp(bed.url, key, "door-parity");
 }, 120_000);
 afterAll(async () => {
   await mcp?.close();

@@ -1,5 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PATIENT_FINDING_KINDS } from "@svc/engines";
 import type { ErrorEnvelope } from "@svc/http";
@@ -12,6 +11,7 @@ import type {
   MedicationAgentResponse,
   MedicationAnalysisResponse,
 } from "../src/index.js";
+import { connectMcp } from "./mcp-client.js";
 
 /**
  * The patient context through the JSON, agent and MCP doors (decisions 198-200), over real HTTP:
@@ -26,12 +26,7 @@ let mcp: Client;
 beforeAll(async () => {
   svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
-  mcp = new Client({ name: "patient-doors-test", version: "1" });
-  await mcp.connect(
-    new StreamableHTTPClientTransport(new URL(`${svc.url}/v1/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${key}` } },
-    }),
-  );
+  mcp = await connectMcp(svc.url, key, "patient-doors-test");
 });
 afterAll(async () => {
   await mcp?.close();

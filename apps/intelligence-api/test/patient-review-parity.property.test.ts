@@ -1,10 +1,10 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DOOR_LEVELS, type PatientFinding, reviewPatient } from "@svc/engines";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectMcp } from "./mcp-client.js";
 
 /**
  * One patient review behind every door (decision 189), over real HTTP: generated patients,
@@ -23,12 +23,7 @@ let mcp: Client;
 beforeAll(async () => {
   svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
-  mcp = new Client({ name: "patient-review-parity", version: "1" });
-  await mcp.connect(
-    new StreamableHTTPClientTransport(new URL(`${svc.url}/v1/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${key}` } },
-    }),
-  );
+  mcp = await connectMcp(svc.url, key, "patient-review-parity");
 });
 afterAll(async () => {
   await mcp?.close();

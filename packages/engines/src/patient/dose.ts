@@ -26,7 +26,7 @@ export function doseFindings(input: PatientReviewInput): PatientFinding[] {
     (alert): PatientFinding => ({
       kind: "patient_factor",
       rule: "dose_above_maximum",
-      level: alert.severity === "moderate" || alert.severity === "low" ? alert.severity : "high",
+      level: alert.severity,
       assessed: true,
       title:
         `Dose above the maximum: ${alert.ingredient} ${alert.dailyMg} mg/day (maximum ${alert.maximumMg})`.slice(
