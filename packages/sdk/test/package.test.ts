@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ERROR_CODES as SERVER_ERROR_CODES } from "@svc/http";
 import { describe, expect, it } from "vitest";
-import { generateMeta, staleFiles } from "../scripts/generate.js";
+import { generateClient, generateMeta, staleFiles } from "../scripts/generate.js";
 import {
   ERROR_CLASSES,
   ERROR_CODES,
@@ -33,6 +33,45 @@ describe("generated from docs/openapi.json", () => {
     expect(changed).toContain('"POST /v1/mse/{visitId}"');
     expect(changed).toContain('"PATCH /v1/mse/{visitId}"');
     expect(() => generateMeta(JSON.stringify({ paths: {}, components: { schemas: {} } }))).toThrow(/no enum/);
+  });
+
+  it("a new operation of the document is a client member with no hand edit", () => {
+    const documentText = readFileSync(join(srcDir, "../../../docs/openapi.json"), "utf8");
+    const doc = JSON.parse(documentText);
+    const page = { hasMore: { type: "boolean" }, things: { type: "array" }, nextCursor: { type: "string" } };
+    // Without a sample it is named by its operationId; with one, where the sample calls it.
+    doc.paths["/v1/things/{thingId}"] = {
+      get: {
+        operationId: "getThing",
+        summary: "Retrieve a thing",
+        parameters: [{ name: "thingId", in: "path" }],
+      },
+    };
+    doc.paths["/v1/things"] = {
+      get: {
+        operationId: "listThings",
+        summary: "List things",
+        parameters: [{ name: "cursor", in: "query" }],
+        responses: { 200: { content: { "application/json": { schema: { properties: page } } } } },
+        "x-codeSamples": [{ label: "@svc/sdk", source: "for await (const t of svc.things.list()) t;" }],
+      },
+    };
+    const changed = generateClient(JSON.stringify(doc));
+    expect(changed).not.toBe(generateClient(documentText));
+    expect(changed).toMatch(/getThing: \(thingId: string, call\?: RequestOptions\) =>/);
+    expect(changed).toContain(
+      'raw.GET("/v1/things/{thingId}", { params: { path: { thingId } }, ...c(call) })',
+    );
+    expect(changed).toMatch(
+      /things: \{\s+\/\*\* List things \(`GET \/v1\/things`\), page by page\. \*\/\s+list:/,
+    );
+    expect(changed).toContain("(page) => ({ items: page.things, next: nextCursor(page) })");
+    // Two operations at one member, or a list whose sample does not iterate it, refuse to generate.
+    const sample = doc.paths["/v1/things"].get["x-codeSamples"][0];
+    sample.source = "for await (const t of svc.ping()) t;";
+    expect(() => generateClient(JSON.stringify(doc))).toThrow(/svc\.ping names two operations/);
+    sample.source = "await svc.things.list();";
+    expect(() => generateClient(JSON.stringify(doc))).toThrow(/does not iterate it/);
   });
 
   it("the error codes are the server's, each with its own class", () => {
@@ -72,7 +111,7 @@ function importGraph(entry: string): Map<string, string[]> {
     const text = readFileSync(join(srcDir, file), "utf8");
     const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1] ?? "");
     graph.set(file, specifiers);
-    for (const s of specifiers) if (s.startsWith("./")) visit(s.slice(2).replace(/\.js$/, ".ts"));
+    for (const s of specifiers) if (s.startsWith(".")) visit(join(dirname(file), s).replace(/\.js$/, ".ts"));
   };
   visit(entry);
   return graph;
@@ -81,14 +120,16 @@ function importGraph(entry: string): Map<string, string[]> {
 describe("the browser entry", () => {
   it("imports no Node module and nothing but openapi-fetch beyond its own files (no telemetry)", () => {
     const graph = importGraph("browser.ts");
-    const external = [...graph.values()].flat().filter((s) => !s.startsWith("./"));
+    const external = [...graph.values()].flat().filter((s) => !s.startsWith("."));
     expect(external.filter((s) => s.startsWith("node:"))).toEqual([]);
     expect(new Set(external)).toEqual(new Set(["openapi-fetch"]));
     expect(graph.has("webhooks.ts")).toBe(false);
   });
 
   it("the whole SDK imports nothing that reports home: openapi-fetch, and @svc/webhooks for signatures", () => {
-    const external = [...importGraph("index.ts").values()].flat().filter((s) => !s.startsWith("./"));
+    const graph = importGraph("index.ts");
+    expect(graph.has("generated/client.ts")).toBe(true);
+    const external = [...graph.values()].flat().filter((s) => !s.startsWith("."));
     expect(new Set(external)).toEqual(new Set(["openapi-fetch", "@svc/webhooks"]));
     // @svc/webhooks (decision 154) and the @svc/ids it uses import only Node's own modules, and
     // ipaddr.js (decision 161): address parsing from the IANA registries, no I/O of its own.
