@@ -1,11 +1,13 @@
 import {
   type AccountEvent,
+  MAX_SIGNATURE_HEADER_LENGTH,
   SAFETY_SIGNATURE_HEADER,
   type SafetyEvent,
   SIGNATURE_HEADER,
   SIGNATURE_TOLERANCE_SECONDS,
   signatureTolerance,
   signPayload,
+  type VerifyResult,
   verifySignature,
 } from "@svc/webhooks";
 import type { LabOrder, WearableConnection } from "./resources.js";
@@ -47,16 +49,12 @@ export type SignatureHeaders =
   | Headers
   | Readonly<Record<string, string | readonly string[] | undefined>>;
 
-export type WebhookVerificationReason =
-  | "missing_header"
-  | "malformed_header"
-  | "timestamp_out_of_tolerance"
-  | "signature_mismatch";
+/** Why a delivery was refused: no header, or one of `@svc/webhooks`' own refusals of a header. */
+export type WebhookVerificationReason = "missing_header" | Extract<VerifyResult, { ok: false }>["reason"];
 
 const MESSAGES: Record<WebhookVerificationReason, string> = {
-  missing_header: "No signature header: read Service-Signature (or x-mse-signature for safety events).",
-  malformed_header:
-    "The signature header is not one `t=<unix seconds>,v1=<64 hex digits>` value (at most 4,096 characters).",
+  missing_header: `No signature header: read ${SIGNATURE_HEADER} (or ${SAFETY_SIGNATURE_HEADER} for safety events).`,
+  malformed_header: `The signature header is not one \`t=<unix seconds>,v1=<64 hex digits>\` value (at most ${MAX_SIGNATURE_HEADER_LENGTH.toLocaleString("en-US")} characters).`,
   timestamp_out_of_tolerance:
     "The signature timestamp is outside the tolerance: a replay, or this server's clock is off.",
   signature_mismatch:
