@@ -8,7 +8,6 @@
 import { type CdsRule, SHARED_RULES } from "./rules.js";
 import type { CdsService, CdsServiceDescriptor } from "./service-module.js";
 import { PSYCH_INTERACTIONS_SELECT, PSYCH_INTERACTIONS_SIGN } from "./services/psych-interactions.js";
-import { PSYCH_LITHIUM_LEVEL } from "./services/psych-lithium-level.js";
 import { PSYCH_PATIENT_VIEW } from "./services/psych-patient-view.js";
 
 export { CDS_HOOKS, type CdsHook, type CdsService, type CdsServiceDescriptor } from "./service-module.js";
@@ -18,7 +17,6 @@ export const CDS_SERVICE_MODULES: readonly CdsService[] = Object.freeze([
   PSYCH_INTERACTIONS_SELECT,
   PSYCH_INTERACTIONS_SIGN,
   PSYCH_PATIENT_VIEW,
-  PSYCH_LITHIUM_LEVEL,
 ]);
 
 const BY_ID: ReadonlyMap<string, CdsService> = new Map(
