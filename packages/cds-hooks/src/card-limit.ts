@@ -5,38 +5,32 @@
  * MAX_CARDS the first MAX_CARDS - 1 are kept and a closing card says how many were left out, of
  * which severities and rules. A lesser card is never kept in place of a more severe one.
  */
-import { buildCard, type Card, type Indicator } from "./cards.js";
+import { type FoundCard, foundCard, type Indicator } from "./cards.js";
 import { MAX_CARDS } from "./limits.js";
-import { type CdsRule, requireRule, ruleById } from "./rules.js";
+import { CARDS_NOT_SHOWN_RULE } from "./rules.js";
 import { cardContext, type RunContext } from "./run-context.js";
-
-/** The rule id a card's `source.url` names (`<base>/cds-rules/<id>`). */
-export function ruleIdOf(card: Card): string {
-  return decodeURIComponent(card.source.url.slice(card.source.url.lastIndexOf("/") + 1));
-}
 
 const INDICATOR_RANK: Readonly<Record<Indicator, number>> = { critical: 0, warning: 1, info: 2 };
 
 /** Info cards saying that data was missing, unread or unchecked come before other info cards. */
-function rankOf(card: Card): number {
+function rankOf({ card, rule }: FoundCard): number {
   const rank = INDICATOR_RANK[card.indicator];
   if (card.indicator !== "info") return rank;
-  const kind = ruleById(ruleIdOf(card))?.kind;
-  return kind === "data" || kind === "monitoring" ? rank : rank + 1;
+  return rule.kind === "data" || rule.kind === "monitoring" ? rank : rank + 1;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-function notShownCard(left: readonly Card[], total: number, ctx: RunContext): Card {
-  const count = (indicator: Indicator) => left.filter((c) => c.indicator === indicator).length;
-  const byRule = new Map<string, number>();
-  for (const card of left) byRule.set(ruleIdOf(card), (byRule.get(ruleIdOf(card)) ?? 0) + 1);
-  const ruleLines = [...byRule].map(([id, n]) => `- ${ruleById(id)?.title ?? id}: ${plural(n, "card")}`);
-  const rule: CdsRule = requireRule("cards-not-shown");
-  const worst = (left[0]?.indicator ?? "info") as Indicator;
-  return buildCard(
+function notShownCard(left: readonly FoundCard[], total: number, ctx: RunContext): FoundCard {
+  const count = (indicator: Indicator) => left.filter((c) => c.card.indicator === indicator).length;
+  const byRule = new Map<string, { title: string; n: number }>();
+  for (const { rule } of left)
+    byRule.set(rule.id, { title: rule.title, n: (byRule.get(rule.id)?.n ?? 0) + 1 });
+  const ruleLines = [...byRule.values()].map(({ title, n }) => `- ${title}: ${plural(n, "card")}`);
+  const worst = (left[0]?.card.indicator ?? "info") as Indicator;
+  return foundCard(
     {
-      rule,
+      rule: CARDS_NOT_SHOWN_RULE,
       indicator: worst,
       summary: `${plural(left.length, "more card")} not shown (at most ${MAX_CARDS} per answer); review the patient's record`,
       detail: [
@@ -50,11 +44,14 @@ function notShownCard(left: readonly Card[], total: number, ctx: RunContext): Ca
 }
 
 /** At most MAX_CARDS cards, the most severe first, closed by an "and N more" card when cut. */
-export function limitCards(cards: readonly Card[], ctx: RunContext): { cards: Card[]; omitted: number } {
+export function limitCards(
+  cards: readonly FoundCard[],
+  ctx: RunContext,
+): { cards: FoundCard[]; omitted: number } {
   const ordered = cards
-    .map((card, index) => ({ card, index, rank: rankOf(card) }))
+    .map((found, index) => ({ found, index, rank: rankOf(found) }))
     .sort((x, y) => x.rank - y.rank || x.index - y.index)
-    .map((item) => item.card);
+    .map((item) => item.found);
   if (ordered.length <= MAX_CARDS) return { cards: ordered, omitted: 0 };
   const kept = ordered.slice(0, MAX_CARDS - 1);
   const left = ordered.slice(MAX_CARDS - 1);

@@ -157,3 +157,18 @@ export function buildCard(input: CardInput, ctx: CardContext): Card {
   };
   return pruneEmpty(card) as Card;
 }
+
+/**
+ * A card as a service found it: the JSON the EHR gets, and the rule it comes from, carried
+ * beside it so the bound on cards, the log and the rules count never read a rule id back out of
+ * the card's URL.
+ */
+export interface FoundCard {
+  card: Card;
+  rule: CdsRule;
+}
+
+/** `buildCard`, keeping the card's rule with it. */
+export function foundCard(input: CardInput, ctx: CardContext): FoundCard {
+  return { card: buildCard(input, ctx), rule: input.rule };
+}

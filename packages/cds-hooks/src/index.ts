@@ -14,6 +14,12 @@ export {
 } from "./review-cards.js";
 export * from "./rules.js";
 export { type CdsRunResult, type RunOptions, runCdsService } from "./run.js";
-export { findingNamesMedicine, overrideReasons, SEVERITY_INDICATOR } from "./run-orders.js";
-export { MONITORED_MEDICINES } from "./run-patient-view.js";
+export type { HookRequestOf, ServiceRun } from "./service-module.js";
+export {
+  findingNamesMedicine,
+  INTERACTIONS_ENGINE,
+  overrideReasons,
+  SEVERITY_INDICATOR,
+} from "./services/psych-interactions.js";
+export { MONITORED_MEDICINES } from "./services/psych-patient-view.js";
 export * from "./services.js";

@@ -4,8 +4,7 @@
  * with `null` means the EHR has no data, and it is never fetched. This module only says which
  * relative FHIR queries to run (tokens resolved and URL-encoded); the app fetches them.
  */
-import type { HookRequest } from "./request.js";
-import type { CdsServiceDescriptor } from "./services.js";
+import type { HookCall } from "./request.js";
 
 export type PrefetchQueries =
   | { ok: true; queries: Record<string, string> }
@@ -64,13 +63,13 @@ export function resolveTemplate(
 }
 
 /**
- * The relative FHIR queries for every template key the request's prefetch lacks (absent, not
- * null). An empty `queries` means nothing needs fetching.
+ * The relative FHIR queries for every template key the call's prefetch lacks (absent, not null).
+ * An empty `queries` means nothing needs fetching.
  */
-export function prefetchQueries(service: CdsServiceDescriptor, request: HookRequest): PrefetchQueries {
+export function prefetchQueries({ service, request }: HookCall): PrefetchQueries {
   const given = request.prefetch ?? {};
   const queries: Record<string, string> = {};
-  for (const [key, template] of Object.entries(service.prefetch)) {
+  for (const [key, template] of Object.entries(service.descriptor.prefetch)) {
     if (Object.hasOwn(given, key)) continue;
     const query = resolveTemplate(template, request.context as Record<string, unknown>);
     if (typeof query !== "string")

@@ -4,7 +4,7 @@
  * app answers 400 with them (decision 113).
  */
 import { z } from "zod";
-import { type CdsHook, type CdsServiceDescriptor, cdsServiceById } from "./services.js";
+import type { CdsHook, CdsService } from "./service-module.js";
 
 const nonEmpty = z.string().trim().min(1, "must be a non-empty string");
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" });
@@ -67,7 +67,8 @@ const CONTEXTS = {
 /** A prefetch value: a FHIR resource (often a searchset Bundle) or null (the EHR has no data). */
 const prefetchValue = z.union([resource, z.null()], { error: "must be a FHIR resource or null" });
 
-function requestSchema(hook: CdsHook) {
+/** A hook's request schema; generic in the hook, so each request type names its own context. */
+function requestSchema<H extends CdsHook>(hook: H) {
   return z
     .looseObject({
       hook: z.literal(hook, { error: `must be "${hook}" for this service` }),
@@ -78,7 +79,7 @@ function requestSchema(hook: CdsHook) {
         .max(256, "must be at most 256 characters"),
       fhirServer: httpUrl.optional(),
       fhirAuthorization: FhirAuthorizationSchema.optional(),
-      context: CONTEXTS[hook],
+      context: CONTEXTS[hook] as (typeof CONTEXTS)[H],
       prefetch: z.record(z.string(), prefetchValue).optional(),
     })
     .superRefine((request, ctx) => {
@@ -127,9 +128,17 @@ export interface RequestIssue {
  */
 export const MAX_REQUEST_ISSUES = 50;
 
-export type ParsedHookRequest =
-  | { ok: true; service: CdsServiceDescriptor; request: HookRequest }
-  | { ok: false; issues: RequestIssue[] };
+/**
+ * A validated hook call: the service found by its id and the request checked against its hook.
+ * It flows as it is to `prefetchQueries`, the app's fetch and `runCdsService`: nothing looks the
+ * service up or reads the body again (decision 221).
+ */
+export interface HookCall {
+  service: CdsService;
+  request: HookRequest;
+}
+
+export type ParsedHookRequest = ({ ok: true } & HookCall) | { ok: false; issues: RequestIssue[] };
 
 /** The zod schema of a hook's request, for OpenAPI generation and tests. */
 export function hookRequestSchema(hook: CdsHook) {
@@ -137,14 +146,12 @@ export function hookRequestSchema(hook: CdsHook) {
 }
 
 /**
- * Validates a request body for a service. An unknown service id is one issue at path "" (the app
- * answers 404 before calling this); every other problem is listed with its path.
+ * Validates a request body for a service (found by the caller in the registry, `cdsService(id)`;
+ * the app answers 404 for an unknown id before reading the body): the call, or every problem with
+ * its path.
  */
-export function parseHookRequest(serviceId: string, body: unknown): ParsedHookRequest {
-  const service = cdsServiceById(serviceId);
-  if (service === undefined)
-    return { ok: false, issues: [{ path: "", message: `unknown CDS service "${serviceId}"` }] };
-  const parsed = SCHEMAS[service.hook].safeParse(body);
+export function parseHookRequest(service: CdsService, body: unknown): ParsedHookRequest {
+  const parsed = SCHEMAS[service.descriptor.hook].safeParse(body);
   if (parsed.success) return { ok: true, service, request: parsed.data as HookRequest };
   const all = parsed.error.issues;
   const issues: RequestIssue[] = all.slice(0, MAX_REQUEST_ISSUES).map((issue) => ({

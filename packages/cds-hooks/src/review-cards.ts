@@ -14,14 +14,14 @@ import {
   type PatientFinding,
 } from "@svc/engines";
 import {
-  buildCard,
-  type Card,
   type CardContext,
   escapeMarkdown,
+  type FoundCard,
+  foundCard,
   type Indicator,
   type Suggestion,
 } from "./cards.js";
-import { REVIEW_RULE_IDS, requireRule } from "./rules.js";
+import { REVIEW_RULE_IDS, reviewRule } from "./rules.js";
 
 /** The prefix a not-assessed finding's summary carries when its title does not say it already. */
 const NOT_EVALUATED = NOT_ASSESSED_DOORS.agent.labelPrefix;
@@ -58,14 +58,14 @@ export function findingCard(
   finding: PatientFinding,
   ctx: CardContext,
   options: FindingCardOptions = {},
-): Card | null {
+): FoundCard | null {
   const indicator = findingIndicator(finding);
   if (indicator === null) return null;
   const medicines = finding.medicines ?? [];
   // The finding's sentences may quote the EHR's medicine names: escaped (decision 144).
-  return buildCard(
+  return foundCard(
     {
-      rule: requireRule(findingRuleId(finding)),
+      rule: reviewRule(findingRuleId(finding)),
       indicator,
       summary: summaryOf(finding),
       detail: [
@@ -85,6 +85,6 @@ export function findingCard(
 }
 
 /** Every finding that gives a card, in the review's order (highest level first). */
-export function findingCards(findings: readonly PatientFinding[], ctx: CardContext): Card[] {
+export function findingCards(findings: readonly PatientFinding[], ctx: CardContext): FoundCard[] {
   return findings.flatMap((finding) => findingCard(finding, ctx) ?? []);
 }

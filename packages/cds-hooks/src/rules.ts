@@ -1,25 +1,13 @@
 /**
- * The rule catalog: every decision-support rule a card can come from, with the source attributes
- * ONC's HTI-1 rule asks an EHR to show for an evidence-based decision support intervention
- * (citation, developer, evidence level, last revision, the engine and its version, intended and
- * cautioned uses). Built from the knowledge model (interaction rules, analyte table, instrument
- * table) and the engine registry, so it cannot drift from what the engines do (decision 114).
+ * Decision-support rules: what a rule is (the source attributes ONC's HTI-1 rule asks an EHR to
+ * show for an evidence-based decision support intervention: citation, developer, evidence level,
+ * last revision, the engine and its version, intended and cautioned uses), and the rules every
+ * service shares. Each service's own rules are in its module, built from the knowledge model
+ * (interaction rules, analyte table, instrument table) and the engine registry, so they cannot
+ * drift from what the engines do (decision 114); the registry (services.ts) lists them all.
  * Each card's `source.url` is `<base>/cds-rules/<rule id>`: public pages, outside `/cds-services`,
  * whose every call needs an EHR's JWT, so a clinician can open them from the card.
  */
-import {
-  ANALYTES,
-  type AnalyteEntry,
-  BIOMARKER_DISCLAIMER,
-  DAILY_DOSE_LIMITS,
-  type DailyDoseLimit,
-  DERIVED_RULES,
-  INSTRUMENTS,
-  INTERACTION_RULES,
-  type InteractionRule,
-  RELAPSE_DISCLAIMER,
-} from "@svc/engines";
-import { ENGINE_REGISTRY } from "@svc/intelligence";
 import { MAX_CARDS } from "./limits.js";
 
 export const RULE_DEVELOPER = "Clinical Intelligence Service (this service's clinical knowledge team)";
@@ -30,12 +18,6 @@ export const RULE_DEVELOPER = "Clinical Intelligence Service (this service's cli
  * 2026-11-22/23"; docs/engines/interactions.md, "Sources checked (2026-11-23)").
  */
 export const KNOWLEDGE_REVISED = "2026-11-23";
-
-/**
- * The interaction checker is a deterministic tool, not a registry engine with calibrated
- * parameters; its version is the revision of its rule table.
- */
-export const INTERACTIONS_ENGINE = { name: "interactions", version: `rules ${KNOWLEDGE_REVISED}` } as const;
 
 export type RuleKind = "interaction" | "dose" | "relapse" | "lab" | "monitoring" | "patient" | "data";
 
@@ -55,125 +37,10 @@ export interface CdsRule {
   cautionedUse: string;
 }
 
-const SHIPPED = "default (shipped parameters)";
+/** The version a rule page names for a registry engine: its shipped defaults (cards say what ran). */
+export const SHIPPED = "default (shipped parameters)";
 
-function interactionRule(rule: InteractionRule): CdsRule {
-  return {
-    id: `interaction-${rule.id}`,
-    kind: "interaction",
-    title: `Drug interaction: ${rule.effect}`,
-    description: `${rule.mechanism} ${rule.recommendation}`,
-    citation: rule.source,
-    developer: RULE_DEVELOPER,
-    evidenceLevel: `Severity ${rule.severity} (FHIR DetectedIssue scale), assigned by the interaction knowledge base from the cited source; ${
-      rule.sourceChecked
-        ? "the cited source was read when the rule was written"
-        : "the cited source was not re-read for this release"
-    }.`,
-    lastRevised: KNOWLEDGE_REVISED,
-    engine: INTERACTIONS_ENGINE,
-    intendedUse:
-      "Alert the prescriber to a known interaction between a draft order and the patient's other medicines.",
-    cautionedUse:
-      "Not a complete interaction compendium: medicines the service does not recognise are reported as not checked, never as safe.",
-  };
-}
-
-/** A label dose limit of one ingredient (decisions 174 and 184): the card for a dose above it. */
-function doseRule(ingredient: string, limit: DailyDoseLimit): CdsRule {
-  const reduced = limit.reduced;
-  return {
-    id: `dose-${ingredient}`,
-    kind: "dose",
-    title: `Dose above the label maximum: ${ingredient}`,
-    description: `Reads the daily dose of a ${ingredient} order (its dosage instructions, or the dose written in its text, times the frequency) against the label maximum of ${limit.maxDailyMg} mg/day${
-      reduced === undefined ? "" : ` (${reduced.maxDailyMg} mg/day for ${reduced.appliesTo})`
-    }: above it, ${limit.harm}.`,
-    citation: limit.source,
-    developer: RULE_DEVELOPER,
-    evidenceLevel: `Label maximum, severity high (FHIR DetectedIssue scale); ${
-      limit.sourceChecked
-        ? "the cited label was read when the limit was written"
-        : "the cited label was not re-read for this release"
-    }.`,
-    lastRevised: KNOWLEDGE_REVISED,
-    engine: INTERACTIONS_ENGINE,
-    intendedUse: "Alert the prescriber to a draft order whose daily dose is above the label maximum.",
-    cautionedUse:
-      "Applies the label maximum only; doses the service could not read (no mass unit, no timing) are not checked, and a limit that depends on the patient's age is reported as not checked.",
-  };
-}
-
-/** Sources of an analyte's ranges and limits, each once. */
-function measureSources(entry: AnalyteEntry): string[] {
-  const m = entry.measure;
-  if (!m) return [];
-  const sources = [
-    ...(m.therapeutic ?? []).map((r) => `${r.indication} range: ${r.source}`),
-    ...(m.reference ? [`reference range: ${m.reference.source}`] : []),
-    ...(m.criticalLow ? [`critical low: ${m.criticalLow.source}`] : []),
-    ...(m.criticalHigh ? [`critical high: ${m.criticalHigh.source}`] : []),
-  ];
-  return [...new Set(sources)];
-}
-
-function labRule(entry: AnalyteEntry): CdsRule {
-  const sources = measureSources(entry);
-  return {
-    id: `lab-${entry.key.replaceAll("_", "-")}`,
-    kind: "lab",
-    title: `${entry.display} result review`,
-    description: `Reads the newest ${entry.display} result (LOINC, UCUM unit checked against the analyte table) against the table's ranges and the laboratory's interpretation, and says what a high or low result can mean in psychiatric care.`,
-    citation:
-      sources.length > 0
-        ? sources.join("; ")
-        : "No sourced range: read by the laboratory's own interpretation only.",
-    developer: RULE_DEVELOPER,
-    evidenceLevel:
-      sources.length > 0
-        ? "Published reference, therapeutic or critical limits as cited; relevance text expert-written."
-        : "Laboratory interpretation only; relevance text expert-written.",
-    lastRevised: KNOWLEDGE_REVISED,
-    engine: { name: ENGINE_REGISTRY.biomarker.name, version: SHIPPED },
-    intendedUse: "Draw attention to an abnormal result with psychiatric relevance.",
-    cautionedUse: BIOMARKER_DISCLAIMER,
-  };
-}
-
-const RELAPSE_RULE: CdsRule = {
-  id: "relapse-early-warning",
-  kind: "relapse",
-  title: "Symptom trajectory and relapse early warning",
-  description:
-    "Adds expert-set points for the symptom-scale trajectory, medication changes and the other factors the engine reads, into a 0-100 early-warning score with a level and trend.",
-  citation: `Instruments: ${INSTRUMENTS.phq9.display}: ${INSTRUMENTS.phq9.source}; ${INSTRUMENTS.gad7.display}: ${INSTRUMENTS.gad7.source}. Weights, windows and bands: expert-set operational defaults, listed with their sources in the service's evidence table (Relapse early warning).`,
-  developer: RULE_DEVELOPER,
-  evidenceLevel: "Expert-set composite; not fitted to outcome data and not a validated prediction model.",
-  lastRevised: KNOWLEDGE_REVISED,
-  engine: { name: ENGINE_REGISTRY.relapse.name, version: SHIPPED },
-  intendedUse: "Prompt a clinician to review the contributing factors with the patient.",
-  cautionedUse: RELAPSE_DISCLAIMER,
-};
-
-const MONITORING_RULE: CdsRule = {
-  id: "lab-monitoring-due",
-  kind: "monitoring",
-  title: "Monitoring level not current",
-  description:
-    "For an active lithium, valproate or clozapine order, says when no readable result of its monitoring analyte (lithium level, valproate level, absolute neutrophil count) is newer than the biomarker engine's staleness limit.",
-  citation:
-    "Monitoring panels of the analyte table: lithium monitoring (NICE CG185), clozapine ANC monitoring (US clozapine labels; UK Clozaril SmPC monitoring), valproate level.",
-  developer: RULE_DEVELOPER,
-  evidenceLevel:
-    "Guideline-named monitoring; the age limit is the biomarker engine's expert-set staleness limit.",
-  lastRevised: KNOWLEDGE_REVISED,
-  engine: { name: ENGINE_REGISTRY.biomarker.name, version: SHIPPED },
-  intendedUse:
-    "Say that a monitoring result is missing or old, so its absence is not read as a normal result.",
-  cautionedUse: "Does not schedule tests or replace the local monitoring protocol.",
-};
-
-const DATA_RULE: CdsRule = {
+export const DATA_RULE: CdsRule = {
   id: "insufficient-data",
   kind: "data",
   title: "Insufficient data",
@@ -189,22 +56,7 @@ const DATA_RULE: CdsRule = {
   cautionedUse: "The absence of other cards never means the patient is well.",
 };
 
-const NOT_CHECKED_RULE: CdsRule = {
-  id: "interaction-not-checked",
-  kind: "data",
-  title: "Interactions not checked",
-  description:
-    "Says when a draft order, or the patient's medication list, could not be read, so the interaction check is incomplete.",
-  citation: "The interaction checker's rule that an unrecognised medicine is never read as no interaction.",
-  developer: RULE_DEVELOPER,
-  evidenceLevel: "Service policy.",
-  lastRevised: KNOWLEDGE_REVISED,
-  engine: INTERACTIONS_ENGINE,
-  intendedUse: "Prevent silence from reading as 'no interaction'.",
-  cautionedUse: "Check the unread medicines with another source.",
-};
-
-const CARDS_NOT_SHOWN_RULE: CdsRule = {
+export const CARDS_NOT_SHOWN_RULE: CdsRule = {
   id: "cards-not-shown",
   kind: "data",
   title: "Cards not shown",
@@ -227,7 +79,7 @@ const CARDS_NOT_SHOWN_RULE: CdsRule = {
  */
 const REVIEW_ENGINE = { name: "patient-review", version: KNOWLEDGE_REVISED } as const;
 
-function reviewRule(
+function reviewPartRule(
   id: string,
   kind: RuleKind,
   title: string,
@@ -262,7 +114,7 @@ export const REVIEW_RULE_IDS = {
 } as const;
 
 const REVIEW_RULES: readonly CdsRule[] = [
-  reviewRule(
+  reviewPartRule(
     REVIEW_RULE_IDS.patient_factor,
     "patient",
     "Patient factors against the medicines",
@@ -270,7 +122,7 @@ const REVIEW_RULES: readonly CdsRule[] = [
     "Product labels and regulator programmes (MHRA valproate Pregnancy Prevention Programme, FDA labels) and guidelines, as each card names.",
     "Alert the prescriber to a medicine that the patient's own facts make unsafe or call for a lower dose.",
   ),
-  reviewRule(
+  reviewPartRule(
     REVIEW_RULE_IDS.ecg,
     "patient",
     "ECG review (QTc) with the medicines' QT risk",
@@ -278,7 +130,7 @@ const REVIEW_RULES: readonly CdsRule[] = [
     "QTc thresholds and sex-specific limits as each card names.",
     "Draw attention to a prolonged or rising QTc in a patient taking QT-prolonging medicines.",
   ),
-  reviewRule(
+  reviewPartRule(
     REVIEW_RULE_IDS.monitoring,
     "monitoring",
     "Monitoring due or overdue",
@@ -286,7 +138,7 @@ const REVIEW_RULES: readonly CdsRule[] = [
     "UK and US product labels and NICE guidance, as each card names.",
     "Say what monitoring is due or overdue, so a missing or old result is not read as normal.",
   ),
-  reviewRule(
+  reviewPartRule(
     REVIEW_RULE_IDS.trend,
     "patient",
     "Trends in a laboratory series",
@@ -294,7 +146,7 @@ const REVIEW_RULES: readonly CdsRule[] = [
     "KDIGO and the other guidelines each card names.",
     "Draw attention to a series moving the wrong way while each value may sit in range.",
   ),
-  reviewRule(
+  reviewPartRule(
     REVIEW_RULE_IDS.notAssessed,
     "data",
     "Patient review: not evaluated",
@@ -304,32 +156,29 @@ const REVIEW_RULES: readonly CdsRule[] = [
   ),
 ];
 
-export const CDS_RULES: readonly CdsRule[] = Object.freeze([
-  ...INTERACTION_RULES.map(interactionRule),
-  // The rules derived from ingredient properties (decision 173), one page per rule id.
-  ...DERIVED_RULES.map(interactionRule),
-  ...Object.entries(DAILY_DOSE_LIMITS).map(([ingredient, limit]) => doseRule(ingredient, limit)),
-  RELAPSE_RULE,
-  ...ANALYTES.filter((a) => (a.loinc ?? []).length > 0).map(labRule),
-  MONITORING_RULE,
+/**
+ * The rules every service's cards may come from: the patient review's parts (both kinds of hook
+ * read the review), missing data and the bound on cards. Each service's own rules are in its
+ * module; the catalog of all of them is the registry's (`CDS_RULES`, services.ts).
+ */
+export const SHARED_RULES: readonly CdsRule[] = Object.freeze([
   ...REVIEW_RULES,
-  NOT_CHECKED_RULE,
   DATA_RULE,
   CARDS_NOT_SHOWN_RULE,
 ]);
 
-const BY_ID: ReadonlyMap<string, CdsRule> = new Map(CDS_RULES.map((rule) => [rule.id, rule]));
-
-export function ruleById(id: string): CdsRule | undefined {
-  return BY_ID.get(id);
+/** A lookup by id over a list of rules; throws on an id it lacks (a programming error). */
+export function ruleLookup(rules: readonly CdsRule[]): (id: string) => CdsRule {
+  const byId = new Map(rules.map((rule) => [rule.id, rule]));
+  return (id) => {
+    const rule = byId.get(id);
+    if (rule === undefined) throw new Error(`no CDS rule ${id}`);
+    return rule;
+  };
 }
 
-/** A rule that must exist (internal lookups); throws on a programming error. */
-export function requireRule(id: string): CdsRule {
-  const rule = BY_ID.get(id);
-  if (rule === undefined) throw new Error(`no CDS rule ${id}`);
-  return rule;
-}
+/** The review part's rule of a finding kind, or the not-evaluated rule (review-cards.ts). */
+export const reviewRule = ruleLookup(REVIEW_RULES);
 
 /** Where the service serves the rule pages and the override-reason CodeSystem (no key, no JWT). */
 export const RULE_PAGES_PATH = "/cds-rules";

@@ -1,6 +1,6 @@
 /** Cards shared by every service: what could not be read, said as such. */
 import type { NotUsed } from "@svc/fhir";
-import { buildCard, type Card, clipText, escapeMarkdown } from "./cards.js";
+import { clipText, escapeMarkdown, type FoundCard, foundCard } from "./cards.js";
 import { NOT_USED_LINE_SHOWN } from "./limits.js";
 import type { CdsRule } from "./rules.js";
 import { cardContext, type RunContext } from "./run-context.js";
@@ -30,8 +30,8 @@ export function insufficientDataCard(
   summary: string,
   lines: readonly string[],
   ctx: RunContext,
-): Card {
-  return buildCard(
+): FoundCard {
+  return foundCard(
     {
       rule,
       indicator: "info",

@@ -1,6 +1,7 @@
 /**
- * Running a CDS Service: FHIR -> engine inputs with `@svc/fhir`, the engines through the engine
- * registry (the interaction checker for the order hooks), and their answers -> cards, so a card
+ * Running a CDS Service: its module's run (FHIR -> engine inputs with `@svc/fhir`, the engines
+ * through the engine registry, the interaction checker for the order hooks, answers -> cards),
+ * then the one bound on cards per answer, so a card
  * says exactly what the engines say (decision 115). The caller passes the clock, the base URL of
  * the rule pages and the engine parameters (the account's active calibrated models; the shipped
  * defaults when omitted).
@@ -8,13 +9,10 @@
 
 import type { NotUsed, NotUsedReason } from "@svc/fhir";
 import type { EngineName } from "@svc/intelligence";
-import { limitCards, ruleIdOf } from "./card-limit.js";
+import { limitCards } from "./card-limit.js";
 import type { Card } from "./cards.js";
-import type { HookRequest } from "./request.js";
+import type { HookCall } from "./request.js";
 import { type EngineRecorder, newRecorder, type RunContext } from "./run-context.js";
-import { runOrderHook } from "./run-orders.js";
-import { runPatientView } from "./run-patient-view.js";
-import { cdsServiceById } from "./services.js";
 
 export interface RunOptions {
   now: Date;
@@ -52,18 +50,16 @@ function countReasons(notUsed: readonly NotUsed[]): Partial<Record<NotUsedReason
 }
 
 /**
- * Runs a service on a parsed request. `prefetch` is every prefetch value the service has: the
- * request's own merged with what the caller fetched; a key still absent is data the service could
- * not have (said on an insufficient-data card), a key with null is "the EHR has no data".
+ * Runs the service of a validated call (`parseHookRequest`) with its own module's run. `prefetch`
+ * is every prefetch value the service has: the request's own merged with what the caller fetched;
+ * a key still absent is data the service could not have (said on an insufficient-data card), a
+ * key with null is "the EHR has no data".
  */
 export function runCdsService(
-  serviceId: string,
-  request: HookRequest,
+  { service, request }: HookCall,
   prefetch: Readonly<Record<string, unknown>>,
   options: RunOptions,
 ): CdsRunResult {
-  const service = cdsServiceById(serviceId);
-  if (service === undefined) throw new Error(`unknown CDS service ${serviceId}`);
   const recorder: EngineRecorder = newRecorder();
   const ctx: RunContext = {
     now: options.now,
@@ -72,20 +68,18 @@ export function runCdsService(
     uuid: options.uuid ?? (() => globalThis.crypto.randomUUID()),
     recorder,
     patientId: request.context.patientId,
-    missingPrefetch: Object.keys(service.prefetch).filter((key) => !Object.hasOwn(prefetch, key)),
+    missingPrefetch: Object.keys(service.descriptor.prefetch).filter((key) => !Object.hasOwn(prefetch, key)),
     unreadablePrefetch: (options.unreadablePrefetch ?? []).filter((key) => !Object.hasOwn(prefetch, key)),
     notUsed: [],
   };
-  const found =
-    service.hook === "patient-view"
-      ? runPatientView(prefetch, ctx)
-      : runOrderHook(service.hook, request, prefetch, ctx);
+  const found = service.run({ request, prefetch, ctx });
   // Every service's cards pass the one bound on cards per answer, here (decision 143).
   const { cards, omitted } = limitCards(found, ctx);
   return {
-    cards,
+    cards: cards.map((item) => item.card),
     engines: recorder.list(),
-    rules: cards.map(ruleIdOf),
+    // Each card's rule as the service found it, never read back from its URL.
+    rules: cards.map((item) => item.rule.id),
     omittedCards: omitted,
     notUsed: countReasons(ctx.notUsed),
     missingPrefetch: ctx.missingPrefetch,

@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { firstResources } from "../src/bounded-source.js";
 import { limitCards } from "../src/card-limit.js";
 import {
-  buildCard,
   type Card,
   escapeMarkdown,
+  foundCard,
   type Indicator,
   MAX_ACTIVE_REQUESTS,
   MAX_CARDS,
@@ -29,6 +29,7 @@ import {
   orderRequest,
   patientViewRequest,
   searchset,
+  service,
   withOrderFacts,
   withPatientFacts,
 } from "./fixtures.js";
@@ -39,10 +40,10 @@ import {
  */
 
 function run(serviceId: string, body: { prefetch?: Record<string, unknown> }) {
-  const parsed = parseHookRequest(serviceId, body);
+  const parsed = parseHookRequest(service(serviceId), body);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   const facts = serviceId === "psych-patient-view" ? withPatientFacts : withOrderFacts;
-  return runCdsService(serviceId, parsed.request, facts(body.prefetch), options());
+  return runCdsService(parsed, facts(body.prefetch), options());
 }
 
 const tramadol = (i: number) => draft(`d${i}`, { rxnorm: "10689", display: "tramadol" });
@@ -186,7 +187,7 @@ describe("a request's problems are named up to a bound", () => {
   it("10,000 selections that are not draft orders: 50 issues named, the rest counted", () => {
     const selections = Array.from({ length: 10_000 }, (_, i) => `MedicationRequest/x${i}`);
     const parsed = parseHookRequest(
-      "psych-interactions-select",
+      service("psych-interactions-select"),
       orderRequest("order-select", [tramadol(1)], {}, selections),
     );
     expect(parsed.ok).toBe(false);
@@ -243,10 +244,15 @@ describe("the bound on cards per answer (every service)", () => {
     notUsed: [],
   };
   const card = (indicator: Indicator, ruleId: string, n: number) =>
-    buildCard(
+    foundCard(
       { rule: requireRule(ruleId), indicator, summary: `${indicator} ${n}`, detail: [] },
       { baseUrl: BASE, uuid: ctx.uuid },
     );
+  /** The cards the bound keeps, as the EHR gets them (the rule each came from stays in the package). */
+  const limited = (found: Parameters<typeof limitCards>[0]) => {
+    const result = limitCards(found, ctx);
+    return { cards: result.cards.map((item) => item.card), omitted: result.omitted };
+  };
 
   it("keeps MAX_CARDS - 1 cards, most severe first (missing-data info before other info), then says how many more", () => {
     const mixed = [
@@ -255,7 +261,7 @@ describe("the bound on cards per answer (every service)", () => {
       ...Array.from({ length: 8 }, (_, i) => card("warning", "interaction-ssri-snri-nsaid", i)),
       ...Array.from({ length: 5 }, (_, i) => card("critical", "interaction-serotonergic-tramadol", i)),
     ];
-    const { cards, omitted } = limitCards(mixed, ctx);
+    const { cards, omitted } = limited(mixed);
     expect(cards).toHaveLength(MAX_CARDS);
     expect(omitted).toBe(mixed.length - (MAX_CARDS - 1));
     expect(cards.slice(0, 5).every((c) => c.indicator === "critical")).toBe(true);
@@ -276,7 +282,7 @@ describe("the bound on cards per answer (every service)", () => {
     const many = Array.from({ length: MAX_CARDS + 3 }, (_, i) =>
       card("critical", "interaction-serotonergic-tramadol", i),
     );
-    const { cards } = limitCards([card("info", "insufficient-data", 0), ...many], ctx);
+    const { cards } = limited([card("info", "insufficient-data", 0), ...many]);
     expect(cards.at(-1)?.indicator).toBe("critical");
     expect(cards.at(-1)?.detail).toContain("Not shown: 4 critical, 0 warning, 1 info.");
     expect(cards.filter((c) => c.source.url.endsWith("/insufficient-data"))).toEqual([]);

@@ -24,6 +24,7 @@ import {
   patientViewRequest,
   phq9,
   searchset,
+  service,
   sodium,
   valproate,
 } from "./fixtures.js";
@@ -134,9 +135,9 @@ describe("card rules (property)", () => {
           if (scores !== "absent") prefetch.scores = scores;
           if (labs !== "absent") prefetch.labs = labs;
           if (medications !== "absent") prefetch.medications = medications;
-          const parsed = parseHookRequest("psych-patient-view", patientViewRequest(prefetch));
+          const parsed = parseHookRequest(service("psych-patient-view"), patientViewRequest(prefetch));
           if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-          const result = runCdsService("psych-patient-view", parsed.request, prefetch, options());
+          const result = runCdsService(parsed, prefetch, options());
           expect(CdsResponseSchema.safeParse({ cards: result.cards }).success).toBe(true);
           for (const card of result.cards) {
             expect(isCleanJson(card)).toBe(true);
@@ -164,9 +165,9 @@ describe("card rules (property)", () => {
             drafts.map((m, i) => draft(`d${i}`, m)),
             prefetch,
           );
-          const parsed = parseHookRequest("psych-interactions-sign", body);
+          const parsed = parseHookRequest(service("psych-interactions-sign"), body);
           if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-          const result = runCdsService("psych-interactions-sign", parsed.request, prefetch, options());
+          const result = runCdsService(parsed, prefetch, options());
           for (const card of result.cards) {
             expect(CardSchema.safeParse(card).success).toBe(true);
             expect(isCleanJson(card)).toBe(true);

@@ -3,6 +3,7 @@ import { PREGNANCY_STATUS_LOINC } from "@svc/fhir";
 import { describe, expect, it } from "vitest";
 import {
   CDS_SERVICES,
+  cdsService,
   cdsServiceById,
   DiscoveryResponseSchema,
   discoveryResponse,
@@ -12,15 +13,20 @@ import {
   prefetchQueries,
   resolveTemplate,
 } from "../src/index.js";
-import { draft, orderRequest, PATIENT_ID, patientViewRequest } from "./fixtures.js";
+import { draft, orderRequest, PATIENT_ID, patientViewRequest, service } from "./fixtures.js";
 
 describe("discovery", () => {
-  it("lists the three services with stable ids, hooks and no empty field", () => {
-    expect(CDS_SERVICES.map((s) => [s.id, s.hook])).toEqual([
+  it("lists the services of the registry with stable ids, hooks and no empty field", () => {
+    // Ids are stable (decision 113): these three come first, as they always have; a new service
+    // is appended by its module.
+    expect(CDS_SERVICES.slice(0, 3).map((s) => [s.id, s.hook])).toEqual([
       ["psych-interactions-select", "order-select"],
       ["psych-interactions-sign", "order-sign"],
       ["psych-patient-view", "patient-view"],
     ]);
+    const ids = CDS_SERVICES.map((s) => s.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(cdsService(id)?.descriptor).toBe(cdsServiceById(id));
     expect(isCleanJson(discoveryResponse())).toBe(true);
     expect(DiscoveryResponseSchema.safeParse(discoveryResponse()).success).toBe(true);
     expect(cdsServiceById("psych-patient-view")?.hook).toBe("patient-view");
@@ -47,8 +53,8 @@ describe("discovery", () => {
     for (const code of ["14334-7", "4086-5", "751-8", "2951-2", PREGNANCY_STATUS_LOINC])
       expect(labs).toContain(`http://loinc.org|${code}`);
     // Who the patient is, and when medicines started (decision 201), for the services that read them.
-    for (const service of CDS_SERVICES)
-      expect(service.prefetch.patient).toBe("Patient/{{context.patientId}}");
+    for (const id of ["psych-interactions-select", "psych-interactions-sign", "psych-patient-view"])
+      expect(cdsServiceById(id)?.prefetch.patient).toBe("Patient/{{context.patientId}}");
     expect(cdsServiceById("psych-patient-view")?.prefetch.statements).toBe(
       "MedicationStatement?patient={{context.patientId}}&status=active",
     );
@@ -59,16 +65,18 @@ describe("discovery", () => {
 
 describe("parseHookRequest", () => {
   it("accepts a patient-view request and order requests as the Hook Library shows them", () => {
-    expect(parseHookRequest("psych-patient-view", patientViewRequest({ scores: null })).ok).toBe(true);
+    expect(parseHookRequest(service("psych-patient-view"), patientViewRequest({ scores: null })).ok).toBe(
+      true,
+    );
     expect(
       parseHookRequest(
-        "psych-interactions-sign",
+        service("psych-interactions-sign"),
         orderRequest("order-sign", [draft("d1", { rxnorm: "36437" })]),
       ).ok,
     ).toBe(true);
     expect(
       parseHookRequest(
-        "psych-interactions-select",
+        service("psych-interactions-select"),
         orderRequest("order-select", [draft("d1", { rxnorm: "36437" })]),
       ).ok,
     ).toBe(true);
@@ -79,7 +87,7 @@ describe("parseHookRequest", () => {
     (body.context.draftOrders as { entry: unknown[] }).entry = Array.from({ length: 60_000 }, () => ({
       resource: {},
     }));
-    const parsed = parseHookRequest("psych-interactions-sign", body);
+    const parsed = parseHookRequest(service("psych-interactions-sign"), body);
     if (parsed.ok) throw new Error("expected issues");
     expect(parsed.issues).toHaveLength(MAX_REQUEST_ISSUES + 1);
     expect(parsed.issues.at(-1)).toEqual({
@@ -89,7 +97,7 @@ describe("parseHookRequest", () => {
   });
 
   const issuesOf = (serviceId: string, body: unknown) => {
-    const parsed = parseHookRequest(serviceId, body);
+    const parsed = parseHookRequest(service(serviceId), body);
     if (parsed.ok) throw new Error("expected issues");
     return parsed.issues;
   };
@@ -111,7 +119,8 @@ describe("parseHookRequest", () => {
     ).toEqual([{ path: "prefetch.scores", message: "must be a FHIR resource or null" }]);
     expect(issuesOf("psych-patient-view", null)).toHaveLength(1);
     expect(issuesOf("psych-patient-view", "text")).toHaveLength(1);
-    expect(issuesOf("nope", {})).toEqual([{ path: "", message: 'unknown CDS service "nope"' }]);
+    // An unknown id has no service to validate against: the app answers 404 before reading the body.
+    expect(cdsService("nope")).toBeUndefined();
   });
 
   it("fhirAuthorization needs fhirServer and a Bearer token with its required fields", () => {
@@ -159,16 +168,15 @@ describe("parseHookRequest", () => {
 });
 
 describe("prefetchQueries", () => {
-  const service = cdsServiceById("psych-patient-view");
-  if (!service) throw new Error("service");
+  const patientView = service("psych-patient-view");
   const parse = (body: unknown) => {
-    const parsed = parseHookRequest("psych-patient-view", body);
+    const parsed = parseHookRequest(patientView, body);
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-    return parsed.request;
+    return parsed;
   };
 
   it("asks for every missing key, never for a null one, with the patient id resolved", () => {
-    const result = prefetchQueries(service, parse(patientViewRequest({ labs: null })));
+    const result = prefetchQueries(parse(patientViewRequest({ labs: null })));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(Object.keys(result.queries).sort()).toEqual(["medications", "patient", "scores", "statements"]);
@@ -182,7 +190,6 @@ describe("prefetchQueries", () => {
   it("asks for nothing when every key is present", () => {
     expect(
       prefetchQueries(
-        service,
         parse(
           patientViewRequest({
             labs: null,
@@ -220,8 +227,11 @@ describe("prefetchQueries", () => {
     ).toMatchObject({
       error: expect.any(String),
     });
-    const custom = { ...service, prefetch: { encounter: "Encounter/{{context.encounterId}}" } };
-    expect(prefetchQueries(custom, parse(patientViewRequest()))).toEqual({
+    const custom = {
+      ...patientView,
+      descriptor: { ...patientView.descriptor, prefetch: { encounter: "Encounter/{{context.encounterId}}" } },
+    };
+    expect(prefetchQueries({ ...parse(patientViewRequest()), service: custom })).toEqual({
       ok: false,
       status: 412,
       reason:

@@ -22,7 +22,14 @@ import {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { escapeMarkdown, parseHookRequest, runCdsService } from "../src/index.js";
-import { labObservation, options, patientViewRequest, scoreObservation, searchset } from "./fixtures.js";
+import {
+  labObservation,
+  options,
+  patientViewRequest,
+  scoreObservation,
+  searchset,
+  service,
+} from "./fixtures.js";
 
 const DETERIORATION = /reliable deterioration|toward its worse end/;
 
@@ -37,9 +44,9 @@ function relapseCardText(id: InstrumentId, before: number, after: number): strin
     labs: searchset([]),
     medications: searchset([]),
   };
-  const parsed = parseHookRequest("psych-patient-view", patientViewRequest(prefetch));
+  const parsed = parseHookRequest(service("psych-patient-view"), patientViewRequest(prefetch));
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  const result = runCdsService("psych-patient-view", parsed.request, prefetch, options());
+  const result = runCdsService(parsed, prefetch, options());
   return result.cards
     .filter((_, i) => result.rules[i] === "relapse-early-warning")
     .map((card) => `${card.summary} ${card.detail}`)
@@ -114,9 +121,9 @@ describe("door parity: a laboratory reading on the CDS lab card", () => {
             scores: null,
             medications: searchset([]),
           };
-          const parsed = parseHookRequest("psych-patient-view", patientViewRequest(prefetch));
+          const parsed = parseHookRequest(service("psych-patient-view"), patientViewRequest(prefetch));
           if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-          const result = runCdsService("psych-patient-view", parsed.request, prefetch, options());
+          const result = runCdsService(parsed, prefetch, options());
           const rule = `lab-${c.entry.key.replaceAll("_", "-")}`;
           const levels = result.cards
             .filter((_, i) => result.rules[i] === rule)
@@ -151,9 +158,9 @@ describe("door parity: a laboratory reading sent without a unit (decision 180)",
           const observation = labObservation("o1", c.loinc, c.entry.display, value, c.ucum, "2026-11-24");
           observation.valueQuantity = { value };
           const prefetch = { labs: searchset([observation]), scores: null, medications: searchset([]) };
-          const parsed = parseHookRequest("psych-patient-view", patientViewRequest(prefetch));
+          const parsed = parseHookRequest(service("psych-patient-view"), patientViewRequest(prefetch));
           if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-          const result = runCdsService("psych-patient-view", parsed.request, prefetch, options());
+          const result = runCdsService(parsed, prefetch, options());
           const rule = `lab-${c.entry.key.replaceAll("_", "-")}`;
           const cards = result.cards.filter((_, i) => result.rules[i] === rule);
           const level = cards

@@ -1,11 +1,19 @@
 /** Hook requests as an EHR sends them, over the FHIR examples of the inbound mapping tests. */
 import type { Bundle, MedicationRequest } from "@medplum/fhirtypes";
 import { medicationRequest, PATIENT_ID } from "../../fhir/test/inbound-fixtures.js";
+import { type CdsService, cdsService } from "../src/index.js";
 
 export * from "../../fhir/test/inbound-fixtures.js";
 
 export const NOW = new Date("2026-11-26T12:00:00Z");
 export const BASE = "https://cds.example.org";
+
+/** A service of the registry by id, as the app finds it before validating a call. */
+export function service(id: string): CdsService {
+  const found = cdsService(id);
+  if (found === undefined) throw new Error(`no CDS service ${id}`);
+  return found;
+}
 
 let counter = 0;
 export const options = (extra: Record<string, unknown> = {}) => ({

@@ -12,6 +12,7 @@ import {
   orderRequest,
   patientViewRequest,
   searchset,
+  service,
 } from "./fixtures.js";
 
 /**
@@ -172,9 +173,9 @@ describe("EHR text is inert under GitHub Flavored Markdown", () => {
         [draft("d1", { text: `Tramadol ${text}` }), draft("d2", { text: `${text} ibuprofen` })],
         prefetch,
       );
-      const parsed = parseHookRequest("psych-interactions-sign", body);
+      const parsed = parseHookRequest(service("psych-interactions-sign"), body);
       if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-      return runCdsService("psych-interactions-sign", parsed.request, prefetch, options()).cards;
+      return runCdsService(parsed, prefetch, options()).cards;
     };
     const ours = orderCards("qqqq").flatMap(plainFields).join("\n");
     fc.assert(
@@ -201,9 +202,9 @@ describe("EHR text is inert under GitHub Flavored Markdown", () => {
           { ...medicationRequest("m1", { text: "Lithium carbonate 400 mg" }, "active"), id: text },
         ]),
       };
-      const parsed = parseHookRequest("psych-patient-view", patientViewRequest(prefetch));
+      const parsed = parseHookRequest(service("psych-patient-view"), patientViewRequest(prefetch));
       if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-      return runCdsService("psych-patient-view", parsed.request, prefetch, options()).cards;
+      return runCdsService(parsed, prefetch, options()).cards;
     };
     const ours = patientViewCards("qqqq").flatMap(plainFields).join("\n");
     fc.assert(

@@ -15,7 +15,7 @@ import { buildEngineIntelligence, ENGINE_REGISTRY } from "@svc/intelligence";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseHookRequest, runCdsService } from "../src/index.js";
-import { draft, medicationRequest, options, orderRequest, searchset } from "./fixtures.js";
+import { draft, medicationRequest, options, orderRequest, searchset, service } from "./fixtures.js";
 
 const NOW = new Date("2026-11-20T10:00:00Z");
 const RANK: Record<string, number> = { none: 0, low: 1, moderate: 2, high: 3 };
@@ -120,9 +120,9 @@ function cdsLevels(orders: readonly { name: string; dose: string; structured: bo
       : draft(`d${i + 1}`, { text: `${name}${dose}` }),
   );
   const body = orderRequest("order-sign", drafts, { medications: searchset([]) });
-  const parsed = parseHookRequest("psych-interactions-sign", body);
+  const parsed = parseHookRequest(service("psych-interactions-sign"), body);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  const result = runCdsService("psych-interactions-sign", parsed.request, body.prefetch ?? {}, options());
+  const result = runCdsService(parsed, body.prefetch ?? {}, options());
   const level = (rulePrefix: string) =>
     Math.max(
       0,
@@ -259,9 +259,9 @@ describe("medicine door parity", () => {
     const texts = ["Citalopram 20 mg", "Sertraline 50 mg"];
     const drafts = texts.map((text, i) => draft(`d${i + 1}`, { text }));
     const body = orderRequest("order-sign", drafts, { medications: searchset([]) });
-    const parsed = parseHookRequest("psych-interactions-sign", body);
+    const parsed = parseHookRequest(service("psych-interactions-sign"), body);
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-    const result = runCdsService("psych-interactions-sign", parsed.request, body.prefetch ?? {}, options());
+    const result = runCdsService(parsed, body.prefetch ?? {}, options());
     const notChecked = result.cards.find((card) => card.source.url?.endsWith("/interaction-not-checked"));
     expect(notChecked?.detail).toContain("QT risk category unknown for sertraline");
     const { run } = jsonAnswer(texts);

@@ -16,13 +16,13 @@ import {
 } from "@svc/engines";
 import { describe, expect, it } from "vitest";
 import { type CdsRunResult, escapeMarkdown, parseHookRequest, runCdsService } from "../src/index.js";
-import { labObservation, options, patientViewRequest, searchset } from "./fixtures.js";
+import { labObservation, options, patientViewRequest, searchset, service } from "./fixtures.js";
 
 function run(labs: Observation[]): CdsRunResult {
   const prefetch = { labs: searchset(labs), scores: null, medications: searchset([]) };
-  const parsed = parseHookRequest("psych-patient-view", patientViewRequest(prefetch));
+  const parsed = parseHookRequest(service("psych-patient-view"), patientViewRequest(prefetch));
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  return runCdsService("psych-patient-view", parsed.request, prefetch, options());
+  return runCdsService(parsed, prefetch, options());
 }
 
 /** An Observation of `loinc` whose valueQuantity carries the value only (no unit, no code). */

@@ -8,6 +8,7 @@ import {
   findingCards,
   findingIndicator,
   findingNamesMedicine,
+  findingRuleId,
   isCleanJson,
   REVIEW_RULE_IDS,
   ruleById,
@@ -59,7 +60,9 @@ const startUnknown: PatientFinding = {
 
 describe("finding cards", () => {
   it("a high patient factor is a critical card titled by the finding, with its detail, medicines and source", () => {
-    const card = findingCard(teratogen, ctx);
+    const found = findingCard(teratogen, ctx);
+    const card = found?.card;
+    expect(found?.rule.id).toBe(REVIEW_RULE_IDS.patient_factor);
     expect(card?.indicator).toBe("critical");
     expect(card?.summary).toBe(teratogen.title);
     expect(card?.detail).toContain(escapeMarkdown(teratogen.detail));
@@ -69,7 +72,7 @@ describe("finding cards", () => {
   });
 
   it("a moderate monitoring finding is a warning saying since when; a not-assessed one an info card saying so", () => {
-    const [due, unknown] = findingCards([ancDue, startUnknown], ctx);
+    const [due, unknown] = findingCards([ancDue, startUnknown], ctx).map((item) => item.card);
     expect(due?.indicator).toBe("warning");
     expect(due?.detail).toContain("**Since:** 2026\\-09\\-24");
     expect(due?.source.url).toBe(`${BASE}/cds-rules/${REVIEW_RULE_IDS.monitoring}`);
@@ -81,7 +84,7 @@ describe("finding cards", () => {
 
   it("a judged finding at none gives no card; a title over 140 characters is clipped", () => {
     expect(findingCard({ ...ancDue, level: "none" }, ctx)).toBeNull();
-    const long = findingCard({ ...ancDue, title: "x".repeat(400) }, ctx);
+    const long = findingCard({ ...ancDue, title: "x".repeat(400) }, ctx)?.card;
     expect(long?.summary.length).toBeLessThan(140);
   });
 
@@ -112,12 +115,14 @@ describe("finding cards", () => {
     });
     fc.assert(
       fc.property(fc.array(finding, { maxLength: 30 }), (findings) => {
-        const cards = findingCards(findings, ctx);
+        const found = findingCards(findings, ctx);
+        const cards = found.map((item) => item.card);
         const carded = findings.filter((f) => !f.assessed || DOOR_LEVELS[f.level].cds !== null);
         expect(cards).toHaveLength(carded.length);
         carded.forEach((f, i) => {
           const card = cards[i];
           expect(card?.indicator).toBe(findingIndicator(f));
+          expect(found[i]?.rule.id).toBe(findingRuleId(f));
           if (f.assessed) expect(card?.indicator).toBe(DOOR_LEVELS[f.level].cds);
           else expect(["info", "warning", "critical"]).toContain(card?.indicator);
           expect(isCleanJson(card)).toBe(true);
@@ -134,7 +139,7 @@ describe("finding cards", () => {
           unreadablePrefetch: [],
           notUsed: [],
         };
-        const limited = limitCards(cards, run).cards;
+        const limited = limitCards(found, run).cards.map((item) => item.card);
         expect(limited.length).toBeLessThanOrEqual(20);
         if (cards.some((c) => c.indicator === "critical")) expect(limited[0]?.indicator).toBe("critical");
       }),

@@ -7,6 +7,7 @@ import {
   options,
   orderRequest,
   searchset,
+  service,
   withOrderFacts,
 } from "./fixtures.js";
 
@@ -15,14 +16,9 @@ function run(
   body: ReturnType<typeof orderRequest>,
   extraPrefetch?: Record<string, unknown>,
 ) {
-  const parsed = parseHookRequest(serviceId, body);
+  const parsed = parseHookRequest(service(serviceId), body);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  return runCdsService(
-    serviceId,
-    parsed.request,
-    withOrderFacts({ ...(body.prefetch ?? {}), ...extraPrefetch }),
-    options(),
-  );
+  return runCdsService(parsed, withOrderFacts({ ...(body.prefetch ?? {}), ...extraPrefetch }), options());
 }
 
 const activeSertraline = searchset([medicationRequest("m1", { rxnorm: "36437" }, "active", "2026-10-01")]);

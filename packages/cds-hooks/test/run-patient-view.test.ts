@@ -16,6 +16,7 @@ import {
   patientViewRequest,
   phq9,
   searchset,
+  service,
   sodium,
   valproate,
   withPatientFacts,
@@ -23,14 +24,9 @@ import {
 
 function run(prefetch: Record<string, unknown>, extra: Record<string, unknown> = {}): CdsRunResult {
   const body = patientViewRequest(prefetch);
-  const parsed = parseHookRequest("psych-patient-view", body);
+  const parsed = parseHookRequest(service("psych-patient-view"), body);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  const result = runCdsService(
-    "psych-patient-view",
-    parsed.request,
-    withPatientFacts(prefetch),
-    options(extra),
-  );
+  const result = runCdsService(parsed, withPatientFacts(prefetch), options(extra));
   for (const card of result.cards) {
     expect(isCleanJson(card)).toBe(true);
     expect(card.summary.length).toBeLessThan(140);

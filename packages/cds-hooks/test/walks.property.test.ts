@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseHookRequest, runCdsService } from "../src/index.js";
-import { draft, medicationRequest, options, orderRequest, patientViewRequest } from "./fixtures.js";
+import { draft, medicationRequest, options, orderRequest, patientViewRequest, service } from "./fixtures.js";
 
 /**
  * Reading a hook request and its prefetch never recurses without bound (decision 150): generated
@@ -46,10 +46,10 @@ describe("hook request reading and prefetch walks (property)", () => {
           ],
         };
         const prefetch = { scores: { resourceType: "Bundle", entry: [] }, labs: null, medications: meds };
-        const parsed = parseHookRequest("psych-patient-view", patientViewRequest(prefetch));
+        const parsed = parseHookRequest(service("psych-patient-view"), patientViewRequest(prefetch));
         expect(parsed.ok).toBe(true);
         if (!parsed.ok) return;
-        const run = runCdsService("psych-patient-view", parsed.request, prefetch, options());
+        const run = runCdsService(parsed, prefetch, options());
         expect(Array.isArray(run.cards)).toBe(true);
       }),
       { numRuns: 40 },
@@ -74,9 +74,12 @@ describe("hook request reading and prefetch walks (property)", () => {
             },
           ],
         };
-        const parsed = parseHookRequest("psych-interactions-sign", { ...body, prefetch: { medications } });
+        const parsed = parseHookRequest(service("psych-interactions-sign"), {
+          ...body,
+          prefetch: { medications },
+        });
         if (!parsed.ok) return;
-        const run = runCdsService("psych-interactions-sign", parsed.request, { medications }, options());
+        const run = runCdsService(parsed, { medications }, options());
         expect(Array.isArray(run.cards)).toBe(true);
       }),
       { numRuns: 25 },

@@ -1,9 +1,7 @@
 import {
   type CdsRunResult,
-  type CdsServiceDescriptor,
-  cdsServiceById,
-  type HookRequest,
-  isOptionalPrefetch,
+  cdsService,
+  type HookCall,
   parseHookRequest,
   prefetchQueries,
   runCdsService,
@@ -20,13 +18,14 @@ import { cdsJsonBody } from "./cds_screen.js";
 /**
  * POST /cds-hooks/{accountId}/cds-services/{id}: one hook call (CDS Hooks 2.0.1, decisions 113,
  * 128 and 147). Behind the CDS Hooks guard (the EHR's JWT, plan and rate limit), so it must be registered after
- * `registerCdsHooks`. The steps: the service, the request checked against its hook (400 with the
- * issues), what prefetch lacks fetched from the EHR's FHIR server under the client's address rules
+ * `registerCdsHooks`. The steps: the service (found once in the registry of `@svc/cds-hooks`), the
+ * request checked against its hook (400 with the issues), giving the call that every later step
+ * reads as it is (decision 221); what prefetch lacks fetched from the EHR's FHIR server under the client's address rules
  * (412 `prefetch_unavailable` when it cannot be had), then the engines through `@svc/cds-hooks`
  * with the account's active calibrated models, answered as `{ cards }`.
  */
 
-type Models = NonNullable<Parameters<typeof runCdsService>[3]["models"]>;
+type Models = NonNullable<Parameters<typeof runCdsService>[2]["models"]>;
 
 /**
  * The active calibrated parameters per engine, as the analysis endpoints run them (decision 44),
@@ -90,8 +89,7 @@ function isFhirResource(json: unknown): boolean {
  * be had stays missing instead of making the call a 412; the run says its facts are unknown.
  */
 async function completePrefetch(
-  service: CdsServiceDescriptor,
-  request: HookRequest,
+  { service, request }: HookCall,
   queries: Readonly<Record<string, string>>,
   policy: EhrAddressPolicy,
   signal: AbortSignal,
@@ -101,7 +99,7 @@ async function completePrefetch(
   const keys = Object.keys(queries);
   if (keys.length === 0) return { prefetch, unreadable };
   if (!request.fhirServer) {
-    const required = keys.filter((key) => !isOptionalPrefetch(service, key));
+    const required = keys.filter((key) => !service.optionalPrefetch.has(key));
     if (required.length === 0) return { prefetch, unreadable };
     throw new ApiError(
       "prefetch_unavailable",
@@ -122,7 +120,7 @@ async function completePrefetch(
       continue;
     }
     const reason = !result.ok ? result.reason : isFhirResource(result.json) ? null : "not_fhir";
-    if (reason !== null && isOptionalPrefetch(service, key)) continue;
+    if (reason !== null && service.optionalPrefetch.has(key)) continue;
     if (reason !== null) {
       const why = FETCH_FAILURE_TEXT[reason] ?? "the FHIR server could not be read";
       throw new ApiError(
@@ -178,29 +176,29 @@ export function registerCdsHookCalls(service: ServiceApp, models: ActiveModels):
     async (c) => {
       const caller = cdsCallerOf(c);
       const serviceId = c.req.param("id") ?? "";
-      if (!cdsServiceById(serviceId)) {
+      const found = cdsService(serviceId);
+      if (!found) {
         throw new ApiError(
           "not_found",
           "No CDS service with this id; discovery (GET on the account's cds-services URL) lists them.",
         );
       }
-      const parsed = parseHookRequest(serviceId, await cdsJsonBody(c));
-      if (!parsed.ok) {
+      const call = parseHookRequest(found, await cdsJsonBody(c));
+      if (!call.ok) {
         throw new ApiError("invalid_request", "The hook request is not valid CDS Hooks 2.0.1; see issues.", {
-          issues: parsed.issues,
+          issues: call.issues,
         });
       }
-      const queries = prefetchQueries(parsed.service, parsed.request);
+      const queries = prefetchQueries(call);
       if (!queries.ok) throw new ApiError("prefetch_unavailable", queries.reason);
       const signal = workSignal(c);
       const { prefetch, unreadable } = await completePrefetch(
-        parsed.service,
-        parsed.request,
+        call,
         queries.queries,
         cdsFetchPolicy(caller, deps),
         signal,
       );
-      const run = runCdsService(serviceId, parsed.request, prefetch, {
+      const run = runCdsService(call, prefetch, {
         now: new Date(),
         baseUrl: deps.publicBaseUrl,
         models: await activeCalibrations(models, deps.logger),

@@ -1,4 +1,8 @@
 /**
+ * The psychotropic interaction services, `psych-interactions-select` (order-select) and
+ * `psych-interactions-sign` (order-sign): one check offered at the two order hooks, so one module
+ * holds both descriptors, their prefetch, their rules and their run (decision 220).
+ *
  * order-select and order-sign: the draft MedicationRequests the hook is about, against the
  * patient's active MedicationRequests (prefetch `medications`) and the session's other draft
  * orders, with the interaction checker. One card per interaction rule and pair of medicines,
@@ -12,12 +16,14 @@
 import {
   checkInteractions,
   DAILY_DOSE_LIMITS,
+  type DailyDoseLimit,
   DERIVED_RULES,
   DOOR_LEVELS,
   DOSE_FINDING_RULES,
   type DoseAlert,
   doseCheckOptions,
   INTERACTION_RULES,
+  type InteractionRule,
   MAX_MEDICATIONS,
   type MedicationInteraction,
   type PatientFinding,
@@ -25,17 +31,17 @@ import {
   reviewPatient,
 } from "@svc/engines";
 import { type MedicationReading, readFhirInputs, readMedicationRequest, readPatientReview } from "@svc/fhir";
-import { firstResources } from "./bounded-source.js";
+import { firstResources } from "../bounded-source.js";
 import {
-  buildCard,
-  type Card,
   type CardAction,
   type Coding,
   clipText,
   escapeMarkdown,
+  type FoundCard,
+  foundCard,
   type Indicator,
   type Suggestion,
-} from "./cards.js";
+} from "../cards.js";
 import {
   MAX_ACTIVE_REQUESTS,
   MAX_DRAFT_ORDERS,
@@ -43,12 +49,106 @@ import {
   MAX_PATIENT_ENTRIES,
   ORDER_TEXT_SHOWN,
   ORDERS_NAMED,
-} from "./limits.js";
-import type { OrderSelectRequest, OrderSignRequest } from "./request.js";
-import { findingCard } from "./review-cards.js";
-import { INTERACTIONS_ENGINE, OVERRIDE_REASONS_PATH, requireRule } from "./rules.js";
-import { cardContext, type RunContext } from "./run-context.js";
-import { insufficientDataCard, notUsedLines } from "./run-shared.js";
+} from "../limits.js";
+import type { OrderSelectRequest, OrderSignRequest } from "../request.js";
+import { findingCard } from "../review-cards.js";
+import {
+  type CdsRule,
+  KNOWLEDGE_REVISED,
+  OVERRIDE_REASONS_PATH,
+  RULE_DEVELOPER,
+  ruleLookup,
+} from "../rules.js";
+import { cardContext, type RunContext } from "../run-context.js";
+import { insufficientDataCard, notUsedLines } from "../run-shared.js";
+import {
+  type CdsService,
+  type CdsServiceDescriptor,
+  defineCdsService,
+  type ServiceRun,
+} from "../service-module.js";
+import { ACTIVE_MEDICATIONS, PATIENT, PATIENT_OBSERVATIONS } from "./prefetch-templates.js";
+
+// Rules of the interaction services (decision 114).
+
+/**
+ * The interaction checker is a deterministic tool, not a registry engine with calibrated
+ * parameters; its version is the revision of its rule table.
+ */
+export const INTERACTIONS_ENGINE = { name: "interactions", version: `rules ${KNOWLEDGE_REVISED}` } as const;
+
+function interactionRule(rule: InteractionRule): CdsRule {
+  return {
+    id: `interaction-${rule.id}`,
+    kind: "interaction",
+    title: `Drug interaction: ${rule.effect}`,
+    description: `${rule.mechanism} ${rule.recommendation}`,
+    citation: rule.source,
+    developer: RULE_DEVELOPER,
+    evidenceLevel: `Severity ${rule.severity} (FHIR DetectedIssue scale), assigned by the interaction knowledge base from the cited source; ${
+      rule.sourceChecked
+        ? "the cited source was read when the rule was written"
+        : "the cited source was not re-read for this release"
+    }.`,
+    lastRevised: KNOWLEDGE_REVISED,
+    engine: INTERACTIONS_ENGINE,
+    intendedUse:
+      "Alert the prescriber to a known interaction between a draft order and the patient's other medicines.",
+    cautionedUse:
+      "Not a complete interaction compendium: medicines the service does not recognise are reported as not checked, never as safe.",
+  };
+}
+
+/** A label dose limit of one ingredient (decisions 174 and 184): the card for a dose above it. */
+function doseRule(ingredient: string, limit: DailyDoseLimit): CdsRule {
+  const reduced = limit.reduced;
+  return {
+    id: `dose-${ingredient}`,
+    kind: "dose",
+    title: `Dose above the label maximum: ${ingredient}`,
+    description: `Reads the daily dose of a ${ingredient} order (its dosage instructions, or the dose written in its text, times the frequency) against the label maximum of ${limit.maxDailyMg} mg/day${
+      reduced === undefined ? "" : ` (${reduced.maxDailyMg} mg/day for ${reduced.appliesTo})`
+    }: above it, ${limit.harm}.`,
+    citation: limit.source,
+    developer: RULE_DEVELOPER,
+    evidenceLevel: `Label maximum, severity high (FHIR DetectedIssue scale); ${
+      limit.sourceChecked
+        ? "the cited label was read when the limit was written"
+        : "the cited label was not re-read for this release"
+    }.`,
+    lastRevised: KNOWLEDGE_REVISED,
+    engine: INTERACTIONS_ENGINE,
+    intendedUse: "Alert the prescriber to a draft order whose daily dose is above the label maximum.",
+    cautionedUse:
+      "Applies the label maximum only; doses the service could not read (no mass unit, no timing) are not checked, and a limit that depends on the patient's age is reported as not checked.",
+  };
+}
+
+export const NOT_CHECKED_RULE: CdsRule = {
+  id: "interaction-not-checked",
+  kind: "data",
+  title: "Interactions not checked",
+  description:
+    "Says when a draft order, or the patient's medication list, could not be read, so the interaction check is incomplete.",
+  citation: "The interaction checker's rule that an unrecognised medicine is never read as no interaction.",
+  developer: RULE_DEVELOPER,
+  evidenceLevel: "Service policy.",
+  lastRevised: KNOWLEDGE_REVISED,
+  engine: INTERACTIONS_ENGINE,
+  intendedUse: "Prevent silence from reading as 'no interaction'.",
+  cautionedUse: "Check the unread medicines with another source.",
+};
+
+/** The rules the interaction cards come from: one per interaction rule, per dose limit, and not-checked. */
+const RULES: readonly CdsRule[] = Object.freeze([
+  ...INTERACTION_RULES.map(interactionRule),
+  // The rules derived from ingredient properties (decision 173), one page per rule id.
+  ...DERIVED_RULES.map(interactionRule),
+  ...Object.entries(DAILY_DOSE_LIMITS).map(([ingredient, limit]) => doseRule(ingredient, limit)),
+  NOT_CHECKED_RULE,
+]);
+
+const ruleOf = ruleLookup(RULES);
 
 /** Statuses a draft order may carry in `context.draftOrders` (the hook says draft; some EHRs send active). */
 const DRAFT_STATUSES = ["draft", "active"] as const;
@@ -215,13 +315,17 @@ function removeSuggestion(side: Side, ctx: RunContext): Suggestion | null {
   };
 }
 
-function interactionCard(interaction: MedicationInteraction, sides: [Side, Side], ctx: RunContext): Card {
-  const rule = requireRule(`interaction-${interaction.id}`);
+function interactionCard(
+  interaction: MedicationInteraction,
+  sides: [Side, Side],
+  ctx: RunContext,
+): FoundCard {
+  const rule = ruleOf(`interaction-${interaction.id}`);
   const [first, second] = sides;
   const suggestions = [removeSuggestion(first, ctx), removeSuggestion(second, ctx)]
     .filter((s): s is Suggestion => s !== null)
     .map((s, index) => (index === 0 ? { ...s, isRecommended: true } : s));
-  return buildCard(
+  return foundCard(
     {
       rule,
       indicator: SEVERITY_INDICATOR[interaction.severity],
@@ -246,12 +350,12 @@ function interactionCard(interaction: MedicationInteraction, sides: [Side, Side]
  * alert at the door's indicator for its level (DOOR_LEVELS), citing the label on the card and on
  * the rule page, with a suggestion to remove the draft.
  */
-function doseCard(alert: DoseAlert, side: Side, ctx: RunContext): Card {
-  const rule = requireRule(`dose-${alert.ingredient}`);
+function doseCard(alert: DoseAlert, side: Side, ctx: RunContext): FoundCard {
+  const rule = ruleOf(`dose-${alert.ingredient}`);
   const limit = DAILY_DOSE_LIMITS[alert.ingredient];
   const suggestion = removeSuggestion(side, ctx);
   const daily = `${Number(alert.dailyMg.toFixed(2))} mg/day`;
-  return buildCard(
+  return foundCard(
     {
       rule,
       indicator: DOOR_LEVELS[alert.severity].cds ?? "info",
@@ -275,7 +379,7 @@ function doseCards(
   orders: readonly Order[],
   targets: ReadonlySet<Order>,
   ctx: RunContext,
-): Card[] {
+): FoundCard[] {
   return alerts.flatMap((alert) => {
     const held = orders.filter((o) => targets.has(o) && checkedText(o).trim() === alert.input);
     return held.length === 0 ? [] : [doseCard(alert, { name: alert.ingredient, orders: held }, ctx)];
@@ -357,7 +461,7 @@ function factorCards(
   findings: readonly PatientFinding[],
   targets: readonly Order[],
   ctx: RunContext,
-): Card[] {
+): FoundCard[] {
   return findings.flatMap((finding) => {
     // Doses are the order hook's own dose cards (decision 184), at the same age: not twice.
     if (!finding.assessed) return [];
@@ -386,12 +490,7 @@ interface Cuts {
 }
 
 /** Cards for the hook's drafts: one per interaction rule and pair of medicines, then what was not checked. */
-export function runOrderHook(
-  hook: "order-select" | "order-sign",
-  request: OrderSelectRequest | OrderSignRequest,
-  prefetch: Readonly<Record<string, unknown>>,
-  ctx: RunContext,
-): Card[] {
+function runOrderHook({ request, prefetch, ctx }: ServiceRun<"order-select" | "order-sign">): FoundCard[] {
   ctx.recorder.record({ name: INTERACTIONS_ENGINE.name, version: INTERACTIONS_ENGINE.version });
   const { drafts, total: draftTotal } = readDrafts(request, ctx);
   const medications = prefetch.medications;
@@ -403,8 +502,7 @@ export function runOrderHook(
   const actives: Order[] = active.medications
     .map((reading) => ({ reading, ref: refOf(reading), draft: false }))
     .filter((m) => m.ref === null || !draftRefs.has(m.ref));
-  const selected =
-    hook === "order-select" ? new Set((request as OrderSelectRequest).context.selections as string[]) : null;
+  const selected = request.hook === "order-select" ? new Set<string>(request.context.selections) : null;
   const targets = new Set(drafts.filter((d) => selected === null || (d.ref !== null && selected.has(d.ref))));
 
   const ordered = [
@@ -419,7 +517,7 @@ export function runOrderHook(
     targets.size === 0 ? null : checkInteractions(compared.texts, doseCheckOptions(review.patient, ctx.now));
   const interactions = check?.interactions ?? [];
   const orders = [...drafts, ...actives].filter((o) => compared.orders.has(o));
-  const cards: Card[] = [];
+  const cards: FoundCard[] = [];
   for (const interaction of interactions) {
     const sides = sidesOf(interaction, orders, targets);
     if (sides !== null) cards.push(interactionCard(interaction, sides, ctx));
@@ -461,7 +559,7 @@ export function runOrderHook(
   if (notChecked.length > 0)
     cards.push(
       insufficientDataCard(
-        requireRule("interaction-not-checked"),
+        ruleOf("interaction-not-checked"),
         "Interaction check incomplete: some orders or medicines were not read or compared",
         notChecked,
         ctx,
@@ -501,3 +599,46 @@ function notCheckedLines(
   lines.push(...notUsedLines(ctx.notUsed));
   return lines;
 }
+
+const ORDER_USAGE =
+  "Send the patient's active MedicationRequests as prefetch `medications` (or a fhirServer with fhirAuthorization so the service can fetch them). Medicines are read by RxNorm ingredient code or by name; draft orders it cannot read, and a missing medication list, are reported as not checked, never as no interaction. The Patient (`patient`: birth date and gender) and the laboratory and pregnancy-status Observations (`labs`) let the service apply age-dependent dose limits and patient-factor rules (pregnancy, renal function) to the draft orders; without them those rules are said to be not evaluated.";
+
+const ORDER_PREFETCH = { medications: ACTIVE_MEDICATIONS, patient: PATIENT, labs: PATIENT_OBSERVATIONS };
+
+/**
+ * Keys the order services answer without (decision 201): an EHR that registered them before these
+ * keys existed sends neither them nor a fhirServer, and its calls must not turn into 412s.
+ */
+const OPTIONAL_PREFETCH: ReadonlySet<string> = new Set(["patient", "labs"]);
+
+/** An order service of this module at its hook. */
+function orderService(
+  descriptor: CdsServiceDescriptor & { hook: "order-select" | "order-sign" },
+): CdsService {
+  return defineCdsService({
+    descriptor,
+    optionalPrefetch: OPTIONAL_PREFETCH,
+    rules: RULES,
+    run: runOrderHook,
+  });
+}
+
+export const PSYCH_INTERACTIONS_SELECT = orderService({
+  hook: "order-select",
+  id: "psych-interactions-select",
+  title: "Psychotropic drug interactions (order select)",
+  description:
+    "Checks each newly selected draft MedicationRequest against the patient's active MedicationRequests and the other draft orders with the service's interaction rules: one card per interaction (critical for high severity), with a suggestion to remove the draft order.",
+  prefetch: ORDER_PREFETCH,
+  usageRequirements: ORDER_USAGE,
+});
+
+export const PSYCH_INTERACTIONS_SIGN = orderService({
+  hook: "order-sign",
+  id: "psych-interactions-sign",
+  title: "Psychotropic drug interactions (order sign)",
+  description:
+    "Checks every draft MedicationRequest about to be signed against the patient's active MedicationRequests and the other draft orders: one card per interaction (critical for high severity), with a suggestion to remove the draft order.",
+  prefetch: ORDER_PREFETCH,
+  usageRequirements: ORDER_USAGE,
+});

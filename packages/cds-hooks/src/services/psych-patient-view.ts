@@ -1,16 +1,24 @@
 /**
+ * The `psych-patient-view` service (patient-view), in one module (decision 220): its discovery
+ * descriptor and prefetch, its rules and its run.
+ *
  * patient-view: relapse early warning and symptom trajectory (relapse engine) from the
  * symptom-scale scores and active medications; laboratory review (biomarker engine) from lab
  * Observations; monitoring levels that are missing or old for an active lithium, valproate or
  * clozapine order; and every piece of data that could not be used (decision 115).
  */
 import {
+  ANALYTES,
+  type AnalyteEntry,
   analyteByKey,
+  BIOMARKER_DISCLAIMER,
   type BiomarkerData,
   type BiomarkerParams,
   DOOR_LEVELS,
   hasSingleScale,
+  INSTRUMENTS,
   type ModuleSignal,
+  RELAPSE_DISCLAIMER,
   RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION,
   RELAPSE_STALE_DATA_RECOMMENDATION,
   type RelapseData,
@@ -27,19 +35,112 @@ import {
   toRelapseInput,
 } from "@svc/fhir";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
-import { firstResources } from "./bounded-source.js";
-import { buildCard, type Card, escapeMarkdown, type Indicator } from "./cards.js";
+import { firstResources } from "../bounded-source.js";
+import { escapeMarkdown, type FoundCard, foundCard, type Indicator } from "../cards.js";
 import {
   MAX_ACTIVE_REQUESTS,
   MAX_LAB_ENTRIES,
   MAX_PATIENT_ENTRIES,
   MAX_SCORE_ENTRIES,
   MAX_STATEMENT_ENTRIES,
-} from "./limits.js";
-import { findingCards } from "./review-cards.js";
-import { requireRule, ruleById } from "./rules.js";
-import { cardContext, engineParamsOf, type RunContext, runEngine } from "./run-context.js";
-import { insufficientDataCard, NOT_USED_LISTED, notUsedLines } from "./run-shared.js";
+} from "../limits.js";
+import { findingCards } from "../review-cards.js";
+import { type CdsRule, DATA_RULE, KNOWLEDGE_REVISED, RULE_DEVELOPER, SHIPPED } from "../rules.js";
+import { cardContext, engineParamsOf, type RunContext, runEngine } from "../run-context.js";
+import { insufficientDataCard, NOT_USED_LISTED, notUsedLines } from "../run-shared.js";
+import { type CdsService, defineCdsService, type ServiceRun } from "../service-module.js";
+import {
+  ACTIVE_MEDICATIONS,
+  ACTIVE_STATEMENTS,
+  PATIENT,
+  PATIENT_OBSERVATIONS,
+  SCORE_CODES,
+} from "./prefetch-templates.js";
+
+// Rules of the patient-view service (decision 114).
+
+/** Sources of an analyte's ranges and limits, each once. */
+function measureSources(entry: AnalyteEntry): string[] {
+  const m = entry.measure;
+  if (!m) return [];
+  const sources = [
+    ...(m.therapeutic ?? []).map((r) => `${r.indication} range: ${r.source}`),
+    ...(m.reference ? [`reference range: ${m.reference.source}`] : []),
+    ...(m.criticalLow ? [`critical low: ${m.criticalLow.source}`] : []),
+    ...(m.criticalHigh ? [`critical high: ${m.criticalHigh.source}`] : []),
+  ];
+  return [...new Set(sources)];
+}
+
+function labRule(entry: AnalyteEntry): CdsRule {
+  const sources = measureSources(entry);
+  return {
+    id: `lab-${entry.key.replaceAll("_", "-")}`,
+    kind: "lab",
+    title: `${entry.display} result review`,
+    description: `Reads the newest ${entry.display} result (LOINC, UCUM unit checked against the analyte table) against the table's ranges and the laboratory's interpretation, and says what a high or low result can mean in psychiatric care.`,
+    citation:
+      sources.length > 0
+        ? sources.join("; ")
+        : "No sourced range: read by the laboratory's own interpretation only.",
+    developer: RULE_DEVELOPER,
+    evidenceLevel:
+      sources.length > 0
+        ? "Published reference, therapeutic or critical limits as cited; relevance text expert-written."
+        : "Laboratory interpretation only; relevance text expert-written.",
+    lastRevised: KNOWLEDGE_REVISED,
+    engine: { name: ENGINE_REGISTRY.biomarker.name, version: SHIPPED },
+    intendedUse: "Draw attention to an abnormal result with psychiatric relevance.",
+    cautionedUse: BIOMARKER_DISCLAIMER,
+  };
+}
+
+const RELAPSE_RULE: CdsRule = {
+  id: "relapse-early-warning",
+  kind: "relapse",
+  title: "Symptom trajectory and relapse early warning",
+  description:
+    "Adds expert-set points for the symptom-scale trajectory, medication changes and the other factors the engine reads, into a 0-100 early-warning score with a level and trend.",
+  citation: `Instruments: ${INSTRUMENTS.phq9.display}: ${INSTRUMENTS.phq9.source}; ${INSTRUMENTS.gad7.display}: ${INSTRUMENTS.gad7.source}. Weights, windows and bands: expert-set operational defaults, listed with their sources in the service's evidence table (Relapse early warning).`,
+  developer: RULE_DEVELOPER,
+  evidenceLevel: "Expert-set composite; not fitted to outcome data and not a validated prediction model.",
+  lastRevised: KNOWLEDGE_REVISED,
+  engine: { name: ENGINE_REGISTRY.relapse.name, version: SHIPPED },
+  intendedUse: "Prompt a clinician to review the contributing factors with the patient.",
+  cautionedUse: RELAPSE_DISCLAIMER,
+};
+
+const MONITORING_RULE: CdsRule = {
+  id: "lab-monitoring-due",
+  kind: "monitoring",
+  title: "Monitoring level not current",
+  description:
+    "For an active lithium, valproate or clozapine order, says when no readable result of its monitoring analyte (lithium level, valproate level, absolute neutrophil count) is newer than the biomarker engine's staleness limit.",
+  citation:
+    "Monitoring panels of the analyte table: lithium monitoring (NICE CG185), clozapine ANC monitoring (US clozapine labels; UK Clozaril SmPC monitoring), valproate level.",
+  developer: RULE_DEVELOPER,
+  evidenceLevel:
+    "Guideline-named monitoring; the age limit is the biomarker engine's expert-set staleness limit.",
+  lastRevised: KNOWLEDGE_REVISED,
+  engine: { name: ENGINE_REGISTRY.biomarker.name, version: SHIPPED },
+  intendedUse:
+    "Say that a monitoring result is missing or old, so its absence is not read as a normal result.",
+  cautionedUse: "Does not schedule tests or replace the local monitoring protocol.",
+};
+
+/** The rules the patient-view cards come from, besides the shared ones (rules.ts). */
+const RULES: readonly CdsRule[] = Object.freeze([
+  RELAPSE_RULE,
+  ...ANALYTES.filter((a) => (a.loinc ?? []).length > 0).map(labRule),
+  MONITORING_RULE,
+]);
+
+const LAB_RULES: ReadonlyMap<string, CdsRule> = new Map(RULES.map((rule) => [rule.id, rule]));
+
+/** An analyte's lab rule, or the insufficient-data rule for an analyte without a coded rule. */
+function labRuleOf(analyteKey: string): CdsRule {
+  return LAB_RULES.get(`lab-${analyteKey.replaceAll("_", "-")}`) ?? DATA_RULE;
+}
 
 /** Relapse level -> indicator; `low` gives no card (never an "all normal" card). */
 const RELAPSE_INDICATOR: Readonly<Record<Exclude<RelapseLevel, "low">, Indicator>> = {
@@ -69,14 +170,14 @@ export const MONITORED_MEDICINES: Readonly<Record<string, { analyte: string; pan
 const date = (iso: string) => iso.slice(0, 10);
 const round = (n: number) => String(Math.round(n * 1000) / 1000);
 
-function relapseCards(inbound: FhirInbound, medicationsKnown: boolean, ctx: RunContext): Card[] {
+function relapseCards(inbound: FhirInbound, medicationsKnown: boolean, ctx: RunContext): FoundCard[] {
   const { run, version } = runEngine<ReturnType<typeof toRelapseInput>, RelapseData>(
     "relapse",
     toRelapseInput(inbound, ctx.now, medicationsKnown),
     ctx,
   );
   const data = run.data;
-  const rule = requireRule("relapse-early-warning");
+  const rule = RELAPSE_RULE;
   const engineLine = `Engine: ${ENGINE_REGISTRY.relapse.label} (relapse, ${version}); confidence ${data.confidence}.`;
   const insufficient =
     data.recommendation === RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION ||
@@ -84,7 +185,7 @@ function relapseCards(inbound: FhirInbound, medicationsKnown: boolean, ctx: RunC
   if (insufficient) {
     const stale = data.recommendation === RELAPSE_STALE_DATA_RECOMMENDATION;
     return [
-      buildCard(
+      foundCard(
         {
           rule,
           indicator: "info",
@@ -99,7 +200,7 @@ function relapseCards(inbound: FhirInbound, medicationsKnown: boolean, ctx: RunC
   }
   if (data.level === "low" && data.trend !== "rising") return [];
   return [
-    buildCard(
+    foundCard(
       {
         rule,
         indicator: data.level === "low" ? "info" : RELAPSE_INDICATOR[data.level],
@@ -157,7 +258,7 @@ function unitNotGivenLine(reading: LabReading | undefined, detail: string): stri
   ];
 }
 
-function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
+function labCards(inbound: FhirInbound, ctx: RunContext): FoundCard[] {
   if (inbound.labs.length === 0) return [];
   const input = toBiomarkerInput(inbound, (key) => analyteByKey(key)?.display ?? key);
   // The engine's panel id of each Observation (toBiomarkerInput names them the same way).
@@ -168,15 +269,15 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
   });
   const { run, version } = runEngine<typeof input, BiomarkerData>("biomarker", input, ctx);
   const engineLine = `Engine: ${ENGINE_REGISTRY.biomarker.label} (biomarker, ${version}).`;
-  const cards: Card[] = [];
+  const cards: FoundCard[] = [];
   for (const signal of run.data.signals) {
     const indicator = TONE_INDICATOR[signal.tone];
     if (indicator === undefined) continue;
     const key = signal.signalKey.replace(/^bio_/, "");
-    const rule = ruleById(`lab-${key.replaceAll("_", "-")}`) ?? requireRule("insufficient-data");
+    const rule = labRuleOf(key);
     const unit = signal.metricUnit === "" ? "" : ` ${displayUnit(key, signal.metricUnit)}`;
     cards.push(
-      buildCard(
+      foundCard(
         {
           rule,
           indicator,
@@ -198,9 +299,9 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
   const signalled = new Set(run.data.signals.map((s) => s.signalKey.replace(/^bio_/, "")));
   for (const finding of run.data.valueFindings) {
     if (finding.finding !== "critical" || !finding.current || signalled.has(finding.analyte)) continue;
-    const rule = ruleById(`lab-${finding.analyte.replaceAll("_", "-")}`) ?? requireRule("insufficient-data");
+    const rule = labRuleOf(finding.analyte);
     cards.push(
-      buildCard(
+      foundCard(
         {
           rule,
           // The door table's indicator of a critical value (decision 182).
@@ -223,9 +324,9 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
     if (finding.finding !== "out_of_range" || !finding.current || finding.level === undefined) continue;
     const indicator = DOOR_LEVELS[finding.level].cds;
     if (indicator === null) continue;
-    const rule = ruleById(`lab-${finding.analyte.replaceAll("_", "-")}`) ?? requireRule("insufficient-data");
+    const rule = labRuleOf(finding.analyte);
     cards.push(
-      buildCard(
+      foundCard(
         {
           rule,
           indicator,
@@ -249,7 +350,7 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
   if (unreadTotal > 0)
     cards.push(
       insufficientDataCard(
-        requireRule("insufficient-data"),
+        DATA_RULE,
         `${unreadTotal} laboratory value(s) could not be evaluated`,
         [
           ...unread.slice(0, NOT_USED_LISTED).map((f) => `- ${escapeMarkdown(f.detail)}`),
@@ -265,10 +366,10 @@ function labCards(inbound: FhirInbound, ctx: RunContext): Card[] {
   return cards;
 }
 
-function monitoringCards(inbound: FhirInbound, ctx: RunContext): Card[] {
+function monitoringCards(inbound: FhirInbound, ctx: RunContext): FoundCard[] {
   const staleAfterDays = biomarkerParams(ctx).staleAfterDays;
   const cutoff = ctx.now.getTime() - staleAfterDays * 86_400_000;
-  const cards: Card[] = [];
+  const cards: FoundCard[] = [];
   const done = new Set<string>();
   for (const medication of inbound.medications) {
     for (const ingredient of medication.ingredients) {
@@ -284,7 +385,7 @@ function monitoringCards(inbound: FhirInbound, ctx: RunContext): Card[] {
         : "none was found";
       cards.push(
         insufficientDataCard(
-          requireRule("lab-monitoring-due"),
+          MONITORING_RULE,
           `${ingredient[0]?.toUpperCase()}${ingredient.slice(1)} is active but no ${display} result from the last ${staleAfterDays} days`,
           [
             `An active order for **${ingredient}** was found, but no readable ${display} result newer than ${staleAfterDays} days (${when}).`,
@@ -326,7 +427,7 @@ const REVIEW_KEYS: ReadonlySet<string> = new Set(["labs", "medications", "patien
 function reviewCards(
   sources: readonly { key: string; items: unknown[] }[],
   ctx: RunContext,
-): { cards: Card[]; lines: string[] } {
+): { cards: FoundCard[]; lines: string[] } {
   const read = readPatientReview(
     sources.filter((s) => REVIEW_KEYS.has(s.key)).map((s) => s.items),
     { now: ctx.now, patientId: ctx.patientId },
@@ -345,7 +446,11 @@ function reviewCards(
   return { cards: findingCards(review.findings, cardContext(ctx)), lines };
 }
 
-function dataCard(ctx: RunContext, cutLines: readonly string[], factLines: readonly string[] = []): Card[] {
+function dataCard(
+  ctx: RunContext,
+  cutLines: readonly string[],
+  factLines: readonly string[] = [],
+): FoundCard[] {
   const lines = [
     ...factLines,
     ...ctx.missingPrefetch.map((key) =>
@@ -366,10 +471,10 @@ function dataCard(ctx: RunContext, cutLines: readonly string[], factLines: reado
         : cutLines.length > 0
           ? "Insufficient data: more FHIR records were sent than are read"
           : "Insufficient data: some patient facts or medicine start dates are unknown";
-  return [insufficientDataCard(requireRule("insufficient-data"), summary, lines, ctx)];
+  return [insufficientDataCard(DATA_RULE, summary, lines, ctx)];
 }
 
-export function runPatientView(prefetch: Readonly<Record<string, unknown>>, ctx: RunContext): Card[] {
+function runPatientView({ prefetch, ctx }: ServiceRun<"patient-view">): FoundCard[] {
   const sources = SOURCE_LIMITS.map(({ key, limit }) => ({
     key,
     limit,
@@ -401,3 +506,26 @@ export function runPatientView(prefetch: Readonly<Record<string, unknown>>, ctx:
     ...dataCard(ctx, cutLines, review.lines),
   ];
 }
+
+export const PSYCH_PATIENT_VIEW: CdsService = defineCdsService({
+  descriptor: {
+    hook: "patient-view",
+    id: "psych-patient-view",
+    title: "Psychiatric early warning and lab monitoring",
+    description:
+      "Symptom trajectory and relapse early warning from symptom-scale total scores (PHQ-9, GAD-7 and the other instruments with a verified LOINC code) and active medications; laboratory monitoring (lithium, valproate, clozapine ANC, sodium and the other analytes the service knows) from lab Observations with UCUM units and interpretation codes. Missing or stale data are said as such.",
+    prefetch: {
+      scores: `Observation?patient={{context.patientId}}&code=${SCORE_CODES}&_sort=-date&_count=100`,
+      labs: PATIENT_OBSERVATIONS,
+      medications: ACTIVE_MEDICATIONS,
+      patient: PATIENT,
+      statements: ACTIVE_STATEMENTS,
+    },
+    usageRequirements:
+      "Send the prefetch keys scores, labs, medications, patient and statements (or a fhirServer with fhirAuthorization). Observations count when final, amended or corrected, with an effective time, a LOINC code the service knows and, for labs, a UCUM unit the analyte table accepts. Sleep is not read from FHIR. A medicine's start is its first prescription (followed through priorPrescription) or a MedicationStatement's effective start, never the date of a renewal.",
+  },
+  // Who the patient is and when medicines started (decision 201): said unknown on a card when absent.
+  optionalPrefetch: new Set(["patient", "statements"]),
+  rules: RULES,
+  run: runPatientView,
+});
