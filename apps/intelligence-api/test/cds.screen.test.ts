@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { cdsFeedback, sql } from "@svc/db";
-import { Seeder } from "@svc/testkit";
 import { CONTROL_MESSAGE, MAX_JSON_DEPTH, SURROGATE_MESSAGE } from "@svc/http";
+import { Seeder } from "@svc/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PATIENT_ID, searchset } from "../../../packages/fhir/test/inbound-fixtures.js";
 import { type CdsTestbed, PUBLIC_BASE, startCdsTestbed } from "./cds-ehr.js";
