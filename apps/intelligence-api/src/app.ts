@@ -14,6 +14,7 @@ import type { Narrator } from "@svc/intelligence";
 import type { ChatModel } from "@svc/model";
 import { dmseBrowserCors, registerAnalysisRoutes } from "./routes/analysis.js";
 import { registerCaptureDemo } from "./routes/capture_demo.js";
+import { cdsCors, cdsJwtDoor } from "./routes/cds_guard.js";
 import { registerCdsHookCalls } from "./routes/cds_hook_call.js";
 import { registerCdsRulePages } from "./routes/cds_rules.js";
 import { type CdsHooksOptions, registerCdsHooks } from "./routes/cds_services.js";
@@ -63,7 +64,9 @@ export interface IntelligenceApiOptions {
 export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOptions = {}): ServiceApp {
   const service = createServiceApp(deps, {
     errorBody: envelopeErrorBody(deps.publicBaseUrl),
-    aroundGuard: [dmseBrowserCors(deps)],
+    aroundGuard: [dmseBrowserCors(deps), ...cdsCors()],
+    // The CDS Hooks services take the EHR's JWT where /v1 takes an API key (decision 147).
+    doors: [cdsJwtDoor(deps, options.cdsHooks)],
   });
   registerStandardRoutes(service, { documentSource: options.documentSource });
   registerPing(service);
@@ -99,7 +102,6 @@ export function buildIntelligenceApi(deps: AppDeps, options: IntelligenceApiOpti
   registerHomePage(service);
   registerPublicDocuments(service, conformanceDocuments(service.deps.publicBaseUrl));
   registerCdsRulePages(service);
-  // The hook calls after the guard that registerCdsHooks installs (Hono runs them in order).
   registerCdsHooks(service, { services: CDS_SERVICES, ...options.cdsHooks });
   registerCdsHookCalls(service, activeModels);
   return service;

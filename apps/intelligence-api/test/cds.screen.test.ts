@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { cdsFeedback, sql } from "@svc/db";
 import { CONTROL_MESSAGE, MAX_JSON_DEPTH, SURROGATE_MESSAGE } from "@svc/http";
+import { Seeder } from "@svc/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PATIENT_ID, searchset } from "../../../packages/fhir/test/inbound-fixtures.js";
 import { type CdsTestbed, PUBLIC_BASE, startCdsTestbed } from "./cds-ehr.js";
@@ -141,6 +142,34 @@ describe("hook and feedback bodies cross the /v1 screen", () => {
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toContain("UTF-8");
+  });
+});
+
+describe("one guard: a refused body reads the same at a hook as on /v1", () => {
+  it("NUL, a lone surrogate, a reserved key and too deep: the hook's answer is /v1's, the body shape kept", async () => {
+    const { key } = await new Seeder(bed.db.handle).caller();
+    const bodies = [
+      '{"hook":"patient-view","note":"a\\u0000b"}',
+      '{"hook":"patient-view","context":{"userId":"\\ud800"}}',
+      '{"hook":"patient-view","__proto__":{"x":1}}',
+      `{"hook":"patient-view","prefetch":${deepBundle(40)}}`,
+    ];
+    const refusal = async (path: string, authorization: string, body: string) => {
+      const response = await fetch(`${bed.url}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${authorization}`, "content-type": "application/json" },
+        body,
+      });
+      const json = (await response.json()) as { ok: boolean; error: unknown; requestId: string };
+      return { status: response.status, ok: json.ok, error: json.error, requestId: typeof json.requestId };
+    };
+    const hookPath = `${bed.basePath}/psych-patient-view`;
+    for (const body of bodies) {
+      const v1 = await refusal("/v1/medication/analyze", key, body);
+      const hook = await refusal(hookPath, await bed.jwt(`${PUBLIC_BASE}${hookPath}`), body);
+      expect(v1.status, body).toBe(400);
+      expect(hook, body).toEqual(v1);
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
 import type { AuthContext, RoutePolicy } from "./auth.js";
 import { handOffAfterCommit } from "./deliveries.js";
+import type { Door } from "./doors.js";
 import { type ErrorBodyRenderer, errorSender } from "./error-body.js";
 import { errorHandler } from "./error-handler.js";
 import { ApiError, zodIssues } from "./errors.js";
@@ -76,6 +77,11 @@ export interface ServiceAppOptions {
    * guard's refusals (401, 403, 429), e.g. CORS headers a browser needs to read them.
    */
   aroundGuard?: ReadonlyArray<{ path: string; middleware: MiddlewareHandler<AppEnv> }>;
+  /**
+   * Paths outside `/v1` that the guard admits with a credential of their own (e.g. the EHR's JWT
+   * of the CDS Hooks services); everything else the guard does is the same as on `/v1`.
+   */
+  doors?: readonly Door[];
 }
 
 export interface ServiceApp {
@@ -121,7 +127,7 @@ export function createServiceApp(deps: AppDeps, options: ServiceAppOptions): Ser
   app.onError(errorHandler(sendError, deps.logger));
   app.use("*", requestLog(deps.logger, options.responseHeaders, deps.usage));
   for (const { path, middleware } of options.aroundGuard ?? []) app.use(path, middleware);
-  app.use("*", requestGuard(deps, endpoints, options.hygiene));
+  app.use("*", requestGuard(deps, endpoints, options.hygiene, options.doors));
   app.use("*", handOffAfterCommit(deps));
   app.notFound(notFoundHandler(app.router, endpoints, sendError));
   return {

@@ -37,12 +37,19 @@ export const MSE_ORG_RATE = { ratePerSecond: 20, burst: 40 } as const;
 
 const BEARER = /^Bearer ([^\s]+)$/;
 
-/** Extract the key, or 401 unauthorized when the header is missing or malformed. */
-export function bearerToken(header: string | undefined): string {
+/**
+ * Extract the bearer credential, or 401 unauthorized when the header is missing or malformed;
+ * `ask` is the one message for both (an API key's two by default).
+ */
+export function bearerToken(header: string | undefined, ask?: string): string {
   if (!header)
-    throw new ApiError("unauthorized", "Send your API key in the Authorization header as `Bearer <key>`.");
+    throw new ApiError(
+      "unauthorized",
+      ask ?? "Send your API key in the Authorization header as `Bearer <key>`.",
+    );
   const match = BEARER.exec(header.trim());
-  if (!match?.[1]) throw new ApiError("unauthorized", "The Authorization header must be `Bearer <key>`.");
+  if (!match?.[1])
+    throw new ApiError("unauthorized", ask ?? "The Authorization header must be `Bearer <key>`.");
   return match[1];
 }
 
@@ -66,25 +73,48 @@ export async function authenticateKey(db: Db, token: string, cache?: KeyCache): 
   return row;
 }
 
-export function limitRuleFor(row: AuthKeyRow): LimitRule {
-  if (row.kind === "organization") return { kind: "bucket", subject: `org:${row.orgId}`, ...MSE_ORG_RATE };
-  const accountId = row.accountId as string;
-  if (!row.planPaid) {
+/** What an account's plan grants its callers (decision 123); a null takes the default. */
+export interface PlanAllowance {
+  planPaid: boolean | null;
+  dailyKeyQuota: number | null;
+  dailyAccountQuota: number | null;
+  ratePerSecond: number | null;
+  burst: number | null;
+}
+
+/**
+ * The limit of one caller of an account, an API key or a CDS client (decision 123): on a sandbox
+ * plan the caller's daily quota within the account's pool; on a paid plan the account's bucket,
+ * shared by all its callers, monthly usage counted.
+ */
+export function accountLimitRule(callerId: string, accountId: string, plan: PlanAllowance): LimitRule {
+  if (!plan.planPaid) {
     return {
       kind: "daily",
-      keyId: row.id,
+      keyId: callerId,
       accountId,
-      keyQuota: row.dailyKeyQuota ?? 100,
-      accountQuota: row.dailyAccountQuota ?? 500,
+      keyQuota: plan.dailyKeyQuota ?? 100,
+      accountQuota: plan.dailyAccountQuota ?? 500,
     };
   }
   return {
     kind: "bucket",
     subject: `acct:${accountId}`,
-    ratePerSecond: row.accountRatePerSecond ?? row.planRatePerSecond ?? 10,
-    burst: row.accountBurst ?? row.planBurst ?? 20,
+    ratePerSecond: plan.ratePerSecond ?? 10,
+    burst: plan.burst ?? 20,
     monthlyUsageOf: accountId,
   };
+}
+
+export function limitRuleFor(row: AuthKeyRow): LimitRule {
+  if (row.kind === "organization") return { kind: "bucket", subject: `org:${row.orgId}`, ...MSE_ORG_RATE };
+  return accountLimitRule(row.id, row.accountId as string, {
+    planPaid: row.planPaid,
+    dailyKeyQuota: row.dailyKeyQuota,
+    dailyAccountQuota: row.dailyAccountQuota,
+    ratePerSecond: row.accountRatePerSecond ?? row.planRatePerSecond,
+    burst: row.accountBurst ?? row.planBurst,
+  });
 }
 
 export function toAuthContext(row: AuthKeyRow): AuthContext {
@@ -140,7 +170,14 @@ export function authorize(row: AuthKeyRow, policy: RoutePolicy, origin: string |
   if (family === "organization" && policy.scope && !row.scopes.includes(policy.scope)) {
     throw new ApiError("forbidden", `This key lacks the ${policy.scope} scope.`);
   }
-  if (row.kind === "secret_live" && !(row.planPaid && row.productionApproved)) {
-    throw new ApiError("payment_required", "Live keys need a paid plan and approved production access.");
-  }
+  if (row.kind === "secret_live") requirePaidPlan(row, "Live keys");
+}
+
+/** 402 for a live caller (`who`) unless its account has a paid plan and approved production access. */
+export function requirePaidPlan(
+  account: { planPaid: boolean | null; productionApproved: boolean | null },
+  who: string,
+): void {
+  if (!(account.planPaid && account.productionApproved))
+    throw new ApiError("payment_required", `${who} need a paid plan and approved production access.`);
 }

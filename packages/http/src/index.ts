@@ -4,6 +4,7 @@ export * from "./browser-form.js";
 export * from "./browser-origins.js";
 export * from "./cursor.js";
 export * from "./deliveries.js";
+export * from "./doors.js";
 export * from "./error-body.js";
 export * from "./errors.js";
 export * from "./hygiene.js";

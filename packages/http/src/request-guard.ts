@@ -1,19 +1,11 @@
-import type { AuthKeyRow } from "@svc/db";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import type { AppDeps, AppEnv } from "./app.js";
-import {
-  type AuthContext,
-  authenticateKey,
-  authorize,
-  bearerToken,
-  type RoutePolicy,
-  toAuthContext,
-} from "./auth.js";
 import { checkBodyHeaders, chunkedBodyLimit, DEFAULT_BODY_LIMIT } from "./body-checks.js";
+import { apiKeyDoor, type Caller, type Door } from "./doors.js";
 import { ApiError } from "./errors.js";
 import { type HygieneOptions, inputHygiene } from "./hygiene.js";
 import { type LimitDecision, UNAUTHENTICATED_RATE } from "./rate-limit/index.js";
-import { ANY_KEY_POLICY, type EndpointRegistry } from "./route-policy.js";
+import type { EndpointRegistry } from "./route-policy.js";
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /**
@@ -31,11 +23,6 @@ function rateLimitHeaderValues(decision: LimitDecision): Record<string, string> 
   };
 }
 
-function rateLimitMessage(auth: AuthContext): string {
-  if (auth.limit.kind === "daily") return "The sandbox daily quota is used up; it resets at 00:00 UTC.";
-  return "Too many requests per second; retry after the number of seconds in Retry-After.";
-}
-
 /** The connection's peer address (behind a proxy, the proxy's); "unknown" off a Node server. */
 function clientAddress(c: Context<AppEnv>): string {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
@@ -50,8 +37,13 @@ function withHeaders(error: ApiError, headers: Record<string, string>): ApiError
   });
 }
 
-/** A refused key or missing header: counted per address, then 401 (or 429) with its headers. */
-async function refuseUnauthenticated(c: Context<AppEnv>, deps: AppDeps, refusal: ApiError): Promise<never> {
+/** A refused or missing credential: counted per address, then 401 (or 429) with its headers. */
+async function refuseUnauthenticated(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  door: Door,
+  refusal: ApiError,
+): Promise<never> {
   const decision = await deps.limiter.consume({
     kind: "bucket",
     subject: `unauthenticated:${clientAddress(c)}`,
@@ -59,40 +51,41 @@ async function refuseUnauthenticated(c: Context<AppEnv>, deps: AppDeps, refusal:
   });
   const headers = rateLimitHeaderValues(decision);
   if (!decision.allowed)
-    throw new ApiError(
-      "rate_limited",
-      "Too many requests without a valid API key from this address; retry after the number of seconds in Retry-After.",
-      { headers: { "Retry-After": String(decision.retryAfter), ...headers } },
-    );
+    throw new ApiError("rate_limited", door.tooManyRefusedMessage, {
+      headers: { "Retry-After": String(decision.retryAfter), ...headers },
+    });
   throw withHeaders(refusal, headers);
 }
 
 /**
- * Authentication, authorization and the rate limit of one request under a route's policy. Every
- * answer carries X-RateLimit-* (the contract): a request with a working key counts against the
- * key's own limit before the kind, origin, scope and plan checks, so their 403 or 402 carries the
- * key's values; a request without one carries the per-address values (decision 97).
+ * The rate limit and the checks after it of the caller a door recognised. Every answer carries
+ * X-RateLimit-* (the contract): a recognised caller counts against its own limit before the
+ * kind, origin, scope and plan checks, so their 403 or 402 carries its values; a request without
+ * a working credential carries the per-address values (decision 97).
  */
-async function admitCaller(c: Context<AppEnv>, deps: AppDeps, policy: RoutePolicy): Promise<void> {
-  let row: AuthKeyRow;
+async function admitCaller(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  door: Door,
+  identifying: Promise<Caller>,
+): Promise<void> {
+  let caller: Caller;
   try {
-    row = await authenticateKey(deps.db, bearerToken(c.req.header("authorization")), deps.keyCache);
+    caller = await identifying;
   } catch (error) {
-    if (error instanceof ApiError) await refuseUnauthenticated(c, deps, error);
+    if (error instanceof ApiError) await refuseUnauthenticated(c, deps, door, error);
     throw error;
   }
-  const auth = toAuthContext(row);
-  c.set("auth", auth);
-  const decision = await deps.limiter.consume(auth.limit);
+  const decision = await deps.limiter.consume(caller.limit);
   const headers = rateLimitHeaderValues(decision);
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
   try {
-    authorize(row, policy, c.req.header("origin"));
+    caller.authorize();
   } catch (error) {
     throw error instanceof ApiError ? withHeaders(error, headers) : error;
   }
   if (!decision.allowed) {
-    throw new ApiError("rate_limited", rateLimitMessage(auth), {
+    throw new ApiError("rate_limited", caller.rateLimitedMessage, {
       headers: { "Retry-After": String(decision.retryAfter), ...headers },
     });
   }
@@ -140,25 +133,29 @@ async function withinTimeLimit(
 
 /**
  * One middleware for the hard time limit, the body checks, authentication and input hygiene:
- * every extra middleware layer costs promise hops on every request. For /v1 paths, in order: the
- * body's declared type and size, the caller (unless the operation is public), then the hygiene
- * screen (decision 29) before any handler. The operation comes from the router's own match.
+ * every extra middleware layer costs promise hops on every request. For a path behind a door
+ * (`/v1` with API keys, and the app's own `doors`), in order: the body's declared type and size,
+ * the caller under the route's policy, then the hygiene screen (decision 29) before any handler.
+ * The operation comes from the router's own match.
  */
 export function requestGuard(
   deps: AppDeps,
   endpoints: EndpointRegistry,
   hygiene: HygieneOptions = {},
+  doors: readonly Door[] = [],
 ): MiddlewareHandler<AppEnv> {
   const timeoutMs = deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const limitBytes = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   const limitChunkedBody = chunkedBodyLimit(limitBytes);
   const screen = inputHygiene(hygiene);
+  const allDoors = [apiKeyDoor(deps), ...doors];
 
-  const guard = async (c: Context<AppEnv>, next: Next): Promise<void> => {
+  const guard = async (c: Context<AppEnv>, next: Next, door: Door): Promise<void> => {
     const chunked = checkBodyHeaders(c, limitBytes);
     const endpoint = endpoints.endpointOf(c);
     if (endpoint) c.set("routePattern", endpoint.pattern);
-    if (endpoint?.policy !== null) await admitCaller(c, deps, endpoint?.policy ?? ANY_KEY_POLICY);
+    const identifying = door.identify(c, endpoint?.policy);
+    if (identifying) await admitCaller(c, deps, door, identifying);
     // The screen reads the body, so a chunked one is read inside the size check that counts it;
     // a request without a body costs no promise hop.
     if (chunked) {
@@ -176,6 +173,7 @@ export function requestGuard(
   return (c, next) => {
     const abort = new AbortController();
     c.set("signal", abort.signal);
-    return withinTimeLimit(c.req.path.startsWith("/v1/") ? guard(c, next) : next(), timeoutMs, abort);
+    const door = allDoors.find((d) => d.guards(c.req.path));
+    return withinTimeLimit(door ? guard(c, next, door) : next(), timeoutMs, abort);
   };
 }

@@ -8,7 +8,7 @@ import { lastRegisteredRoute } from "./framework-internals.js";
 export interface Endpoint {
   method: string;
   pattern: string;
-  /** Null: public (no key). */
+  /** Null: public (no key); a door of its own, such as the EHR's JWT, still asks for its credential. */
   policy: RoutePolicy | null;
   /** Registration order: the Allow header lists methods in this order. */
   order: number;
@@ -38,7 +38,8 @@ export class EndpointRegistry {
     if (!route) throw new Error(`no route registered for ${pattern}`);
     const endpoint: Endpoint = {
       method: route.method,
-      pattern,
+      // A plain route's `:id` is written `{id}`, as the documented operations write it.
+      pattern: pattern.replace(/:(\w+)/g, "{$1}"),
       policy: policy === undefined ? DEFAULT_POLICY : policy,
       order: this.#byRoute.size,
     };

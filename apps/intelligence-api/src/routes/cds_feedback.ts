@@ -2,8 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ApiError, type AppDeps, type AppEnv, type ServiceApp, zodIssues } from "@svc/http";
 import { CDS_ISSUED_CARD_DAYS, recordCdsFeedback } from "@svc/records";
 import type { Context } from "hono";
-import { CDS_BASE_PATH, type CdsCallerContext, cdsCallerOf } from "./cds_guard.js";
-import { cdsJsonBody } from "./cds_screen.js";
+import { CDS_BASE_PATH, type CdsCallerContext, cdsCallerOf, cdsJsonBody } from "./cds_guard.js";
 
 /**
  * POST /cds-hooks/{accountId}/cds-services/{id}/feedback (CDS Hooks 2.0.1 Feedback): what the clinician did with our

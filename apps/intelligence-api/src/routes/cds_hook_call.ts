@@ -12,8 +12,7 @@ import { ENGINE_DESCRIPTORS, type EngineName, resolveCalibration } from "@svc/in
 import { rememberIssuedCards } from "@svc/records";
 import type { Context } from "hono";
 import type { ActiveModels } from "../models.js";
-import { CDS_BASE_PATH, cdsCallerOf, cdsFetchPolicy } from "./cds_guard.js";
-import { cdsJsonBody } from "./cds_screen.js";
+import { CDS_BASE_PATH, cdsCallerOf, cdsFetchPolicy, cdsJsonBody } from "./cds_guard.js";
 
 /**
  * POST /cds-hooks/{accountId}/cds-services/{id}: one hook call (CDS Hooks 2.0.1, decisions 113,
