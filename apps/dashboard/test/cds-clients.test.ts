@@ -7,19 +7,12 @@ import {
   registerCdsClient,
   rememberIssuedCards,
 } from "@svc/records";
-import { startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestService } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 
 /** The CDS Hooks page: an account's clients and feedback; revoke for owners and developers only. */
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(async () => {
-  await service?.close();
-});
+const service = useTestService();
 
 async function signedIn(accountId: string, email: string, role: "owner" | "developer" | "viewer") {
   const invite = await createInvite(

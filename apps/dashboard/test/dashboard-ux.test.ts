@@ -1,9 +1,9 @@
 import { apiKeys, eq, webhookDeliveries } from "@svc/db";
 import { addWebhookEndpoint } from "@svc/delivery";
 import { createInvite } from "@svc/records";
-import { call, startTestService, type TestService } from "@svc/testkit";
+import { call, startTestService, useTestService } from "@svc/testkit";
 import { EVENT_TYPES } from "@svc/webhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 
 /**
@@ -12,14 +12,7 @@ import { DashboardClient, PASSWORD } from "./session-client.js";
  * tables, the events filter, one time format, framing headers, origin ports, and the limit on
  * "Send test event" shared by replicas.
  */
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(async () => {
-  await service?.close();
-});
+const service = useTestService();
 
 async function signedIn(
   accountId: string,

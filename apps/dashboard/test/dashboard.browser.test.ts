@@ -5,14 +5,7 @@ import type { AddressInfo } from "node:net";
 import { addApiUsage, createOrganization, listKeys } from "@svc/db";
 import { startInProcessDelivery } from "@svc/delivery";
 import { createInvite, recordAudit } from "@svc/records";
-import {
-  call,
-  launchChromium,
-  type Receiver,
-  startReceiver,
-  startTestService,
-  type TestService,
-} from "@svc/testkit";
+import { call, launchChromium, type Receiver, startReceiver, useTestService } from "@svc/testkit";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PASSWORD } from "./session-client.js";
@@ -28,7 +21,7 @@ import { PASSWORD } from "./session-client.js";
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const screenshotDir = process.env.SCREENSHOT_DIR;
 
-let service: TestService;
+const service = useTestService();
 let receiver: Receiver;
 let delivery: ReturnType<typeof startInProcessDelivery>;
 let browser: Browser;
@@ -37,7 +30,6 @@ let clientOrigin: string;
 let accountId: string;
 
 beforeAll(async () => {
-  service = await startTestService();
   receiver = await startReceiver(() => ({ status: 200, body: "received" }));
   // The receiver is on loopback: allowed as on a developer's machine (the operator's setting).
   service.deps.allowLoopbackWebhooks = true;
@@ -63,7 +55,6 @@ afterAll(async () => {
   await new Promise((resolve) => clientSite?.close(resolve));
   await delivery?.close({ force: true });
   await receiver?.close();
-  await service?.close();
 });
 
 async function newPage(): Promise<Page> {

@@ -1,7 +1,7 @@
 import { apiKeys, eq, webhookDeliveries } from "@svc/db";
 import { startInProcessDelivery } from "@svc/delivery";
 import { createInvite, listAudit } from "@svc/records";
-import { call, type Receiver, startReceiver, startTestService, type TestService } from "@svc/testkit";
+import { call, type Receiver, startReceiver, startTestService, useTestService } from "@svc/testkit";
 import { verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DashboardClient, PASSWORD } from "./session-client.js";
@@ -10,7 +10,7 @@ import { DashboardClient, PASSWORD } from "./session-client.js";
  * The dashboard over real HTTP against real PostgreSQL and Redis: sign-in through one-time links,
  * cookies, CSRF and Origin checks, roles, other accounts' resources, and the audit log.
  */
-let service: TestService;
+const service = useTestService();
 let receiver: Receiver;
 let delivery: ReturnType<typeof startInProcessDelivery>;
 let accountA: string;
@@ -20,7 +20,6 @@ const idInPath = (text: string, prefix: string) =>
   new RegExp(`/dashboard/${prefix}/((?:key|we|whd)_[0-9a-z]+)/`).exec(text)?.[1];
 
 beforeAll(async () => {
-  service = await startTestService();
   receiver = await startReceiver(() => ({ status: 200, body: "thanks" }));
   // The receiver is on loopback: allowed as on a developer's machine (the operator's setting).
   service.deps.allowLoopbackWebhooks = true;
@@ -37,7 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await delivery?.close({ force: true });
   await receiver?.close();
-  await service?.close();
 });
 
 async function signedIn(accountId: string, email: string, role: "owner" | "developer" | "viewer") {

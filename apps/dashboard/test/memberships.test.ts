@@ -1,8 +1,8 @@
 import { apiKeys, dashboardMembers, dashboardUsers, eq } from "@svc/db";
 import type { Workspace } from "@svc/records";
 import { createInvite } from "@svc/records";
-import { startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestService } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 
 /**
@@ -10,14 +10,7 @@ import { DashboardClient, PASSWORD } from "./session-client.js";
  * another workspace with one's own sign-in, the session's workspace and its switcher, and
  * removal from one workspace, over real HTTP against real PostgreSQL and Redis.
  */
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(async () => {
-  await service?.close();
-});
+const service = useTestService();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

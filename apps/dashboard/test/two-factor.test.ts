@@ -1,23 +1,19 @@
 import { createHmac } from "node:crypto";
 import { dashboardAuditLog, dashboardTwoFactors, dashboardUsedTotpCodes, eq } from "@svc/db";
 import { createInvite } from "@svc/records";
-import { startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 
 /**
  * The TOTP second factor over real HTTP: codes are computed here by RFC 6238 from the key the
  * setup page shows, as any authenticator app would, not by the library under test.
  */
-let service: TestService;
+const service = useTestService();
 let accountId: string;
 
 beforeAll(async () => {
-  service = await startTestService();
   accountId = (await service.seed.account({ name: "Two-factor clinic" })).id;
-});
-afterAll(async () => {
-  await service?.close();
 });
 
 function base32Decode(text: string): Buffer {

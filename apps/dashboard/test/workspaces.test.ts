@@ -2,22 +2,15 @@ import { apiKeys, createOrganization, dashboardAuditLog, eq } from "@svc/db";
 import { addWebhookEndpoint } from "@svc/delivery";
 import type { Workspace } from "@svc/records";
 import { createInvite } from "@svc/records";
-import { call, mistypedKey, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, mistypedKey, useTestService } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 
 /**
  * Usage, key last use and grace periods, and organization workspaces (the MSE Record API), over
  * real HTTP against real PostgreSQL and Redis.
  */
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(async () => {
-  await service?.close();
-});
+const service = useTestService();
 
 async function signedIn(workspace: Workspace, email: string, role: "owner" | "developer" | "viewer") {
   const invite = await createInvite(service.db.handle.db, { workspace, email, role }, service.url);

@@ -1,26 +1,22 @@
 import type { ErrorEnvelope } from "@svc/http";
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 
 /**
  * Every bound of the agent endpoints just inside (200) and just outside (400, issues naming the
  * field), input the engine cannot score (400 naming the instrument), and who may call them.
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 let publishable: string;
 let organization: string;
 const ORIGIN = "https://clinic.example.com";
 
 beforeAll(async () => {
-  svc = await startTestService();
   const caller = await svc.seed.caller("enterprise");
   key = caller.key;
   publishable = (await svc.seed.key("publishable", caller.account.id, [ORIGIN])).key;
   organization = (await svc.seed.org()).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));

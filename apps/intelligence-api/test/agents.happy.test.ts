@@ -1,5 +1,5 @@
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type {
   BiomarkerAgentRequest,
   BiomarkerAgentResponse,
@@ -16,15 +16,11 @@ import type {
  * each runs its fixed deterministic tool plan, the template narrator writes the reasoning from
  * engine output, and `runner` says so. The engine's findings and risk come through unchanged.
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 describe("without a model: the deterministic tool plan", () => {

@@ -1,21 +1,17 @@
 import { scoreRelapse } from "@svc/engines";
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RelapseAgentRequest, RelapseAgentResponse } from "../src/index.js";
 
 /**
  * The relapse agent over HTTP with the signals a reviewing psychiatrist sent (decisions 76-78):
  * the engine's safety and combination rules reach the response's risk unchanged.
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 async function relapseAgent(signals: RelapseAgentRequest["signals"]) {

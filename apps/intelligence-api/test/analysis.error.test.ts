@@ -1,18 +1,14 @@
 import type { ErrorEnvelope } from "@svc/http";
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { OutcomeScoreResponse, RelapsePredictionResponse } from "../src/index.js";
 
 /** Every bound of the analysis endpoints, just inside (200) and just outside (400 naming the path). */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 const assessment = (overrides: Record<string, unknown> = {}) => ({

@@ -1,5 +1,5 @@
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { DmseAnalysisResponse, RelapsePredictionResponse } from "../src/index.js";
 
 /**
@@ -8,15 +8,11 @@ import type { DmseAnalysisResponse, RelapsePredictionResponse } from "../src/ind
  * with flagged signals states that they have no verified code rather than leaving `codes` empty
  * without a word, inventing none (decision 91).
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 const FOUR_FLAGGED = {

@@ -1,6 +1,6 @@
 import { promoteModelVersion, proposeModelVersion } from "@svc/db";
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RelapsePredictionResponse } from "../src/index.js";
 import { type AnalysisResponse, bodies } from "./analysis-bodies.js";
 
@@ -8,15 +8,11 @@ import { type AnalysisResponse, bodies } from "./analysis-bodies.js";
  * The five analysis endpoints over real HTTP: envelopes, the intelligence and model blocks,
  * `previous`, `explain`, `sessionRef`, and calibrated versions taking effect without a restart.
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 /** Any analysis response, its `data` read with the `score` two of the five carry. */

@@ -1,25 +1,21 @@
 import type { ErrorEnvelope } from "@svc/http";
-import { call, mistypedKey, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, mistypedKey, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { DmseAnalysisResponse } from "../src/index.js";
 import type { AnalysisResponse } from "./analysis-bodies.js";
 
 /** Who may call the analysis endpoints, and the browser (CORS) path of POST /v1/dmse/analyze. */
-let svc: TestService;
+const svc = useTestService();
 let secret: string;
 let publishable: string;
 let organization: string;
 const ORIGIN = "https://clinic.example.com";
 
 beforeAll(async () => {
-  svc = await startTestService();
   const caller = await svc.seed.caller("enterprise");
   secret = caller.key;
   publishable = (await svc.seed.key("publishable", caller.account.id, [ORIGIN])).key;
   organization = (await svc.seed.org(["mse:read", "mse:write", "mse:sign"])).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 const dmse = { responseLatencySeconds: 1.2 };

@@ -1,16 +1,10 @@
 import { generateKey, revokeApiKey } from "@svc/db";
 import type { ErrorEnvelope } from "@svc/http";
-import { type CallResult, call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CallResult, call, useTestService } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
 import type { PingResponse } from "../src/index.js";
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.close();
-});
+const svc = useTestService();
 
 function expectEnvelope(res: CallResult<ErrorEnvelope>, status: number, code: string) {
   expect(res.status).toBe(status);

@@ -1,5 +1,5 @@
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type {
   BiomarkerAgentRequest,
   BiomarkerAgentResponse,
@@ -12,15 +12,11 @@ import type {
  * value beyond a critical limit is never silent. That the sandbox lab results agree with the table
  * the engines read is tested beside them, in the records package.
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 describe("POST /v1/biomarker/analyze", () => {

@@ -1,20 +1,16 @@
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 
 /**
  * Each analysis and agent endpoint with a body at its schema's bounds (docs/bounded-inputs.md,
  * decision 169): every list at its maxItems, the long strings at their maxLength, over real HTTP.
  * Each answers 200 within a generous time: the bounds keep the work bounded, whatever the body.
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 const GENEROUS_MS = 15_000;

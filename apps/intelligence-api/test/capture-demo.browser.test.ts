@@ -1,4 +1,4 @@
-import { launchChromium, startTestService, type TestService } from "@svc/testkit";
+import { launchChromium, useTestService } from "@svc/testkit";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * origin before it opens the microphone, so a session the service would refuse at Finish is
  * never recorded.
  */
-let svc: TestService;
+const svc = useTestService();
 let browser: Browser;
 let publishable: string;
 let secret: string;
@@ -15,7 +15,6 @@ let secret: string;
 let localhostOrigin: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   localhostOrigin = svc.url.replace("127.0.0.1", "localhost");
   const caller = await svc.seed.caller("enterprise");
   secret = caller.key;
@@ -28,7 +27,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await svc?.close();
 });
 
 /** The demo page with every microphone request counted. */

@@ -1,4 +1,4 @@
-import { call, launchChromium, startTestService, type TestService } from "@svc/testkit";
+import { call, launchChromium, useTestService } from "@svc/testkit";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventListResponse, WearableConnectionResponse } from "../src/index.js";
@@ -7,18 +7,16 @@ import type { EventListResponse, WearableConnectionResponse } from "../src/index
  * The hosted connect page in headless Chromium (Debian's /usr/bin/chromium driven by
  * playwright-core), plus its HTTP-level guarantees (headers, 404, CSRF, states).
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await svc.close();
 });
 
 /** connect.url uses the public base URL (http://localhost:3000 in tests); reach it on our port. */

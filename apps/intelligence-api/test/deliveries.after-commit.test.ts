@@ -1,7 +1,7 @@
 import { and, eq, webhookDeliveries, webhookEndpoints } from "@svc/db";
 import { newId } from "@svc/ids";
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { LabOrderResponse } from "../src/index.js";
 
 /**
@@ -9,13 +9,12 @@ import type { LabOrderResponse } from "../src/index.js";
  * route: a route that writes an event has no hand-off of its own, yet its deliveries reach the
  * queue before its response does. No sweeper runs here, so nothing else could enqueue them.
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 let endpointId: string;
 const enqueued: { ids: string[]; at: number }[] = [];
 
 beforeAll(async () => {
-  svc = await startTestService();
   const caller = await svc.seed.caller("enterprise");
   key = caller.key;
   endpointId = newId("we");
@@ -31,9 +30,6 @@ beforeAll(async () => {
       enqueued.push({ ids, at: Date.now() });
     },
   };
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 describe("after-commit hand-off", () => {

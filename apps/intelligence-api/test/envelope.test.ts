@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { ErrorEnvelope, FlatErrorBody, HealthSchema } from "@svc/http";
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { PingResponse } from "../src/index.js";
 
 const MARKER = "PATIENT-MARKER-7f3a";
@@ -14,44 +14,40 @@ interface EchoResponse {
 /** The body of /healthz and /readyz. */
 type HealthBody = z.infer<typeof HealthSchema>;
 
-let svc: TestService;
-let key: string;
-beforeAll(async () => {
-  svc = await startTestService({
-    requestTimeoutMs: 500,
-    // Test-only routes: a JSON echo, a failure with an internal message, and a slow handler.
-    extend: ({ intelligence }) => {
-      intelligence.openapi(
-        createRoute({
-          method: "post",
-          path: "/v1/test/echo",
-          request: {
-            body: {
-              required: true,
-              content: {
-                "application/json": {
-                  schema: z.object({ n: z.number().int().max(10), note: z.string().optional() }),
-                },
+const svc = useTestService({
+  requestTimeoutMs: 500,
+  // Test-only routes: a JSON echo, a failure with an internal message, and a slow handler.
+  extend: ({ intelligence }) => {
+    intelligence.openapi(
+      createRoute({
+        method: "post",
+        path: "/v1/test/echo",
+        request: {
+          body: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: z.object({ n: z.number().int().max(10), note: z.string().optional() }),
               },
             },
           },
-          responses: { 200: { description: "echo" } },
-        }),
-        (c) => c.json({ ok: true, data: { object: "echo", n: c.req.valid("json").n } }),
-      );
-      intelligence.plain("GET", "/v1/test/boom", () => {
-        throw new Error(`select * from api_keys where note = '${MARKER}'`);
-      });
-      intelligence.plain("GET", "/v1/test/slow", async (c) => {
-        await new Promise((r) => setTimeout(r, 2_000));
-        return c.json({ ok: true });
-      });
-    },
-  });
-  key = (await svc.seed.caller("enterprise")).key;
+        },
+        responses: { 200: { description: "echo" } },
+      }),
+      (c) => c.json({ ok: true, data: { object: "echo", n: c.req.valid("json").n } }),
+    );
+    intelligence.plain("GET", "/v1/test/boom", () => {
+      throw new Error(`select * from api_keys where note = '${MARKER}'`);
+    });
+    intelligence.plain("GET", "/v1/test/slow", async (c) => {
+      await new Promise((r) => setTimeout(r, 2_000));
+      return c.json({ ok: true });
+    });
+  },
 });
-afterAll(async () => {
-  await svc.close();
+let key: string;
+beforeAll(async () => {
+  key = (await svc.seed.caller("enterprise")).key;
 });
 
 describe("400 invalid_request", () => {

@@ -13,18 +13,17 @@ import {
 } from "@svc/db";
 import type { ErrorEnvelope } from "@svc/http";
 import { newId } from "@svc/ids";
-import { call, startTestService, type TestService } from "@svc/testkit";
+import { call, useTestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventListResponse } from "../src/index.js";
 
 /** GET /v1/events: keyset paging that never loses a late commit, filters, bounds, retention. */
-let svc: TestService;
+const svc = useTestService();
 let writers: DbHandle;
 let key: string;
 let accountId: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   writers = createDb({ databaseUrl: svc.db.url, maxConnections: 25 });
   const caller = await svc.seed.caller("enterprise", { production: true });
   key = caller.key;
@@ -32,7 +31,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await writers.close();
-  await svc.close();
 });
 
 type Listed = { id: string; type: string; createdAt: string; data: { id: string; status: string } };

@@ -10,9 +10,9 @@ import type {
 } from "@medplum/fhirtypes";
 import { checkInteractions } from "@svc/engines";
 import { DETECTED_ISSUE_SEVERITIES } from "@svc/fhir";
-import { call, startTestService, type TestService } from "@svc/testkit";
+import { call, useTestService } from "@svc/testkit";
 import { assertValidFhirR4 } from "@svc/testkit/fhir";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RelapsePredictionResponse } from "../src/index.js";
 import { bodies } from "./analysis-bodies.js";
 
@@ -21,18 +21,14 @@ import { bodies } from "./analysis-bodies.js";
  * collection Bundle whose every resource passes the R4 validator; other Accept headers keep the
  * JSON answer; errors keep the JSON envelope; our canonicals resolve on the running service.
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 /** The public base URL the test service names in canonicals (`deps.publicBaseUrl`). */
 let publicBase: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
   publicBase = svc.deps.publicBaseUrl;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 const FHIR = "application/fhir+json";

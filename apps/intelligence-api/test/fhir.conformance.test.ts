@@ -1,22 +1,18 @@
 import type { Bundle, Resource } from "@medplum/fhirtypes";
-import { call, startTestService, type TestService } from "@svc/testkit";
+import { call, useTestService } from "@svc/testkit";
 import { fhirR4Problems } from "@svc/testkit/fhir";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bodies } from "./analysis-bodies.js";
 
 /**
  * The FHIR answers of the analysis endpoints with caller text the authors' examples do not use:
  * every resource must still be valid R4 (a FHIR string is never empty or whitespace only).
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 const FHIR = "application/fhir+json";

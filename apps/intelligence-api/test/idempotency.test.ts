@@ -1,22 +1,18 @@
 import { and, eq, idempotencyKeys, labOrders, sql } from "@svc/db";
 import type { ErrorEnvelope } from "@svc/http";
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { LabOrderResponse, WearableConnectionList, WearableConnectionResponse } from "../src/index.js";
 
 /** Idempotency-Key on POST /v1/labs/orders and POST /v1/wearables/connect (decision 47). */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 let accountId: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   const caller = await svc.seed.caller("enterprise");
   key = caller.key;
   accountId = caller.account.id;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 /** Concurrent creates answer 201 with the order or 409 with the error: the test reads either. */

@@ -1,19 +1,15 @@
 import { events, sql } from "@svc/db";
 import type { ErrorEnvelope } from "@svc/http";
-import { type CallResult, call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CallResult, call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { LabOrderListResponse, LabOrderResponse } from "../src/index.js";
 
 /** Every 4xx of the lab routes: bounds just inside and outside, unknown panel, illegal moves. */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 /** POST /v1/labs/orders; the body read is the error envelope unless the test expects the order. */

@@ -1,5 +1,5 @@
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type {
   BiomarkerAnalysisResponse,
   EventListResponse,
@@ -9,15 +9,11 @@ import type {
 } from "../src/index.js";
 
 /** Lab orders: catalog, creation, the whole lifecycle with its events, listing. */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 const order = (body: Record<string, unknown> = {}) =>

@@ -1,6 +1,6 @@
 import type { ErrorEnvelope } from "@svc/http";
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type {
   LabOrderListResponse,
   LabOrderResponse,
@@ -12,7 +12,7 @@ import type {
  * Who may call the lab, wearable, event and test-helper routes: secret keys only, live keys not
  * on test helpers, and nobody sees another account's (or the other mode's) records.
  */
-let svc: TestService;
+const svc = useTestService();
 let secret: string;
 let live: string;
 let publishable: string;
@@ -23,7 +23,6 @@ let connectionId: string;
 const ORIGIN = "https://clinic.example.com";
 
 beforeAll(async () => {
-  svc = await startTestService();
   const caller = await svc.seed.caller("enterprise", { production: true });
   secret = caller.key;
   live = (await svc.seed.key("secret_live", caller.account.id)).key;
@@ -42,9 +41,6 @@ beforeAll(async () => {
       body: { patientRef: "pt_s" },
     })
   ).json.data.id;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 const routes = (): [string, string, unknown][] => [

@@ -1,15 +1,9 @@
 import type { ErrorEnvelope } from "@svc/http";
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, startTestService, useTestService } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
 import type { PingResponse } from "../src/index.js";
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.close();
-});
+const svc = useTestService();
 
 function nextUtcMidnight(): number {
   const now = new Date();

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { scoreRelapse } from "@svc/engines";
 import type { ErrorEnvelope } from "@svc/http";
-import { call, startTestService, type TestService } from "@svc/testkit";
+import { call, useTestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BATCH_REFUSED_CODE, MCP_TOOLS } from "../src/routes/v1_mcp.js";
 
@@ -14,7 +14,7 @@ import { BATCH_REFUSED_CODE, MCP_TOOLS } from "../src/routes/v1_mcp.js";
  * a tool cannot take is a tool error the calling agent can read, never a failed request; the
  * route admits secret keys only and counts each message against the key's rate limit.
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 let publishable: string;
 let client: Client;
@@ -32,7 +32,6 @@ async function connectClient(secretKey: string): Promise<Client> {
 }
 
 beforeAll(async () => {
-  svc = await startTestService();
   const caller = await svc.seed.caller("enterprise");
   key = caller.key;
   publishable = (await svc.seed.key("publishable", caller.account.id, [ORIGIN])).key;
@@ -40,7 +39,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await client?.close();
-  await svc?.close();
 });
 
 /** A tool call's structured answer (the engine's output object). */

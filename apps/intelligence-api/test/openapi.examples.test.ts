@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 
 /**
  * The committed OpenAPI document as a product (decision 129): every operation has an operationId,
@@ -121,17 +121,13 @@ describe("docs/openapi.json: what every operation declares", () => {
 });
 
 describe("docs/openapi.json: every example is accepted by the running service", () => {
-  let svc: TestService;
+  const svc = useTestService();
   let secretKey: string;
   let orgKey: string;
 
   beforeAll(async () => {
-    svc = await startTestService();
     secretKey = (await svc.seed.caller("enterprise")).key;
     orgKey = (await svc.seed.org()).key;
-  });
-  afterAll(async () => {
-    await svc.close();
   });
 
   /** The key an operation's first security requirement names (none for the public probes). */

@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PATIENT_FINDING_KINDS } from "@svc/engines";
 import type { ErrorEnvelope } from "@svc/http";
-import { call, startTestService, type TestService } from "@svc/testkit";
+import { call, useTestService } from "@svc/testkit";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type {
@@ -19,18 +19,16 @@ import { connectMcp } from "./mcp-client.js";
  * age given as a field reaches the dose check in every door alike; a context no model read is
  * said to be unread; and the answers carry the patient review in its one shape.
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 let mcp: Client;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
   mcp = await connectMcp(svc.url, key, "patient-doors-test");
 });
 afterAll(async () => {
   await mcp?.close();
-  await svc?.close();
 });
 
 const TABLES = ["lab_orders", "wearable_connections", "events", "idempotency_keys", "mse_versions"];

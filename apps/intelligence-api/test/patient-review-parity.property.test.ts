@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DOOR_LEVELS, type PatientFinding, reviewPatient } from "@svc/engines";
-import { call, startTestService, type TestService } from "@svc/testkit";
+import { call, useTestService } from "@svc/testkit";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectMcp } from "./mcp-client.js";
@@ -16,18 +16,16 @@ import { connectMcp } from "./mcp-client.js";
  * Observation. The CDS cards read the same findings through `findingCard` (review-cards tests)
  * and the blind runner (tooling/blind-cases/run-patient.mjs) calls the CDS service itself.
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 let mcp: Client;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
   mcp = await connectMcp(svc.url, key, "patient-review-parity");
 });
 afterAll(async () => {
   await mcp?.close();
-  await svc?.close();
 });
 
 const DAY = 86_400_000;

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { revokeApiKey } from "@svc/db";
 import { type ErrorEnvelope, UNAUTHENTICATED_RATE } from "@svc/http";
-import { type CallResult, call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CallResult, call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 
 /**
  * The contract: every response carries X-RateLimit-Limit, -Remaining and -Reset. Refusals too,
@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * key, a working key's 403 on an endpoint it may not call carries that key's own limit (the
  * request counts against it).
  */
-let svc: TestService;
+// The in-process limiter: exact counts for the per-address bucket.
+const svc = useTestService({ limiter: "memory" });
 let secret: string;
 let publishable: string;
 let revoked: string;
@@ -18,8 +19,6 @@ let organization: string;
 const ORIGIN = "https://clinic.example.com";
 
 beforeAll(async () => {
-  // The in-process limiter: exact counts for the per-address bucket.
-  svc = await startTestService({ limiter: "memory" });
   const caller = await svc.seed.caller();
   secret = caller.key;
   publishable = (await svc.seed.key("publishable", caller.account.id, [ORIGIN])).key;
@@ -27,9 +26,6 @@ beforeAll(async () => {
   await revokeApiKey(svc.db.handle.db, old.id);
   revoked = old.key;
   organization = (await svc.seed.org(["mse:read", "mse:write", "mse:sign"])).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 function rateLimitHeaders(res: CallResult<unknown>) {

@@ -1,5 +1,5 @@
 import { ERROR_CODES } from "@svc/http";
-import { launchChromium, startTestService, type TestService } from "@svc/testkit";
+import { launchChromium, useTestService } from "@svc/testkit";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * page, in headless Debian Chromium: every operation listed, request examples, nothing fetched
  * from any other origin (so it works offline), no CSP violation.
  */
-let svc: TestService;
+const svc = useTestService();
 let browser: Browser;
 
 interface OpenApiDocument {
@@ -16,12 +16,10 @@ interface OpenApiDocument {
 }
 
 beforeAll(async () => {
-  svc = await startTestService();
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await svc.close();
 });
 
 /** What a reader sees on the page (rendered text: not the config element's JSON). */

@@ -7,7 +7,7 @@ import {
   STATEMENT_TIMEOUT_MS,
 } from "@svc/http";
 import { createRuntime, parseEnv } from "@svc/http/runtime";
-import { call, requireEnv, startTestService, type TestService } from "@svc/testkit";
+import { call, requireEnv, useTestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
@@ -19,7 +19,33 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const LIMIT_MS = 500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-let svc: TestService;
+const svc = useTestService({
+  requestTimeoutMs: LIMIT_MS,
+  // Test-only routes: a write whose work outlives the limit, a handler waiting on the signal,
+  // and a statement the database cancels.
+  extend: ({ intelligence }) => {
+    intelligence.plain("POST", "/v1/test/slow-write", async (c) => {
+      const id = c.req.query("id") ?? "";
+      const ms = Number(c.req.query("ms") ?? "0");
+      const outcome = await runIdempotent(c, svc.deps.db, async (tx) => {
+        await tx.execute(sql`insert into time_limit_probe (id) values (${id})`);
+        await sleep(ms);
+        return { status: 201, body: { ok: true } };
+      });
+      return c.json(outcome.body, 201);
+    });
+    intelligence.plain("GET", "/v1/test/wait-for-abort", async (c) => {
+      const signal = c.get("signal");
+      await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+      seenAbort = signal.reason;
+      return c.json({ ok: true });
+    });
+    intelligence.plain("GET", "/v1/test/slow-statement", async (c) => {
+      await shortTimeout.db.execute(sql`select pg_sleep(0.3)`);
+      return c.json({ ok: true });
+    });
+  },
+});
 let key: string;
 /** A second pool on the test database with a short statement timeout. */
 let shortTimeout: DbHandle;
@@ -44,40 +70,12 @@ function slowWrite(id: string, ms: number, idempotencyKey?: string) {
 }
 
 beforeAll(async () => {
-  svc = await startTestService({
-    requestTimeoutMs: LIMIT_MS,
-    // Test-only routes: a write whose work outlives the limit, a handler waiting on the signal,
-    // and a statement the database cancels.
-    extend: ({ intelligence }) => {
-      intelligence.plain("POST", "/v1/test/slow-write", async (c) => {
-        const id = c.req.query("id") ?? "";
-        const ms = Number(c.req.query("ms") ?? "0");
-        const outcome = await runIdempotent(c, svc.deps.db, async (tx) => {
-          await tx.execute(sql`insert into time_limit_probe (id) values (${id})`);
-          await sleep(ms);
-          return { status: 201, body: { ok: true } };
-        });
-        return c.json(outcome.body, 201);
-      });
-      intelligence.plain("GET", "/v1/test/wait-for-abort", async (c) => {
-        const signal = c.get("signal");
-        await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
-        seenAbort = signal.reason;
-        return c.json({ ok: true });
-      });
-      intelligence.plain("GET", "/v1/test/slow-statement", async (c) => {
-        await shortTimeout.db.execute(sql`select pg_sleep(0.3)`);
-        return c.json({ ok: true });
-      });
-    },
-  });
   await svc.db.handle.db.execute(sql`create table time_limit_probe (id text not null)`);
   shortTimeout = createDb({ databaseUrl: svc.db.url, maxConnections: 2, statementTimeoutMs: 100 });
   key = (await svc.seed.caller("enterprise")).key;
 });
 afterAll(async () => {
   await shortTimeout?.close();
-  await svc?.close();
 });
 
 describe("the request time limit", () => {

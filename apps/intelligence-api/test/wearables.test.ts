@@ -1,6 +1,6 @@
 import type { ErrorEnvelope } from "@svc/http";
-import { type CallResult, call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CallResult, call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type {
   EventListResponse,
   WearableConnectionList,
@@ -12,15 +12,11 @@ import type {
 import { ISO_639_1 } from "../src/wearables/languages.js";
 
 /** Wearable connections: providers, connect, lifecycle, sync and metrics, and every 4xx. */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 /** POST /v1/wearables/connect; the body read is the connection unless the test expects an error. */

@@ -1,20 +1,19 @@
 import { eq, webhookEndpoints } from "@svc/db";
 import { MAX_WEBHOOK_ENDPOINTS } from "@svc/delivery";
 import type { ErrorEnvelope } from "@svc/http";
-import { type CallResult, call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CallResult, call, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { WebhookEndpointResponse, WebhookEndpointSecretResponse } from "../src/index.js";
 
 /**
  * Every 4xx of the webhook endpoint routes. The service runs as a hosted one does: the operator
  * has not allowed loopback webhooks, so a tenant's loopback endpoint is refused in test mode too.
  */
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 let endpointId: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   key = (await svc.seed.caller("enterprise")).key;
   endpointId = (
     await call<WebhookEndpointSecretResponse>(svc.url, "/v1/webhook_endpoints", {
@@ -22,9 +21,6 @@ beforeAll(async () => {
       body: { url: "https://93.184.215.14/hooks" },
     })
   ).json.data.id;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>

@@ -2,7 +2,7 @@ import { and, eq, webhookDeliveries, webhookEndpoints } from "@svc/db";
 import { deliver } from "@svc/delivery";
 import { createLogger } from "@svc/http";
 import { listAudit } from "@svc/records";
-import { call, type Receiver, startReceiver, startTestService, type TestService } from "@svc/testkit";
+import { call, type Receiver, startReceiver, useTestService } from "@svc/testkit";
 import { verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type {
@@ -18,15 +18,14 @@ import type {
  * list with cursor paging, retrieve, update, rotate the secret, delete; each change audited in the
  * account's log, and the secrets the API answers are the ones deliveries are signed with.
  */
-let svc: TestService;
+// The operator allows loopback webhooks (the embedded default), so a test-mode endpoint may be
+// this machine's receiver.
+const svc = useTestService({ allowLoopbackWebhooks: true });
 let key: string;
 let accountId: string;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  // The operator allows loopback webhooks (the embedded default), so a test-mode endpoint may be
-  // this machine's receiver.
-  svc = await startTestService({ allowLoopbackWebhooks: true });
   const caller = await svc.seed.caller("enterprise");
   key = caller.key;
   accountId = caller.account.id;
@@ -34,7 +33,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await receiver.close();
-  await svc.close();
 });
 
 const send = <Res>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>

@@ -1,8 +1,8 @@
 import { eq, webhookEndpoints } from "@svc/db";
 import { addWebhookEndpoint } from "@svc/delivery";
 import type { ErrorEnvelope } from "@svc/http";
-import { call, mistypedKey, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, mistypedKey, useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import type {
   WebhookEndpointListResponse,
   WebhookEndpointResponse,
@@ -14,7 +14,7 @@ import type {
  * and organization keys are refused; another account's endpoint is 404 on every route and is
  * left as it was.
  */
-let svc: TestService;
+const svc = useTestService({ allowLoopbackWebhooks: true });
 let secret: string;
 let live: string;
 let publishable: string;
@@ -24,7 +24,6 @@ let endpoint: WebhookEndpointSecretResponse["data"];
 const ORIGIN = "https://clinic.example.com";
 
 beforeAll(async () => {
-  svc = await startTestService({ allowLoopbackWebhooks: true });
   const caller = await svc.seed.caller("enterprise", { production: true });
   secret = caller.key;
   live = (await svc.seed.key("secret_live", caller.account.id)).key;
@@ -37,9 +36,6 @@ beforeAll(async () => {
       body: { url: "https://93.184.215.14/mine" },
     })
   ).json.data;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 const routes = (): [string, string, unknown][] => [

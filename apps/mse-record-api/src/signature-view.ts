@@ -1,5 +1,5 @@
 import type { SignatureRow } from "./data/rows.js";
-import type { Signature } from "./schemas.js";
+import type { Signature } from "./schemas/signature.js";
 
 /** A stored signature as the API shows it (the current MSE, and the audit trail). */
 export function signatureView(row: SignatureRow): Signature {

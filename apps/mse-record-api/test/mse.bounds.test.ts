@@ -1,8 +1,8 @@
 import { and, eq, mseSafetyEvents, mseVersions, mseVisits } from "@svc/db";
 import type { FlatErrorBody } from "@svc/http";
 import { DOMAINS, type Selection, validateSelection } from "@svc/mse-catalog";
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
 import { appendVersion, MAX_VERSIONS_PER_VISIT } from "../src/data/records.js";
 import { MAX_SIGNATURES_PER_VERSION } from "../src/data/signatures.js";
 import type { MseAuditResponse } from "../src/routes/v1_mse_audit.js";
@@ -17,14 +17,7 @@ import { baseSelection, mse, visit } from "./helpers.js";
  * written through the records module (the write path the routes use, without 600 HTTP round
  * trips); every read goes over HTTP.
  */
-let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.close();
-});
+const svc = useTestService();
 
 /** A valid selection with a long note (two-byte characters included) in every note domain but risk. */
 function longNoteSelection(n: number): Selection {

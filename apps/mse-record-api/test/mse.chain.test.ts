@@ -1,17 +1,10 @@
 import { and, eq, mseVersions, sql } from "@svc/db";
-import { startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestService } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
 import { baseSelection, mse, visit } from "./helpers.js";
 
 /** The hash chain over versions: a row changed behind the API's back is detected. */
-let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.close();
-});
+const svc = useTestService();
 
 async function threeVersions() {
   const { key, org } = await svc.seed.org();

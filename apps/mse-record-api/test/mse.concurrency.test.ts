@@ -1,7 +1,7 @@
 import { and, asc, eq, mseVersions } from "@svc/db";
 import { DOMAIN_KEYS, mergeSelection, type Selection, type SelectionPatch } from "@svc/mse-catalog";
-import { startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestService } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
 import { mse, visit } from "./helpers.js";
 
 /**
@@ -9,14 +9,7 @@ import { mse, visit } from "./helpers.js";
  * Each test uses a fresh organization so the per-organization rate limit (20/s, burst 40) is
  * not what is being measured.
  */
-let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.close();
-});
+const svc = useTestService();
 
 /** The first option of a domain, as a one-domain selection entry. */
 const FIRST_OPTION: Record<string, string> = {

@@ -2,19 +2,18 @@ import { eq, mseSafetyEvents, mseVersions, webhookDeliveries, webhookEndpoints }
 import type { FlatErrorBody } from "@svc/http";
 import { newId } from "@svc/ids";
 import { buildLines, DOMAIN_KEYS, objectiveBlock } from "@svc/mse-catalog";
-import { startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import { baseSelection, mse, riskySelection, visit } from "./helpers.js";
 
 /** Every route's happy path, over real HTTP against PostgreSQL. */
-let svc: TestService;
+const svc = useTestService();
 let api: ReturnType<typeof mse>;
 let orgId: string;
 let keyId: string;
 const enqueued: string[][] = [];
 
 beforeAll(async () => {
-  svc = await startTestService();
   svc.deps.deliveries = {
     async enqueue(ids) {
       enqueued.push(ids);
@@ -24,9 +23,6 @@ beforeAll(async () => {
   orgId = seeded.org.id;
   keyId = seeded.keyId;
   api = mse(svc.url, seeded.key);
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 describe("GET /v1/mse/domains", () => {

@@ -1,19 +1,13 @@
-import { startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { useTestService } from "@svc/testkit";
+import { beforeEach, describe, expect, it } from "vitest";
 import { mse, visit } from "./helpers.js";
 
 /** The C-SSRS screener triage and risk-bearing options, case by case through the API. */
-let svc: TestService;
+const svc = useTestService();
 let api: ReturnType<typeof mse>;
 
-beforeAll(async () => {
-  svc = await startTestService();
-});
 beforeEach(async () => {
   api = mse(svc.url, (await svc.seed.org()).key);
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 type Answers = Record<string, "yes" | "no">;

@@ -1,18 +1,11 @@
 import { generateKey, revokeApiKey } from "@svc/db";
 import type { FlatErrorBody } from "@svc/http";
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
 import { baseSelection, mse, riskySelection, visit } from "./helpers.js";
 
 /** Who may call the MSE Record API: key kinds, scopes, and one organization never seeing another's. */
-let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.close();
-});
+const svc = useTestService();
 
 type Op = { name: string; scope: string; method: string; path: (v: string) => string; body?: unknown };
 const write = { patientId: "p", selection: baseSelection };

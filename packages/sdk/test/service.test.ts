@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
-import { startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestService } from "@svc/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createBrowserClient } from "../src/browser.js";
 import {
   ConflictError,
@@ -42,22 +42,18 @@ const recordingFetch = async (request: Request) => {
   return response;
 };
 
-let svc: TestService;
+const svc = useTestService();
 let secretKey: string;
 let client: SvcClient;
 let org: SvcClient;
 let publishableKey: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   const caller = await svc.seed.caller("enterprise");
   secretKey = caller.key;
   client = createClient({ apiKey: caller.key, baseUrl: svc.url, fetch: recordingFetch });
   org = createClient({ apiKey: (await svc.seed.org()).key, baseUrl: svc.url, fetch: recordingFetch });
   publishableKey = (await svc.seed.key("publishable", caller.account.id, ["http://localhost:3000"])).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 const phq9 = (scores: number[]) =>

@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { compileErrors, validate } from "@readme/openapi-parser";
-import { call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, useTestService } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
 import { publishedDocument } from "../src/combined.js";
 
 /** The parts of the served OpenAPI document this test reads. */
@@ -12,13 +12,7 @@ interface PublishedDocument {
   paths: Record<string, unknown>;
 }
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.close();
-});
+const svc = useTestService();
 
 describe("OpenAPI document", () => {
   it("is a valid OpenAPI 3.1 document (independent validator)", async () => {

@@ -9,8 +9,8 @@ import {
   workSignal,
 } from "@svc/http";
 import { type ChatModel, describeModelUnavailable, ModelUnavailableError } from "@svc/model";
-import { VisitIdParamSchema } from "../schemas.js";
-import { MseAgentProposalSchema, MseAgentRequestSchema } from "../schemas-agent.js";
+import { MseAgentProposalSchema, MseAgentRequestSchema } from "../schemas/agent.js";
+import { VisitIdParamSchema } from "../schemas/common.js";
 import { AGENT, TAG } from "./common.js";
 
 /** The body a client sends to POST /v1/mse/{visitId}/agent. */

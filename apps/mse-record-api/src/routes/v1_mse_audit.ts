@@ -3,7 +3,8 @@ import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@s
 import type { RiskLevel } from "@svc/mse-catalog";
 import { versionPage } from "../data/records.js";
 import { noRecord } from "../errors.js";
-import { AuditQuerySchema, type AuditResponse, AuditResponseSchema, VisitIdParamSchema } from "../schemas.js";
+import { VisitIdParamSchema } from "../schemas/common.js";
+import { AuditQuerySchema, type AuditResponse, AuditResponseSchema } from "../schemas/history.js";
 import { signatureView } from "../signature-view.js";
 import { cursorVersion, entriesWithin, jsonBytes, PAGE_BYTES, versionCursor } from "../version-pages.js";
 import { caller, READ, TAG } from "./common.js";

@@ -2,7 +2,7 @@ import { createRoute, type z } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { getCatalog } from "@svc/mse-catalog";
 import type { Context } from "hono";
-import { CatalogSchema } from "../schemas.js";
+import { CatalogSchema } from "../schemas/catalog.js";
 import { READ, TAG } from "./common.js";
 
 /** The 200 body of GET /v1/mse/domains. */

@@ -3,12 +3,8 @@ import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@s
 import type { Line } from "@svc/mse-catalog";
 import { versionPage } from "../data/records.js";
 import { noRecord } from "../errors.js";
-import {
-  HistoryQuerySchema,
-  type HistoryResponse,
-  HistoryResponseSchema,
-  VisitIdParamSchema,
-} from "../schemas.js";
+import { VisitIdParamSchema } from "../schemas/common.js";
+import { HistoryQuerySchema, type HistoryResponse, HistoryResponseSchema } from "../schemas/history.js";
 import { cursorVersion, entriesWithin, jsonBytes, PAGE_BYTES, versionCursor } from "../version-pages.js";
 import { caller, READ, TAG } from "./common.js";
 

@@ -3,12 +3,8 @@ import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@s
 import { validateSelection } from "@svc/mse-catalog";
 import { appendVersion } from "../data/records.js";
 import { invalidSelection } from "../errors.js";
-import {
-  PatchRequestSchema,
-  type PatchResponse,
-  PatchResponseSchema,
-  VisitIdParamSchema,
-} from "../schemas.js";
+import { VisitIdParamSchema } from "../schemas/common.js";
+import { PatchRequestSchema, type PatchResponse, PatchResponseSchema } from "../schemas/record.js";
 import { caller, TAG, WRITE } from "./common.js";
 
 /** The body a client sends to PATCH /v1/mse/{visitId}. */

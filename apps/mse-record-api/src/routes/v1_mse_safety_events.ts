@@ -1,7 +1,11 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { listSafetyEvents, safetyEventPosition } from "@svc/records";
-import { type SafetyEventList, SafetyEventListSchema, SafetyEventsQuerySchema } from "../schemas.js";
+import {
+  type SafetyEventList,
+  SafetyEventListSchema,
+  SafetyEventsQuerySchema,
+} from "../schemas/safety-events.js";
 import { caller, READ, TAG } from "./common.js";
 
 /** The 200 body of GET /v1/mse/safety_events. */

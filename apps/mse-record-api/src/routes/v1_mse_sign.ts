@@ -1,7 +1,8 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { signLatest } from "../data/signatures.js";
-import { SignRequestSchema, type SignResponse, SignResponseSchema, VisitIdParamSchema } from "../schemas.js";
+import { VisitIdParamSchema } from "../schemas/common.js";
+import { SignRequestSchema, type SignResponse, SignResponseSchema } from "../schemas/signature.js";
 import { caller, SIGN, TAG } from "./common.js";
 
 /** The body a client sends to POST /v1/mse/{visitId}/sign. */

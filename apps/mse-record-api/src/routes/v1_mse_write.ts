@@ -3,12 +3,8 @@ import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@s
 import { validateSelection } from "@svc/mse-catalog";
 import { appendVersion } from "../data/records.js";
 import { invalidSelection } from "../errors.js";
-import {
-  VisitIdParamSchema,
-  WriteRequestSchema,
-  type WriteResponse,
-  WriteResponseSchema,
-} from "../schemas.js";
+import { VisitIdParamSchema } from "../schemas/common.js";
+import { WriteRequestSchema, type WriteResponse, WriteResponseSchema } from "../schemas/record.js";
 import { caller, TAG, WRITE } from "./common.js";
 
 /** The body a client sends to POST /v1/mse/{visitId}. */

@@ -11,6 +11,12 @@
  * robustly but a negated name is never read as the positive indicator (decision 77); an indicator
  * that is not scored never leaves the risk at `none`.
  * Indicators, weights, rules, formula and sources: docs/engines/relapse-signals.md.
+ *
+ * Decisions this module follows (docs/decisions.md): 76, safety-critical relapse signals call for
+ * review by themselves; 77, reading relapse indicator names, names not scored; 78, combination
+ * rules in the relapse signal model; 80, not evaluated is never `none`; 178, safety concepts, not
+ * aliases; 186, negation is a word, not a stem, and sleep loss with two other mania signs is a
+ * prodrome.
  */
 
 import {
@@ -32,7 +38,7 @@ import {
 } from "./types.js";
 
 /**
- * Severities from which one indicator calls for clinician review by itself (decision 76). Both
+ * Severities from which one indicator calls for clinician review by itself. Both
  * apply only above severity 0: an indicator sent at 0 reports an absence.
  */
 export interface RelapseReviewThresholds {
@@ -55,7 +61,7 @@ export interface RelapseIndicator {
 }
 
 /**
- * A combination of indicators that sets a floor on the composite (decision 78): each group must be
+ * A combination of indicators that sets a floor on the composite: each group must be
  * met by a different supplied indicator at or above `minSeverity`.
  */
 export interface RelapseCombinationRule {
@@ -75,7 +81,7 @@ export interface RelapseSignalModel {
   /** Combinations that raise the composite to at least a band, whatever the weights say. */
   combinationRules: RelapseCombinationRule[];
   /**
-   * Additive: the safety concepts read in a phrase (decision 178), each with the indicator it is
+   * Additive: the safety concepts read in a phrase, each with the indicator it is
    * scored as, its SNOMED CT code where verified, and its source.
    */
   safetyConcepts: { concept: string; label: string; indicator: string; code?: string; source: string }[];
@@ -101,22 +107,22 @@ export interface RelapseRuleFinding {
   label: string;
 }
 
-/** A supplied indicator that was not scored, and why (decision 77). */
+/** A supplied indicator that was not scored, and why. */
 export interface RelapseNotScored {
   indicator: string;
   reason: "unrecognised" | "negated";
   /** For a negated name: the indicator it names, when known. */
   negates?: string;
-  /** Risk-lexicon words in the name that no concept explained (decision 178): review at moderate. */
+  /** Risk-lexicon words in the name that no concept explained: review at moderate. */
   riskWords?: string[];
   /**
    * The name was scored for what it reads positive, and this negated part of it was not
-   * ("stopped lithium, denies SI"): flagged for review like a negated name (decision 178).
+   * ("stopped lithium, denies SI"): flagged for review like a negated name.
    */
   partly?: true;
 }
 
-/** The safety concepts read in one supplied name (decision 178), with their SNOMED CT codes. */
+/** The safety concepts read in one supplied name, with their SNOMED CT codes. */
 export interface RelapseConceptFinding {
   indicator: string;
   /** Concepts read positive, scored as the indicators they map to. */
@@ -145,7 +151,7 @@ export interface RelapseSignalScore {
   rules: RelapseRuleFinding[];
   /** Why each name in `unrecognized` was not scored. */
   notScored: RelapseNotScored[];
-  /** Additive: the safety concepts read in each supplied name that had any (decision 178). */
+  /** Additive: the safety concepts read in each supplied name that had any. */
   concepts: RelapseConceptFinding[];
 }
 
@@ -208,7 +214,7 @@ export const RELAPSE_INDICATORS: readonly RelapseIndicator[] = [
       "death wish",
       "si",
     ],
-    // A safety finding, not only a weighted signal (decision 76).
+    // A safety finding, not only a weighted signal.
     weight: 1.0,
     description: "Thoughts of suicide or of being dead, a plan or intent, self-harm.",
     source:
@@ -219,7 +225,7 @@ export const RELAPSE_INDICATORS: readonly RelapseIndicator[] = [
     indicator: "harm_to_others",
     label: "Thoughts of harming others",
     aliases: ["homicidal ideation", "homicidal thoughts", "violent thoughts", "hi"],
-    // A safety finding like suicidality: never only a weighted signal (decision 76).
+    // A safety finding like suicidality: never only a weighted signal.
     weight: 1.0,
     description: "Thoughts, intent or threats of harming another person.",
     source: "Safety rule, expert-set (decision 76); no published weight exists for it as an early sign",
@@ -453,7 +459,7 @@ export const RELAPSE_INDICATORS: readonly RelapseIndicator[] = [
 ];
 
 /**
- * Combinations that raise the composite to at least a band (decision 78). The severity cut 0.5 is
+ * Combinations that raise the composite to at least a band. The severity cut 0.5 is
  * expert-set: at least half the scale's severity on each side.
  */
 export const RELAPSE_COMBINATION_RULES: readonly RelapseCombinationRule[] = [
@@ -487,7 +493,7 @@ export const RELAPSE_COMBINATION_RULES: readonly RelapseCombinationRule[] = [
   },
 ];
 
-/** A mania cluster of the safety concepts, as relapse indicators (one definition, decision 186). */
+/** A mania cluster of the safety concepts, as relapse indicators (one definition). */
 function indicatorGroups(cluster: (typeof MANIA_CLUSTERS)[number] | undefined): string[][] {
   return (cluster ?? []).map((group) => [...new Set(group.map((key) => safetyConcept(key).indicator))]);
 }
@@ -552,7 +558,7 @@ export function getSignalModel(): RelapseSignalModel {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Matching (decision 77): the exact name first, then words in any case, punctuation, plural and
+// Matching: the exact name first, then words in any case, punctuation, plural and
 // (where no other indicator shares the words) order; a negated name is never read as the positive.
 
 /** Lower-case letters and digits only: "Sleep-Disruption" and "sleep disruption" match. */
@@ -685,7 +691,7 @@ const DISCONTINUATION_PHRASES =
   /\b(no longer taking|no longer on|not taking|not on|stopped taking|(poor|non|partial|low|reduced) (adherence|adherent|compliance|compliant))\b/g;
 /**
  * Words that name psychotic symptoms or elevated mood wherever they stand in the phrase. The
- * safety concepts (knowledge/safety-concepts.ts) are read before these, by meaning (decision 178).
+ * safety concepts (knowledge/safety-concepts.ts) are read before these, by meaning.
  */
 const KEYWORD_PATTERNS: readonly { pattern: RegExp; indicator: string }[] = [
   {
@@ -712,7 +718,7 @@ export interface RelapseIndicatorReading {
   /** The indicator the name refers to, or null when unrecognised or negated. */
   indicator: RelapseIndicator | null;
   /**
-   * Every indicator the name refers to (decision 178): a phrase can name several safety concepts
+   * Every indicator the name refers to: a phrase can name several safety concepts
    * ("stopped lithium, not sleeping, cut her arms"); `indicator` is the first. Empty when null.
    */
   indicators: RelapseIndicator[];
@@ -746,7 +752,7 @@ function reading(
 
 /**
  * Reads a caller's name: the exact key, label or alias (any case and punctuation, plurals, US
- * spellings and filler words folded) first. Then the safety concepts, by meaning (decision 178):
+ * spellings and filler words folded) first. Then the safety concepts, by meaning:
  * self-harm and its methods, overdose, suicidal ideation, plan and behaviour, harm to others or a
  * child, command hallucinations, signs of mania and stopping any psychotropic, in any word form
  * and order; a concept found only negated makes the name negated. A name with a negation ("no",
@@ -915,7 +921,7 @@ function reaches(severity: number, threshold: number | undefined): boolean {
   return threshold !== undefined && severity > 0 && severity >= threshold;
 }
 
-/** Safety-critical indicators at their review severities (decision 76). */
+/** Safety-critical indicators at their review severities. */
 function reviewFindings(severities: ReadonlyMap<RelapseIndicator, number>): RelapseRuleFinding[] {
   const findings: RelapseRuleFinding[] = [];
   for (const [indicator, severity] of severities) {
@@ -957,7 +963,7 @@ function meetGroups(
   return null;
 }
 
-/** Combination rules met (decision 78). */
+/** Combination rules met. */
 function combinationFindings(severities: ReadonlyMap<RelapseIndicator, number>): RelapseRuleFinding[] {
   const findings: RelapseRuleFinding[] = [];
   for (const rule of RELAPSE_COMBINATION_RULES) {
@@ -1012,11 +1018,11 @@ function isSafetyCritical(key: string | undefined): boolean {
 }
 
 /**
- * A name that was not scored is a not-evaluated item (decision 80): it keeps the risk at low or
- * above and is named, in this tool's own wording (decision 77). A negated safety-critical name
+ * A name that was not scored is a not-evaluated item: it keeps the risk at low or
+ * above and is named, in this tool's own wording. A negated safety-critical name
  * ("no suicidal ideation", "denies cutting") is not read as an absence: it asks for the
  * clinician's confirmation at moderate. So does a name with risk language that no safety concept
- * explains ("talks about killing"; decision 178): never `low`.
+ * explains ("talks about killing"): never `low`.
  */
 function notScoredItem(item: RelapseNotScored): NotEvaluatedItem {
   const what = `indicator "${item.indicator}"`;

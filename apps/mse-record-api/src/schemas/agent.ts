@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { AGENT_INPUT_LIMITS as LIMITS, mseTelemetryFields } from "@svc/agents";
 import { DMSE_METRIC_REQUIRED_MESSAGE, hasDmseMetric } from "@svc/engines";
-import { CssrsStatusSchema, LineSchema, RiskLevelSchema, SelectionSchema } from "./schemas.js";
+import { RiskLevelSchema } from "./common.js";
+import { CssrsStatusSchema, LineSchema, SelectionSchema } from "./selection.js";
 
 /**
  * Request and response of POST /v1/mse/{visitId}/agent (interface spec, "mse.agent.proposal" and
