@@ -3,7 +3,7 @@
  * from drug-names.ts), a FHIR DetectedIssue severity, the mechanism, what to do, and the source.
  * Severity scale, the full table and what was checked: docs/engines/interactions.md.
  */
-import { QT_LABEL_AVOID, type SelectableClass } from "../knowledge/medicines.js";
+import { QT_LABEL_AVOID, type SelectableClass } from "./medicines.js";
 
 /** FHIR DetectedIssue.severity: high, moderate, low. */
 export type InteractionSeverity = "high" | "moderate" | "low";
