@@ -131,6 +131,7 @@ describe("real combinations", () => {
     [["phenelzine 15 mg", "sertraline 50 mg"], "maoi-ssri", "high"],
     [["Lithium carbonate 400mg", "ibuprofen 400 mg"], "lithium-nsaid", "high"],
     [["lithium 800 mg", "lisinopril 10 mg"], "lithium-ace-inhibitor", "moderate"],
+    [["lithium 800 mg", "theophylline 200 mg"], "lithium-theophylline", "moderate"],
     [["Priadel 400 mg", "losartan"], "lithium-arb", "moderate"],
     [["lithium", "hydrochlorothiazide 25 mg"], "lithium-thiazide", "high"],
     [["clozapine 300 mg", "fluvoxamine 100 mg"], "clozapine-strong-cyp1a2-inhibitor", "high"],
