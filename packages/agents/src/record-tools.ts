@@ -4,6 +4,8 @@ import {
   getInstruments,
   getPanels,
   getSignalModel,
+  INSTRUMENT_IDS,
+  INSTRUMENTS,
   type InteractionCheck,
   scoreInstruments,
   scoreRelapse,
@@ -131,7 +133,8 @@ export const evaluatePanelTool: ChatTool<{
 export const getInstrumentsTool: ChatTool<Record<string, never>> = {
   name: "getInstruments",
   description:
-    "Lists the rating instruments the service scores (PHQ-9, PHQ-8, PHQ-2, GAD-7, GAD-2, MADRS, HAM-D 17, QIDS-SR16, BDI-II, YMRS, ASRM, K10, CORE-10, Y-BOCS, PANSS, PCL-5, AUDIT, EPDS, WHO-5, WEMWBS, SWEMWBS, MoCA, MMSE): direction, item count and range, severity bands, reliable-change points and risk items.",
+    // The names come from the instrument table, so a new instrument is listed without an edit here.
+    `Lists the rating instruments the service scores (${INSTRUMENT_IDS.map((id) => INSTRUMENTS[id].display).join(", ")}): direction, item count and range, severity bands, reliable-change points and risk items.`,
   inputSchema: NoInput,
   execute: () => getInstruments(),
 };

@@ -1,5 +1,7 @@
 // CDS Hooks 2.0.1 services over the engines: discovery, hook requests, prefetch templates and
 // cards. Pure: the caller fetches what prefetch lacks and verifies the EHR's JWT.
+
+export { MONITORED_MEDICINES } from "@svc/engines";
 export * from "./cards.js";
 export * from "./limits.js";
 export { type PrefetchQueries, prefetchQueries, resolveTemplate } from "./prefetch.js";
@@ -21,5 +23,4 @@ export {
   overrideReasons,
   SEVERITY_INDICATOR,
 } from "./services/psych-interactions.js";
-export { MONITORED_MEDICINES } from "./services/psych-patient-view.js";
 export * from "./services.js";

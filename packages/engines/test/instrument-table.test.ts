@@ -23,13 +23,13 @@ import {
   ToolInputError,
 } from "../src/index.js";
 import {
+  ALERT_BANDS,
   maximumTotalWithout,
   percentOfScale,
   reachableTotalRange,
   totalOfResponses,
 } from "../src/knowledge/instruments.js";
 import { UNKNOWN_SCALE_CHANGE_PP } from "../src/symptom-findings.js";
-import { ALERT_BANDS } from "../src/tools/score-instruments.js";
 import { assessmentSeries } from "./arbitraries.js";
 
 const DAY = 86_400_000;

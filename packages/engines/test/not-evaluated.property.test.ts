@@ -8,8 +8,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findAnalyte } from "../src/knowledge/analytes.js";
+import { getInstruments, type InstrumentDefinition } from "../src/knowledge/instrument-catalog.js";
 import { totalOfResponses } from "../src/knowledge/instruments.js";
-import { getInstruments, type InstrumentDefinition } from "../src/tools/instrument-catalog.js";
 import { checkInteractions, listKnownIngredients, parseMedication } from "../src/tools/interactions.js";
 import { evaluatePanel, getPanels, type PanelReading } from "../src/tools/panels.js";
 import { RELAPSE_INDICATORS, readRelapseIndicator, scoreRelapse } from "../src/tools/relapse-signals.js";

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { INSTRUMENT_PROFILES, severityBand } from "../src/instruments.js";
-import { reachableTotalRange } from "../src/knowledge/instruments.js";
 import {
   findInstrument,
   getInstruments,
   type InstrumentDefinition,
   type InstrumentId,
-} from "../src/tools/instrument-catalog.js";
+} from "../src/knowledge/instrument-catalog.js";
+import { reachableTotalRange } from "../src/knowledge/instruments.js";
 import {
   type InstrumentScoring,
   type InstrumentSubmission,

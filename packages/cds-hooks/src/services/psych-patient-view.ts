@@ -17,6 +17,7 @@ import {
   DOOR_LEVELS,
   hasSingleScale,
   INSTRUMENTS,
+  MONITORED_MEDICINES,
   type ModuleSignal,
   RELAPSE_DISCLAIMER,
   RELAPSE_INSUFFICIENT_DATA_RECOMMENDATION,
@@ -154,17 +155,6 @@ const TONE_INDICATOR: Readonly<Partial<Record<ModuleSignal["tone"], Indicator>>>
   watch: DOOR_LEVELS[TONE_LEVEL.watch].cds ?? undefined,
   elevated: DOOR_LEVELS[TONE_LEVEL.elevated].cds ?? undefined,
   critical: DOOR_LEVELS[TONE_LEVEL.critical].cds ?? undefined,
-};
-
-/**
- * Medicines whose monitoring analyte must be current while they are active: the first analyte of
- * the analyte table's monitoring panel for each (lithium_monitoring, valproate_level,
- * clozapine_anc).
- */
-export const MONITORED_MEDICINES: Readonly<Record<string, { analyte: string; panel: string }>> = {
-  lithium: { analyte: "lithium", panel: "lithium_monitoring" },
-  valproate: { analyte: "valproate", panel: "valproate_level" },
-  clozapine: { analyte: "anc", panel: "clozapine_anc" },
 };
 
 const date = (iso: string) => iso.slice(0, 10);

@@ -2769,6 +2769,17 @@ export const PANEL_DEFINITIONS: readonly PanelDefinition[] = [
   { id: "pregnancy_test", display: "Pregnancy test (serum hCG, qualitative)", analytes: [] },
 ];
 
+/**
+ * Medicines whose monitoring analyte must be current while they are active: the first analyte of
+ * its monitoring panel (PANEL_DEFINITIONS) for each (lithium_monitoring, valproate_level,
+ * clozapine_anc). Read by the CDS patient view.
+ */
+export const MONITORED_MEDICINES: Readonly<Record<string, { analyte: string; panel: string }>> = {
+  lithium: { analyte: "lithium", panel: "lithium_monitoring" },
+  valproate: { analyte: "valproate", panel: "valproate_level" },
+  clozapine: { analyte: "anc", panel: "clozapine_anc" },
+};
+
 /** A panel by its id or a former id. */
 export function findPanelDefinition(id: string): PanelDefinition | undefined {
   return PANEL_DEFINITIONS.find((p) => p.id === id || (p.formerIds ?? []).includes(id));

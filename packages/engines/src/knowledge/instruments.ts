@@ -7,6 +7,8 @@
  * docs/engines/instruments.md and docs/engines/evidence.md ("Instruments").
  */
 
+import type { AgentRiskLevel } from "../tools/types.js";
+
 export type InstrumentId =
   | "phq9"
   | "gad7"
@@ -1278,3 +1280,38 @@ export function nearestFormTotals(
   const up = published && k.wholeNumberTotals ? Math.ceil(clamped) : clamped;
   return k.direction === "higher_is_worse" ? { worse: up, better: down } : { worse: down, better: up };
 }
+
+/** The band of each instrument that always raises risk, and to what level (null: no such band). */
+export const ALERT_BANDS: Readonly<Record<InstrumentId, { bandKey: string; level: AgentRiskLevel } | null>> =
+  {
+    // Top band of the main depression measure: prompt treatment review (expert-set, as the relapse
+    // engine's floor for a severe latest score).
+    phq9: { bandKey: "severe", level: "moderate" },
+    gad7: { bandKey: "severe", level: "low" },
+    // Positive provisional screen; needs a diagnostic interview (NCPTSD), not an acute risk.
+    pcl5: { bandKey: "probable_ptsd", level: "low" },
+    // Zone IV: specialist diagnostic evaluation for dependence (Babor et al. 2001); withdrawal risk.
+    audit: { bandKey: "zone_4", level: "moderate" },
+    who5: { bandKey: "likely_depression", level: "low" },
+    epds: { bandKey: "probable_depression", level: "low" },
+    // The top band of the depression severity measures: as the PHQ-9's.
+    phq8: { bandKey: "severe", level: "moderate" },
+    madrs: { bandKey: "severe", level: "moderate" },
+    hamd17: { bandKey: "severe", level: "moderate" },
+    qidssr16: { bandKey: "very_severe", level: "moderate" },
+    bdi2: { bandKey: "severe", level: "moderate" },
+    // Positive screens and clinical-range scores: assess further, not an acute risk.
+    phq2: { bandKey: "positive_screen", level: "low" },
+    gad2: { bandKey: "positive_screen", level: "low" },
+    asrm: { bandKey: "positive_screen", level: "low" },
+    core10: { bandKey: "clinical_range", level: "low" },
+    k10: { bandKey: "very_high", level: "low" },
+    wemwbs: { bandKey: "probable_depression", level: "low" },
+    ybocs: { bandKey: "extreme", level: "low" },
+    moca: { bandKey: "below_cut_off", level: "low" },
+    mmse: { bandKey: "below_cut_off", level: "low" },
+    // No sourced bands.
+    ymrs: null,
+    swemwbs: null,
+    panss: null,
+  };

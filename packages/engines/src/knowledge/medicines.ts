@@ -3,7 +3,7 @@
  * brands where a source gives them), the combination products it knows with every ingredient,
  * the pharmacological classes interaction rules select on, the QT risk category, CYP roles and
  * RxNorm codes where verified. Each fact is written here once; the interaction checker
- * (tools/drug-names.ts, tools/interaction-rules.ts) reads it. Sources and evidence levels:
+ * (tools/drug-names.ts, knowledge/interaction-rules.ts) reads it. Sources and evidence levels:
  * docs/engines/interactions.md ("The medicine model"); the choices are decisions 68-71.
  */
 
@@ -363,6 +363,13 @@ export interface IngredientEntry {
   /** CredibleMeds-style QT risk category, or null when none is recorded. */
   qtRisk: QtRisk | null;
 }
+
+/**
+ * Where every `rxcui` of INGREDIENTS comes from: the CPIC drug table (github.com/cpicpgx/cpic-schema,
+ * drug.sql, rows `RxNorm:<code>\t<name>`), the one public source read that pairs each code with
+ * its ingredient name (docs/terminology.md, single-source caveat).
+ */
+export const RXNORM_INGREDIENT_SOURCE = "cpicpgx/cpic-schema drug.sql";
 
 interface BaseEntry {
   ingredient: string;

@@ -8,6 +8,7 @@
  * Method and sources: docs/engines/interactions.md ("Derived rules").
  */
 
+import type { InteractionGroup, InteractionRule } from "../knowledge/interaction-rules.js";
 import {
   type MedicineProperties,
   moietyLink,
@@ -17,7 +18,6 @@ import {
   propertiesOf,
 } from "../knowledge/medicine-properties.js";
 import { CYP_ROLES, type CypEnzyme, QT_RISK, type SelectableClass } from "../knowledge/medicines.js";
-import type { InteractionGroup, InteractionRule } from "./interaction-rules.js";
 
 /** One recognised ingredient as the rules see it. */
 export interface DerivationMember {

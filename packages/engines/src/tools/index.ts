@@ -1,4 +1,4 @@
-export * from "./instrument-catalog.js";
+export * from "../knowledge/instrument-catalog.js";
 export * from "./interactions.js";
 export * from "./panels.js";
 export * from "./relapse-signals.js";

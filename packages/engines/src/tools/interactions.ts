@@ -5,6 +5,14 @@
  * Unrecognised entries are listed and never read as "no interaction". Pure and deterministic.
  * Method, severity scale, every rule with its source: docs/engines/interactions.md.
  */
+
+import {
+  type DrugSelector,
+  INTERACTION_RULES,
+  type InteractionGroup,
+  type InteractionRule,
+  type InteractionSeverity,
+} from "../knowledge/interaction-rules.js";
 import { DAILY_DOSE_LIMITS, type SelectableClass } from "../knowledge/medicines.js";
 import {
   type DerivedFinding,
@@ -14,13 +22,6 @@ import {
 } from "./derived-interactions.js";
 import { INGREDIENTS, ingredientEntry, normaliseMedicationText, readEntry } from "./drug-names.js";
 import {
-  type DrugSelector,
-  INTERACTION_RULES,
-  type InteractionGroup,
-  type InteractionRule,
-  type InteractionSeverity,
-} from "./interaction-rules.js";
-import {
   type AgentRisk,
   type AgentRiskLevel,
   higherRiskLevel,
@@ -29,16 +30,16 @@ import {
   ToolInputError,
 } from "./types.js";
 
-export { DERIVED_RULES } from "./derived-interactions.js";
-export type { DrugClass, IngredientEntry } from "./drug-names.js";
-export { DRUG_CLASSES, INGREDIENTS } from "./drug-names.js";
 export type {
   DrugSelector,
   InteractionGroup,
   InteractionRule,
   InteractionSeverity,
-} from "./interaction-rules.js";
-export { INTERACTION_RULES } from "./interaction-rules.js";
+} from "../knowledge/interaction-rules.js";
+export { INTERACTION_RULES } from "../knowledge/interaction-rules.js";
+export { DERIVED_RULES } from "./derived-interactions.js";
+export type { DrugClass, IngredientEntry } from "./drug-names.js";
+export { DRUG_CLASSES, INGREDIENTS } from "./drug-names.js";
 
 export interface MedicationDose {
   value: number;

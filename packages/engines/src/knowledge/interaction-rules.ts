@@ -3,7 +3,7 @@
  * from drug-names.ts), a FHIR DetectedIssue severity, the mechanism, what to do, and the source.
  * Severity scale, the full table and what was checked: docs/engines/interactions.md.
  */
-import { QT_LABEL_AVOID, type SelectableClass } from "../knowledge/medicines.js";
+import { QT_LABEL_AVOID, type SelectableClass } from "./medicines.js";
 
 /** FHIR DetectedIssue.severity: high, moderate, low. */
 export type InteractionSeverity = "high" | "moderate" | "low";
@@ -643,6 +643,21 @@ const LITHIUM_RULES: InteractionRule[] = [
       "Check lithium level within a few days of starting metronidazole, or choose another antibiotic.",
     source: "Stahl's Prescriber's Guide (lithium interactions); BNF Appendix 1",
     sourceChecked: false,
+  },
+  {
+    id: "lithium-theophylline",
+    a: LITHIUM,
+    b: { ingredients: ["theophylline"] },
+    severity: "moderate",
+    group: "lithium-level",
+    effect: "lower lithium level",
+    mechanism:
+      "Theophylline (a methylxanthine) increases renal lithium clearance, so the serum lithium level falls and mood control may be lost.",
+    recommendation:
+      "Check the lithium level after starting, changing or stopping theophylline and adjust the lithium dose; watch for toxicity when theophylline is stopped.",
+    source:
+      "Perry et al. 1984, Acta Psychiatr Scand 69:528-537 (theophylline raises lithium clearance); Holstad et al. 1988, Psychiatry Res 25:203-211; Pharmaceuticals 2023, 16:74, Table 1 (xanthines decrease lithium concentration)",
+    sourceChecked: true,
   },
 ];
 

@@ -12,9 +12,9 @@ import {
   type InstrumentRiskItem,
   recogniseInstrument,
   type ScaleDirection,
-} from "../knowledge/instruments.js";
+} from "./instruments.js";
 
-export type { InstrumentBand, InstrumentId, InstrumentRiskItem } from "../knowledge/instruments.js";
+export type { InstrumentBand, InstrumentId, InstrumentRiskItem } from "./instruments.js";
 
 export interface InstrumentDefinition {
   id: InstrumentId;
