@@ -17,9 +17,7 @@ const manifests = workspaceManifests(root);
 
 /** The domain packages in `name`'s workspace closure, with the path to each. */
 function domainInClosure(name: string, chain: ReadonlyMap<string, PackageManifest>): string[] {
-  return [...workspaceClosure(name, chain)]
-    .filter(([pkg]) => NOT_IN_DB.test(pkg))
-    .map(([, via]) => via);
+  return [...workspaceClosure(name, chain)].filter(([pkg]) => NOT_IN_DB.test(pkg)).map(([, via]) => via);
 }
 
 /** Package specifiers of a source text that `@svc/db` must not import. */
@@ -62,7 +60,9 @@ describe("@svc/db depends on no domain package (decision 230)", () => {
       ["@svc/webhooks", { name: "@svc/webhooks", dependencies: { "@svc/intelligence": "workspace:*" } }],
       ["@svc/intelligence", { name: "@svc/intelligence" }],
     ]);
-    expect(domainInClosure("@svc/db", throughWebhooks)).toEqual(["@svc/db > @svc/webhooks > @svc/intelligence"]);
+    expect(domainInClosure("@svc/db", throughWebhooks)).toEqual([
+      "@svc/db > @svc/webhooks > @svc/intelligence",
+    ]);
     expect(
       forbiddenImports(
         'import { ENGINE_NAMES } from "@svc/intelligence";\nimport type { X } from "@svc/engines/knowledge";\nimport { newId } from "@svc/ids";',
