@@ -121,7 +121,11 @@ describe("calibrated model versions", () => {
       params: {},
       note: "same as default",
     });
-    await promoteModelVersion(db, ENGINE_NAMES, { engine: "relapse", version: proposed.version, by: "Dr Test" });
+    await promoteModelVersion(db, ENGINE_NAMES, {
+      engine: "relapse",
+      version: proposed.version,
+      by: "Dr Test",
+    });
     // The cache refreshes within its TTL (5 s) without a restart; Redis pub/sub makes it immediate
     // where the CLI announces it (tested with the CLI).
     let after = before;
