@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { buildCombinedApp } from "@svc/cli/combined";
 import { createRuntime, parseEnv, startServer } from "@svc/http/runtime";
-import { modelNarratorFromEnv } from "@svc/model";
+import { languageModelNarratorFromEnv } from "@svc/model";
 import { baselineHandlers, handCheckedHandlers } from "./baseline.js";
 
 const send = (message: object) => process.send?.(message);
@@ -42,7 +42,7 @@ async function api(): Promise<void> {
       return original(command);
     }) as typeof redis.sendCommand;
   }
-  const combined = buildCombinedApp(runtime.deps, { narrator: modelNarratorFromEnv(env) });
+  const combined = buildCombinedApp(runtime.deps, { narrator: languageModelNarratorFromEnv(env) });
   const server = await startServer({ fetch: combined.fetch, port: 0, hostname: "127.0.0.1" });
   answerCounters(() => {
     const memory = process.memoryUsage();

@@ -1,6 +1,6 @@
 import { apiDeliveryEnqueuer } from "@svc/delivery";
 import { redisUrlOf, runStandalone } from "@svc/http/runtime";
-import { chatModelFromEnv, modelNarratorFromEnv } from "@svc/model";
+import { chatModelFromEnv, languageModelNarratorFromEnv } from "@svc/model";
 import { buildIntelligenceApi } from "./app.js";
 
 // `explain: true` narrates through the model MODEL_BASE_URL names, else the template narrator.
@@ -8,7 +8,10 @@ import { buildIntelligenceApi } from "./app.js";
 await runStandalone(
   "intelligence-api",
   (deps, env) =>
-    buildIntelligenceApi(deps, { narrator: modelNarratorFromEnv(env), chatModel: chatModelFromEnv(env) }),
+    buildIntelligenceApi(deps, {
+      narrator: languageModelNarratorFromEnv(env),
+      chatModel: chatModelFromEnv(env),
+    }),
   {
     prepare: (deps, env) => {
       const enqueuer = apiDeliveryEnqueuer({ redisUrl: redisUrlOf(env), db: deps.db, logger: deps.logger });

@@ -1,4 +1,5 @@
 import { promoteModelVersion, proposeModelVersion } from "@svc/db";
+import { ENGINE_NAMES } from "@svc/intelligence";
 import { call, useTestService } from "@svc/testkit";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RelapsePredictionResponse } from "../src/index.js";
@@ -111,12 +112,16 @@ describe("calibrated model versions", () => {
       body: bodies.relapse.body,
     });
     expect(before.json.data.model.source).toBe("default");
-    const proposed = await proposeModelVersion(db, {
+    const proposed = await proposeModelVersion(db, ENGINE_NAMES, {
       engine: "relapse",
       params: {},
       note: "same as default",
     });
-    await promoteModelVersion(db, { engine: "relapse", version: proposed.version, by: "Dr Test" });
+    await promoteModelVersion(db, ENGINE_NAMES, {
+      engine: "relapse",
+      version: proposed.version,
+      by: "Dr Test",
+    });
     // The cache refreshes within its TTL (5 s) without a restart; Redis pub/sub makes it immediate
     // where the CLI announces it (tested with the CLI).
     let after = before;

@@ -1,5 +1,5 @@
 import { foldForMatching } from "@svc/intelligence";
-import { createModelNarrator } from "@svc/model";
+import { createLanguageModelNarrator } from "@svc/model";
 import {
   call,
   type ScriptedModelServer,
@@ -26,7 +26,7 @@ let key: string;
 beforeAll(async () => {
   model = await startScriptedModelServer();
   svc = await startTestService({
-    narrator: createModelNarrator({ baseUrl: model.baseUrl, apiKey: "sk-test", model: "scripted" }),
+    narrator: createLanguageModelNarrator({ baseUrl: model.baseUrl, apiKey: "sk-test", model: "scripted" }),
     reasoningTimeoutMs: 2_000,
   });
   key = (await svc.seed.caller("enterprise")).key;

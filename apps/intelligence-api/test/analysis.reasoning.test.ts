@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createModelNarrator } from "@svc/model";
+import { createLanguageModelNarrator } from "@svc/model";
 import { call, startTestService, type TestService } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RelapsePredictionResponse, RelapsePredictRequest } from "../src/index.js";
@@ -41,7 +41,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => model.listen(0, "127.0.0.1", resolve));
   const port = (model.address() as AddressInfo).port;
   svc = await startTestService({
-    narrator: createModelNarrator({
+    narrator: createLanguageModelNarrator({
       baseUrl: `http://127.0.0.1:${port}/v1`,
       apiKey: "sk-test",
       model: "scripted",

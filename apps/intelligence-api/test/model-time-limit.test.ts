@@ -1,5 +1,5 @@
 import type { ErrorEnvelope } from "@svc/http";
-import { createModelNarrator, createOpenAiCompatibleChatModel } from "@svc/model";
+import { createLanguageModelNarrator, createOpenAiCompatibleChatModel } from "@svc/model";
 import { call, startScriptedModelServer, startTestService, textAnswer, waitFor } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BiomarkerAgentRequest, RelapsePredictRequest } from "../src/index.js";
@@ -37,7 +37,7 @@ beforeAll(async () => {
     requestTimeoutMs: LIMIT_MS,
     chatModel,
     agentLimits: { maxSteps: 3, callTimeoutMs: 20_000, totalTimeoutMs: 25_000 },
-    narrator: createModelNarrator({ baseUrl: model.baseUrl, model: "scripted" }),
+    narrator: createLanguageModelNarrator({ baseUrl: model.baseUrl, model: "scripted" }),
     reasoningTimeoutMs: 20_000,
   });
   key = (await svc.seed.caller("enterprise")).key;

@@ -55,7 +55,7 @@ export interface MseAgentRequest {
 
 export interface MseAgentOptions {
   /** The chat model; absent: the deterministic plan runs and only telemetry is read. */
-  model?: ChatModel;
+  chatModel?: ChatModel;
   limits?: ToolLoopLimits;
   now?: () => Date;
   /** The caller went away: stop the model loop. */
@@ -136,8 +136,8 @@ export async function runMseAgent(
   // The transcript's safety screen runs whatever the runner: it only ever raises the risk.
   const screen = screenTranscript(request.transcript);
   const now = options.now ?? (() => new Date());
-  if (!options.model) return deterministicProposal(request, telemetry, screen, now);
-  return modelProposal(request, telemetry, screen, options.model, { ...options, now });
+  if (!options.chatModel) return deterministicProposal(request, telemetry, screen, now);
+  return modelProposal(request, telemetry, screen, options.chatModel, { ...options, now });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import { RECORD_AGENT_SYSTEM_PROMPT, recordAgentPrompt } from "./prompts.js";
  */
 export interface RecordAgentOptions {
   /** The chat model; absent: the deterministic plan runs. */
-  model?: ChatModel;
+  chatModel?: ChatModel;
   limits?: ToolLoopLimits;
   now?: () => Date;
   /** The caller went away: stop the model loop. */
@@ -45,8 +45,8 @@ export async function runRecordAgent<Body, Output, Assessment>(
   // answer carries it; its findings join the risk, the grounding and the template narrative.
   const review = agent.reviewInput ? agentPatientReview(agent.reviewInput(request.body), now()) : null;
   const grounded = withPatientReview(assessed, review);
-  if (!options.model) return deterministicEnvelope(agent, request, grounded, review, now);
-  return modelEnvelope(agent, request, grounded, review, options.model, { ...options, now });
+  if (!options.chatModel) return deterministicEnvelope(agent, request, grounded, review, now);
+  return modelEnvelope(agent, request, grounded, review, options.chatModel, { ...options, now });
 }
 
 /** The assessment with the patient review's findings: the one risk, entities to ground, sentences. */

@@ -43,7 +43,7 @@ describe("a record agent on a hostile model", () => {
     const result = await runRecordAgent(
       medicationAgent,
       { patientId: "pt-1", body: { medications: ["sertraline", "tramadol"] } },
-      { model: model(), limits: LIMITS, now: NOW },
+      { chatModel: model(), limits: LIMITS, now: NOW },
     );
     const rejected = result.warnings.find((w) => w.startsWith("The model's call to x"));
     expect(rejected).toBe(
@@ -63,7 +63,7 @@ describe("a record agent on a hostile model", () => {
     const result = await runRecordAgent(
       medicationAgent,
       { patientId: "pt-1", body: { medications: ["sertraline", "tramadol"] } },
-      { model: model(), limits: LIMITS, now: NOW },
+      { chatModel: model(), limits: LIMITS, now: NOW },
     );
     expect(result.warnings).toContain("27 further rejected tool calls were not listed.");
     // 50 citations are read (decision 168): 5 listed, 45 counted, and the 150 unread said once.
@@ -83,7 +83,7 @@ describe("a record agent on a hostile model", () => {
     const result = await runRecordAgent(
       medicationAgent,
       { patientId: "pt-1", body: { medications: ["sertraline", "tramadol"] } },
-      { model: model(), limits: LIMITS, now: NOW },
+      { chatModel: model(), limits: LIMITS, now: NOW },
     );
     const fromModel = (result.assessment?.observations ?? []).filter((o) => o.source === "model");
     expect(fromModel).toEqual([{ medication: expect.any(String), note: "Note 0.", source: "model" }]);
@@ -106,7 +106,7 @@ describe("the MSE agent on a hostile model", () => {
     ]);
     const result = await runMseAgent(
       { visitId: "visit-1", patientId: "pt-1", transcript: "I have been low for weeks." },
-      { model: model(), limits: LIMITS, now: NOW },
+      { chatModel: model(), limits: LIMITS, now: NOW },
     );
     expect(result.warnings).toContain("195 further dropped domains were not listed.");
     expectBounded(result.warnings);
@@ -121,7 +121,7 @@ describe("the MSE agent on a hostile model", () => {
     ]);
     const result = await runMseAgent(
       { visitId: "visit-1", patientId: "pt-1", transcript: "I have been low for weeks." },
-      { model: model(), limits: LIMITS, now: NOW },
+      { chatModel: model(), limits: LIMITS, now: NOW },
     );
     expect(result.warnings).toContain("1995 further dropped values were not listed.");
     expect(result.draft?.selection.mood?.values).toEqual(["depressed"]);
@@ -150,7 +150,7 @@ describe("an agent's final answer near the reply bound", () => {
       runRecordAgent(
         medicationAgent,
         { patientId: "pt-1", body: { medications: ["lithium", "ibuprofen"] } },
-        { model: model(), limits: LIMITS, now: NOW },
+        { chatModel: model(), limits: LIMITS, now: NOW },
       ),
     );
   };
@@ -195,7 +195,7 @@ describe("an agent's final answer near the reply bound", () => {
     const { result, ms } = await timed(() =>
       runMseAgent(
         { visitId: "visit-1", patientId: "pt-1", transcript: "I have been low for weeks." },
-        { model: model(), limits: LIMITS, now: NOW },
+        { chatModel: model(), limits: LIMITS, now: NOW },
       ),
     );
     expect(ms).toBeLessThan(5 * SECONDS);
@@ -212,7 +212,7 @@ describe("tool calls without end, and arguments nested without end", () => {
     const result = await runRecordAgent(
       medicationAgent,
       { patientId: "pt-1", body: { medications: ["lithium", "ibuprofen"] } },
-      { model: model(), limits: LIMITS, now: NOW },
+      { chatModel: model(), limits: LIMITS, now: NOW },
     );
     expect(server.received).toHaveLength(LIMITS.maxSteps);
     expect(result.ok).toBe(false);
@@ -229,7 +229,7 @@ describe("tool calls without end, and arguments nested without end", () => {
     const run = runRecordAgent(
       medicationAgent,
       { patientId: "pt-1", body: { medications: ["lithium", "ibuprofen"] } },
-      { model: model(), limits: LIMITS, now: NOW },
+      { chatModel: model(), limits: LIMITS, now: NOW },
     );
     await expect(run).rejects.toMatchObject({ name: "ModelUnavailableError", reason: "reply_over_bound" });
     expect(server.received).toHaveLength(1);
@@ -244,7 +244,7 @@ describe("tool calls without end, and arguments nested without end", () => {
     const result = await runRecordAgent(
       medicationAgent,
       { patientId: "pt-1", body: { medications: ["lithium", "ibuprofen"] } },
-      { model: model(), limits: LIMITS, now: NOW },
+      { chatModel: model(), limits: LIMITS, now: NOW },
     );
     expect(result.warnings.some((w) => w.includes("was rejected"))).toBe(true);
   });

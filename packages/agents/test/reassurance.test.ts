@@ -39,7 +39,7 @@ describe("properties", () => {
           const result = await runRecordAgent(
             medicationAgent,
             { patientId: "p", body: { medications: ["lithium", "ibuprofen"] } },
-            { model, now: NOW },
+            { chatModel: model, now: NOW },
           );
           const narrative = foldForMatching(result.reasoning?.narrative ?? "");
           expect(narrative).not.toContain(foldForMatching(phrase));
@@ -59,7 +59,7 @@ describe("properties", () => {
         const result = await runRecordAgent(
           medicationAgent,
           { patientId: "p", body: { medications: ["lithium", "ibuprofen"] } },
-          { model, now: NOW },
+          { chatModel: model, now: NOW },
         );
         expect(result.reasoning?.narrative).toBe(neutral);
         expect(result.warnings.join("\n")).not.toContain("reassurance");
@@ -85,7 +85,7 @@ describe("properties", () => {
           );
           const result = await runMseAgent(
             { visitId: "v", patientId: "p", transcript: "..." },
-            { model, now: NOW },
+            { chatModel: model, now: NOW },
           );
           const everything = [
             result.reasoning?.narrative ?? "",
@@ -114,7 +114,7 @@ describe("where the contradiction list applies", () => {
     const result = await runRecordAgent(
       medicationAgent,
       { patientId: "p", body: { medications: ["lithium", "ibuprofen"] } },
-      { model, now: NOW },
+      { chatModel: model, now: NOW },
     );
     expect(result.reasoning?.narrative).not.toContain("Safe to com");
     expect(result.reasoning?.narrative.endsWith("Check all.")).toBe(true);
@@ -134,7 +134,7 @@ describe("where the contradiction list applies", () => {
     );
     const result = await runMseAgent(
       { visitId: "v", patientId: "p", transcript: "..." },
-      { model, now: NOW },
+      { chatModel: model, now: NOW },
     );
     expect(result.draft?.selection.appearance?.text).toBe("Appearance unremarkable.");
     expect(result.draft?.selection.risk?.text).toBe("Wishes to be dead at times.");
@@ -147,7 +147,7 @@ describe("where the contradiction list applies", () => {
       runRecordAgent(
         medicationAgent,
         { patientId: "p", body: { medications } },
-        { model: scriptedModel(JSON.stringify({ narrative })), now: NOW },
+        { chatModel: scriptedModel(JSON.stringify({ narrative })), now: NOW },
       );
     const raised = await run(["lithium", "ibuprofen"]);
     expect(raised.risk.flag).toBe(true);
@@ -175,7 +175,7 @@ describe("the issue's examples", () => {
     const result = await runRecordAgent(
       medicationAgent,
       { patientId: "p", body: { medications: ["lithium", "ibuprofen"] } },
-      { model, now: NOW },
+      { chatModel: model, now: NOW },
     );
     expect(result.risk.level).toBe("high");
     expect(result.reasoning?.narrative).toBe(
@@ -207,7 +207,7 @@ describe("the issue's examples", () => {
     );
     const result = await runMseAgent(
       { visitId: "v", patientId: "p", transcript: "..." },
-      { model, now: NOW },
+      { chatModel: model, now: NOW },
     );
     expect(result.draft?.selection).toEqual({ mood: { values: ["depressed"], confidence: "low" } });
     expect(result.draft?.objectiveBlock).toBe("Mood: depressed.");

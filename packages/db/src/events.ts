@@ -1,4 +1,5 @@
 import { newId } from "@svc/ids";
+import type { EventResource } from "@svc/webhooks";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "./client.js";
 import { writeOutboxDeliveries } from "./outbox.js";
@@ -7,15 +8,9 @@ import { accounts, events, webhookEndpoints } from "./schema.js";
 /** A transaction or the database itself: event writers run inside the caller's transaction. */
 export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
+/** An event as written and delivered: the event resource of `@svc/webhooks` (decision 232). */
 export interface RecordedEvent {
-  event: {
-    id: string;
-    object: "event";
-    type: string;
-    apiVersion: string;
-    createdAt: string;
-    data: Record<string, unknown>;
-  };
+  event: EventResource;
   deliveryIds: string[];
 }
 

@@ -3,7 +3,7 @@ export { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, or, type SQL, sq
 export * from "./client.js";
 export * from "./events.js";
 export * from "./keys.js";
-export * from "./models.js";
+export * from "./model-versions.js";
 export * from "./outbox.js";
 export * from "./purge.js";
 export * from "./repo.js";

@@ -1,36 +1,17 @@
 import { newId } from "@svc/ids";
+import { SAFETY_EVENT_TYPE, type SafetyEventPayload } from "@svc/webhooks";
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "./events.js";
 import { writeOutboxDeliveries } from "./outbox.js";
 import { mseSafetyEvents, webhookEndpoints } from "./schema.js";
 
-/** Type of every MSE safety event (decision 38). */
-export const MSE_SAFETY_EVENT_TYPE = "mse.risk_flagged" as const;
-
-export interface SafetyEventRisk {
-  flag: boolean;
-  level: string;
-  labels: string[];
-}
-
 /**
- * The stored and delivered payload of an MSE safety event (decision 38). It carries ids, the
- * version and the catalog-derived risk only: no free text from the record.
+ * The payload of an MSE safety event, stored here as it is delivered, is `@svc/webhooks`'s
+ * `SafetyEventPayload` (decision 38; one definition, decision 232): ids, the version and the
+ * catalog-derived risk only, no free text from the record.
  */
-export interface MseSafetyEventPayload {
-  id: string;
-  object: "mse.safety_event";
-  type: typeof MSE_SAFETY_EVENT_TYPE;
-  organizationId: string;
-  visitId: string;
-  patientId: string;
-  version: number;
-  risk: SafetyEventRisk;
-  createdAt: string;
-}
-
 export interface RecordedSafetyEvent {
-  event: MseSafetyEventPayload;
+  event: SafetyEventPayload;
   /** Pending deliveries written with the event (see `noteOutboxWrites` for their hand-off). */
   deliveryIds: string[];
 }
@@ -50,21 +31,21 @@ export async function recordSafetyEvent(
     visitId: string;
     patientId: string;
     version: number;
-    risk: SafetyEventRisk;
+    risk: SafetyEventPayload["risk"];
     now?: Date;
   },
 ): Promise<RecordedSafetyEvent> {
   const now = input.now ?? new Date();
   const id = newId("sev");
-  const risk: SafetyEventRisk = {
+  const risk: SafetyEventPayload["risk"] = {
     flag: input.risk.flag,
     level: input.risk.level,
     labels: [...input.risk.labels],
   };
-  const event: MseSafetyEventPayload = {
+  const event: SafetyEventPayload = {
     id,
     object: "mse.safety_event",
-    type: MSE_SAFETY_EVENT_TYPE,
+    type: SAFETY_EVENT_TYPE,
     organizationId: input.orgId,
     visitId: input.visitId,
     patientId: input.patientId,

@@ -21,15 +21,15 @@ import {
   webhookEndpoints,
 } from "@svc/db";
 import { newId } from "@svc/ids";
-import { type Resolver, systemResolver } from "@svc/outbound-http";
 import {
   addressPolicyFor,
   checkEndpointUrl,
   isAllowedAddress,
-  newWebhookSecret,
+  type Resolver,
   refusedAddressReason,
-  TEST_EVENT_TYPE,
-} from "@svc/webhooks";
+  systemResolver,
+} from "@svc/outbound-http";
+import { newWebhookSecret, TEST_EVENT_TYPE } from "@svc/webhooks";
 
 /**
  * Operator actions on webhook endpoints and deliveries (the `pnpm svc webhooks ...` commands).

@@ -1,5 +1,6 @@
 import { screenJsonBytes } from "@svc/http/json-screen";
 import {
+  checkEndpointUrl,
   checkedAddresses,
   errorReason,
   type Resolver,
@@ -7,7 +8,6 @@ import {
   requestPinned,
   systemResolver,
 } from "@svc/outbound-http";
-import { checkEndpointUrl } from "@svc/webhooks";
 
 /**
  * GETs to an EHR's addresses (its JWK Set, its FHIR server) under the webhook address rules

@@ -30,9 +30,9 @@ export interface ToolLoopRequest {
   totalTimeoutMs: number;
   /** The caller's cancellation (the client went away); its abort is passed through as is. */
   signal?: AbortSignal;
-  /** Most bytes of one model reply (after decompression); default MODEL_REPLY_BOUNDS.maxReplyBytes. */
+  /** Most bytes of one model reply (after decompression); default LANGUAGE_MODEL_REPLY_BOUNDS.maxReplyBytes. */
   maxReplyBytes?: number;
-  /** Most tool calls in one model reply; default MODEL_REPLY_BOUNDS.maxToolCallsPerStep. */
+  /** Most tool calls in one model reply; default LANGUAGE_MODEL_REPLY_BOUNDS.maxToolCallsPerStep. */
   maxToolCallsPerStep?: number;
 }
 
@@ -44,7 +44,7 @@ export interface ToolLoopRequest {
  * the agents offer a handful of tools, so sixteen calls in one step is already a model repeating
  * itself.
  */
-export const MODEL_REPLY_BOUNDS = Object.freeze({
+export const LANGUAGE_MODEL_REPLY_BOUNDS = Object.freeze({
   maxReplyBytes: 1_048_576,
   maxToolCallsPerStep: 16,
   /** Nesting of one tool call's arguments (the input screen's bound for a body; decision 168). */
@@ -76,7 +76,7 @@ export type ModelUnavailableReason = "unreachable" | "failed" | "timed_out" | "r
 
 /**
  * The model could not be reached, answered with an error or nonsense, ran past a time limit or
- * sent a reply over MODEL_REPLY_BOUNDS.
+ * sent a reply over LANGUAGE_MODEL_REPLY_BOUNDS.
  * The message carries the reason and an HTTP status at most, never prompt or tool content.
  */
 export class ModelUnavailableError extends Error {

@@ -1,3 +1,3 @@
 export * from "./chat-model.js";
-export * from "./model-narrator.js";
+export * from "./language-model-narrator.js";
 export * from "./openai-compatible.js";

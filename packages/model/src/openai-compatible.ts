@@ -3,14 +3,14 @@ import type { StepResult, Tool, ToolSet } from "ai";
 import {
   type ChatModel,
   type ChatTool,
-  MODEL_REPLY_BOUNDS,
+  LANGUAGE_MODEL_REPLY_BOUNDS,
   ModelUnavailableError,
   type ModelUnavailableReason,
   type ToolCallRecord,
   type ToolLoopRequest,
   type ToolLoopResult,
 } from "./chat-model.js";
-import type { ModelEnv } from "./model-narrator.js";
+import type { LanguageModelEnv } from "./language-model-narrator.js";
 import { readBounded, replyOverBound } from "./reply-bounds.js";
 
 /**
@@ -18,7 +18,7 @@ import { readBounded, replyOverBound } from "./reply-bounds.js";
  * tool loop (`generateText` with tools and a step-count stop condition) rather than our own:
  * it validates tool input against the schemas, reports failed calls back to the model and keeps
  * the message history. We add the bounds (no retries, a time limit per model call and per loop)
- * and the reply bounds (MODEL_REPLY_BOUNDS: bytes read, tool calls per reply, checked on the
+ * and the reply bounds (LANGUAGE_MODEL_REPLY_BOUNDS: bytes read, tool calls per reply, checked on the
  * bytes before the SDK parses them) and turn every model failure into a ModelUnavailableError.
  */
 export interface OpenAiCompatibleChatModelOptions {
@@ -51,8 +51,8 @@ export function createOpenAiCompatibleChatModel(options: OpenAiCompatibleChatMod
         baseURL: options.baseUrl.replace(/\/$/, ""),
         apiKey: options.apiKey,
         fetch: boundedFetch(request.callTimeoutMs, {
-          maxReplyBytes: request.maxReplyBytes ?? MODEL_REPLY_BOUNDS.maxReplyBytes,
-          maxToolCallsPerStep: request.maxToolCallsPerStep ?? MODEL_REPLY_BOUNDS.maxToolCallsPerStep,
+          maxReplyBytes: request.maxReplyBytes ?? LANGUAGE_MODEL_REPLY_BOUNDS.maxReplyBytes,
+          maxToolCallsPerStep: request.maxToolCallsPerStep ?? LANGUAGE_MODEL_REPLY_BOUNDS.maxToolCallsPerStep,
         }),
       });
       try {
@@ -80,7 +80,7 @@ export function createOpenAiCompatibleChatModel(options: OpenAiCompatibleChatMod
  * The chat model the environment configures (MODEL_BASE_URL, MODEL_API_KEY, MODEL_NAME), or
  * undefined when MODEL_BASE_URL is unset (the agents then answer 503 service_unavailable).
  */
-export function chatModelFromEnv(env: ModelEnv): ChatModel | undefined {
+export function chatModelFromEnv(env: LanguageModelEnv): ChatModel | undefined {
   if (!env.MODEL_BASE_URL || !env.MODEL_NAME) return undefined;
   return createOpenAiCompatibleChatModel({
     baseUrl: env.MODEL_BASE_URL,
@@ -135,9 +135,9 @@ function refuseToolCallsOverBound(bytes: Uint8Array, maxToolCalls: number): void
   if (!Array.isArray(calls)) return;
   for (const call of calls) {
     const args = (call as { function?: { arguments?: unknown } } | null)?.function?.arguments;
-    if (typeof args === "string" && jsonDepthOver(args, MODEL_REPLY_BOUNDS.maxArgumentDepth))
+    if (typeof args === "string" && jsonDepthOver(args, LANGUAGE_MODEL_REPLY_BOUNDS.maxArgumentDepth))
       throw replyOverBound(
-        `model unavailable: tool call arguments nested over the bound of ${MODEL_REPLY_BOUNDS.maxArgumentDepth} levels`,
+        `model unavailable: tool call arguments nested over the bound of ${LANGUAGE_MODEL_REPLY_BOUNDS.maxArgumentDepth} levels`,
       );
   }
 }

@@ -11,7 +11,7 @@ import {
   type ChatTool,
   chatModelFromEnv,
   createOpenAiCompatibleChatModel,
-  MODEL_REPLY_BOUNDS,
+  LANGUAGE_MODEL_REPLY_BOUNDS,
   ModelUnavailableError,
   type ToolLoopRequest,
 } from "../src/index.js";
@@ -253,7 +253,7 @@ describe("a hostile model's reply is bounded", () => {
 
     expect(error.reason).toBe("reply_over_bound");
     expect(error.message).toBe(
-      `model unavailable: reply asked for 2000 tool calls, over the bound of ${MODEL_REPLY_BOUNDS.maxToolCallsPerStep} per step`,
+      `model unavailable: reply asked for 2000 tool calls, over the bound of ${LANGUAGE_MODEL_REPLY_BOUNDS.maxToolCallsPerStep} per step`,
     );
     expect(executedInputs).toEqual([]);
     expect(thisCase()).toHaveLength(1);
@@ -262,13 +262,13 @@ describe("a hostile model's reply is bounded", () => {
   });
 
   it("runs a reply with tool calls at the bound", async () => {
-    const calls = Array.from({ length: MODEL_REPLY_BOUNDS.maxToolCallsPerStep }, () => ({
+    const calls = Array.from({ length: LANGUAGE_MODEL_REPLY_BOUNDS.maxToolCallsPerStep }, () => ({
       name: "checkInteractions",
       args: { medications: ["a", "b"] },
     }));
     server.script([toolCallsAnswer(calls), textAnswer("Done.")]);
     const result = await model().runToolLoop(loop());
-    expect(result.toolCalls).toHaveLength(MODEL_REPLY_BOUNDS.maxToolCallsPerStep);
+    expect(result.toolCalls).toHaveLength(LANGUAGE_MODEL_REPLY_BOUNDS.maxToolCallsPerStep);
     expect(result.text).toBe("Done.");
   });
 

@@ -1,4 +1,17 @@
 export {
+  type AddressClass,
+  type AddressPolicy,
+  addressPolicyFor,
+  checkEndpointUrl,
+  classifyAddress,
+  type EndpointPolicyInput,
+  isAllowedAddress,
+  isLocalhostName,
+  LOOPBACK_REFUSED_REASON,
+  refusedAddressReason,
+  type UrlCheck,
+} from "./address.js";
+export {
   checkedAddresses,
   type EndpointTarget,
   errorReason,

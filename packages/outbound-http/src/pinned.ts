@@ -8,7 +8,7 @@ import {
   classifyAddress,
   isAllowedAddress,
   isLocalhostName,
-} from "@svc/webhooks";
+} from "./address.js";
 
 /**
  * The outbound HTTP client, apart from what calls it: which addresses a caller-registered URL may

@@ -131,15 +131,15 @@ describe("the browser entry", () => {
     expect(graph.has("generated/client.ts")).toBe(true);
     const external = [...graph.values()].flat().filter((s) => !s.startsWith("."));
     expect(new Set(external)).toEqual(new Set(["openapi-fetch", "@svc/webhooks"]));
-    // @svc/webhooks (decision 154) and the @svc/ids it uses import only Node's own modules, and
-    // ipaddr.js (decision 161): address parsing from the IANA registries, no I/O of its own.
+    // @svc/webhooks (decision 154) and the @svc/ids it uses import only Node's own modules (the
+    // address rules and their ipaddr.js live in @svc/outbound-http, decision 231).
     for (const dir of ["../../webhooks/src", "../../ids/src"]) {
       const files = readdirSync(join(srcDir, dir)).filter((f) => f.endsWith(".ts"));
       const imports = files.flatMap((f) =>
         [...readFileSync(join(srcDir, dir, f), "utf8").matchAll(/from\s+"([^"]+)"/g)].map((m) => m[1] ?? ""),
       );
       const outside = imports.filter(
-        (s) => !s.startsWith("./") && !s.startsWith("node:") && s !== "@svc/ids" && s !== "ipaddr.js",
+        (s) => !s.startsWith("./") && !s.startsWith("node:") && s !== "@svc/ids",
       );
       expect(outside, dir).toEqual([]);
     }

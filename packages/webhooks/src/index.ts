@@ -1,4 +1,3 @@
-export * from "./address.js";
 export * from "./events.js";
 export * from "./schedule.js";
 export * from "./signing.js";

@@ -20,7 +20,7 @@ import {
   startServer,
   tlsFilesOf,
 } from "@svc/http/runtime";
-import { chatModelFromEnv, modelNarratorFromEnv } from "@svc/model";
+import { chatModelFromEnv, languageModelNarratorFromEnv } from "@svc/model";
 import { createInvite, INVITE_HOURS } from "@svc/records";
 import { announce } from "./announce.js";
 import { buildCombinedApp } from "./combined.js";
@@ -112,7 +112,7 @@ async function main(): Promise<void> {
   // `explain: true` narrates through the model MODEL_BASE_URL names, else the template narrator.
   const combined = buildCombinedApp(
     runtime.deps,
-    { narrator: modelNarratorFromEnv(env), chatModel: chatModelFromEnv(env) },
+    { narrator: languageModelNarratorFromEnv(env), chatModel: chatModelFromEnv(env) },
     // Dashboard revocations reach the other replicas' key caches the way the CLI's do.
     { onKeysChanged: async (keyId) => void (await announce(KEYS_CHANGED_CHANNEL, keyId)) },
   );

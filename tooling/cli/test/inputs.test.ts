@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { listModelVersions } from "@svc/db";
 import { EnvError, parseEnv } from "@svc/http/runtime";
+import { ENGINE_NAMES } from "@svc/intelligence";
 import { createTestDatabase, runSvcCli, type TestDatabase } from "@svc/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -29,7 +30,7 @@ describe("models propose checks parameters with the engine", () => {
     const out = svcCli("models", "propose", "--engine", "relapse", "--params-file", file, "--json");
     expect(out.code).toBe(1);
     expect(JSON.parse(out.stderr).error).toMatch(message);
-    expect(await listModelVersions(db.handle.db, "relapse")).toEqual([]);
+    expect(await listModelVersions(db.handle.db, ENGINE_NAMES, "relapse")).toEqual([]);
   });
   it("accepts a partial set of known parameters", () => {
     const file = path.join(tmpdir(), `params-${Date.now()}.json`);
@@ -42,13 +43,13 @@ describe("models propose checks parameters with the engine", () => {
 
 describe("files named on the command line are bounded before they are read (decision 167)", () => {
   it("a file over 1 MB is refused by its size, and nothing is stored", async () => {
-    const before = (await listModelVersions(db.handle.db, "relapse")).length;
+    const before = (await listModelVersions(db.handle.db, ENGINE_NAMES, "relapse")).length;
     const file = path.join(tmpdir(), `params-large-${Date.now()}.json`);
     writeFileSync(file, JSON.stringify({ symptomWindowDays: 21, padding: "x".repeat(1_100_000) }));
     const out = svcCli("models", "propose", "--engine", "relapse", "--params-file", file, "--json");
     expect(out.code).toBe(1);
     expect(JSON.parse(out.stderr).error).toMatch(/is over 1048576 bytes, the most a JSON file may hold/);
-    expect(await listModelVersions(db.handle.db, "relapse")).toHaveLength(before);
+    expect(await listModelVersions(db.handle.db, ENGINE_NAMES, "relapse")).toHaveLength(before);
   });
   it.each([
     ["labs", "advance", "--id", "labord_x", "--results-file", "/dev/zero"],
@@ -73,11 +74,11 @@ describe("JSON files a command reads are bounded as request bodies are (decision
   it("a parameters file over 1 MiB is refused naming the bound, and nothing is stored", async () => {
     const file = path.join(tmpdir(), `params-big-${Date.now()}.json`);
     writeFileSync(file, JSON.stringify({ symptomWindowDays: 21, padding: "x".repeat(1_200_000) }));
-    const before = (await listModelVersions(db.handle.db, "relapse")).length;
+    const before = (await listModelVersions(db.handle.db, ENGINE_NAMES, "relapse")).length;
     const out = svcCli("models", "propose", "--engine", "relapse", "--params-file", file, "--json");
     expect(out.code).toBe(1);
     expect(JSON.parse(out.stderr).error).toMatch(/is over 1048576 bytes, the most a JSON file may hold/);
-    expect(await listModelVersions(db.handle.db, "relapse")).toHaveLength(before);
+    expect(await listModelVersions(db.handle.db, ENGINE_NAMES, "relapse")).toHaveLength(before);
   });
 
   it("a parameters file nested 100,000 deep is refused by the input screen", async () => {

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import type { MseSafetyEventPayload } from "@svc/db";
 import type { deliveriesOfEvents } from "@svc/delivery";
+import type { SafetyEventPayload } from "@svc/webhooks";
 import { EmptyRow, Page, type Viewer, when } from "./layout.js";
 
 type DeliveryRow = Awaited<ReturnType<typeof deliveriesOfEvents>>[number];
@@ -26,7 +26,7 @@ function Deliveries(props: { rows: DeliveryRow[] }) {
  */
 export function SafetyEventsPage(props: {
   viewer: Viewer;
-  events: MseSafetyEventPayload[];
+  events: SafetyEventPayload[];
   deliveries: DeliveryRow[];
   next?: string | undefined;
 }) {

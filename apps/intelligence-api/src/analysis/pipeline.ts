@@ -12,7 +12,7 @@ import {
   resolveCalibration,
   runWithCalibration,
 } from "@svc/intelligence";
-import type { ActiveModels } from "../models.js";
+import type { ActiveModelVersions } from "../model-versions.js";
 
 /** What the five analysis endpoints share: the common request fields. */
 export interface AnalysisCommon {
@@ -32,7 +32,7 @@ export interface AnalysisSpec<TInput, TData, TParams, TObject extends string> {
 }
 
 export interface AnalysisContext {
-  models: ActiveModels;
+  models: ActiveModelVersions;
   narrator: Narrator;
   logger: Logger;
   reasoningTimeoutMs?: number;

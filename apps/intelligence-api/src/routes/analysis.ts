@@ -2,7 +2,7 @@ import { MODELS_CHANGED_CHANNEL } from "@svc/db";
 import { ApiError, type AppDeps, type AppMiddleware, browserOriginsOf, type ServiceApp } from "@svc/http";
 import { type Narrator, templateNarrator } from "@svc/intelligence";
 import type { AnalysisContext } from "../analysis/pipeline.js";
-import { ActiveModels } from "../models.js";
+import { ActiveModelVersions } from "../model-versions.js";
 import { registerBiomarkerAnalyze } from "./v1_biomarker_analyze.js";
 import { registerDmseAnalyze } from "./v1_dmse_analyze.js";
 import { registerMedicationAnalyze } from "./v1_medication_analyze.js";
@@ -71,8 +71,8 @@ export function dmseBrowserCors(deps: AppDeps): { path: string; middleware: AppM
 export function registerAnalysisRoutes(
   service: ServiceApp,
   options: { narrator?: Narrator; reasoningTimeoutMs?: number } = {},
-): ActiveModels {
-  const models = new ActiveModels(service.deps.db);
+): ActiveModelVersions {
+  const models = new ActiveModelVersions(service.deps.db);
   service.deps.subscribe?.(MODELS_CHANGED_CHANNEL, () => models.invalidate());
   const context: AnalysisContext = {
     models,

@@ -11,7 +11,7 @@ import { ApiError, type AppEnv, type Logger, type ServiceApp, workSignal } from 
 import { ENGINE_DESCRIPTORS, type EngineName, resolveCalibration } from "@svc/intelligence";
 import { rememberIssuedCards } from "@svc/records";
 import type { Context } from "hono";
-import type { ActiveModels } from "../models.js";
+import type { ActiveModelVersions } from "../model-versions.js";
 import { CDS_BASE_PATH, cdsCallerOf, cdsFetchPolicy, cdsJsonBody } from "./cds_guard.js";
 
 /**
@@ -30,7 +30,7 @@ type Models = NonNullable<Parameters<typeof runCdsService>[2]["models"]>;
  * The active calibrated parameters per engine, as the analysis endpoints run them (decision 44),
  * read by the registry's one `resolveCalibration` (decision 183).
  */
-async function activeCalibrations(models: ActiveModels, logger: Logger): Promise<Models> {
+async function activeCalibrations(models: ActiveModelVersions, logger: Logger): Promise<Models> {
   const active: Models = {};
   for (const engine of ENGINE_DESCRIPTORS) {
     const row = await models.get(engine.name);
@@ -167,7 +167,7 @@ function logHookCall(
   );
 }
 
-export function registerCdsHookCalls(service: ServiceApp, models: ActiveModels): void {
+export function registerCdsHookCalls(service: ServiceApp, models: ActiveModelVersions): void {
   const { deps } = service;
   service.plain(
     "POST",

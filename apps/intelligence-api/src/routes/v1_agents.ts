@@ -182,7 +182,7 @@ async function runAgent<Body, Output, Assessment>(
     return await runRecordAgent(
       agent,
       { patientId, body, context: body.context },
-      { model: options.chatModel, limits: options.limits, signal: workSignal(c) },
+      { chatModel: options.chatModel, limits: options.limits, signal: workSignal(c) },
     );
   } catch (error) {
     if (error instanceof ToolInputError) {

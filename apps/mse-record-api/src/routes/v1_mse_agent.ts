@@ -60,7 +60,7 @@ export function registerMseAgent(
       runMseAgent(
         { visitId, ...body },
         // The model call stops when the caller goes away or the time limit answered (decision 126).
-        { model: options.chatModel, limits: options.limits, signal: workSignal(c) },
+        { chatModel: options.chatModel, limits: options.limits, signal: workSignal(c) },
       ),
     );
     return c.json(proposal, 200);

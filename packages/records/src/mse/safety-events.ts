@@ -1,5 +1,6 @@
-import { and, type Db, desc, eq, lt, type MseSafetyEventPayload, mseSafetyEvents, or } from "@svc/db";
+import { and, type Db, desc, eq, lt, mseSafetyEvents, or } from "@svc/db";
 import { decodeCursor, encodeCursor } from "@svc/http";
+import type { SafetyEventPayload } from "@svc/webhooks";
 
 /** Where a page of safety events ends: the last event's creation time and id (the sort key). */
 export interface SafetyEventPosition {
@@ -8,7 +9,7 @@ export interface SafetyEventPosition {
 }
 
 export interface SafetyEventPage {
-  events: MseSafetyEventPayload[];
+  events: SafetyEventPayload[];
   nextCursor: string | null;
   hasMore: boolean;
 }
@@ -57,7 +58,7 @@ export async function listSafetyEvents(
   const page = rows.slice(0, input.limit);
   const last = page[page.length - 1];
   return {
-    events: page.map((r) => r.payload as MseSafetyEventPayload),
+    events: page.map((r) => r.payload as SafetyEventPayload),
     nextCursor: hasMore && last ? safetyEventCursor(last) : null,
     hasMore,
   };

@@ -1,11 +1,11 @@
 import { listModelVersions, MODELS_CHANGED_CHANNEL, promoteModelVersion, proposeModelVersion } from "@svc/db";
-import { ENGINE_REGISTRY, isEngineName } from "@svc/intelligence";
+import { ENGINE_NAMES, ENGINE_REGISTRY, isEngineName } from "@svc/intelligence";
 import { announce } from "../announce.js";
 import { CliError, type CommandTable, integer, readJsonFile, text } from "../command.js";
 
 export const modelCommands: CommandTable = {
   "models list": async (args, { db }) => ({
-    versions: await listModelVersions(db, text(args, "engine", false)),
+    versions: await listModelVersions(db, ENGINE_NAMES, text(args, "engine", false)),
   }),
   "models propose": async (args, { db }) => {
     const file = text(args, "params-file") as string;
@@ -21,7 +21,7 @@ export const modelCommands: CommandTable = {
         throw new CliError(`The ${engine} engine cannot use these parameters: ${(error as Error).message}`);
       }
     }
-    return proposeModelVersion(db, {
+    return proposeModelVersion(db, ENGINE_NAMES, {
       engine,
       params,
       note: text(args, "note", false),
@@ -30,7 +30,7 @@ export const modelCommands: CommandTable = {
   "models promote": async (args, { db }) => {
     const version = integer(args, "version");
     if (version === undefined) throw new CliError("Missing --version.");
-    const result = await promoteModelVersion(db, {
+    const result = await promoteModelVersion(db, ENGINE_NAMES, {
       engine: text(args, "engine") as string,
       version,
       by: text(args, "by") as string,

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { NarrationRequest } from "@svc/intelligence";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createModelNarrator, modelNarratorFromEnv } from "../src/index.js";
+import { createLanguageModelNarrator, languageModelNarratorFromEnv } from "../src/index.js";
 
 /**
  * The model adapter against a scripted OpenAI-compatible server on loopback: what it sends, what
@@ -57,10 +57,10 @@ const reply = (content: unknown): Answer => ({
   body: { choices: [{ message: { role: "assistant", content } }] },
 });
 
-describe("createModelNarrator", () => {
+describe("createLanguageModelNarrator", () => {
   it("posts the engine output to chat/completions and returns the answer", async () => {
     answer = reply("The score is moderate.");
-    const narrator = createModelNarrator({ baseUrl, apiKey: "sk-test", model: "scripted" });
+    const narrator = createLanguageModelNarrator({ baseUrl, apiKey: "sk-test", model: "scripted" });
     expect(narrator.kind).toBe("model");
     await expect(narrator.narrate(request, AbortSignal.timeout(2_000))).resolves.toBe(
       "The score is moderate.",
@@ -76,12 +76,15 @@ describe("createModelNarrator", () => {
 
   it("sends no authorization header without an API key", async () => {
     answer = reply("Fine.");
-    await createModelNarrator({ baseUrl, model: "scripted" }).narrate(request, AbortSignal.timeout(2_000));
+    await createLanguageModelNarrator({ baseUrl, model: "scripted" }).narrate(
+      request,
+      AbortSignal.timeout(2_000),
+    );
     expect(received[0]?.headers.authorization).toBeUndefined();
   });
 
   it("fails on an error status, an empty answer or a malformed one", async () => {
-    const narrator = createModelNarrator({ baseUrl, model: "scripted" });
+    const narrator = createLanguageModelNarrator({ baseUrl, model: "scripted" });
     for (const bad of [
       { status: 500, body: {} },
       reply("   "),
@@ -95,16 +98,18 @@ describe("createModelNarrator", () => {
 
   it("refuses a reply over the 1 MiB bound rather than buffering it (attachReasoning gives null)", async () => {
     answer = reply("x".repeat(5_000_000));
-    const narrator = createModelNarrator({ baseUrl, model: "scripted" });
+    const narrator = createLanguageModelNarrator({ baseUrl, model: "scripted" });
     await expect(narrator.narrate(request, AbortSignal.timeout(5_000))).rejects.toThrow(
       "model unavailable: reply over the bound of 1048576 bytes",
     );
   });
 });
 
-describe("modelNarratorFromEnv", () => {
+describe("languageModelNarratorFromEnv", () => {
   it("is undefined without MODEL_BASE_URL and a model narrator with it", () => {
-    expect(modelNarratorFromEnv({})).toBeUndefined();
-    expect(modelNarratorFromEnv({ MODEL_BASE_URL: baseUrl, MODEL_NAME: "scripted" })?.kind).toBe("model");
+    expect(languageModelNarratorFromEnv({})).toBeUndefined();
+    expect(languageModelNarratorFromEnv({ MODEL_BASE_URL: baseUrl, MODEL_NAME: "scripted" })?.kind).toBe(
+      "model",
+    );
   });
 });

@@ -1,4 +1,3 @@
-import { ENGINE_NAMES, type EngineName, isEngineName } from "@svc/intelligence";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "./client.js";
 import { RepoError } from "./repo.js";
@@ -10,20 +9,27 @@ import { modelVersions } from "./schema.js";
  */
 export const MODELS_CHANGED_CHANNEL = "svc:models:changed";
 
-/** The engines a model version may belong to: those of the engine registry (decision 101). */
-export const ENGINES = ENGINE_NAMES;
-export type EngineKey = EngineName;
+/**
+ * The engines a model version may belong to, given by the caller: the engine registry's
+ * `ENGINE_NAMES` (decision 101). The store keeps no list of its own, so `@svc/db` depends on no
+ * domain package (decision 230); it refuses a name outside the list it is given.
+ */
+export type KnownEngines<E extends string> = readonly E[];
 
-function checkEngine(engine: string): EngineKey {
-  if (!isEngineName(engine)) {
-    throw new RepoError("invalid", `Unknown engine "${engine}"; engines: ${ENGINES.join(", ")}.`);
+function checkEngine<E extends string>(engines: KnownEngines<E>, engine: string): E {
+  if (!(engines as readonly string[]).includes(engine)) {
+    throw new RepoError("invalid", `Unknown engine "${engine}"; engines: ${engines.join(", ")}.`);
   }
-  return engine;
+  return engine as E;
 }
 
 /** Calibration proposes candidates; they stay inactive until a reviewer promotes one (decision 44). */
-export async function proposeModelVersion(db: Db, input: { engine: string; params: unknown; note?: string }) {
-  const engine = checkEngine(input.engine);
+export async function proposeModelVersion<E extends string>(
+  db: Db,
+  engines: KnownEngines<E>,
+  input: { engine: string; params: unknown; note?: string },
+) {
+  const engine = checkEngine(engines, input.engine);
   if (typeof input.params !== "object" || input.params === null || Array.isArray(input.params)) {
     throw new RepoError("invalid", "Model parameters must be a JSON object.");
   }
@@ -42,11 +48,11 @@ export async function proposeModelVersion(db: Db, input: { engine: string; param
   });
 }
 
-export async function listModelVersions(db: Db, engine?: string) {
+export async function listModelVersions<E extends string>(db: Db, engines: KnownEngines<E>, engine?: string) {
   const rows = await db
     .select()
     .from(modelVersions)
-    .where(engine ? eq(modelVersions.engine, checkEngine(engine)) : undefined)
+    .where(engine ? eq(modelVersions.engine, checkEngine(engines, engine)) : undefined)
     .orderBy(asc(modelVersions.engine), asc(modelVersions.version));
   return rows.map((r) => ({
     engine: r.engine,
@@ -60,11 +66,12 @@ export async function listModelVersions(db: Db, engine?: string) {
 }
 
 /** Make one version the active one for its engine, recording who did it. */
-export async function promoteModelVersion(
+export async function promoteModelVersion<E extends string>(
   db: Db,
+  engines: KnownEngines<E>,
   input: { engine: string; version: number; by: string; now?: Date },
 ) {
-  const engine = checkEngine(input.engine);
+  const engine = checkEngine(engines, input.engine);
   if (!input.by.trim())
     throw new RepoError("invalid", "--by must name the reviewer who promotes the version.");
   return db.transaction(async (tx) => {
@@ -93,15 +100,22 @@ export async function promoteModelVersion(
   });
 }
 
-/** Active calibrated versions, keyed by engine; engines without one run their default model. */
-export async function activeModelVersions(
+/**
+ * Active calibrated versions of the given engines, keyed by engine; engines without one run their
+ * default model. A row of an engine outside the list (one no longer registered) is left out.
+ */
+export async function activeModelVersions<E extends string>(
   db: Db,
-): Promise<Partial<Record<EngineKey, { version: number; params: unknown }>>> {
+  engines: KnownEngines<E>,
+): Promise<Partial<Record<E, { version: number; params: unknown }>>> {
   const rows = await db
     .select({ engine: modelVersions.engine, version: modelVersions.version, params: modelVersions.params })
     .from(modelVersions)
     .where(eq(modelVersions.active, true));
-  const out: Partial<Record<EngineKey, { version: number; params: unknown }>> = {};
-  for (const row of rows) out[row.engine as EngineKey] = { version: row.version, params: row.params };
+  const out: Partial<Record<E, { version: number; params: unknown }>> = {};
+  for (const row of rows) {
+    if ((engines as readonly string[]).includes(row.engine))
+      out[row.engine as E] = { version: row.version, params: row.params };
+  }
   return out;
 }

@@ -1,5 +1,5 @@
 import type { NarrationRequest, Narrator } from "@svc/intelligence";
-import { MODEL_REPLY_BOUNDS } from "./chat-model.js";
+import { LANGUAGE_MODEL_REPLY_BOUNDS } from "./chat-model.js";
 import { readBounded } from "./reply-bounds.js";
 
 /**
@@ -8,7 +8,7 @@ import { readBounded } from "./reply-bounds.js";
  * restate it; any failure, refusal, malformed answer or time-out yields `reasoning: null`
  * upstream (attachReasoning), never a failed analysis.
  */
-export interface ModelNarratorOptions {
+export interface LanguageModelNarratorOptions {
   baseUrl: string;
   apiKey?: string;
   model: string;
@@ -19,7 +19,7 @@ const INSTRUCTIONS =
   "Restate only what the JSON says: its headline, the most relevant lines, the change and the confidence. " +
   "Do not diagnose, do not add numbers, recommendations or facts that are not in the JSON.";
 
-export function createModelNarrator(options: ModelNarratorOptions): Narrator {
+export function createLanguageModelNarrator(options: LanguageModelNarratorOptions): Narrator {
   const url = `${options.baseUrl.replace(/\/$/, "")}/chat/completions`;
   return {
     kind: "model",
@@ -47,7 +47,7 @@ export function createModelNarrator(options: ModelNarratorOptions): Narrator {
         throw new Error(`model answered ${response.status}`);
       }
       // Read within the reply bound, never buffered whole (a reply over it is refused).
-      const bytes = await readBounded(response, MODEL_REPLY_BOUNDS.maxReplyBytes);
+      const bytes = await readBounded(response, LANGUAGE_MODEL_REPLY_BOUNDS.maxReplyBytes);
       const body = JSON.parse(new TextDecoder().decode(bytes)) as {
         choices?: { message?: { content?: unknown } }[];
       };
@@ -59,7 +59,7 @@ export function createModelNarrator(options: ModelNarratorOptions): Narrator {
 }
 
 /** The MODEL_* settings of the service environment (parseEnv requires MODEL_NAME with MODEL_BASE_URL). */
-export interface ModelEnv {
+export interface LanguageModelEnv {
   MODEL_BASE_URL?: string;
   MODEL_API_KEY?: string;
   MODEL_NAME?: string;
@@ -69,9 +69,9 @@ export interface ModelEnv {
  * The model narrator the environment configures, or undefined when MODEL_BASE_URL is unset (the
  * Intelligence API then narrates with the template narrator).
  */
-export function modelNarratorFromEnv(env: ModelEnv): Narrator | undefined {
+export function languageModelNarratorFromEnv(env: LanguageModelEnv): Narrator | undefined {
   if (!env.MODEL_BASE_URL || !env.MODEL_NAME) return undefined;
-  return createModelNarrator({
+  return createLanguageModelNarrator({
     baseUrl: env.MODEL_BASE_URL,
     apiKey: env.MODEL_API_KEY,
     model: env.MODEL_NAME,

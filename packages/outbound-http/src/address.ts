@@ -2,11 +2,12 @@ import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 
 /**
- * Where a webhook may be delivered (decision 48): never to loopback, private, link-local, metadata
+ * Where a request to a caller-registered address may go (decision 48): a webhook delivery, and an
+ * EHR's JWK Set or FHIR server (decision 122). Never to loopback, private, link-local, metadata
  * or other non-public addresses, unless the endpoint is allowed them (operator's `--allow-private`;
- * loopback for a test-mode endpoint where the operator allows loopback webhooks). Pure checks: the
- * caller resolves names and passes addresses in, at registration and again at each delivery (DNS
- * rebinding).
+ * loopback for a test-mode endpoint where the operator allows loopback webhooks). Pure checks, the
+ * one home of these rules (decision 231): the caller resolves names and passes addresses in, at
+ * registration and again before each request (DNS rebinding).
  */
 export type AddressClass =
   | "public"

@@ -1,6 +1,7 @@
-import { activeModelVersions, type Db, type EngineKey } from "@svc/db";
+import { activeModelVersions, type Db } from "@svc/db";
+import { ENGINE_NAMES, type EngineName } from "@svc/intelligence";
 
-export interface ActiveModel {
+export interface ActiveModelVersion {
   version: number;
   params: unknown;
 }
@@ -11,8 +12,8 @@ export interface ActiveModel {
  * message, and within `ttlMs` everywhere (the cache refreshes in the background, serving the
  * previous snapshot meanwhile).
  */
-export class ActiveModels {
-  private snapshot: Partial<Record<EngineKey, ActiveModel>> | null = null;
+export class ActiveModelVersions {
+  private snapshot: Partial<Record<EngineName, ActiveModelVersion>> | null = null;
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
 
@@ -26,7 +27,7 @@ export class ActiveModels {
   }
 
   private refresh(): Promise<void> {
-    this.loading ??= activeModelVersions(this.db)
+    this.loading ??= activeModelVersions(this.db, ENGINE_NAMES)
       .then((rows) => {
         this.snapshot = rows;
         this.loadedAt = Date.now();
@@ -37,7 +38,7 @@ export class ActiveModels {
     return this.loading;
   }
 
-  async get(engine: EngineKey): Promise<ActiveModel | undefined> {
+  async get(engine: EngineName): Promise<ActiveModelVersion | undefined> {
     if (this.snapshot === null || this.loadedAt === 0) {
       await this.refresh();
     } else if (Date.now() - this.loadedAt > this.ttlMs) {
