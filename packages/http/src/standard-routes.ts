@@ -69,7 +69,7 @@ export function registerStandardRoutes(
   options: { documentSource?: () => OpenApiDoc } = {},
 ): void {
   const { deps } = service;
-  service.openapi(healthzRoute, (c) => c.json({ ok: true, status: "alive" }, 200), null);
+  service.openapi(healthzRoute, (c) => c.json({ ok: true, status: "alive" as const }, 200), null);
   service.openapi(
     readyzRoute,
     async (c) => {
