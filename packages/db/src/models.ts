@@ -1,7 +1,7 @@
 import { ENGINE_NAMES, type EngineName, isEngineName } from "@svc/intelligence";
+import { Refusal } from "@svc/refusal";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "./client.js";
-import { RepoError } from "./repo.js";
 import { modelVersions } from "./schema.js";
 
 /**
@@ -16,7 +16,7 @@ export type EngineKey = EngineName;
 
 function checkEngine(engine: string): EngineKey {
   if (!isEngineName(engine)) {
-    throw new RepoError("invalid", `Unknown engine "${engine}"; engines: ${ENGINES.join(", ")}.`);
+    throw new Refusal("invalid_request", `Unknown engine "${engine}"; engines: ${ENGINES.join(", ")}.`);
   }
   return engine;
 }
@@ -25,7 +25,7 @@ function checkEngine(engine: string): EngineKey {
 export async function proposeModelVersion(db: Db, input: { engine: string; params: unknown; note?: string }) {
   const engine = checkEngine(input.engine);
   if (typeof input.params !== "object" || input.params === null || Array.isArray(input.params)) {
-    throw new RepoError("invalid", "Model parameters must be a JSON object.");
+    throw new Refusal("invalid_request", "Model parameters must be a JSON object.");
   }
   return db.transaction(async (tx) => {
     // Serialise proposals per engine so version numbers stay consecutive.
@@ -66,14 +66,14 @@ export async function promoteModelVersion(
 ) {
   const engine = checkEngine(input.engine);
   if (!input.by.trim())
-    throw new RepoError("invalid", "--by must name the reviewer who promotes the version.");
+    throw new Refusal("invalid_request", "--by must name the reviewer who promotes the version.");
   return db.transaction(async (tx) => {
     const [target] = await tx
       .select({ version: modelVersions.version })
       .from(modelVersions)
       .where(and(eq(modelVersions.engine, engine), eq(modelVersions.version, input.version)))
       .for("update");
-    if (!target) throw new RepoError("not_found", `No version ${input.version} of the ${engine} model.`);
+    if (!target) throw new Refusal("not_found", `No version ${input.version} of the ${engine} model.`);
     await tx
       .update(modelVersions)
       .set({ active: false })

@@ -1,5 +1,5 @@
 import { and, type Db, desc, eq, lt, type MseSafetyEventPayload, mseSafetyEvents, or } from "@svc/db";
-import { decodeCursor, encodeCursor } from "@svc/http";
+import { decodeCursor, encodeCursor } from "../cursor.js";
 
 /** Where a page of safety events ends: the last event's creation time and id (the sort key). */
 export interface SafetyEventPosition {
