@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor } from "@svc/http";
+import { decodeCursor, encodeCursor } from "@svc/records";
 
 /**
  * Paging of a visit's versions (history newest first, audit oldest first; decision 87): the

@@ -1,6 +1,6 @@
+import { Refusal } from "@svc/refusal";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "./client.js";
-import { RepoError } from "./repo.js";
 import { modelVersions } from "./schema.js";
 
 /**
@@ -18,7 +18,7 @@ export type KnownEngines<E extends string> = readonly E[];
 
 function checkEngine<E extends string>(engines: KnownEngines<E>, engine: string): E {
   if (!(engines as readonly string[]).includes(engine)) {
-    throw new RepoError("invalid", `Unknown engine "${engine}"; engines: ${engines.join(", ")}.`);
+    throw new Refusal("invalid_request", `Unknown engine "${engine}"; engines: ${engines.join(", ")}.`);
   }
   return engine as E;
 }
@@ -31,7 +31,7 @@ export async function proposeModelVersion<E extends string>(
 ) {
   const engine = checkEngine(engines, input.engine);
   if (typeof input.params !== "object" || input.params === null || Array.isArray(input.params)) {
-    throw new RepoError("invalid", "Model parameters must be a JSON object.");
+    throw new Refusal("invalid_request", "Model parameters must be a JSON object.");
   }
   return db.transaction(async (tx) => {
     // Serialise proposals per engine so version numbers stay consecutive.
@@ -73,14 +73,14 @@ export async function promoteModelVersion<E extends string>(
 ) {
   const engine = checkEngine(engines, input.engine);
   if (!input.by.trim())
-    throw new RepoError("invalid", "--by must name the reviewer who promotes the version.");
+    throw new Refusal("invalid_request", "--by must name the reviewer who promotes the version.");
   return db.transaction(async (tx) => {
     const [target] = await tx
       .select({ version: modelVersions.version })
       .from(modelVersions)
       .where(and(eq(modelVersions.engine, engine), eq(modelVersions.version, input.version)))
       .for("update");
-    if (!target) throw new RepoError("not_found", `No version ${input.version} of the ${engine} model.`);
+    if (!target) throw new Refusal("not_found", `No version ${input.version} of the ${engine} model.`);
     await tx
       .update(modelVersions)
       .set({ active: false })

@@ -1,19 +1,9 @@
 import { newId } from "@svc/ids";
+import { Refusal } from "@svc/refusal";
 import { and, asc, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./client.js";
 import { generateKey } from "./keys.js";
 import { accounts, apiKeys, type KeyKind, organizations, plans } from "./schema.js";
-
-/** A refusal the operator can act on (unknown account, bad kind, bad scope...). */
-export class RepoError extends Error {
-  constructor(
-    readonly code: "not_found" | "invalid" | "conflict",
-    message: string,
-  ) {
-    super(message);
-    this.name = "RepoError";
-  }
-}
 
 export const PLAN_IDS = ["sandbox", "launch", "scale", "enterprise"] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
@@ -37,17 +27,17 @@ export interface CreateAccountInput {
 
 export async function createAccount(db: Db, input: CreateAccountInput) {
   const plan = input.plan ?? "sandbox";
-  if (!PLAN_IDS.includes(plan)) throw new RepoError("invalid", `Unknown plan "${plan}".`);
-  if (!input.name.trim()) throw new RepoError("invalid", "An account needs a name.");
+  if (!PLAN_IDS.includes(plan)) throw new Refusal("invalid_request", `Unknown plan "${plan}".`);
+  if (!input.name.trim()) throw new Refusal("invalid_request", "An account needs a name.");
   if ((input.ratePerSecond !== undefined || input.burst !== undefined) && plan !== "enterprise") {
-    throw new RepoError("invalid", "--rate and --burst apply to enterprise accounts only.");
+    throw new Refusal("invalid_request", "--rate and --burst apply to enterprise accounts only.");
   }
   for (const [flag, value] of [
     ["--rate", input.ratePerSecond],
     ["--burst", input.burst],
   ] as const) {
     if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 1_000_000)) {
-      throw new RepoError("invalid", `${flag} must be a whole number from 1 to 1000000.`);
+      throw new Refusal("invalid_request", `${flag} must be a whole number from 1 to 1000000.`);
     }
   }
   const row = {
@@ -64,7 +54,7 @@ export async function createAccount(db: Db, input: CreateAccountInput) {
 }
 
 export async function createOrganization(db: Db, input: { name: string }) {
-  if (!input.name.trim()) throw new RepoError("invalid", "An organization needs a name.");
+  if (!input.name.trim()) throw new Refusal("invalid_request", "An organization needs a name.");
   const row = { id: newId("org"), name: input.name.trim() };
   await db.insert(organizations).values(row);
   return row;
@@ -102,13 +92,13 @@ export function checkOrigins(origins: string[]): void {
   for (const origin of origins) {
     const port = PORT_PART.exec(origin)?.[1];
     if (port !== undefined && port !== "*" && !(/^\d{1,5}$/.test(port) && +port >= 1 && +port <= 65535))
-      throw new RepoError(
-        "invalid",
+      throw new Refusal(
+        "invalid_request",
         `"${origin}" has port "${port}": a port is a number from 1 to 65535, or * for any port.`,
       );
     if (!ORIGIN_PATTERN.test(origin))
-      throw new RepoError(
-        "invalid",
+      throw new Refusal(
+        "invalid_request",
         `"${origin}" is not an origin like https://app.example.com or http://localhost:*.`,
       );
   }
@@ -118,18 +108,21 @@ export async function createApiKey(db: Db, input: CreateKeyInput): Promise<Creat
   const kind = input.kind as KeyKind;
   if (kind === "organization") {
     if (!input.orgId || input.accountId)
-      throw new RepoError("invalid", "An organization key needs --org (and no --account).");
+      throw new Refusal("invalid_request", "An organization key needs --org (and no --account).");
     const scopes = input.scopes ?? [];
     if (scopes.length === 0)
-      throw new RepoError("invalid", "An organization key needs --scopes, e.g. mse:read,mse:write.");
+      throw new Refusal("invalid_request", "An organization key needs --scopes, e.g. mse:read,mse:write.");
     const bad = scopes.filter((s) => !(MSE_SCOPES as readonly string[]).includes(s));
     if (bad.length)
-      throw new RepoError("invalid", `Unknown scope "${bad[0]}"; valid scopes: ${MSE_SCOPES.join(", ")}.`);
+      throw new Refusal(
+        "invalid_request",
+        `Unknown scope "${bad[0]}"; valid scopes: ${MSE_SCOPES.join(", ")}.`,
+      );
     const [org] = await db
       .select({ id: organizations.id })
       .from(organizations)
       .where(eq(organizations.id, input.orgId));
-    if (!org) throw new RepoError("not_found", `No organization with id "${input.orgId}".`);
+    if (!org) throw new Refusal("not_found", `No organization with id "${input.orgId}".`);
     const generated = generateKey(kind);
     const id = newId("key");
     const uniqueScopes = [...new Set(scopes)];
@@ -151,26 +144,26 @@ export async function createApiKey(db: Db, input: CreateKeyInput): Promise<Creat
     };
   }
   if (!(ACCOUNT_KEY_KINDS as readonly string[]).includes(kind)) {
-    throw new RepoError(
-      "invalid",
+    throw new Refusal(
+      "invalid_request",
       `Unknown key kind "${input.kind}"; valid kinds: ${[...ACCOUNT_KEY_KINDS, "organization"].join(", ")}.`,
     );
   }
   if (!input.accountId || input.orgId)
-    throw new RepoError("invalid", `A ${kind} key needs --account (and no --org).`);
-  if (input.scopes?.length) throw new RepoError("invalid", "Scopes apply to organization keys only.");
+    throw new Refusal("invalid_request", `A ${kind} key needs --account (and no --org).`);
+  if (input.scopes?.length) throw new Refusal("invalid_request", "Scopes apply to organization keys only.");
   const origins = input.origins ?? [];
   if (kind !== "publishable" && origins.length)
-    throw new RepoError("invalid", "Origins apply to publishable keys only.");
+    throw new Refusal("invalid_request", "Origins apply to publishable keys only.");
   if (kind === "publishable" && origins.length === 0) {
-    throw new RepoError("invalid", "A publishable key needs --origins, e.g. https://app.example.com.");
+    throw new Refusal("invalid_request", "A publishable key needs --origins, e.g. https://app.example.com.");
   }
   checkOrigins(origins);
   const [account] = await db
     .select({ id: accounts.id })
     .from(accounts)
     .where(eq(accounts.id, input.accountId));
-  if (!account) throw new RepoError("not_found", `No account with id "${input.accountId}".`);
+  if (!account) throw new Refusal("not_found", `No account with id "${input.accountId}".`);
   const generated = generateKey(kind);
   const id = newId("key");
   await db.insert(apiKeys).values({
@@ -202,7 +195,7 @@ export async function revokeApiKey(db: Db, id: string, now: Date = new Date()) {
     .select({ id: apiKeys.id, revokedAt: apiKeys.revokedAt })
     .from(apiKeys)
     .where(eq(apiKeys.id, id));
-  if (!existing) throw new RepoError("not_found", `No key with id "${id}".`);
+  if (!existing) throw new Refusal("not_found", `No key with id "${id}".`);
   // Revoking twice is harmless: report when it was revoked.
   return { id: existing.id, revokedAt: (existing.revokedAt as Date).toISOString() };
 }
@@ -303,7 +296,8 @@ export async function setPublishableOrigins(
   input: { accountId: string; keyId: string; origins: string[] },
 ) {
   const origins = [...new Set(input.origins)];
-  if (origins.length === 0) throw new RepoError("invalid", "A publishable key needs at least one origin.");
+  if (origins.length === 0)
+    throw new Refusal("invalid_request", "A publishable key needs at least one origin.");
   checkOrigins(origins);
   const [updated] = await db
     .update(apiKeys)
@@ -317,7 +311,7 @@ export async function setPublishableOrigins(
       ),
     )
     .returning({ id: apiKeys.id, origins: apiKeys.origins });
-  if (!updated) throw new RepoError("not_found", `No active publishable key with id "${input.keyId}".`);
+  if (!updated) throw new Refusal("not_found", `No active publishable key with id "${input.keyId}".`);
   return updated;
 }
 
@@ -337,8 +331,8 @@ export async function rollApiKey(
 ) {
   const graceHours = input.graceHours ?? 0;
   if (!Number.isInteger(graceHours) || graceHours < 0 || graceHours > MAX_ROLL_GRACE_HOURS)
-    throw new RepoError(
-      "invalid",
+    throw new Refusal(
+      "invalid_request",
       `The grace period is a whole number of hours, 0 to ${MAX_ROLL_GRACE_HOURS}.`,
     );
   return db.transaction(async (tx) => {
@@ -346,7 +340,7 @@ export async function rollApiKey(
       .select({ id: apiKeys.id, kind: apiKeys.kind, origins: apiKeys.origins, scopes: apiKeys.scopes })
       .from(apiKeys)
       .where(and(eq(apiKeys.id, input.keyId), keyOwnerMatch(input.owner), isNull(apiKeys.revokedAt)));
-    if (!old) throw new RepoError("not_found", `No active key with id "${input.keyId}".`);
+    if (!old) throw new Refusal("not_found", `No active key with id "${input.keyId}".`);
     const created = await createApiKey(tx, {
       kind: old.kind,
       ...input.owner,

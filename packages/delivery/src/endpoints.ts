@@ -12,7 +12,6 @@ import {
   isNull,
   makeDeliveryDueAgain,
   organizations,
-  RepoError,
   recordEvent,
   type SQL,
   sql,
@@ -21,6 +20,7 @@ import {
   webhookEndpoints,
 } from "@svc/db";
 import { newId } from "@svc/ids";
+import { Refusal } from "@svc/refusal";
 import {
   addressPolicyFor,
   checkEndpointUrl,
@@ -33,7 +33,7 @@ import { newWebhookSecret, TEST_EVENT_TYPE } from "@svc/webhooks";
 
 /**
  * Operator actions on webhook endpoints and deliveries (the `pnpm svc webhooks ...` commands).
- * Refusals are RepoError, which the CLI prints as `{ error }`.
+ * Refusals are `Refusal`s (decision 210), which the CLI prints as `{ error }`.
  */
 
 export interface AddEndpointInput {
@@ -91,8 +91,8 @@ function endpointMatch(id: string, owner?: EndpointOwner): SQL | undefined {
   );
 }
 
-function noEndpoint(id: string): RepoError {
-  return new RepoError("not_found", `No webhook endpoint ${id}.`);
+function noEndpoint(id: string): Refusal {
+  return new Refusal("not_found", `No webhook endpoint ${id}.`);
 }
 
 /** How an endpoint's address is judged (decision 48, decision 95). */
@@ -111,7 +111,7 @@ export interface EndpointAddressPolicy {
  * The address rules of an endpoint URL, checked when it is added and when it is changed: live
  * needs https, no credentials, and every address the name resolves to passes the policy. Reads no
  * row and writes nothing, so a caller runs it before opening a transaction (a name can take
- * seconds to resolve). Refusals are RepoError `invalid` with a sentence saying why.
+ * seconds to resolve). Refusals are `invalid_request` with a sentence saying why.
  */
 export async function checkEndpointAddress(url: string, policy: EndpointAddressPolicy): Promise<void> {
   const policyInput = {
@@ -120,20 +120,20 @@ export async function checkEndpointAddress(url: string, policy: EndpointAddressP
     allowLoopbackWebhooks: policy.allowLoopbackWebhooks,
   };
   const checked = checkEndpointUrl(url, policyInput);
-  if (!checked.ok) throw new RepoError("invalid", checked.reason);
+  if (!checked.ok) throw new Refusal("invalid_request", checked.reason);
   const host = checked.url.hostname.replace(/^\[|\]$/g, "");
   if (isIP(host)) return;
   let addresses: { address: string }[];
   try {
     addresses = await (policy.resolve ?? systemResolver)(host);
   } catch {
-    throw new RepoError("invalid", `The host ${host} does not resolve.`);
+    throw new Refusal("invalid_request", `The host ${host} does not resolve.`);
   }
   const allowed = addressPolicyFor(policyInput);
   const refused = addresses.find((a) => !isAllowedAddress(a.address, allowed));
   if (refused)
-    throw new RepoError(
-      "invalid",
+    throw new Refusal(
+      "invalid_request",
       refusedAddressReason(
         `The host ${host} resolves to ${refused.address}, which`,
         refused.address,
@@ -158,27 +158,28 @@ export interface CheckedEndpoint {
  */
 export async function checkNewWebhookEndpoint(db: DbOrTx, input: AddEndpointInput): Promise<CheckedEndpoint> {
   if (Boolean(input.accountId) === Boolean(input.orgId))
-    throw new RepoError("invalid", "Give exactly one of --account and --org.");
+    throw new Refusal("invalid_request", "Give exactly one of --account and --org.");
   // Organization endpoints receive only MSE safety events, which carry live patient data: they
   // are live endpoints, under the live URL rules (https; private addresses only when allowed).
   const mode = input.mode ?? (input.orgId ? "live" : "test");
-  if (mode !== "test" && mode !== "live") throw new RepoError("invalid", "--mode must be test or live.");
+  if (mode !== "test" && mode !== "live")
+    throw new Refusal("invalid_request", "--mode must be test or live.");
   const allowPrivate = input.allowPrivate ?? false;
   if (input.accountId) {
     const [account] = await db
       .select({ id: accounts.id })
       .from(accounts)
       .where(eq(accounts.id, input.accountId));
-    if (!account) throw new RepoError("not_found", `No account ${input.accountId}.`);
+    if (!account) throw new Refusal("not_found", `No account ${input.accountId}.`);
   } else {
     const [org] = await db
       .select({ id: organizations.id })
       .from(organizations)
       .where(eq(organizations.id, input.orgId as string));
-    if (!org) throw new RepoError("not_found", `No organization ${input.orgId}.`);
+    if (!org) throw new Refusal("not_found", `No organization ${input.orgId}.`);
     if (mode !== "live")
-      throw new RepoError(
-        "invalid",
+      throw new Refusal(
+        "invalid_request",
         "Organization endpoints receive MSE safety events (live patient data) and must be live: https, public unless --allow-private.",
       );
   }
@@ -225,7 +226,7 @@ export async function insertWebhookEndpoint(db: DbOrTx, checked: CheckedEndpoint
       .from(webhookEndpoints)
       .where(and(owner, eq(webhookEndpoints.mode, checked.mode), isNull(webhookEndpoints.removedAt)));
     if (Number(held?.n ?? 0) >= MAX_WEBHOOK_ENDPOINTS)
-      throw new RepoError(
+      throw new Refusal(
         "conflict",
         `There are already ${MAX_WEBHOOK_ENDPOINTS} ${checked.mode}-mode webhook endpoints here, the most allowed; remove one first.`,
       );
@@ -268,7 +269,7 @@ export async function listWebhookEndpoints(
   page?: { after?: EndpointPosition; limit: number },
 ): Promise<{ endpoints: WebhookEndpointRow[]; hasMore: boolean }> {
   if (Boolean(owner.accountId) === Boolean(owner.orgId))
-    throw new RepoError("invalid", "Give exactly one of --account and --org.");
+    throw new Refusal("invalid_request", "Give exactly one of --account and --org.");
   const after = page?.after;
   const rows = await db
     .select(ENDPOINT_COLUMNS)
@@ -330,7 +331,7 @@ export async function removeWebhookEndpoint(db: DbOrTx, id: string, now = new Da
       .set({ removedAt: now })
       .where(endpointMatch(id, owner))
       .returning({ id: webhookEndpoints.id, removedAt: webhookEndpoints.removedAt });
-    if (!endpoint) throw new RepoError("not_found", `No webhook endpoint ${id} (or it was already removed).`);
+    if (!endpoint) throw new Refusal("not_found", `No webhook endpoint ${id} (or it was already removed).`);
     const cancelled = await tx
       .update(webhookDeliveries)
       .set({ status: "cancelled", lastError: "endpoint_removed", updatedAt: now })
@@ -346,10 +347,10 @@ export async function listWebhookDeliveries(
   input: { endpointId?: string; eventId?: string; limit?: number },
 ) {
   if (Boolean(input.endpointId) === Boolean(input.eventId))
-    throw new RepoError("invalid", "Give exactly one of --endpoint and --event.");
+    throw new Refusal("invalid_request", "Give exactly one of --endpoint and --event.");
   const limit = input.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > 200)
-    throw new RepoError("invalid", "--limit must be from 1 to 200.");
+    throw new Refusal("invalid_request", "--limit must be from 1 to 200.");
   const rows = await db
     .select({
       id: webhookDeliveries.id,
@@ -402,13 +403,14 @@ export async function redeliverWebhook(db: Db, id: string, now = new Date()) {
     .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId })
     .from(webhookDeliveries)
     .where(eq(webhookDeliveries.id, id));
-  if (!row) throw new RepoError("not_found", `No webhook delivery ${id}.`);
+  if (!row) throw new Refusal("not_found", `No webhook delivery ${id}.`);
   const [endpoint] = await db
     .select({ removedAt: webhookEndpoints.removedAt, disabledAt: webhookEndpoints.disabledAt })
     .from(webhookEndpoints)
     .where(eq(webhookEndpoints.id, row.endpointId));
-  if (!endpoint || endpoint.removedAt) throw new RepoError("invalid", "The delivery's endpoint was removed.");
-  if (endpoint.disabledAt) throw new RepoError("invalid", "The delivery's endpoint is disabled.");
+  if (!endpoint || endpoint.removedAt)
+    throw new Refusal("invalid_request", "The delivery's endpoint was removed.");
+  if (endpoint.disabledAt) throw new Refusal("invalid_request", "The delivery's endpoint is disabled.");
   // Through the outbox, which notes the row for the after-commit hand-off (decision 125).
   return (await makeDeliveryDueAgain(db, id, now)) as { id: string; status: string; attempts: number };
 }
@@ -451,8 +453,9 @@ export async function sendTestEvent(db: Db, input: { accountId: string; endpoint
           isNull(webhookEndpoints.removedAt),
         ),
       );
-    if (!endpoint) throw new RepoError("not_found", `No webhook endpoint ${input.endpointId}.`);
-    if (endpoint.disabledAt) throw new RepoError("invalid", "The endpoint is disabled; enable it first.");
+    if (!endpoint) throw new Refusal("not_found", `No webhook endpoint ${input.endpointId}.`);
+    if (endpoint.disabledAt)
+      throw new Refusal("invalid_request", "The endpoint is disabled; enable it first.");
     return recordEvent(tx, {
       accountId: input.accountId,
       mode: endpoint.mode,

@@ -1,4 +1,5 @@
-import { type Db, RepoError, recordEvent } from "@svc/db";
+import { type Db, recordEvent } from "@svc/db";
+import { Refusal } from "@svc/refusal";
 import {
   captureLogger,
   createTestDatabase,
@@ -78,7 +79,7 @@ describe.sequential("a tenant's test-mode endpoint on loopback", () => {
           allowLoopbackWebhooks,
           resolve: toLoopback,
         });
-        await expect(added, url).rejects.toBeInstanceOf(RepoError);
+        await expect(added, url).rejects.toBeInstanceOf(Refusal);
         await expect(added, url).rejects.toThrow(/loopback.*ALLOW_LOOPBACK_WEBHOOKS/);
       }
     }

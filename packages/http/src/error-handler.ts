@@ -1,3 +1,4 @@
+import { codeToStatus, Refusal } from "@svc/refusal";
 import type { ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { Logger } from "pino";
@@ -45,16 +46,33 @@ function statementTimedOut(err: unknown): ErrorReply | undefined {
 }
 
 /**
- * app.onError: an ApiError as itself, Hono's body errors as invalid_request, anything else as a
- * logged 500 that never echoes the internal message.
+ * A refusal as the answer it is given, the one place a `Refusal` becomes HTTP (decision 210): an
+ * ApiError with its own status and headers, any other with its code's status.
+ */
+function refusalReply(refusal: Refusal): ErrorReply {
+  const { issues, extra } = refusal.options;
+  const own = refusal instanceof ApiError;
+  return {
+    code: refusal.code,
+    status: own ? refusal.status : codeToStatus[refusal.code],
+    message: refusal.message,
+    issues,
+    headers: own ? refusal.options.headers : undefined,
+    extra,
+  };
+}
+
+/**
+ * app.onError: a refusal (the data access's `Refusal` or an ApiError) as itself, Hono's body
+ * errors as invalid_request, anything else as a logged 500 that never echoes the internal message.
  */
 export function errorHandler(send: ErrorSender, logger: Logger): ErrorHandler<AppEnv> {
   return (err, c) => {
-    if (err instanceof ApiError) {
+    if (err instanceof Refusal) {
+      const reply = refusalReply(err);
       // The rest of an oversized body is never read: tell the client not to reuse the socket.
-      if (err.status === 413) c.header("Connection", "close");
-      const { issues, headers, extra } = err.options;
-      return send(c, { code: err.code, status: err.status, message: err.message, issues, headers, extra });
+      if (reply.status === 413) c.header("Connection", "close");
+      return send(c, reply);
     }
     const known = err instanceof HTTPException ? honoFailure(err) : statementTimedOut(err);
     if (known) return send(c, known);

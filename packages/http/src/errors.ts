@@ -1,48 +1,11 @@
 import { z } from "@hono/zod-openapi";
+import { codeToStatus, ERROR_CODES, type Issue, Refusal, type RefusalOptions } from "@svc/refusal";
 
-/** The one error vocabulary of both APIs. Clients branch on these codes; never repurpose one. */
-export const ERROR_CODES = [
-  "invalid_request",
-  "unauthorized",
-  "invalid_token",
-  "payment_required",
-  "forbidden",
-  "not_found",
-  "method_not_allowed",
-  "conflict",
-  "invalid_transition",
-  "idempotency_in_progress",
-  "idempotency_key_reused",
-  "invalid_selection",
-  "prefetch_unavailable",
-  "rate_limited",
-  "server_error",
-  "service_unavailable",
-] as const;
+export { codeToStatus, ERROR_CODES, type Issue } from "@svc/refusal";
+
+/** The vocabulary as a schema, for the OpenAPI document and the body schemas below. */
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;
-
-export const codeToStatus: Record<
-  ErrorCode,
-  400 | 401 | 402 | 403 | 404 | 405 | 409 | 412 | 413 | 422 | 429 | 500 | 503
-> = {
-  invalid_request: 400,
-  unauthorized: 401,
-  invalid_token: 401,
-  payment_required: 402,
-  forbidden: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  invalid_transition: 409,
-  idempotency_in_progress: 409,
-  idempotency_key_reused: 422,
-  invalid_selection: 422,
-  prefetch_unavailable: 412,
-  rate_limited: 429,
-  server_error: 500,
-  service_unavailable: 503,
-};
 
 /** One line per code for the reference page; `docs` links point here. */
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
@@ -67,24 +30,22 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "A dependency (e.g. the agent model) is temporarily unavailable, or the 30 s limit passed; the request's writes were rolled back. Retry with backoff, with the same Idempotency-Key where the operation takes one.",
 };
 
-export interface Issue {
-  path: string;
-  message: string;
+/** A refusal's options, and what only HTTP has: a status other than the code's, response headers. */
+export interface ApiErrorOptions extends RefusalOptions {
+  status?: number;
+  headers?: Record<string, string>;
 }
 
-export class ApiError extends Error {
+/**
+ * A refusal the HTTP layer makes itself, with what only HTTP has: a status other than the code's
+ * (413 for an oversized body) and response headers (Retry-After, Allow). Data access throws the
+ * plain `Refusal` (decision 210); the error handler answers both.
+ */
+export class ApiError extends Refusal {
   readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly options: {
-      issues?: Issue[];
-      status?: number;
-      headers?: Record<string, string>;
-      extra?: Record<string, unknown>;
-    } = {},
-  ) {
-    super(message);
+  declare readonly options: ApiErrorOptions;
+  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    super(code, message, options);
     this.name = "ApiError";
     this.status = options.status ?? codeToStatus[code];
   }

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import type { Refusal } from "@svc/refusal";
 import type { Context } from "hono";
 import { ApiError, type Issue } from "./errors.js";
 import { answerJsonWith, cacheBodyText } from "./framework-internals.js";
@@ -53,7 +54,7 @@ export interface HygieneOptions {
    * Report body findings the API's own way (e.g. the MSE Record API answers problems inside a
    * selection as 422 `invalid_selection`); undefined keeps the 400 `invalid_request`.
    */
-  bodyError?: (issues: HygieneIssue[]) => ApiError | undefined;
+  bodyError?: (issues: HygieneIssue[]) => Refusal | undefined;
 }
 
 const ENCODING_MESSAGE = "Is not valid percent-encoded UTF-8.";

@@ -2,7 +2,6 @@ export * from "./app.js";
 export * from "./auth.js";
 export * from "./browser-form.js";
 export * from "./browser-origins.js";
-export * from "./cursor.js";
 export * from "./deliveries.js";
 export * from "./doors.js";
 export * from "./error-body.js";

@@ -4,6 +4,7 @@
 export * from "./cds/clients.js";
 export * from "./cds/feedback.js";
 export * from "./cds/jti-store.js";
+export * from "./cursor.js";
 export * from "./dashboard/audit.js";
 export * from "./dashboard/invites.js";
 export * from "./dashboard/workspace.js";

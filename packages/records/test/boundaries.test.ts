@@ -8,34 +8,36 @@ import { describe, expect, it } from "vitest";
  * The boundaries decision 103 draws, checked on the manifests and sources so that a slip fails
  * CI: no app depends on an API app except the launcher CLI (which starts them) and the bench
  * (which reads their request schemas), and `@svc/records` reaches no route framework, queue or
- * model, directly or through a package that does.
+ * model, directly or through a package that does; nor `@svc/http` itself, whose refusal and cursor
+ * format it once imported (decision 210).
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const API_APPS = ["@svc/intelligence-api", "@svc/mse-record-api", "@svc/webhook-worker", "@svc/dashboard"];
 const MAY_DEPEND_ON_APPS = new Set(["@svc/cli", "@svc/bench", "@svc/testkit"]);
 const NOT_IN_RECORDS =
-  /^(hono|@hono\/|bullmq|ioredis|ai$|@ai-sdk\/|@modelcontextprotocol\/|@svc\/(delivery|model|agents|intelligence-api|mse-record-api|dashboard|webhook-worker|cli)$)/;
+  /^(hono|@hono\/|bullmq|ioredis|ai$|@ai-sdk\/|@modelcontextprotocol\/|@svc\/(http|delivery|model|agents|intelligence-api|mse-record-api|dashboard|webhook-worker|cli)$)/;
 
 type Manifest = PackageManifest;
 
 const manifests = workspaceManifests(root);
 const byDir = new Map([...manifests.values()].map((m) => [m.dir, m]));
 
+/**
+ * The one path to `@svc/http` left in records' closure: the EHR gateway's fetcher screens a FHIR
+ * answer with `@svc/http/json-screen`, a module without Hono, so `@svc/http`'s own dependencies
+ * are let through as well until that screen leaves the HTTP package. Anything else either gains
+ * (BullMQ, a model, `@svc/delivery`), and `@svc/http` reached any other way, still fails.
+ */
+const TOLERATED: Record<string, string[]> = {
+  "@svc/ehr-gateway": ["@svc/http"],
+  "@svc/http": ["@hono/node-server", "@hono/zod-openapi", "hono", "ioredis"],
+};
+
 function manifest(dir: string): Manifest {
   const found = byDir.get(dir);
   if (!found) throw new Error(`no workspace package in ${dir}`);
   return found;
 }
-
-/**
- * The one exception decision 103 records: `@svc/records` imports `ApiError` and the cursor format
- * from `@svc/http`, plain values in a package that also holds the Hono layer, until the HTTP layer
- * puts them in a module without Hono. Only these dependencies of it are let through; anything else
- * it gains (BullMQ, a model, `@svc/delivery`) still fails.
- */
-const TOLERATED: Record<string, string[]> = {
-  "@svc/http": ["@hono/node-server", "@hono/zod-openapi", "hono", "ioredis"],
-};
 
 /** The forbidden dependencies of every package in `name`'s workspace closure, with the path to each. */
 function forbiddenInClosure(name: string, manifests: Map<string, Manifest>): string[] {
@@ -152,6 +154,20 @@ describe("package boundaries (decision 103)", () => {
     expect(forbiddenInClosure("@svc/records", manifests)).toEqual([]);
   });
 
+  it("@svc/records does not depend on @svc/http and imports none of it: its refusal is @svc/refusal's (decision 210)", () => {
+    const m = manifest("packages/records");
+    expect(Object.keys({ ...m.dependencies, ...m.devDependencies })).not.toContain("@svc/http");
+    expect(Object.keys({ ...m.dependencies })).toContain("@svc/refusal");
+    expect(workspaceClosure("@svc/records", manifests).get("@svc/http")).toBe(
+      "@svc/records > @svc/ehr-gateway > @svc/http",
+    );
+    const files = sourcesOf("packages/records/src");
+    const found = files.filter((f) =>
+      /from\s+"@svc\/http(\/[^"]*)?"/.test(readFileSync(path.join(root, f), "utf8")),
+    );
+    expect(found).toEqual([]);
+  });
+
   it("an app's entry exports only what starts it (and the API's request schemas for the CLI and bench)", () => {
     const apps = workspaces.filter((dir) => dir.startsWith("apps/"));
     const found = Object.fromEntries(
@@ -201,10 +217,12 @@ describe("package boundaries (decision 103)", () => {
     ]);
     chain.set("@svc/outbound", { name: "@svc/outbound", dependencies: { "@svc/webhooks": "1" } });
     expect(forbiddenInClosure("@svc/records", chain)).toEqual([]);
-    // The HTTP package's Hono is tolerated (decision 103); a queue or delivery added to it is not.
+    // The HTTP package reached other than through the gateway's JSON screen fails (decision 210);
+    // its Hono is tolerated, a queue added to it is not.
     chain.set("@svc/http", { name: "@svc/http", dependencies: { hono: "~4", bullmq: "~6" } });
     chain.set("@svc/db", { name: "@svc/db", dependencies: { "@svc/http": "workspace:*" } });
     expect(forbiddenInClosure("@svc/records", chain)).toEqual([
+      "@svc/records > @svc/db > @svc/http",
       "@svc/records > @svc/db > @svc/http > bullmq",
     ]);
     const source = [
@@ -224,6 +242,7 @@ describe("package boundaries (decision 103)", () => {
       "hono",
       "bullmq",
       "ai",
+      "@svc/http",
       "@modelcontextprotocol/sdk/server/mcp.js",
     ]);
   });

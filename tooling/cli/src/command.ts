@@ -1,22 +1,18 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { DataDirLockedError, type DbHandle, RepoError } from "@svc/db";
+import { DataDirLockedError, type DbHandle } from "@svc/db";
 import { checkJsonText } from "@svc/http";
 import { EnvError } from "@svc/http/runtime";
+import { Refusal } from "@svc/refusal";
 import type { ParsedArgs } from "./args.js";
 
-/** A refusal to print as `{ error }` on stderr with exit code 1. */
-export class CliError extends Error {}
-
 /**
- * What the operator is told about a failed command: the message of a refusal we made on purpose,
- * and nothing of an unexpected failure's internals.
+ * What the operator is told about a failed command (printed as `{ error }` on stderr with exit
+ * code 1): the message of a refusal made on purpose (a `Refusal` of the command's own checks or of
+ * the data access, decision 210; the data directory held by another process; a bad environment),
+ * and nothing of an unexpected failure's internals. The one place the CLI maps a refusal.
  */
 export function refusalMessage(error: unknown): string {
-  const known =
-    error instanceof CliError ||
-    error instanceof RepoError ||
-    error instanceof DataDirLockedError ||
-    error instanceof EnvError;
+  const known = error instanceof Refusal || error instanceof DataDirLockedError || error instanceof EnvError;
   return known
     ? (error as Error).message
     : "Unexpected failure; nothing was changed if the command did not finish.";
@@ -31,17 +27,17 @@ export type CommandTable = Record<
 export function text(args: ParsedArgs, name: string, required = true): string | undefined {
   const value = args.flags.get(name);
   if (value === undefined) {
-    if (required) throw new CliError(`Missing --${name}.`);
+    if (required) throw new Refusal("invalid_request", `Missing --${name}.`);
     return undefined;
   }
-  if (value === true || value.trim() === "") throw new CliError(`--${name} needs a value.`);
+  if (value === true || value.trim() === "") throw new Refusal("invalid_request", `--${name} needs a value.`);
   return value;
 }
 
 export function integer(args: ParsedArgs, name: string): number | undefined {
   const value = text(args, name, false);
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new CliError(`--${name} must be a whole number.`);
+  if (!/^\d+$/.test(value)) throw new Refusal("invalid_request", `--${name} must be a whole number.`);
   return Number(value);
 }
 
@@ -78,9 +74,10 @@ export function readJsonFile(
   const text = readBoundedFile(where, named, messages.cannotRead, maxBytes);
   const checked = checkJsonText(text);
   if (checked.ok) return checked.value;
-  if (checked.invalidJson) throw new CliError(messages.notJson);
+  if (checked.invalidJson) throw new Refusal("invalid_request", messages.notJson);
   const issue = checked.issues[0];
-  throw new CliError(
+  throw new Refusal(
+    "invalid_request",
     `${named} is refused by the input screen: ${issue?.path ?? "(root)"} ${issue?.message ?? ""}`.trim(),
   );
 }
@@ -88,18 +85,22 @@ export function readJsonFile(
 /** A regular file's UTF-8 text of at most `maxBytes`, bounded before and while it is read. */
 function readBoundedFile(where: string, named: string, cannotRead: string, maxBytes: number): string {
   const tooLarge = () =>
-    new CliError(`${named} is over ${maxBytes} bytes, the most a JSON file may hold here; it was not read.`);
+    new Refusal(
+      "invalid_request",
+      `${named} is over ${maxBytes} bytes, the most a JSON file may hold here; it was not read.`,
+    );
   let fd: number;
   try {
     fd = openSync(where, "r");
   } catch {
-    throw new CliError(cannotRead);
+    throw new Refusal("invalid_request", cannotRead);
   }
   const buffer = Buffer.alloc(maxBytes + 1);
   let length = 0;
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new CliError(`${named} is not a regular file; give a JSON file.`);
+    if (!stat.isFile())
+      throw new Refusal("invalid_request", `${named} is not a regular file; give a JSON file.`);
     if (stat.size > maxBytes) throw tooLarge();
     for (;;) {
       const read = readSync(fd, buffer, length, buffer.length - length, null);
@@ -108,14 +109,14 @@ function readBoundedFile(where: string, named: string, cannotRead: string, maxBy
       if (length > maxBytes) throw tooLarge();
     }
   } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw new CliError(cannotRead);
+    if (error instanceof Refusal) throw error;
+    throw new Refusal("invalid_request", cannotRead);
   } finally {
     closeSync(fd);
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(buffer.subarray(0, length));
   } catch {
-    throw new CliError(`${named} is not UTF-8 text.`);
+    throw new Refusal("invalid_request", `${named} is not UTF-8 text.`);
   }
 }

@@ -1,8 +1,9 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { type Db, RepoError } from "@svc/db";
+import type { Db } from "@svc/db";
 import type { AppDeps } from "@svc/http";
 import { recordAudit } from "@svc/records";
+import { Refusal } from "@svc/refusal";
 import type { Context, Hono } from "hono";
 import { createDashboardAuth, type DashboardAuth, loadAuthSecret } from "../auth.js";
 import type { Viewer } from "../pages/layout.js";
@@ -34,8 +35,11 @@ export interface DashboardContext {
     text: string,
     back?: string,
   ): Response | Promise<Response>;
-  /** A RepoError as a page (not found 404, invalid 400); anything else is rethrown. */
-  refusal(c: Context, error: unknown, back: string): Response | Promise<Response>;
+  /**
+   * The one place a `Refusal` becomes a page (decision 210): not found 404 (saying `notFound`),
+   * any other code 400 with its message; anything else is rethrown.
+   */
+  refusal(c: Context, error: unknown, back: string, notFound?: string): Response | Promise<Response>;
   /** An audit row for the signed-in user's change. */
   audit(c: Context<Env>, action: string, targetId: string, detail?: Record<string, unknown>): Promise<void>;
   /** The confirmation a redirect's `?done=` names, if any. */
@@ -88,10 +92,10 @@ export function createContext(deps: AppDeps, options: DashboardOptions): Dashboa
       return ready;
     },
     problem,
-    refusal(c, error, back) {
-      if (error instanceof RepoError)
+    refusal(c, error, back, notFound = "There is no such resource here.") {
+      if (error instanceof Refusal)
         return error.code === "not_found"
-          ? problem(c, 404, "Not found", "There is no such resource here.", back)
+          ? problem(c, 404, "Not found", notFound, back)
           : problem(c, 400, "Not changed", error.message, back);
       throw error;
     },

@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { accountOf, LabOrderError, listLabOrders, transitionLabOrder } from "@svc/records";
+import { accountOf, listLabOrders, transitionLabOrder } from "@svc/records";
 import { LabsPage } from "../pages/labs.js";
 import { bothModes, type DashboardApp, type DashboardContext } from "./context.js";
 
@@ -35,10 +35,7 @@ export function registerLabs(app: DashboardApp, ctx: DashboardContext): void {
         });
         return c.redirect(`${BACK}?done=moved`, 303);
       } catch (error) {
-        if (!(error instanceof LabOrderError)) throw error;
-        return error.code === "not_found"
-          ? ctx.problem(c, 404, "Not found", "There is no such test lab order in this account.", BACK)
-          : ctx.problem(c, 400, "Not changed", error.message, BACK);
+        return ctx.refusal(c, error, BACK, "There is no such test lab order in this account.");
       }
     });
   }

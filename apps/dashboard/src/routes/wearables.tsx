@@ -1,6 +1,5 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { ApiError } from "@svc/http";
 import { accountOf, completeConnection, listConnections, syncConnection } from "@svc/records";
 import type { Context } from "hono";
 import { WearablesPage } from "../pages/wearables.js";
@@ -8,12 +7,9 @@ import { bothModes, type DashboardApp, type DashboardContext, type Env } from ".
 
 const BACK = "/dashboard/wearables";
 
-/** An API refusal from the wearables store as a dashboard page: 404 for another account's id. */
+/** A refusal of the wearables store as a dashboard page: 404 for another account's id. */
 function refused(c: Context<Env>, ctx: DashboardContext, error: unknown): Response | Promise<Response> {
-  if (!(error instanceof ApiError)) throw error;
-  return error.code === "not_found"
-    ? ctx.problem(c, 404, "Not found", "There is no such test wearable connection in this account.", BACK)
-    : ctx.problem(c, 400, "Not changed", error.message, BACK);
+  return ctx.refusal(c, error, BACK, "There is no such test wearable connection in this account.");
 }
 
 /** Wearable connections of both modes; on test connections the sandbox's complete and sync steps. */

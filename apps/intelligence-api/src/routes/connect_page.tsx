@@ -2,7 +2,6 @@
 /** @jsxImportSource hono/jsx */
 import { randomBytes } from "node:crypto";
 import {
-  ApiError,
   type AppEnv,
   declaredFormWithin,
   formTokenMatches,
@@ -11,6 +10,7 @@ import {
   setHtmlSecurityHeaders,
 } from "@svc/http";
 import { CONNECT_TOKEN_PATTERN, completeConnection, findConnectionByToken, findProvider } from "@svc/records";
+import { Refusal } from "@svc/refusal";
 import type { Context } from "hono";
 import type { Child } from "hono/jsx";
 import { type ConnectStrings, connectStrings } from "../wearables/languages.js";
@@ -223,12 +223,12 @@ async function connectSandboxProvider(
     });
   } catch (error) {
     // Someone else moved it first: show the state it is in now.
-    if (error instanceof ApiError && error.code === "invalid_transition") {
+    if (error instanceof Refusal && error.code === "invalid_transition") {
       const fresh = await findConnectionByToken(service.deps.db, token);
       return statePage(c, lang, strings, fresh?.status ?? "disconnected", fresh?.provider ?? null);
     }
     // A provider the connection does not offer (a tampered form).
-    if (error instanceof ApiError && error.code === "invalid_request") {
+    if (error instanceof Refusal && error.code === "invalid_request") {
       return alertPage(c, view, strings.expired, 400);
     }
     throw error;

@@ -1,8 +1,8 @@
 import type { DbOrTx } from "@svc/db";
-import { RepoError } from "@svc/db";
 import type { EndpointPosition, WebhookEndpointRow } from "@svc/delivery";
-import { ApiError, type AppEnv, decodeCursor, encodeCursor } from "@svc/http";
-import { recordAudit } from "@svc/records";
+import { ApiError, type AppEnv } from "@svc/http";
+import { decodeCursor, encodeCursor, recordAudit } from "@svc/records";
+import { Refusal } from "@svc/refusal";
 import type { Context } from "hono";
 import type { WebhookEndpoint } from "../schemas/webhook-endpoints.js";
 
@@ -34,24 +34,26 @@ export function endpointPosition(cursor: string): EndpointPosition {
 }
 
 /**
- * A refusal of the endpoint functions as the API's error: not found (also another account's or
- * mode's id) 404, a refused URL 400 naming `url`, the cap 409 `conflict`; anything else unchanged.
+ * A refusal of the endpoint functions in the API's words: not found (also another account's or
+ * mode's id) without the id the operator's message names, a refused URL naming `url`, the cap's
+ * `conflict` as it is; anything else, the HTTP layer's own refusals (`runIdempotent`'s) among
+ * them, unchanged. The error handler gives each its status.
  */
-export function asApiError(error: unknown): unknown {
-  if (!(error instanceof RepoError)) return error;
-  if (error.code === "not_found") return new ApiError("not_found", "No such webhook endpoint.");
-  if (error.code === "conflict") return new ApiError("conflict", error.message);
-  return new ApiError("invalid_request", error.message, {
+export function inApiWords(error: unknown): unknown {
+  if (!(error instanceof Refusal) || error instanceof ApiError) return error;
+  if (error.code === "not_found") return new Refusal("not_found", "No such webhook endpoint.");
+  if (error.code === "conflict") return new Refusal("conflict", error.message);
+  return new Refusal("invalid_request", error.message, {
     issues: [{ path: "url", message: error.message }],
   });
 }
 
-/** Run the endpoint functions with their refusals as API errors. */
+/** Run the endpoint functions with their refusals in the API's words. */
 export async function refusingAsApi<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw asApiError(error);
+    throw inApiWords(error);
   }
 }
 

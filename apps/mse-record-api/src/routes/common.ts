@@ -1,4 +1,5 @@
 import { ApiError, type AppEnv, type HygieneIssue, type RoutePolicy } from "@svc/http";
+import type { Refusal } from "@svc/refusal";
 import type { Context } from "hono";
 import { invalidSelection } from "../errors.js";
 
@@ -29,7 +30,7 @@ export function caller(c: Context<AppEnv>): { orgId: string; keyId: string } {
  * NUL, other control characters or an unpaired surrogate in a note, a reserved or unprintable
  * key. Everything else (other fields, nesting, size, duplicate keys) keeps the 400.
  */
-export function selectionFindings(issues: HygieneIssue[]): ApiError | undefined {
+export function selectionFindings(issues: HygieneIssue[]): Refusal | undefined {
   const inSelection = (i: HygieneIssue) =>
     i.kind !== "structure" && i.at[0] === "selection" && i.at.length > 1;
   if (!issues.every(inSelection)) return undefined;

@@ -8,19 +8,19 @@ import {
   eq,
   isNull,
   plans,
-  RepoError,
   type StoredJwk,
   sql,
 } from "@svc/db";
 import { type CdsClientKeys, checkEhrUrl, checkPublicJwks, unusableKeyReason } from "@svc/ehr-gateway";
 import { newId } from "@svc/ids";
+import { Refusal } from "@svc/refusal";
 
 /**
  * CDS clients: the EHRs an account lets call its CDS Hooks services (decisions 121 and 123).
  * Registered by the operator CLI (and the dashboard); looked up on every call by the account
  * whose path was called and the JWT `iss` (decision 147): an issuer belongs to no one, so several
  * accounts may register the same EHR and no registration says anything of another account.
- * Refusals are RepoError, which the CLI prints as `{ error }`.
+ * Refusals are `Refusal`s (decision 210), which the CLI prints as `{ error }`.
  */
 
 /** At most this many `jku` URLs per client. */
@@ -79,13 +79,13 @@ function checkedIss(iss: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new RepoError(
-      "invalid",
+    throw new Refusal(
+      "invalid_request",
       "--iss must be the issuer's URL (the JWT iss claim), e.g. https://ehr.example.org.",
     );
   }
   if ((url.protocol !== "https:" && url.protocol !== "http:") || value.length > 2048)
-    throw new RepoError("invalid", "--iss must be an http(s) URL of at most 2048 characters.");
+    throw new Refusal("invalid_request", "--iss must be an http(s) URL of at most 2048 characters.");
   return value;
 }
 
@@ -93,12 +93,12 @@ function checkedIss(iss: string): string {
 function checkedKeys(input: RegisterCdsClientInput, mode: "test" | "live") {
   const jkus = input.jkus ?? [];
   if (jkus.length > 0 === (input.jwks !== undefined))
-    throw new RepoError(
-      "invalid",
+    throw new Refusal(
+      "invalid_request",
       "Give exactly one of --jku (the EHR's JWK Set URL) and --jwks (a file with its public JWK Set).",
     );
   if (jkus.length > MAX_CLIENT_JKUS)
-    throw new RepoError("invalid", `At most ${MAX_CLIENT_JKUS} jku URLs per client.`);
+    throw new Refusal("invalid_request", `At most ${MAX_CLIENT_JKUS} jku URLs per client.`);
   const policy = {
     mode,
     allowPrivate: input.allowPrivate === true,
@@ -106,11 +106,11 @@ function checkedKeys(input: RegisterCdsClientInput, mode: "test" | "live") {
   };
   for (const jku of jkus) {
     const checked = checkEhrUrl(jku, policy);
-    if (!checked.ok) throw new RepoError("invalid", checked.reason);
+    if (!checked.ok) throw new Refusal("invalid_request", checked.reason);
   }
   if (input.jwks === undefined) return { jkus, jwks: null };
   const checked = checkPublicJwks(input.jwks);
-  if (!checked.ok) throw new RepoError("invalid", checked.reason);
+  if (!checked.ok) throw new Refusal("invalid_request", checked.reason);
   return { jkus, jwks: checked.jwks as { keys: StoredJwk[] } };
 }
 
@@ -122,11 +122,12 @@ function checkedKeys(input: RegisterCdsClientInput, mode: "test" | "live") {
  */
 export async function registerCdsClient(db: Db, input: RegisterCdsClientInput): Promise<CdsClientSummary> {
   const mode = input.mode ?? "test";
-  if (mode !== "test" && mode !== "live") throw new RepoError("invalid", "--mode must be test or live.");
+  if (mode !== "test" && mode !== "live")
+    throw new Refusal("invalid_request", "--mode must be test or live.");
   const iss = checkedIss(input.iss);
   const keys = checkedKeys(input, mode);
   const unusable = keys.jwks ? await unusableKeyReason(keys.jwks) : null;
-  if (unusable) throw new RepoError("invalid", unusable);
+  if (unusable) throw new Refusal("invalid_request", unusable);
   return db.transaction(async (tx) => {
     const [account] = await tx
       .select({ id: accounts.id, planId: accounts.planId, limit: plans.cdsClientLimit })
@@ -134,14 +135,14 @@ export async function registerCdsClient(db: Db, input: RegisterCdsClientInput): 
       .innerJoin(plans, eq(plans.id, accounts.planId))
       .where(eq(accounts.id, input.accountId))
       .for("update", { of: accounts });
-    if (!account) throw new RepoError("not_found", `No account ${input.accountId}.`);
+    if (!account) throw new Refusal("not_found", `No account ${input.accountId}.`);
     const [active] = await tx
       .select({ count: sql<number>`count(*)::int` })
       .from(cdsClients)
       .where(and(eq(cdsClients.accountId, account.id), isNull(cdsClients.revokedAt)));
     if (account.limit !== null && (active?.count ?? 0) >= account.limit)
-      throw new RepoError(
-        "invalid",
+      throw new Refusal(
+        "invalid_request",
         `The ${account.planId} plan allows ${account.limit} active CDS clients; revoke one or change the plan.`,
       );
     const [taken] = await tx
@@ -151,8 +152,8 @@ export async function registerCdsClient(db: Db, input: RegisterCdsClientInput): 
         and(eq(cdsClients.accountId, account.id), eq(cdsClients.iss, iss), isNull(cdsClients.revokedAt)),
       );
     if (taken)
-      throw new RepoError(
-        "invalid",
+      throw new Refusal(
+        "invalid_request",
         `This account already has an active CDS client for the issuer ${iss} (${taken.id}); revoke it first.`,
       );
     const [row] = await tx
@@ -201,7 +202,7 @@ export async function revokeCdsClient(
     .returning({ id: cdsClients.id, revokedAt: cdsClients.revokedAt });
   if (updated) return { id: updated.id, revokedAt: (updated.revokedAt as Date).toISOString() };
   const [existing] = await db.select({ revokedAt: cdsClients.revokedAt }).from(cdsClients).where(scope);
-  if (!existing?.revokedAt) throw new RepoError("not_found", `No CDS client ${id}.`);
+  if (!existing?.revokedAt) throw new Refusal("not_found", `No CDS client ${id}.`);
   return { id, revokedAt: existing.revokedAt.toISOString() };
 }
 

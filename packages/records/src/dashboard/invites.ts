@@ -14,10 +14,10 @@ import {
   gt,
   isNull,
   organizations,
-  RepoError,
   type SQL,
   sql,
 } from "@svc/db";
+import { Refusal } from "@svc/refusal";
 import { z } from "zod";
 import { recordAudit } from "./audit.js";
 import {
@@ -49,7 +49,7 @@ function inWorkspace(table: typeof dashboardMembers | typeof dashboardInvites, w
     : eq(table.accountId, workspace.accountId);
 }
 
-/** The workspace exists (an unknown id is a RepoError the CLI prints). */
+/** The workspace exists (an unknown id is a Refusal the CLI prints). */
 async function checkWorkspaceExists(db: Db, workspace: Workspace): Promise<void> {
   const found = isOrganization(workspace)
     ? await db
@@ -57,7 +57,7 @@ async function checkWorkspaceExists(db: Db, workspace: Workspace): Promise<void>
         .from(organizations)
         .where(eq(organizations.id, workspace.orgId))
     : await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, workspace.accountId));
-  if (found.length === 0) throw new RepoError("not_found", `No ${workspaceLabel(workspace)}.`);
+  if (found.length === 0) throw new Refusal("not_found", `No ${workspaceLabel(workspace)}.`);
 }
 
 /** The password hash of the dashboard user with this email, if there is one with a password. */
@@ -95,7 +95,10 @@ export async function createInvite(
   const now = options.now ?? new Date();
   const parsed = InviteInputSchema.safeParse(input);
   if (!parsed.success)
-    throw new RepoError("invalid", `Invalid invitation: ${parsed.error.issues[0]?.message ?? "bad input"}.`);
+    throw new Refusal(
+      "invalid_request",
+      `Invalid invitation: ${parsed.error.issues[0]?.message ?? "bad input"}.`,
+    );
   const { workspace, role } = parsed.data;
   const email = parsed.data.email?.toLowerCase();
   await checkWorkspaceExists(db, workspace);
@@ -350,10 +353,10 @@ export async function changeMember(
       .where(inWorkspace(dashboardMembers, input.workspace))
       .for("update");
     const member = members.find((m) => m.userId === input.userId);
-    if (!member) throw new RepoError("not_found", "No such user here.");
+    if (!member) throw new Refusal("not_found", "No such user here.");
     const owners = members.filter((m) => m.role === "owner").length;
     if (member.role === "owner" && input.role !== "owner" && owners === 1)
-      throw new RepoError("invalid", "The account must keep an owner: make someone else owner first.");
+      throw new Refusal("invalid_request", "The account must keep an owner: make someone else owner first.");
     const thisMembership = and(
       eq(dashboardMembers.userId, input.userId),
       eq(dashboardMembers.workspaceId, workspaceIdOf(input.workspace)),

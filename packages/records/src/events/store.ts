@@ -1,5 +1,5 @@
 import { and, asc, type Db, EVENT_RETENTION_DAYS, eq, events, gte, type SQL, sql } from "@svc/db";
-import { decodeCursor, encodeCursor } from "@svc/http";
+import { decodeCursor, encodeCursor } from "../cursor.js";
 import type { Scope } from "../scope.js";
 
 /** Reads of the account's event stream (events are written by the lab and wearable stores). */

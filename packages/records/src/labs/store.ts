@@ -1,17 +1,12 @@
 import { randomInt } from "node:crypto";
 import { and, type Db, type DbOrTx, desc, eq, labOrders, lt, or, recordEvent, type SQL } from "@svc/db";
-import { decodeCursor, encodeCursor } from "@svc/http";
 import { newId } from "@svc/ids";
+import { Refusal } from "@svc/refusal";
+import { decodeCursor, encodeCursor } from "../cursor.js";
 import type { Scope } from "../scope.js";
 import type { LabPanel } from "./catalog.js";
 import { type LabResults, sandboxResults } from "./results.js";
-import {
-  assertTransition,
-  LabOrderError,
-  type LabOrderStatus,
-  labOrderNotFound,
-  nextStatus,
-} from "./transitions.js";
+import { assertTransition, type LabOrderStatus, labOrderNotFound, nextStatus } from "./transitions.js";
 
 /** Every query and write of lab orders: the routes and the operator CLI persist through here. */
 
@@ -147,7 +142,7 @@ export interface TransitionInput {
  * Apply one move inside a transaction: lock the order, check the move, update it, and write
  * `lab_order.status_changed` (plus `lab_order.results_ready` on entering `resulted`) with their
  * pending deliveries (handed to the queue after commit by the caller's outbox scope, see
- * `noteOutboxWrites`, or by the sweeper). A refused move is a `LabOrderError`.
+ * `noteOutboxWrites`, or by the sweeper). A refused move is a `Refusal`.
  */
 export async function transitionLabOrder(db: Db, input: TransitionInput): Promise<TransitionOutcome> {
   return db.transaction(async (tx) => {
@@ -188,7 +183,7 @@ async function lockLabOrder(tx: DbOrTx, input: TransitionInput): Promise<LabOrde
 function targetStatus(from: LabOrderStatus, input: TransitionInput): LabOrderStatus {
   if (input.expectFrom && from !== input.expectFrom) {
     const to = input.to ?? nextStatus(input.expectFrom);
-    throw new LabOrderError(
+    throw new Refusal(
       "invalid_transition",
       `A lab order cannot move from ${from} to ${to}; only a ${input.expectFrom} order can.`,
     );
@@ -209,7 +204,7 @@ function resultsOnEntering(
   if (to !== "resulted") return current;
   if (attached) return attached;
   if (row.mode === "test") return sandboxResults(row.id, row.panelId, now);
-  throw new LabOrderError(
+  throw new Refusal(
     "invalid_transition",
     "A live lab order moves to resulted only with the laboratory's results attached.",
   );

@@ -1,4 +1,4 @@
-import { ApiError } from "@svc/http";
+import { Refusal } from "@svc/refusal";
 
 /**
  * The lab order lifecycle (decision 34): the states and every legal move, checked by the one
@@ -51,35 +51,24 @@ export function isLabOrderStatus(value: string): value is LabOrderStatus {
 }
 
 /**
- * A refused lab order move, as the API error the routes return: 404 `not_found`, 409
- * `invalid_transition`, or 400 `invalid_request` naming `to` for an unknown status. A class of
- * its own so the operator CLI, which moves orders through the same function, can recognise it.
+ * A refused lab order move is a `Refusal` (decision 210): `not_found`, `invalid_transition`, or
+ * `invalid_request` naming `to` for an unknown status. The routes pass it through, and the
+ * dashboard and operator CLI, which move orders through the same function, recognise it by code.
  */
-export class LabOrderError extends ApiError {
-  constructor(
-    code: "not_found" | "invalid_transition" | "invalid_request",
-    message: string,
-    options: ConstructorParameters<typeof ApiError>[2] = {},
-  ) {
-    super(code, message, options);
-    this.name = "LabOrderError";
-  }
-}
-
-export function labOrderNotFound(): LabOrderError {
-  return new LabOrderError("not_found", "No lab order with this id exists for this account.");
+export function labOrderNotFound(): Refusal {
+  return new Refusal("not_found", "No lab order with this id exists for this account.");
 }
 
 /** Refuse an illegal move with a message naming both states. */
 export function assertTransition(from: string, to: string): asserts to is LabOrderStatus {
   if (!isLabOrderStatus(to)) {
     const message = `"${to}" is not a lab order status.`;
-    throw new LabOrderError("invalid_request", message, { issues: [{ path: "to", message }] });
+    throw new Refusal("invalid_request", message, { issues: [{ path: "to", message }] });
   }
   const allowed = isLabOrderStatus(from) ? ALLOWED_TRANSITIONS[from] : [];
   if (!allowed.includes(to)) {
     const options = allowed.length ? `; from ${from} it can move to ${allowed.join(" or ")}` : "";
-    throw new LabOrderError("invalid_transition", `A lab order cannot move from ${from} to ${to}${options}.`);
+    throw new Refusal("invalid_transition", `A lab order cannot move from ${from} to ${to}${options}.`);
   }
 }
 
@@ -87,7 +76,7 @@ export function assertTransition(from: string, to: string): asserts to is LabOrd
 export function nextStatus(from: string): LabOrderStatus {
   const next = isLabOrderStatus(from) ? MAIN_PATH[from] : undefined;
   if (!next) {
-    throw new LabOrderError(
+    throw new Refusal(
       "invalid_transition",
       `A lab order in ${from} cannot advance; ${from} is a final state.`,
     );

@@ -1,6 +1,6 @@
 import { and, type Db, desc, eq, lt, mseSafetyEvents, or } from "@svc/db";
-import { decodeCursor, encodeCursor } from "@svc/http";
 import type { SafetyEventPayload } from "@svc/webhooks";
+import { decodeCursor, encodeCursor } from "../cursor.js";
 
 /** Where a page of safety events ends: the last event's creation time and id (the sort key). */
 export interface SafetyEventPosition {

@@ -12,8 +12,8 @@ import {
   wearableConnections,
   wearableDailyMetrics,
 } from "@svc/db";
-import { ApiError } from "@svc/http";
 import { newId } from "@svc/ids";
+import { Refusal } from "@svc/refusal";
 import type { Scope } from "../scope.js";
 import { newConnectToken } from "./connect-token.js";
 import { adapterFor, type DailyMetrics, findProvider, lastDays, type ProviderCode } from "./providers.js";
@@ -24,13 +24,13 @@ import { adapterFor, type DailyMetrics, findProvider, lastDays, type ProviderCod
  *   pending -> connected (patient completes the connect page, or the test helper) -> disconnected
  *   pending -> disconnected (the caller withdraws an unused link)
  * `disconnected` is terminal: reconnecting creates a new connection. A refused move is an
- * `ApiError` with the code and message the routes return.
+ * `Refusal` with the code and message the routes return (decision 210).
  */
 export type WearableConnectionRow = typeof wearableConnections.$inferSelect;
 export type DailyMetricsRow = typeof wearableDailyMetrics.$inferSelect;
 
-function connectionNotFound(): ApiError {
-  return new ApiError("not_found", "No wearable connection with this id exists for this account.");
+function connectionNotFound(): Refusal {
+  return new Refusal("not_found", "No wearable connection with this id exists for this account.");
 }
 
 export interface NewConnection {
@@ -189,14 +189,14 @@ export async function completeConnection(
   return db.transaction(async (tx) => {
     const row = await lockConnection(tx, at);
     if (row.status !== "pending") {
-      throw new ApiError(
+      throw new Refusal(
         "invalid_transition",
         `A wearable connection cannot move from ${row.status} to connected; only a pending connection can.`,
       );
     }
     const provider = findProvider(providerCode);
     if (!provider || !row.providers.includes(provider.code)) {
-      throw new ApiError(
+      throw new Refusal(
         "invalid_request",
         `This connection offers ${row.providers.join(", ")}; ${providerCode} is not one of them.`,
         { issues: [{ path: "provider", message: "not one of the connection's providers" }] },
@@ -216,7 +216,7 @@ export async function disconnectConnection(
   return db.transaction(async (tx) => {
     const row = await lockConnection(tx, at);
     if (row.status === "disconnected") {
-      throw new ApiError(
+      throw new Refusal(
         "invalid_transition",
         "A wearable connection cannot move from disconnected to disconnected; it is already disconnected (terminal).",
       );
@@ -242,12 +242,12 @@ export async function syncConnection(
   return db.transaction(async (tx) => {
     const row = await lockConnection(tx, { id, scope });
     if (row.status !== "connected" || !row.provider) {
-      throw new ApiError("conflict", `Only a connected connection can sync; this one is ${row.status}.`);
+      throw new Refusal("conflict", `Only a connected connection can sync; this one is ${row.status}.`);
     }
     const provider = findProvider(row.provider);
     const adapter = adapterFor(row.mode);
     if (!provider || !adapter) {
-      throw new ApiError(
+      throw new Refusal(
         "forbidden",
         "On-demand sync is a sandbox feature (test keys); live connections sync on the provider's schedule.",
       );

@@ -1,12 +1,14 @@
 import path from "node:path";
 import { loopbackWebhooksAllowed, parseEnv, publicBaseUrl } from "@svc/http/runtime";
 import { JWKS_MAX_BYTES, listCdsClients, registerCdsClient, revokeCdsClient } from "@svc/records";
-import { CliError, type CommandTable, list, readJsonFile, text } from "../command.js";
+import { Refusal } from "@svc/refusal";
+import { type CommandTable, list, readJsonFile, text } from "../command.js";
 
 /** The mode asked for (default test). */
 function mode(value: string | undefined): "test" | "live" {
   if (value === undefined) return "test";
-  if (value !== "test" && value !== "live") throw new CliError("--mode must be test or live.");
+  if (value !== "test" && value !== "live")
+    throw new Refusal("invalid_request", "--mode must be test or live.");
   return value;
 }
 

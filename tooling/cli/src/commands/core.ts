@@ -7,8 +7,9 @@ import {
   revokeApiKey,
 } from "@svc/db";
 import { KEYS_CHANGED_CHANNEL } from "@svc/http";
+import { Refusal } from "@svc/refusal";
 import { announce } from "../announce.js";
-import { CliError, type CommandTable, integer, list, text } from "../command.js";
+import { type CommandTable, integer, list, text } from "../command.js";
 
 /** Accounts, organizations, keys, and the migration step of a deployment. */
 export const coreCommands: CommandTable = {
@@ -17,7 +18,7 @@ export const coreCommands: CommandTable = {
   "accounts create": async (args, { db }) => {
     const plan = (text(args, "plan", false) ?? "sandbox") as PlanId;
     if (!PLAN_IDS.includes(plan))
-      throw new CliError(`Unknown plan "${plan}"; valid plans: ${PLAN_IDS.join(", ")}.`);
+      throw new Refusal("invalid_request", `Unknown plan "${plan}"; valid plans: ${PLAN_IDS.join(", ")}.`);
     return createAccount(db, {
       name: text(args, "name") as string,
       plan,

@@ -1,6 +1,7 @@
 import type { DbHandle } from "@svc/db";
+import { Refusal } from "@svc/refusal";
 import type { ParsedArgs } from "../args.js";
-import { CliError, type CommandTable } from "../command.js";
+import type { CommandTable } from "../command.js";
 import { cdsCommands, cdsUsage } from "./cds.js";
 import { coreCommands, coreUsage } from "./core.js";
 import { labCommands, labUsage } from "./labs.js";
@@ -27,6 +28,7 @@ ${[...coreUsage, ...modelUsage, ...webhookUsage, ...labUsage, ...userUsage, ...c
 /** Run the command the positionals name against a database handle; the one JSON object it prints. */
 export async function runCommand(args: ParsedArgs, handle: DbHandle): Promise<Record<string, unknown>> {
   const command = commands[args.positionals.join(" ")];
-  if (!command) throw new CliError(`Unknown command "${args.positionals.join(" ")}".\n${USAGE}`);
+  if (!command)
+    throw new Refusal("invalid_request", `Unknown command "${args.positionals.join(" ")}".\n${USAGE}`);
   return command(args, handle);
 }

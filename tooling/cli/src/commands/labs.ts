@@ -1,8 +1,9 @@
 import type { DbHandle } from "@svc/db";
 import { LabResultsSchema } from "@svc/http";
-import { LAB_ORDER_STATUSES, LabOrderError, transitionLabOrder } from "@svc/records";
+import { LAB_ORDER_STATUSES, transitionLabOrder } from "@svc/records";
+import { Refusal } from "@svc/refusal";
 import type { ParsedArgs } from "../args.js";
-import { CliError, type CommandTable, readJsonFile, text } from "../command.js";
+import { type CommandTable, readJsonFile, text } from "../command.js";
 
 /**
  * Operator lab commands (decision 34): provider authorization and the later moves of a lab order, in
@@ -19,7 +20,8 @@ function readResults(args: ParsedArgs) {
   const parsed = LabResultsSchema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new CliError(
+    throw new Refusal(
+      "invalid_request",
       `The results in ${file} are not { observedAt, biomarkers: [...] }: ${first?.path.join(".") || "(root)"} ${first?.message ?? ""}`.trim(),
     );
   }
@@ -31,7 +33,10 @@ async function move(
   input: { id: string; to?: string; expectFrom?: "requested"; results?: ReturnType<typeof readResults> },
 ) {
   if (input.to !== undefined && !(LAB_ORDER_STATUSES as readonly string[]).includes(input.to)) {
-    throw new CliError(`Unknown status "${input.to}"; valid: ${LAB_ORDER_STATUSES.join(", ")}.`);
+    throw new Refusal(
+      "invalid_request",
+      `Unknown status "${input.to}"; valid: ${LAB_ORDER_STATUSES.join(", ")}.`,
+    );
   }
   try {
     const outcome = await transitionLabOrder(handle.db, input);
@@ -44,8 +49,9 @@ async function move(
       hasResults: outcome.order.results !== null,
     };
   } catch (error) {
-    if (error instanceof LabOrderError) {
-      throw new CliError(error.code === "not_found" ? `No lab order ${input.id}.` : error.message);
+    // The operator gave the id: name it (the API's not_found message does not).
+    if (error instanceof Refusal && error.code === "not_found") {
+      throw new Refusal("not_found", `No lab order ${input.id}.`);
     }
     throw error;
   }

@@ -1,7 +1,8 @@
 import { listModelVersions, MODELS_CHANGED_CHANNEL, promoteModelVersion, proposeModelVersion } from "@svc/db";
 import { ENGINE_NAMES, ENGINE_REGISTRY, isEngineName } from "@svc/intelligence";
+import { Refusal } from "@svc/refusal";
 import { announce } from "../announce.js";
-import { CliError, type CommandTable, integer, readJsonFile, text } from "../command.js";
+import { type CommandTable, integer, readJsonFile, text } from "../command.js";
 
 export const modelCommands: CommandTable = {
   "models list": async (args, { db }) => ({
@@ -18,7 +19,10 @@ export const modelCommands: CommandTable = {
       try {
         ENGINE_REGISTRY[engine].resolveParams(params);
       } catch (error) {
-        throw new CliError(`The ${engine} engine cannot use these parameters: ${(error as Error).message}`);
+        throw new Refusal(
+          "invalid_request",
+          `The ${engine} engine cannot use these parameters: ${(error as Error).message}`,
+        );
       }
     }
     return proposeModelVersion(db, ENGINE_NAMES, {
@@ -29,7 +33,7 @@ export const modelCommands: CommandTable = {
   },
   "models promote": async (args, { db }) => {
     const version = integer(args, "version");
-    if (version === undefined) throw new CliError("Missing --version.");
+    if (version === undefined) throw new Refusal("invalid_request", "Missing --version.");
     const result = await promoteModelVersion(db, ENGINE_NAMES, {
       engine: text(args, "engine") as string,
       version,

@@ -1,18 +1,22 @@
 import { DASHBOARD_ROLES, type DashboardRole } from "@svc/db";
 import { parseEnv, publicBaseUrl } from "@svc/http/runtime";
 import { createInvite } from "@svc/records";
-import { CliError, type CommandTable, text } from "../command.js";
+import { Refusal } from "@svc/refusal";
+import { type CommandTable, text } from "../command.js";
 
 /** Dashboard users (decision 57): a one-time set-password link for a user of an account or organization. */
 export const userCommands: CommandTable = {
   "users invite": async (args, { db }) => {
     const role = text(args, "role") as string;
     if (!(DASHBOARD_ROLES as readonly string[]).includes(role))
-      throw new CliError(`Unknown role "${role}"; valid roles: ${DASHBOARD_ROLES.join(", ")}.`);
+      throw new Refusal(
+        "invalid_request",
+        `Unknown role "${role}"; valid roles: ${DASHBOARD_ROLES.join(", ")}.`,
+      );
     const accountId = text(args, "account", false);
     const orgId = text(args, "org", false);
     if (Boolean(accountId) === Boolean(orgId))
-      throw new CliError("Give --account ID or --org ID (one of them).");
+      throw new Refusal("invalid_request", "Give --account ID or --org ID (one of them).");
     const invite = await createInvite(
       db,
       {

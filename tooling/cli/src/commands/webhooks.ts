@@ -6,13 +6,15 @@ import {
   removeWebhookEndpoint,
 } from "@svc/delivery";
 import { loopbackWebhooksAllowed, parseEnv } from "@svc/http/runtime";
-import { CliError, type CommandTable, integer, text } from "../command.js";
+import { Refusal } from "@svc/refusal";
+import { type CommandTable, integer, text } from "../command.js";
 import { handingOffDeliveries } from "../hand-off.js";
 
 /** The mode asked for; unset leaves the default to the endpoint's owner (organizations: live). */
 function mode(value: string | undefined): "test" | "live" | undefined {
   if (value === undefined) return undefined;
-  if (value !== "test" && value !== "live") throw new CliError("--mode must be test or live.");
+  if (value !== "test" && value !== "live")
+    throw new Refusal("invalid_request", "--mode must be test or live.");
   return value;
 }
 

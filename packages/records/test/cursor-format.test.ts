@@ -1,15 +1,15 @@
+import { codeToStatus, Refusal } from "@svc/refusal";
 import { describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor } from "../src/cursor.js";
-import { ApiError } from "../src/errors.js";
 
 const SHAPE = [/^\d{1,15}$/, /^labord_[0-9a-z]{26}$/];
 const ID = `labord_${"a".repeat(26)}`;
 
-function refusal(cursor: string): ApiError {
+function refusal(cursor: string): Refusal {
   try {
     decodeCursor(cursor, SHAPE);
   } catch (error) {
-    if (error instanceof ApiError) return error;
+    if (error instanceof Refusal) return error;
     throw error;
   }
   throw new Error(`accepted ${cursor}`);
@@ -34,7 +34,7 @@ describe("list cursors (one format for every list)", () => {
     ["a truncated cursor", encodeCursor(["1", ID]).slice(0, -3)],
   ])("%s is a 400 invalid_request naming cursor", (_name, cursor) => {
     const error = refusal(cursor);
-    expect(error.status).toBe(400);
+    expect(codeToStatus[error.code]).toBe(400);
     expect(error.code).toBe("invalid_request");
     expect(error.options.issues?.map((i) => i.path)).toEqual(["cursor"]);
   });

@@ -1,8 +1,9 @@
-import { ApiError } from "./errors.js";
+import { Refusal } from "@svc/refusal";
 
 /**
  * Opaque keyset cursors, one format for every list in both APIs: base64url of a JSON array of
- * strings. Clients pass `nextCursor` back unchanged; they never read it.
+ * strings. Clients pass `nextCursor` back unchanged; they never read it. It lives with the data
+ * access whose lists issue it, not in the HTTP layer (decision 210).
  */
 export function encodeCursor(parts: readonly string[]): string {
   return Buffer.from(JSON.stringify(parts), "utf8").toString("base64url");
@@ -33,8 +34,8 @@ function cursorParts(cursor: string): string[] | undefined {
   }
 }
 
-function invalidCursor(): ApiError {
-  return new ApiError(
+function invalidCursor(): Refusal {
+  return new Refusal(
     "invalid_request",
     "The cursor is not valid; pass back a nextCursor exactly as returned.",
     {
