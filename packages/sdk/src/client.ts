@@ -164,11 +164,6 @@ export function createClient(options: ClientOptions) {
           raw.POST("/v1/relapse/{patientId}/agent", { params: { path: { patientId } }, body, ...c(call) }),
         ),
     },
-    sleep: {
-      review: analysisCall((body: BodyOf<PostOperation<"/v1/sleep/review">>, call?: RequestOptions) =>
-        unwrap(raw.POST("/v1/sleep/review", { body, ...c(call) })),
-      ),
-    },
     outcome: {
       score: analysisCall((body: BodyOf<PostOperation<"/v1/outcome/score">>, call?: RequestOptions) =>
         unwrap(raw.POST("/v1/outcome/score", { body, ...c(call) })),
