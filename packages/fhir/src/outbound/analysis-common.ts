@@ -1,16 +1,7 @@
 /** Types and small builders the analysis mappings share. */
 import type { CodeableConcept, Coding, Observation, Patient, Reference } from "@medplum/fhirtypes";
-import type {
-  BiomarkerData,
-  DmseData,
-  MedicationData,
-  ModelRef,
-  OutcomeData,
-  PatientFinding,
-  Prescription,
-  RelapseData,
-} from "@svc/engines";
-import type { IntelligenceBlock } from "@svc/intelligence";
+import type { ModelRef, PatientFinding, Prescription } from "@svc/engines";
+import type { ENGINE_REGISTRY, EngineName, IntelligenceBlock } from "@svc/intelligence";
 import { compact, type NewId } from "./resources.js";
 
 export interface AnswerCommon {
@@ -29,15 +20,18 @@ export interface AnswerReview {
   patientFindings?: readonly PatientFinding[];
 }
 
-/** One analysis answer: the engine, the response `data`, and the request fields the mapping reads. */
-export type AnalysisAnswer = AnswerReview &
-  (
-    | { engine: "dmse"; data: AnswerCommon & DmseData; request?: AnalysisRequestFields }
-    | { engine: "biomarker"; data: AnswerCommon & BiomarkerData; request?: AnalysisRequestFields }
-    | { engine: "medication"; data: AnswerCommon & MedicationData; request?: AnalysisRequestFields }
-    | { engine: "outcome"; data: AnswerCommon & OutcomeData; request?: AnalysisRequestFields }
-    | { engine: "relapse"; data: AnswerCommon & RelapseData; request?: AnalysisRequestFields }
-  );
+/** The `data` of an engine's run, read from its descriptor in the registry. */
+type EngineData<E extends EngineName> = ReturnType<(typeof ENGINE_REGISTRY)[E]["run"]>["data"];
+
+/** One engine's answer: its name, the response `data`, and the request fields the mapping reads. */
+export type EngineAnswer<E extends EngineName> = AnswerReview & {
+  engine: E;
+  data: AnswerCommon & EngineData<E>;
+  request?: AnalysisRequestFields;
+};
+
+/** An analysis answer: one member per engine of the registry (decision 101), told apart by `engine`. */
+export type AnalysisAnswer = { [E in EngineName]: EngineAnswer<E> }[EngineName];
 
 /** Request fields the mapping reads: the prescriptions (interactions and `implicated`). */
 export interface AnalysisRequestFields {

@@ -5,23 +5,13 @@
  * sufficient, and a Provenance naming the engine and the model version it ran with. Pure: the
  * public base URL and the id minting are passed in. Field-to-element map: docs/fhir.md, "FHIR out".
  */
-import type { Bundle, Device, Observation, Provenance } from "@medplum/fhirtypes";
-import { doseCheckOptions } from "@svc/engines";
-import { ENGINE_REGISTRY, type EngineName } from "@svc/intelligence";
+import type { Bundle, Device, Provenance } from "@medplum/fhirtypes";
+import { ENGINE_REGISTRY } from "@svc/intelligence";
 import type { AnalysisAnswer, Context, OutboundOptions } from "./analysis-common.js";
-import {
-  attachCodes,
-  biomarkerObservations,
-  dmseObservations,
-  moduleSignalObservation,
-  outcomeObservation,
-  relapseObservation,
-  relapseRiskAssessment,
-} from "./analysis-observations.js";
+import { attachCodes } from "./analysis-observations.js";
 import { codeSystemUrl, identifierSystem } from "./canonical.js";
-import { ANALYSIS_CODES } from "./code-systems.js";
+import { engineEntries } from "./engine-mappings.js";
 import { guidanceResponse } from "./guidance.js";
-import { interactionIssues } from "./interactions.js";
 import { patientFindingResources } from "./patient-review.js";
 import { collection, type Entry, entry, randomId, ref } from "./resources.js";
 
@@ -29,6 +19,7 @@ export type {
   AnalysisAnswer,
   AnalysisRequestFields,
   AnswerReview,
+  EngineAnswer,
   OutboundOptions,
 } from "./analysis-common.js";
 export { DETECTED_ISSUE_SEVERITIES, UNIDENTIFIED_SUBJECT } from "./analysis-common.js";
@@ -39,7 +30,7 @@ export { type PatientFindingContext, patientFindingResources } from "./patient-r
 // Provenance
 
 function engineDevice(ctx: Context): Device {
-  const descriptor = ENGINE_REGISTRY[ctx.answer.engine as EngineName];
+  const descriptor = ENGINE_REGISTRY[ctx.answer.engine];
   const { model, intelligence } = ctx.answer.data;
   return {
     resourceType: "Device",
@@ -81,69 +72,6 @@ export function provenance(ctx: Context, targets: Entry[]): Entry<Provenance> {
 // ---------------------------------------------------------------------------------------------
 // The Bundle
 
-interface EngineEntries {
-  observations: Entry<Observation>[];
-  /** Observations keyed by the `data` item they map ("signals.0"), for the engine's codes. */
-  byItem: Map<string, Entry<Observation>>;
-  others: Entry[];
-  caveat?: string;
-}
-
-function keyed(list: string, items: Entry<Observation>[], offset = 0): [string, Entry<Observation>][] {
-  return items.map((item, i) => [`${list}.${i - offset}`, item]);
-}
-
-function engineEntries(ctx: Context): EngineEntries {
-  const { answer } = ctx;
-  switch (answer.engine) {
-    case "dmse": {
-      const observations = dmseObservations(ctx, answer.data);
-      return { observations, byItem: new Map(keyed("signals", observations)), others: [] };
-    }
-    case "biomarker": {
-      const observations = biomarkerObservations(ctx, answer.data);
-      const signals = observations.slice(0, answer.data.signals.length);
-      const findings = observations.slice(answer.data.signals.length);
-      return {
-        observations,
-        byItem: new Map([...keyed("signals", signals), ...keyed("valueFindings", findings)]),
-        others: [],
-      };
-    }
-    case "medication": {
-      const prescriptions = answer.request?.prescriptions ?? [];
-      const observations = answer.data.signals.map((s) =>
-        moduleSignalObservation(ctx, s, ANALYSIS_CODES.medicationSignal, prescriptions),
-      );
-      // The dose check at the patient's age and hepatic function, as the JSON answer's (decision 198).
-      const review = answer.data.patientReview;
-      const interactions = interactionIssues(
-        ctx,
-        prescriptions,
-        review === undefined ? {} : doseCheckOptions(review.patient, new Date(answer.data.generatedAt)),
-      );
-      return {
-        observations,
-        byItem: new Map(keyed("signals", observations)),
-        others: interactions.issues,
-        caveat: interactions.caveat,
-      };
-    }
-    case "outcome": {
-      const score = outcomeObservation(ctx, answer.data);
-      return { observations: [score], byItem: new Map(), others: [] };
-    }
-    case "relapse": {
-      const score = relapseObservation(ctx, answer.data);
-      return {
-        observations: [score],
-        byItem: new Map(),
-        others: [relapseRiskAssessment(ctx, answer.data, score)],
-      };
-    }
-  }
-}
-
 /**
  * The analysis answer as a FHIR R4 `collection` Bundle (decision 116). Entries: the Observations,
  * then the RiskAssessment or DetectedIssues, the patient review's findings (DetectedIssues, "not
@@ -153,7 +81,7 @@ function engineEntries(ctx: Context): EngineEntries {
  */
 export function analysisBundle(answer: AnalysisAnswer, options: OutboundOptions): Bundle {
   const ctx: Context = { base: options.publicBaseUrl, newId: options.newId ?? randomId, answer };
-  const parts = engineEntries(ctx);
+  const parts = engineEntries(ctx, answer);
   const leftOver = attachCodes(ctx, parts.byItem, parts.observations[0]);
   const guidance = guidanceResponse(ctx, parts.caveat, leftOver);
   // The patient review's findings, when the answer carries them (decision 204).

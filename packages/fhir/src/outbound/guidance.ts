@@ -1,28 +1,22 @@
 /** The GuidanceResponse of an analysis answer: success, or data-required with what to send (decision 119). */
 import type { Coding, DataRequirement, GuidanceResponse } from "@medplum/fhirtypes";
 import type { IntelligenceBlock } from "@svc/intelligence";
-import {
-  type AnalysisAnswer,
-  type AnswerCommon,
-  type Context,
-  INPUT_TYPES,
-  text,
-} from "./analysis-common.js";
+import { type AnalysisAnswer, type Context, INPUT_TYPES, text } from "./analysis-common.js";
 import { inputCoding, ourCoding } from "./code-systems.js";
+import { engineDataInsufficient, engineNotes } from "./engine-mappings.js";
 import { compact, type Entry, entry, notes } from "./resources.js";
 
 // ---------------------------------------------------------------------------------------------
 // GuidanceResponse
 
 /**
- * Whether the engine had too little data to answer: its status says `insufficient_data`, or (relapse)
- * no symptom-scale trajectory could be read, so a low score is not evidence of low risk.
+ * Whether the engine had too little data to answer: its status says `insufficient_data`, or its
+ * mapping says so (relapse: no symptom-scale trajectory could be read, so a low score is not
+ * evidence of low risk).
  */
 export function dataInsufficient(answer: AnalysisAnswer): boolean {
   if (answer.data.intelligence.summary.status === "insufficient_data") return true;
-  if (answer.engine === "relapse")
-    return !answer.data.factors.some((f) => f.key === "symptoms" && f.available);
-  return false;
+  return engineDataInsufficient(answer);
 }
 
 /** The request fields to send (again): missing, stale, or sent but not used; every input when none is named. */
@@ -42,25 +36,8 @@ function dataRequirements(ctx: Context): DataRequirement[] {
   }));
 }
 
-/** The engine's own summary fields that no other resource carries. */
-function engineNotes(answer: AnalysisAnswer): (string | undefined)[] {
-  switch (answer.engine) {
-    case "dmse":
-      return [
-        `${answer.data.signalsPresent} signal(s) present; overall confidence ${answer.data.overallConfidence}.`,
-        ...answer.data.mseNarrative,
-      ];
-    case "medication":
-    case "biomarker":
-      return [`${answer.data.signalsPresent} signal(s) present.`];
-    case "outcome":
-    case "relapse":
-      return [];
-  }
-}
-
 function guidanceNotes(ctx: Context, caveat: string | undefined): GuidanceResponse["note"] {
-  const { intelligence, disclaimer } = ctx.answer.data as AnswerCommon & { disclaimer: string };
+  const { intelligence, disclaimer } = ctx.answer.data;
   const { summary, confidence, dataQuality, change, reasoning } = intelligence;
   const { missingInputs, freshness } = dataQuality;
   return notes(
