@@ -25,7 +25,7 @@ pnpm typecheck
 step "OpenAPI document matches the route schemas (no database needed)"
 pnpm openapi:check
 
-step "knowledge docs' generated tables match the knowledge tables (decision 215)"
+step "knowledge docs' generated tables match the knowledge tables (decision 208)"
 pnpm knowledge:docs:check
 
 # Redocly CLI with redocly.yaml at the root (decisions 130 and 159): recommended rules as errors,

@@ -3,7 +3,7 @@ import { Refusal } from "@svc/refusal";
 
 /**
  * The MSE Record API's own refusals, built in one place so the routes and the data-access
- * module answer each case with the same code and message (a `Refusal`, decision 210; the HTTP
+ * module answer each case with the same code and message (a `Refusal`, decision 206; the HTTP
  * error handler gives it its status).
  */
 

@@ -131,7 +131,7 @@ export const MAX_REQUEST_ISSUES = 50;
 /**
  * A validated hook call: the service found by its id and the request checked against its hook.
  * It flows as it is to `prefetchQueries`, the app's fetch and `runCdsService`: nothing looks the
- * service up or reads the body again (decision 221).
+ * service up or reads the body again (decision 210).
  */
 export interface HookCall {
   service: CdsService;

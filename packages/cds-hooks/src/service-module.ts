@@ -3,7 +3,7 @@
  * discovery descriptor with its prefetch templates, the prefetch keys it can answer without, the
  * rules its cards come from, and its run function. The registry (`services.ts`) lists the modules;
  * discovery, the hook call, the rule catalog and feedback read it, so adding a service is its
- * module, its test and its section of docs/cds-hooks.md (decision 220).
+ * module, its test and its section of docs/cds-hooks.md (decision 209).
  */
 import type { FoundCard } from "./cards.js";
 import type { HookRequest } from "./request.js";
@@ -57,7 +57,7 @@ export interface CdsService<H extends CdsHook = CdsHook> {
 /**
  * A service as the registry holds it. Its run is given only requests of the service's own hook:
  * `parseHookRequest` checks `hook` against the descriptor, and the call flows from there as it is
- * (decision 221); a request of another hook is a programming error, refused here.
+ * (decision 210); a request of another hook is a programming error, refused here.
  */
 export function defineCdsService<H extends CdsHook>(service: CdsService<H>): CdsService {
   const { hook } = service.descriptor;

@@ -1,5 +1,5 @@
 /**
- * The registry of the CDS Services this package offers (decision 220): the list of service
+ * The registry of the CDS Services this package offers (decision 209): the list of service
  * modules (`services/<service-id>.ts`), in discovery order. Discovery, the hook call (a service is
  * found by its id here, and runs its own module), the rule catalog and its pages, and feedback
  * all read this list, so a new service is one line here beside its module. Ids are stable

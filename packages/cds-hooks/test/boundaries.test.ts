@@ -5,7 +5,7 @@ import { workspaceClosure, workspaceManifests } from "@svc/testkit/workspace";
 import { describe, expect, it } from "vitest";
 
 /**
- * The CDS services are pure (decision 220): a service module, the registry and everything they
+ * The CDS services are pure (decision 209): a service module, the registry and everything they
  * reach import no HTTP layer (no Hono, no `@svc/http`), no database, queue or network client; the
  * app verifies the JWT, fetches what prefetch lacks and answers. Checked on the package's sources
  * and on the manifests of its workspace closure, so a slip fails CI.

@@ -8,7 +8,7 @@ import { accounts, events, webhookEndpoints } from "./schema.js";
 /** A transaction or the database itself: event writers run inside the caller's transaction. */
 export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-/** An event as written and delivered: the event resource of `@svc/webhooks` (decision 232). */
+/** An event as written and delivered: the event resource of `@svc/webhooks` (decision 214). */
 export interface RecordedEvent {
   event: EventResource;
   deliveryIds: string[];

@@ -12,7 +12,7 @@ export const MODELS_CHANGED_CHANNEL = "svc:models:changed";
 /**
  * The engines a model version may belong to, given by the caller: the engine registry's
  * `ENGINE_NAMES` (decision 101). The store keeps no list of its own, so `@svc/db` depends on no
- * domain package (decision 230); it refuses a name outside the list it is given.
+ * domain package (decision 212); it refuses a name outside the list it is given.
  */
 export type KnownEngines<E extends string> = readonly E[];
 

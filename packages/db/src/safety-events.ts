@@ -7,7 +7,7 @@ import { mseSafetyEvents, webhookEndpoints } from "./schema.js";
 
 /**
  * The payload of an MSE safety event, stored here as it is delivered, is `@svc/webhooks`'s
- * `SafetyEventPayload` (decision 38; one definition, decision 232): ids, the version and the
+ * `SafetyEventPayload` (decision 38; one definition, decision 214): ids, the version and the
  * catalog-derived risk only, no free text from the record.
  */
 export interface RecordedSafetyEvent {

@@ -5,7 +5,7 @@ import { type PackageManifest, workspaceClosure, workspaceManifests } from "@svc
 import { describe, expect, it } from "vitest";
 
 /**
- * The boundary decision 230 draws: `@svc/db` reaches no domain package, directly or through a
+ * The boundary decision 212 draws: `@svc/db` reaches no domain package, directly or through a
  * package it depends on. The model-version store takes the engine names from its callers (the
  * engine registry's `ENGINE_NAMES`) instead of importing the registry; the event payloads it
  * writes come from `@svc/webhooks`, which is pure and imports no domain package either.
@@ -28,7 +28,7 @@ function forbiddenImports(source: string): string[] {
   return specifiers.filter((s) => NOT_IN_DB.test(s.replace(/^(@svc\/[^/]+).*$/, "$1")));
 }
 
-describe("@svc/db depends on no domain package (decision 230)", () => {
+describe("@svc/db depends on no domain package (decision 212)", () => {
   it("neither @svc/db nor any package it reaches depends on @svc/intelligence or another domain package", () => {
     expect(workspaceClosure("@svc/db", manifests).size).toBeGreaterThan(1);
     expect(domainInClosure("@svc/db", manifests)).toEqual([]);
@@ -45,7 +45,7 @@ describe("@svc/db depends on no domain package (decision 230)", () => {
   });
 
   it("the checks catch the edge they guard against", () => {
-    // The manifest as it was before decision 230, and the same edge one package away.
+    // The manifest as it was before decision 212, and the same edge one package away.
     const before = new Map<string, PackageManifest>([
       ["@svc/db", { name: "@svc/db", dependencies: { "@svc/intelligence": "workspace:*" } }],
       ["@svc/intelligence", { name: "@svc/intelligence", dependencies: { "@svc/engines": "workspace:^" } }],

@@ -20,7 +20,6 @@ import {
   webhookEndpoints,
 } from "@svc/db";
 import { newId } from "@svc/ids";
-import { Refusal } from "@svc/refusal";
 import {
   addressPolicyFor,
   checkEndpointUrl,
@@ -29,11 +28,12 @@ import {
   refusedAddressReason,
   systemResolver,
 } from "@svc/outbound-http";
+import { Refusal } from "@svc/refusal";
 import { newWebhookSecret, TEST_EVENT_TYPE } from "@svc/webhooks";
 
 /**
  * Operator actions on webhook endpoints and deliveries (the `pnpm svc webhooks ...` commands).
- * Refusals are `Refusal`s (decision 210), which the CLI prints as `{ error }`.
+ * Refusals are `Refusal`s (decision 206), which the CLI prints as `{ error }`.
  */
 
 export interface AddEndpointInput {

@@ -8,7 +8,7 @@ import {
 } from "../src/knowledge/doc-tables.js";
 
 /**
- * The tables of the knowledge docs are generated from the knowledge tables (decision 215): each
+ * The tables of the knowledge docs are generated from the knowledge tables (decision 208): each
  * committed block is the text the generator writes now. Run `pnpm knowledge:docs` when this fails.
  */
 describe("the knowledge docs' generated tables", () => {

@@ -46,7 +46,7 @@ function statementTimedOut(err: unknown): ErrorReply | undefined {
 }
 
 /**
- * A refusal as the answer it is given, the one place a `Refusal` becomes HTTP (decision 210): an
+ * A refusal as the answer it is given, the one place a `Refusal` becomes HTTP (decision 206): an
  * ApiError with its own status and headers, any other with its code's status.
  */
 function refusalReply(refusal: Refusal): ErrorReply {

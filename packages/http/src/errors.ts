@@ -39,7 +39,7 @@ export interface ApiErrorOptions extends RefusalOptions {
 /**
  * A refusal the HTTP layer makes itself, with what only HTTP has: a status other than the code's
  * (413 for an oversized body) and response headers (Retry-After, Allow). Data access throws the
- * plain `Refusal` (decision 210); the error handler answers both.
+ * plain `Refusal` (decision 206); the error handler answers both.
  */
 export class ApiError extends Refusal {
   readonly status: number;

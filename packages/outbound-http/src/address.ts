@@ -6,7 +6,7 @@ import ipaddr from "ipaddr.js";
  * EHR's JWK Set or FHIR server (decision 122). Never to loopback, private, link-local, metadata
  * or other non-public addresses, unless the endpoint is allowed them (operator's `--allow-private`;
  * loopback for a test-mode endpoint where the operator allows loopback webhooks). Pure checks, the
- * one home of these rules (decision 231): the caller resolves names and passes addresses in, at
+ * one home of these rules (decision 213): the caller resolves names and passes addresses in, at
  * registration and again before each request (DNS rebinding).
  */
 export type AddressClass =

@@ -3,7 +3,7 @@ import { Refusal } from "@svc/refusal";
 /**
  * Opaque keyset cursors, one format for every list in both APIs: base64url of a JSON array of
  * strings. Clients pass `nextCursor` back unchanged; they never read it. It lives with the data
- * access whose lists issue it, not in the HTTP layer (decision 210).
+ * access whose lists issue it, not in the HTTP layer (decision 206).
  */
 export function encodeCursor(parts: readonly string[]): string {
   return Buffer.from(JSON.stringify(parts), "utf8").toString("base64url");

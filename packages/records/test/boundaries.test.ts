@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
  * CI: no app depends on an API app except the launcher CLI (which starts them) and the bench
  * (which reads their request schemas), and `@svc/records` reaches no route framework, queue or
  * model, directly or through a package that does; nor `@svc/http` itself, whose refusal and cursor
- * format it once imported (decision 210).
+ * format it once imported (decision 206).
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const API_APPS = ["@svc/intelligence-api", "@svc/mse-record-api", "@svc/webhook-worker", "@svc/dashboard"];
@@ -154,7 +154,7 @@ describe("package boundaries (decision 103)", () => {
     expect(forbiddenInClosure("@svc/records", manifests)).toEqual([]);
   });
 
-  it("@svc/records does not depend on @svc/http and imports none of it: its refusal is @svc/refusal's (decision 210)", () => {
+  it("@svc/records does not depend on @svc/http and imports none of it: its refusal is @svc/refusal's (decision 206)", () => {
     const m = manifest("packages/records");
     expect(Object.keys({ ...m.dependencies, ...m.devDependencies })).not.toContain("@svc/http");
     expect(Object.keys({ ...m.dependencies })).toContain("@svc/refusal");
@@ -217,7 +217,7 @@ describe("package boundaries (decision 103)", () => {
     ]);
     chain.set("@svc/outbound", { name: "@svc/outbound", dependencies: { "@svc/webhooks": "1" } });
     expect(forbiddenInClosure("@svc/records", chain)).toEqual([]);
-    // The HTTP package reached other than through the gateway's JSON screen fails (decision 210);
+    // The HTTP package reached other than through the gateway's JSON screen fails (decision 206);
     // its Hono is tolerated, a queue added to it is not.
     chain.set("@svc/http", { name: "@svc/http", dependencies: { hono: "~4", bullmq: "~6" } });
     chain.set("@svc/db", { name: "@svc/db", dependencies: { "@svc/http": "workspace:*" } });

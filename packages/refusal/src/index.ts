@@ -1,5 +1,5 @@
 /**
- * The one refusal below HTTP (decision 210): data access (`@svc/db`, `@svc/records`,
+ * The one refusal below HTTP (decision 206): data access (`@svc/db`, `@svc/records`,
  * `@svc/delivery`, an API's own stores) throws a `Refusal` with a code of the contract's error
  * vocabulary, and each door maps it in one place: the HTTP error handler to the status of
  * `codeToStatus` and the API's error body, the operator CLI to its message and exit code 1, the

@@ -1,6 +1,6 @@
 /**
  * The source of `src/generated/client.ts`: one wrapper per operation of `docs/openapi.json`, read
- * from the document alone (decision 235). What each wrapper is comes from the operation:
+ * from the document alone (decision 216). What each wrapper is comes from the operation:
  *
  * - its place in the client (`labs.orders.create`) is the call of the operation's `@svc/sdk`
  *   sample (`x-codeSamples`, which the reference shows), or its `operationId` when it has none;

@@ -7,7 +7,7 @@ export type ClientOptions = TransportOptions;
 /**
  * The Node client: every operation of the Intelligence and MSE Record APIs, grouped by resource,
  * with retries, timeouts, idempotency keys, typed errors and cursor lists (see the README). The
- * wrappers are generated from docs/openapi.json (`src/generated/client.ts`, decision 235); `raw`
+ * wrappers are generated from docs/openapi.json (`src/generated/client.ts`, decision 216); `raw`
  * is the typed path client for anything they do not cover.
  */
 export function createClient(options: ClientOptions) {

@@ -132,7 +132,7 @@ describe("the browser entry", () => {
     const external = [...graph.values()].flat().filter((s) => !s.startsWith("."));
     expect(new Set(external)).toEqual(new Set(["openapi-fetch", "@svc/webhooks"]));
     // @svc/webhooks (decision 154) and the @svc/ids it uses import only Node's own modules (the
-    // address rules and their ipaddr.js live in @svc/outbound-http, decision 231).
+    // address rules and their ipaddr.js live in @svc/outbound-http, decision 213).
     for (const dir of ["../../webhooks/src", "../../ids/src"]) {
       const files = readdirSync(join(srcDir, dir)).filter((f) => f.endsWith(".ts"));
       const imports = files.flatMap((f) =>

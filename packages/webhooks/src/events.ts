@@ -122,7 +122,7 @@ export function serializeEvent(event: EventResource): string {
 /**
  * The payload of an MSE safety event, as stored (`@svc/db`'s safety-event writer) and delivered
  * (decision 38): ids, the version and the catalog-derived risk only, no free text from the record.
- * The one definition of it (decision 232).
+ * The one definition of it (decision 214).
  */
 export interface SafetyEventPayload {
   id: string;

@@ -8,7 +8,7 @@ import type { ParsedArgs } from "./args.js";
 /**
  * What the operator is told about a failed command (printed as `{ error }` on stderr with exit
  * code 1): the message of a refusal made on purpose (a `Refusal` of the command's own checks or of
- * the data access, decision 210; the data directory held by another process; a bad environment),
+ * the data access, decision 206; the data directory held by another process; a bad environment),
  * and nothing of an unexpected failure's internals. The one place the CLI maps a refusal.
  */
 export function refusalMessage(error: unknown): string {

@@ -1,7 +1,7 @@
 /**
  * `pnpm knowledge:docs` writes the generated tables of the knowledge docs (the blocks between
  * `<!-- generated:begin name -->` and `<!-- generated:end -->`) from the tables in
- * packages/engines/src/knowledge/ (decision 215), then lets biome align them; `pnpm
+ * packages/engines/src/knowledge/ (decision 208), then lets biome align them; `pnpm
  * knowledge:docs:check` (`--check`) writes nothing and fails when a committed block is stale.
  * Needs no database; tooling/scripts/test-all.sh runs the check next to the OpenAPI check.
  */

@@ -36,7 +36,7 @@ export interface DashboardContext {
     back?: string,
   ): Response | Promise<Response>;
   /**
-   * The one place a `Refusal` becomes a page (decision 210): not found 404 (saying `notFound`),
+   * The one place a `Refusal` becomes a page (decision 206): not found 404 (saying `notFound`),
    * any other code 400 with its message; anything else is rethrown.
    */
   refusal(c: Context, error: unknown, back: string, notFound?: string): Response | Promise<Response>;

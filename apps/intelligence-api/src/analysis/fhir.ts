@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import type { PatientFinding } from "@svc/engines";
 import { type AnalysisAnswer, analysisBundle, FHIR_JSON_CONTENT_TYPE, prefersFhirJson } from "@svc/fhir";
 import type { Context } from "hono";
 

@@ -19,7 +19,7 @@ import { CDS_BASE_PATH, cdsCallerOf, cdsFetchPolicy, cdsJsonBody } from "./cds_g
  * 128 and 147). Behind the CDS Hooks guard (the EHR's JWT, plan and rate limit), so it must be registered after
  * `registerCdsHooks`. The steps: the service (found once in the registry of `@svc/cds-hooks`), the
  * request checked against its hook (400 with the issues), giving the call that every later step
- * reads as it is (decision 221); what prefetch lacks fetched from the EHR's FHIR server under the client's address rules
+ * reads as it is (decision 210); what prefetch lacks fetched from the EHR's FHIR server under the client's address rules
  * (412 `prefetch_unavailable` when it cannot be had), then the engines through `@svc/cds-hooks`
  * with the account's active calibrated models, answered as `{ cards }`.
  */

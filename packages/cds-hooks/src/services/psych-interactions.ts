@@ -1,7 +1,7 @@
 /**
  * The psychotropic interaction services, `psych-interactions-select` (order-select) and
  * `psych-interactions-sign` (order-sign): one check offered at the two order hooks, so one module
- * holds both descriptors, their prefetch, their rules and their run (decision 220).
+ * holds both descriptors, their prefetch, their rules and their run (decision 209).
  *
  * order-select and order-sign: the draft MedicationRequests the hook is about, against the
  * patient's active MedicationRequests (prefetch `medications`) and the session's other draft

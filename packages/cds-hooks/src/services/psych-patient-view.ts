@@ -1,5 +1,5 @@
 /**
- * The `psych-patient-view` service (patient-view), in one module (decision 220): its discovery
+ * The `psych-patient-view` service (patient-view), in one module (decision 209): its discovery
  * descriptor and prefetch, its rules and its run.
  *
  * patient-view: relapse early warning and symptom trajectory (relapse engine) from the

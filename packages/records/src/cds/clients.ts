@@ -20,7 +20,7 @@ import { Refusal } from "@svc/refusal";
  * Registered by the operator CLI (and the dashboard); looked up on every call by the account
  * whose path was called and the JWT `iss` (decision 147): an issuer belongs to no one, so several
  * accounts may register the same EHR and no registration says anything of another account.
- * Refusals are `Refusal`s (decision 210), which the CLI prints as `{ error }`.
+ * Refusals are `Refusal`s (decision 206), which the CLI prints as `{ error }`.
  */
 
 /** At most this many `jku` URLs per client. */

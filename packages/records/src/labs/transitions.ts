@@ -51,7 +51,7 @@ export function isLabOrderStatus(value: string): value is LabOrderStatus {
 }
 
 /**
- * A refused lab order move is a `Refusal` (decision 210): `not_found`, `invalid_transition`, or
+ * A refused lab order move is a `Refusal` (decision 206): `not_found`, `invalid_transition`, or
  * `invalid_request` naming `to` for an unknown status. The routes pass it through, and the
  * dashboard and operator CLI, which move orders through the same function, recognise it by code.
  */

@@ -24,7 +24,7 @@ import { adapterFor, type DailyMetrics, findProvider, lastDays, type ProviderCod
  *   pending -> connected (patient completes the connect page, or the test helper) -> disconnected
  *   pending -> disconnected (the caller withdraws an unused link)
  * `disconnected` is terminal: reconnecting creates a new connection. A refused move is an
- * `Refusal` with the code and message the routes return (decision 210).
+ * `Refusal` with the code and message the routes return (decision 206).
  */
 export type WearableConnectionRow = typeof wearableConnections.$inferSelect;
 export type DailyMetricsRow = typeof wearableDailyMetrics.$inferSelect;
