@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^@svc\/testkit$/, replacement: path.join(testkit, "index.ts") },
       { find: /^@svc\/testkit\/fhir$/, replacement: path.join(testkit, "fhir-validation.ts") },
       { find: /^@svc\/testkit\/workspace$/, replacement: path.join(testkit, "workspace.ts") },
+      { find: /^@svc\/testkit\/vitest$/, replacement: path.join(testkit, "vitest.ts") },
     ],
   },
   test: {

@@ -7,7 +7,7 @@ import {
   registerCdsClient,
   rememberIssuedCards,
 } from "@svc/records";
-import { useTestService } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { describe, expect, it } from "vitest";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 

@@ -1,7 +1,8 @@
 import { apiKeys, eq, webhookDeliveries } from "@svc/db";
 import { addWebhookEndpoint } from "@svc/delivery";
 import { createInvite } from "@svc/records";
-import { call, startTestService, useTestService } from "@svc/testkit";
+import { call, startTestService } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { EVENT_TYPES } from "@svc/webhooks";
 import { describe, expect, it } from "vitest";
 import { DashboardClient, PASSWORD } from "./session-client.js";

@@ -1,7 +1,8 @@
 import { apiKeys, eq, webhookDeliveries } from "@svc/db";
 import { startInProcessDelivery } from "@svc/delivery";
 import { createInvite, listAudit } from "@svc/records";
-import { call, type Receiver, startReceiver, startTestService, useTestService } from "@svc/testkit";
+import { call, type Receiver, startReceiver, startTestService } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DashboardClient, PASSWORD } from "./session-client.js";

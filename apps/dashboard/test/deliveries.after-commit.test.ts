@@ -1,14 +1,8 @@
 import { eq, webhookDeliveries } from "@svc/db";
 import { addWebhookEndpoint, startInProcessDelivery } from "@svc/delivery";
 import { createInvite } from "@svc/records";
-import {
-  call,
-  type Receiver,
-  startReceiver,
-  startTestService,
-  type TestService,
-  waitFor,
-} from "@svc/testkit";
+import { call, type Receiver, startReceiver, waitFor } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 
@@ -21,9 +15,10 @@ import { DashboardClient, PASSWORD } from "./session-client.js";
  */
 const PROMPTLY_MS = 3_000;
 
-/** The service, its in-process delivery, a receiver endpoint and a signed-in developer. */
+const service = useTestService();
+
+/** The service's in-process delivery, a receiver endpoint and a signed-in developer. */
 async function start() {
-  const service = await startTestService();
   const receiver = await startReceiver();
   const { db } = service.db.handle;
   // The outbox is read once at start, then not within the test: only a hand-off delivers.
@@ -51,7 +46,6 @@ async function start() {
   const client = new DashboardClient(service.url);
   expect((await client.acceptInvite(invite.url, PASSWORD)).status).toBe(303);
   return {
-    service,
     receiver,
     delivery,
     key: caller.key,
@@ -61,7 +55,6 @@ async function start() {
   };
 }
 
-let service: TestService;
 let receiver: Receiver;
 let delivery: ReturnType<typeof startInProcessDelivery>;
 let key: string;
@@ -70,12 +63,11 @@ let client: DashboardClient;
 let csrf: string;
 
 beforeAll(async () => {
-  ({ service, receiver, delivery, key, endpointId, client, csrf } = await start());
+  ({ receiver, delivery, key, endpointId, client, csrf } = await start());
 });
 afterAll(async () => {
   await delivery?.close({ force: true });
   await receiver?.close();
-  await service?.close();
 });
 
 /** Waits for the `count`-th delivery of an event of `type` (about `id` when given) at the receiver. */

@@ -1,7 +1,7 @@
 import { apiKeys, dashboardMembers, dashboardUsers, eq } from "@svc/db";
 import type { Workspace } from "@svc/records";
 import { createInvite } from "@svc/records";
-import { useTestService } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { describe, expect, it } from "vitest";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { dashboardAuditLog, dashboardTwoFactors, dashboardUsedTotpCodes, eq } from "@svc/db";
 import { createInvite } from "@svc/records";
-import { useTestService } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 

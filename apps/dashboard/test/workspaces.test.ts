@@ -2,7 +2,8 @@ import { apiKeys, createOrganization, dashboardAuditLog, eq } from "@svc/db";
 import { addWebhookEndpoint } from "@svc/delivery";
 import type { Workspace } from "@svc/records";
 import { createInvite } from "@svc/records";
-import { call, mistypedKey, useTestService } from "@svc/testkit";
+import { call, mistypedKey } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { describe, expect, it } from "vitest";
 import { DashboardClient, PASSWORD } from "./session-client.js";
 

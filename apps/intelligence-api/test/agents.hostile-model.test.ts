@@ -4,11 +4,10 @@ import {
   call,
   type ScriptedModelServer,
   startScriptedModelServer,
-  startTestService,
-  type TestService,
   textAnswer,
   toolCallsAnswer,
 } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BiomarkerAgentResponse } from "../src/index.js";
 
@@ -19,21 +18,21 @@ import type { BiomarkerAgentResponse } from "../src/index.js";
  * (decision 89).
  */
 let model: ScriptedModelServer;
-let svc: TestService;
 let key: string;
 const LIMITS = { maxSteps: 3, callTimeoutMs: 5_000, totalTimeoutMs: 10_000 };
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
-  svc = await startTestService({
-    chatModel: createOpenAiCompatibleChatModel({ baseUrl: model.baseUrl, model: "scripted" }),
-    agentLimits: LIMITS,
-  });
-  key = (await svc.seed.caller("enterprise")).key;
 });
 afterAll(async () => {
-  await svc.close();
   await model.close();
+});
+const svc = useTestService(() => ({
+  chatModel: createOpenAiCompatibleChatModel({ baseUrl: model.baseUrl, model: "scripted" }),
+  agentLimits: LIMITS,
+}));
+beforeAll(async () => {
+  key = (await svc.seed.caller("enterprise")).key;
 });
 
 const panel = [

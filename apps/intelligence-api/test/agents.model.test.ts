@@ -7,10 +7,10 @@ import {
   type ScriptedModelServer,
   startScriptedModelServer,
   startTestService,
-  type TestService,
   textAnswer,
   toolCallsAnswer,
 } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type {
   BiomarkerAgentRequest,
@@ -28,21 +28,21 @@ import type {
  * anything no tool returned is dropped into warnings; a model that is down or slow is a 503.
  */
 let model: ScriptedModelServer;
-let svc: TestService;
 let key: string;
 const LIMITS = { maxSteps: 3, callTimeoutMs: 500, totalTimeoutMs: 1_500 };
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
-  svc = await startTestService({
-    chatModel: createOpenAiCompatibleChatModel({ baseUrl: model.baseUrl, model: "scripted" }),
-    agentLimits: LIMITS,
-  });
-  key = (await svc.seed.caller("enterprise")).key;
 });
 afterAll(async () => {
-  await svc.close();
   await model.close();
+});
+const svc = useTestService(() => ({
+  chatModel: createOpenAiCompatibleChatModel({ baseUrl: model.baseUrl, model: "scripted" }),
+  agentLimits: LIMITS,
+}));
+beforeAll(async () => {
+  key = (await svc.seed.caller("enterprise")).key;
 });
 
 const panel = [

@@ -1,5 +1,6 @@
 import { scoreRelapse } from "@svc/engines";
-import { call, useTestService } from "@svc/testkit";
+import { call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RelapseAgentRequest, RelapseAgentResponse } from "../src/index.js";
 

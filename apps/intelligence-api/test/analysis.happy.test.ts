@@ -1,6 +1,7 @@
 import { promoteModelVersion, proposeModelVersion } from "@svc/db";
 import { ENGINE_NAMES } from "@svc/intelligence";
-import { call, useTestService } from "@svc/testkit";
+import { call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RelapsePredictionResponse } from "../src/index.js";
 import { type AnalysisResponse, bodies } from "./analysis-bodies.js";

@@ -1,13 +1,7 @@
 import { foldForMatching } from "@svc/intelligence";
 import { createLanguageModelNarrator } from "@svc/model";
-import {
-  call,
-  type ScriptedModelServer,
-  startScriptedModelServer,
-  startTestService,
-  type TestService,
-  textAnswer,
-} from "@svc/testkit";
+import { call, type ScriptedModelServer, startScriptedModelServer, textAnswer } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disguised, REASSURING } from "../../../packages/intelligence/test/reassurance-arbitraries.js";
@@ -20,20 +14,20 @@ import type { RelapsePredictionResponse, RelapsePredictRequest } from "../src/in
  * with nothing left becomes the template narrator's.
  */
 let model: ScriptedModelServer;
-let svc: TestService;
 let key: string;
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
-  svc = await startTestService({
-    narrator: createLanguageModelNarrator({ baseUrl: model.baseUrl, apiKey: "sk-test", model: "scripted" }),
-    reasoningTimeoutMs: 2_000,
-  });
-  key = (await svc.seed.caller("enterprise")).key;
 });
 afterAll(async () => {
-  await svc?.close();
   await model?.close();
+});
+const svc = useTestService(() => ({
+  narrator: createLanguageModelNarrator({ baseUrl: model.baseUrl, apiKey: "sk-test", model: "scripted" }),
+  reasoningTimeoutMs: 2_000,
+}));
+beforeAll(async () => {
+  key = (await svc.seed.caller("enterprise")).key;
 });
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();

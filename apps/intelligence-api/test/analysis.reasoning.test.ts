@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createLanguageModelNarrator } from "@svc/model";
-import { call, startTestService, type TestService } from "@svc/testkit";
+import { call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RelapsePredictionResponse, RelapsePredictRequest } from "../src/index.js";
 
@@ -15,7 +16,6 @@ let behaviour: Behaviour = "ok";
 const received: { authorization?: string; body: { model: string; messages: { content: string }[] } }[] = [];
 
 let model: Server;
-let svc: TestService;
 let key: string;
 
 beforeAll(async () => {
@@ -39,21 +39,21 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => model.listen(0, "127.0.0.1", resolve));
-  const port = (model.address() as AddressInfo).port;
-  svc = await startTestService({
-    narrator: createLanguageModelNarrator({
-      baseUrl: `http://127.0.0.1:${port}/v1`,
-      apiKey: "sk-test",
-      model: "scripted",
-    }),
-    reasoningTimeoutMs: 500,
-  });
-  key = (await svc.seed.caller("enterprise")).key;
 });
 afterAll(async () => {
-  await svc.close();
   model.closeAllConnections();
   await new Promise((resolve) => model.close(resolve));
+});
+const svc = useTestService(() => ({
+  narrator: createLanguageModelNarrator({
+    baseUrl: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`,
+    apiKey: "sk-test",
+    model: "scripted",
+  }),
+  reasoningTimeoutMs: 500,
+}));
+beforeAll(async () => {
+  key = (await svc.seed.caller("enterprise")).key;
 });
 
 const body: RelapsePredictRequest = {

@@ -1,5 +1,6 @@
 import type { ErrorEnvelope } from "@svc/http";
-import { call, mistypedKey, useTestService } from "@svc/testkit";
+import { call, mistypedKey } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DmseAnalysisResponse } from "../src/index.js";
 import type { AnalysisResponse } from "./analysis-bodies.js";

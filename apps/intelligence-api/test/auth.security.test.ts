@@ -1,6 +1,7 @@
 import { generateKey, revokeApiKey } from "@svc/db";
 import type { ErrorEnvelope } from "@svc/http";
-import { type CallResult, call, useTestService } from "@svc/testkit";
+import { type CallResult, call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { describe, expect, it } from "vitest";
 import type { PingResponse } from "../src/index.js";
 

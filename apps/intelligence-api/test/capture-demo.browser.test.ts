@@ -1,4 +1,5 @@
-import { launchChromium, useTestService } from "@svc/testkit";
+import { launchChromium } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -1,4 +1,5 @@
-import { call, launchChromium, useTestService } from "@svc/testkit";
+import { call, launchChromium } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventListResponse, WearableConnectionResponse } from "../src/index.js";

@@ -1,6 +1,7 @@
 import { and, eq, webhookDeliveries, webhookEndpoints } from "@svc/db";
 import { newId } from "@svc/ids";
-import { call, useTestService } from "@svc/testkit";
+import { call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LabOrderResponse } from "../src/index.js";
 

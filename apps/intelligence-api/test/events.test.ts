@@ -13,7 +13,8 @@ import {
 } from "@svc/db";
 import type { ErrorEnvelope } from "@svc/http";
 import { newId } from "@svc/ids";
-import { call, useTestService } from "@svc/testkit";
+import { call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventListResponse } from "../src/index.js";
 

@@ -10,8 +10,9 @@ import type {
 } from "@medplum/fhirtypes";
 import { checkInteractions } from "@svc/engines";
 import { DETECTED_ISSUE_SEVERITIES } from "@svc/fhir";
-import { call, useTestService } from "@svc/testkit";
+import { call } from "@svc/testkit";
 import { assertValidFhirR4 } from "@svc/testkit/fhir";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RelapsePredictionResponse } from "../src/index.js";
 import { bodies } from "./analysis-bodies.js";

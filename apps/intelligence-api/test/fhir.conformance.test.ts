@@ -1,6 +1,7 @@
 import type { Bundle, Resource } from "@medplum/fhirtypes";
-import { call, useTestService } from "@svc/testkit";
+import { call } from "@svc/testkit";
 import { fhirR4Problems } from "@svc/testkit/fhir";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bodies } from "./analysis-bodies.js";
 

@@ -1,7 +1,8 @@
 import { sql } from "@svc/db";
-import { call, startTestService, type TestService } from "@svc/testkit";
+import { call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { LabOrderResponse, PingResponse, WearableConnectionResponse } from "../src/index.js";
 import { bodies } from "./analysis-bodies.js";
 import { HOSTILE_PG_ERRORS, pgLogMark } from "./pg-log.js";
@@ -18,7 +19,6 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 /** Organization keys are limited to 20 req/s each (decision 43): MSE requests rotate over several. */
 const ORGS = 6;
 
-let svc: TestService;
 let key: string;
 let orgKeys: string[] = [];
 let orderId: string;
@@ -79,9 +79,11 @@ async function rowCounts(): Promise<string> {
   return JSON.stringify(rows[0]);
 }
 
-beforeAll(async () => {
+beforeAll(() => {
   pgLog = pgLogMark();
-  svc = await startTestService();
+});
+const svc = useTestService();
+beforeAll(async () => {
   key = (await svc.seed.caller("enterprise")).key;
   orgKeys = await Promise.all(Array.from({ length: ORGS }, async () => (await svc.seed.org()).key));
   for (const orgKey of orgKeys) {
@@ -116,9 +118,6 @@ beforeAll(async () => {
     }
   }
 }, 60_000);
-afterAll(async () => {
-  await svc?.close();
-});
 
 // ---------------------------------------------------------------------------------------------
 // Arbitraries

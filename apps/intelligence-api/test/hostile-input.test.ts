@@ -1,7 +1,8 @@
 import { type events, type idempotencyKeys, labOrders, sql, wearableConnections } from "@svc/db";
 import { type ErrorEnvelope, MAX_JSON_DEPTH, MAX_OBJECT_KEYS } from "@svc/http";
-import { type CallResult, call, startTestService, type TestService } from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CallResult, call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type {
   EventListResponse,
   LabOrderListResponse,
@@ -17,7 +18,6 @@ import { HOSTILE_PG_ERRORS, pgLogMark } from "./pg-log.js";
  * Hostile input (decision 29) over real HTTP: every finding answers 400 `invalid_request` naming
  * the path, nothing is stored, nothing reaches PostgreSQL's log, and nothing is a 500.
  */
-let svc: TestService;
 let key: string;
 let publishable: string;
 /** The PostgreSQL server log from before this file's first request. */
@@ -25,15 +25,14 @@ let pgLog: ReturnType<typeof pgLogMark>;
 /** In every hostile payload, so this file's requests can be told apart in the shared server log. */
 const MARKER = `hostile${Date.now().toString(36)}`;
 
-beforeAll(async () => {
+beforeAll(() => {
   pgLog = pgLogMark();
-  svc = await startTestService();
+});
+const svc = useTestService();
+beforeAll(async () => {
   const caller = await svc.seed.caller("enterprise");
   key = caller.key;
   publishable = (await svc.seed.key("publishable", caller.account.id, ["http://localhost:5173"])).key;
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 /** 400 invalid_request whose issues name `path` (exactly, or a path below it). */

@@ -1,6 +1,7 @@
 import { and, eq, idempotencyKeys, labOrders, sql } from "@svc/db";
 import type { ErrorEnvelope } from "@svc/http";
-import { call, useTestService } from "@svc/testkit";
+import { call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LabOrderResponse, WearableConnectionList, WearableConnectionResponse } from "../src/index.js";
 

@@ -1,6 +1,7 @@
 import { events, sql } from "@svc/db";
 import type { ErrorEnvelope } from "@svc/http";
-import { type CallResult, call, useTestService } from "@svc/testkit";
+import { type CallResult, call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LabOrderListResponse, LabOrderResponse } from "../src/index.js";
 

@@ -1,4 +1,5 @@
-import { call, useTestService } from "@svc/testkit";
+import { call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import type {
   BiomarkerAnalysisResponse,

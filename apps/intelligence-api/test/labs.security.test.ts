@@ -1,5 +1,6 @@
 import type { ErrorEnvelope } from "@svc/http";
-import { call, useTestService } from "@svc/testkit";
+import { call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import type {
   LabOrderListResponse,

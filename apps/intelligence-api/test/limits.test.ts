@@ -1,5 +1,6 @@
 import type { ErrorEnvelope } from "@svc/http";
-import { call, startTestService, useTestService } from "@svc/testkit";
+import { call, startTestService } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { describe, expect, it } from "vitest";
 import type { PingResponse } from "../src/index.js";
 

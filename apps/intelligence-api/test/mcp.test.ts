@@ -4,7 +4,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { scoreRelapse } from "@svc/engines";
 import type { ErrorEnvelope } from "@svc/http";
-import { call, useTestService } from "@svc/testkit";
+import { call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BATCH_REFUSED_CODE, MCP_TOOLS } from "../src/routes/v1_mcp.js";
 

@@ -1,6 +1,7 @@
 import type { ErrorEnvelope } from "@svc/http";
 import { createLanguageModelNarrator, createOpenAiCompatibleChatModel } from "@svc/model";
-import { call, startScriptedModelServer, startTestService, textAnswer, waitFor } from "@svc/testkit";
+import { call, startScriptedModelServer, textAnswer, waitFor } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BiomarkerAgentRequest, RelapsePredictRequest } from "../src/index.js";
 
@@ -16,12 +17,12 @@ const MODEL_REPLY_DELAY_MS = 10_000;
 const PROMPTLY_MS = 2_000;
 
 let model: Awaited<ReturnType<typeof startScriptedModelServer>>;
-let svc: Awaited<ReturnType<typeof startTestService>>;
+let chatModel: ReturnType<typeof createOpenAiCompatibleChatModel>;
 let key: string;
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
-  const chatModel = createOpenAiCompatibleChatModel({ baseUrl: model.baseUrl, model: "scripted" });
+  chatModel = createOpenAiCompatibleChatModel({ baseUrl: model.baseUrl, model: "scripted" });
   // The AI SDK loads on the first model call; load it here, so the agent's model call starts
   // well within the limit on a busy machine.
   model.script([textAnswer("warm")]);
@@ -33,18 +34,19 @@ beforeAll(async () => {
     callTimeoutMs: 10_000,
     totalTimeoutMs: 10_000,
   });
-  svc = await startTestService({
-    requestTimeoutMs: LIMIT_MS,
-    chatModel,
-    agentLimits: { maxSteps: 3, callTimeoutMs: 20_000, totalTimeoutMs: 25_000 },
-    narrator: createLanguageModelNarrator({ baseUrl: model.baseUrl, model: "scripted" }),
-    reasoningTimeoutMs: 20_000,
-  });
-  key = (await svc.seed.caller("enterprise")).key;
 });
 afterAll(async () => {
-  await svc?.close();
   await model?.close();
+});
+const svc = useTestService(() => ({
+  requestTimeoutMs: LIMIT_MS,
+  chatModel,
+  agentLimits: { maxSteps: 3, callTimeoutMs: 20_000, totalTimeoutMs: 25_000 },
+  narrator: createLanguageModelNarrator({ baseUrl: model.baseUrl, model: "scripted" }),
+  reasoningTimeoutMs: 20_000,
+}));
+beforeAll(async () => {
+  key = (await svc.seed.caller("enterprise")).key;
 });
 
 /** Answers 503 at the limit, and the model's connection is closed soon after. */

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { revokeApiKey } from "@svc/db";
 import { type ErrorEnvelope, UNAUTHENTICATED_RATE } from "@svc/http";
-import { type CallResult, call, useTestService } from "@svc/testkit";
+import { type CallResult, call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 
 /**

@@ -1,5 +1,6 @@
 import { ERROR_CODES } from "@svc/http";
-import { launchChromium, useTestService } from "@svc/testkit";
+import { launchChromium } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -7,7 +7,8 @@ import {
   STATEMENT_TIMEOUT_MS,
 } from "@svc/http";
 import { createRuntime, parseEnv } from "@svc/http/runtime";
-import { call, requireEnv, useTestService } from "@svc/testkit";
+import { call, requireEnv } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**

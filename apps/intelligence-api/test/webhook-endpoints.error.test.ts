@@ -1,7 +1,8 @@
 import { eq, webhookEndpoints } from "@svc/db";
 import { MAX_WEBHOOK_ENDPOINTS } from "@svc/delivery";
 import type { ErrorEnvelope } from "@svc/http";
-import { type CallResult, call, useTestService } from "@svc/testkit";
+import { type CallResult, call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WebhookEndpointResponse, WebhookEndpointSecretResponse } from "../src/index.js";
 

@@ -2,7 +2,8 @@ import { and, eq, webhookDeliveries, webhookEndpoints } from "@svc/db";
 import { deliver } from "@svc/delivery";
 import { createLogger } from "@svc/http";
 import { listAudit } from "@svc/records";
-import { call, type Receiver, startReceiver, useTestService } from "@svc/testkit";
+import { call, type Receiver, startReceiver } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { verifySignature } from "@svc/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type {

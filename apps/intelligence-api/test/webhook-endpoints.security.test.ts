@@ -1,7 +1,8 @@
 import { eq, webhookEndpoints } from "@svc/db";
 import { addWebhookEndpoint } from "@svc/delivery";
 import type { ErrorEnvelope } from "@svc/http";
-import { call, mistypedKey, useTestService } from "@svc/testkit";
+import { call, mistypedKey } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import type {
   WebhookEndpointListResponse,

@@ -1,7 +1,8 @@
 import { and, eq, mseSafetyEvents, mseVersions, mseVisits } from "@svc/db";
 import type { FlatErrorBody } from "@svc/http";
 import { DOMAINS, type Selection, validateSelection } from "@svc/mse-catalog";
-import { call, useTestService } from "@svc/testkit";
+import { call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { describe, expect, it } from "vitest";
 import { appendVersion, MAX_VERSIONS_PER_VISIT } from "../src/data/records.js";
 import { MAX_SIGNATURES_PER_VERSION } from "../src/data/signatures.js";

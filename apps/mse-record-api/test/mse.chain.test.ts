@@ -1,5 +1,5 @@
 import { and, eq, mseVersions, sql } from "@svc/db";
-import { useTestService } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { describe, expect, it } from "vitest";
 import { baseSelection, mse, visit } from "./helpers.js";
 

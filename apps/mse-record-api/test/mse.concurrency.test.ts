@@ -1,6 +1,6 @@
 import { and, asc, eq, mseVersions } from "@svc/db";
 import { DOMAIN_KEYS, mergeSelection, type Selection, type SelectionPatch } from "@svc/mse-catalog";
-import { useTestService } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { describe, expect, it } from "vitest";
 import { mse, visit } from "./helpers.js";
 

@@ -2,7 +2,7 @@ import { eq, mseSafetyEvents, mseVersions, webhookDeliveries, webhookEndpoints }
 import type { FlatErrorBody } from "@svc/http";
 import { newId } from "@svc/ids";
 import { buildLines, DOMAIN_KEYS, objectiveBlock } from "@svc/mse-catalog";
-import { useTestService } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { baseSelection, mse, riskySelection, visit } from "./helpers.js";
 

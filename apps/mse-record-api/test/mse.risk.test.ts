@@ -1,4 +1,4 @@
-import { useTestService } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { beforeEach, describe, expect, it } from "vitest";
 import { mse, visit } from "./helpers.js";
 

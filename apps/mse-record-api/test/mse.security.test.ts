@@ -1,6 +1,7 @@
 import { generateKey, revokeApiKey } from "@svc/db";
 import type { FlatErrorBody } from "@svc/http";
-import { call, useTestService } from "@svc/testkit";
+import { call } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { describe, expect, it } from "vitest";
 import { baseSelection, mse, riskySelection, visit } from "./helpers.js";
 

@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { launchChromium, startTestService, type TestService } from "@svc/testkit";
+import { launchChromium } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SpeechFile, silentFile, speechFile } from "./speech-wav.js";
@@ -35,7 +36,6 @@ const RATE_TOLERANCE = 0.15;
 /** The issue's bound on latency. */
 const LATENCY_TOLERANCE_SECONDS = 0.15;
 
-let svc: TestService;
 let dir: string;
 let key: string;
 /** The page's origin allowed by the key (localhost). */
@@ -48,11 +48,11 @@ let otherClinicOrigin: string;
 let unknownOrigin: string;
 const browsers: Browser[] = [];
 
-beforeAll(async () => {
+const svc = useTestService(async () => {
   const bundle = await readFile(BUNDLE, "utf8").catch(() => {
     throw new Error("packages/capture/dist/capture.js is missing: run `pnpm build` first.");
   });
-  svc = await startTestService({
+  return {
     extend: ({ intelligence }) => {
       intelligence.plain("GET", "/capture-test", (c) => c.html(TEST_PAGE), null);
       intelligence.plain(
@@ -62,7 +62,10 @@ beforeAll(async () => {
         null,
       );
     },
-  });
+  };
+});
+
+beforeAll(async () => {
   allowedOrigin = svc.url.replace("127.0.0.1", "localhost");
   otherClinicOrigin = svc.url.replace("127.0.0.1", "other-clinic.test");
   unknownOrigin = svc.url.replace("127.0.0.1", "unknown.test");
@@ -75,7 +78,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(browsers.map((b) => b.close()));
-  await svc?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

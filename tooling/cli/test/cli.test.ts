@@ -1,28 +1,13 @@
 import type { ErrorEnvelope } from "@svc/http";
 import type { PingResponse } from "@svc/intelligence-api";
-import {
-  call,
-  createTestDatabase,
-  runSvcCli,
-  startTestService,
-  type TestDatabase,
-  type TestService,
-} from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, runSvcCli } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
+import { describe, expect, it } from "vitest";
 
-let db: TestDatabase;
-let svc: TestService;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  svc = await startTestService({ db });
-});
-afterAll(async () => {
-  await svc.close();
-  await db.drop();
-});
+const svc = useTestService();
 
 function svcCli(...args: string[]) {
-  return runSvcCli(db.url, args);
+  return runSvcCli(svc.db.url, args);
 }
 
 function json(out: string) {

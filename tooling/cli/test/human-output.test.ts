@@ -6,14 +6,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { recordEvent } from "@svc/db";
 import type { LabOrderResponse } from "@svc/intelligence-api";
-import {
-  call,
-  createTestDatabase,
-  runSvcCli,
-  startTestService,
-  type TestDatabase,
-  type TestService,
-} from "@svc/testkit";
+import { call, runSvcCli } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { USAGE } from "../src/commands/index.js";
 import { humanOutput } from "../src/human.js";
@@ -24,14 +18,11 @@ import { humanOutput } from "../src/human.js";
  * bare (`versions:` with nothing after it).
  */
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-let db: TestDatabase;
-let svc: TestService;
+const svc = useTestService();
 const paramsFile = path.join(tmpdir(), `svc-human-params-${process.pid}.json`);
 const jwksFile = path.join(tmpdir(), `svc-human-jwks-${process.pid}.json`);
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  svc = await startTestService({ db });
   writeFileSync(paramsFile, JSON.stringify({ symptomWindowDays: 21 }));
   const { publicKey } = generateKeyPairSync("ec", { namedCurve: "P-384" });
   writeFileSync(
@@ -42,8 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   rmSync(paramsFile, { force: true });
   rmSync(jwksFile, { force: true });
-  await svc?.close();
-  await db?.drop();
 });
 
 /** "noun verb" of every command the usage lists. */
@@ -58,7 +47,7 @@ const ran = new Set<string>();
 
 /** One command's human output, checked line by line; returns the text. */
 function human(...args: string[]): string {
-  const out = runSvcCli(db.url, args, { REDIS_URL: "redis://127.0.0.1:1" });
+  const out = runSvcCli(svc.db.url, args, { REDIS_URL: "redis://127.0.0.1:1" });
   expect(out.stderr, args.join(" ")).toBe("");
   expect(out.code).toBe(0);
   expect(out.stdout).not.toContain("[object Object]");
@@ -151,7 +140,7 @@ describe("pnpm svc human output (every command)", () => {
     expect(listed).toMatch(/\n {4}disabledAt: -\n/);
     expect(human("webhooks", "list", "--org", orgId)).toBe("endpoints: (none)\n");
 
-    const recorded = await db.handle.db.transaction((tx) =>
+    const recorded = await svc.db.handle.db.transaction((tx) =>
       recordEvent(tx, { accountId, mode: "test", type: "wearable.connected", data: { id: "wear_1" } }),
     );
     const deliveryId = recorded.deliveryIds[0] as string;

@@ -5,28 +5,19 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { and, eq, events } from "@svc/db";
 import type { LabOrderResponse } from "@svc/intelligence-api";
-import {
-  call,
-  createTestDatabase,
-  startTestService,
-  svcCliCommand,
-  type TestDatabase,
-  type TestService,
-} from "@svc/testkit";
+import { call, svcCliCommand } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /** `pnpm svc labs authorize|advance`: operator moves through the API's transition function. */
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
-let db: TestDatabase;
-let svc: TestService;
+const svc = useTestService();
 let key: string;
 let liveKey: string;
 let dir: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  svc = await startTestService({ db });
   const caller = await svc.seed.caller("enterprise", { production: true });
   key = caller.key;
   liveKey = (await svc.seed.key("secret_live", caller.account.id)).key;
@@ -34,8 +25,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
-  await svc.close();
-  await db.drop();
 });
 
 /** Runs the CLI without blocking this process's event loop (the API under test lives here). */
@@ -47,7 +36,7 @@ function svcCli(...args: string[]): Promise<{ code: number | null; stdout: strin
       cli.args,
       {
         cwd: root,
-        env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: "silent" },
+        env: { ...process.env, DATABASE_URL: svc.db.url, LOG_LEVEL: "silent" },
         encoding: "utf8",
         timeout: 60_000,
       },
@@ -103,7 +92,7 @@ describe("pnpm svc labs", { timeout: 120_000 }, () => {
       "Vitamin B12",
       "Folate",
     ]);
-    const rows = await db.handle.db
+    const rows = await svc.db.handle.db
       .select({ type: events.type })
       .from(events)
       .where(and(eq(events.mode, "test"), eq(events.type, "lab_order.results_ready")));

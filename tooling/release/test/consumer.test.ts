@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { startTestService, type TestService } from "@svc/testkit";
+import { useTestService } from "@svc/testkit/vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConsumerProject, createConsumerProject } from "../src/consumer.js";
 import { listPublishable } from "../src/publishable.js";
@@ -40,13 +40,12 @@ console.log(
 );
 `;
 
-let svc: TestService;
+const svc = useTestService();
 let project: ConsumerProject;
 let env: NodeJS.ProcessEnv;
 let scratch: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   const caller = await svc.seed.caller("enterprise");
   env = { ...process.env, SVC_BASE_URL: svc.url, SVC_API_KEY: caller.key };
   scratch = mkdtempSync(path.join(tmpdir(), "svc-consumer-"));
@@ -54,7 +53,6 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await svc?.close();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 

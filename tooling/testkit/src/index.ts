@@ -22,7 +22,6 @@ import {
 import { type RunningServer, startServer } from "@svc/http/runtime";
 import { Redis } from "ioredis";
 import postgres from "postgres";
-import { afterAll, beforeAll } from "vitest";
 
 /**
  * Test harness: a fresh PostgreSQL database per test file (created from TEST_DATABASE_URL, which
@@ -168,50 +167,6 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
       if (ownsDb) await db.drop();
     },
   };
-}
-
-/** Every property of a TestService, so that the handle of useTestService forwards each one. */
-const TEST_SERVICE_PROPERTIES = {
-  url: true,
-  db: true,
-  redis: true,
-  redisPrefix: true,
-  deps: true,
-  logs: true,
-  server: true,
-  combined: true,
-  seed: true,
-  close: true,
-} as const satisfies Record<keyof TestService, true>;
-
-/**
- * The test file's service: started before the file's (or the describe block's) tests and closed
- * after them, in place of the `let svc` / `beforeAll` / `afterAll` set-up. Call it at the top of
- * the file (or the describe block); the handle it returns reads the running service, so
- * `svc.url`, `svc.seed` and the rest work inside hooks and tests (reading one before the service
- * has started throws). Hooks declared after the call run after the service has started, and their
- * `afterAll` hooks before it closes.
- */
-export function useTestService(options: StartOptions = {}): TestService {
-  let running: TestService | undefined;
-  beforeAll(async () => {
-    running = await startTestService(options);
-  });
-  afterAll(async () => {
-    await running?.close();
-    running = undefined;
-  });
-  const handle = {} as TestService;
-  for (const name of Object.keys(TEST_SERVICE_PROPERTIES) as (keyof TestService)[]) {
-    Object.defineProperty(handle, name, {
-      enumerable: true,
-      get() {
-        if (!running) throw new Error(`svc.${name} was read before the test service started`);
-        return running[name];
-      },
-    });
-  }
-  return handle;
 }
 
 export class Seeder {
