@@ -5,6 +5,7 @@ import { z } from "zod";
 import { claimTotpCode, type DashboardAuth, MAX_PASSWORD_LENGTH, releaseTotpCode } from "../auth.js";
 import { SecurityPage, SignInCodePage, TwoFactorSetupPage } from "../pages/two-factor.js";
 import { type DashboardApp, type DashboardContext, type Env, formOf } from "./context.js";
+import type { Page } from "./page.js";
 import { AFTER_SIGN_IN } from "./sign-in.js";
 
 const CodeSchema = z.object({ code: z.string().trim().min(1).max(32) });
@@ -65,6 +66,26 @@ async function signInWithTotp(
   return true;
 }
 
+async function submitCode(c: Page<"/sign-in/code">, ctx: DashboardContext) {
+  const { auth } = await ctx.init();
+  const parsed = CodeSchema.safeParse(await formOf(c));
+  if (!parsed.success) {
+    c.status(400);
+    return c.html(<SignInCodePage problem="Enter a code." />);
+  }
+  const { code } = parsed.data;
+  const verified = TOTP_CODE.test(code)
+    ? await signInWithTotp(c, ctx, auth, code)
+    : await withAuthCookies(c, (headers) =>
+        auth.api.verifyBackupCode({ body: { code }, headers, returnHeaders: true }),
+      );
+  if (verified) return c.redirect(AFTER_SIGN_IN.signed_in, 303);
+  c.status(401);
+  return c.html(
+    <SignInCodePage problem="That code is not right, or this sign-in has expired; try again or start again." />,
+  );
+}
+
 /**
  * The code step of sign-in (before a session exists: better-auth's signed, 10-minute cookie names
  * the challenge, and it allows 5 wrong codes per challenge and locks the account's second factor
@@ -72,90 +93,85 @@ async function signInWithTotp(
  */
 export function registerSignInCode(app: DashboardApp, ctx: DashboardContext): void {
   app.get("/sign-in/code", (c) => c.html(<SignInCodePage />));
-  app.post("/sign-in/code", async (c) => {
-    const { auth } = await ctx.init();
-    const parsed = CodeSchema.safeParse(await formOf(c));
-    if (!parsed.success) {
-      c.status(400);
-      return c.html(<SignInCodePage problem="Enter a code." />);
-    }
-    const { code } = parsed.data;
-    const verified = TOTP_CODE.test(code)
-      ? await signInWithTotp(c, ctx, auth, code)
-      : await withAuthCookies(c, (headers) =>
-          auth.api.verifyBackupCode({ body: { code }, headers, returnHeaders: true }),
-        );
-    if (verified) return c.redirect(AFTER_SIGN_IN.signed_in, 303);
-    c.status(401);
+  app.post("/sign-in/code", (c) => submitCode(c, ctx));
+}
+
+/** The security page's refusal: nothing changed, for `text`'s reason. */
+function notChanged(c: Context<Env>, ctx: DashboardContext, text: string) {
+  return ctx.problem(c, 400, "Not changed", text, BACK);
+}
+
+function securityPage(c: Page<"/security">, ctx: DashboardContext) {
+  const viewer = c.get("viewer");
+  return c.html(
+    <SecurityPage viewer={viewer} twoFactorEnabled={viewer.twoFactorEnabled} notice={ctx.notice(c)} />,
+  );
+}
+
+async function enableTwoFactor(c: Page<"/security/enable">, ctx: DashboardContext) {
+  const { auth } = await ctx.init();
+  const parsed = PasswordSchema.safeParse(await formOf(c));
+  if (!parsed.success) return notChanged(c, ctx, "Enter your password.");
+  try {
+    const result = await auth.api.enableTwoFactor({
+      body: { password: parsed.data.password },
+      headers: c.req.raw.headers,
+      returnHeaders: true,
+    });
+    forwardCookies(c, result.headers);
+    const { totpURI, backupCodes } = result.response as { totpURI: string; backupCodes: string[] };
     return c.html(
-      <SignInCodePage problem="That code is not right, or this sign-in has expired; try again or start again." />,
+      <TwoFactorSetupPage
+        viewer={c.get("viewer")}
+        secret={secretOf(totpURI)}
+        uri={totpURI}
+        backupCodes={backupCodes}
+      />,
     );
-  });
+  } catch {
+    return notChanged(c, ctx, "That password is not right, or two-factor sign-in is already on.");
+  }
+}
+
+async function confirmTwoFactor(c: Page<"/security/confirm">, ctx: DashboardContext) {
+  const { auth } = await ctx.init();
+  const parsed = CodeSchema.safeParse(await formOf(c));
+  if (!parsed.success || !TOTP_CODE.test(parsed.data.code))
+    return notChanged(c, ctx, "Enter the 6-digit code.");
+  const body = { code: parsed.data.code };
+  const { userId } = c.get("viewer");
+  // Claimed before better-auth turns the factor on, so the confirming code cannot sign in again.
+  const fresh = await claimTotpCode(ctx.db, userId, body.code);
+  if (
+    !fresh ||
+    !(await withAuthCookies(c, (headers) => auth.api.verifyTOTP({ body, headers, returnHeaders: true })))
+  ) {
+    if (fresh) await releaseTotpCode(ctx.db, userId, body.code);
+    return notChanged(c, ctx, "That code is not right; set the app up again and enter the code it shows.");
+  }
+  await ctx.audit(c, "user.two_factor_enabled", c.get("viewer").userId);
+  return c.redirect(`${BACK}?done=two_factor_on`, 303);
+}
+
+async function disableTwoFactor(c: Page<"/security/disable">, ctx: DashboardContext) {
+  const { auth } = await ctx.init();
+  const parsed = PasswordSchema.safeParse(await formOf(c));
+  if (!parsed.success) return notChanged(c, ctx, "Enter your password.");
+  const body = { password: parsed.data.password };
+  if (
+    !(await withAuthCookies(c, (headers) =>
+      auth.api.disableTwoFactor({ body, headers, returnHeaders: true }),
+    ))
+  )
+    return notChanged(c, ctx, "That password is not right.");
+  await ctx.audit(c, "user.two_factor_disabled", c.get("viewer").userId);
+  return c.redirect(`${BACK}?done=two_factor_off`, 303);
 }
 
 /** Security (any role: it is the user's own sign-in): turn the TOTP second factor on and off. */
 export function registerSecurity(app: DashboardApp, ctx: DashboardContext): void {
-  const wrong = (c: Context<Env>, text: string) => ctx.problem(c, 400, "Not changed", text, BACK);
-  app.get("/security", (c) => {
-    const viewer = c.get("viewer");
-    return c.html(
-      <SecurityPage viewer={viewer} twoFactorEnabled={viewer.twoFactorEnabled} notice={ctx.notice(c)} />,
-    );
-  });
-  app.post("/security/enable", async (c) => {
-    const { auth } = await ctx.init();
-    const parsed = PasswordSchema.safeParse(await formOf(c));
-    if (!parsed.success) return wrong(c, "Enter your password.");
-    try {
-      const result = await auth.api.enableTwoFactor({
-        body: { password: parsed.data.password },
-        headers: c.req.raw.headers,
-        returnHeaders: true,
-      });
-      forwardCookies(c, result.headers);
-      const { totpURI, backupCodes } = result.response as { totpURI: string; backupCodes: string[] };
-      return c.html(
-        <TwoFactorSetupPage
-          viewer={c.get("viewer")}
-          secret={secretOf(totpURI)}
-          uri={totpURI}
-          backupCodes={backupCodes}
-        />,
-      );
-    } catch {
-      return wrong(c, "That password is not right, or two-factor sign-in is already on.");
-    }
-  });
-  app.post("/security/confirm", async (c) => {
-    const { auth } = await ctx.init();
-    const parsed = CodeSchema.safeParse(await formOf(c));
-    if (!parsed.success || !TOTP_CODE.test(parsed.data.code)) return wrong(c, "Enter the 6-digit code.");
-    const body = { code: parsed.data.code };
-    const { userId } = c.get("viewer");
-    // Claimed before better-auth turns the factor on, so the confirming code cannot sign in again.
-    const fresh = await claimTotpCode(ctx.db, userId, body.code);
-    if (
-      !fresh ||
-      !(await withAuthCookies(c, (headers) => auth.api.verifyTOTP({ body, headers, returnHeaders: true })))
-    ) {
-      if (fresh) await releaseTotpCode(ctx.db, userId, body.code);
-      return wrong(c, "That code is not right; set the app up again and enter the code it shows.");
-    }
-    await ctx.audit(c, "user.two_factor_enabled", c.get("viewer").userId);
-    return c.redirect(`${BACK}?done=two_factor_on`, 303);
-  });
-  app.post("/security/disable", async (c) => {
-    const { auth } = await ctx.init();
-    const parsed = PasswordSchema.safeParse(await formOf(c));
-    if (!parsed.success) return wrong(c, "Enter your password.");
-    const body = { password: parsed.data.password };
-    if (
-      !(await withAuthCookies(c, (headers) =>
-        auth.api.disableTwoFactor({ body, headers, returnHeaders: true }),
-      ))
-    )
-      return wrong(c, "That password is not right.");
-    await ctx.audit(c, "user.two_factor_disabled", c.get("viewer").userId);
-    return c.redirect(`${BACK}?done=two_factor_off`, 303);
-  });
+  app.get("/security", (c) => securityPage(c, ctx));
+  app.post("/security/enable", (c) => enableTwoFactor(c, ctx));
+  app.post("/security/confirm", (c) => confirmTwoFactor(c, ctx));
+  app.post("/security/disable", (c) => disableTwoFactor(c, ctx));
 }
