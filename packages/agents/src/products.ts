@@ -1,3 +1,9 @@
+/**
+ * Decisions this module follows (docs/decisions.md): 65, units before values; 66, clozapine
+ * neutrophil categories; 76, safety-critical relapse signals call for review by themselves; 78,
+ * combination rules in the relapse signal model; 198, the JSON answers, the agents and MCP carry
+ * the patient review by one rule.
+ */
 import {
   type AgentRisk,
   BIOMARKER_MAP,
@@ -69,7 +75,7 @@ export interface RecordAgentDefinition<Body, Output, Assessment> {
   /** Every entity name the tools know, for screening the model's narrative. */
   vocabulary(): string[];
   /**
-   * The patient review's input for the request body (decision 198); absent: the product takes
+   * The patient review's input for the request body; absent: the product takes
    * no patient facts. Whether the answer carries the review is the one rule of `doorPatientReview`.
    */
   reviewInput?(body: Body): ReviewPatientToolInput;
@@ -88,7 +94,7 @@ function unrecognisedSentence(unrecognized: readonly string[], what: string): st
 
 // Medication -------------------------------------------------------------------------------
 
-/** A medicine's first start and last dose change, naming an entry of `medications` (decision 198). */
+/** A medicine's first start and last dose change, naming an entry of `medications`. */
 export interface MedicationStart {
   medication: string;
   startedAt?: string;
@@ -97,11 +103,11 @@ export interface MedicationStart {
 
 export interface MedicationAgentBody {
   medications: string[];
-  /** Additive (decision 198): who the patient is; its age is used by the dose check. */
+  /** Additive: who the patient is; its age is used by the dose check. */
   patient?: PatientContextInput;
-  /** Additive (decision 198): start dates of entries of `medications`, for the monitoring rules. */
+  /** Additive: start dates of entries of `medications`, for the monitoring rules. */
   medicationStarts?: MedicationStart[];
-  /** Additive (decision 198): dated readings, for the patient review. */
+  /** Additive: dated readings, for the patient review. */
   readings?: NonNullable<ReviewPatientToolInput["readings"]>;
 }
 
@@ -234,13 +240,13 @@ function medicationSummary(check: InteractionCheck): string[] {
 // Biomarker --------------------------------------------------------------------------------
 
 export interface BiomarkerAgentBody {
-  /** `unit` is optional and additive (decision 65); so is `observedAt` (decision 198). */
+  /** `unit` is optional and additive; so is `observedAt`. */
   panel: { analyte: string; value: number; unit?: string; observedAt?: string }[];
-  /** Benign ethnic neutropenia documented by a clinician (decision 66); absent: general thresholds. */
+  /** Benign ethnic neutropenia documented by a clinician; absent: general thresholds. */
   benignEthnicNeutropenia?: boolean;
-  /** Additive (decision 198): who the patient is, for the patient review. */
+  /** Additive: who the patient is, for the patient review. */
   patient?: PatientContextInput;
-  /** Additive (decision 198): the medicines taken, with first start dates, for the patient review. */
+  /** Additive: the medicines taken, with first start dates, for the patient review. */
   medicines?: NonNullable<ReviewPatientToolInput["medicines"]>;
 }
 
@@ -454,7 +460,7 @@ export const relapseAgent: RecordAgentDefinition<RelapseAgentBody, RelapseSignal
 };
 
 /**
- * Review rules lead (decisions 76 and 78): a safety-critical indicator or a combination rule is the
+ * Review rules lead: a safety-critical indicator or a combination rule is the
  * reason for the band, so it is said before the weighted contributions that did not decide it.
  */
 function relapseSummary(score: RelapseSignalScore): string[] {

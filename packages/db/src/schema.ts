@@ -1,3 +1,14 @@
+/**
+ * Decisions this module follows (docs/decisions.md): 30, sandbox quota; 37, the event apiVersion;
+ * 42, issuing and storing keys; 44, model versions; 46, limits follow the plan; 47, idempotency
+ * keys; 48, webhook endpoint addresses; 57, the developer dashboard: server-rendered, better-auth,
+ * one-time links; 58, dashboard usage, key last use, rolling grace, organization workspaces; 83, a
+ * person may work in several dashboard workspaces; 84, a session works in one workspace, chosen by
+ * the user; 120, how an EHR's JWT is verified; 121, CDS clients are registered per account; 122,
+ * EHR fetches follow the webhook address rules; 123, CDS clients count against the account's plan;
+ * 124, feedback is stored once per report; 147, an EHR's issuer belongs to no account; 151,
+ * feedback is bounded.
+ */
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
@@ -18,7 +29,7 @@ import {
 } from "drizzle-orm/pg-core";
 
 /**
- * The one schema of the service. Plans and their limits are data (decisions 30 and 46): the rate
+ * The one schema of the service. Plans and their limits are data: the rate
  * limiter reads them from here, never from code branches.
  */
 export const plans = pgTable("plans", {
@@ -35,7 +46,7 @@ export const plans = pgTable("plans", {
   burst: integer("burst"),
   /** Requests included per calendar month; calls beyond are counted as overage, never refused. */
   monthlyAllowance: integer("monthly_allowance"),
-  /** Active CDS clients (EHRs) an account may register (decision 123); null = no limit. */
+  /** Active CDS clients (EHRs) an account may register; null = no limit. */
   cdsClientLimit: integer("cds_client_limit"),
 });
 
@@ -46,10 +57,10 @@ export const accounts = pgTable("accounts", {
     .notNull()
     .references(() => plans.id),
   productionApproved: boolean("production_approved").notNull().default(false),
-  /** Enterprise per-account limits (decision 46); null falls back to the plan's. */
+  /** Enterprise per-account limits; null falls back to the plan's. */
   ratePerSecond: integer("rate_per_second"),
   burst: integer("burst"),
-  /** Event `apiVersion`, pinned when the account is created (decision 37). */
+  /** Event `apiVersion`, pinned when the account is created. */
   apiVersion: text("api_version").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
@@ -65,7 +76,7 @@ export type KeyKind = (typeof KEY_KINDS)[number];
 
 /**
  * API keys of accounts and of organizations. Only the SHA-256 of a key is stored, plus a short
- * visible prefix to recognise it in listings (decision 42).
+ * visible prefix to recognise it in listings.
  */
 export const apiKeys = pgTable(
   "api_keys",
@@ -84,10 +95,10 @@ export const apiKeys = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     /**
      * When the key stops working. Revoking sets it to now; rolling with a grace period sets it in
-     * the future, so the old key keeps working until then (decision 58).
+     * the future, so the old key keeps working until then.
      */
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
-    /** Last accepted request, to within the usage meter's flush interval (decision 58). */
+    /** Last accepted request, to within the usage meter's flush interval. */
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [
@@ -106,7 +117,7 @@ export const apiKeys = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Model versions (decision 44): calibrated parameter sets per engine; exactly one active per engine
+// Model versions: calibrated parameter sets per engine; exactly one active per engine
 // (partial unique index). No active row = the engine's shipped `default` model.
 
 export const modelVersions = pgTable(
@@ -228,7 +239,7 @@ export const webhookAttempts = pgTable(
     latencyMs: integer("latency_ms").notNull(),
     /** Short machine reason (timeout, connection_refused, forbidden_address, http_500...). */
     error: text("error"),
-    /** At most the first 1 kB of the receiver's body (decision 48). */
+    /** At most the first 1 kB of the receiver's body. */
     responseSnippet: text("response_snippet"),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
     attemptedAt: timestamp("attempted_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
@@ -310,7 +321,7 @@ export const wearableDailyMetrics = pgTable(
   (t) => [primaryKey({ columns: [t.connectionId, t.day] })],
 );
 
-// Idempotency-Key records (decision 47): scoped to the account, kept 24 h.
+// Idempotency-Key records: scoped to the account, kept 24 h.
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
@@ -425,7 +436,7 @@ export const mseSafetyEvents = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Dashboard sign-in (decision 57). The four `dashboard_*` auth tables are the ones better-auth
+// Dashboard sign-in. The four `dashboard_*` auth tables are the ones better-auth
 // reads and writes through its Drizzle adapter: their property names are better-auth's field
 // names. Membership, invitations and the audit log are ours.
 
@@ -542,7 +553,7 @@ const oneWorkspace = (name: string, t: { accountId: AnyPgColumn; orgId: AnyPgCol
 /**
  * Which workspaces a dashboard user works in, and as what: an account (the intelligence API) or
  * an organization (the MSE Record API). A user may belong to several workspaces, with one role in
- * each (decision 83); `workspace_id` is whichever of the two ids is set (account and organization
+ * each; `workspace_id` is whichever of the two ids is set (account and organization
  * ids have different prefixes), so the key is one row per user and workspace.
  */
 export const dashboardMembers = pgTable(
@@ -565,7 +576,7 @@ export const dashboardMembers = pgTable(
 );
 
 /**
- * The workspace a session works in, chosen with the dashboard's switcher (decision 84). Without a
+ * The workspace a session works in, chosen with the dashboard's switcher. Without a
  * row, or when the user has since left that workspace, the session works in the user's most
  * recently joined workspace; membership is checked on every request either way.
  */
@@ -633,7 +644,7 @@ export const dashboardAuthSecret = pgTable("dashboard_auth_secret", {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Usage (decision 58): requests per UTC day, key and operation, counted in each process and added
+// Usage: requests per UTC day, key and operation, counted in each process and added
 // here every few seconds, for the dashboard's usage page. Quotas are enforced by the rate limiter,
 // never from this table.
 
@@ -655,10 +666,10 @@ export const apiUsageDaily = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// CDS Hooks (decisions 120-124): the EHRs (CDS clients) an account registered, the JWT ids each
+// CDS Hooks: the EHRs (CDS clients) an account registered, the JWT ids each
 // has used (replay store), and the feedback they sent on our cards.
 
-/** A JWK as stored: public members only (checked at registration, decision 121). */
+/** A JWK as stored: public members only (checked at registration). */
 export type StoredJwk = Record<string, string>;
 
 export const cdsClients = pgTable(
@@ -670,7 +681,7 @@ export const cdsClients = pgTable(
       .references(() => accounts.id),
     /**
      * The JWT `iss` the EHR signs with: one active client per issuer within an account; several
-     * accounts may each register the same EHR (decision 147).
+     * accounts may each register the same EHR.
      */
     iss: text("iss").notNull(),
     mode: text("mode").$type<"test" | "live">().notNull(),
@@ -689,7 +700,7 @@ export const cdsClients = pgTable(
   ],
 );
 
-/** JWT ids a client has used, kept until its token could no longer be accepted (decision 120). */
+/** JWT ids a client has used, kept until its token could no longer be accepted. */
 export const cdsSeenJtis = pgTable(
   "cds_seen_jtis",
   {
@@ -706,8 +717,8 @@ export const CDS_FEEDBACK_OUTCOMES = ["accepted", "overridden"] as const;
 export type CdsFeedbackOutcome = (typeof CDS_FEEDBACK_OUTCOMES)[number];
 
 /**
- * The cards a hook call answered to a client, remembered for `CDS_ISSUED_CARD_DAYS` (decision
- * 151) in the database so every replica agrees: feedback is accepted only on these.
+ * The cards a hook call answered to a client, remembered for `CDS_ISSUED_CARD_DAYS` in the
+ * database so every replica agrees: feedback is accepted only on these.
  */
 export const cdsIssuedCards = pgTable(
   "cds_issued_cards",
@@ -727,7 +738,7 @@ export const cdsIssuedCards = pgTable(
 );
 
 /**
- * Feedback on a card, stored once per client, card and outcome (decision 151, replacing decision
+ * Feedback on a card, stored once per client, card and outcome (replacing decision
  * 124's outcome time in the key: the time is the client's to choose), kept 30 days.
  */
 export const cdsFeedback = pgTable(

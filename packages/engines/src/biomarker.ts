@@ -2,10 +2,16 @@
  * Biomarker interpretation engine (POST /v1/biomarker/analyze). Maps lab readings flagged high,
  * low or critical to their psychiatric relevance (a signal only for those, as the contract says).
  * Every numeric reading of an analyte with a measurement row in the analyte table is also read
- * in its canonical unit (decisions 64-65): a value beyond a sourced critical limit is never silent
- * and never "elevated", and the newest reading of an analyte is the current one (decision 67).
+ * in its canonical unit: a value beyond a sourced critical limit is never silent
+ * and never "elevated", and the newest reading of an analyte is the current one.
  * Pure and deterministic: the clock comes from `options.now`. Method, constants and LOINC
  * sources: docs/engines/biomarker.md.
+ *
+ * Decisions this module follows (docs/decisions.md): 64, one analyte table; 65, units before
+ * values; 67, critical values and the current reading; 171, the biomarker answer is bounded
+ * whatever the number of readings; 180, a value without a unit: one rule; 182, one judgement per
+ * fact, every door reads it; 198, the JSON answers, the agents and MCP carry the patient review by
+ * one rule.
  */
 
 import {
@@ -65,9 +71,9 @@ export {
 
 export interface BiomarkerInput {
   labs: LabPanel[];
-  /** Additive (decision 198): who the patient is, read by the patient review. */
+  /** Additive: who the patient is, read by the patient review. */
   patient?: PatientContext;
-  /** Additive (decision 198): the prescriptions, read by the patient review only (active ones, started at `prescribedAt`). */
+  /** Additive: the prescriptions, read by the patient review only (active ones, started at `prescribedAt`). */
   prescriptions?: Prescription[];
 }
 
@@ -77,26 +83,26 @@ export interface BiomarkerData {
   signals: ModuleSignal[];
   disclaimer: string;
   /**
-   * Additive (decision 67): readings beyond a sourced critical limit (current or history),
+   * Additive: readings beyond a sourced critical limit (current or history),
    * readings not evaluated for their unit, and implausible values, whatever their flag.
    */
   valueFindings: BiomarkerValueFinding[];
   /**
-   * Additive (decision 171): what the bounded lists above leave out, counted. Present only when
+   * Additive: what the bounded lists above leave out, counted. Present only when
    * something was left out. Every current finding is kept; of earlier (non-current) findings, the
    * newest `EARLIER_FINDINGS_KEPT` per analyte and kind; of signals for analytes the table does
    * not know, the worst `UNRECOGNISED_SIGNALS_KEPT` (the status and review flag still count all).
    */
   omitted?: BiomarkerOmitted;
   /**
-   * Additive (decision 198): the patient-over-time review of the patient, the readings of every
+   * Additive: the patient-over-time review of the patient, the readings of every
    * panel (dated by the panel's `observedAt`) and the active prescriptions. Absent when the
    * request sent no patient facts and no prescriptions and the review of the readings found nothing.
    */
   patientReview?: PatientReview;
 }
 
-/** Counts of what `signals` and `valueFindings` leave out (decision 171). */
+/** Counts of what `signals` and `valueFindings` leave out. */
 export interface BiomarkerOmitted {
   /** Flagged analytes the table does not know, beyond the kept signals (all counted in the status). */
   unrecognisedSignals: number;
@@ -109,7 +115,7 @@ export interface BiomarkerOmitted {
 }
 
 /**
- * Bounds of the answer (decision 171): no list or sentence grows with the number of readings.
+ * Bounds of the answer: no list or sentence grows with the number of readings.
  * Current findings are bounded by the analyte table (one newest reading per known analyte);
  * earlier findings keep the newest few per analyte and kind; signals of names the table does not
  * know keep the worst few; a sentence lists a few items and says how many more.
@@ -118,7 +124,7 @@ export const EARLIER_FINDINGS_KEPT = 3;
 export const UNRECOGNISED_SIGNALS_KEPT = 20;
 export const REASON_ITEMS_LISTED = 5;
 
-/** The first few of `total` items, "a; b; c" or "a; b; c; and N more" (decision 171). */
+/** The first few of `total` items, "a; b; c" or "a; b; c; and N more". */
 function listSome(items: readonly string[], total: number): string {
   const listed = items.slice(0, REASON_ITEMS_LISTED);
   const shown = listed.join("; ");
@@ -214,7 +220,7 @@ export function unitInValue(raw: Biomarker["value"]): string | null {
 type Flag = "high" | "low" | "critical";
 type Tone = "watch" | "elevated" | "critical";
 
-/** One reading with what the table says about it (decisions 64-65). */
+/** One reading with what the table says about it. */
 interface Reading {
   key: string;
   entry: AnalyteEntry | null;
@@ -229,7 +235,7 @@ interface Reading {
   unit: string | undefined;
   /** The table's evaluation; null when the analyte has no measurement row or the value is not numeric. */
   check: AnalyteEvaluation | AnalyteNotEvaluated | null;
-  /** The one judgement of the reading with its laboratory flag (decision 182). */
+  /** The one judgement of the reading with its laboratory flag. */
   judgement: LabJudgement;
 }
 
@@ -248,13 +254,13 @@ export interface BiomarkerValueFinding {
   observedAt: string | null;
   /**
    * `critical`: beyond a sourced critical limit; `not_evaluated_unit`: unit missing, unknown or
-   * ambiguous; `implausible`: outside the plausible range; `out_of_range` (decision 182): the
+   * ambiguous; `implausible`: outside the plausible range; `out_of_range`: the
    * current reading, not flagged by the laboratory, outside the service's range (the agent tool
    * reads the same value as a finding; the contract's signals stay for flagged readings).
    */
   finding: "critical" | "not_evaluated_unit" | "implausible" | "out_of_range";
   /**
-   * Additive (decision 182): the one clinical level of the reading (`none` to `high`), as the
+   * Additive: the one clinical level of the reading (`none` to `high`), as the
    * agent tool, CDS and FHIR read it; for a value not evaluated, the level it holds at the least.
    */
   level?: ClinicalLevel;
@@ -302,9 +308,9 @@ function isNewer(
 }
 
 /**
- * The one judgement of a reading (decision 182), the same function the panels tool, CDS and FHIR
- * read. A censored result ("<0.5") is read at its bound; decision 65: a unitless value is read
- * only where the analyte has a single unit scale.
+ * The one judgement of a reading, the same function the panels tool, CDS and FHIR
+ * read. A censored result ("<0.5") is read at its bound; a unitless value is read only
+ * where the analyte has a single unit scale.
  */
 function judgeReading(
   entry: AnalyteEntry | null,
@@ -408,7 +414,7 @@ function valueText(reading: Biomarker, parsed: ParsedValue, unit: string | undef
     : `Value ${parsed.comparator ?? ""}${parsed.value}${unit ? ` ${unit}` : ""}${reading.referenceRange ? ` (reference ${reading.referenceRange})` : ""}${parsed.comparator ? "; a censored result, metricValue is the bound" : ""}.`;
 }
 
-/** What the service's table says about the reading (decisions 64-65). */
+/** What the service's table says about the reading. */
 function tableText(c: Reading): string[] {
   const { check, entry } = c;
   if (!check || !entry?.measure) return [];
@@ -453,7 +459,7 @@ function signalConfidence(mapped: boolean, numeric: boolean, stale: boolean): Co
 }
 
 /**
- * How a newer reading than the flagged one changes what is current (decision 67): beyond a
+ * How a newer reading than the flagged one changes what is current: beyond a
  * critical limit makes the signal critical; still outside the range keeps it at least as
  * serious; within the reference range by the table turns the flag into history (watch); a
  * newer reading the table cannot check is never read as a return to normal.
@@ -523,8 +529,8 @@ function signalNotes(flaggedCount: number, c: Reading, stale: boolean, params: B
 }
 
 /**
- * The tone of a flagged reading: the one judgement's level (decision 182). Critical when the
- * laboratory says so or the value is beyond a sourced critical limit (decision 67). When the
+ * The tone of a flagged reading: the one judgement's level. Critical when the
+ * laboratory says so or the value is beyond a sourced critical limit. When the
  * table can read the value, its side decides the tone (a value within the table's reference or
  * therapeutic range, such as valproate 110 mg/L within the acute mania target, is only watch:
  * the laboratory's own range differs); otherwise the laboratory's flag does, and an implausible
@@ -597,9 +603,9 @@ function biomarkerSignal(
 }
 
 /**
- * What the response says beyond signals (decision 67): every reading beyond a critical limit
+ * What the response says beyond signals: every reading beyond a critical limit
  * (current or history), every reading the table could not evaluate for its unit, and every
- * implausible value. `all` counts every one; `kept` is bounded (decision 171): each current
+ * implausible value. `all` counts every one; `kept` is bounded: each current
  * finding, and of earlier ones the newest `EARLIER_FINDINGS_KEPT` per analyte and kind, the rest
  * counted in `omitted`. Kept findings stay in input order.
  */
@@ -622,11 +628,11 @@ function findingKind(check: Reading["check"]): FindingKind | null {
   return null;
 }
 
-/** The level of a finding (decision 182): the judgement's, or the not-assessed floor of its kind. */
+/** The level of a finding: the judgement's, or the not-assessed floor of its kind. */
 function findingLevel(r: Reading, kind: FindingKind): ClinicalLevel {
   if (kind === "critical") return TONE_LEVEL.critical;
   // Not assessed: the kind's floor, or the one judgement's level when higher (a unit-less value
-  // refused though one plausible reading is critical is moderate, decision 180).
+  // refused though one plausible reading is critical is moderate).
   if (kind === "not_evaluated_unit") return higherClinicalLevel(NOT_ASSESSED_LEVEL.unit, r.judgement.level);
   if (kind === "implausible") return higherClinicalLevel(NOT_ASSESSED_LEVEL.implausible, r.judgement.level);
   return r.judgement.assessed ? r.judgement.tableLevel : r.judgement.level;
@@ -667,7 +673,7 @@ function findingOf(r: Reading, kind: FindingKind, current: boolean): BiomarkerVa
 
 /**
  * The current reading of an analyte no reading of which the laboratory flagged (so no signal
- * carries it), judged outside the service's range but not beyond a critical limit (decision 182).
+ * carries it), judged outside the service's range but not beyond a critical limit.
  */
 function isUnflaggedOutOfRange(readings: readonly Reading[], newest: Reading): boolean {
   if (readings.some((r) => r.flag !== null)) return false;
@@ -745,7 +751,7 @@ function valueFindings(collected: Collected): Findings {
 /**
  * Current values beyond a critical limit that the laboratory did not flag: no signal (the
  * contract emits signals only for flagged readings), but never silent: they are named in
- * `summary.flagged`, set `requiresClinicianReview` and make the status critical (decision 67).
+ * `summary.flagged`, set `requiresClinicianReview` and make the status critical.
  */
 function unflaggedCurrentCriticals(collected: Collected): string[] {
   const named: string[] = [];
@@ -765,7 +771,7 @@ function unflaggedCurrentCriticals(collected: Collected): string[] {
  * Current values outside the plausible range of their unit: not a result, but a unit or entry
  * error can hide a critical value (400 "x10^9/L" neutrophils may be 400 cells/µL, a severe
  * neutropenia), so they are named in `summary.flagged` and set `requiresClinicianReview`; the
- * status is left alone because nothing was read (decision 67).
+ * status is left alone because nothing was read.
  */
 function currentImplausibles(collected: Collected): string[] {
   const named: string[] = [];
@@ -773,8 +779,8 @@ function currentImplausibles(collected: Collected): string[] {
     const newest = newestOf(readings);
     const check = newest?.check;
     if (!newest?.entry || !check || check.evaluated) continue;
-    // A value refused for its unit (decision 180, one plausible reading critical or not) is named
-    // with the other current values not evaluated for their unit (decision 182), once.
+    // A value refused for its unit (one plausible reading critical or not) is named
+    // with the other current values not evaluated for their unit, once.
     if (check.reason === "implausible")
       named.push(`${newest.entry.display}: data quality, not evaluated (${check.detail})`);
   }
@@ -990,7 +996,7 @@ export function analyzeBiomarkers(
         ]
       : [];
 
-  // The patient-over-time review (decision 198): named and reviewed as the JSON door maps its
+  // The patient-over-time review: named and reviewed as the JSON door maps its
   // levels; the status keeps describing the readings.
   const patientReview = doorPatientReview({
     ...(input.patient === undefined ? {} : { patient: input.patient }),

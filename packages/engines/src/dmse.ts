@@ -7,6 +7,10 @@
  * measurement against the threshold used here, never a clinician-observed finding, a causal
  * reading or "normal" (docs/engines/dmse.md, Wording). Pure and deterministic: the clock comes
  * from `options.now`. Method, constants and sources: docs/engines/dmse.md.
+ *
+ * Decisions this module follows (docs/decisions.md): 40, input lengths and body size; 41, trend and
+ * change vocabularies; 44, model versions; 73, physically implausible dmse values are a
+ * capture-quality finding; 181, every dmse metric has a physical bound, in one table.
  */
 import { assertNoProblems, engineParams, mergeNumericParams } from "./params.js";
 import { clamp, confidenceLevel, fmt, isFiniteNumber, mean, round, sampleSd } from "./shared.js";
@@ -24,9 +28,9 @@ export interface DmseInput {
   speechRateWpm?: number;
   /** Share of the session with gaze on screen, 0-100. */
   sustainedAttentionPct?: number;
-  /** 0-14400 (decision 40); longer sessions raise confidence and normalise fidget episodes. */
+  /** 0-14400; longer sessions raise confidence and normalise fidget episodes. */
   sessionDurationSeconds?: number;
-  /** Prior values per signal, each array up to 100 numbers (decision 40), in the signal's metric unit. */
+  /** Prior values per signal, each array up to 100 numbers, in the signal's metric unit. */
   history?: Partial<Record<DmseSignalKey, number[]>>;
 }
 
@@ -293,7 +297,7 @@ function readSpeech(v: number, p: DmseParams): Reading {
 const PSYCHOMOTOR_DEFAULTS = {
   // No published norm for camera-counted fidget episodes: operational default. Counts are
   // normalised to a 10-minute reference; 6 or more per 10 minutes (about one every 100 s) is
-  // subclinical, 12 or more (one every 50 s) clinical attention. Calibrate per site (decision 44).
+  // subclinical, 12 or more (one every 50 s) clinical attention. Calibrate per site with a model version.
   psychomotorReferenceSeconds: 600,
   // House rule: sessions shorter than a minute are too short to turn a count into a rate (one
   // episode in 5 s would read as 120 per 10 minutes); below 60 s the raw count is read instead.
@@ -362,7 +366,7 @@ function readAttention(v: number, p: DmseParams): Reading {
 }
 
 const TREND_DEFAULTS = {
-  // Trend rule (decision 41 values up/down/stable): the current value differs from the baseline mean
+  // Trend rule (values up/down/stable): the current value differs from the baseline mean
   // by more than max(0.5 SD, 5 % of the mean). 0.5 SD is the common "medium" distribution-based
   // minimal important difference (Norman, Sloan & Wyrwich 2003, Med Care 41:582-592); the 5 %
   // floor is a house rule that stops tiny SDs from calling noise a trend.
@@ -385,11 +389,11 @@ export function dmseTrend(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Plausibility: device values no human can produce are a capture-quality finding (decision 73)
+// Plausibility: device values no human can produce are a capture-quality finding
 
 /**
- * The physical plausibility bound of one device metric (decision 73, extended to every metric by
- * decision 181): below `floor` (or at it, when `floorInclusive`) or above `ceiling` no person can
+ * The physical plausibility bound of one device metric (every metric has one): below `floor` (or
+ * at it, when `floorInclusive`) or above `ceiling` no person can
  * produce the value; `burst` is a higher ceiling that holds only in a session shorter than
  * `belowSeconds` (a record burst is not a session mean); `session` bounds the value by the sent
  * session: a duration no longer than the session, or a count of at most `maxPerSecond` a second.
@@ -406,7 +410,7 @@ export interface DmsePlausibleBound {
 }
 
 /**
- * One table of the physical bounds of every dmse metric (decisions 73, 181; sources in
+ * One table of the physical bounds of every dmse metric (sources in
  * docs/engines/dmse.md, "Implausible device values"). Not calibratable: a site's thresholds
  * decide what is typical, never whether a value is humanly possible.
  */
@@ -486,7 +490,7 @@ const METRIC_WORDS: Readonly<Record<DmseSignalKey, (v: number) => string>> = {
 };
 
 /**
- * Why a sent value is physically implausible, or null when it is not (decisions 73, 181): any
+ * Why a sent value is physically implausible, or null when it is not: any
  * measurement in a session of 0 s, or a value outside its metric's bound in
  * `DMSE_PLAUSIBLE_BOUNDS` (floor, ceiling or short-session burst ceiling, session length). The
  * reason names the value and the limit. One rule for the engine and the MSE agent's telemetry.
@@ -638,12 +642,12 @@ interface SignalRun {
   score: number;
   depth: number;
   hasBaseline: boolean;
-  /** Why the sent value is physically implausible (decision 73), or null. */
+  /** Why the sent value is physically implausible, or null. */
   implausible: string | null;
 }
 
 /**
- * An implausible value is never read as inside the range (decision 73): its interpretation is at
+ * An implausible value is never read as inside the range: its interpretation is at
  * least subclinical (a higher threshold reading stands), its confidence is low, and its line says
  * it was not read against the range and names the value and the limit.
  */
@@ -704,7 +708,7 @@ function measureSignals(input: DmseInput, duration: number | null, p: DmseParams
     const raw = metricOf(input, key);
     if (!isFiniteNumber(raw)) continue;
     const sent = (history[key] ?? []).filter(isFiniteNumber);
-    // A prior value no human can produce is left out of the baseline (decision 73).
+    // A prior value no human can produce is left out of the baseline.
     const prior = sent.filter((v) => dmseImplausibleValue(key, v) === null);
     const implausible = dmseImplausibleValue(key, raw, sentDuration);
     const run = dmseSignal(key, measure(key, raw, duration, p), prior, durationShare, implausible, p);
@@ -777,7 +781,7 @@ function dmseConfidence(
   for (const r of runs) historyDepthSum += r.depth;
   const implausible = runs.filter((r) => r.implausible !== null);
   const meanScore = n === 0 ? 0 : mean(runs.map((r) => r.score));
-  // Any implausible value makes the whole reading low confidence (decision 73): the score is kept
+  // Any implausible value makes the whole reading low confidence: the score is kept
   // below the moderate cut-off so level and score agree.
   const score = round(
     implausible.length > 0 ? Math.min(meanScore, Math.max(0, p.confidenceModerateMin - 0.01)) : meanScore,

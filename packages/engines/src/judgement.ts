@@ -1,5 +1,5 @@
 /**
- * One clinical judgement per fact (decision 182): a laboratory reading against its analyte's
+ * One clinical judgement per fact: a laboratory reading against its analyte's
  * ranges and critical limits, and a change between two scores of an instrument against the
  * instrument's direction and reliable change, are each judged here, once, and every door (the
  * JSON engines, the agent tools, MCP, the CDS cards, the FHIR answers) presents that result
@@ -7,7 +7,11 @@
  *
  * The clinical level is the agent tools' scale (`none`, `low`, `moderate`, `high`); a fact that
  * was given but could not be judged is "not assessed": `assessed: false` with a level of at least
- * `low` (decision 80), never `none`.
+ * `low`, never `none`.
+ *
+ * Decisions this module follows (docs/decisions.md): 60, scale direction from one instrument table;
+ * 64, one analyte table; 65, units before values; 67, critical values and the current reading; 80,
+ * not evaluated is never `none`; 182, one judgement per fact, every door reads it.
  */
 import {
   type AnalyteEntry,
@@ -30,7 +34,7 @@ export function higherClinicalLevel(a: ClinicalLevel, b: ClinicalLevel): Clinica
 /** The biomarker engine's tone of a reading, as a clinical level (and back). */
 export const TONE_LEVEL: Readonly<Record<FlagTone | "critical", Exclude<ClinicalLevel, "none">>> = {
   // A result worth noting ("watch") is low; one with a direct psychiatric safety implication
-  // ("elevated") is moderate; beyond a sourced critical limit is high (decisions 64 and 67).
+  // ("elevated") is moderate; beyond a sourced critical limit is high.
   watch: "low",
   elevated: "moderate",
   critical: "high",
@@ -41,9 +45,9 @@ export function toneOfLevel(level: Exclude<ClinicalLevel, "none">): FlagTone | "
 }
 
 /**
- * An implausible value is not a result, but a wrong unit or entry can hide a critical one
- * (decision 67): not assessed at moderate. A missing, unknown or ambiguous unit: not assessed at
- * the floor, low (decision 80).
+ * An implausible value is not a result, but a wrong unit or entry can hide a critical one:
+ * not assessed at moderate. A missing, unknown or ambiguous unit: not assessed at
+ * the floor, low.
  */
 export const NOT_ASSESSED_LEVEL: Readonly<Record<AnalyteNotEvaluated["reason"], ClinicalLevel>> = {
   unit: "low",
@@ -83,8 +87,8 @@ export function tableLevelOf(entry: AnalyteEntry, evaluation: AnalyteEvaluation)
 }
 
 /**
- * The one judgement of a laboratory reading (decision 182). The table decides when it can read
- * the value (converted to the canonical unit, decision 65): a value within the table's range is
+ * The one judgement of a laboratory reading. The table decides when it can read
+ * the value (converted to the canonical unit): a value within the table's range is
  * `none`, outside it the analyte's tone, beyond a sourced critical limit `high`, whether or not
  * the laboratory flagged it. The laboratory's flag can only raise that: a `critical` flag is
  * `high`, a `high` or `low` flag at least `low` (the laboratory's own range may differ), and when
@@ -128,7 +132,7 @@ export function judgeLabReading(
 // A change between two scores of an instrument
 
 /**
- * Expert-set (decision 60): without a sourced reliable change (or off the published scale), a
+ * Expert-set: without a sourced reliable change (or off the published scale), a
  * change of at least this many percentage points of the scale, toward its worse (better) end, is
  * a deterioration (improvement). Between the PHQ-9 (6/27 = 22 %) and GAD-7 (4/21 = 19 %) reliable
  * changes rounded down, so no such scale is held to a stricter standard than the known ones.
@@ -149,15 +153,15 @@ export interface ScoreChangeJudgement {
   reliable: boolean;
   reliableDeterioration: boolean;
   reliableImprovement: boolean;
-  /** The clinical level of the change alone: a reliable deterioration is `low` (decision 182). */
+  /** The clinical level of the change alone: a reliable deterioration is `low`. */
   level: ClinicalLevel;
 }
 
-/** A reliable deterioration on any instrument, in every door: a finding at low (expert-set, decision 182). */
+/** A reliable deterioration on any instrument, in every door: a finding at low (expert-set). */
 export const RELIABLE_DETERIORATION_LEVEL: ClinicalLevel = "low";
 
 /**
- * The one judgement of a change between two totals of a recognised instrument (decision 182):
+ * The one judgement of a change between two totals of a recognised instrument:
  * direction from the instrument table (a fall on a higher-is-better scale such as the WHO-5 or
  * WEMWBS is a worsening), reliable by the instrument's sourced reliable-change points when it
  * has them and both totals are on the published scale (`maxScore` its maximum), else by

@@ -4,6 +4,11 @@
  * an optional response-latency change from the dmse engine adds one corroboration signal.
  * Pure and deterministic: the clock comes from `options.now`. Method, constants and sources:
  * docs/engines/medication.md.
+ *
+ * Decisions this module follows (docs/decisions.md): 61, deterioration from the best score; 62,
+ * staleness: one rule; 63, fractional totals; 81, invalid totals are not evaluated; 176, the JSON
+ * medication answer carries the interaction and dose check; 198, the JSON answers, the agents and
+ * MCP carry the patient review by one rule.
  */
 import {
   classifyScaleChange,
@@ -90,9 +95,9 @@ export interface MedicationInput {
   assessments: Assessment[];
   /** Percent change of response latency from the dmse engine (-100..1000); negative = faster. */
   dmseLatencyPctChange?: number;
-  /** Additive (decision 198): who the patient is; its age is used by the dose check. */
+  /** Additive: who the patient is; its age is used by the dose check. */
   patient?: PatientContext;
-  /** Additive (decision 198): lab panels, read by the patient review only. */
+  /** Additive: lab panels, read by the patient review only. */
   labs?: LabPanel[];
 }
 
@@ -102,12 +107,12 @@ export interface MedicationData {
   signals: ModuleSignal[];
   disclaimer: string;
   /**
-   * Additive (decision 176): the interaction and dose check of the active prescriptions, the same
+   * Additive: the interaction and dose check of the active prescriptions, the same
    * result the FHIR answer turns into DetectedIssues. Absent only when no prescription was sent.
    */
   interactionCheck?: MedicationListCheck;
   /**
-   * Additive (decision 198): the patient-over-time review of the patient, the active
+   * Additive: the patient-over-time review of the patient, the active
    * prescriptions (started at `prescribedAt`) and the lab panels. Absent when the request sent no
    * patient facts and no lab readings and the review of the prescriptions found nothing.
    */
@@ -189,7 +194,7 @@ interface Point {
   maxScore: number;
   /** A valid administration of the published instrument (recognised instruments only). */
   published: boolean;
-  /** Not an invalid total for its instrument (decision 81). */
+  /** Not an invalid total for its instrument. */
   valid: boolean;
   /** The nearest totals the form can produce toward the worse / better end, and their pct (the score itself when valid). */
   worseScore: number;
@@ -207,9 +212,9 @@ interface Series {
   /** Prefix sums of betterPct and betterScore for O(1) baseline means. */
   pctSums: number[];
   scoreSums: number[];
-  /** Prefix count of points not on the published maximum (known scales: another form, decision 63). */
+  /** Prefix count of points not on the published maximum (known scales: another form). */
   offScaleCounts: number[];
-  /** Points with invalid totals (decision 81). */
+  /** Points with invalid totals. */
   invalid: number;
 }
 
@@ -488,7 +493,7 @@ function pointsThreshold(known: KnownInstrument, params: MedicationParams): numb
 }
 
 /**
- * What the latest score is compared with (decision 61): the mean of the administrations on or
+ * What the latest score is compared with: the mean of the administrations on or
  * before the start, the best of them (a pre-start low is not averaged away), and the best after
  * the start before the latest (a rise since the best response is a deterioration).
  */
@@ -650,7 +655,7 @@ interface Judged {
 
 /**
  * The latest administration (at its nearest total toward the worse end, when invalid) against
- * the references (at theirs toward the better end): decisions 61 and 81.
+ * the references (at theirs toward the better end).
  */
 function judge(series: Series, nBefore: number, params: MedicationParams): Judged {
   const latest = series.points.at(-1) as Point;
@@ -709,7 +714,7 @@ function invalidReasons(series: Series): string {
   ].join("; ");
 }
 
-/** The latest administration after the start against the references before and since it (decision 61). */
+/** The latest administration after the start against the references before and since it. */
 function compareAroundStart(
   subject: Subject,
   series: Series,
@@ -907,7 +912,7 @@ function flaggedLabels(findings: SymptomFindings, signals: readonly ModuleSignal
   ];
 }
 
-/** The high interaction and dose findings, named in summary.flagged (decision 176). */
+/** The high interaction and dose findings, named in summary.flagged. */
 function interactionFlags(check: MedicationListCheck | undefined): string[] {
   if (check === undefined) return [];
   return [
@@ -1123,14 +1128,14 @@ export function analyzeMedication(
   // A severe score or a reliable deterioration on any scale is never hidden, whatever the
   // prescriptions show (the same reading as the outcome and relapse engines).
   const findings: SymptomFindings = readSymptomFindings(assessments, params.worseningPctPoints, times);
-  // The interaction and dose check of the active prescriptions (decision 176): a high finding
+  // The interaction and dose check of the active prescriptions: a high finding
   // needs a clinician whatever the symptom scores show.
-  // Age- and liver-dependent label limits read the patient facts through the one helper (decision 198).
+  // Age- and liver-dependent label limits read the patient facts through the one helper.
   const listCheck =
     prescriptions.length > 0
       ? medicationListCheck(prescriptions, doseCheckOptions(input.patient, options.now))
       : undefined;
-  // The patient-over-time review (decision 198): its findings set review and are flagged as the
+  // The patient-over-time review: its findings set review and are flagged as the
   // JSON door maps their level, whatever the symptom scores show.
   const patientReview = doorPatientReview({
     ...(input.patient === undefined ? {} : { patient: input.patient }),
@@ -1145,7 +1150,7 @@ export function analyzeMedication(
     listCheck?.requiresClinicianReview === true ||
     reviewed.requiresClinicianReview;
 
-  // Staleness (decision 62): the newest symptom score older than the limit lowers confidence and
+  // Staleness: the newest symptom score older than the limit lowers confidence and
   // the headline says the picture is not current.
   let newest: number | null = null;
   for (const t of times) if (t !== null && (newest === null || t > newest)) newest = t;

@@ -1,14 +1,18 @@
 /**
  * What the symptom scales of a request say on their own, per instrument, read in the direction of
- * each scale (decision 60): the latest score's severity band, reliable deterioration or
- * improvement (first vs latest, previous vs latest, and best vs latest: decision 61), and a flag
+ * each scale: the latest score's severity band, reliable deterioration or
+ * improvement (first vs latest, previous vs latest, and best vs latest), and a flag
  * label for each finding a clinician must not miss. An instrument whose direction is not known is
- * not evaluated for change (a note says so); an administration on another form (another maximum:
- * decision 63) is read off-scale; an invalid total (a fraction of a whole-number scale, or out of
- * range: decision 81) is never read as improvement, only for a deterioration or severe score at
+ * not evaluated for change (a note says so); an administration on another form (another maximum) is
+ * read off-scale; an invalid total (a fraction of a whole-number scale, or out of
+ * range) is never read as improvement, only for a deterioration or severe score at
  * the nearest total the form can produce toward the worse end. The outcome, relapse and medication engines all read this, so a severe score
  * or a reliable deterioration is seen the same way everywhere and cannot be outweighed by
  * non-symptom sources. Pure; sources in docs/engines/evidence.md.
+ *
+ * Decisions this module follows (docs/decisions.md): 60, scale direction from one instrument table;
+ * 61, deterioration from the best score; 62, staleness: one rule; 63, fractional totals; 81,
+ * invalid totals are not evaluated; 182, one judgement per fact, every door reads it.
  */
 import {
   classifyScaleChange,
@@ -30,11 +34,11 @@ import { dateOf, fmt, instrumentKeyOf, parseTime, signed } from "./shared.js";
 import type { Assessment } from "./types.js";
 
 // The percentage-point rule for scales without a sourced reliable change, and its rounding
-// allowance, are written once beside the one judgement of a score change (decision 182).
+// allowance, are written once beside the one judgement of a score change.
 export { PP_EPSILON, UNKNOWN_SCALE_CHANGE_PP };
 
 /**
- * Expert-set (decision 60): a reading beside which a scale of unknown direction was given on two
+ * Expert-set: a reading beside which a scale of unknown direction was given on two
  * or more dates (its change could not be read) has at most moderate confidence, score at most 0.6
  * (below every engine's high cut-off of 0.75). With no other scale the engines have no symptom
  * anchor and confidence is low anyway.
@@ -53,7 +57,7 @@ export interface Administration {
   burdenPct: number;
   /** A valid administration of the published instrument (recognised instruments only). */
   published: boolean;
-  /** published, other_form or invalid (decision 81); null on an unrecognised instrument. */
+  /** published, other_form or invalid; null on an unrecognised instrument. */
   validity: TotalValidity | null;
   /** The nearest totals the form can produce toward the worse / better end (the score itself when valid). */
   worseScore: number;
@@ -81,9 +85,9 @@ export interface InstrumentFinding {
   /** The latest score is in the instrument's severe band, or the caller labelled it severe. */
   severe: boolean;
   severeBy: "published_band" | "caller_severity" | null;
-  /** Recognised instrument with an administration on another form (another maxScore: decision 63). */
+  /** Recognised instrument with an administration on another form (another maxScore). */
   offScale: boolean;
-  /** Administrations whose total the form cannot produce (decision 81): never read as improvement. */
+  /** Administrations whose total the form cannot produce: never read as improvement. */
   invalid: number;
   /** Change was read from at least two dates of valid administrations (direction known). */
   changeRead: boolean;
@@ -116,7 +120,7 @@ export interface SymptomFindings {
   deteriorated: InstrumentFinding[];
   /** Instruments whose change was not evaluated (direction unknown). */
   unevaluated: InstrumentFinding[];
-  /** Instruments with invalid administrations (decision 81). */
+  /** Instruments with invalid administrations. */
   withInvalid: InstrumentFinding[];
   /** Every finding's flags, deteriorations first, then severe scores, in instrument order. */
   flags: string[];
@@ -188,14 +192,14 @@ function describeBand(display: string, profileMax: number, score: number, b: Sev
   return `${display} ${fmt(score)} of ${profileMax}: ${b.label} band (${b.min}-${b.max})`;
 }
 
-/** Why a recognised instrument's administrations were read off its published scale (another form: decision 63). */
+/** Why a recognised instrument's administrations were read off its published scale (another form). */
 function offScaleNote(display: string, known: InstrumentId, items: readonly Administration[]): string {
   const k = INSTRUMENTS[known];
   const other = items.filter((i) => i.validity === "other_form");
   return `${display}: ${other.length} administration(s) with a maxScore other than the published ${k.totalMax} are not on the published ${display} form; bands and the published reliable change were not applied, change read in percentage points of the scale maximum (data quality)`;
 }
 
-/** Which administrations were not evaluated because their totals are invalid (decision 81). */
+/** Which administrations were not evaluated because their totals are invalid. */
 function invalidNote(display: string, known: InstrumentId, items: readonly Administration[]): string {
   const reasons = [
     ...new Set(
@@ -225,7 +229,7 @@ function deteriorationText(g: Group, worst: ScaleChange, fromBest: boolean, thre
 
 /**
  * One reading of a set of administrations of one instrument. Each comparison reads the later
- * administration at its `worse` total and the earlier one at its `better` total (decision 81);
+ * administration at its `worse` total and the earlier one at its `better` total;
  * for valid administrations both are the score, so a reading of valid administrations alone is
  * the plain reading of decisions 60-63.
  */
@@ -332,7 +336,7 @@ function readSet(g: Group, items: readonly Administration[], unknownPp: number):
 const maxOf = (a: number | null, b: number | null): number | null =>
   a === null ? b : b === null ? a : Math.max(a, b);
 
-/** Marks a sentence read from invalid totals as such (decision 81). */
+/** Marks a sentence read from invalid totals as such. */
 const fromInvalid = (flag: string | null): string | null =>
   flag === null
     ? null
@@ -346,8 +350,8 @@ function readGroup(g: Group, unknownPp: number): InstrumentFinding {
   const evaluated = direction !== null;
   const valid = items.filter((i) => i.validity !== "invalid");
   const invalid = items.length - valid.length;
-  // Valid administrations alone; with invalid ones, also all of them read toward the worse end
-  // (decision 81): a deterioration or severe score shown by either counts, an improvement only
+  // Valid administrations alone; with invalid ones, also all of them read toward the worse end:
+  // a deterioration or severe score shown by either counts, an improvement only
   // when both show it, so an invalid total never supports improvement and never hides a rise.
   const v = valid.length > 0 ? readSet(g, valid, unknownPp) : null;
   const all = invalid > 0 ? readSet(g, items, unknownPp) : null;
@@ -452,7 +456,7 @@ export function readSymptomFindings(
 
 /**
  * Confidence lowered (never raised) when a scale of unknown direction was given on two dates or
- * more (decision 60), or an administration's total was invalid and not evaluated (decision 81):
+ * more, or an administration's total was invalid and not evaluated:
  * at most moderate, score at most UNREAD_SCALE_CONFIDENCE_SCORE_CAP, with a reason naming them.
  */
 export function capForUnreadScales<

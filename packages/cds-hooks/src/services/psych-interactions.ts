@@ -1,17 +1,25 @@
 /**
  * The psychotropic interaction services, `psych-interactions-select` (order-select) and
  * `psych-interactions-sign` (order-sign): one check offered at the two order hooks, so one module
- * holds both descriptors, their prefetch, their rules and their run (decision 209).
+ * holds both descriptors, their prefetch, their rules and their run.
  *
  * order-select and order-sign: the draft MedicationRequests the hook is about, against the
  * patient's active MedicationRequests (prefetch `medications`) and the session's other draft
  * orders, with the interaction checker. One card per interaction rule and pair of medicines,
- * naming the orders of each (decision 142); a card for whatever could not be read or compared
- * (decision 115).
+ * naming the orders of each; a card for whatever could not be read or compared.
  *
- * Bounded before any work (decision 142): at most MAX_DRAFT_ORDERS drafts and MAX_ACTIVE_REQUESTS
+ * Bounded before any work: at most MAX_DRAFT_ORDERS drafts and MAX_ACTIVE_REQUESTS
  * entries of the medication list are read, one checker call compares at most MAX_MEDICATIONS
  * distinct medicines, and each cut is said on the not-checked card.
+ *
+ * Decisions this module follows (docs/decisions.md): 114, a rule catalog with HTI-1 source
+ * attributes; 115, cards say what the engines say, and silence is never reassurance; 142, order
+ * hooks answer per medicine pair, and every caller's list is cut before it is read; 173,
+ * interactions are derived from properties, the label pairs override, unknown is said; 174, label
+ * dose limits for every ingredient whose label states one; 184, a dose above the label maximum is a
+ * CDS order card; 201, the EHR door reads the patient, a renewal is not a start; 203, review
+ * findings are CDS cards through the door table; 209, a CDS service is one module, found through
+ * one registry.
  */
 import {
   checkInteractions,
@@ -69,7 +77,7 @@ import {
 } from "../service-module.js";
 import { ACTIVE_MEDICATIONS, PATIENT, PATIENT_OBSERVATIONS } from "./prefetch-templates.js";
 
-// Rules of the interaction services (decision 114).
+// Rules of the interaction services.
 
 /**
  * The interaction checker is a deterministic tool, not a registry engine with calibrated
@@ -99,7 +107,7 @@ function interactionRule(rule: InteractionRule): CdsRule {
   };
 }
 
-/** A label dose limit of one ingredient (decisions 174 and 184): the card for a dose above it. */
+/** A label dose limit of one ingredient: the card for a dose above it. */
 function doseRule(ingredient: string, limit: DailyDoseLimit): CdsRule {
   const reduced = limit.reduced;
   return {
@@ -142,7 +150,7 @@ export const NOT_CHECKED_RULE: CdsRule = {
 /** The rules the interaction cards come from: one per interaction rule, per dose limit, and not-checked. */
 const RULES: readonly CdsRule[] = Object.freeze([
   ...INTERACTION_RULES.map(interactionRule),
-  // The rules derived from ingredient properties (decision 173), one page per rule id.
+  // The rules derived from ingredient properties, one page per rule id.
   ...DERIVED_RULES.map(interactionRule),
   ...Object.entries(DAILY_DOSE_LIMITS).map(([ingredient, limit]) => doseRule(ingredient, limit)),
   NOT_CHECKED_RULE,
@@ -153,7 +161,7 @@ const ruleOf = ruleLookup(RULES);
 /** Statuses a draft order may carry in `context.draftOrders` (the hook says draft; some EHRs send active). */
 const DRAFT_STATUSES = ["draft", "active"] as const;
 
-/** Interaction severity -> card indicator: high is critical (decision 115). */
+/** Interaction severity -> card indicator: high is critical. */
 export const SEVERITY_INDICATOR: Readonly<Record<MedicationInteraction["severity"], Indicator>> = {
   high: "critical",
   moderate: "warning",
@@ -200,7 +208,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 /**
  * The text the checker reads for an order: with a daily dose from its dosage instructions, the
- * ingredient and that dose (so a strength in the name is not read as the dose; decision 184),
+ * ingredient and that dose (so a strength in the name is not read as the dose),
  * else the order's text, which may carry a written dose of its own ("Quetiapine 1000 mg daily").
  */
 function checkedText(order: Order): string {
@@ -346,7 +354,7 @@ function interactionCard(
 }
 
 /**
- * A dose above the label maximum in an order the hook is about (decision 184): the checker's dose
+ * A dose above the label maximum in an order the hook is about: the checker's dose
  * alert at the door's indicator for its level (DOOR_LEVELS), citing the label on the card and on
  * the rule page, with a suggestion to remove the draft.
  */
@@ -387,7 +395,7 @@ function doseCards(
 }
 
 /**
- * Who the patient is, for the hook's drafts (decision 201): the Patient (prefetch `patient`) and
+ * Who the patient is, for the hook's drafts: the Patient (prefetch `patient`) and
  * the pregnancy-status and laboratory Observations (prefetch `labs`), with the active medicines
  * and the drafts, through the one patient review. The drafts are medicines about to start.
  */
@@ -433,8 +441,8 @@ export function findingNamesMedicine(
 }
 
 /**
- * The drafts a patient-factor finding names. Doses are the order hook's own dose cards (decision
- * 184), at the same age: not twice.
+ * The drafts a patient-factor finding names. Doses are the order hook's own dose cards, at
+ * the same age: not twice.
  */
 function heldDrafts(finding: PatientFinding, targets: readonly Order[]): Order[] {
   if (finding.kind !== "patient_factor" || DOSE_FINDING_RULES.includes(finding.rule)) return [];
@@ -445,7 +453,7 @@ function heldDrafts(finding: PatientFinding, targets: readonly Order[]): Order[]
 /**
  * The patient-factor rules about the hook's drafts that lack a fact (renal function not given, a
  * teratogen with pregnancy unknown): lines of the not-checked card, not a card each on every
- * order (decision 203).
+ * order.
  */
 function factorNotEvaluatedLines(findings: readonly PatientFinding[], targets: readonly Order[]): string[] {
   return findings
@@ -463,7 +471,7 @@ function factorCards(
   ctx: RunContext,
 ): FoundCard[] {
   return findings.flatMap((finding) => {
-    // Doses are the order hook's own dose cards (decision 184), at the same age: not twice.
+    // Doses are the order hook's own dose cards, at the same age: not twice.
     if (!finding.assessed) return [];
     const held = heldDrafts(finding, targets);
     if (held.length === 0) return [];
@@ -512,7 +520,7 @@ function runOrderHook({ request, prefetch, ctx }: ServiceRun<"order-select" | "o
   ];
   const compared = comparedOrders(ordered);
   const { review, notes } = patientReviewOf(prefetch, activeSource.items, [...targets], ctx);
-  // The patient's age reaches the label dose limits that depend on it (decisions 184 and 201).
+  // The patient's age reaches the label dose limits that depend on it.
   const check =
     targets.size === 0 ? null : checkInteractions(compared.texts, doseCheckOptions(review.patient, ctx.now));
   const interactions = check?.interactions ?? [];
@@ -540,9 +548,9 @@ function runOrderHook({ request, prefetch, ctx }: ServiceRun<"order-select" | "o
     actives: activeSource.total - activeSource.items.length,
     notCompared: compared.left,
   };
-  // A property a rule needed and the model does not know is said here, as in every door
-  // (decision 173): "Not evaluated: QT risk category unknown for X (...)"; so is a dose limit
-  // that needs the age, which the hook does not have (decision 184), in the words of the
+  // A property a rule needed and the model does not know is said here, as in every door:
+  // "Not evaluated: QT risk category unknown for X (...)"; so is a dose limit
+  // that needs the age, which the hook does not have, in the words of the
   // checker's risk labels, as the JSON answer's `notEvaluated` says it.
   const ageNotGiven =
     check?.risk.labels.filter((l) => l.startsWith("Not evaluated:") && l.includes("age not given")) ?? [];
@@ -550,7 +558,7 @@ function runOrderHook({ request, prefetch, ctx }: ServiceRun<"order-select" | "o
     ...notCheckedLines(medications, ctx, cuts, draftTotal, activeSource.total),
     ...(check?.warnings.filter((w) => w.startsWith("Not evaluated:")) ?? []),
     ...ageNotGiven,
-    // Why the age is unknown, where a limit needed it (decision 201); a missing fact no rule
+    // Why the age is unknown, where a limit needed it; a missing fact no rule
     // needed is not a card of its own on every order. Patient-factor rules that lack a fact say
     // so in their own not-evaluated findings.
     ...(ageNotGiven.length > 0 ? factLines : []),
@@ -606,7 +614,7 @@ const ORDER_USAGE =
 const ORDER_PREFETCH = { medications: ACTIVE_MEDICATIONS, patient: PATIENT, labs: PATIENT_OBSERVATIONS };
 
 /**
- * Keys the order services answer without (decision 201): an EHR that registered them before these
+ * Keys the order services answer without: an EHR that registered them before these
  * keys existed sends neither them nor a fhirServer, and its calls must not turn into 412s.
  */
 const OPTIONAL_PREFETCH: ReadonlySet<string> = new Set(["patient", "labs"]);

@@ -1,11 +1,20 @@
 /**
- * The `psych-patient-view` service (patient-view), in one module (decision 209): its discovery
+ * The `psych-patient-view` service (patient-view), in one module: its discovery
  * descriptor and prefetch, its rules and its run.
  *
  * patient-view: relapse early warning and symptom trajectory (relapse engine) from the
  * symptom-scale scores and active medications; laboratory review (biomarker engine) from lab
  * Observations; monitoring levels that are missing or old for an active lithium, valproate or
- * clozapine order; and every piece of data that could not be used (decision 115).
+ * clozapine order; and every piece of data that could not be used.
+ *
+ * Decisions this module follows (docs/decisions.md): 114, a rule catalog with HTI-1 source
+ * attributes; 115, cards say what the engines say, and silence is never reassurance; 142, order
+ * hooks answer per medicine pair, and every caller's list is cut before it is read; 144, text from
+ * the EHR cannot become a link or HTML in a card; 171, the biomarker answer is bounded whatever the
+ * number of readings; 180, a value without a unit: one rule; 182, one judgement per fact, every
+ * door reads it; 189, the patient over time is one review every door reads; 201, the EHR door reads
+ * the patient, a renewal is not a start; 209, a CDS service is one module, found through one
+ * registry.
  */
 import {
   ANALYTES,
@@ -58,7 +67,7 @@ import {
   SCORE_CODES,
 } from "./prefetch-templates.js";
 
-// Rules of the patient-view service (decision 114).
+// Rules of the patient-view service.
 
 /** Sources of an analyte's ranges and limits, each once. */
 function measureSources(entry: AnalyteEntry): string[] {
@@ -150,7 +159,7 @@ const RELAPSE_INDICATOR: Readonly<Record<Exclude<RelapseLevel, "low">, Indicator
   high: "critical",
 };
 
-/** Biomarker signal tone -> indicator: the door table's mapping of the tone's level (decision 182). */
+/** Biomarker signal tone -> indicator: the door table's mapping of the tone's level. */
 const TONE_INDICATOR: Readonly<Partial<Record<ModuleSignal["tone"], Indicator>>> = {
   watch: DOOR_LEVELS[TONE_LEVEL.watch].cds ?? undefined,
   elevated: DOOR_LEVELS[TONE_LEVEL.elevated].cds ?? undefined,
@@ -227,7 +236,7 @@ function displayUnit(analyteKey: string, ucum: string): string {
 }
 
 /**
- * What a card says of a reading sent without a unit (decision 180): that no unit was given and
+ * What a card says of a reading sent without a unit: that no unit was given and
  * how the one judgement read it, so the card never presents it as a reading in a stated unit.
  * `detail` is the engine's sentence, which already lists every plausible reading when the value
  * is critical under all of them.
@@ -272,7 +281,7 @@ function labCards(inbound: FhirInbound, ctx: RunContext): FoundCard[] {
           rule,
           indicator,
           summary: `${signal.label}: ${round(signal.metricValue)}${unit} on ${date(signal.observedAt)}`,
-          // The engine's sentence may quote an Observation id from the EHR (decision 144).
+          // The engine's sentence may quote an Observation id from the EHR.
           detail: [
             escapeMarkdown(signal.detail),
             ...unitNotGivenLine(readingOf.get(signal.sourceRef), signal.detail),
@@ -294,7 +303,7 @@ function labCards(inbound: FhirInbound, ctx: RunContext): FoundCard[] {
       foundCard(
         {
           rule,
-          // The door table's indicator of a critical value (decision 182).
+          // The door table's indicator of a critical value.
           indicator: DOOR_LEVELS[TONE_LEVEL.critical].cds ?? "critical",
           summary: `${finding.detail}${finding.observedAt ? ` (${date(finding.observedAt)})` : ""}`,
           detail: [
@@ -309,7 +318,7 @@ function labCards(inbound: FhirInbound, ctx: RunContext): FoundCard[] {
   }
   // The current value of an analyte the laboratory did not flag, outside the service's range:
   // the same finding the agent tool and the JSON answer give, at the card indicator the door
-  // table maps its level to (decision 182).
+  // table maps its level to.
   for (const finding of run.data.valueFindings) {
     if (finding.finding !== "out_of_range" || !finding.current || finding.level === undefined) continue;
     const indicator = DOOR_LEVELS[finding.level].cds;
@@ -331,7 +340,7 @@ function labCards(inbound: FhirInbound, ctx: RunContext): FoundCard[] {
       ),
     );
   }
-  // The engine's findings are bounded (decision 171): earlier ones it left out are counted.
+  // The engine's findings are bounded: earlier ones it left out are counted.
   const unread = run.data.valueFindings.filter(
     (f) => f.finding !== "critical" && f.finding !== "out_of_range",
   );
@@ -397,7 +406,7 @@ const KEY_NAMES: Readonly<Record<string, string>> = {
   statements: "medication statements (start dates)",
 };
 
-/** The prefetch keys patient-view reads, each cut to its bound before reading (decision 142). */
+/** The prefetch keys patient-view reads, each cut to its bound before reading. */
 const SOURCE_LIMITS = [
   { key: "scores", limit: MAX_SCORE_ENTRIES },
   { key: "labs", limit: MAX_LAB_ENTRIES },
@@ -411,7 +420,7 @@ const ENGINE_KEYS: ReadonlySet<string> = new Set(["scores", "labs", "medications
 const REVIEW_KEYS: ReadonlySet<string> = new Set(["labs", "medications", "patient", "statements"]);
 
 /**
- * The patient-over-time review (decision 189) on the EHR's data: one card per finding through the
+ * The patient-over-time review on the EHR's data: one card per finding through the
  * door table (review-cards.ts), and what the patient facts lack on the insufficient-data card.
  */
 function reviewCards(
@@ -514,7 +523,7 @@ export const PSYCH_PATIENT_VIEW: CdsService = defineCdsService({
     usageRequirements:
       "Send the prefetch keys scores, labs, medications, patient and statements (or a fhirServer with fhirAuthorization). Observations count when final, amended or corrected, with an effective time, a LOINC code the service knows and, for labs, a UCUM unit the analyte table accepts. Sleep is not read from FHIR. A medicine's start is its first prescription (followed through priorPrescription) or a MedicationStatement's effective start, never the date of a renewal.",
   },
-  // Who the patient is and when medicines started (decision 201): said unknown on a card when absent.
+  // Who the patient is and when medicines started: said unknown on a card when absent.
   optionalPrefetch: new Set(["patient", "statements"]),
   rules: RULES,
   run: runPatientView,

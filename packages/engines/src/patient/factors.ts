@@ -1,10 +1,15 @@
 /**
- * Patient factors against the medicines taken (decision 190): pregnancy and potential pregnancy
+ * Patient factors against the medicines taken: pregnancy and potential pregnancy
  * against teratogens, breastfeeding, renal function against renally cleared medicines, and
  * hepatic impairment, each read from the tables of factor-rules.ts. Ingredients are read from
  * the names as given by the checker's own name reader, so a brand or a combination product is
- * read as its ingredients. A fact a rule needs that was not given is said, never read as normal
- * (decision 189); dose limits by age stay with the interaction checker (`doseCheckOptions`).
+ * read as its ingredients. A fact a rule needs that was not given is said, never read as normal;
+ * dose limits by age stay with the interaction checker (`doseCheckOptions`).
+ *
+ * Decisions this module follows (docs/decisions.md): 173, interactions are derived from properties,
+ * the label pairs override, unknown is said; 189, the patient over time is one review every door
+ * reads; 190, patient factors are tables, a fact not given is said; 197, what a missing fact
+ * raises.
  */
 import { propertiesOf } from "../knowledge/medicine-properties.js";
 import { normaliseMedicationText, readEntry } from "../tools/drug-names.js";
@@ -110,7 +115,7 @@ function quoted(names: readonly string[]): string[] {
 // Pregnancy
 
 /**
- * What the patient facts say about a pregnancy (decision 190): stated pregnant or possibly
+ * What the patient facts say about a pregnancy: stated pregnant or possibly
  * pregnant; stated not pregnant but of childbearing potential (a prevention programme may still
  * apply); not stated, for a female patient of childbearing or unknown age (a pregnancy cannot be
  * excluded) or for anyone else not known to be male; or no pregnancy to consider (a male patient
@@ -256,7 +261,7 @@ function pregnancyFindings(patient: PatientContext, read: MedicinesRead, now: Da
   }
   // Unknown teratogenicity is said where a pregnancy is stated (pregnant or possible); an unread
   // name is unknown too. Pregnancy not stated in a woman of childbearing age is screened for the
-  // known teratogens only (decision 197).
+  // known teratogens only.
   const pregnancyInPlay = situation.kind === "pregnant" || situation.kind === "possible";
   if (pregnancyInPlay && (unknown.length > 0 || read.unrecognised.length > 0)) {
     const what = [...unknown, ...quoted(read.unrecognised)];
@@ -371,7 +376,7 @@ function renalRuleOf(ingredient: string): RenalRule | undefined {
 const LEVEL_RANK: Readonly<Record<FactorLevel, number>> = { low: 1, moderate: 2, high: 3 };
 
 /**
- * The band each given measure falls in, the worst kept (decision 190): a label's cut-off is read
+ * The band each given measure falls in, the worst kept: a label's cut-off is read
  * against either measure, the other one named as read in its place, so the worse of two
  * disagreeing measures is never outweighed by the better.
  */
@@ -470,7 +475,7 @@ function hepaticFindings(patient: PatientContext, read: MedicinesRead): PatientF
   for (const [ingredient, names] of read.byIngredient) {
     const rule = HEPATIC_BY_INGREDIENT.get(ingredient);
     if (rule === undefined) continue;
-    // Hepatic impairment is a fact stated when present (decision 197): not given, no finding;
+    // Hepatic impairment is a fact stated when present: not given, no finding;
     // stated as unknown, the rule is said to be not evaluated.
     if (grade === undefined) continue;
     if (grade === "unknown") {
@@ -510,7 +515,7 @@ function hepaticFindings(patient: PatientContext, read: MedicinesRead): PatientF
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Every patient-factor finding for the medicines taken (decision 190), in the order pregnancy,
+ * Every patient-factor finding for the medicines taken, in the order pregnancy,
  * breastfeeding, renal, hepatic; `reviewPatient` sorts the review by level.
  */
 export function patientFactorFindings(input: PatientReviewInput): PatientFinding[] {

@@ -4,6 +4,12 @@
  * rule of the knowledge base that matches a pair of them, with the severity the rule assigns.
  * Unrecognised entries are listed and never read as "no interaction". Pure and deterministic.
  * Method, severity scale, every rule with its source: docs/engines/interactions.md.
+ *
+ * Decisions this module follows (docs/decisions.md): 68, medication entries: every ingredient,
+ * every word; 70, QT risk by CredibleMeds category, and label dose limits; 71, topical NSAIDs with
+ * lithium are low; 80, not evaluated is never `none`; 173, interactions are derived from
+ * properties, the label pairs override, unknown is said; 174, label dose limits for every
+ * ingredient whose label states one.
  */
 
 import {
@@ -69,7 +75,7 @@ export interface MedicationInteraction {
   source: string;
 }
 
-/** A written dose above a label maximum (decision 70). */
+/** A written dose above a label maximum. */
 export interface DoseAlert {
   ingredient: string;
   /** The entry as given, trimmed. */
@@ -107,7 +113,7 @@ export interface InteractionCheck {
   /**
    * True only when at least one entry was given and every entry was recognised in full: an entry
    * with a word that is neither part of a known name nor a form, strength or timing word is
-   * partly recognised and makes the check incomplete (decision 68).
+   * partly recognised and makes the check incomplete.
    */
   complete: boolean;
 }
@@ -248,7 +254,7 @@ function ruleMatchesPair(rule: InteractionRule, first: Member, second: Member): 
 
 /**
  * The rules reported for one pair: the explicit rules and the rules derived from the two
- * ingredients' properties (decision 173); per group, the most severe match (the first listed on a
+ * ingredients' properties; per group, the most severe match (the first listed on a
  * tie, explicit before derived). A derived finding is dropped when an explicit rule of the same
  * harm (its `overriddenBy` groups) matched the pair: the label pair is the sourced override.
  */
@@ -295,7 +301,7 @@ interface FoundInteraction {
 
 /**
  * The classes the rules see for one ingredient. An NSAID every mention of which is topical reads
- * as `topical_nsaid` instead of `nsaid` (decision 71); one systemic mention keeps it systemic.
+ * as `topical_nsaid` instead of `nsaid`; one systemic mention keeps it systemic.
  */
 function memberOf(ingredient: string, topicalOnly: boolean): Member {
   const classes = new Set<SelectableClass>(ingredientEntry(ingredient)?.classes ?? []);
@@ -330,7 +336,7 @@ function findInteractions(members: readonly Member[]): {
   return { found, unknown };
 }
 
-/** One not-evaluated item per ingredient and unknown property a rule needed (decision 173). */
+/** One not-evaluated item per ingredient and unknown property a rule needed. */
 function unknownPropertyItems(unknown: readonly UnknownProperty[]): NotEvaluatedItem[] {
   const seen = new Map<string, UnknownProperty>();
   for (const item of unknown) {
@@ -350,7 +356,7 @@ function unknownPropertyItems(unknown: readonly UnknownProperty[]): NotEvaluated
 interface DoseFinding {
   alert: DoseAlert | null;
   warning: string;
-  /** A limit that could not be checked (the age it depends on was not given; decision 80). */
+  /** A limit that could not be checked (the age it depends on was not given). */
   notEvaluated?: NotEvaluatedItem;
 }
 
@@ -387,7 +393,7 @@ function doseInMg(dose: MedicationDose): number | null {
 }
 
 /**
- * Label dose limits (DAILY_DOSE_LIMITS, decision 174) applied to the dose written in an entry,
+ * Label dose limits (DAILY_DOSE_LIMITS) applied to the dose written in an entry,
  * times the frequency written ("20 mg bd" = 40 mg/day). A reduced maximum applies over the
  * label's age or with a listed inhibitor; when the age is not given, a dose above the reduced
  * maximum is named in a warning and as not evaluated instead of being passed silently.
@@ -504,7 +510,7 @@ function coverageWarning(recognizedCount: number, interactionCount: number, tota
   return `None of the ${INTERACTION_RULES.length} explicit rules of this checker, nor the rules derived from the ingredients' properties, matched these medications. The rules cover selected, clinically significant interactions only; this does not show that the combination is free of interactions.`;
 }
 
-/** One warning per entry that named a medicine but also words that were not recognised (decision 68). */
+/** One warning per entry that named a medicine but also words that were not recognised. */
 function partlyRecognisedWarnings(entries: readonly ParsedEntry[]): string[] {
   return entries
     .filter((entry) => entry.unrecognizedWords.length > 0)
@@ -515,7 +521,7 @@ function partlyRecognisedWarnings(entries: readonly ParsedEntry[]): string[] {
     });
 }
 
-/** Entries named in the output as not evaluated, each with why (decision 80). */
+/** Entries named in the output as not evaluated, each with why. */
 function notEvaluatedEntries(entries: readonly ParsedEntry[]): NotEvaluatedItem[] {
   return entries.flatMap((entry): NotEvaluatedItem[] => {
     const what = entry.input === "" ? "(empty entry)" : `"${entry.input}"`;
@@ -533,7 +539,7 @@ function notEvaluatedEntries(entries: readonly ParsedEntry[]): NotEvaluatedItem[
   });
 }
 
-/** Says which NSAIDs were read as topical, so the lower rating is visible (decision 71). */
+/** Says which NSAIDs were read as topical, so the lower rating is visible. */
 function topicalWarnings(entries: readonly ParsedEntry[], members: readonly Member[]): string[] {
   return members
     .filter((member) => member.classes.has("topical_nsaid"))
@@ -587,8 +593,8 @@ function assertMedicationList(medications: unknown): asserts medications is read
  * a combination product) is recognised; every pair of distinct recognised ingredients is compared
  * with every rule, and label dose limits are applied to written doses. `risk.level` is the highest
  * severity found ("none" when none); an entry not recognised or only partly recognised, and a
- * dose limit that could not be checked, keep it at low or above with a "Not evaluated" label
- * (decision 80), and the warnings say what was not checked. Throws ToolInputError for a
+ * dose limit that could not be checked, keep it at low or above with a "Not evaluated" label,
+ * and the warnings say what was not checked. Throws ToolInputError for a
  * non-array, a non-string entry or more than 50 entries.
  */
 export function checkInteractions(

@@ -3,9 +3,13 @@
  * ranges, critical limits and accepted units of their analytes, and a deterministic flag,
  * observation and risk for each reading. Every fact (names, units and conversions, plausible,
  * reference, therapeutic and critical ranges, LOINC codes, panel ids) comes from the analyte table
- * in `knowledge/analytes.ts` (decision 64); a reading is converted to its analyte's canonical unit
- * before it is read, and a missing, unknown or ambiguous unit is never read as another unit
- * (decision 65). Sources: docs/engines/panels.md.
+ * in `knowledge/analytes.ts`; a reading is converted to its analyte's canonical unit
+ * before it is read, and a missing, unknown or ambiguous unit is never read as another unit.
+ * Sources: docs/engines/panels.md.
+ *
+ * Decisions this module follows (docs/decisions.md): 64, one analyte table; 65, units before
+ * values; 66, clozapine neutrophil categories; 80, not evaluated is never `none`; 182, one
+ * judgement per fact, every door reads it.
  */
 
 import { judgeLabReading, tableLevelOf } from "../judgement.js";
@@ -98,7 +102,7 @@ export interface PanelEvaluation {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Panel analytes: a view of the analyte table (knowledge/analytes.ts, decision 64)
+// Panel analytes: a view of the analyte table (knowledge/analytes.ts)
 
 function panelAnalyteOf(entry: AnalyteEntry, measure: AnalyteMeasure): PanelAnalyte {
   const primary =
@@ -212,7 +216,7 @@ function readingRisk(
       ],
     };
   }
-  // The one judgement's level (decision 182): the analyte table's tone of the side crossed.
+  // The one judgement's level: the analyte table's tone of the side crossed.
   const level: AgentRiskLevel = tableLevelOf(entry, evaluation);
   const side = flag === "high" ? "above" : "below";
   return {
@@ -264,7 +268,7 @@ export interface PanelReading {
 }
 
 export interface PanelOptions {
-  /** Benign ethnic neutropenia documented by a clinician: the US-label BEN table is named (decision 66). */
+  /** Benign ethnic neutropenia documented by a clinician: the US-label BEN table is named. */
   benignEthnicNeutropenia?: boolean;
 }
 
@@ -316,7 +320,7 @@ function evaluateReading(
   };
 }
 
-/** A reading that could not be evaluated: the warning, and the item for the risk (decision 80). */
+/** A reading that could not be evaluated: the warning, and the item for the risk. */
 interface NotEvaluatedReading {
   warning: string;
   item: NotEvaluatedItem;
@@ -346,7 +350,7 @@ function classify(
         item: { what: `${entry.display} ${sent}`, why: "no sourced range in this tool" },
       },
     };
-  // The one judgement of a reading (decision 182), as the biomarker engine, CDS and FHIR read it.
+  // The one judgement of a reading, as the biomarker engine, CDS and FHIR read it.
   const judged = judgeLabReading(entry, reading.value, unit);
   const evaluation = judged.evaluation;
   if (evaluation === null || !evaluation.evaluated) {
@@ -394,7 +398,7 @@ const NO_READINGS_RISK: AgentRisk = Object.freeze({
  * converting it to the canonical unit. Unknown analytes, analytes without a sourced range, a
  * missing, unknown or ambiguous unit and values outside the plausible range go to `unrecognized`
  * with a warning that says "not evaluated" and why (never read as normal), and keep the risk at
- * low or above with a "Not evaluated" label (moderate for an implausible value; decision 80).
+ * low or above with a "Not evaluated" label (moderate for an implausible value).
  * Any critical value makes the risk high.
  */
 export function evaluatePanel(
