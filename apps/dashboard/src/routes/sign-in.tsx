@@ -220,12 +220,14 @@ export function registerSignIn(app: DashboardApp, ctx: DashboardContext): void {
   app.post("/invite/:token", (c) => acceptInviteLink(c, ctx));
 }
 
+async function signOut(c: Page<"/sign-out">, ctx: DashboardContext) {
+  const { auth } = await ctx.init();
+  const result = await auth.api.signOut({ headers: c.req.raw.headers, returnHeaders: true });
+  for (const cookie of result.headers.getSetCookie()) c.header("Set-Cookie", cookie, { append: true });
+  return c.redirect("/dashboard/sign-in", 303);
+}
+
 /** Sign-out (after the session guard: it needs the CSRF token like any change). */
 export function registerSignOut(app: DashboardApp, ctx: DashboardContext): void {
-  app.post("/sign-out", async (c) => {
-    const { auth } = await ctx.init();
-    const result = await auth.api.signOut({ headers: c.req.raw.headers, returnHeaders: true });
-    for (const cookie of result.headers.getSetCookie()) c.header("Set-Cookie", cookie, { append: true });
-    return c.redirect("/dashboard/sign-in", 303);
-  });
+  app.post("/sign-out", (c) => signOut(c, ctx));
 }
