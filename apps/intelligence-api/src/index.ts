@@ -1,7 +1,6 @@
 export { buildIntelligenceApi } from "./app.js";
 export type { CdsServiceListing } from "./routes/cds_discovery.js";
 export type { CdsFeedbackRequest } from "./routes/cds_feedback.js";
-export type { CdsCallerContext } from "./routes/cds_guard.js";
 export type { CdsHooksOptions } from "./routes/cds_services.js";
 // Request and response body types of each route, for clients and tests.
 export type {

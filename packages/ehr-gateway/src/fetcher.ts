@@ -1,4 +1,4 @@
-import { screenJsonBytes } from "@svc/http/json-screen";
+import { screenJsonBytes } from "@svc/json-screen";
 import {
   checkEndpointUrl,
   checkedAddresses,

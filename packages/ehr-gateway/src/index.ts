@@ -25,6 +25,7 @@ export {
 export {
   CDS_JWT_CLOCK_SKEW_S,
   CDS_JWT_MAX_AGE_S,
+  CDS_JWT_REFUSED_MESSAGE,
   type CdsClientKeys,
   CdsJwtRefusal,
   type CdsJwtRefusalReason,

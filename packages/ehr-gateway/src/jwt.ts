@@ -1,3 +1,4 @@
+import { Refusal } from "@svc/refusal";
 import {
   createLocalJWKSet,
   decodeJwt,
@@ -15,7 +16,7 @@ import type { JwksSource } from "./keys.js";
  * Verifying the JWT a CDS client (an EHR) sends on every CDS Hooks call (decision 120). The
  * signature, algorithm allow-list, audience and times are checked by `jose`; what it leaves to
  * us (the registered client, its allowed `jku`, the replay store) is done here, and every
- * refusal is one typed reason.
+ * refusal is one typed reason, kept for the log behind one public answer.
  */
 
 export type CdsJwtRefusalReason =
@@ -33,13 +34,26 @@ export type CdsJwtRefusalReason =
   | "wrong_audience"
   | "replayed_jti";
 
-/** A refused token: the reason (for the route's 401 and tests) and a sentence with no key material. */
-export class CdsJwtRefusal extends Error {
+/**
+ * The one answer to every refused JWT, whatever the reason (decision 147): an unknown issuer, a
+ * revoked client, an unknown kid or a bad signature read the same, so no answer tells whether an
+ * EHR is registered with an account. The reason is in the log line of the request id.
+ */
+export const CDS_JWT_REFUSED_MESSAGE =
+  "The CDS client's JWT was refused. It must be signed with a key the account registered for its iss, name the exact URL called as aud, and be current (iat, exp) with a jti never used before; the service's log has the reason under this requestId.";
+
+/**
+ * A refused token, as the one refusal (decision 231): `invalid_token` with the public message
+ * every refused JWT gets. Which check failed is for the log only, never for the caller (it
+ * would tell an unknown issuer from a bad signature): `reason`, and `detail`, a sentence with no
+ * key material.
+ */
+export class CdsJwtRefusal extends Refusal {
   constructor(
     readonly reason: CdsJwtRefusalReason,
-    message: string,
+    readonly detail: string,
   ) {
-    super(message);
+    super("invalid_token", CDS_JWT_REFUSED_MESSAGE);
     this.name = "CdsJwtRefusal";
   }
 }

@@ -7,21 +7,69 @@ import {
   type KeyKind,
   parseKey,
 } from "@svc/db";
+import type { Context } from "hono";
+import type { AppEnv } from "./app.js";
 import { ApiError } from "./errors.js";
 import type { KeyCache } from "./key-cache.js";
 import type { LimitRule } from "./rate-limit/index.js";
 
-/** The authenticated caller, as routes see it. */
-export interface AuthContext {
+/**
+ * The authenticated caller, as routes see it (decision 232): one type whichever door admitted it,
+ * told apart by `credential`. What every caller has is common (the mode it acts in, the limit its
+ * calls count against, the account); what only one credential has stays with it, so an EHR is no
+ * key (no key kind, scopes or origins, and no `keyId`, which feeds the usage page).
+ */
+export type AuthContext = ApiKeyAuth | EhrJwtAuth;
+/** How a caller proved who it is: an API key (`/v1`) or an EHR's signed JWT (the CDS Hooks base). */
+export type Credential = AuthContext["credential"];
+
+interface CallerAuth {
+  mode: "test" | "live";
+  /** The limit its calls count against (a route that charges more than the call reads it). */
+  limit: LimitRule;
+}
+
+/** A caller with an API key. */
+export interface ApiKeyAuth extends CallerAuth {
+  credential: "api_key";
   keyId: string;
   kind: KeyKind;
-  mode: "test" | "live";
+  /** Null for an organization key (the MSE Record API). */
   accountId: string | null;
   orgId: string | null;
   planId: string | null;
   scopes: string[];
   origins: string[];
-  limit: LimitRule;
+}
+
+/** A CDS client (an EHR) with its signed JWT, registered with the account whose base it called. */
+export interface EhrJwtAuth extends CallerAuth {
+  credential: "ehr_jwt";
+  clientId: string;
+  accountId: string;
+  /** The client's `--allow-private`: may its FHIR server be on a private address (decision 122)? */
+  allowPrivate: boolean;
+  /** The JWT's optional `tenant` claim. */
+  tenant?: string;
+}
+
+const UNAUTHENTICATED: Record<Credential, string> = {
+  api_key: "This request was not authenticated with an API key.",
+  ehr_jwt: "This CDS Hooks request was not authenticated.",
+};
+
+/**
+ * The caller of a route, as its door admitted it (set by the request guard). Fails closed: a
+ * route registered before the guard (Hono runs handlers in registration order), or reached with
+ * another credential, finds no such caller and answers 401.
+ */
+export function authOf<K extends Credential>(
+  c: Context<AppEnv>,
+  credential: K,
+): Extract<AuthContext, { credential: K }> {
+  const auth = c.get("auth") as AuthContext | undefined;
+  if (auth?.credential !== credential) throw new ApiError("unauthorized", UNAUTHENTICATED[credential]);
+  return auth as Extract<AuthContext, { credential: K }>;
 }
 
 /** What a route accepts. Default on the Intelligence API: secret keys only. */
@@ -117,8 +165,9 @@ export function limitRuleFor(row: AuthKeyRow): LimitRule {
   });
 }
 
-export function toAuthContext(row: AuthKeyRow): AuthContext {
+export function toAuthContext(row: AuthKeyRow): ApiKeyAuth {
   return {
+    credential: "api_key",
     keyId: row.id,
     kind: row.kind,
     mode: row.kind === "secret_live" || row.kind === "organization" ? "live" : "test",

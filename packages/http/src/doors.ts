@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "./app.js";
 import {
-  type AuthContext,
+  type ApiKeyAuth,
   authenticateKey,
   authorize,
   bearerToken,
@@ -35,20 +35,22 @@ export interface Door {
   guards(path: string): boolean;
   /**
    * The caller of one request under the matched route's policy (undefined: no route matched), or
-   * null when the route is public. Rejects with an ApiError (401) when the credential is missing
-   * or refused; the guard counts that against the caller's address. Never throws synchronously.
+   * null when the route is public; it sets the request's `AuthContext` (decision 232), which
+   * routes read with `authOf`. Rejects with a `Refusal` (a 401: an ApiError, or a refusal of the
+   * credential's own verifier, such as a refused JWT) when the credential is missing or refused;
+   * the guard counts that against the caller's address. Never throws synchronously.
    */
   identify(c: Context<AppEnv>, policy: RoutePolicy | null | undefined): Promise<Caller> | null;
   /** The message of the 429 once an address has sent too many refused credentials. */
   tooManyRefusedMessage: string;
 }
 
-function rateLimitMessage(auth: AuthContext): string {
+function rateLimitMessage(auth: ApiKeyAuth): string {
   if (auth.limit.kind === "daily") return "The sandbox daily quota is used up; it resets at 00:00 UTC.";
   return "Too many requests per second; retry after the number of seconds in Retry-After.";
 }
 
-/** The key of a request (one lookup, cached), put where routes read it (`c.get("auth")`). */
+/** The key of a request (one lookup, cached), put where routes read it (`authOf(c, "api_key")`). */
 async function keyCaller(c: Context<AppEnv>, deps: AppDeps, policy: RoutePolicy): Promise<Caller> {
   const row = await authenticateKey(deps.db, bearerToken(c.req.header("authorization")), deps.keyCache);
   const auth = toAuthContext(row);

@@ -1,18 +1,18 @@
 import { z } from "@hono/zod-openapi";
-import type { Refusal } from "@svc/refusal";
-import type { Context } from "hono";
-import { ApiError, type Issue } from "./errors.js";
-import { answerJsonWith, cacheBodyText } from "./framework-internals.js";
 import {
   finding,
   type HygieneIssue,
   MAX_REPORTED_ISSUES,
   screenJsonBytes,
   textProblem,
-} from "./json-screen.js";
+} from "@svc/json-screen";
+import type { Refusal } from "@svc/refusal";
+import type { Context } from "hono";
+import { ApiError, type Issue } from "./errors.js";
+import { answerJsonWith, cacheBodyText } from "./framework-internals.js";
 import { splitRequestUrl } from "./request-url.js";
 
-export * from "./json-screen.js";
+export * from "@svc/json-screen";
 
 /**
  * Input hygiene (decision 29): one screen over every request to a /v1 route of either API, run

@@ -1,3 +1,4 @@
+import { Refusal } from "@svc/refusal";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import type { AppDeps, AppEnv } from "./app.js";
 import { checkBodyHeaders, chunkedBodyLimit, DEFAULT_BODY_LIMIT } from "./body-checks.js";
@@ -29,11 +30,12 @@ function clientAddress(c: Context<AppEnv>): string {
   return env?.incoming?.socket?.remoteAddress ?? "unknown";
 }
 
-/** The same refusal with the rate-limit headers (and Retry-After for a 429) added. */
-function withHeaders(error: ApiError, headers: Record<string, string>): ApiError {
+/** The same refusal (its code, message and issues) with the rate-limit headers (and Retry-After for a 429) added. */
+function withHeaders(error: Refusal, headers: Record<string, string>): ApiError {
+  const own = error instanceof ApiError ? error.options.headers : undefined;
   return new ApiError(error.code, error.message, {
     ...error.options,
-    headers: { ...error.options.headers, ...headers },
+    headers: { ...own, ...headers },
   });
 }
 
@@ -42,7 +44,7 @@ async function refuseUnauthenticated(
   c: Context<AppEnv>,
   deps: AppDeps,
   door: Door,
-  refusal: ApiError,
+  refusal: Refusal,
 ): Promise<never> {
   const decision = await deps.limiter.consume({
     kind: "bucket",
@@ -73,7 +75,7 @@ async function admitCaller(
   try {
     caller = await identifying;
   } catch (error) {
-    if (error instanceof ApiError) await refuseUnauthenticated(c, deps, door, error);
+    if (error instanceof Refusal) await refuseUnauthenticated(c, deps, door, error);
     throw error;
   }
   const decision = await deps.limiter.consume(caller.limit);

@@ -31,7 +31,9 @@ export function requestLog(
       await next();
     } finally {
       const route = c.get("routePattern") ?? "unmatched";
-      const keyId = c.get("auth")?.keyId;
+      // Keys only: an EHR's calls are no key's usage (decision 232).
+      const auth = c.get("auth");
+      const keyId = auth?.credential === "api_key" ? auth.keyId : undefined;
       if (keyId && usage)
         usage.count(keyId, route === "unmatched" ? route : `${c.req.method} ${route}`, c.res.status);
       logger.info(

@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
  * CI: no app depends on an API app except the launcher CLI (which starts them) and the bench
  * (which reads their request schemas), and `@svc/records` reaches no route framework, queue or
  * model, directly or through a package that does; nor `@svc/http` itself, whose refusal and cursor
- * format it once imported (decision 206).
+ * format it once imported (decision 206) and whose JSON screen the EHR gateway once imported
+ * (decision 230), by any path.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const API_APPS = ["@svc/intelligence-api", "@svc/mse-record-api", "@svc/webhook-worker", "@svc/dashboard"];
@@ -22,17 +23,6 @@ type Manifest = PackageManifest;
 const manifests = workspaceManifests(root);
 const byDir = new Map([...manifests.values()].map((m) => [m.dir, m]));
 
-/**
- * The one path to `@svc/http` left in records' closure: the EHR gateway's fetcher screens a FHIR
- * answer with `@svc/http/json-screen`, a module without Hono, so `@svc/http`'s own dependencies
- * are let through as well until that screen leaves the HTTP package. Anything else either gains
- * (BullMQ, a model, `@svc/delivery`), and `@svc/http` reached any other way, still fails.
- */
-const TOLERATED: Record<string, string[]> = {
-  "@svc/ehr-gateway": ["@svc/http"],
-  "@svc/http": ["@hono/node-server", "@hono/zod-openapi", "hono", "ioredis"],
-};
-
 function manifest(dir: string): Manifest {
   const found = byDir.get(dir);
   if (!found) throw new Error(`no workspace package in ${dir}`);
@@ -43,7 +33,7 @@ function manifest(dir: string): Manifest {
 function forbiddenInClosure(name: string, manifests: Map<string, Manifest>): string[] {
   return [...workspaceClosure(name, manifests)].flatMap(([pkg, via]) =>
     Object.keys(manifests.get(pkg)?.dependencies ?? {})
-      .filter((dep) => NOT_IN_RECORDS.test(dep) && !TOLERATED[pkg]?.includes(dep))
+      .filter((dep) => NOT_IN_RECORDS.test(dep))
       .map((dep) => `${via} > ${dep}`),
   );
 }
@@ -154,14 +144,19 @@ describe("package boundaries (decision 103)", () => {
     expect(forbiddenInClosure("@svc/records", manifests)).toEqual([]);
   });
 
-  it("@svc/records does not depend on @svc/http and imports none of it: its refusal is @svc/refusal's (decision 206)", () => {
+  it("@svc/records reaches @svc/http by no path and imports none of it: its refusal is @svc/refusal's, the gateway's screen @svc/json-screen's (decisions 206 and 230)", () => {
     const m = manifest("packages/records");
     expect(Object.keys({ ...m.dependencies, ...m.devDependencies })).not.toContain("@svc/http");
     expect(Object.keys({ ...m.dependencies })).toContain("@svc/refusal");
-    expect(workspaceClosure("@svc/records", manifests).get("@svc/http")).toBe(
-      "@svc/records > @svc/ehr-gateway > @svc/http",
+    const closure = workspaceClosure("@svc/records", manifests);
+    expect(closure.get("@svc/ehr-gateway")).toBe("@svc/records > @svc/ehr-gateway");
+    expect(closure.get("@svc/json-screen")).toBe("@svc/records > @svc/ehr-gateway > @svc/json-screen");
+    expect(closure.has("@svc/http")).toBe(false);
+    // Nor a source of records or of a package it reaches, declared or not.
+    const files = [...closure.keys()].flatMap((name) =>
+      sourcesOf(path.join(manifests.get(name)?.dir as string, "src")),
     );
-    const files = sourcesOf("packages/records/src");
+    expect(files).toContain("packages/ehr-gateway/src/fetcher.ts");
     const found = files.filter((f) =>
       /from\s+"@svc\/http(\/[^"]*)?"/.test(readFileSync(path.join(root, f), "utf8")),
     );
@@ -217,13 +212,17 @@ describe("package boundaries (decision 103)", () => {
     ]);
     chain.set("@svc/outbound", { name: "@svc/outbound", dependencies: { "@svc/webhooks": "1" } });
     expect(forbiddenInClosure("@svc/records", chain)).toEqual([]);
-    // The HTTP package reached other than through the gateway's JSON screen fails (decision 206);
-    // its Hono is tolerated, a queue added to it is not.
-    chain.set("@svc/http", { name: "@svc/http", dependencies: { hono: "~4", bullmq: "~6" } });
-    chain.set("@svc/db", { name: "@svc/db", dependencies: { "@svc/http": "workspace:*" } });
+    // The HTTP package reached by any path fails, through the gateway as well (decision 230),
+    // and so does what it brings.
+    chain.set("@svc/http", { name: "@svc/http", dependencies: { hono: "~4" } });
+    chain.set("@svc/ehr-gateway", {
+      name: "@svc/ehr-gateway",
+      dependencies: { "@svc/http": "workspace:*", "@svc/json-screen": "workspace:*" },
+    });
+    chain.set("@svc/json-screen", { name: "@svc/json-screen" });
     expect(forbiddenInClosure("@svc/records", chain)).toEqual([
-      "@svc/records > @svc/db > @svc/http",
-      "@svc/records > @svc/db > @svc/http > bullmq",
+      "@svc/records > @svc/ehr-gateway > @svc/http",
+      "@svc/records > @svc/ehr-gateway > @svc/http > hono",
     ]);
     const source = [
       'import { Hono } from "hono";',

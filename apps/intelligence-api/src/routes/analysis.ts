@@ -52,8 +52,9 @@ export function dmseBrowserCors(deps: AppDeps): { path: string; middleware: AppM
     const origin = c.req.header("origin");
     if (!origin || c.req.method !== "POST") return next();
     await next();
+    const auth = c.get("auth");
     const readable =
-      c.get("auth")?.kind === "publishable" && c.res.ok
+      auth?.credential === "api_key" && auth.kind === "publishable" && c.res.ok
         ? true
         : c.res.status >= 400 && (await browserOriginsOf(deps).allowed(origin));
     c.res.headers.append("Vary", "Origin");

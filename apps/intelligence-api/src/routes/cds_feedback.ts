@@ -1,8 +1,16 @@
 import { z } from "@hono/zod-openapi";
-import { ApiError, type AppDeps, type AppEnv, type ServiceApp, zodIssues } from "@svc/http";
+import {
+  ApiError,
+  type AppDeps,
+  type AppEnv,
+  authOf,
+  type EhrJwtAuth,
+  type ServiceApp,
+  zodIssues,
+} from "@svc/http";
 import { CDS_ISSUED_CARD_DAYS, recordCdsFeedback } from "@svc/records";
 import type { Context } from "hono";
-import { CDS_BASE_PATH, type CdsCallerContext, cdsCallerOf, cdsJsonBody } from "./cds_guard.js";
+import { CDS_BASE_PATH, cdsJsonBody } from "./cds_guard.js";
 
 /**
  * POST /cds-hooks/{accountId}/cds-services/{id}/feedback (CDS Hooks 2.0.1 Feedback): what the clinician did with our
@@ -65,7 +73,7 @@ export type CdsFeedbackRequest = z.infer<typeof CdsFeedbackRequestSchema>;
 async function chargeReports(
   c: Context<AppEnv>,
   deps: AppDeps,
-  caller: CdsCallerContext,
+  caller: EhrJwtAuth,
   reports: number,
 ): Promise<void> {
   for (let charged = 1; charged < reports; charged++) {
@@ -98,7 +106,7 @@ export function registerCdsFeedback(service: ServiceApp, serviceIds: readonly st
         throw new ApiError("invalid_request", "The feedback failed validation; see issues.", {
           issues: zodIssues(parsed.error),
         });
-      const caller = cdsCallerOf(c);
+      const caller = authOf(c, "ehr_jwt");
       await chargeReports(c, service.deps, caller, parsed.data.feedback.length);
       const result = await recordCdsFeedback(
         service.deps.db,

@@ -16,7 +16,7 @@ import {
   bearerToken,
   type Caller,
   type Door,
-  type LimitRule,
+  type EhrJwtAuth,
   requirePaidPlan,
   type ServiceApp,
 } from "@svc/http";
@@ -32,8 +32,10 @@ import { cors } from "hono/cors";
  * account's plan (402) and rate limit, refusals counted per address, the input screen (decision
  * 150). CORS wraps the guard, so a preflight needs no JWT and refusals are readable. Every refused
  * JWT gets one and the same 401, the reason going to the log only. Routes read the caller with
- * `cdsCallerOf(c)`.
+ * `authOf(c, "ehr_jwt")`, the same context an API key's routes read (decision 232).
  */
+
+export { CDS_JWT_REFUSED_MESSAGE } from "@svc/ehr-gateway";
 
 /**
  * The CDS Hooks base of one account (decision 147), as a route pattern: the EHR's base URL is
@@ -54,40 +56,16 @@ export function cdsAccountOf(path: string): string | null {
   return account && ACCOUNT_ID.test(account) ? account : null;
 }
 
-/** Who is calling, for the CDS routes: the client, its account and mode, its address allowance. */
-export interface CdsCallerContext {
-  clientId: string;
-  accountId: string;
-  mode: "test" | "live";
-  allowPrivate: boolean;
-  /** The JWT's optional `tenant` claim. */
-  tenant?: string;
-  /** The account's rate limit, for a route that charges more than the call (feedback, decision 151). */
-  limit: LimitRule;
-}
-
-type CdsEnv = AppEnv & { Variables: AppEnv["Variables"] & { cdsCaller: CdsCallerContext } };
-
 /**
  * The address rules for fetching from this caller's EHR (`fetchFhir`, decision 122): the client's
  * mode and `--allow-private`, and the operator's loopback setting.
  */
-export function cdsFetchPolicy(caller: CdsCallerContext, deps: AppDeps): EhrAddressPolicy {
+export function cdsFetchPolicy(caller: EhrJwtAuth, deps: AppDeps): EhrAddressPolicy {
   return {
     mode: caller.mode,
     allowPrivate: caller.allowPrivate,
     allowLoopback: deps.allowLoopbackWebhooks === true,
   };
-}
-
-/**
- * The verified caller of a CDS route (set by the guard). Fails closed: a route registered before
- * the guard (Hono runs handlers in registration order) finds no caller and answers 401.
- */
-export function cdsCallerOf(c: Context<AppEnv>): CdsCallerContext {
-  const caller = (c as unknown as Context<CdsEnv>).get("cdsCaller");
-  if (!caller) throw new ApiError("unauthorized", "This CDS Hooks request was not authenticated.");
-  return caller;
 }
 
 /**
@@ -134,27 +112,24 @@ export interface CdsGuardOptions {
   jwksSource?: JwksSource;
 }
 
-/**
- * The one answer to every refused JWT, whatever the reason (decision 147): an unknown issuer, a
- * revoked client, an unknown kid or a bad signature read the same, so no answer tells whether an
- * EHR is registered with an account. The reason is in the log line of the request id.
- */
-export const CDS_JWT_REFUSED_MESSAGE =
-  "The CDS client's JWT was refused. It must be signed with a key the account registered for its iss, name the exact URL called as aud, and be current (iat, exp) with a jti never used before; the service's log has the reason under this requestId.";
-
 /** What the JWT check keeps between requests: where `jku` sets come from, the jtis seen. */
 interface JwtVerification {
   jwksSource: JwksSource;
   jtiStore: JtiStore;
 }
 
-/** The one 401 of a refused JWT; the reason goes to the request's log line only. */
-function jwtRefused(c: Context<AppEnv>, deps: AppDeps, accountId: string | null, reason: string): ApiError {
+/** A refused JWT: its reason goes to the request's log line only; the answer is its one 401. */
+function jwtRefused(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  accountId: string | null,
+  refusal: CdsJwtRefusal,
+): CdsJwtRefusal {
   deps.logger.warn(
-    { requestId: c.get("requestId"), ...(accountId ? { accountId } : {}), reason },
+    { requestId: c.get("requestId"), ...(accountId ? { accountId } : {}), reason: refusal.reason },
     "cds jwt refused",
   );
-  return new ApiError("invalid_token", CDS_JWT_REFUSED_MESSAGE);
+  return refusal;
 }
 
 /** The CDS client whose JWT the request carries, registered with the account its path names. */
@@ -179,10 +154,16 @@ async function verifiedClient(
     });
   } catch (error) {
     if (!(error instanceof CdsJwtRefusal)) throw error;
-    throw jwtRefused(c, deps, accountId, error.reason);
+    throw jwtRefused(c, deps, accountId, error);
   }
   // The lookup is by the path's account already; this keeps the rule if that ever changes.
-  if (verified.client.accountId !== accountId) throw jwtRefused(c, deps, accountId, "unknown_issuer");
+  if (verified.client.accountId !== accountId)
+    throw jwtRefused(
+      c,
+      deps,
+      accountId,
+      new CdsJwtRefusal("unknown_issuer", "The JWT's iss is not a CDS client of the account called."),
+    );
   return verified;
 }
 
@@ -193,7 +174,8 @@ async function verifiedClient(
 async function cdsCaller(c: Context<AppEnv>, deps: AppDeps, verification: JwtVerification): Promise<Caller> {
   const { client, tenant } = await verifiedClient(c, deps, verification, cdsAccountOf(c.req.path));
   const limit = accountLimitRule(client.id, client.accountId, client);
-  (c as unknown as Context<CdsEnv>).set("cdsCaller", {
+  c.set("auth", {
+    credential: "ehr_jwt",
     clientId: client.id,
     accountId: client.accountId,
     mode: client.mode,

@@ -7,12 +7,12 @@ import {
   runCdsService,
 } from "@svc/cds-hooks";
 import { type EhrAddressPolicy, fetchFhir } from "@svc/ehr-gateway";
-import { ApiError, type AppEnv, type Logger, type ServiceApp, workSignal } from "@svc/http";
+import { ApiError, type AppEnv, authOf, type Logger, type ServiceApp, workSignal } from "@svc/http";
 import { ENGINE_DESCRIPTORS, type EngineName, resolveCalibration } from "@svc/intelligence";
 import { rememberIssuedCards } from "@svc/records";
 import type { Context } from "hono";
 import type { ActiveModelVersions } from "../model-versions.js";
-import { CDS_BASE_PATH, cdsCallerOf, cdsFetchPolicy, cdsJsonBody } from "./cds_guard.js";
+import { CDS_BASE_PATH, cdsFetchPolicy, cdsJsonBody } from "./cds_guard.js";
 
 /**
  * POST /cds-hooks/{accountId}/cds-services/{id}: one hook call (CDS Hooks 2.0.1, decisions 113,
@@ -173,7 +173,7 @@ export function registerCdsHookCalls(service: ServiceApp, models: ActiveModelVer
     "POST",
     `${CDS_BASE_PATH}/:id`,
     async (c) => {
-      const caller = cdsCallerOf(c);
+      const caller = authOf(c, "ehr_jwt");
       const serviceId = c.req.param("id") ?? "";
       const found = cdsService(serviceId);
       if (!found) {

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
+import { type AppEnv, authOf, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import type { Context } from "hono";
 
 export const PingResponseSchema = z
@@ -32,7 +32,7 @@ const route = createRoute({
 
 export function registerPing(service: ServiceApp): void {
   service.openapi(route, (c: Context<AppEnv>) => {
-    const auth = c.get("auth");
+    const auth = authOf(c, "api_key");
     const body: PingResponse = {
       ok: true,
       data: {

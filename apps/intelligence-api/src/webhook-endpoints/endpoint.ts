@@ -1,6 +1,6 @@
 import type { DbOrTx } from "@svc/db";
 import type { EndpointPosition, WebhookEndpointRow } from "@svc/delivery";
-import { ApiError, type AppEnv } from "@svc/http";
+import { ApiError, type AppEnv, authOf } from "@svc/http";
 import { decodeCursor, encodeCursor, recordAudit } from "@svc/records";
 import { Refusal } from "@svc/refusal";
 import type { Context } from "hono";
@@ -69,7 +69,7 @@ export function auditEndpointChange(
   targetId: string,
   detail: Record<string, unknown> = {},
 ): Promise<void> {
-  const auth = c.get("auth");
+  const auth = authOf(c, "api_key");
   return recordAudit(tx, {
     workspace: { accountId: auth.accountId as string },
     action,

@@ -1,4 +1,4 @@
-import { ApiError, type AppEnv, type HygieneIssue, type RoutePolicy } from "@svc/http";
+import { ApiError, type AppEnv, authOf, type HygieneIssue, type RoutePolicy } from "@svc/http";
 import type { Refusal } from "@svc/refusal";
 import type { Context } from "hono";
 import { invalidSelection } from "../errors.js";
@@ -19,7 +19,7 @@ export const TAG = "MSE Record";
 
 /** The caller's organization and key (the policy admits organization keys only). */
 export function caller(c: Context<AppEnv>): { orgId: string; keyId: string } {
-  const auth = c.get("auth");
+  const auth = authOf(c, "api_key");
   if (!auth.orgId) throw new ApiError("forbidden", "Organization keys can call only the MSE Record API.");
   return { orgId: auth.orgId, keyId: auth.keyId };
 }

@@ -1,15 +1,16 @@
 /**
  * The JSON screen (decision 29, extended to every door by decision 150): one implementation of
  * what a JSON document must be before any code walks it, used for `/v1` bodies (the request
- * guard), CDS Hooks bodies (the `/cds-services` door) and documents fetched from an EHR's FHIR
- * server or JWK Set URL (`@svc/ehr-gateway`). Pure functions: no framework, no I/O, no recursion,
- * so a package that fetches (not serves) can import it as `@svc/http/json-screen`.
+ * guard), CDS Hooks bodies (the CDS door) and documents fetched from an EHR's FHIR server or JWK
+ * Set URL (`@svc/ehr-gateway`). Pure functions: no framework, no I/O, no recursion, no
+ * dependencies, so a package that fetches (not serves) uses it without the HTTP layer
+ * (decision 230).
  *
  * What it refuses: strict UTF-8 only; NUL and the other C0 controls except tab, line feed and
  * carriage return, and unpaired surrogates, in every string and key; the keys `__proto__`,
  * `constructor` and `prototype`; nesting past MAX_JSON_DEPTH, objects past MAX_OBJECT_KEYS keys,
- * documents past MAX_JSON_VALUES values; optionally duplicate keys. The reasons are in hygiene.ts,
- * which turns a finding into the API's 400.
+ * documents past MAX_JSON_VALUES values; optionally duplicate keys. The reasons are in
+ * `@svc/http`'s hygiene.ts, which turns a finding into the API's 400.
  */
 
 /**
