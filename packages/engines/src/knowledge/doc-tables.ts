@@ -6,8 +6,17 @@
  * fail when a committed block differs from what the tables give now.
  */
 
+import {
+  analytesEvidenceBlock,
+  constantTable,
+  ENGINE_PARAMETER_TABLES,
+  instrumentsEvidenceBlock,
+  monitoringEvidenceBlock,
+  patientFactorsEvidenceBlock,
+} from "./doc-tables-evidence.js";
 import type { DrugSelector } from "./interaction-rules.js";
 import { INTERACTION_RULES } from "./interaction-rules.js";
+import { markdownTable } from "./markdown-table.js";
 import { COMBINATION_PRODUCTS, INGREDIENTS, RXNORM_INGREDIENT_SOURCE } from "./medicines.js";
 
 /** One generated block: the page it lives in (under docs/), its name and its text. */
@@ -16,18 +25,6 @@ export interface KnowledgeDocBlock {
   file: string;
   name: string;
   render: () => string;
-}
-
-function cell(text: string): string {
-  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
-}
-
-function row(cells: readonly string[]): string {
-  return `| ${cells.map(cell).join(" | ")} |`;
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  return [row(header), row(header.map(() => "---")), ...rows.map(row)].join("\n");
 }
 
 const yesNo = (value: boolean) => (value ? "yes" : "no");
@@ -42,7 +39,7 @@ export function interactionRulesBlock(): string {
   return [
     `${INTERACTION_RULES.length} rules. Sides list classes in brackets and ingredients by name. "Source read" is yes when the cited source, or a faithful public copy of it, was read during this task (see "Sources checked").`,
     "",
-    table(
+    markdownTable(
       ["Id", "Side A", "Side B", "Severity", "Mechanism", "Recommendation", "Source", "Source read"],
       INTERACTION_RULES.map((rule) => [
         `\`${rule.id}\``,
@@ -60,7 +57,7 @@ export function interactionRulesBlock(): string {
 
 /** docs/engines/interactions.md, "Combination products": every product with its ingredients. */
 export function combinationProductsBlock(): string {
-  return table(
+  return markdownTable(
     ["Names", "Ingredients", "Source", "Label read"],
     COMBINATION_PRODUCTS.map((product) => [
       product.names.join(", "),
@@ -76,7 +73,7 @@ export function rxnormCodesBlock(): string {
   const coded = INGREDIENTS.filter((item) => item.rxcui !== null)
     .map((item) => ({ ingredient: item.ingredient, rxcui: item.rxcui as string }))
     .sort((a, b) => a.ingredient.localeCompare(b.ingredient));
-  return table(
+  return markdownTable(
     ["Ingredient", "RxCUI", "Source"],
     coded.map((item) => [item.ingredient, item.rxcui, RXNORM_INGREDIENT_SOURCE]),
   );
@@ -87,6 +84,15 @@ export const KNOWLEDGE_DOC_BLOCKS: readonly KnowledgeDocBlock[] = [
   { file: "engines/interactions.md", name: "combination-products", render: combinationProductsBlock },
   { file: "engines/interactions.md", name: "interaction-rules", render: interactionRulesBlock },
   { file: "engines/interactions.md", name: "rxnorm-codes", render: rxnormCodesBlock },
+  { file: "engines/evidence.md", name: "instruments", render: instrumentsEvidenceBlock },
+  ...Object.entries(ENGINE_PARAMETER_TABLES).map(([name, rows]) => ({
+    file: "engines/evidence.md",
+    name,
+    render: () => constantTable(rows()),
+  })),
+  { file: "engines/evidence.md", name: "analytes", render: analytesEvidenceBlock },
+  { file: "engines/evidence.md", name: "patient-factors", render: patientFactorsEvidenceBlock },
+  { file: "engines/evidence.md", name: "monitoring-schedules", render: monitoringEvidenceBlock },
 ];
 
 const END = "<!-- generated:end -->";
