@@ -14,6 +14,7 @@ import {
 import { MONITORING_SCHEDULE_EVIDENCE } from "../src/knowledge/monitoring-schedules.js";
 import type { Evidence } from "../src/knowledge/parameter-evidence.js";
 import { PATIENT_FACTOR_EVIDENCE } from "../src/knowledge/patient-factor-evidence.js";
+import { RELAPSE_INDICATOR_EVIDENCE_LEVELS, RELAPSE_INDICATORS } from "../src/knowledge/relapse-signals.js";
 
 /**
  * The evidence the generated tables of docs/engines/evidence.md print (decision 220): every value
@@ -48,6 +49,13 @@ describe("the evidence of the knowledge tables", () => {
       expectSourced(`${id}.casenessMin`, INSTRUMENT_EVIDENCE[id].casenessMin);
     }
     for (const [rule, evidence] of Object.entries(INSTRUMENT_RULE_EVIDENCE)) expectSourced(rule, evidence);
+  });
+
+  it("gives every relapse signal indicator an evidence level, and none to an indicator the table lacks", () => {
+    expect(Object.keys(RELAPSE_INDICATOR_EVIDENCE_LEVELS)).toEqual(
+      RELAPSE_INDICATORS.map((i) => i.indicator),
+    );
+    for (const level of Object.values(RELAPSE_INDICATOR_EVIDENCE_LEVELS)) expect(level).toMatch(/expert-set/);
   });
 
   it.each([
