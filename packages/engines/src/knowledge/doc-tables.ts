@@ -14,6 +14,7 @@ import {
   monitoringEvidenceBlock,
   patientFactorsEvidenceBlock,
 } from "./doc-tables-evidence.js";
+import { INSTRUMENT_IDS, INSTRUMENTS } from "./instruments.js";
 import type { DrugSelector } from "./interaction-rules.js";
 import { INTERACTION_RULES } from "./interaction-rules.js";
 import { markdownTable } from "./markdown-table.js";
@@ -164,6 +165,20 @@ export function relapseIndicatorsBlock(): string {
   return `${table}\n\nSum of weights: ${Math.round(total * 10) / 10} (${RELAPSE_INDICATORS.length} indicators).`;
 }
 
+/** docs/terminology.md, "LOINC": every verified instrument code, total then panel. */
+export function instrumentLoincBlock(): string {
+  const rows = INSTRUMENT_IDS.flatMap((id) => {
+    const loinc = INSTRUMENTS[id].loinc;
+    if (loinc === undefined) return [];
+    const parts = [
+      ["total", loinc.total] as const,
+      ...(loinc.panel ? [["panel", loinc.panel] as const] : []),
+    ];
+    return parts.map(([part, code]) => [`${id}.${part}`, code.code, code.display, code.source]);
+  });
+  return markdownTable(["Key", "Code", "Display", "Source"], rows);
+}
+
 /** Every generated block of the knowledge docs. */
 export const KNOWLEDGE_DOC_BLOCKS: readonly KnowledgeDocBlock[] = [
   { file: "engines/interactions.md", name: "combination-products", render: combinationProductsBlock },
@@ -173,6 +188,7 @@ export const KNOWLEDGE_DOC_BLOCKS: readonly KnowledgeDocBlock[] = [
   { file: "engines/interactions.md", name: "cyp-roles", render: cypRolesBlock },
   { file: "engines/interactions.md", name: "drug-classes", render: drugClassesBlock },
   { file: "engines/relapse-signals.md", name: "relapse-indicators", render: relapseIndicatorsBlock },
+  { file: "terminology.md", name: "instrument-loinc", render: instrumentLoincBlock },
   { file: "engines/evidence.md", name: "instruments", render: instrumentsEvidenceBlock },
   ...Object.entries(ENGINE_PARAMETER_TABLES).map(([name, rows]) => ({
     file: "engines/evidence.md",

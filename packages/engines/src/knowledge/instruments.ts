@@ -144,7 +144,7 @@ const PHQ9: InstrumentKnowledge = {
     panel: {
       code: "44249-1",
       display: "PHQ-9 quick depression assessment panel [Reported.PHQ]",
-      source: "loinc.org (cdn.loinc.org/44261-6 'Member of these Panels')",
+      source: "loinc.org (cdn.loinc.org/44261-6 'Member of these Panels'); healthassure.in LOINC page",
     },
   },
   source:
@@ -188,7 +188,7 @@ const GAD7: InstrumentKnowledge = {
     total: {
       code: "70274-6",
       display: "Generalized anxiety disorder 7 item (GAD-7) total score [Reported.PHQ]",
-      source: "loinc.org/69729-2 (PHQ-SADS panel hierarchy)",
+      source: "loinc.org/69729-2 (PHQ-SADS panel hierarchy); healthassure.in LOINC page",
     },
   },
   source:
