@@ -1,5 +1,6 @@
 export * from "./analytes.js";
 export * from "./instruments.js";
+export * from "./lab-panels.js";
 export * from "./medicines.js";
 export * from "./monitoring-schedules.js";
 export * from "./safety-concepts.js";
