@@ -79,6 +79,7 @@ describe("getInstruments", () => {
       ["panss", 30, 1, 7, 30, 210],
       ["moca", 7, 0, 6, 0, 30],
       ["mmse", 5, 0, 10, 0, 30],
+      ["phq4", 4, 0, 3, 0, 12],
     ]);
   });
 
@@ -133,6 +134,7 @@ describe("getInstruments", () => {
       panss: null,
       moca: null,
       mmse: null,
+      phq4: null,
     });
   });
 
