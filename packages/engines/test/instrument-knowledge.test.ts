@@ -52,7 +52,6 @@ describe("the instrument table", () => {
       "panss",
       "moca",
       "mmse",
-      "phq4",
     ]);
     expect(recogniseInstrument("x", "WHO-5 Well-Being Index")).toBe("who5");
     expect(recogniseInstrument("EPDS", "")).toBe("epds");
@@ -88,7 +87,6 @@ describe("the instrument table", () => {
       panss: "higher_is_worse",
       moca: "higher_is_better",
       mmse: "higher_is_better",
-      phq4: "higher_is_worse",
     });
     expect(findInstrument("WHO-5")?.higherIsWorse).toBe(false);
   });

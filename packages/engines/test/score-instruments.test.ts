@@ -79,7 +79,6 @@ describe("getInstruments", () => {
       ["panss", 30, 1, 7, 30, 210],
       ["moca", 7, 0, 6, 0, 30],
       ["mmse", 5, 0, 10, 0, 30],
-      ["phq4", 4, 0, 3, 0, 12],
     ]);
   });
 
@@ -134,7 +133,6 @@ describe("getInstruments", () => {
       panss: null,
       moca: null,
       mmse: null,
-      phq4: null,
     });
   });
 

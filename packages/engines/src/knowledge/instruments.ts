@@ -33,8 +33,7 @@ export type InstrumentId =
   | "ybocs"
   | "panss"
   | "moca"
-  | "mmse"
-  | "phq4";
+  | "mmse";
 
 /** Which way a worse state moves the total (decision 60). */
 export type ScaleDirection = "higher_is_worse" | "higher_is_better";
@@ -1053,33 +1052,6 @@ const MMSE: InstrumentKnowledge = {
   source: "Folstein et al. 1975 (items, 30 points; cut-off 24 as restated)",
 };
 
-// PHQ-4: PHQ-2 and GAD-2 items, 4 items 0-3, total 0-12; normal 0-2, mild 3-5, moderate 6-8,
-// severe 9-12 (Kroenke, Spitzer, Williams & Löwe 2009, Psychosomatics 50:613-621).
-const PHQ4: InstrumentKnowledge = {
-  id: "phq4",
-  display: "PHQ-4",
-  aliases: ["phq4", "phq4total", "patienthealthquestionnaire4", "patienthealthquestionnaire4item"],
-  direction: "higher_is_worse",
-  itemCount: 4,
-  itemMin: 0,
-  itemMax: 3,
-  totalMin: 0,
-  totalMax: 12,
-  wholeNumberTotals: true,
-  bands: [
-    { key: "normal", label: "normal", min: 0, max: 2 },
-    { key: "mild", label: "mild", min: 3, max: 5 },
-    { key: "moderate", label: "moderate", min: 6, max: 8 },
-    { key: "severe", label: "severe", min: 9, max: 12 },
-  ],
-  severeBandKey: "severe",
-  casenessMin: null,
-  reliableChangePoints: null,
-  riskItems: [],
-  itemScoring: ZERO_TO_THREE,
-  source: "Kroenke et al. 2009 (items, categories 0-2/3-5/6-8/9-12)",
-};
-
 /** The table: one entry per instrument, in catalog order. */
 export const INSTRUMENTS: Readonly<Record<InstrumentId, InstrumentKnowledge>> = Object.freeze({
   phq9: PHQ9,
@@ -1105,7 +1077,6 @@ export const INSTRUMENTS: Readonly<Record<InstrumentId, InstrumentKnowledge>> = 
   panss: PANSS,
   moca: MOCA,
   mmse: MMSE,
-  phq4: PHQ4,
 });
 
 export const INSTRUMENT_IDS: readonly InstrumentId[] = Object.keys(INSTRUMENTS) as InstrumentId[];
@@ -1340,8 +1311,6 @@ export const ALERT_BANDS: Readonly<Record<InstrumentId, { bandKey: string; level
     ybocs: { bandKey: "extreme", level: "low" },
     moca: { bandKey: "below_cut_off", level: "low" },
     mmse: { bandKey: "below_cut_off", level: "low" },
-    // A high PHQ-4 is a positive screen: assess further with the PHQ-9 and GAD-7 (expert-set).
-    phq4: { bandKey: "severe", level: "low" },
     // No sourced bands.
     ymrs: null,
     swemwbs: null,
@@ -1661,17 +1630,6 @@ export const INSTRUMENT_EVIDENCE: { readonly [K in InstrumentId]: InstrumentEvid
       level: "published cut-off",
       source:
         "Folstein et al. 1975: 30 points (orientation 10, registration 3, attention and calculation 5, recall 3, language and praxis 9, as restated); below 24 the usual cut-off (secondary texts disagree on finer bands, none used).",
-    },
-  },
-  phq4: {
-    direction: {
-      level: "published cut-off",
-      source:
-        "Kroenke, Spitzer, Williams & Löwe 2009, _Psychosomatics_ 50:613-621: higher totals are more anxiety and depression.",
-    },
-    maxScore: {
-      level: "published cut-off",
-      source: "Kroenke et al. 2009: 4 items (PHQ-2 and GAD-2) scored 0-3; categories 0-2/3-5/6-8/9-12.",
     },
   },
 };
