@@ -92,49 +92,6 @@ describe("getSignalModel", () => {
   });
 });
 
-describe("docs/engines/relapse-signals.md", () => {
-  const doc = readFileSync(
-    fileURLToPath(new URL("../../../docs/engines/relapse-signals.md", import.meta.url)),
-    "utf8",
-  );
-  const section = doc.slice(doc.indexOf("## Indicators"), doc.indexOf("### Sources per indicator"));
-  const rows = section
-    .split("\n")
-    .filter((line) => line.startsWith("| `"))
-    .map((line) =>
-      line
-        .split("|")
-        .slice(1, -1)
-        .map((cell) => cell.trim()),
-    );
-  const unquote = (cell: string) => cell.replace(/`/g, "");
-  const reviewText = (r: { immediate?: number; clinician?: number } | undefined) =>
-    !r
-      ? "—"
-      : [
-          r.immediate === undefined ? null : `immediate ${r.immediate === 0 ? "> 0" : `≥ ${r.immediate}`}`,
-          r.clinician === undefined ? null : `clinician ${r.clinician === 0 ? "> 0" : `≥ ${r.clinician}`}`,
-        ]
-          .filter((x) => x !== null)
-          .join("; ");
-
-  it("lists every indicator with its label, weight, review thresholds and aliases, as the code has them", () => {
-    expect(rows.map((r) => unquote(r[0] ?? ""))).toEqual(KEYS);
-    for (const row of rows) {
-      const [key, label, weight, review, aliases, level] = row;
-      const indicator = RELAPSE_INDICATORS.find((i) => i.indicator === unquote(key ?? ""));
-      expect(label).toBe(indicator?.label);
-      expect(Number(weight)).toBe(indicator?.weight);
-      expect(review).toBe(reviewText(indicator?.review));
-      expect((aliases ?? "").split(", ").map(unquote)).toEqual(indicator?.aliases);
-      expect(level).toMatch(/expert-set/);
-    }
-    expect(doc).toContain(
-      `Sum of weights: ${Math.round(TOTAL_WEIGHT * 10) / 10} (${KEYS.length} indicators)`,
-    );
-  });
-});
-
 describe("docs/engines/evidence.md: the relapse signal model's cuts and floors", () => {
   const doc = readFileSync(
     fileURLToPath(new URL("../../../docs/engines/evidence.md", import.meta.url)),

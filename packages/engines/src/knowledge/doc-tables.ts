@@ -6,9 +6,28 @@
  * fail when a committed block differs from what the tables give now.
  */
 
+import {
+  analytesEvidenceBlock,
+  constantTable,
+  ENGINE_PARAMETER_TABLES,
+  instrumentsEvidenceBlock,
+  monitoringEvidenceBlock,
+  patientFactorsEvidenceBlock,
+} from "./doc-tables-evidence.js";
+import { INSTRUMENT_IDS, INSTRUMENTS } from "./instruments.js";
 import type { DrugSelector } from "./interaction-rules.js";
 import { INTERACTION_RULES } from "./interaction-rules.js";
-import { COMBINATION_PRODUCTS, INGREDIENTS, RXNORM_INGREDIENT_SOURCE } from "./medicines.js";
+import { markdownTable } from "./markdown-table.js";
+import {
+  COMBINATION_PRODUCTS,
+  CYP_ROLES,
+  type CypRoles,
+  DRUG_CLASSES,
+  INGREDIENTS,
+  QT_RISK,
+  RXNORM_INGREDIENT_SOURCE,
+} from "./medicines.js";
+import { RELAPSE_INDICATOR_EVIDENCE_LEVELS, RELAPSE_INDICATORS } from "./relapse-signals.js";
 
 /** One generated block: the page it lives in (under docs/), its name and its text. */
 export interface KnowledgeDocBlock {
@@ -16,18 +35,6 @@ export interface KnowledgeDocBlock {
   file: string;
   name: string;
   render: () => string;
-}
-
-function cell(text: string): string {
-  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
-}
-
-function row(cells: readonly string[]): string {
-  return `| ${cells.map(cell).join(" | ")} |`;
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  return [row(header), row(header.map(() => "---")), ...rows.map(row)].join("\n");
 }
 
 const yesNo = (value: boolean) => (value ? "yes" : "no");
@@ -42,7 +49,7 @@ export function interactionRulesBlock(): string {
   return [
     `${INTERACTION_RULES.length} rules. Sides list classes in brackets and ingredients by name. "Source read" is yes when the cited source, or a faithful public copy of it, was read during this task (see "Sources checked").`,
     "",
-    table(
+    markdownTable(
       ["Id", "Side A", "Side B", "Severity", "Mechanism", "Recommendation", "Source", "Source read"],
       INTERACTION_RULES.map((rule) => [
         `\`${rule.id}\``,
@@ -60,7 +67,7 @@ export function interactionRulesBlock(): string {
 
 /** docs/engines/interactions.md, "Combination products": every product with its ingredients. */
 export function combinationProductsBlock(): string {
-  return table(
+  return markdownTable(
     ["Names", "Ingredients", "Source", "Label read"],
     COMBINATION_PRODUCTS.map((product) => [
       product.names.join(", "),
@@ -76,10 +83,100 @@ export function rxnormCodesBlock(): string {
   const coded = INGREDIENTS.filter((item) => item.rxcui !== null)
     .map((item) => ({ ingredient: item.ingredient, rxcui: item.rxcui as string }))
     .sort((a, b) => a.ingredient.localeCompare(b.ingredient));
-  return table(
+  return markdownTable(
     ["Ingredient", "RxCUI", "Source"],
     coded.map((item) => [item.ingredient, item.rxcui, RXNORM_INGREDIENT_SOURCE]),
   );
+}
+
+/** docs/engines/interactions.md, "QT risk": every ingredient's CredibleMeds category with its source. */
+export function qtRiskBlock(): string {
+  return markdownTable(
+    ["Ingredient", "Category", "Source", "Source read"],
+    Object.entries(QT_RISK).map(([ingredient, qt]) => [
+      ingredient,
+      qt.risk,
+      qt.source,
+      yesNo(qt.sourceChecked),
+    ]),
+  );
+}
+
+function strengths(roles: CypRoles["inhibitor"]): string {
+  return Object.entries(roles ?? {})
+    .map(([enzyme, strength]) => `${enzyme} ${strength}`)
+    .join(", ");
+}
+
+/** docs/engines/interactions.md, "CYP roles": every ingredient's roles with its source. */
+export function cypRolesBlock(): string {
+  return markdownTable(
+    ["Ingredient", "Inhibitor", "Inducer", "Substrate of", "Source"],
+    Object.entries(CYP_ROLES).map(([ingredient, roles]) => [
+      ingredient,
+      strengths(roles.inhibitor),
+      strengths(roles.inducer),
+      (roles.substrate ?? []).join(", "),
+      roles.source,
+    ]),
+  );
+}
+
+/** docs/engines/interactions.md, "Classes": every class with the ingredients that hold it. */
+export function drugClassesBlock(): string {
+  const rows = DRUG_CLASSES.map((drugClass) => [
+    `\`${drugClass}\``,
+    INGREDIENTS.filter((item) => item.classes.includes(drugClass))
+      .map((item) => item.ingredient)
+      .join(", "),
+  ]);
+  // The route class is held by no ingredient: an entry's route gives it (decision 71).
+  const route = [
+    "`topical_nsaid`",
+    "(route class) any NSAID entered as gel, cream, ointment, patch and the like, or as Pennsaid or Flector (decision 71)",
+  ];
+  return markdownTable(["Class", "Ingredients"], [...rows, route]);
+}
+
+/** What an indicator's review thresholds say, as the page writes them. */
+function reviewText(review: { immediate?: number; clinician?: number } | undefined): string {
+  if (!review) return "—";
+  const cut = (value: number) => (value === 0 ? "> 0" : `≥ ${value}`);
+  return [
+    ...(review.immediate === undefined ? [] : [`immediate ${cut(review.immediate)}`]),
+    ...(review.clinician === undefined ? [] : [`clinician ${cut(review.clinician)}`]),
+  ].join("; ");
+}
+
+/** docs/engines/relapse-signals.md, "Indicators": every indicator, then the sum of the weights. */
+export function relapseIndicatorsBlock(): string {
+  const total = RELAPSE_INDICATORS.reduce((sum, i) => sum + i.weight, 0);
+  const table = markdownTable(
+    ["Key", "Label", "Weight", "Review", "Aliases", "Evidence level"],
+    RELAPSE_INDICATORS.map((i) => [
+      `\`${i.indicator}\``,
+      i.label,
+      i.weight.toFixed(1),
+      reviewText(i.review),
+      i.aliases.map((alias) => `\`${alias}\``).join(", "),
+      RELAPSE_INDICATOR_EVIDENCE_LEVELS[i.indicator] ?? "",
+    ]),
+  );
+  return `${table}\n\nSum of weights: ${Math.round(total * 10) / 10} (${RELAPSE_INDICATORS.length} indicators).`;
+}
+
+/** docs/terminology.md, "LOINC": every verified instrument code, total then panel. */
+export function instrumentLoincBlock(): string {
+  const rows = INSTRUMENT_IDS.flatMap((id) => {
+    const loinc = INSTRUMENTS[id].loinc;
+    if (loinc === undefined) return [];
+    const parts = [
+      ["total", loinc.total] as const,
+      ...(loinc.panel ? [["panel", loinc.panel] as const] : []),
+    ];
+    return parts.map(([part, code]) => [`${id}.${part}`, code.code, code.display, code.source]);
+  });
+  return markdownTable(["Key", "Code", "Display", "Source"], rows);
 }
 
 /** Every generated block of the knowledge docs. */
@@ -87,6 +184,20 @@ export const KNOWLEDGE_DOC_BLOCKS: readonly KnowledgeDocBlock[] = [
   { file: "engines/interactions.md", name: "combination-products", render: combinationProductsBlock },
   { file: "engines/interactions.md", name: "interaction-rules", render: interactionRulesBlock },
   { file: "engines/interactions.md", name: "rxnorm-codes", render: rxnormCodesBlock },
+  { file: "engines/interactions.md", name: "qt-risk", render: qtRiskBlock },
+  { file: "engines/interactions.md", name: "cyp-roles", render: cypRolesBlock },
+  { file: "engines/interactions.md", name: "drug-classes", render: drugClassesBlock },
+  { file: "engines/relapse-signals.md", name: "relapse-indicators", render: relapseIndicatorsBlock },
+  { file: "terminology.md", name: "instrument-loinc", render: instrumentLoincBlock },
+  { file: "engines/evidence.md", name: "instruments", render: instrumentsEvidenceBlock },
+  ...Object.entries(ENGINE_PARAMETER_TABLES).map(([name, rows]) => ({
+    file: "engines/evidence.md",
+    name,
+    render: () => constantTable(rows()),
+  })),
+  { file: "engines/evidence.md", name: "analytes", render: analytesEvidenceBlock },
+  { file: "engines/evidence.md", name: "patient-factors", render: patientFactorsEvidenceBlock },
+  { file: "engines/evidence.md", name: "monitoring-schedules", render: monitoringEvidenceBlock },
 ];
 
 const END = "<!-- generated:end -->";

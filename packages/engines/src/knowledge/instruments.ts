@@ -8,6 +8,7 @@
  */
 
 import type { AgentRiskLevel } from "../tools/types.js";
+import type { Evidence } from "./parameter-evidence.js";
 
 export type InstrumentId =
   | "phq9"
@@ -143,7 +144,7 @@ const PHQ9: InstrumentKnowledge = {
     panel: {
       code: "44249-1",
       display: "PHQ-9 quick depression assessment panel [Reported.PHQ]",
-      source: "loinc.org (cdn.loinc.org/44261-6 'Member of these Panels')",
+      source: "loinc.org (cdn.loinc.org/44261-6 'Member of these Panels'); healthassure.in LOINC page",
     },
   },
   source:
@@ -187,7 +188,7 @@ const GAD7: InstrumentKnowledge = {
     total: {
       code: "70274-6",
       display: "Generalized anxiety disorder 7 item (GAD-7) total score [Reported.PHQ]",
-      source: "loinc.org/69729-2 (PHQ-SADS panel hierarchy)",
+      source: "loinc.org/69729-2 (PHQ-SADS panel hierarchy); healthassure.in LOINC page",
     },
   },
   source:
@@ -1315,3 +1316,389 @@ export const ALERT_BANDS: Readonly<Record<InstrumentId, { bandKey: string; level
     swemwbs: null,
     panss: null,
   };
+
+/**
+ * The evidence of each instrument's figures, as docs/engines/evidence.md ("Instruments") prints it
+ * beside the figure (generated, decision 220): direction and maximum for every instrument, the
+ * bands and caseness where the engines read them, and the reliable change exactly where
+ * `reliableChangePoints` is set (a test keeps the two in step).
+ */
+export interface InstrumentEvidence {
+  direction: Evidence;
+  maxScore: Evidence;
+  bands?: Evidence;
+  casenessMin?: Evidence;
+  reliableChangePoints?: Evidence;
+}
+
+export const INSTRUMENT_EVIDENCE: { readonly [K in InstrumentId]: InstrumentEvidence } = {
+  phq9: {
+    direction: {
+      level: "published cut-off",
+      source: "Kroenke et al. 2001: higher totals are more severe depression.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source: "Kroenke, Spitzer & Williams 2001, _J Gen Intern Med_ 16:606-613: 9 items scored 0-3.",
+    },
+    bands: {
+      level: "published cut-off",
+      source:
+        "Kroenke et al. 2001: scores of 5, 10, 15 and 20 represent mild, moderate, moderately severe and severe depression.",
+    },
+    casenessMin: {
+      level: "published cut-off",
+      source:
+        "Clark et al. 2018 (NHS Talking Therapies caseness); Kroenke et al. 2001: ≥ 10 had sensitivity and specificity of 88 %.",
+    },
+    reliableChangePoints: {
+      level: "published cut-off",
+      source: "Clark et al. 2018; NHS Talking Therapies manual (as quoted).",
+    },
+  },
+  gad7: {
+    direction: {
+      level: "published cut-off",
+      source: "Spitzer et al. 2006: higher totals are more severe anxiety.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source: "Spitzer, Kroenke, Williams & Löwe 2006, _Arch Intern Med_ 166:1092-1097: 7 items scored 0-3.",
+    },
+    bands: {
+      level: "published cut-off",
+      source: "Spitzer et al. 2006: cut-points 5, 10 and 15 for mild, moderate and severe anxiety.",
+    },
+    casenessMin: {
+      level: "published cut-off",
+      source: "Clark et al. 2018 (NHS Talking Therapies caseness for the GAD-7).",
+    },
+    reliableChangePoints: {
+      level: "published cut-off",
+      source: "Clark et al. 2018; NHS Talking Therapies manual (as quoted).",
+    },
+  },
+  pcl5: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Blevins et al. 2015: items rate how much each symptom bothered the respondent (0 not at all ... 4 extremely).",
+    },
+    maxScore: { level: "published cut-off", source: "Blevins et al. 2015: 20 items scored 0-4." },
+    reliableChangePoints: {
+      level: "expert-set",
+      source:
+        "Top of the National Center for PTSD's 5-10 point range (published range, value chosen); Marx et al. 2022 (instruments.md).",
+    },
+  },
+  audit: {
+    direction: { level: "published cut-off", source: "Babor et al. 2001: zones I-IV rise with the total." },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Babor et al. 2001: items 1-8 scored 0-4, items 9-10 scored 0, 2 or 4. No sourced reliable change: `UNKNOWN_SCALE_CHANGE_PP` applies (6 of 40 points).",
+    },
+  },
+  who5: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Topp et al. 2015: 0 is the worst and 100 % the best possible wellbeing; the WHO-5 is the one instrument here that runs this way.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source: "WHO-5 scoring notes: 5 items scored 0-5; the raw total times 4 is the percentage score.",
+    },
+    reliableChangePoints: {
+      level: "derived",
+      source:
+        "WHO-5 scoring notes: a 10 % difference is a significant change; 10 / 4 = 2.5 raw points (instruments.md).",
+    },
+  },
+  epds: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Cox et al. 1987: scored so that 3 is the most symptomatic answer; higher totals are probable depression.",
+    },
+    maxScore: { level: "published cut-off", source: "Cox et al. 1987: 10 items scored 0-3." },
+    reliableChangePoints: {
+      level: "published cut-off",
+      source: "Matthey 2004, _J Affect Disord_ 78:269-272: Jacobson-Truax reliable change of 4 points.",
+    },
+  },
+  phq8: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Kroenke et al. 2009, _J Affect Disord_ 114:163-173: the PHQ-9 without item 9; higher totals are more severe depression.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Kroenke et al. 2009: 8 items scored 0-3; the PHQ-9 cut-points 5, 10, 15, 20 and a total of 10 or more as current depression (`casenessMin` 10). No reliable change sourced: `UNKNOWN_SCALE_CHANGE_PP` applies. It has no self-harm item: the tool says suicide risk was not screened (instruments.md).",
+    },
+  },
+  phq2: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Kroenke, Spitzer & Williams 2003, _Med Care_ 41:1284-1292: PHQ-9 items 1-2 (interest, low mood).",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Kroenke et al. 2003: 2 items scored 0-3; 3 or more is a positive screen (cut-point as quoted on reproductions of the form; Arroll et al. 2010, _Ann Fam Med_ 8(4):348 (full text), sensitivity 61 % and specificity 92 % at 3).",
+    },
+  },
+  gad2: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Kroenke, Spitzer, Williams, Monahan & Löwe 2007, _Ann Intern Med_ 146:317-325: GAD-7 items 1-2.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Kroenke et al. 2007: 2 items scored 0-3; 3 or more is a positive screen (as quoted by secondary summaries).",
+    },
+  },
+  madrs: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Montgomery & Åsberg 1979, _Br J Psychiatry_ 134:382-389: each item rates severity, 0 normal to 6 most severe.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Montgomery & Åsberg 1979: 10 items scored 0-6. Grades 0-6 / 7-19 / 20-34 / 35-60 (Snaith, Harrop, Newby & Teale 1986, _Br J Psychiatry_ 148:599-601, seen in secondary text); 35 for severe also in Müller et al. 2000, _J Affect Disord_ 60:137-140 (abstract). No reliable change sourced.",
+    },
+  },
+  hamd17: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Hamilton 1960, _J Neurol Neurosurg Psychiatry_ 23:56-62: items rate symptom severity from 0 (absent).",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Hamilton 1960 (17-item version): 9 items scored 0-4 and 8 items (4-6, 12-14, 16, 17) scored 0-2. Bands 0-7 / 8-16 / 17-23 / 24-52: Zimmerman et al. 2013, _J Affect Disord_ 150:384-388 (abstract: 17 and 24 as the optimal mild / moderate / severe cut-offs). No reliable change sourced.",
+    },
+  },
+  qidssr16: {
+    direction: {
+      level: "published cut-off",
+      source: "Rush et al. 2003, _Biol Psychiatry_ 54:573-583: items scored 0-3 with 3 the most symptomatic.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Rush et al. 2003: 16 items scored as 9 symptom domains (the highest of the sleep, appetite/weight and psychomotor items each counts once), 9 × 3 = 27; bands 0-5 / 6-10 / 11-15 / 16-20 / 21-27 (ids-qids.org interpretation table). No reliable change sourced.",
+    },
+  },
+  bdi2: {
+    direction: {
+      level: "published cut-off",
+      source: "Beck, Steer & Brown 1996, BDI-II manual: items scored 0-3 with 3 the most severe.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Beck et al. 1996: 21 items scored 0-3; cut scores 0-13 minimal, 14-19 mild, 20-28 moderate, 29-63 severe (the manual seen only through several secondary texts). No reliable change sourced.",
+    },
+  },
+  ymrs: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Young, Biggs, Ziegler & Meyer 1978, _Br J Psychiatry_ 133:429-435: items rate the severity of manic symptoms.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Young et al. 1978: 7 items scored 0-4 and 4 items (5, 6, 8, 9) scored 0-8, double weight (as described by secondary summaries). No severity bands or reliable change sourced.",
+    },
+  },
+  asrm: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Altman, Hedeker, Peterson & Davis 1997, _Biol Psychiatry_ 42:948-955: 0 is no change from usual, 4 the most marked manic change.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Altman et al. 1997 (abstract): a score above 5 gave sensitivity 85.5 % and specificity 87.3 % for mania; 5 items scored 0-4.",
+    },
+  },
+  k10: {
+    direction: {
+      level: "published cut-off",
+      source: "Kessler et al. 2002, _Psychol Med_ 32:959-976: items rate how often distress was felt.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "10 items scored 1-5, total 10-50 (`totalMin` 10); groupings 10-15 low, 16-21 moderate, 22-29 high, 30-50 very high (Australian Bureau of Statistics 4817.0.55.001, after Andrews & Slade 2001, _Aust N Z J Public Health_ 25:494-497). The US 0-4 scoring (0-40) is read off this scale.",
+    },
+  },
+  core10: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Barkham et al. 2013, _Couns Psychother Res_ 13:3-13: higher totals are more psychological distress.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Barkham et al. 2013: 10 items scored 0-4 (two reverse-keyed); clinical cut-off 11 (`casenessMin`).",
+    },
+    reliableChangePoints: {
+      level: "published cut-off",
+      source: "Barkham et al. 2013 (abstract): reliable change index (90 % CI) of 6 points.",
+    },
+  },
+  wemwbs: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Tennant et al. 2007, _Health Qual Life Outcomes_ 5:63: 14 positively worded items; higher totals are better mental wellbeing.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Warwick Medical School scoring page: items 1-5, total 14-70 (`totalMin` 14). Bands 40 or less probable depression, 41-44 possible, 45-59 average, 60 or more high: Warwick guidance seen only in secondary summaries; Warwick says the scale is not a screening instrument, so no band is read as severe. No reliable change sourced.",
+    },
+  },
+  swemwbs: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Stewart-Brown et al. 2009, _Health Qual Life Outcomes_ 7:15: 7 WEMWBS items; higher is better.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Items 1-5, raw total 7-35 (`totalMin` 7); Warwick converts it to a Rasch metric score over the same range with a table (Warwick scoring page), not verified here, so not applied: the table takes a total from 7 to 35, raw or metric, with no bands and no reliable change.",
+    },
+  },
+  ybocs: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Goodman et al. 1989, _Arch Gen Psychiatry_ 46:1006-1011: items rate OCD severity from 0 (none) to 4 (extreme).",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Goodman et al. 1989: 10 items scored 0-4; ranges 0-7 / 8-15 / 16-23 / 24-31 / 32-40 as restated identically by several secondary texts. The Y-BOCS-II (0-50) is not recognised.",
+    },
+  },
+  panss: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Kay, Fiszbein & Opler 1987, _Schizophr Bull_ 13:261-276: each item 1 (absent) to 7 (extreme) (published rating criteria).",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "30 items scored 1-7, total 30-210 (`totalMin` 30). No severity bands or reliable change sourced.",
+    },
+  },
+  moca: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Nasreddine et al. 2005, _J Am Geriatr Soc_ 53:695-699: points for correct performance; lower is more cognitive impairment.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Nasreddine et al. 2005: seven sections, 30 points (section points as tabulated in PMC3770123); 26 or more normal. A caller's total may include the education point.",
+    },
+  },
+  mmse: {
+    direction: {
+      level: "published cut-off",
+      source:
+        "Folstein, Folstein & McHugh 1975, _J Psychiatr Res_ 12:189-198: one point per correct response; lower is more cognitive impairment.",
+    },
+    maxScore: {
+      level: "published cut-off",
+      source:
+        "Folstein et al. 1975: 30 points (orientation 10, registration 3, attention and calculation 5, recall 3, language and praxis 9, as restated); below 24 the usual cut-off (secondary texts disagree on finer bands, none used).",
+    },
+  },
+};
+
+/** The rules every instrument shares, as docs/engines/evidence.md names them. */
+export type InstrumentRule =
+  | "UNKNOWN_SCALE_CHANGE_PP"
+  | "wholeNumberTotals"
+  | "severeBandKey"
+  | "UNREAD_SCALE_CONFIDENCE_CAP"
+  | "UNREAD_SCALE_CONFIDENCE_SCORE_CAP"
+  | "bestPointDeterioration"
+  | "callerSeverity"
+  | "totalMin"
+  | "riskItems"
+  | "riskNotScreened";
+
+/**
+ * The evidence of the rules every instrument shares (the values are read from the table and the
+ * engines' constants when the page is generated).
+ */
+export const INSTRUMENT_RULE_EVIDENCE: { readonly [K in InstrumentRule]: Evidence } = {
+  UNKNOWN_SCALE_CHANGE_PP: {
+    level: "expert-set",
+    source:
+      "A recognised scale read off its published scale (another maxScore: decision 63) or without a sourced reliable change (AUDIT): a change of 15 percentage points of the maximum toward the worse (better) end counts as deterioration (improvement). It is below both known scales' reliable change as a share of the maximum (PHQ-9 6/27 = 22 %, GAD-7 4/21 = 19 %), so such a reading is never held to a stricter standard. A scale whose direction is not known is not read for change at all (decision 60).",
+  },
+  wholeNumberTotals: {
+    level: "published cut-off",
+    source:
+      "Every item of every instrument is scored in whole numbers (the sources above and in instruments.md), so a total that is not a whole number is not a valid administration: the agent tool refuses it (decision 63) and the engines do not evaluate it as improvement, reading it only for a deterioration or severe score at the nearest whole total toward the worse end (decision 81). The SWEMWBS also takes its Rasch metric score, which has decimals (Warwick Medical School scoring page), so its totals may be fractional.",
+  },
+  severeBandKey: {
+    level: "published cut-off",
+    source:
+      'The top published severity band of each severity measure (Kroenke 2001; Spitzer 2006; Kroenke 2009; Snaith 1986; Zimmerman 2013; Beck 1996; Rush 2003; ABS after Andrews & Slade 2001; Goodman 1989). Screens (PCL-5, AUDIT, WHO-5, EPDS, PHQ-2, GAD-2, ASRM, CORE-10, WEMWBS, MoCA, MMSE) publish cut-offs, which the engines do not read as a severe score; YMRS, SWEMWBS and PANSS bands were not sourced. Which band is read as severe is ours (expert-set): the QIDS-SR16 top band "very severe" (21-27), not "severe" (16-20), the K10 "very high distress" (30-50) and the Y-BOCS "extreme" (32-40).',
+  },
+  UNREAD_SCALE_CONFIDENCE_CAP: {
+    level: "expert-set",
+    source:
+      "Decision 60: a reading beside which a scale of unknown direction was given on two or more dates (its change could not be read), or (decision 81) with an administration whose total is invalid, is at most moderate; alone, such a scale leaves no symptom anchor and confidence is low.",
+  },
+  UNREAD_SCALE_CONFIDENCE_SCORE_CAP: {
+    level: "expert-set",
+    source: "Below every engine's high cut-off (0.75), above the moderate cut-off (0.45).",
+  },
+  bestPointDeterioration: {
+    level: "expert-set",
+    source:
+      "Decision 61: a reliable deterioration is also measured from the best (lowest burden) earlier score, with the same reliable-change threshold, so a rise since remission is not hidden by a fall from the first score. The threshold is the published one; comparing with the best point is our rule.",
+  },
+  callerSeverity: {
+    level: "expert-set",
+    source:
+      'A caller\'s `severity` naming the top band marks the score severe, so a scale we do not know is never hidden. "Moderately severe" does not.',
+  },
+  totalMin: {
+    level: "published cut-off",
+    source:
+      "The lowest total the items allow (items scored from 1). Tools and `isPublishedTotal` check it, and the engines read percent of the scale on the published range (`percentOfScale`: (score - totalMin) / (totalMax - totalMin) on the published maximum), so the lowest total is 0 % and the 15-point rule needs 15 % of the range (K10 6, WEMWBS 8.4, SWEMWBS 4.2, PANSS 27 points). On every scale from 0, another maximum or an unknown instrument it is score / maxScore, as before.",
+  },
+  riskItems: {
+    level: "published cut-off",
+    source:
+      "The item that asks about suicide or self-harm (item content: MADRS 10 and HAM-D 3 in published comparison tables of suicide items, PMC4350518 / PMC3025994; QIDS-SR16 12, IOM 2010 workshop box after Rush; BDI-II 9, secondary; CORE-10 6, Barkham et al. 2013 as quoted). Any answer above 0 raises the tool's risk whatever the total, as PHQ-9 item 9 (levels expert-set, instruments.md).",
+  },
+  riskNotScreened: {
+    level: "expert-set",
+    source:
+      "The PHQ-8 and PHQ-2 leave out the PHQ-9's self-harm item; a score on them never reads as suicide risk screened (not evaluated, risk low, with a warning; decision 80's shared rule), as a PHQ-9 given as a total only.",
+  },
+};

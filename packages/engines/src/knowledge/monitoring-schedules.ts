@@ -11,6 +11,7 @@
  */
 import type { ClinicalLevel } from "../judgement.js";
 import type { DrugClass } from "./medicines.js";
+import type { Evidence } from "./parameter-evidence.js";
 
 const DAY = 1;
 const WEEK = 7 * DAY;
@@ -354,3 +355,401 @@ export function schedulesFor(ingredient: string, classes: readonly DrugClass[]):
       : classes.includes(row.appliesTo.drugClass),
   );
 }
+
+/**
+ * The evidence of each figure of the monitoring table, keyed by the name docs/engines/evidence.md
+ * ("Monitoring schedules", generated, decision 220) prints it under: `<row>.analytes`,
+ * `<row>.baseline`, `<row>.from<N>d` for each phase, `<row>.atRisk.from<N>d` and
+ * `<row>.atRisk.<risk>`, `<row>.afterDoseChange`, `<row>.overdueLevel`, and the schedule
+ * constants above. A test keeps the keys and the table's figures one to one.
+ */
+export const MONITORING_SCHEDULE_EVIDENCE: Readonly<Record<string, Evidence>> = {
+  "clozapine_neutrophils.analytes": {
+    level: "published cut-off",
+    source:
+      "Both labels monitor the absolute neutrophil count (ANC); a white cell count alone does not give it (decision 192).",
+  },
+  "clozapine_neutrophils.baseline": {
+    level: "published cut-off",
+    source:
+      "Both labels: ANC before starting. US clozapine labels, ANC monitoring table (weekly from initiation to 6 months, every 2 weeks from 6 to 12 months, monthly after 12 months; PMC9243911 table 6, adapted from the Clozaril prescribing information); FDA 27 Aug 2025: REMS removed 13 Jun 2025, prescribers to keep the label's monitoring frequencies",
+  },
+  "clozapine_neutrophils.from0d": {
+    level: "published cut-off",
+    source:
+      "UK Clozaril label (weekly for the first 18 weeks, then at least every 4 weeks; wording read in a stored copy of the Clozaril label text on MIMS, the UK SmPC itself not opened); US clozapine labels, ANC monitoring table (weekly from initiation to 6 months, every 2 weeks from 6 to 12 months, monthly after 12 months; PMC9243911 table 6, adapted from the Clozaril prescribing information); FDA 27 Aug 2025: REMS removed 13 Jun 2025, prescribers to keep the label's monitoring frequencies",
+  },
+  "clozapine_neutrophils.from126d": {
+    level: "derived",
+    source:
+      "The stricter of the two at weeks 19-26: US weekly to 6 months; UK services every 2 weeks. US clozapine labels, ANC monitoring table (weekly from initiation to 6 months, every 2 weeks from 6 to 12 months, monthly after 12 months; PMC9243911 table 6, adapted from the Clozaril prescribing information); FDA 27 Aug 2025: REMS removed 13 Jun 2025, prescribers to keep the label's monitoring frequencies",
+  },
+  "clozapine_neutrophils.from182d": {
+    level: "published cut-off",
+    source:
+      "US every 2 weeks from 6 to 12 months; UK clozapine monitoring services as applied by NHS Greater Glasgow and Clyde (weekly for at least 18 weeks, fortnightly to week 52, then monthly)",
+  },
+  "clozapine_neutrophils.from364d": {
+    level: "derived",
+    source:
+      "The stricter of the two after week 52: UK at least every 4 weeks (28 days) against US monthly. UK Clozaril label (weekly for the first 18 weeks, then at least every 4 weeks; wording read in a stored copy of the Clozaril label text on MIMS, the UK SmPC itself not opened)",
+  },
+  "clozapine_neutrophils.overdueLevel": {
+    level: "expert-set",
+    source:
+      "Boxed warning (severe neutropenia can lead to serious infection and death); dispensing in both countries has depended on a current count. An overdue count is high.",
+  },
+  "lithium_level.analytes": { level: "published cut-off", source: "Plasma lithium level." },
+  "lithium_level.baseline": {
+    level: "published cut-off",
+    source:
+      "No level before lithium is started; the first is 1 week after starting. NICE CG185 lithium monitoring (levels 1 week after starting and after each dose change, weekly until stable, every 3 months in the first year, then every 6 months; read in SPS lithium monitoring and a CPD summary of the guideline, the NICE page not opened)",
+  },
+  "lithium_level.from0d": {
+    level: "published cut-off",
+    source:
+      "NICE CG185 lithium monitoring (levels 1 week after starting and after each dose change, weekly until stable, every 3 months in the first year, then every 6 months; read in SPS lithium monitoring and a CPD summary of the guideline, the NICE page not opened)",
+  },
+  "lithium_level.from28d": {
+    level: "derived",
+    source:
+      "Every 3 months in the first year, as 13 weeks (intervals in days, never calendar months). NICE CG185 lithium monitoring (levels 1 week after starting and after each dose change, weekly until stable, every 3 months in the first year, then every 6 months; read in SPS lithium monitoring and a CPD summary of the guideline, the NICE page not opened)",
+  },
+  "lithium_level.from365d": {
+    level: "derived",
+    source:
+      "Every 6 months after the first year, as 26 weeks. NICE CG185 lithium monitoring (levels 1 week after starting and after each dose change, weekly until stable, every 3 months in the first year, then every 6 months; read in SPS lithium monitoring and a CPD summary of the guideline, the NICE page not opened)",
+  },
+  "lithium_level.atRisk.from0d": {
+    level: "published cut-off",
+    source:
+      "NICE CG185 lithium monitoring (levels 1 week after starting and after each dose change, weekly until stable, every 3 months in the first year, then every 6 months; read in SPS lithium monitoring and a CPD summary of the guideline, the NICE page not opened)",
+  },
+  "lithium_level.atRisk.from28d": {
+    level: "derived",
+    source:
+      "Every 3 months as 13 weeks. SPS lithium monitoring (NICE CG185): at least 3-monthly levels at 65 or over, with interacting drugs, at risk of impaired renal or thyroid function, raised calcium, poor adherence or control, last level 0.8 mmol/L or higher",
+  },
+  "lithium_level.afterDoseChange": {
+    level: "expert-set",
+    source:
+      "Weekly (published: NICE CG185 lithium monitoring (levels 1 week after starting and after each dose change, weekly until stable, every 3 months in the first year, then every 6 months; read in SPS lithium monitoring and a CPD summary of the guideline, the NICE page not opened)); 'until stable' read as 4 weeks (expert-set, `LITHIUM_UNTIL_STABLE_DAYS`).",
+  },
+  "lithium_level.overdueLevel": {
+    level: "expert-set",
+    source:
+      "A lithium level past its interval: toxicity is close to the therapeutic range (US label boxed warning); moderate, a review not an emergency.",
+  },
+  "lithium_renal.analytes": {
+    level: "published cut-off",
+    source: "eGFR or creatinine (SPS: eGFR, urea and electrolytes).",
+  },
+  "lithium_renal.baseline": {
+    level: "published cut-off",
+    source:
+      "SPS lithium monitoring: eGFR, urea and electrolytes, thyroid function and calcium at baseline and 6-monthly; POMH-UK audit standards (Collins et al. 2010, BMC Psychiatry 10:80: NICE renal and thyroid function every 6 months)",
+  },
+  "lithium_renal.from0d": {
+    level: "derived",
+    source:
+      "6-monthly as 26 weeks. SPS lithium monitoring: eGFR, urea and electrolytes, thyroid function and calcium at baseline and 6-monthly; POMH-UK audit standards (Collins et al. 2010, BMC Psychiatry 10:80: NICE renal and thyroid function every 6 months)",
+  },
+  "lithium_renal.overdueLevel": {
+    level: "expert-set",
+    source: "Lithium nephrotoxicity is slow; a missed 6-monthly check is moderate.",
+  },
+  "lithium_thyroid.analytes": {
+    level: "published cut-off",
+    source: "Thyroid function tests (TSH; free T4 also accepted).",
+  },
+  "lithium_thyroid.baseline": {
+    level: "published cut-off",
+    source:
+      "SPS lithium monitoring: eGFR, urea and electrolytes, thyroid function and calcium at baseline and 6-monthly; POMH-UK audit standards (Collins et al. 2010, BMC Psychiatry 10:80: NICE renal and thyroid function every 6 months)",
+  },
+  "lithium_thyroid.from0d": {
+    level: "derived",
+    source:
+      "6-monthly as 26 weeks. SPS lithium monitoring: eGFR, urea and electrolytes, thyroid function and calcium at baseline and 6-monthly; POMH-UK audit standards (Collins et al. 2010, BMC Psychiatry 10:80: NICE renal and thyroid function every 6 months)",
+  },
+  "lithium_thyroid.overdueLevel": { level: "expert-set", source: "As renal function." },
+  "lithium_calcium.analytes": { level: "published cut-off", source: "Serum calcium." },
+  "lithium_calcium.baseline": {
+    level: "published cut-off",
+    source:
+      "SPS lithium monitoring: eGFR, urea and electrolytes, thyroid function and calcium at baseline and 6-monthly; POMH-UK audit standards (Collins et al. 2010, BMC Psychiatry 10:80: NICE renal and thyroid function every 6 months)",
+  },
+  "lithium_calcium.from0d": {
+    level: "derived",
+    source:
+      "6-monthly as 26 weeks. SPS lithium monitoring: eGFR, urea and electrolytes, thyroid function and calcium at baseline and 6-monthly; POMH-UK audit standards (Collins et al. 2010, BMC Psychiatry 10:80: NICE renal and thyroid function every 6 months)",
+  },
+  "lithium_calcium.overdueLevel": {
+    level: "expert-set",
+    source: "Hypercalcaemia from lithium is uncommon and slow; low.",
+  },
+  "antipsychotic_weight.analytes": {
+    level: "expert-set",
+    source:
+      "Weight or BMI (a BMI is a weight measured); the `weight` and `bmi` analyte keys come with the patient-context part.",
+  },
+  "antipsychotic_weight.baseline": {
+    level: "published cut-off",
+    source:
+      "NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened)",
+  },
+  "antipsychotic_weight.from0d": {
+    level: "published cut-off",
+    source:
+      "NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened)",
+  },
+  "antipsychotic_weight.from42d": {
+    level: "derived",
+    source:
+      "The 12-week weight, 6 weeks after the last weekly one. NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened)",
+  },
+  "antipsychotic_weight.from84d": {
+    level: "derived",
+    source:
+      "The 1-year weight, 40 weeks after the 12-week one. NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened)",
+  },
+  "antipsychotic_weight.from364d": {
+    level: "published cut-off",
+    source:
+      "Annually. NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened)",
+  },
+  "antipsychotic_weight.overdueLevel": {
+    level: "expert-set",
+    source: "Metabolic monitoring overdue: low (a gap in routine care, not a hazard by itself).",
+  },
+  "antipsychotic_glucose.analytes": {
+    level: "published cut-off",
+    source:
+      "Fasting glucose or HbA1c. NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened)",
+  },
+  "antipsychotic_glucose.baseline": {
+    level: "published cut-off",
+    source:
+      "NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened); ADA/APA/AACE/NAASO consensus 2004 (Diabetes Care 27:596-601, table reproduced in J Am Board Fam Med): glucose and lipids at baseline and 12 weeks",
+  },
+  "antipsychotic_glucose.from0d": {
+    level: "published cut-off",
+    source:
+      "At 12 weeks. NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened); ADA/APA/AACE/NAASO consensus 2004 (Diabetes Care 27:596-601, table reproduced in J Am Board Fam Med): glucose and lipids at baseline and 12 weeks",
+  },
+  "antipsychotic_glucose.from84d": {
+    level: "derived",
+    source:
+      "The 1-year test, 40 weeks after the 12-week one. NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened)",
+  },
+  "antipsychotic_glucose.from364d": {
+    level: "published cut-off",
+    source:
+      "Annually (NICE; the ADA consensus also annually for glucose). NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened)",
+  },
+  "antipsychotic_glucose.overdueLevel": { level: "expert-set", source: "As weight." },
+  "antipsychotic_lipids.analytes": {
+    level: "published cut-off",
+    source:
+      "Blood lipid profile (any of total, LDL or HDL cholesterol, triglycerides). NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened)",
+  },
+  "antipsychotic_lipids.baseline": {
+    level: "published cut-off",
+    source:
+      "NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened); ADA/APA/AACE/NAASO consensus 2004 (Diabetes Care 27:596-601, table reproduced in J Am Board Fam Med): glucose and lipids at baseline and 12 weeks",
+  },
+  "antipsychotic_lipids.from0d": {
+    level: "published cut-off",
+    source:
+      "At 12 weeks. NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened); ADA/APA/AACE/NAASO consensus 2004 (Diabetes Care 27:596-601, table reproduced in J Am Board Fam Med): glucose and lipids at baseline and 12 weeks",
+  },
+  "antipsychotic_lipids.from84d": {
+    level: "derived",
+    source:
+      "The 1-year test, 40 weeks after the 12-week one. NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened)",
+  },
+  "antipsychotic_lipids.from364d": {
+    level: "published cut-off",
+    source:
+      "Annually (NICE; the ADA consensus asks lipids only every 5 years, NICE is the stricter). NICE CG178 1.3.6 (baseline; weight weekly for 6 weeks, at 12 weeks, at 1 year, then annually; fasting glucose, HbA1c and lipids at 12 weeks, at 1 year, then annually; read in BMJ Best Practice and Br J Psychiatry 2017 211:194 table 1, the NICE page not opened)",
+  },
+  "antipsychotic_lipids.overdueLevel": { level: "expert-set", source: "As weight." },
+  "antipsychotic_prolactin.analytes": { level: "published cut-off", source: "Prolactin." },
+  "antipsychotic_prolactin.baseline": {
+    level: "published cut-off",
+    source:
+      "NICE CG178 1.3.6.1 baseline investigations include prolactin (not opened; NICE CG155 table for young people read: prolactin at baseline); afterwards as clinically indicated, so no repeat interval.",
+  },
+  "antipsychotic_prolactin.overdueLevel": {
+    level: "expert-set",
+    source:
+      "A missing baseline prolactin: low, reported in the first year only (`BASELINE_ONLY_REPORT_DAYS`).",
+  },
+  "valproate_liver.analytes": { level: "published cut-off", source: "Liver function tests (ALT or AST)." },
+  "valproate_liver.baseline": {
+    level: "published cut-off",
+    source:
+      "US Depakote label (liver tests before and at frequent intervals, especially in the first 6 months; platelets before and periodically); SPS valproate monitoring (LFT and FBC at baseline, at 6 months, then annually)",
+  },
+  "valproate_liver.from0d": {
+    level: "expert-set",
+    source:
+      "The labels ask for liver tests 'at frequent intervals' or 'periodically' in the first 6 months without an interval; every 2 months (61 days) is ours. US Depakote label (liver tests before and at frequent intervals, especially in the first 6 months; platelets before and periodically); SPS valproate monitoring (LFT and FBC at baseline, at 6 months, then annually)",
+  },
+  "valproate_liver.from182d": {
+    level: "published cut-off",
+    source:
+      "At 6 months, then annually. US Depakote label (liver tests before and at frequent intervals, especially in the first 6 months; platelets before and periodically); SPS valproate monitoring (LFT and FBC at baseline, at 6 months, then annually)",
+  },
+  "valproate_liver.overdueLevel": { level: "expert-set", source: "After the first 6 months: low." },
+  "valproate_liver.from0d.overdueLevel": {
+    level: "expert-set",
+    source:
+      "US label boxed warning: hepatotoxicity, usually in the first 6 months; an overdue liver test then is moderate.",
+  },
+  "valproate_platelets.analytes": {
+    level: "published cut-off",
+    source: "Platelet count (thrombocytopenia; US label).",
+  },
+  "valproate_platelets.baseline": {
+    level: "published cut-off",
+    source:
+      "US Depakote label (liver tests before and at frequent intervals, especially in the first 6 months; platelets before and periodically); SPS valproate monitoring (LFT and FBC at baseline, at 6 months, then annually)",
+  },
+  "valproate_platelets.from0d": {
+    level: "published cut-off",
+    source:
+      "At 6 months. US Depakote label (liver tests before and at frequent intervals, especially in the first 6 months; platelets before and periodically); SPS valproate monitoring (LFT and FBC at baseline, at 6 months, then annually)",
+  },
+  "valproate_platelets.from182d": {
+    level: "published cut-off",
+    source:
+      "Annually. US Depakote label (liver tests before and at frequent intervals, especially in the first 6 months; platelets before and periodically); SPS valproate monitoring (LFT and FBC at baseline, at 6 months, then annually)",
+  },
+  "valproate_platelets.overdueLevel": {
+    level: "expert-set",
+    source: "A routine test past its interval, no acute hazard named by the label: low.",
+  },
+  "carbamazepine_blood_count.analytes": {
+    level: "published cut-off",
+    source: "Full blood count: white cells, neutrophils or platelets (leucopenia; labels).",
+  },
+  "carbamazepine_blood_count.baseline": {
+    level: "published cut-off",
+    source:
+      "SPS carbamazepine monitoring (FBC, U&E and LFT at baseline and at 6 months; U&E 6-monthly; LFT periodically); carbamazepine labels (blood count and liver function before and periodically)",
+  },
+  "carbamazepine_blood_count.from0d": {
+    level: "published cut-off",
+    source:
+      "At 6 months. SPS carbamazepine monitoring (FBC, U&E and LFT at baseline and at 6 months; U&E 6-monthly; LFT periodically); carbamazepine labels (blood count and liver function before and periodically)",
+  },
+  "carbamazepine_blood_count.from182d": {
+    level: "expert-set",
+    source:
+      "The labels say 'periodically'; yearly is ours. SPS carbamazepine monitoring (FBC, U&E and LFT at baseline and at 6 months; U&E 6-monthly; LFT periodically); carbamazepine labels (blood count and liver function before and periodically)",
+  },
+  "carbamazepine_blood_count.overdueLevel": {
+    level: "expert-set",
+    source: "A routine test past its interval, no acute hazard named by the label: low.",
+  },
+  "carbamazepine_liver.analytes": {
+    level: "published cut-off",
+    source: "Liver function tests (ALT or AST).",
+  },
+  "carbamazepine_liver.baseline": {
+    level: "published cut-off",
+    source:
+      "SPS carbamazepine monitoring (FBC, U&E and LFT at baseline and at 6 months; U&E 6-monthly; LFT periodically); carbamazepine labels (blood count and liver function before and periodically)",
+  },
+  "carbamazepine_liver.from0d": {
+    level: "published cut-off",
+    source:
+      "At 6 months. SPS carbamazepine monitoring (FBC, U&E and LFT at baseline and at 6 months; U&E 6-monthly; LFT periodically); carbamazepine labels (blood count and liver function before and periodically)",
+  },
+  "carbamazepine_liver.from182d": {
+    level: "expert-set",
+    source:
+      "'Periodically'; yearly is ours. SPS carbamazepine monitoring (FBC, U&E and LFT at baseline and at 6 months; U&E 6-monthly; LFT periodically); carbamazepine labels (blood count and liver function before and periodically)",
+  },
+  "carbamazepine_liver.overdueLevel": {
+    level: "expert-set",
+    source: "A routine test past its interval, no acute hazard named by the label: low.",
+  },
+  "carbamazepine_sodium.analytes": {
+    level: "published cut-off",
+    source: "Serum sodium (hyponatraemia; labels).",
+  },
+  "carbamazepine_sodium.baseline": {
+    level: "published cut-off",
+    source:
+      "SPS carbamazepine monitoring (FBC, U&E and LFT at baseline and at 6 months; U&E 6-monthly; LFT periodically); carbamazepine labels (blood count and liver function before and periodically)",
+  },
+  "carbamazepine_sodium.from0d": {
+    level: "published cut-off",
+    source:
+      "U&E 6-monthly. SPS carbamazepine monitoring (FBC, U&E and LFT at baseline and at 6 months; U&E 6-monthly; LFT periodically); carbamazepine labels (blood count and liver function before and periodically)",
+  },
+  "carbamazepine_sodium.atRisk.from0d": {
+    level: "published cut-off",
+    source:
+      "At about 2 weeks. UK Tegretol SmPC 4.4 as summarised by SPS carbamazepine monitoring: with renal impairment or a sodium-lowering medicine such as a diuretic, sodium after about 2 weeks, then monthly for the first 3 months, then by clinical need",
+  },
+  "carbamazepine_sodium.atRisk.from14d": {
+    level: "published cut-off",
+    source:
+      "Monthly (30 days) for the first 3 months. UK Tegretol SmPC 4.4 as summarised by SPS carbamazepine monitoring: with renal impairment or a sodium-lowering medicine such as a diuretic, sodium after about 2 weeks, then monthly for the first 3 months, then by clinical need",
+  },
+  "carbamazepine_sodium.atRisk.from91d": {
+    level: "expert-set",
+    source:
+      "After 3 months 'according to clinical need': back to 6-monthly. UK Tegretol SmPC 4.4 as summarised by SPS carbamazepine monitoring: with renal impairment or a sodium-lowering medicine such as a diuretic, sodium after about 2 weeks, then monthly for the first 3 months, then by clinical need",
+  },
+  "carbamazepine_sodium.overdueLevel": {
+    level: "expert-set",
+    source: "A routine test past its interval, no acute hazard named by the label: low.",
+  },
+  BASELINE_WINDOW_DAYS: {
+    level: "expert-set",
+    source:
+      "A result from up to a month before the start is its baseline; the labels and guidelines say 'before starting' without a window.",
+  },
+  DUE_SOON_DAYS: {
+    level: "expert-set",
+    source: "A test due within a week is reported as due (low); a weekly test is therefore always due.",
+  },
+  BASELINE_ONLY_REPORT_DAYS: {
+    level: "expert-set",
+    source: "A missing baseline-only test (prolactin) is reported during the first year of treatment.",
+  },
+  LITHIUM_UNTIL_STABLE_DAYS: {
+    level: "expert-set",
+    source:
+      "'Weekly until the levels are stable' (NICE CG185) read as the first 4 weeks after the start or a dose change: a steady state in about 5-7 days, then two to three weekly levels.",
+  },
+  LITHIUM_OLDER_AGE_YEARS: {
+    level: "published cut-off",
+    source:
+      "SPS lithium monitoring: 'age 65 years and older' (NICE CG185 says 'older people' without an age).",
+  },
+  RENAL_IMPAIRMENT_EGFR_BELOW: {
+    level: "derived",
+    source:
+      "KDIGO 2012 CKD guideline: GFR categories G3a-G5 (below 60 mL/min/1.73 m2) are decreased GFR; read as 'impaired renal function' for lithium levels (SPS names the risk without a number) and carbamazepine sodium.",
+  },
+  "lithium_level.atRisk.taking": {
+    level: "published cut-off",
+    source:
+      "Drugs that raise lithium levels: ACE inhibitors, ARBs, thiazide and loop diuretics, NSAIDs (lithium labels, Drug Interactions; SPS). Read from the medicine model's classes; a topical NSAID does not count (decision 71).",
+  },
+  "lithium_level.atRisk.tsh": {
+    level: "derived",
+    source:
+      "SPS 'at risk of impaired thyroid function', read as the newest dated TSH outside the analyte table's range (or flagged by the laboratory).",
+  },
+  "carbamazepine_sodium.atRisk.taking": {
+    level: "published cut-off",
+    source:
+      "UK Tegretol SmPC 4.4 as summarised by SPS carbamazepine monitoring: with renal impairment or a sodium-lowering medicine such as a diuretic, sodium after about 2 weeks, then monthly for the first 3 months, then by clinical need.",
+  },
+};

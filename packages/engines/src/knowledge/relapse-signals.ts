@@ -386,3 +386,35 @@ export const RELAPSE_COMBINATION_RULES: readonly RelapseCombinationRule[] = [
 function indicatorGroups(cluster: (typeof MANIA_CLUSTERS)[number] | undefined): string[][] {
   return (cluster ?? []).map((group) => [...new Set(group.map((key) => safetyConcept(key).indicator))]);
 }
+
+/**
+ * The evidence level of each indicator's weight and review cuts, as docs/engines/relapse-signals.md
+ * ("Indicators", generated, decision 220) prints it; the sources are the indicators' own. Kept
+ * beside the table, not in it, because `getSignalModel` answers the indicators as they are. A test
+ * keeps the keys and the indicators one to one.
+ */
+export const RELAPSE_INDICATOR_EVIDENCE_LEVELS: Readonly<Record<string, string>> = {
+  medication_nonadherence: "expert-set (ordering from a published HR)",
+  mood_stabiliser_discontinuation: "expert-set (ordering from published recurrence data)",
+  suicidality: "expert-set safety rule",
+  harm_to_others: "expert-set safety rule",
+  command_hallucinations: "expert-set safety rule",
+  psychotic_symptoms: "expert-set; review cuts expert-set",
+  symptom_worsening: "expert-set",
+  decreased_need_for_sleep: "expert-set (ordering from a systematic review)",
+  sleep_disruption: "expert-set (ordering from a systematic review)",
+  elevated_mood: "expert-set",
+  hopelessness: "expert-set; review cut expert-set",
+  suspiciousness: "expert-set",
+  substance_use: "expert-set",
+  racing_thoughts: "expert-set",
+  increased_activity: "expert-set",
+  low_mood: "expert-set",
+  social_withdrawal: "expert-set",
+  anxiety: "expert-set",
+  irritability: "expert-set, not checked",
+  reduced_activity: "expert-set",
+  missed_appointments: "expert-set",
+  stressful_life_events: "expert-set, no source checked",
+  speech_latency_increase: "expert-set",
+};

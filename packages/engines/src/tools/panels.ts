@@ -26,8 +26,8 @@ import {
   flagCanonicalValue,
   formatAnalyteValue,
   measureRangeText,
-  PANEL_DEFINITIONS,
 } from "../knowledge/analytes.js";
+import { PANEL_DEFINITIONS } from "../knowledge/lab-panels.js";
 import {
   type AgentRisk,
   type AgentRiskLevel,

@@ -3,6 +3,7 @@
  * prices in US cents for the sandbox and for display; turnaround is the usual time from
  * collection to result.
  */
+import { PANEL_IDS, type PanelId } from "@svc/engines";
 
 export const LAB_CATEGORIES = [
   "therapeutic_drug_monitoring",
@@ -17,7 +18,7 @@ export const LAB_CATEGORIES = [
 export type LabCategory = (typeof LAB_CATEGORIES)[number];
 
 export interface LabPanel {
-  panelId: string;
+  panelId: PanelId;
   name: string;
   category: LabCategory;
   description: string;
@@ -26,9 +27,13 @@ export interface LabPanel {
   useCases: string[];
 }
 
-export const LAB_PANELS: readonly LabPanel[] = [
-  {
-    panelId: "lithium_monitoring",
+/**
+ * What the catalog offers for each panel of the engines' panel vocabulary (`PANEL_IDS`, decision
+ * 221): keyed by the same ids, so a panel without its offer, or an offer for no panel, fails the
+ * typecheck. The analytes a panel reports are the engines' (`PANEL_DEFINITIONS`).
+ */
+const PANEL_OFFERS: { readonly [K in PanelId]: Omit<LabPanel, "panelId"> } = {
+  lithium_monitoring: {
     name: "Lithium Monitoring Panel",
     category: "therapeutic_drug_monitoring",
     description:
@@ -37,8 +42,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "1-2 business days",
     useCases: ["Lithium dose titration", "Routine lithium maintenance monitoring", "Suspected toxicity"],
   },
-  {
-    panelId: "clozapine_anc",
+  clozapine_anc: {
     name: "Clozapine ANC Monitoring",
     category: "hematology",
     description: "White cell count and absolute neutrophil count for clozapine neutropenia monitoring.",
@@ -50,8 +54,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
       "Fever or infection on clozapine",
     ],
   },
-  {
-    panelId: "clozapine_level",
+  clozapine_level: {
     name: "Clozapine and Norclozapine Level",
     category: "therapeutic_drug_monitoring",
     description: "Trough plasma clozapine and norclozapine concentrations.",
@@ -59,8 +62,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "3-5 business days",
     useCases: ["Non-response at adequate dose", "Suspected non-adherence", "Smoking status change"],
   },
-  {
-    panelId: "antipsychotic_metabolic",
+  antipsychotic_metabolic: {
     name: "Antipsychotic Metabolic Monitoring",
     category: "metabolic",
     description: "Fasting glucose, HbA1c and lipid profile for second-generation antipsychotic monitoring.",
@@ -68,8 +70,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "1-2 business days",
     useCases: ["Baseline before an antipsychotic", "12-week and annual metabolic follow-up"],
   },
-  {
-    panelId: "thyroid_panel",
+  thyroid_panel: {
     name: "Thyroid Panel",
     category: "endocrine",
     description: "TSH with free T4 and free T3.",
@@ -77,8 +78,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "1-2 business days",
     useCases: ["Depression or anxiety work-up", "Lithium-associated hypothyroidism", "Rapid cycling"],
   },
-  {
-    panelId: "b12_folate",
+  b12_folate: {
     name: "Vitamin B12 and Folate",
     category: "nutritional",
     description: "Serum cobalamin and folate.",
@@ -86,8 +86,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "1-3 business days",
     useCases: ["Cognitive complaints", "Depression work-up", "Macrocytosis"],
   },
-  {
-    panelId: "vitamin_d",
+  vitamin_d: {
     name: "Vitamin D, 25-Hydroxy",
     category: "nutritional",
     description: "Total 25-hydroxyvitamin D.",
@@ -95,8 +94,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "1-3 business days",
     useCases: ["Depression work-up", "Seasonal mood symptoms", "Low sunlight exposure"],
   },
-  {
-    panelId: "cmp",
+  cmp: {
     name: "Comprehensive Metabolic Panel",
     category: "chemistry",
     description: "Glucose, electrolytes, calcium, renal function, albumin and liver enzymes.",
@@ -104,8 +102,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "Same day",
     useCases: ["Baseline before psychotropics", "Delirium work-up", "Eating disorder monitoring"],
   },
-  {
-    panelId: "cbc_diff",
+  cbc_diff: {
     name: "CBC with Differential",
     category: "hematology",
     description: "Complete blood count with white cell differential, haemoglobin, platelets and MCV.",
@@ -113,8 +110,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "Same day",
     useCases: ["Baseline before carbamazepine or clozapine", "Fatigue work-up", "Alcohol use (MCV)"],
   },
-  {
-    panelId: "valproate_level",
+  valproate_level: {
     name: "Valproate Level",
     category: "therapeutic_drug_monitoring",
     description: "Trough total valproate with ALT, AST and platelets.",
@@ -122,8 +118,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "1-2 business days",
     useCases: ["Valproate dose titration", "Suspected toxicity", "Hepatic or platelet monitoring"],
   },
-  {
-    panelId: "carbamazepine_level",
+  carbamazepine_level: {
     name: "Carbamazepine Level",
     category: "therapeutic_drug_monitoring",
     description: "Trough carbamazepine with sodium and white cell count.",
@@ -131,8 +126,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "1-2 business days",
     useCases: ["Dose titration and autoinduction", "Hyponatraemia screen", "Suspected toxicity"],
   },
-  {
-    panelId: "lamotrigine_level",
+  lamotrigine_level: {
     name: "Lamotrigine Level",
     category: "therapeutic_drug_monitoring",
     description: "Trough serum lamotrigine.",
@@ -140,8 +134,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "3-5 business days",
     useCases: ["Interaction with valproate or oral contraceptives", "Pregnancy", "Adherence check"],
   },
-  {
-    panelId: "hepatic_panel",
+  hepatic_panel: {
     name: "Hepatic Function Panel",
     category: "chemistry",
     description: "ALT, AST, GGT, alkaline phosphatase, total bilirubin and albumin.",
@@ -149,8 +142,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "Same day",
     useCases: ["Valproate or naltrexone monitoring", "Alcohol use disorder", "Unexplained fatigue"],
   },
-  {
-    panelId: "urine_drug_screen",
+  urine_drug_screen: {
     name: "Urine Drug Screen",
     category: "toxicology",
     description: "Immunoassay screen for common substances; presumptive, confirm positives by LC-MS/MS.",
@@ -158,8 +150,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "Same day",
     useCases: ["Substance use assessment", "Buprenorphine or methadone programme", "Acute psychosis"],
   },
-  {
-    panelId: "lipid_panel",
+  lipid_panel: {
     name: "Lipid Panel",
     category: "metabolic",
     description: "Total cholesterol, LDL, HDL and triglycerides.",
@@ -167,8 +158,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "1-2 business days",
     useCases: ["Antipsychotic metabolic monitoring", "Cardiovascular risk review"],
   },
-  {
-    panelId: "hba1c",
+  hba1c: {
     name: "Hemoglobin A1c",
     category: "metabolic",
     description: "Glycated haemoglobin (3-month glycaemic average).",
@@ -176,8 +166,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "1-2 business days",
     useCases: ["Antipsychotic metabolic monitoring", "Diabetes screening"],
   },
-  {
-    panelId: "prolactin",
+  prolactin: {
     name: "Prolactin",
     category: "endocrine",
     description: "Serum prolactin.",
@@ -185,8 +174,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "1-2 business days",
     useCases: ["Risperidone, paliperidone or first-generation antipsychotic", "Galactorrhoea or amenorrhoea"],
   },
-  {
-    panelId: "renal_function",
+  renal_function: {
     name: "Renal Function Panel",
     category: "chemistry",
     description: "Creatinine, eGFR, urea, sodium and potassium.",
@@ -194,8 +182,7 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "Same day",
     useCases: ["Lithium monitoring between levels", "Baseline before psychotropics"],
   },
-  {
-    panelId: "pregnancy_test",
+  pregnancy_test: {
     name: "Pregnancy Test (Serum hCG, Qualitative)",
     category: "reproductive",
     description: "Qualitative serum hCG.",
@@ -203,9 +190,15 @@ export const LAB_PANELS: readonly LabPanel[] = [
     turnaround: "Same day",
     useCases: ["Before valproate, lithium or carbamazepine", "Before ECT"],
   },
-];
+};
 
-const BY_ID = new Map(LAB_PANELS.map((panel) => [panel.panelId, panel]));
+/** Every panel in catalog order (the order of `PANEL_IDS`). */
+export const LAB_PANELS: readonly LabPanel[] = PANEL_IDS.map((panelId) => ({
+  panelId,
+  ...PANEL_OFFERS[panelId],
+}));
+
+const BY_ID = new Map<string, LabPanel>(LAB_PANELS.map((panel) => [panel.panelId, panel]));
 
 export function findPanel(panelId: string): LabPanel | undefined {
   return BY_ID.get(panelId);
