@@ -419,8 +419,16 @@ const above = (value: number, threshold: number) =>
 const days = (a: SeriesPoint, b: SeriesPoint) => (b.t - a.t) / DAY_MS;
 const dateOf = (t: number) => new Date(t).toISOString().slice(0, 10);
 
-function stronger(best: TrendEvidence | null, next: TrendEvidence): TrendEvidence {
-  return best === null || next.strength > best.strength ? next : best;
+/**
+ * The evidence a rule reports: the one that makes the more serious finding (its end reading's own
+ * judgement counts, decision 197), then the larger change. Choosing by the change alone let a new,
+ * milder reading displace the pair ending on a reading beyond a critical limit and lower the level.
+ */
+function stronger(best: TrendEvidence | null, next: TrendEvidence, c: TestContext): TrendEvidence {
+  if (best === null) return next;
+  const bySeriousness = c.seriousness(next) - c.seriousness(best);
+  if (bySeriousness !== 0) return bySeriousness > 0 ? next : best;
+  return next.strength > best.strength ? next : best;
 }
 
 /** Every earlier-later pair with the later strictly after the earlier. */
@@ -453,6 +461,8 @@ interface TestContext {
   upper: number | null;
   /** The starts of the medicines the rule needs (the weight rule). */
   baselines: readonly Baseline[];
+  /** How serious the finding this evidence would make is (a rank of its level). */
+  seriousness: (evidence: TrendEvidence) => number;
 }
 
 const show = (value: number, unit: string) => `${formatAnalyteValue(value)} ${unit}`;
@@ -466,12 +476,16 @@ function riseRatio(test: Extract<TrendTest, { kind: "rise_ratio" }>, c: TestCont
     if ((test.withinDays !== null && d > test.withinDays) || d <= test.overDays || a.value <= 0) continue;
     const ratio = b.value / a.value;
     if (!atLeast(ratio, test.ratio)) continue;
-    best = stronger(best, {
-      from: a,
-      to: b,
-      strength: ratio,
-      text: `rose from ${show(a.value, c.unit)} to ${show(b.value, c.unit)}, ${formatAnalyteValue(ratio)} times, ${span(a, b)}`,
-    });
+    best = stronger(
+      best,
+      {
+        from: a,
+        to: b,
+        strength: ratio,
+        text: `rose from ${show(a.value, c.unit)} to ${show(b.value, c.unit)}, ${formatAnalyteValue(ratio)} times, ${span(a, b)}`,
+      },
+      c,
+    );
   }
   return best;
 }
@@ -484,12 +498,16 @@ function riseAbsolute(
   for (const [a, b] of pairs(c.points)) {
     const rise = b.value - a.value;
     if (days(a, b) > test.withinDays || !atLeast(rise, test.amount)) continue;
-    best = stronger(best, {
-      from: a,
-      to: b,
-      strength: rise,
-      text: `rose by ${show(rise, c.unit)}, from ${show(a.value, c.unit)} to ${show(b.value, c.unit)}, ${span(a, b)}`,
-    });
+    best = stronger(
+      best,
+      {
+        from: a,
+        to: b,
+        strength: rise,
+        text: `rose by ${show(rise, c.unit)}, from ${show(a.value, c.unit)} to ${show(b.value, c.unit)}, ${span(a, b)}`,
+      },
+      c,
+    );
   }
   return best;
 }
@@ -506,12 +524,16 @@ function categoryFall(
     if (to <= from) continue;
     const fall = a.value > 0 ? (a.value - b.value) / a.value : 0;
     if (test.minFall > 0 && !atLeast(fall, test.minFall)) continue;
-    best = stronger(best, {
-      from: a,
-      to: b,
-      strength: to - from + fall,
-      text: `fell from ${show(a.value, c.unit)} (${name(from)}) to ${show(b.value, c.unit)} (${name(to)}), ${Math.round(fall * 100)} % lower, ${span(a, b)}`,
-    });
+    best = stronger(
+      best,
+      {
+        from: a,
+        to: b,
+        strength: to - from + fall,
+        text: `fell from ${show(a.value, c.unit)} (${name(from)}) to ${show(b.value, c.unit)} (${name(to)}), ${Math.round(fall * 100)} % lower, ${span(a, b)}`,
+      },
+      c,
+    );
   }
   return best;
 }
@@ -537,13 +559,17 @@ function declineRate(
     // whichever year length is used, not "more than 5" (decision 197).
     const perYear = Math.round((((a.value - b.value) * YEAR_DAYS) / d) * 10) / 10;
     if (!above(perYear, test.perYear)) continue;
-    best = stronger(best, {
-      from: a,
-      to: b,
-      strength: perYear,
-      sustained: steadyFall(c.points, a, b),
-      text: `fell from ${show(a.value, c.unit)} to ${show(b.value, c.unit)}, ${formatAnalyteValue(perYear)} a year, ${span(a, b)}`,
-    });
+    best = stronger(
+      best,
+      {
+        from: a,
+        to: b,
+        strength: perYear,
+        sustained: steadyFall(c.points, a, b),
+        text: `fell from ${show(a.value, c.unit)} to ${show(b.value, c.unit)}, ${formatAnalyteValue(perYear)} a year, ${span(a, b)}`,
+      },
+      c,
+    );
   }
   return best;
 }
@@ -574,12 +600,16 @@ function consecutiveFalls(
         .slice(start, i)
         .map((p) => formatAnalyteValue(p.value))
         .join(", ");
-      best = stronger(best, {
-        from: first,
-        to: prev,
-        strength: fall,
-        text: `fell ${falls} times in a row (${values} ${c.unit}), ${Math.round(fall * 100)} % lower, ${span(first, prev)}`,
-      });
+      best = stronger(
+        best,
+        {
+          from: first,
+          to: prev,
+          strength: fall,
+          text: `fell ${falls} times in a row (${values} ${c.unit}), ${Math.round(fall * 100)} % lower, ${span(first, prev)}`,
+        },
+        c,
+      );
     }
     start = i;
   }
@@ -607,13 +637,17 @@ function gainSinceStart(
       if (p.t <= base.t) continue;
       const gain = (p.value - base.value) / base.value;
       if (!atLeast(gain, test.fraction)) continue;
-      best = stronger(best, {
-        from: base,
-        to: p,
-        strength: gain,
-        medicine: baseline.medicine,
-        text: `rose from ${show(base.value, c.unit)} to ${show(p.value, c.unit)}, ${formatAnalyteValue(gain * 100)} % more, ${span(base, p)}; ${how}`,
-      });
+      best = stronger(
+        best,
+        {
+          from: base,
+          to: p,
+          strength: gain,
+          medicine: baseline.medicine,
+          text: `rose from ${show(base.value, c.unit)} to ${show(p.value, c.unit)}, ${formatAnalyteValue(gain * 100)} % more, ${span(base, p)}; ${how}`,
+        },
+        c,
+      );
     }
   }
   return best;
@@ -625,12 +659,16 @@ function riseAboveRange(c: TestContext): TrendEvidence | null {
   let best: TrendEvidence | null = null;
   for (const [a, b] of pairs(c.points)) {
     if (above(a.value, upper) || !above(b.value, upper)) continue;
-    best = stronger(best, {
-      from: a,
-      to: b,
-      strength: b.value / upper,
-      text: `rose from ${show(a.value, c.unit)}, within the range (up to ${show(upper, c.unit)}), to ${show(b.value, c.unit)}, ${span(a, b)}`,
-    });
+    best = stronger(
+      best,
+      {
+        from: a,
+        to: b,
+        strength: b.value / upper,
+        text: `rose from ${show(a.value, c.unit)}, within the range (up to ${show(upper, c.unit)}), to ${show(b.value, c.unit)}, ${span(a, b)}`,
+      },
+      c,
+    );
   }
   return best;
 }
@@ -660,6 +698,29 @@ function runTest(test: TrendTest, c: TestContext): TrendEvidence | null {
 
 const rank = (level: ClinicalLevel) => CLINICAL_LEVELS.indexOf(level);
 
+/** The level of a rule's finding on this evidence. */
+function trendLevel(
+  rule: TrendRule,
+  medicineNamed: boolean,
+  evidence: TrendEvidence,
+  series: AnalyteSeries,
+): ClinicalLevel {
+  let level =
+    medicineNamed && rule.levelWhenNamed !== undefined
+      ? higherClinicalLevel(rule.level, rule.levelWhenNamed)
+      : rule.level;
+  if (evidence.sustained === true && rule.levelWhenSustained !== undefined)
+    level = higherClinicalLevel(level, rule.levelWhenSustained);
+  // A trend is at least as serious as the one judgement of the reading it ends on (decision 197):
+  // a fall into the severe neutropenia band is high because the reading is beyond a critical limit.
+  const measure = series.entry.measure;
+  if (!measure) return level;
+  return higherClinicalLevel(
+    level,
+    judgeLabReading(series.entry, evidence.to.value, measure.canonicalUnit).level,
+  );
+}
+
 function ruleFinding(
   rule: TrendRule,
   series: AnalyteSeries,
@@ -673,32 +734,23 @@ function ruleFinding(
     medicine: m.medicine.name,
     startedAt: parseTime(m.medicine.startedAt ?? null),
   }));
+  const named = rule.names ? taken.filter((m) => matches(m, rule.names ?? [])) : [];
+  const findingLevel = (evidence: TrendEvidence) => trendLevel(rule, named.length > 0, evidence, series);
   const evidence = runTest(rule.test, {
     points: series.points,
     unit: measure.displayUnit,
     upper: measure.reference?.high ?? null,
     baselines,
+    seriousness: (candidate) => rank(findingLevel(candidate)),
   });
   if (evidence === null) return null;
-  const named = rule.names ? taken.filter((m) => matches(m, rule.names ?? [])) : [];
   const medicines = [
     ...new Set([
       ...(evidence.medicine !== undefined ? [evidence.medicine] : []),
       ...named.map((m) => m.medicine.name),
     ]),
   ];
-  let level =
-    named.length > 0 && rule.levelWhenNamed !== undefined
-      ? higherClinicalLevel(rule.level, rule.levelWhenNamed)
-      : rule.level;
-  if (evidence.sustained === true && rule.levelWhenSustained !== undefined)
-    level = higherClinicalLevel(level, rule.levelWhenSustained);
-  // A trend is at least as serious as the one judgement of the reading it ends on (decision 197):
-  // a fall into the severe neutropenia band is high because the reading is beyond a critical limit.
-  level = higherClinicalLevel(
-    level,
-    judgeLabReading(series.entry, evidence.to.value, measure.canonicalUnit).level,
-  );
+  const level = findingLevel(evidence);
   const on = medicines.length > 0 ? ` On ${medicines.join(", ")}.` : "";
   return {
     kind: "trend",
