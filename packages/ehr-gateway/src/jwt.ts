@@ -43,7 +43,7 @@ export const CDS_JWT_REFUSED_MESSAGE =
   "The CDS client's JWT was refused. It must be signed with a key the account registered for its iss, name the exact URL called as aud, and be current (iat, exp) with a jti never used before; the service's log has the reason under this requestId.";
 
 /**
- * A refused token, as the one refusal (decision 231): `invalid_token` with the public message
+ * A refused token, as the one refusal (decision 220): `invalid_token` with the public message
  * every refused JWT gets. Which check failed is for the log only, never for the caller (it
  * would tell an unknown issuer from a bad signature): `reason`, and `detail`, a sentence with no
  * key material.

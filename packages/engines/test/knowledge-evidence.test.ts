@@ -17,7 +17,7 @@ import { PATIENT_FACTOR_EVIDENCE } from "../src/knowledge/patient-factor-evidenc
 import { RELAPSE_INDICATOR_EVIDENCE_LEVELS, RELAPSE_INDICATORS } from "../src/knowledge/relapse-signals.js";
 
 /**
- * The evidence the generated tables of docs/engines/evidence.md print (decision 220): every value
+ * The evidence the generated tables of docs/engines/evidence.md print (decision 217): every value
  * has a known level and a source, and each side table keyed by names holds exactly the names its
  * table has. (That every value is on the page is true by construction: the page is generated.)
  */

@@ -14,7 +14,7 @@ import type { KeyCache } from "./key-cache.js";
 import type { LimitRule } from "./rate-limit/index.js";
 
 /**
- * The authenticated caller, as routes see it (decision 232): one type whichever door admitted it,
+ * The authenticated caller, as routes see it (decision 221): one type whichever door admitted it,
  * told apart by `credential`. What every caller has is common (the mode it acts in, the limit its
  * calls count against, the account); what only one credential has stays with it, so an EHR is no
  * key (no key kind, scopes or origins, and no `keyId`, which feeds the usage page).

@@ -35,7 +35,7 @@ export interface Door {
   guards(path: string): boolean;
   /**
    * The caller of one request under the matched route's policy (undefined: no route matched), or
-   * null when the route is public; it sets the request's `AuthContext` (decision 232), which
+   * null when the route is public; it sets the request's `AuthContext` (decision 221), which
    * routes read with `authOf`. Rejects with a `Refusal` (a 401: an ApiError, or a refusal of the
    * credential's own verifier, such as a refused JWT) when the credential is missing or refused;
    * the guard counts that against the caller's address. Never throws synchronously.

@@ -31,7 +31,7 @@ export function requestLog(
       await next();
     } finally {
       const route = c.get("routePattern") ?? "unmatched";
-      // Keys only: an EHR's calls are no key's usage (decision 232).
+      // Keys only: an EHR's calls are no key's usage (decision 221).
       const auth = c.get("auth");
       const keyId = auth?.credential === "api_key" ? auth.keyId : undefined;
       if (keyId && usage)

@@ -4,7 +4,7 @@
  * guard), CDS Hooks bodies (the CDS door) and documents fetched from an EHR's FHIR server or JWK
  * Set URL (`@svc/ehr-gateway`). Pure functions: no framework, no I/O, no recursion, no
  * dependencies, so a package that fetches (not serves) uses it without the HTTP layer
- * (decision 230).
+ * (decision 219).
  *
  * What it refuses: strict UTF-8 only; NUL and the other C0 controls except tab, line feed and
  * carriage return, and unpaired surrogates, in every string and key; the keys `__proto__`,

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
  * (which reads their request schemas), and `@svc/records` reaches no route framework, queue or
  * model, directly or through a package that does; nor `@svc/http` itself, whose refusal and cursor
  * format it once imported (decision 206) and whose JSON screen the EHR gateway once imported
- * (decision 230), by any path.
+ * (decision 219), by any path.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const API_APPS = ["@svc/intelligence-api", "@svc/mse-record-api", "@svc/webhook-worker", "@svc/dashboard"];
@@ -144,7 +144,7 @@ describe("package boundaries (decision 103)", () => {
     expect(forbiddenInClosure("@svc/records", manifests)).toEqual([]);
   });
 
-  it("@svc/records reaches @svc/http by no path and imports none of it: its refusal is @svc/refusal's, the gateway's screen @svc/json-screen's (decisions 206 and 230)", () => {
+  it("@svc/records reaches @svc/http by no path and imports none of it: its refusal is @svc/refusal's, the gateway's screen @svc/json-screen's (decisions 206 and 219)", () => {
     const m = manifest("packages/records");
     expect(Object.keys({ ...m.dependencies, ...m.devDependencies })).not.toContain("@svc/http");
     expect(Object.keys({ ...m.dependencies })).toContain("@svc/refusal");
@@ -212,7 +212,7 @@ describe("package boundaries (decision 103)", () => {
     ]);
     chain.set("@svc/outbound", { name: "@svc/outbound", dependencies: { "@svc/webhooks": "1" } });
     expect(forbiddenInClosure("@svc/records", chain)).toEqual([]);
-    // The HTTP package reached by any path fails, through the gateway as well (decision 230),
+    // The HTTP package reached by any path fails, through the gateway as well (decision 219),
     // and so does what it brings.
     chain.set("@svc/http", { name: "@svc/http", dependencies: { hono: "~4" } });
     chain.set("@svc/ehr-gateway", {

@@ -29,7 +29,7 @@ describe("docs/engines/evidence.md", () => {
 
   it("lists every default parameter of every engine with its value", () => {
     // Every engine of the registry, so a new engine without evidence fails here (decision 101).
-    // The tables are generated (decision 220), so this holds once each engine has its block.
+    // The tables are generated (decision 217), so this holds once each engine has its block.
     expect(engineEvidenceProblems(rows, ENGINE_DESCRIPTORS)).toEqual([]);
   });
 

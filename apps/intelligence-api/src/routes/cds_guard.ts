@@ -32,7 +32,7 @@ import { cors } from "hono/cors";
  * account's plan (402) and rate limit, refusals counted per address, the input screen (decision
  * 150). CORS wraps the guard, so a preflight needs no JWT and refusals are readable. Every refused
  * JWT gets one and the same 401, the reason going to the log only. Routes read the caller with
- * `authOf(c, "ehr_jwt")`, the same context an API key's routes read (decision 232).
+ * `authOf(c, "ehr_jwt")`, the same context an API key's routes read (decision 221).
  */
 
 export { CDS_JWT_REFUSED_MESSAGE } from "@svc/ehr-gateway";

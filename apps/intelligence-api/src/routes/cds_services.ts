@@ -13,7 +13,7 @@ export interface CdsHooksOptions extends CdsGuardOptions {
  * (decision 147): discovery, feedback, and the 404 of the unscoped paths. The app's request guard
  * admits every call under the base with the EHR's JWT (`cdsJwtDoor`, CORS around it with
  * `cdsCors`); a hook's own route (`POST .../cds-services/{id}`) reads the caller with
- * `authOf(c, "ehr_jwt")`, which answers 401 if it has none (decision 232).
+ * `authOf(c, "ehr_jwt")`, which answers 401 if it has none (decision 221).
  */
 export function registerCdsHooks(service: ServiceApp, options: CdsHooksOptions = {}): void {
   const services = options.services ?? [];

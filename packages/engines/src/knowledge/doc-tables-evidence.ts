@@ -1,5 +1,5 @@
 /**
- * The generated tables of docs/engines/evidence.md (decision 220): every figure printed from the
+ * The generated tables of docs/engines/evidence.md (decision 217): every figure printed from the
  * table that holds it, beside the evidence level and source that table (or its side table keyed by
  * the same names) holds. The page's prose stays hand-written; doc-tables.ts writes the blocks.
  */

@@ -1319,7 +1319,7 @@ export const ALERT_BANDS: Readonly<Record<InstrumentId, { bandKey: string; level
 
 /**
  * The evidence of each instrument's figures, as docs/engines/evidence.md ("Instruments") prints it
- * beside the figure (generated, decision 220): direction and maximum for every instrument, the
+ * beside the figure (generated, decision 217): direction and maximum for every instrument, the
  * bands and caseness where the engines read them, and the reliable change exactly where
  * `reliableChangePoints` is set (a test keeps the two in step).
  */

@@ -2,7 +2,7 @@
  * The lab panels (decision 64): one vocabulary of panel ids, the lab catalog's, and for each the
  * analytes it reports, keyed by the id. The panels tool, the sandbox lab results and the CDS
  * patient view read it; the commercial side of a panel (name, price, turnaround) is the lab
- * catalog's in packages/records, keyed by the same ids and complete by its type (decision 221).
+ * catalog's in packages/records, keyed by the same ids and complete by its type (decision 218).
  */
 
 /** Every panel id, in catalog order. */

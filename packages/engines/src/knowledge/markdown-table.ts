@@ -1,4 +1,4 @@
-/** A markdown table of the generated knowledge docs (decisions 208, 220); cells escape `|`. */
+/** A markdown table of the generated knowledge docs (decisions 208, 217); cells escape `|`. */
 
 function cell(text: string): string {
   return text.replaceAll("|", "\\|").replaceAll("\n", " ");

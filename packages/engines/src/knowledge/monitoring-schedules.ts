@@ -358,7 +358,7 @@ export function schedulesFor(ingredient: string, classes: readonly DrugClass[]):
 
 /**
  * The evidence of each figure of the monitoring table, keyed by the name docs/engines/evidence.md
- * ("Monitoring schedules", generated, decision 220) prints it under: `<row>.analytes`,
+ * ("Monitoring schedules", generated, decision 217) prints it under: `<row>.analytes`,
  * `<row>.baseline`, `<row>.from<N>d` for each phase, `<row>.atRisk.from<N>d` and
  * `<row>.atRisk.<risk>`, `<row>.afterDoseChange`, `<row>.overdueLevel`, and the schedule
  * constants above. A test keeps the keys and the table's figures one to one.

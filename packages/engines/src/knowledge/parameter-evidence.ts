@@ -3,7 +3,7 @@
  * source, keyed by the parameter's name. The values stay in the engines' own tables
  * (`OUTCOME_DEFAULT_PARAMS` and the rest); each side table here is typed against them, so a
  * parameter added without its evidence fails the typecheck, and docs/engines/evidence.md prints
- * value, level and source together from both (generated, decision 220).
+ * value, level and source together from both (generated, decision 217).
  */
 import type { BiomarkerParams } from "../biomarker.js";
 import type { DMSE_PLAUSIBLE_LIMITS, DmseParams } from "../dmse.js";

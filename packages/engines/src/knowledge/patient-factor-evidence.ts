@@ -1,7 +1,7 @@
 /**
  * The evidence of each patient-factor rule (packages/engines/src/patient/factor-rules.ts, decision
  * 190): the level its value rests on and the source as docs/engines/evidence.md ("Patient
- * factors", generated, decision 220) prints it, keyed by the name the page gives the value:
+ * factors", generated, decision 217) prints it, keyed by the name the page gives the value:
  * `<ingredient>.pregnant`, `.potential`, `.preventionProgramme`, `.breastfeeding`,
  * `.renal.below<N>`, `.hepatic`, `.maleBelowAge<N>`, and the rule constants. A test keeps the keys
  * and the rules one to one.

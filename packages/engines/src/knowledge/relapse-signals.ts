@@ -389,7 +389,7 @@ function indicatorGroups(cluster: (typeof MANIA_CLUSTERS)[number] | undefined): 
 
 /**
  * The evidence level of each indicator's weight and review cuts, as docs/engines/relapse-signals.md
- * ("Indicators", generated, decision 220) prints it; the sources are the indicators' own. Kept
+ * ("Indicators", generated, decision 217) prints it; the sources are the indicators' own. Kept
  * beside the table, not in it, because `getSignalModel` answers the indicators as they are. A test
  * keeps the keys and the indicators one to one.
  */
