@@ -22,7 +22,6 @@ export const SDK_CALLS: Readonly<Record<string, SdkCall>> = {
   analyzeBiomarkers: { call: "biomarker.analyze", args: ["body"] },
   scoreOutcome: { call: "outcome.score", args: ["body"] },
   predictRelapse: { call: "relapse.predict", args: ["body"] },
-  reviewSleep: { call: "sleep.review", args: ["body"] },
   runMedicationAgent: { call: "medication.agent", args: ["path", "body"] },
   runBiomarkerAgent: { call: "biomarker.agent", args: ["path", "body"] },
   runOutcomeAgent: { call: "outcome.agent", args: ["path", "body"] },

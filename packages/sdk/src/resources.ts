@@ -47,14 +47,12 @@ export type MedicationAnalyzeRequest = components["schemas"]["MedicationAnalyzeR
 export type BiomarkerAnalyzeRequest = components["schemas"]["BiomarkerAnalyzeRequest"];
 export type OutcomeScoreRequest = components["schemas"]["OutcomeScoreRequest"];
 export type RelapsePredictRequest = components["schemas"]["RelapsePredictRequest"];
-export type SleepReviewRequest = components["schemas"]["SleepReviewRequest"];
 /** The analyses' JSON answers (`data` of each). */
 export type DmseAnalysis = components["schemas"]["DmseAnalysisData"];
 export type MedicationAnalysis = components["schemas"]["MedicationAnalysisData"];
 export type BiomarkerAnalysis = components["schemas"]["BiomarkerAnalysisData"];
 export type OutcomeScore = components["schemas"]["OutcomeScoreData"];
 export type RelapsePrediction = components["schemas"]["RelapsePredictionData"];
-export type SleepReview = components["schemas"]["SleepReviewData"];
 /** The FHIR R4 Bundle an analysis answers with `{ format: "fhir" }`. */
 export type FhirBundle = components["schemas"]["FhirBundle"];
 /** The FHIR R4 Bundle of an MSE (`svc.mse.retrieve(visitId, {}, { format: "fhir" })`). */

@@ -48,12 +48,7 @@ export function isRetryableStatus(status: number): boolean {
  * they are retried like GETs. Other writes without an Idempotency-Key (MSE write, patch, sign,
  * cancel, agents) are retried only when the server said it did not process them (429).
  */
-const PURE_POSTS = [
-  /^\/v1\/[a-z]+\/analyze$/,
-  /^\/v1\/relapse\/predict$/,
-  /^\/v1\/outcome\/score$/,
-  /^\/v1\/sleep\/review$/,
-];
+const PURE_POSTS = [/^\/v1\/[a-z]+\/analyze$/, /^\/v1\/relapse\/predict$/, /^\/v1\/outcome\/score$/];
 
 function templateToRegExp(template: string): RegExp {
   const escaped = template

@@ -105,8 +105,6 @@ describe("the SDK against the running service", () => {
       sessionDurationSeconds: 600,
     });
     expect(dmse.data.object).toBe("dmse.analysis");
-    const sleep = await client.sleep.review({ avgSleepHours: 6 });
-    expect(sleep.data.object).toBe("sleep.review");
 
     // Each analysis answers FHIR with { format: "fhir" }, typed as a Bundle without a cast.
     const bundles = [
@@ -116,7 +114,6 @@ describe("the SDK against the running service", () => {
       ),
       await client.outcome.score({ assessments: phq9([20, 17]) }, { format: "fhir" }),
       await client.dmse.analyze({ responseLatencySeconds: 2.6, speechRateWpm: 120 }, { format: "fhir" }),
-      await client.sleep.review({}, { format: "fhir" }),
     ];
     for (const bundle of bundles) expect(bundle.resourceType).toBe("Bundle");
 
