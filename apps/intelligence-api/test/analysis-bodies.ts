@@ -4,6 +4,7 @@ import type {
   MedicationAnalysisResponse,
   OutcomeScoreResponse,
   RelapsePredictionResponse,
+  SleepReviewResponse,
 } from "../src/index.js";
 
 /** Any of the five analysis responses: what a test looping over `bodies` reads. */
@@ -12,7 +13,8 @@ export type AnalysisResponse =
   | DmseAnalysisResponse
   | MedicationAnalysisResponse
   | OutcomeScoreResponse
-  | RelapsePredictionResponse;
+  | RelapsePredictionResponse
+  | SleepReviewResponse;
 
 /** A valid request body for each of the five analysis endpoints (shared by the analysis tests). */
 
@@ -70,4 +72,5 @@ export const bodies = {
     object: "relapse.prediction",
     body: { assessments: assessments([8, 10, 14, 17]), avgSleepHours: 5, daysSinceLastVisit: 60 },
   },
+  sleep: { path: "/v1/sleep/review", object: "sleep.review", body: { avgSleepHours: 6 } },
 } as const;

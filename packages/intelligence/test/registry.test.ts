@@ -39,6 +39,7 @@ const EXAMPLES: Record<EngineName, unknown> = {
   },
   outcome: { assessments: [assessment], avgSleepHours: 6 },
   relapse: { assessments: [assessment], avgSleepHours: 5, daysSinceLastVisit: 40 },
+  sleep: { avgSleepHours: 6 },
 };
 
 describe("engine registry", () => {
