@@ -4,7 +4,6 @@ import {
   MedicationAnalyzeRequestSchema,
   OutcomeScoreRequestSchema,
   RelapsePredictRequestSchema,
-  SleepReviewRequestSchema,
 } from "@svc/intelligence-api";
 import type { z } from "zod";
 
@@ -28,7 +27,6 @@ const schemas: Record<string, z.ZodType> = {
   "POST /v1/biomarker/analyze": BiomarkerAnalyzeRequestSchema,
   "POST /v1/outcome/score": OutcomeScoreRequestSchema,
   "POST /v1/relapse/predict": RelapsePredictRequestSchema,
-  "POST /v1/sleep/review": SleepReviewRequestSchema,
 };
 
 /**
@@ -66,7 +64,6 @@ const handChecks: Record<string, (body: unknown) => boolean> = {
   "POST /v1/biomarker/analyze": (body) => isObject(body) && Array.isArray(body.labs),
   "POST /v1/outcome/score": (body) => isObject(body) && Array.isArray(body.assessments),
   "POST /v1/relapse/predict": (body) => isObject(body) && Array.isArray(body.assessments),
-  "POST /v1/sleep/review": (body) => isObject(body),
 };
 
 /**

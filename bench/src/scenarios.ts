@@ -123,7 +123,6 @@ const allScenarios: Scenario[] = [
       daysSinceLastVisit: 40,
     },
   },
-  { name: "sleep", method: "POST", path: "/v1/sleep/review", body: { avgSleepHours: 6.4 } },
 ];
 
 /** BENCH_ONLY=dmse,relapse runs a subset. */

@@ -30,8 +30,6 @@ export { OutcomeScoreRequestSchema } from "./routes/v1_outcome_score.js";
 export type { PingResponse } from "./routes/v1_ping.js";
 export type { RelapsePredictionResponse, RelapsePredictRequest } from "./routes/v1_relapse_predict.js";
 export { RelapsePredictRequestSchema } from "./routes/v1_relapse_predict.js";
-export type { SleepReviewRequest, SleepReviewResponse } from "./routes/v1_sleep_review.js";
-export { SleepReviewRequestSchema } from "./routes/v1_sleep_review.js";
 export type { LabOrderAdvanceRequest } from "./routes/v1_test_helpers_labs.js";
 export type { WearableCompleteRequest } from "./routes/v1_test_helpers_wearables.js";
 export type { WearableConnectRequest } from "./routes/v1_wearables_connect.js";

@@ -4,7 +4,6 @@ import type {
   MedicationAnalysisResponse,
   OutcomeScoreResponse,
   RelapsePredictionResponse,
-  SleepReviewResponse,
 } from "../src/index.js";
 
 /** Any of the five analysis responses: what a test looping over `bodies` reads. */
@@ -13,8 +12,7 @@ export type AnalysisResponse =
   | DmseAnalysisResponse
   | MedicationAnalysisResponse
   | OutcomeScoreResponse
-  | RelapsePredictionResponse
-  | SleepReviewResponse;
+  | RelapsePredictionResponse;
 
 /** A valid request body for each of the five analysis endpoints (shared by the analysis tests). */
 
@@ -72,5 +70,4 @@ export const bodies = {
     object: "relapse.prediction",
     body: { assessments: assessments([8, 10, 14, 17]), avgSleepHours: 5, daysSinceLastVisit: 60 },
   },
-  sleep: { path: "/v1/sleep/review", object: "sleep.review", body: { avgSleepHours: 6 } },
 } as const;

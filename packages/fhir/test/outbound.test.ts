@@ -80,7 +80,6 @@ const BODIES: Record<EngineName, Record<string, unknown>> = {
   },
   outcome: { assessments: phq9([20, 17, 14, 11]), avgSleepHours: 7.5, dmseLatencyPctChange: -10 },
   relapse: { assessments: phq9([8, 10, 14, 17]), avgSleepHours: 5, daysSinceLastVisit: 60 },
-  sleep: { avgSleepHours: 6 },
 };
 
 const resources = (bundle: Bundle): Resource[] => (bundle.entry ?? []).map((e) => e.resource as Resource);

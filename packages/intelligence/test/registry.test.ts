@@ -39,7 +39,6 @@ const EXAMPLES: Record<EngineName, unknown> = {
   },
   outcome: { assessments: [assessment], avgSleepHours: 6 },
   relapse: { assessments: [assessment], avgSleepHours: 5, daysSinceLastVisit: 40 },
-  sleep: { avgSleepHours: 6 },
 };
 
 describe("engine registry", () => {

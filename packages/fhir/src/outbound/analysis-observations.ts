@@ -7,7 +7,6 @@ import type {
   OutcomeData,
   Prescription,
   RelapseData,
-  SleepData,
 } from "@svc/engines";
 import {
   type Context,
@@ -172,20 +171,6 @@ export function relapseObservation(ctx: Context, data: RelapseData): Entry<Obser
         ...data.factors.map((f) => `${f.label}: ${f.detail}`),
         `Trend ${data.trend}; top driver ${data.topDriver}; confidence ${data.confidence}; ${data.sourceCount} source(s).`,
       ),
-    }),
-  );
-}
-
-export function sleepObservation(ctx: Context, data: SleepData): Entry<Observation> {
-  const evaluated = data.status !== "insufficient_data";
-  return entry(
-    ctx.newId,
-    observation(ctx, text(ourCoding(ctx.base, "analysis-observation", ANALYSIS_CODES.sleepDuration)), {
-      effectiveDateTime: data.generatedAt,
-      interpretation: evaluated ? [{ text: data.status }] : undefined,
-      // No sleep supplied is insufficient data, never a normal result.
-      dataAbsentReason: evaluated ? undefined : { text: `insufficient data: ${data.summaryLine}` },
-      note: notes(data.summaryLine, data.disclaimer),
     }),
   );
 }

@@ -36,7 +36,6 @@ export const ANALYSIS_CODES = {
   medicationSignal: "medication.signal",
   biomarkerSignal: "biomarker.signal",
   biomarkerValueFinding: "biomarker.value-finding",
-  sleepDuration: "sleep.duration",
   patientReviewNotEvaluated: "patient-review.not-evaluated",
   codedConcept: "coded-concept",
 } as const;
@@ -81,11 +80,6 @@ function analysisObservationConcepts(): CodeSystemConcept[] {
       ANALYSIS_CODES.biomarkerValueFinding,
       "Lab value finding",
       "A reading beyond a sourced critical limit, not evaluated for its unit, or implausible (biomarker engine).",
-    ),
-    concept(
-      ANALYSIS_CODES.sleepDuration,
-      "Average nightly sleep against the adult recommendation",
-      "Short, recommended or long (sleep engine); no sleep supplied is not evaluated.",
     ),
     concept(
       ANALYSIS_CODES.patientReviewNotEvaluated,

@@ -15,7 +15,6 @@ import {
   outcomeObservation,
   relapseObservation,
   relapseRiskAssessment,
-  sleepObservation,
 } from "./analysis-observations.js";
 import { ANALYSIS_CODES } from "./code-systems.js";
 import { interactionIssues } from "./interactions.js";
@@ -112,14 +111,6 @@ export const ENGINE_MAPPINGS: { readonly [E in EngineName]: EngineMapping<E> } =
     notes: () => [],
     // No symptom-scale trajectory could be read, so a low score is not evidence of low risk.
     insufficient: (data) => !data.factors.some((f) => f.key === "symptoms" && f.available),
-  },
-  sleep: {
-    entries: (ctx, answer) => ({
-      observations: [sleepObservation(ctx, answer.data)],
-      byItem: new Map(),
-      others: [],
-    }),
-    notes: () => [],
   },
 };
 
