@@ -2,10 +2,12 @@ import type { OpenApiDoc } from "./standard-routes.js";
 
 /**
  * The `@svc/sdk` call of each operation, shown in the reference beside the generated curl and
- * other clients (Scalar reads `x-codeSamples` on an operation). Keyed by operationId: the member
- * of the client that makes the call, and what it takes, in order (path parameters, the body, or
- * the required query parameters); `list` for a cursor list, read with `for await`. The SDK's tests
- * check every operation has an entry and every entry names a function of the client.
+ * other clients (Scalar reads `x-codeSamples` on an operation). An operation's call is read from its
+ * route (`derivedCall`): its path's words after `/v1` in camelCase (`/v1/relapse/{patientId}/agent`
+ * is `relapse.agent`), taking its path parameters, then its body. `SDK_CALLS` names, by operationId,
+ * only the calls the route does not give: the member of the client, what it takes in order (path
+ * parameters, the body, or the required query parameters), and `list` for a cursor list, read with
+ * `for await`. The SDK's tests check every operation has a sample naming a function of the client.
  */
 interface SdkCall {
   call: string;
@@ -16,50 +18,24 @@ interface SdkCall {
 export const SDK_CALLS: Readonly<Record<string, SdkCall>> = {
   getHealthz: { call: "health.live" },
   getReadyz: { call: "health.ready" },
-  ping: { call: "ping" },
-  analyzeDmse: { call: "dmse.analyze", args: ["body"] },
-  analyzeMedication: { call: "medication.analyze", args: ["body"] },
-  analyzeBiomarkers: { call: "biomarker.analyze", args: ["body"] },
-  scoreOutcome: { call: "outcome.score", args: ["body"] },
-  predictRelapse: { call: "relapse.predict", args: ["body"] },
-  runMedicationAgent: { call: "medication.agent", args: ["path", "body"] },
-  runBiomarkerAgent: { call: "biomarker.agent", args: ["path", "body"] },
-  runOutcomeAgent: { call: "outcome.agent", args: ["path", "body"] },
-  runRelapseAgent: { call: "relapse.agent", args: ["path", "body"] },
-  callMcp: { call: "mcp", args: ["body"] },
   listLabPanels: { call: "labs.panels.list" },
   createLabOrder: { call: "labs.orders.create", args: ["body"] },
   listLabOrders: { call: "labs.orders.list", list: true },
   getLabOrder: { call: "labs.orders.retrieve", args: ["path"] },
-  cancelLabOrder: { call: "labs.orders.cancel", args: ["path"] },
-  authorizeTestLabOrder: { call: "testHelpers.labs.orders.authorize", args: ["path"] },
-  advanceTestLabOrder: { call: "testHelpers.labs.orders.advance", args: ["path", "body"] },
-  completeTestWearableConnection: {
-    call: "testHelpers.wearables.connections.complete",
-    args: ["path", "body"],
-  },
   listEvents: { call: "events.list", list: true },
   listWearableProviders: { call: "wearables.providers.list" },
-  connectWearable: { call: "wearables.connect", args: ["body"] },
   listWearableConnections: { call: "wearables.connections.list", args: ["query"], list: true },
   getWearableConnection: { call: "wearables.connections.retrieve", args: ["path"] },
-  disconnectWearableConnection: { call: "wearables.connections.disconnect", args: ["path"] },
-  syncWearableConnection: { call: "wearables.connections.sync", args: ["path"] },
-  listWearableMetrics: { call: "wearables.connections.metrics", args: ["path"] },
   createWebhookEndpoint: { call: "webhookEndpoints.create", args: ["body"] },
   listWebhookEndpoints: { call: "webhookEndpoints.list", list: true },
   getWebhookEndpoint: { call: "webhookEndpoints.retrieve", args: ["path"] },
   updateWebhookEndpoint: { call: "webhookEndpoints.update", args: ["path", "body"] },
   deleteWebhookEndpoint: { call: "webhookEndpoints.del", args: ["path"] },
-  rotateWebhookEndpointSecret: { call: "webhookEndpoints.rotateSecret", args: ["path"] },
   writeMseRecord: { call: "mse.write", args: ["path", "body"] },
   patchMseRecord: { call: "mse.patch", args: ["path", "body"] },
   getMseRecord: { call: "mse.retrieve", args: ["path", "query"] },
-  signMseRecord: { call: "mse.sign", args: ["path", "body"] },
-  runMseAgent: { call: "mse.agent", args: ["path", "body"] },
   getMseHistory: { call: "mse.history", args: ["path"], list: true },
   getMseAudit: { call: "mse.audit", args: ["path"], list: true },
-  listMseDomains: { call: "mse.domains" },
   listMseSafetyEvents: { call: "mse.safetyEvents.list", list: true },
 };
 
@@ -110,13 +86,27 @@ function sampleSource(entry: SdkCall, operation: SampleOperation): string {
   ].join("\n");
 }
 
-/** Adds the `@svc/sdk` sample to every operation of the document that has an entry. */
+const camel = (word: string) => word.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/**
+ * The call the route gives: the path's words after `/v1` (parameters left out) in camelCase, taking
+ * the path parameters if it has any, then the body if it has one.
+ */
+function derivedCall(path: string, operation: SampleOperation): SdkCall {
+  const words = path.split("/").filter((word) => word !== "" && word !== "v1" && !word.startsWith("{"));
+  const args: ("path" | "body")[] = [];
+  if (path.includes("{")) args.push("path");
+  if (operation.requestBody) args.push("body");
+  return { call: words.map(camel).join("."), args };
+}
+
+/** Adds the `@svc/sdk` sample to every operation of the document. */
 export function addSdkSamples(doc: OpenApiDoc): void {
-  for (const item of Object.values(doc.paths ?? {})) {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const value of Object.values(item)) {
       const operation = value as SampleOperation;
-      const entry = operation.operationId ? SDK_CALLS[operation.operationId] : undefined;
-      if (!entry) continue;
+      if (!operation.operationId) continue;
+      const entry = SDK_CALLS[operation.operationId] ?? derivedCall(path, operation);
       operation["x-codeSamples"] = [
         { lang: "typescript", label: SDK_SAMPLE_LABEL, source: sampleSource(entry, operation) },
       ];

@@ -41,18 +41,8 @@ export type MseSignRequest = components["schemas"]["MseSignRequest"];
 /** The MSE catalog (`svc.mse.domains`). */
 export type MseCatalog = components["schemas"]["MseCatalog"];
 
-/** The analyses' request bodies. */
-export type DmseAnalyzeRequest = components["schemas"]["DmseAnalyzeRequest"];
-export type MedicationAnalyzeRequest = components["schemas"]["MedicationAnalyzeRequest"];
-export type BiomarkerAnalyzeRequest = components["schemas"]["BiomarkerAnalyzeRequest"];
-export type OutcomeScoreRequest = components["schemas"]["OutcomeScoreRequest"];
-export type RelapsePredictRequest = components["schemas"]["RelapsePredictRequest"];
-/** The analyses' JSON answers (`data` of each). */
-export type DmseAnalysis = components["schemas"]["DmseAnalysisData"];
-export type MedicationAnalysis = components["schemas"]["MedicationAnalysisData"];
-export type BiomarkerAnalysis = components["schemas"]["BiomarkerAnalysisData"];
-export type OutcomeScore = components["schemas"]["OutcomeScoreData"];
-export type RelapsePrediction = components["schemas"]["RelapsePredictionData"];
+/** The analyses' request bodies and JSON answers (`data` of each), named from the document. */
+export type * from "./generated/analyses.js";
 /** The FHIR R4 Bundle an analysis answers with `{ format: "fhir" }`. */
 export type FhirBundle = components["schemas"]["FhirBundle"];
 /** The FHIR R4 Bundle of an MSE (`svc.mse.retrieve(visitId, {}, { format: "fhir" })`). */

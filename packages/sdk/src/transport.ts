@@ -1,5 +1,5 @@
 import { ConnectionError, errorFromResponse, RedirectError, TimeoutError } from "./errors.js";
-import { IDEMPOTENT_OPERATIONS } from "./generated/meta.js";
+import { ANALYSIS_PATHS, IDEMPOTENT_OPERATIONS } from "./generated/meta.js";
 
 /** Client-wide settings of the HTTP runtime; each call may override the last four. */
 export interface TransportOptions {
@@ -44,11 +44,12 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * POSTs that only compute (analysis, prediction, scoring): replaying one stores nothing twice, so
- * they are retried like GETs. Other writes without an Idempotency-Key (MSE write, patch, sign,
- * cancel, agents) are retried only when the server said it did not process them (429).
+ * POSTs that only compute (the document's analyses: analysis, prediction, scoring): replaying one
+ * stores nothing twice, so they are retried like GETs. Other writes without an Idempotency-Key
+ * (MSE write, patch, sign, cancel, agents) are retried only when the server said it did not
+ * process them (429).
  */
-const PURE_POSTS = [/^\/v1\/[a-z]+\/analyze$/, /^\/v1\/relapse\/predict$/, /^\/v1\/outcome\/score$/];
+const PURE_POSTS = ANALYSIS_PATHS.map(templateToRegExp);
 
 function templateToRegExp(template: string): RegExp {
   const escaped = template

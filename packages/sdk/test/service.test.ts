@@ -31,6 +31,25 @@ const operations = Object.entries(document.paths).flatMap(([path, item]) =>
     })),
 );
 
+type Operation = {
+  tags?: string[];
+  requestBody?: { content?: Record<string, { example?: unknown }> };
+  "x-codeSamples"?: { label: string; source: string }[];
+};
+/** The analyses of the document (tag Analysis): the SDK member its sample calls, and its example body. */
+function analysisCalls(client: SvcClient) {
+  return Object.values(document.paths).flatMap((item) => {
+    const op = item.post as Operation | undefined;
+    if (!op?.tags?.includes("Analysis")) return [];
+    const source = op["x-codeSamples"]?.find((s) => s.label === "@svc/sdk")?.source ?? "";
+    const member = (/svc\.([A-Za-z.]+)\(/.exec(source)?.[1] ?? "")
+      .split(".")
+      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], client);
+    const call = member as (body: unknown, options?: { format: "fhir" }) => Promise<unknown>;
+    return [{ call, example: op.requestBody?.content?.["application/json"]?.example }];
+  });
+}
+
 const sent: { line: string; status: number; idempotencyKey: string | null }[] = [];
 const recordingFetch = async (request: Request) => {
   const response = await fetch(request);
@@ -116,6 +135,17 @@ describe("the SDK against the running service", () => {
       await client.dmse.analyze({ responseLatencySeconds: 2.6, speechRateWpm: 120 }, { format: "fhir" }),
     ];
     for (const bundle of bundles) expect(bundle.resourceType).toBe("Bundle");
+
+    // Every analysis of the document, with its own example body, as JSON and as FHIR (so a new
+    // engine's endpoint is called through the SDK without an entry here).
+    const analyses = analysisCalls(client);
+    expect(analyses.length).toBeGreaterThanOrEqual(5);
+    for (const { call, example } of analyses) {
+      const json = (await call(example)) as { data: { object: string } };
+      expect(json.data.object, JSON.stringify(example)).toMatch(/^[a-z]+\.[a-z.]+$/);
+      const fhir = (await call(example, { format: "fhir" })) as { resourceType: string };
+      expect(fhir.resourceType).toBe("Bundle");
+    }
 
     const med = await client.medication.agent("pt_1", {
       medications: ["Sertraline 100 mg", "tramadol 50mg"],

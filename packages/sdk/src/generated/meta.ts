@@ -29,3 +29,12 @@ export const IDEMPOTENT_OPERATIONS: readonly string[] = [
   "POST /v1/wearables/connect",
   "POST /v1/webhook_endpoints",
 ];
+
+/** Paths of the analyses (POSTs tagged Analysis): they store nothing, so replaying one is safe. */
+export const ANALYSIS_PATHS: readonly string[] = [
+  "/v1/biomarker/analyze",
+  "/v1/dmse/analyze",
+  "/v1/medication/analyze",
+  "/v1/outcome/score",
+  "/v1/relapse/predict",
+];
