@@ -14,6 +14,7 @@ import {
   monitoringEvidenceBlock,
   patientFactorsEvidenceBlock,
 } from "./doc-tables-evidence.js";
+import { relapseRulesBlock, trendRulesBlock } from "./doc-tables-rules.js";
 import { INSTRUMENT_IDS, INSTRUMENTS } from "./instruments.js";
 import type { DrugSelector } from "./interaction-rules.js";
 import { INTERACTION_RULES } from "./interaction-rules.js";
@@ -198,6 +199,8 @@ export const KNOWLEDGE_DOC_BLOCKS: readonly KnowledgeDocBlock[] = [
   { file: "engines/evidence.md", name: "analytes", render: analytesEvidenceBlock },
   { file: "engines/evidence.md", name: "patient-factors", render: patientFactorsEvidenceBlock },
   { file: "engines/evidence.md", name: "monitoring-schedules", render: monitoringEvidenceBlock },
+  { file: "engines/evidence.md", name: "trend-rules", render: trendRulesBlock },
+  { file: "engines/evidence.md", name: "relapse-signal-rules", render: relapseRulesBlock },
 ];
 
 const END = "<!-- generated:end -->";

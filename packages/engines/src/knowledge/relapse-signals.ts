@@ -6,6 +6,7 @@
  */
 
 import type { RelapseLevel } from "../relapse.js";
+import type { Evidence } from "./parameter-evidence.js";
 import { MANIA_CLUSTERS, safetyConcept } from "./safety-concepts.js";
 /**
  * Severities from which one indicator calls for clinician review by itself (decision 76). Both
@@ -417,4 +418,70 @@ export const RELAPSE_INDICATOR_EVIDENCE_LEVELS: Readonly<Record<string, string>>
   missed_appointments: "expert-set",
   stressful_life_events: "expert-set, no source checked",
   speech_latency_increase: "expert-set",
+};
+
+/**
+ * The evidence of the signal model's cuts and floors (the tool's constants, each indicator's review
+ * cuts, each combination rule's minimum severity), by the name docs/engines/evidence.md ("Agent
+ * tool `scoreRelapse`", generated, decision 217) prints them under. Beside the tables, not in them,
+ * because `getSignalModel` answers the indicators and rules as they are; the generator throws on a
+ * printed value without an entry here, and a test keeps the keys and the values one to one.
+ */
+export const RELAPSE_RULE_EVIDENCE: Readonly<Record<string, Evidence>> = {
+  RELAPSE_STRONGEST_SIGNAL_POINTS: {
+    level: "expert-set",
+    source:
+      "The relapse engine's `levelHighMin`: one weight-1 indicator at full severity reaches the high band.",
+  },
+  RELAPSE_TOP_TIER_WEIGHT: {
+    level: "expert-set",
+    source:
+      "Top tier = the indicators with the strongest cited evidence (non-adherence, a stopped mood stabiliser, sleep, the safety-critical ones).",
+  },
+  RELAPSE_SEVERE_SIGNAL: {
+    level: "expert-set",
+    source: "A top-tier indicator at this severity raises the risk to at least moderate.",
+  },
+  "suicidality.review.immediate": {
+    level: "expert-set",
+    source: "Safety rule (decision 76): any severity above 0 → high band, immediate clinician review.",
+  },
+  "harm_to_others.review.immediate": {
+    level: "expert-set",
+    source: "Safety rule (decision 76), as suicidality.",
+  },
+  "command_hallucinations.review.immediate": {
+    level: "expert-set",
+    source:
+      "Safety rule (decision 76); psychotic signs come late, close to relapse (Birchwood, Spencer & McGovern 2000, _Adv Psychiatr Treat_ 6:93-101).",
+  },
+  "psychotic_symptoms.review.clinician": {
+    level: "expert-set",
+    source:
+      "Re-emerging psychotic experiences are late early signs (Birchwood et al. 2000): any severity above 0 → elevated band, clinician review.",
+  },
+  "psychotic_symptoms.review.immediate": {
+    level: "expert-set",
+    source: "Half the scale or more → high band, immediate review.",
+  },
+  "hopelessness.review.clinician": {
+    level: "expert-set",
+    source:
+      "Hopelessness predicted eventual suicide (Beck et al. 1985, _Am J Psychiatry_ 142:559-563; Klonsky et al. 2012, _Suicide Life Threat Behav_ 42:1-10).",
+  },
+  "mood_stabiliser_stopped_with_sleep_loss.minSeverity": {
+    level: "expert-set",
+    source:
+      "Rule (decision 78) from Suppes et al. 1991, _Arch Gen Psychiatry_ 48:1082-1088, Faedda et al. 1993, 50:448-455, and Jackson et al. 2003; the cut is ours.",
+  },
+  "manic_prodrome.minSeverity": {
+    level: "expert-set",
+    source:
+      "Rule (decision 78) from Jackson et al. 2003 and Andrade-González et al. 2020, _Eur Psychiatry_ 63:e12; the cut is ours.",
+  },
+  "sleep_loss_with_mania_signs.minSeverity": {
+    level: "expert-set",
+    source:
+      "Rule (decision 186) from Jackson et al. 2003 (sleep disturbance the most robust early sign of mania) and NICE CG185 (early warning signs): sleep loss with both pressured speech and increased activity or spending; the cut is ours.",
+  },
 };

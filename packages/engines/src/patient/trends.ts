@@ -35,7 +35,7 @@ import type { DatedReading, PatientFinding, PatientReviewInput, ReviewMedicine }
 const DAY_MS = 86_400_000;
 const YEAR_DAYS = 365.25;
 /** Conversions are floating point: thresholds are met within this relative slack (the safe side). */
-const SLACK = 1e-9;
+export const SLACK = 1e-9;
 
 /** A medicine a rule needs or names: an ingredient, or a class of the medicine model. */
 export interface MedicineSelector {
