@@ -22,7 +22,9 @@ export {
   cssrsUnaskedFollowUps,
   isRiskOption,
   maxLevel,
+  RISK_OPTION_EVIDENCE,
   RISK_OPTION_LEVELS,
+  type RiskOptionEvidence,
   triageCssrs,
 } from "./risk.js";
 export * from "./types.js";

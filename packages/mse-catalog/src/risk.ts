@@ -40,6 +40,47 @@ export const RISK_OPTION_LEVELS: Readonly<Record<string, Exclude<RiskLevel, "non
   "risk.access_to_means": "moderate",
 };
 
+/** How strong a risk option's level is, and where it comes from. */
+export interface RiskOptionEvidence {
+  level: "published cut-off" | "derived" | "expert-set";
+  source: string;
+}
+
+/**
+ * The evidence of each level of `RISK_OPTION_LEVELS`, by the same keys: docs/engines/evidence.md
+ * ("MSE risk logic") prints the two side by side, generated (decision 217). Beside the levels, not
+ * in them, because `assessRisk` reads the levels alone; a test keeps the keys one to one.
+ */
+export const RISK_OPTION_EVIDENCE: Readonly<Record<string, RiskOptionEvidence>> = {
+  "risk.passive_si": { level: "derived", source: "C-SSRS triage: wish to be dead (item 1) → low." },
+  "risk.active_si": {
+    level: "expert-set",
+    source: "Unqualified active ideation read conservatively with item 3 (moderate), not 2.",
+  },
+  "risk.si_with_plan": { level: "derived", source: "C-SSRS triage: plan (item 5) → high." },
+  "risk.si_with_intent": { level: "derived", source: "C-SSRS triage: intent (item 4) → high." },
+  "risk.recent_suicide_attempt": {
+    level: "derived",
+    source: "C-SSRS triage: behaviour within 3 months → high.",
+  },
+  "risk.past_suicide_attempt": {
+    level: "derived",
+    source: "C-SSRS triage: behaviour more than 3 months ago → moderate.",
+  },
+  "risk.non_suicidal_self_injury": { level: "expert-set", source: "Calls for further evaluation." },
+  "risk.homicidal_ideation": { level: "expert-set", source: "Calls for further evaluation." },
+  "risk.hi_with_plan_or_intent": { level: "expert-set", source: "Mirrors plan/intent for self-harm." },
+  "risk.access_to_means": { level: "expert-set", source: "Calls for further evaluation." },
+  "appearance.visible_self_harm": { level: "expert-set", source: "Calls for further evaluation." },
+  "behavior.aggressive": { level: "expert-set", source: "Calls for further evaluation." },
+  "thought_content.suicidal_ideation": { level: "expert-set", source: "As `risk.active_si`." },
+  "thought_content.homicidal_ideation": { level: "expert-set", source: "As `risk.homicidal_ideation`." },
+  "perception.command_hallucinations": {
+    level: "expert-set",
+    source: "Commands may direct harm; calls for further evaluation.",
+  },
+};
+
 /** Short labels of the screener items, used in risk labels and the narrative. */
 export const CSSRS_ITEM_LABELS: Readonly<Record<CssrsItemId, string>> = {
   q1: "wish to be dead",

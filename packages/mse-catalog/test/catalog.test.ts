@@ -7,6 +7,7 @@ import {
   getDomain,
   getOption,
   LOINC,
+  RISK_OPTION_EVIDENCE,
   RISK_OPTION_LEVELS,
   SNOMED_CT,
 } from "../src/index.js";
@@ -125,6 +126,8 @@ describe("catalog shape", () => {
       d.options.filter((o) => o.risk).map((o) => `${d.key}.${o.value}`),
     );
     expect(riskOptions.sort()).toEqual(Object.keys(RISK_OPTION_LEVELS).sort());
+    // Each level's evidence, printed beside it in docs/engines/evidence.md (decision 217).
+    expect(Object.keys(RISK_OPTION_EVIDENCE).sort()).toEqual(Object.keys(RISK_OPTION_LEVELS).sort());
     expect(getOption("thought_content", "suicidal_ideation")?.risk).toBe(true);
     expect(getOption("thought_content", "homicidal_ideation")?.risk).toBe(true);
     expect(getOption("perception", "command_hallucinations")?.risk).toBe(true);

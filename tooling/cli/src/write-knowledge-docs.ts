@@ -1,7 +1,9 @@
 /**
  * `pnpm knowledge:docs` writes the generated tables of the knowledge docs (the blocks between
  * `<!-- generated:begin name -->` and `<!-- generated:end -->`) from the tables in
- * packages/engines/src/knowledge/ (decision 208), then lets biome align them; `pnpm
+ * packages/engines/src/knowledge/ (decision 208) and, for the tables of `@svc/intelligence` and
+ * `@svc/mse-catalog`, from tooling/clinical-checks/src/doc-tables.ts (decision 217), then lets biome
+ * align them; `pnpm
  * knowledge:docs:check` (`--check`) writes nothing and fails when a committed block is stale.
  * Needs no database; tooling/scripts/test-all.sh runs the check next to the OpenAPI check.
  */
@@ -13,10 +15,11 @@ import {
   generatedBlocksCurrent,
   knowledgeDocPages,
 } from "../../../packages/engines/src/knowledge/doc-tables.js";
+import { SERVICE_DOC_BLOCKS } from "../../clinical-checks/src/doc-tables.js";
 
 const check = process.argv.includes("--check");
 const stale: string[] = [];
-for (const [file, blocks] of knowledgeDocPages()) {
+for (const [file, blocks] of knowledgeDocPages(SERVICE_DOC_BLOCKS)) {
   const target = fileURLToPath(new URL(`../../../docs/${file}`, import.meta.url));
   const committed = readFileSync(target, "utf8");
   if (generatedBlocksCurrent(committed, blocks)) continue;

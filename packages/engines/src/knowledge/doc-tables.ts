@@ -239,10 +239,15 @@ export function generatedBlocksCurrent(page: string, blocks: Readonly<Record<str
   return comparableDocText(fillGeneratedBlocks(page, blocks)) === comparableDocText(page);
 }
 
-/** Each page under docs/ with generated blocks, and the blocks it holds, rendered now. */
-export function knowledgeDocPages(): Map<string, Record<string, string>> {
+/**
+ * Each page under docs/ with generated blocks, and the blocks it holds, rendered now: the engines'
+ * own, then `more` (the blocks built from packages the engines cannot import, decision 217).
+ */
+export function knowledgeDocPages(
+  more: readonly KnowledgeDocBlock[] = [],
+): Map<string, Record<string, string>> {
   const pages = new Map<string, Record<string, string>>();
-  for (const block of KNOWLEDGE_DOC_BLOCKS) {
+  for (const block of [...KNOWLEDGE_DOC_BLOCKS, ...more]) {
     const blocks = pages.get(block.file) ?? {};
     blocks[block.name] = block.render();
     pages.set(block.file, blocks);

@@ -1,0 +1,53 @@
+/**
+ * The generated tables of the knowledge docs whose tables live outside `@svc/engines` (decision
+ * 217): the RxNorm and SNOMED CT codes of `@svc/intelligence` (docs/terminology.md) and the MSE
+ * risk option levels of `@svc/mse-catalog` (docs/engines/evidence.md). The engines' generator
+ * cannot import those packages (engines depends on none), so these blocks are built here, and
+ * `pnpm knowledge:docs` writes them beside the engines' own (`knowledgeDocPages(SERVICE_DOC_BLOCKS)`).
+ */
+
+import { RXNORM_INGREDIENTS, SNOMED_FINDINGS } from "@svc/intelligence";
+import { RISK_OPTION_EVIDENCE, RISK_OPTION_LEVELS } from "@svc/mse-catalog";
+import type { KnowledgeDocBlock } from "../../../packages/engines/src/knowledge/doc-tables.js";
+import { markdownTable } from "../../../packages/engines/src/knowledge/markdown-table.js";
+
+/** A source as markdown text: `<code>` in a citation is a placeholder, not an HTML tag. */
+const notHtml = (text: string) => text.replace(/<(?=[a-z/])/gi, "&lt;");
+
+/** docs/terminology.md, "RxNorm ingredients": every verified ingredient code with its source. */
+export function rxnormIngredientsBlock(): string {
+  return markdownTable(
+    ["Key", "RxCUI", "Display", "Source"],
+    Object.entries(RXNORM_INGREDIENTS).map(([key, entry]) => [
+      key,
+      entry.code,
+      entry.display,
+      notHtml(entry.source),
+    ]),
+  );
+}
+
+/** docs/terminology.md, "SNOMED CT": every verified finding code with its source. */
+export function snomedFindingsBlock(): string {
+  return markdownTable(
+    ["Key", "Code", "Display", "Source"],
+    Object.entries(SNOMED_FINDINGS).map(([key, entry]) => [key, entry.code, entry.display, entry.source]),
+  );
+}
+
+/** docs/engines/evidence.md, "MSE risk logic": every risk-bearing option's level with its evidence. */
+export function mseRiskLevelsBlock(): string {
+  const rows = Object.entries(RISK_OPTION_LEVELS).map(([option, level]) => {
+    const evidence = RISK_OPTION_EVIDENCE[option];
+    if (evidence === undefined) throw new Error(`${option} has no evidence`);
+    return [`\`${option}\``, level, evidence.level, evidence.source];
+  });
+  return markdownTable(["Constant", "Value", "Level", "Source"], rows);
+}
+
+/** The blocks built here, for `knowledgeDocPages`. */
+export const SERVICE_DOC_BLOCKS: readonly KnowledgeDocBlock[] = [
+  { file: "terminology.md", name: "rxnorm-ingredients", render: rxnormIngredientsBlock },
+  { file: "terminology.md", name: "snomed-findings", render: snomedFindingsBlock },
+  { file: "engines/evidence.md", name: "mse-risk-levels", render: mseRiskLevelsBlock },
+];
