@@ -14,6 +14,7 @@ import {
   monitoringEvidenceBlock,
   patientFactorsEvidenceBlock,
 } from "./doc-tables-evidence.js";
+import { instrumentsScoredBlock } from "./doc-tables-instruments.js";
 import { relapseRulesBlock, trendRulesBlock } from "./doc-tables-rules.js";
 import { INSTRUMENT_IDS, INSTRUMENTS } from "./instruments.js";
 import type { DrugSelector } from "./interaction-rules.js";
@@ -191,6 +192,7 @@ export const KNOWLEDGE_DOC_BLOCKS: readonly KnowledgeDocBlock[] = [
   { file: "engines/relapse-signals.md", name: "relapse-indicators", render: relapseIndicatorsBlock },
   { file: "terminology.md", name: "instrument-loinc", render: instrumentLoincBlock },
   { file: "engines/evidence.md", name: "instruments", render: instrumentsEvidenceBlock },
+  { file: "engines/instruments.md", name: "instruments-scored", render: instrumentsScoredBlock },
   ...Object.entries(ENGINE_PARAMETER_TABLES).map(([name, rows]) => ({
     file: "engines/evidence.md",
     name,

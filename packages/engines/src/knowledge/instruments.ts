@@ -97,6 +97,10 @@ export interface InstrumentKnowledge {
   domains?: readonly (readonly number[])[];
   /** How item answers must already be scored (reverse keying, etc.). */
   itemScoring: string;
+  /** A clinician's rating scale, not a self-report, with where that is said. Absent: self-report. */
+  clinicianRated?: { source: string };
+  /** The items are the form's sections (a cognitive screen), each scored up to its own maximum. */
+  itemsAreSections?: true;
   /** WHO-5 only: the raw total times this is the published percentage score. */
   percentPerPoint?: number;
   /** LOINC of the total score (and panel), only when verified. */
@@ -555,6 +559,7 @@ const MADRS: InstrumentKnowledge = {
   casenessMin: null,
   reliableChangePoints: null,
   riskItems: [{ item: 10, label: "suicidal thoughts", screens: "suicide risk" }],
+  clinicianRated: { source: "Montgomery & Åsberg 1979 (a rating scale for the clinical interview)" },
   itemScoring:
     "each item 0-6 as rated by the clinician (anchors at 0, 2, 4 and 6; odd scores lie between them)",
   source:
@@ -613,6 +618,7 @@ const HAMD17: InstrumentKnowledge = {
   casenessMin: null,
   reliableChangePoints: null,
   riskItems: [{ item: 3, label: "suicide", screens: "suicide risk" }],
+  clinicianRated: { source: "Hamilton 1960 (a rating scale for the clinical interview)" },
   itemScoring:
     "items 1-3, 7-11 and 15 scored 0-4; items 4-6 (insomnia), 12-14, 16 (weight loss) and 17 (insight) scored 0-2",
   source: "Hamilton 1960 (items); Zimmerman et al. 2013 (bands)",
@@ -727,6 +733,7 @@ const YMRS: InstrumentKnowledge = {
   casenessMin: null,
   reliableChangePoints: null,
   riskItems: [],
+  clinicianRated: { source: "Young et al. 1978 (rated by the clinician at interview)" },
   itemScoring: "items 1-4, 7, 10 and 11 scored 0-4; items 5, 6, 8 and 9 scored 0-8 (double weight)",
   source: "Young et al. 1978 (items, weights); no severity bands sourced",
 };
@@ -943,6 +950,7 @@ const YBOCS: InstrumentKnowledge = {
   casenessMin: null,
   reliableChangePoints: null,
   riskItems: [],
+  clinicianRated: { source: "Goodman et al. 1989 (clinician-rated, semi-structured interview)" },
   itemScoring: "each item 0 (none) to 4 (extreme); items 1-5 obsessions, 6-10 compulsions",
   source: "Goodman et al. 1989 (items, severity ranges as restated)",
 };
@@ -966,6 +974,7 @@ const PANSS: InstrumentKnowledge = {
   casenessMin: null,
   reliableChangePoints: null,
   riskItems: [],
+  clinicianRated: { source: "Kay et al. 1987 (rated by the clinician after a clinical interview)" },
   itemScoring: "each item 1 (absent) to 7 (extreme); the lowest total is 30",
   source: "Kay et al. 1987 (items, 1-7 rating points); no severity bands sourced",
 };
@@ -1007,6 +1016,7 @@ const MOCA: InstrumentKnowledge = {
   casenessMin: null,
   reliableChangePoints: null,
   riskItems: [],
+  itemsAreSections: true,
   itemScoring:
     "seven section scores in form order: visuospatial/executive 0-5, naming 0-3, attention 0-6, language 0-3, abstraction 0-2, delayed recall 0-5, orientation 0-6 (without the education point)",
   source: "Nasreddine et al. 2005 (sections, cut-off 26)",
@@ -1047,6 +1057,7 @@ const MMSE: InstrumentKnowledge = {
   casenessMin: null,
   reliableChangePoints: null,
   riskItems: [],
+  itemsAreSections: true,
   itemScoring:
     "five section scores: orientation 0-10, registration 0-3, attention and calculation 0-5, recall 0-3, language and praxis 0-9",
   source: "Folstein et al. 1975 (items, 30 points; cut-off 24 as restated)",
