@@ -3,3 +3,4 @@
 
 export * from "./inbound/index.js";
 export * from "./outbound/index.js";
+export * from "./patient-code-evidence.js";

@@ -9,7 +9,10 @@
 import { RXNORM_INGREDIENTS, SNOMED_FINDINGS } from "@svc/intelligence";
 import { RISK_OPTION_EVIDENCE, RISK_OPTION_LEVELS } from "@svc/mse-catalog";
 import type { KnowledgeDocBlock } from "../../../packages/engines/src/knowledge/doc-tables.js";
+import { constantTable } from "../../../packages/engines/src/knowledge/doc-tables-evidence.js";
 import { markdownTable } from "../../../packages/engines/src/knowledge/markdown-table.js";
+// @svc/fhir is private and not a dependency of this package: its module is read from source.
+import { ehrPatientCodeRows } from "../../../packages/fhir/src/patient-code-evidence.js";
 
 /** A source as markdown text: `<code>` in a citation is a placeholder, not an HTML tag. */
 const notHtml = (text: string) => text.replace(/<(?=[a-z/])/gi, "&lt;");
@@ -45,9 +48,15 @@ export function mseRiskLevelsBlock(): string {
   return markdownTable(["Constant", "Value", "Level", "Source"], rows);
 }
 
+/** docs/engines/evidence.md, "EHR patient facts and codes": each code and bound with its evidence. */
+export function ehrPatientCodesBlock(): string {
+  return constantTable(ehrPatientCodeRows());
+}
+
 /** The blocks built here, for `knowledgeDocPages`. */
 export const SERVICE_DOC_BLOCKS: readonly KnowledgeDocBlock[] = [
   { file: "terminology.md", name: "rxnorm-ingredients", render: rxnormIngredientsBlock },
   { file: "terminology.md", name: "snomed-findings", render: snomedFindingsBlock },
   { file: "engines/evidence.md", name: "mse-risk-levels", render: mseRiskLevelsBlock },
+  { file: "engines/evidence.md", name: "ehr-patient-codes", render: ehrPatientCodesBlock },
 ];

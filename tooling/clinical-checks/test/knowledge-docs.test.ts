@@ -5,6 +5,10 @@ import {
   fillGeneratedBlocks,
   knowledgeDocPages,
 } from "../../../packages/engines/src/knowledge/doc-tables.js";
+import {
+  EHR_PATIENT_CODE_EVIDENCE,
+  ehrPatientCodeValues,
+} from "../../../packages/fhir/src/patient-code-evidence.js";
 import { SERVICE_DOC_BLOCKS } from "../src/doc-tables.js";
 
 /**
@@ -22,4 +26,10 @@ describe("the knowledge docs' tables from the intelligence and MSE catalog packa
       expect(comparableDocText(fillGeneratedBlocks(page, block))).toBe(comparableDocText(page));
     },
   );
+});
+
+describe("the EHR patient codes' evidence", () => {
+  it("has one entry per printed value, and no other", () => {
+    expect(Object.keys(EHR_PATIENT_CODE_EVIDENCE).sort()).toEqual([...ehrPatientCodeValues().keys()].sort());
+  });
 });

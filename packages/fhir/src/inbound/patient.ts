@@ -45,7 +45,7 @@ const SNOMED = "http://snomed.info/sct";
  * pregnancy-status-uv-ips (LA15173-0 Pregnant, LA26683-5 Not pregnant, LA4489-6 Unknown) and the
  * SNOMED CT concepts its concept map calls equivalent (77386006 pregnant, 60001007 not pregnant).
  */
-const PREGNANCY_ANSWERS: Readonly<Record<string, Readonly<Record<string, PregnancyStatus>>>> = {
+export const PREGNANCY_ANSWERS: Readonly<Record<string, Readonly<Record<string, PregnancyStatus>>>> = {
   [LOINC]: { "LA15173-0": "pregnant", "LA26683-5": "not_pregnant", "LA4489-6": "unknown" },
   [SNOMED]: { "77386006": "pregnant", "60001007": "not_pregnant" },
 };

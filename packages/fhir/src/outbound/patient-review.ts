@@ -15,7 +15,7 @@ import { ANALYSIS_CODES, ourCoding } from "./code-systems.js";
 import { compact, type Entry, entry, type NewId, notes } from "./resources.js";
 
 /** The verified standard code of a finding kind, where one fits (v3 ActCode, terminology.hl7.org). */
-const KIND_CODES: Readonly<Partial<Record<PatientFindingKind, { code: string; display: string }>>> = {
+export const KIND_CODES: Readonly<Partial<Record<PatientFindingKind, { code: string; display: string }>>> = {
   patient_factor: { code: "OBSA", display: "Observation Alert" },
 };
 
