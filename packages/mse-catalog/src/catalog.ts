@@ -18,7 +18,7 @@ export const CATALOG_VERSION = "1";
 /**
  * SNOMED CT codings used by the catalog. Each one was checked against a public source that pairs
  * the exact code with the concept's name before it went in; the source and the date checked are
- * listed in docs/mse.md ("SNOMED CT codes and where each was checked"). Concepts whose code could not
+ * in `CODE_SOURCES` below (printed in docs/mse.md, "SNOMED CT codes and where each was checked"). Concepts whose code could not
  * be checked are left uncoded (`codes: []`): a wrong code is worse than none. So is a coarse parent
  * on a specific finding (e.g. "Hallucinations" on command hallucinations): it loses the meaning.
  * Displays are the name the cited source gives: the fully specified name where a SNOMED CT browser
@@ -39,6 +39,36 @@ export const CODES = {
   suicideAttempt: sct("82313006", "Suicide attempt (event)"),
   previousSuicideAttempt: sct("23233009", "Previous known suicide attempt"),
 } as const;
+
+/**
+ * Where each code of `CODES` was checked (all on 2026-11-23, in stored public copies), by the same
+ * keys. docs/mse.md ("SNOMED CT codes and where each was checked") prints it beside the code, its
+ * display and the options that carry it, generated (decision 217). Beside the codings, not in
+ * them, because a coding goes into records and FHIR resources as it is. A row's "same ..." names a
+ * source given in an earlier row.
+ */
+export const CODE_SOURCES: { readonly [K in keyof typeof CODES]: string } = {
+  depressedMood:
+    'India NRCeS ABDM FHIR IG ValueSet `MentalStatus` (`gauravvaishnav17/abdm-fhir-ig-fsh`, `input/fsh/valuesets/MentalStatus.fsh`: `366979004 "Depressed mood"`); a public FHIR code-mapping note (`366979004` — Depressed mood (finding)) gives the FSN. One other public value set labels it "Low mood (finding)": check the current term at release',
+  anxiety:
+    'HL7 mCODE IG example Conditions (`SCT#48694002 "Anxiety (finding)"`); same ABDM `MentalStatus` value set (`48694002 "Anxiety"`)',
+  feelingIrritable:
+    'same ABDM `MentalStatus` value set (`55929007 "Feeling irritable"`); SNOMED browser page of 106131003 Mood finding (IPS edition 20241216) lists "Feeling irritable (finding)" as a child',
+  suicidalThoughts:
+    'SNOMED International MBH CRG page "Is Suicidal ideation a synonym of Suicidal thoughts?" (confluence.snomedtools.org: "|Suicidal thoughts (finding)|, SCTID 6471006"); `SPiER-Project/adoption-guide` `ig/input/fsh/suicide-related-conditions.fsh` (`6471006 "Suicidal thoughts"`, recorded as validated on tx.fhir.org)',
+  suicidalIntent:
+    'same SPiER value set (`304594002 "Suicidal intent"`); Te Whatu Ora CINC FHIR IG (`tewhatuora/cinc-fhir-ig`, `input/fsh/canonical/MentalHealthAssessmentQuestionnaire.fsh`: `$sct#304594002 "Suicidal intent"`). FSN not seen',
+  visualHallucinations:
+    "SNOMED browser pages: international edition 20240201 and tx-dev.fhir.org (editions 45991000052106-20220531, 11000146104-20240930)",
+  illusion:
+    "SNOMED browser pages: tx.fhir.ch (2011000195101-20250607) and tx-dev.fhir.org (731000124108-20250301)",
+  ideasOfReference: "SNOMED browser page: tx-dev.fhir.org (45991000052106-20220531)",
+  accessToPlannedMeans: "SNOMED browser page: tx-dev.fhir.org (11000146104-20240930)",
+  suicideAttempt:
+    'HL7 Portugal Terminologias IG ValueSet CPARADM Cause of Admission (hl7.pt/fhir/Terminologias/ValueSet/cparadm-cause-of-admission-vs: `82313006`, designation en "Suicide attempt (event)"); same SPiER value set (`82313006 "Suicide attempt"`)',
+  previousSuicideAttempt:
+    'same SPiER value set (`23233009 "Previous known suicide attempt"`, its history-of-attempt code); Te Whatu Ora `MentalHealthAssessmentQuestionnaire.fsh` (`$sct#23233009 "Previous known suicide attempt"`). FSN not seen',
+};
 
 /**
  * Panel coding of the record: LOINC 10190-7 "Mental status Narrative", the code HL7 C-CDA uses for

@@ -2,6 +2,7 @@ export { canonicalJson } from "./canonical-json.js";
 export {
   CATALOG,
   CATALOG_VERSION,
+  CODE_SOURCES,
   CODES,
   CSSRS,
   DOMAINS,

@@ -7,7 +7,7 @@
  */
 
 import { RXNORM_INGREDIENTS, SNOMED_FINDINGS } from "@svc/intelligence";
-import { RISK_OPTION_EVIDENCE, RISK_OPTION_LEVELS } from "@svc/mse-catalog";
+import { CODE_SOURCES, CODES, DOMAINS, RISK_OPTION_EVIDENCE, RISK_OPTION_LEVELS } from "@svc/mse-catalog";
 import type { KnowledgeDocBlock } from "../../../packages/engines/src/knowledge/doc-tables.js";
 import { constantTable } from "../../../packages/engines/src/knowledge/doc-tables-evidence.js";
 import { markdownTable } from "../../../packages/engines/src/knowledge/markdown-table.js";
@@ -38,6 +38,57 @@ export function snomedFindingsBlock(): string {
   );
 }
 
+/** The MSE catalog options (`domain.option`) that carry a SNOMED CT code, by code. */
+function catalogOptionsByCode(): Map<string, string[]> {
+  const byCode = new Map<string, string[]>();
+  for (const domain of DOMAINS)
+    for (const option of domain.options)
+      for (const coding of option.codes)
+        byCode.set(coding.code, [...(byCode.get(coding.code) ?? []), `${domain.key}.${option.value}`]);
+  return byCode;
+}
+
+/** docs/mse.md, "SNOMED CT codes and where each was checked": every catalog code, its options and source. */
+export function mseCodesBlock(): string {
+  const used = catalogOptionsByCode();
+  return markdownTable(
+    [
+      "code",
+      "display (as the source gives it)",
+      "used on",
+      "checked in (all checked 2026-11-23; stored public copies)",
+    ],
+    (Object.keys(CODES) as (keyof typeof CODES)[]).map((key) => [
+      CODES[key].code,
+      CODES[key].display,
+      (used.get(CODES[key].code) ?? []).join(", "),
+      CODE_SOURCES[key],
+    ]),
+  );
+}
+
+/**
+ * docs/terminology.md, "Verification": every SNOMED CT code the service emits, from the
+ * intelligence block's findings and the MSE catalog, with where it is emitted; the sources are in
+ * the two tables that print each code's own.
+ */
+export function snomedEmittedBlock(): string {
+  const used = catalogOptionsByCode();
+  const codes = new Map<string, { display: string; where: string[] }>();
+  for (const [key, entry] of Object.entries(SNOMED_FINDINGS))
+    codes.set(entry.code, { display: entry.display, where: [`terminology.ts \`${key}\``] });
+  for (const coding of Object.values(CODES)) {
+    const row = codes.get(coding.code) ?? { display: coding.display, where: [] };
+    const options = used.get(coding.code) ?? [];
+    if (options.length > 0) row.where.push(`catalog ${options.join(", ")}`);
+    codes.set(coding.code, row);
+  }
+  return markdownTable(
+    ["Code", "Name", "Where emitted"],
+    [...codes].map(([code, row]) => [code, row.display, row.where.join("; ")]),
+  );
+}
+
 /** docs/engines/evidence.md, "MSE risk logic": every risk-bearing option's level with its evidence. */
 export function mseRiskLevelsBlock(): string {
   const rows = Object.entries(RISK_OPTION_LEVELS).map(([option, level]) => {
@@ -57,6 +108,8 @@ export function ehrPatientCodesBlock(): string {
 export const SERVICE_DOC_BLOCKS: readonly KnowledgeDocBlock[] = [
   { file: "terminology.md", name: "rxnorm-ingredients", render: rxnormIngredientsBlock },
   { file: "terminology.md", name: "snomed-findings", render: snomedFindingsBlock },
+  { file: "terminology.md", name: "snomed-emitted", render: snomedEmittedBlock },
+  { file: "mse.md", name: "mse-snomed-codes", render: mseCodesBlock },
   { file: "engines/evidence.md", name: "mse-risk-levels", render: mseRiskLevelsBlock },
   { file: "engines/evidence.md", name: "ehr-patient-codes", render: ehrPatientCodesBlock },
 ];
