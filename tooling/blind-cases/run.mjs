@@ -15,6 +15,7 @@ import {
   guidanceNotes,
   maxLevel,
   PATIENT,
+  RANK,
   rank,
   ruleOf,
   STATUS_LEVEL,
