@@ -1,15 +1,8 @@
 import type { ErrorEnvelope } from "@svc/http";
-import { createOpenAiCompatibleChatModel } from "@svc/model";
-import {
-  call,
-  type ScriptedModelServer,
-  startScriptedModelServer,
-  textAnswer,
-  toolCallsAnswer,
-} from "@svc/testkit";
-import { useTestService } from "@svc/testkit/vitest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, textAnswer, toolCallsAnswer } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
 import type { BiomarkerAgentResponse } from "../src/index.js";
+import { useScriptedModelService } from "./scripted-model.js";
 
 /**
  * The record agents over HTTP on a hostile model (a scripted OpenAI-compatible server on
@@ -17,57 +10,43 @@ import type { BiomarkerAgentResponse } from "../src/index.js";
  * read (503, nothing ran), and a model-chosen string never reaches a warning unclipped
  * (decision 89).
  */
-let model: ScriptedModelServer;
-let key: string;
 const LIMITS = { maxSteps: 3, callTimeoutMs: 5_000, totalTimeoutMs: 10_000 };
-
-beforeAll(async () => {
-  model = await startScriptedModelServer();
-});
-afterAll(async () => {
-  await model.close();
-});
-const svc = useTestService(() => ({
-  chatModel: createOpenAiCompatibleChatModel({ baseUrl: model.baseUrl, model: "scripted" }),
-  agentLimits: LIMITS,
-}));
-beforeAll(async () => {
-  key = (await svc.seed.caller("enterprise")).key;
-});
+const agents = useScriptedModelService(LIMITS);
+const { svc } = agents;
 
 const panel = [
   { analyte: "lithium", value: 1.6 },
   { analyte: "sodium", value: 139 },
 ];
 function post<T extends BiomarkerAgentResponse | ErrorEnvelope>() {
-  return call<T>(svc.url, "/v1/biomarker/pt_1/agent", { key, body: { panel } });
+  return call<T>(svc.url, "/v1/biomarker/pt_1/agent", { key: agents.key, body: { panel } });
 }
 
 describe("a hostile model", () => {
   it("2,000 tool calls in one reply: 503 service_unavailable at once, after one model call", async () => {
     const calls = Array.from({ length: 2_000 }, () => ({ name: "getPanels", args: {} }));
-    model.script([toolCallsAnswer(calls), textAnswer("Done.")]);
+    agents.model.script([toolCallsAnswer(calls), textAnswer("Done.")]);
     const started = performance.now();
     const res = await post<ErrorEnvelope>();
     expect(res.status).toBe(503);
     expect(res.json.error.code).toBe("service_unavailable");
     expect(res.json.error.message).toContain("over the service's bounds for a model reply");
-    expect(model.received).toHaveLength(1);
+    expect(agents.model.received).toHaveLength(1);
     expect(performance.now() - started).toBeLessThan(3_000);
   });
 
   it("a 30 MB chunked reply: 503, read no further than the bound", async () => {
-    model.script([{ ...textAnswer("x".repeat(30_000_000)), chunked: true }]);
+    agents.model.script([{ ...textAnswer("x".repeat(30_000_000)), chunked: true }]);
     const res = await post<ErrorEnvelope>();
     expect(res.status).toBe(503);
     expect(res.json.error.code).toBe("service_unavailable");
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(model.bytesSent).toBeLessThan(12_000_000);
+    expect(agents.model.bytesSent).toBeLessThan(12_000_000);
   });
 
   it("a 3,000-character tool name: the warning quotes it clipped to 80 characters", async () => {
     const name = "y".repeat(3_000);
-    model.script([
+    agents.model.script([
       toolCallsAnswer([{ name, args: {} }]),
       textAnswer(JSON.stringify({ narrative: "Reviewed." })),
     ]);

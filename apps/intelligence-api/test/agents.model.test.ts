@@ -2,16 +2,8 @@ import { createServer } from "node:net";
 import { scoreRelapse } from "@svc/engines";
 import type { ErrorEnvelope } from "@svc/http";
 import { createOpenAiCompatibleChatModel } from "@svc/model";
-import {
-  call,
-  type ScriptedModelServer,
-  startScriptedModelServer,
-  startTestService,
-  textAnswer,
-  toolCallsAnswer,
-} from "@svc/testkit";
-import { useTestService } from "@svc/testkit/vitest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, startTestService, textAnswer, toolCallsAnswer } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
 import type {
   BiomarkerAgentRequest,
   BiomarkerAgentResponse,
@@ -20,6 +12,7 @@ import type {
   RelapseAgentRequest,
   RelapseAgentResponse,
 } from "../src/index.js";
+import { useScriptedModelService } from "./scripted-model.js";
 
 /**
  * The record-level agents on a model: the port's real adapter against a scripted
@@ -27,23 +20,9 @@ import type {
  * the engine's assessment and risk stand whatever the model says; what the model says about
  * anything no tool returned is dropped into warnings; a model that is down or slow is a 503.
  */
-let model: ScriptedModelServer;
-let key: string;
 const LIMITS = { maxSteps: 3, callTimeoutMs: 500, totalTimeoutMs: 1_500 };
-
-beforeAll(async () => {
-  model = await startScriptedModelServer();
-});
-afterAll(async () => {
-  await model.close();
-});
-const svc = useTestService(() => ({
-  chatModel: createOpenAiCompatibleChatModel({ baseUrl: model.baseUrl, model: "scripted" }),
-  agentLimits: LIMITS,
-}));
-beforeAll(async () => {
-  key = (await svc.seed.caller("enterprise")).key;
-});
+const agents = useScriptedModelService(LIMITS);
+const { svc } = agents;
 
 const panel = [
   { analyte: "lithium", value: 1.6 },
@@ -53,14 +32,14 @@ const finalAnswer = (answer: unknown) => textAnswer(JSON.stringify(answer));
 
 function postBiomarker(body: BiomarkerAgentRequest) {
   return call<BiomarkerAgentResponse, BiomarkerAgentRequest>(svc.url, "/v1/biomarker/pt_secret_17/agent", {
-    key,
+    key: agents.key,
     body,
   });
 }
 
 describe("a well-behaved tool loop", () => {
   it("runs the model's tool calls, keeps its grounded narrative and observations, and sends no patient id", async () => {
-    model.script([
+    agents.model.script([
       toolCallsAnswer([{ name: "getPanels", args: {} }]),
       toolCallsAnswer([{ name: "evaluatePanel", args: { panel } }]),
       finalAnswer({
@@ -90,7 +69,7 @@ describe("a well-behaved tool loop", () => {
     expect(data.citations).toEqual(["evaluatePanel:lithium"]);
     expect(data.risk).toMatchObject({ flag: true, level: "high" });
     expect(data.warnings).toEqual([]);
-    const sent = JSON.stringify(model.received);
+    const sent = JSON.stringify(agents.model.received);
     expect(sent).not.toContain("pt_secret_17");
     expect(sent).toContain("On lithium for 3 years.");
   });
@@ -98,7 +77,7 @@ describe("a well-behaved tool loop", () => {
 
 describe("a model that strays", () => {
   it("an invented analyte: its observation and the sentence naming it are dropped and warned", async () => {
-    model.script([
+    agents.model.script([
       toolCallsAnswer([{ name: "evaluatePanel", args: { panel } }]),
       finalAnswer({
         narrative: "Lithium is above the toxicity threshold. Troponin is raised, suggesting myocarditis.",
@@ -124,7 +103,7 @@ describe("a model that strays", () => {
   });
 
   it("an invented drug in the medication agent is dropped and warned", async () => {
-    model.script([
+    agents.model.script([
       toolCallsAnswer([{ name: "checkInteractions", args: { medications: ["sertraline", "tramadol"] } }]),
       finalAnswer({
         narrative: "Sertraline with tramadol raises serotonin syndrome risk.",
@@ -135,7 +114,7 @@ describe("a model that strays", () => {
       svc.url,
       "/v1/medication/pt_1/agent",
       {
-        key,
+        key: agents.key,
         body: { medications: ["sertraline", "tramadol"] },
       },
     );
@@ -151,7 +130,7 @@ describe("a model that strays", () => {
       { indicator: "sleep_disruption", severity: 0.8 },
     ];
     const engine = scoreRelapse(signals);
-    model.script([
+    agents.model.script([
       toolCallsAnswer([{ name: "scoreRelapse", args: { signals, compositeScore: 2 } }]),
       finalAnswer({
         narrative: "Risk is low.",
@@ -161,7 +140,7 @@ describe("a model that strays", () => {
       }),
     ]);
     const res = await call<RelapseAgentResponse, RelapseAgentRequest>(svc.url, "/v1/relapse/pt_4/agent", {
-      key,
+      key: agents.key,
       body: { signals },
     });
     expect(res.status).toBe(200);
@@ -172,7 +151,7 @@ describe("a model that strays", () => {
   });
 
   it("malformed tool arguments: the call is rejected with a warning and the engine runs the tool itself", async () => {
-    model.script([
+    agents.model.script([
       toolCallsAnswer([{ name: "checkInteractions", args: "{not json" }]),
       finalAnswer({ narrative: "Sertraline with tramadol raises serotonin syndrome risk." }),
     ]);
@@ -180,7 +159,7 @@ describe("a model that strays", () => {
       svc.url,
       "/v1/medication/pt_1/agent",
       {
-        key,
+        key: agents.key,
         body: { medications: ["sertraline", "tramadol"] },
       },
     );
@@ -193,7 +172,7 @@ describe("a model that strays", () => {
   });
 
   it("a model that loops past the step bound: ok false, the engine's assessment, no narrative", async () => {
-    model.script([toolCallsAnswer([{ name: "getPanels", args: {} }])]);
+    agents.model.script([toolCallsAnswer([{ name: "getPanels", args: {} }])]);
     const res = await postBiomarker({ panel });
     expect(res.status).toBe(200);
     const data = res.json.data;
@@ -208,17 +187,23 @@ describe("a model that strays", () => {
 
 describe("a model that cannot serve", () => {
   it("answers 500: 503 service_unavailable", async () => {
-    model.script([{ status: 500, body: { error: { message: "upstream exploded" } } }]);
-    const res = await call<ErrorEnvelope>(svc.url, "/v1/biomarker/pt_1/agent", { key, body: { panel } });
+    agents.model.script([{ status: 500, body: { error: { message: "upstream exploded" } } }]);
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/biomarker/pt_1/agent", {
+      key: agents.key,
+      body: { panel },
+    });
     expect(res.status).toBe(503);
     expect(res.json.error.code).toBe("service_unavailable");
     expect(res.json.error.message).not.toMatch(/exploded/);
   });
 
   it("too slow: 503 within the time limit", async () => {
-    model.script([{ ...finalAnswer({ narrative: "Too late." }), delayMs: 3_000 }]);
+    agents.model.script([{ ...finalAnswer({ narrative: "Too late." }), delayMs: 3_000 }]);
     const started = Date.now();
-    const res = await call<ErrorEnvelope>(svc.url, "/v1/biomarker/pt_1/agent", { key, body: { panel } });
+    const res = await call<ErrorEnvelope>(svc.url, "/v1/biomarker/pt_1/agent", {
+      key: agents.key,
+      body: { panel },
+    });
     expect(res.status).toBe(503);
     // Not a timing assertion of speed: the answer came before the model would have.
     expect(Date.now() - started).toBeLessThan(3_000);
@@ -244,13 +229,13 @@ describe("a model that cannot serve", () => {
   });
 
   it("input the engine cannot score is 400 before any model call", async () => {
-    model.script([finalAnswer({ narrative: "unused" })]);
+    agents.model.script([finalAnswer({ narrative: "unused" })]);
     const res = await call<ErrorEnvelope>(svc.url, "/v1/outcome/pt_1/agent", {
-      key,
+      key: agents.key,
       body: { instruments: [{ instrument: "PHQ-9", responses: [1, 1] }] },
     });
     expect(res.status).toBe(400);
-    expect(model.received).toEqual([]);
+    expect(agents.model.received).toEqual([]);
   });
 });
 
@@ -271,7 +256,7 @@ describe("the patient review on a model (decision 198)", () => {
       patient: { ageYears: 70, sex: "female" },
       context: "Lives alone.",
     };
-    model.script([
+    agents.model.script([
       toolCallsAnswer([
         { name: "checkInteractions", args: { medications: body.medications, patient: body.patient } },
         { name: "reviewPatient", args: { patient: body.patient, medicines: [{ name: "Citalopram 40 mg" }] } },
@@ -286,7 +271,7 @@ describe("the patient review on a model (decision 198)", () => {
       svc.url,
       "/v1/medication/pt_1/agent",
       {
-        key,
+        key: agents.key,
         body,
       },
     );
@@ -298,7 +283,7 @@ describe("the patient review on a model (decision 198)", () => {
     expect(data.risk.labels.join(" ")).toMatch(/above the 20 mg\/day maximum at age 70/);
     expect(data.patientReview).toMatchObject({ ageYears: 70 });
     expect(data.warnings.join(" ")).not.toMatch(/context was not read|did not run/);
-    const sent = JSON.stringify(model.received);
+    const sent = JSON.stringify(agents.model.received);
     expect(sent).toContain("reviewPatient");
     expect(sent).toContain("Lives alone.");
     expect(sent).toContain('\\"ageYears\\":70');

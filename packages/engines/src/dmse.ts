@@ -12,7 +12,7 @@
  * change vocabularies; 44, model versions; 73, physically implausible dmse values are a
  * capture-quality finding; 181, every dmse metric has a physical bound, in one table.
  */
-import { assertNoProblems, engineParams, mergeNumericParams } from "./params.js";
+import { assertNoProblems, engineParams, mergeNumericParams, negativeProblems } from "./params.js";
 import { clamp, confidenceLevel, fmt, isFiniteNumber, mean, round, sampleSd } from "./shared.js";
 import type { ConfidenceLevel, EngineFacts, EngineInput, EngineOptions, EngineRun } from "./types.js";
 
@@ -900,8 +900,7 @@ export function resolveDmseParams(overrides: unknown): DmseParams {
     problems.push(
       "attention cut-offs must satisfy 0 <= attentionClinicalBelowPct <= attentionNormalMinPct <= 100",
     );
-  if (p.trendSdMultiplier < 0) problems.push("trendSdMultiplier must be >= 0");
-  if (p.trendRelativeMin < 0) problems.push("trendRelativeMin must be >= 0");
+  problems.push(...negativeProblems(p, ["trendSdMultiplier", "trendRelativeMin"]));
   if (p.confidenceDurationFullSeconds <= 0) problems.push("confidenceDurationFullSeconds must be > 0");
   if (p.confidenceHistoryFull < 1) problems.push("confidenceHistoryFull must be >= 1");
   if (p.confidenceDurationWeight < 0 || p.confidenceDurationWeight > 1)

@@ -31,7 +31,13 @@ import {
   SYMPTOM_SCORE_STALE_AFTER_DAYS,
 } from "./knowledge/staleness.js";
 import { type MedicationListCheck, medicationListCheck } from "./medication-list.js";
-import { assertNoProblems, confidenceFractionProblems, engineParams, mergeNumericParams } from "./params.js";
+import {
+  assertNoProblems,
+  confidenceFractionProblems,
+  engineParams,
+  mergeNumericParams,
+  negativeProblems,
+} from "./params.js";
 import type { PatientContext } from "./patient/context.js";
 import {
   doorPatientReview,
@@ -1085,14 +1091,12 @@ export const MEDICATION_DEFAULT_PARAMS: Readonly<MedicationParams> = Object.free
  */
 export function resolveMedicationParams(overrides: unknown): MedicationParams {
   const merged = mergeNumericParams("medication", MEDICATION_DEFAULT_PARAMS, overrides);
-  const problems: string[] = [];
-  const nonNegative: (keyof MedicationParams)[] = [
+  const problems = negativeProblems(merged, [
     "improvementPctPoints",
     "worseningPctPoints",
     "latencyImprovementPct",
     "latencyWorseningPct",
-  ];
-  for (const key of nonNegative) if (merged[key] < 0) problems.push(`${key} must be >= 0`);
+  ] as const);
   for (const key of ["phq9ReliableChangePoints", "gad7ReliableChangePoints"] as const)
     if (merged[key] <= 0) problems.push(`${key} must be > 0`);
   if (merged.moderateConfidenceMinPerSide < 1) problems.push("moderateConfidenceMinPerSide must be >= 1");

@@ -13,7 +13,7 @@ import {
   isStale,
   SYMPTOM_SCORE_STALE_AFTER_DAYS,
 } from "./knowledge/staleness.js";
-import { assertNoProblems, engineParams, mergeNumericParams } from "./params.js";
+import { assertNoProblems, engineParams, mergeNumericParams, negativeProblems } from "./params.js";
 import {
   assessmentTimes,
   clamp,
@@ -635,7 +635,6 @@ export const OUTCOME_INTERPRETATION_SCALE: Readonly<Record<OutcomeDirection, str
  */
 export function resolveOutcomeParams(overrides: unknown): OutcomeParams {
   const p = mergeNumericParams("outcome", OUTCOME_DEFAULT_PARAMS, overrides);
-  const problems: string[] = [];
   const weights = [
     "symptomsWeight",
     "dmseWeight",
@@ -643,11 +642,8 @@ export function resolveOutcomeParams(overrides: unknown): OutcomeParams {
     "biomarkerWeight",
     "sleepWeight",
   ] as const;
-  let total = 0;
-  for (const key of weights) {
-    if (p[key] < 0) problems.push(`${key} must be >= 0`);
-    total += p[key];
-  }
+  const problems = negativeProblems(p, weights);
+  const total = weights.reduce((sum, key) => sum + p[key], 0);
   if (total > 100 + 1e-9) problems.push(`component weights must sum to at most 100 (got ${total})`);
   for (const key of ["symptomsFullChangePp", "dmseFullPct", "biomarkerFullCount"] as const)
     if (p[key] <= 0) problems.push(`${key} must be > 0`);

@@ -52,6 +52,14 @@ export function assertNoProblems(engine: string, problems: readonly string[]): v
   if (problems.length > 0) throw new Error(`invalid ${engine} parameters: ${problems.join("; ")}`);
 }
 
+/** A problem line for each of `keys` whose value is negative, in the order of `keys`. */
+export function negativeProblems<K extends string>(
+  params: Readonly<Record<K, number>>,
+  keys: readonly K[],
+): string[] {
+  return keys.filter((key) => params[key] < 0).map((key) => `${key} must be >= 0`);
+}
+
 /** The confidence cut-offs the biomarker and medication engines share, each a fraction. */
 const CONFIDENCE_FRACTION_KEYS = [
   "confidencePointsHigh",

@@ -7,7 +7,7 @@
  * and sources: docs/engines/relapse.md.
  */
 import { capStaleConfidence, isStale, SYMPTOM_SCORE_STALE_AFTER_DAYS } from "./knowledge/staleness.js";
-import { assertNoProblems, engineParams, mergeNumericParams } from "./params.js";
+import { assertNoProblems, engineParams, mergeNumericParams, negativeProblems } from "./params.js";
 import {
   assessmentTimes,
   clamp,
@@ -774,8 +774,7 @@ export const RELAPSE_DEFAULT_PARAMS: Readonly<RelapseParams> = Object.freeze({
  */
 export function resolveRelapseParams(overrides: unknown): RelapseParams {
   const p = mergeNumericParams("relapse", RELAPSE_DEFAULT_PARAMS, overrides);
-  const problems: string[] = [];
-  const nonNegative: (keyof RelapseParams)[] = [
+  const problems = negativeProblems(p, [
     "symptomsMaxPoints",
     "sleepMaxPoints",
     "dmseMaxPoints",
@@ -786,8 +785,7 @@ export function resolveRelapseParams(overrides: unknown): RelapseParams {
     "recencyFullWeightDays",
     "medChangeWindowDays",
     "trendSlopePp",
-  ];
-  for (const key of nonNegative) if (p[key] < 0) problems.push(`${key} must be >= 0`);
+  ] as const);
   const total =
     p.symptomsMaxPoints +
     p.sleepMaxPoints +

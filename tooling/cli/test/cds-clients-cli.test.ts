@@ -49,6 +49,11 @@ function refused(...args: string[]): string {
   return cliJsonRefusal(svcCli(...args));
 }
 
+/** The arguments of `cds-clients add` for an account and issuer, then the key source and options. */
+function addClient(accountId: string, iss: string, ...rest: string[]): string[] {
+  return ["cds-clients", "add", "--account", accountId, "--iss", iss, ...rest];
+}
+
 const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-384" });
 
 describe("pnpm svc cds-clients", { timeout: 120_000 }, () => {
@@ -57,16 +62,7 @@ describe("pnpm svc cds-clients", { timeout: 120_000 }, () => {
     const jwks = jsonFile("public", {
       keys: [{ ...publicKey.export({ format: "jwk" }), kid: "k1", alg: "ES384" }],
     });
-    const inline = ok(
-      "cds-clients",
-      "add",
-      "--account",
-      account.id,
-      "--iss",
-      "https://ehr-a.example.org",
-      "--jwks",
-      jwks,
-    );
+    const inline = ok(...addClient(account.id, "https://ehr-a.example.org", "--jwks", jwks));
     expect(inline).toMatchObject({
       id: expect.stringMatching(/^cdscl_/),
       accountId: account.id,
@@ -80,42 +76,22 @@ describe("pnpm svc cds-clients", { timeout: 120_000 }, () => {
     });
     // Another account registers the same EHR: its own client, nothing said of the first (decision 147).
     const other = await seed.account();
-    const again = ok(
-      "cds-clients",
-      "add",
-      "--account",
-      other.id,
-      "--iss",
-      "https://ehr-a.example.org",
-      "--jwks",
-      jwks,
-    );
+    const again = ok(...addClient(other.id, "https://ehr-a.example.org", "--jwks", jwks));
     expect(again).toMatchObject({ accountId: other.id, iss: "https://ehr-a.example.org" });
     expect(JSON.stringify(again)).not.toContain(inline.id);
     expect(JSON.stringify(again)).not.toContain(account.id);
-    expect(
-      refused(
-        "cds-clients",
-        "add",
-        "--account",
-        other.id,
-        "--iss",
-        "https://ehr-a.example.org",
-        "--jwks",
-        jwks,
-      ),
-    ).not.toContain(inline.id);
+    expect(refused(...addClient(other.id, "https://ehr-a.example.org", "--jwks", jwks))).not.toContain(
+      inline.id,
+    );
     const byJku = ok(
-      "cds-clients",
-      "add",
-      "--account",
-      account.id,
-      "--iss",
-      "https://ehr-b.example.org",
-      "--jku",
-      "https://ehr-b.example.org/.well-known/jwks.json",
-      "--mode",
-      "live",
+      ...addClient(
+        account.id,
+        "https://ehr-b.example.org",
+        "--jku",
+        "https://ehr-b.example.org/.well-known/jwks.json",
+        "--mode",
+        "live",
+      ),
     );
     expect(byJku).toMatchObject({
       mode: "live",
@@ -133,32 +109,19 @@ describe("pnpm svc cds-clients", { timeout: 120_000 }, () => {
   it("refuses a private key, a symmetric key, both or neither key source, a loopback jku here, an unknown account", async () => {
     const account = await seed.account();
     const leaked = jsonFile("private", { keys: [{ ...privateKey.export({ format: "jwk" }), kid: "k1" }] });
-    expect(
-      refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example", "--jwks", leaked),
-    ).toMatch(/private key material/);
+    expect(refused(...addClient(account.id, "https://e.example", "--jwks", leaked))).toMatch(
+      /private key material/,
+    );
     const oct = jsonFile("oct", { keys: [{ kty: "oct", k: "c2VjcmV0", kid: "k1" }] });
-    expect(
-      refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example", "--jwks", oct),
-    ).toMatch(/symmetric/);
+    expect(refused(...addClient(account.id, "https://e.example", "--jwks", oct))).toMatch(/symmetric/);
     // A file over a JWK Set's 64 kB is refused before it is read (decision 149).
     const huge = jsonFile("huge", { keys: [], pad: "x".repeat(70_000) });
-    expect(
-      refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example", "--jwks", huge),
-    ).toMatch(/is over 65536 bytes/);
-    expect(refused("cds-clients", "add", "--account", account.id, "--iss", "https://e.example")).toMatch(
-      /exactly one of --jku/,
+    expect(refused(...addClient(account.id, "https://e.example", "--jwks", huge))).toMatch(
+      /is over 65536 bytes/,
     );
+    expect(refused(...addClient(account.id, "https://e.example"))).toMatch(/exactly one of --jku/);
     expect(
-      refused(
-        "cds-clients",
-        "add",
-        "--account",
-        account.id,
-        "--iss",
-        "https://e.example",
-        "--jku",
-        "http://127.0.0.1:9/jwks",
-      ),
+      refused(...addClient(account.id, "https://e.example", "--jku", "http://127.0.0.1:9/jwks")),
     ).toMatch(/loopback/);
     expect(
       refused(
@@ -172,18 +135,7 @@ describe("pnpm svc cds-clients", { timeout: 120_000 }, () => {
         "https://e.example/j",
       ),
     ).toMatch(/No account/);
-    expect(
-      refused(
-        "cds-clients",
-        "add",
-        "--account",
-        account.id,
-        "--iss",
-        "not a url",
-        "--jku",
-        "https://e.example/j",
-      ),
-    ).toMatch(/--iss/);
+    expect(refused(...addClient(account.id, "not a url", "--jku", "https://e.example/j"))).toMatch(/--iss/);
     expect(refused("cds-clients", "revoke", "--id", "cdscl_nope")).toMatch(/No CDS client/);
   });
 });

@@ -38,10 +38,15 @@ function refused(...args: string[]): string {
   return cliJsonRefusal(svcCli(...args));
 }
 
+/** The arguments of `webhooks add` for an account and URL, then the options. */
+function webhooksAdd(accountId: string, url: string, ...rest: string[]): string[] {
+  return ["webhooks", "add", "--account", accountId, "--url", url, ...rest];
+}
+
 describe("pnpm svc webhooks", { timeout: 90_000 }, () => {
   it("adds a test-mode endpoint on 127.0.0.1, printing { id, url, secret } once; list never shows it", async () => {
     const account = await seed.account();
-    const added = ok("webhooks", "add", "--account", account.id, "--url", "http://127.0.0.1:9/hook");
+    const added = ok(...webhooksAdd(account.id, "http://127.0.0.1:9/hook"));
     expect(added).toEqual({
       id: expect.stringMatching(/^we_/),
       url: "http://127.0.0.1:9/hook",
@@ -58,23 +63,14 @@ describe("pnpm svc webhooks", { timeout: 90_000 }, () => {
     try {
       for (const setting of [undefined, "false"] as const) {
         loopbackSetting = setting;
-        const reason = refused(
-          "webhooks",
-          "add",
-          "--account",
-          account.id,
-          "--url",
-          "http://127.0.0.1:9/hook",
-        );
+        const reason = refused(...webhooksAdd(account.id, "http://127.0.0.1:9/hook"));
         expect(reason).toMatch(/is loopback/);
         expect(reason).toMatch(/ALLOW_LOOPBACK_WEBHOOKS/);
-        expect(
-          refused("webhooks", "add", "--account", account.id, "--url", "http://localhost:9/hook"),
-        ).toMatch(/is loopback/);
+        expect(refused(...webhooksAdd(account.id, "http://localhost:9/hook"))).toMatch(/is loopback/);
       }
-      expect(
-        ok("webhooks", "add", "--account", account.id, "--url", "http://127.0.0.1:9/op", "--allow-private"),
-      ).toMatchObject({ url: "http://127.0.0.1:9/op" });
+      expect(ok(...webhooksAdd(account.id, "http://127.0.0.1:9/op", "--allow-private"))).toMatchObject({
+        url: "http://127.0.0.1:9/op",
+      });
     } finally {
       loopbackSetting = "true";
     }
@@ -91,74 +87,35 @@ describe("pnpm svc webhooks", { timeout: 90_000 }, () => {
       /No organization/,
     );
     const account = await seed.account();
-    expect(refused("webhooks", "add", "--account", account.id, "--url", "not a url")).toMatch(/not valid/);
-    expect(refused("webhooks", "add", "--account", account.id, "--url", "ftp://example.com/h")).toMatch(
-      /https/,
-    );
-    expect(
-      refused("webhooks", "add", "--account", account.id, "--url", "https://user:pw@example.com/h"),
-    ).toMatch(/credentials/);
+    expect(refused(...webhooksAdd(account.id, "not a url"))).toMatch(/not valid/);
+    expect(refused(...webhooksAdd(account.id, "ftp://example.com/h"))).toMatch(/https/);
+    expect(refused(...webhooksAdd(account.id, "https://user:pw@example.com/h"))).toMatch(/credentials/);
     expect(refused("webhooks", "add", "--url", "https://example.com/h")).toMatch(/exactly one/);
-    expect(
-      refused("webhooks", "add", "--account", account.id, "--url", "https://example.com", "--mode", "prod"),
-    ).toMatch(/--mode/);
+    expect(refused(...webhooksAdd(account.id, "https://example.com", "--mode", "prod"))).toMatch(/--mode/);
   });
 
   it("live endpoints: https only, and no private or loopback address without --allow-private", async () => {
     const account = await seed.account();
-    expect(
-      refused("webhooks", "add", "--account", account.id, "--url", "http://127.0.0.1:9/h", "--mode", "live"),
-    ).toMatch(/https/);
-    expect(
-      refused("webhooks", "add", "--account", account.id, "--url", "https://127.0.0.1:9/h", "--mode", "live"),
-    ).toMatch(/not public/);
-    expect(
-      refused("webhooks", "add", "--account", account.id, "--url", "https://10.0.0.7/h", "--mode", "live"),
-    ).toMatch(/not public/);
-    expect(
-      refused(
-        "webhooks",
-        "add",
-        "--account",
-        account.id,
-        "--url",
-        "https://169.254.169.254/",
-        "--mode",
-        "live",
-      ),
-    ).toMatch(/metadata/);
-    expect(
-      refused("webhooks", "add", "--account", account.id, "--url", "https://localhost/h", "--mode", "live"),
-    ).toMatch(/localhost|not public/);
-    // Test mode allows loopback, not other private ranges.
-    expect(refused("webhooks", "add", "--account", account.id, "--url", "http://10.0.0.7/h")).toMatch(
+    expect(refused(...webhooksAdd(account.id, "http://127.0.0.1:9/h", "--mode", "live"))).toMatch(/https/);
+    expect(refused(...webhooksAdd(account.id, "https://127.0.0.1:9/h", "--mode", "live"))).toMatch(
       /not public/,
     );
+    expect(refused(...webhooksAdd(account.id, "https://10.0.0.7/h", "--mode", "live"))).toMatch(/not public/);
+    expect(refused(...webhooksAdd(account.id, "https://169.254.169.254/", "--mode", "live"))).toMatch(
+      /metadata/,
+    );
+    expect(refused(...webhooksAdd(account.id, "https://localhost/h", "--mode", "live"))).toMatch(
+      /localhost|not public/,
+    );
+    // Test mode allows loopback, not other private ranges.
+    expect(refused(...webhooksAdd(account.id, "http://10.0.0.7/h"))).toMatch(/not public/);
     // The operator's --allow-private opens them, metadata excepted.
     const allowed = ok(
-      "webhooks",
-      "add",
-      "--account",
-      account.id,
-      "--url",
-      "https://127.0.0.1:9/h",
-      "--mode",
-      "live",
-      "--allow-private",
+      ...webhooksAdd(account.id, "https://127.0.0.1:9/h", "--mode", "live", "--allow-private"),
     );
     expect(allowed.id).toMatch(/^we_/);
     expect(
-      refused(
-        "webhooks",
-        "add",
-        "--account",
-        account.id,
-        "--url",
-        "https://169.254.169.254/",
-        "--mode",
-        "live",
-        "--allow-private",
-      ),
+      refused(...webhooksAdd(account.id, "https://169.254.169.254/", "--mode", "live", "--allow-private")),
     ).toMatch(/metadata/);
     const listed = ok("webhooks", "list", "--account", account.id);
     expect(listed.endpoints).toEqual([expect.objectContaining({ mode: "live", allowPrivate: true })]);
@@ -189,7 +146,7 @@ describe("pnpm svc webhooks", { timeout: 90_000 }, () => {
 
   it("lists deliveries, redelivers one, and removing the endpoint cancels its pending deliveries", async () => {
     const account = await seed.account();
-    const endpoint = ok("webhooks", "add", "--account", account.id, "--url", "http://127.0.0.1:9/h");
+    const endpoint = ok(...webhooksAdd(account.id, "http://127.0.0.1:9/h"));
     const recorded = await db.handle.db.transaction((tx) =>
       recordEvent(tx, {
         accountId: account.id,

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { listAudit } from "@svc/records";
-import { EmptyRow, Page, type Viewer, when } from "./layout.js";
+import { ListTable, Page, type Viewer, when } from "./layout.js";
 
 type AuditRow = Awaited<ReturnType<typeof listAudit>>[number];
 
@@ -33,40 +33,27 @@ function DetailList(props: { detail: unknown }) {
 export function AuditPage(props: { viewer: Viewer; rows: AuditRow[] }) {
   return (
     <Page title="Audit log" viewer={props.viewer} section="audit">
-      <table class="audit">
-        <caption>
-          Every change here made through the dashboard, the API or an invitation, newest first
-        </caption>
-        <thead>
+      <ListTable
+        class="audit"
+        caption="Every change here made through the dashboard, the API or an invitation, newest first"
+        columns={["When", "Who", "Action", "Target", "Detail"]}
+        isEmpty={props.rows.length === 0}
+        empty="No changes recorded yet: each change made here is listed as it happens."
+      >
+        {props.rows.map((row) => (
           <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">Action</th>
-            <th scope="col">Target</th>
-            <th scope="col">Detail</th>
+            <td>{when(row.createdAt)}</td>
+            <td>{actorOf(row)}</td>
+            <td data-testid="audit-action">{row.action}</td>
+            <td>
+              <code>{row.targetId ?? ""}</code>
+            </td>
+            <td>
+              <DetailList detail={row.detail} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {props.rows.length === 0 ? (
-            <EmptyRow columns={5}>
-              No changes recorded yet: each change made here is listed as it happens.
-            </EmptyRow>
-          ) : null}
-          {props.rows.map((row) => (
-            <tr>
-              <td>{when(row.createdAt)}</td>
-              <td>{actorOf(row)}</td>
-              <td data-testid="audit-action">{row.action}</td>
-              <td>
-                <code>{row.targetId ?? ""}</code>
-              </td>
-              <td>
-                <DetailList detail={row.detail} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </ListTable>
     </Page>
   );
 }

@@ -1,116 +1,89 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { CdsClientSummary, CdsFeedbackRow } from "@svc/records";
-import { ActionButton, Csrf, EmptyRow, Notice, Page, type Viewer, when } from "./layout.js";
+import { ActionButton, Csrf, ListTable, Notice, Page, type Viewer, when } from "./layout.js";
 
 const at = (iso: string | null) => (iso ? when(new Date(iso)) : "");
 
 function ClientTable(props: { viewer: Viewer; rows: CdsClientSummary[] }) {
   const actions = props.viewer.role !== "viewer";
   return (
-    <table>
-      <caption>CDS clients (EHRs) of this account, newest first</caption>
-      <thead>
+    <ListTable
+      caption="CDS clients (EHRs) of this account, newest first"
+      columns={["Client", "Issuer (iss)", "Mode", "Keys", "Created", "Status", actions ? "Action" : null]}
+      isEmpty={props.rows.length === 0}
+      empty={
+        actions
+          ? "No CDS clients yet. Register your EHR with the form below (or the operator with pnpm svc cds-clients add)."
+          : "No CDS clients yet."
+      }
+    >
+      {props.rows.map((row) => (
         <tr>
-          <th scope="col">Client</th>
-          <th scope="col">Issuer (iss)</th>
-          <th scope="col">Mode</th>
-          <th scope="col">Keys</th>
-          <th scope="col">Created</th>
-          <th scope="col">Status</th>
-          {actions ? <th scope="col">Action</th> : null}
+          <td>
+            <code>{row.id}</code>
+          </td>
+          <td>{row.iss}</td>
+          <td>{row.mode}</td>
+          <td>
+            {row.jkus.length > 0
+              ? `jku: ${row.jkus.join(", ")}`
+              : `inline JWKS, kid: ${row.keyIds.join(", ")}`}
+          </td>
+          <td>{at(row.createdAt)}</td>
+          <td data-testid="cds-client-status">{row.revokedAt ? `revoked ${at(row.revokedAt)}` : "active"}</td>
+          {actions ? (
+            <td>
+              {row.revokedAt ? null : (
+                <ActionButton
+                  viewer={props.viewer}
+                  action={`/dashboard/cds-clients/${row.id}/revoke`}
+                  label="Revoke"
+                  target={row.iss}
+                />
+              )}
+            </td>
+          ) : null}
         </tr>
-      </thead>
-      <tbody>
-        {props.rows.length === 0 ? (
-          <EmptyRow columns={actions ? 7 : 6}>
-            {actions
-              ? "No CDS clients yet. Register your EHR with the form below (or the operator with pnpm svc cds-clients add)."
-              : "No CDS clients yet."}
-          </EmptyRow>
-        ) : null}
-        {props.rows.map((row) => (
-          <tr>
-            <td>
-              <code>{row.id}</code>
-            </td>
-            <td>{row.iss}</td>
-            <td>{row.mode}</td>
-            <td>
-              {row.jkus.length > 0
-                ? `jku: ${row.jkus.join(", ")}`
-                : `inline JWKS, kid: ${row.keyIds.join(", ")}`}
-            </td>
-            <td>{at(row.createdAt)}</td>
-            <td data-testid="cds-client-status">
-              {row.revokedAt ? `revoked ${at(row.revokedAt)}` : "active"}
-            </td>
-            {actions ? (
-              <td>
-                {row.revokedAt ? null : (
-                  <ActionButton
-                    viewer={props.viewer}
-                    action={`/dashboard/cds-clients/${row.id}/revoke`}
-                    label="Revoke"
-                    target={row.iss}
-                  />
-                )}
-              </td>
-            ) : null}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </ListTable>
   );
 }
 
 function FeedbackTable(props: { rows: CdsFeedbackRow[] }) {
   return (
-    <table>
-      <caption>Feedback on cards, newest first (each report stored once)</caption>
-      <thead>
+    <ListTable
+      caption="Feedback on cards, newest first (each report stored once)"
+      columns={["Received", "Mode", "Service", "Card", "Outcome", "Details"]}
+      isEmpty={props.rows.length === 0}
+      empty="No feedback yet: EHRs send it when a clinician accepts or overrides a card."
+    >
+      {props.rows.map((row) => (
         <tr>
-          <th scope="col">Received</th>
-          <th scope="col">Mode</th>
-          <th scope="col">Service</th>
-          <th scope="col">Card</th>
-          <th scope="col">Outcome</th>
-          <th scope="col">Details</th>
+          <td>{at(row.receivedAt)}</td>
+          <td>{row.mode}</td>
+          <td>{row.serviceId}</td>
+          <td>
+            <code>{row.card}</code>
+          </td>
+          <td>{`${row.outcome} at ${at(row.outcomeTimestamp)}`}</td>
+          <td>
+            {row.outcome === "accepted" ? `suggestions: ${row.acceptedSuggestions.join(", ")}` : null}
+            {row.overrideReason
+              ? `reason: ${row.overrideReason.display ?? row.overrideReason.code ?? ""}${
+                  row.overrideReason.system ? ` (${row.overrideReason.system})` : ""
+                }`
+              : null}
+            {row.userComment ? (
+              <>
+                <br />
+                {`comment: ${row.userComment}`}
+              </>
+            ) : null}
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {props.rows.length === 0 ? (
-          <EmptyRow columns={6}>
-            No feedback yet: EHRs send it when a clinician accepts or overrides a card.
-          </EmptyRow>
-        ) : null}
-        {props.rows.map((row) => (
-          <tr>
-            <td>{at(row.receivedAt)}</td>
-            <td>{row.mode}</td>
-            <td>{row.serviceId}</td>
-            <td>
-              <code>{row.card}</code>
-            </td>
-            <td>{`${row.outcome} at ${at(row.outcomeTimestamp)}`}</td>
-            <td>
-              {row.outcome === "accepted" ? `suggestions: ${row.acceptedSuggestions.join(", ")}` : null}
-              {row.overrideReason
-                ? `reason: ${row.overrideReason.display ?? row.overrideReason.code ?? ""}${
-                    row.overrideReason.system ? ` (${row.overrideReason.system})` : ""
-                  }`
-                : null}
-              {row.userComment ? (
-                <>
-                  <br />
-                  {`comment: ${row.userComment}`}
-                </>
-              ) : null}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </ListTable>
   );
 }
 

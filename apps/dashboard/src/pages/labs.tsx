@@ -1,64 +1,51 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { listLabOrders } from "@svc/records";
-import { ActionButton, BothModesPage, EmptyRow, type Viewer, when } from "./layout.js";
+import { ActionButton, BothModesPage, ListTable, type Viewer, when } from "./layout.js";
 
 type LabOrderRow = Awaited<ReturnType<typeof listLabOrders>>["rows"][number];
 
 function OrderTable(props: { viewer: Viewer; rows: LabOrderRow[]; mode: "test" | "live" }) {
   const helpers = props.mode === "test" && props.viewer.role !== "viewer";
   return (
-    <table>
-      <caption>{`${props.mode} lab orders, newest first`}</caption>
-      <thead>
+    <ListTable
+      caption={`${props.mode} lab orders, newest first`}
+      columns={["Order", "Patient ref", "Panel", "Status", "Updated", helpers ? "Test helpers" : null]}
+      isEmpty={props.rows.length === 0}
+      empty={`No ${props.mode} lab orders yet. Create one with POST /v1/labs/orders and a ${props.mode === "test" ? "test" : "live"} secret key.`}
+    >
+      {props.rows.map((row) => (
         <tr>
-          <th scope="col">Order</th>
-          <th scope="col">Patient ref</th>
-          <th scope="col">Panel</th>
-          <th scope="col">Status</th>
-          <th scope="col">Updated</th>
-          {helpers ? <th scope="col">Test helpers</th> : null}
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.length === 0 ? (
-          <EmptyRow columns={helpers ? 6 : 5}>
-            {`No ${props.mode} lab orders yet. Create one with POST /v1/labs/orders and a ${props.mode === "test" ? "test" : "live"} secret key.`}
-          </EmptyRow>
-        ) : null}
-        {props.rows.map((row) => (
-          <tr>
+          <td>
+            <code>{row.id}</code>
+          </td>
+          <td>{row.patientRef}</td>
+          <td>{row.panelName}</td>
+          <td data-testid="lab-status">{row.status}</td>
+          <td>{when(row.updatedAt)}</td>
+          {helpers ? (
             <td>
-              <code>{row.id}</code>
+              {row.status === "requested" ? (
+                <ActionButton
+                  viewer={props.viewer}
+                  action={`/dashboard/labs/${row.id}/authorize`}
+                  label="Authorize"
+                  target={row.id}
+                />
+              ) : null}{" "}
+              {row.status !== "completed" && row.status !== "cancelled" ? (
+                <ActionButton
+                  viewer={props.viewer}
+                  action={`/dashboard/labs/${row.id}/advance`}
+                  label="Advance"
+                  target={row.id}
+                />
+              ) : null}
             </td>
-            <td>{row.patientRef}</td>
-            <td>{row.panelName}</td>
-            <td data-testid="lab-status">{row.status}</td>
-            <td>{when(row.updatedAt)}</td>
-            {helpers ? (
-              <td>
-                {row.status === "requested" ? (
-                  <ActionButton
-                    viewer={props.viewer}
-                    action={`/dashboard/labs/${row.id}/authorize`}
-                    label="Authorize"
-                    target={row.id}
-                  />
-                ) : null}{" "}
-                {row.status !== "completed" && row.status !== "cancelled" ? (
-                  <ActionButton
-                    viewer={props.viewer}
-                    action={`/dashboard/labs/${row.id}/advance`}
-                    label="Advance"
-                    target={row.id}
-                  />
-                ) : null}
-              </td>
-            ) : null}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+          ) : null}
+        </tr>
+      ))}
+    </ListTable>
   );
 }
 

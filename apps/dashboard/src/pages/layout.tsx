@@ -164,6 +164,37 @@ export function EmptyRow(props: { columns: number; children: Child }) {
   );
 }
 
+/**
+ * A listing: its caption, the column headings (a null heading is left out), the row saying `empty`
+ * when there is nothing to list, then the rows.
+ */
+export function ListTable(props: {
+  caption: Child;
+  columns: readonly (string | null)[];
+  empty: Child;
+  isEmpty: boolean;
+  class?: string;
+  children: Child;
+}) {
+  const columns = props.columns.filter((column) => column !== null);
+  return (
+    <table class={props.class}>
+      <caption>{props.caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th scope="col">{column}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {props.isEmpty ? <EmptyRow columns={columns.length}>{props.empty}</EmptyRow> : null}
+        {props.children}
+      </tbody>
+    </table>
+  );
+}
+
 /** Test mode above live mode, each under its own heading: `render` draws one mode's content. */
 export function ModeSections(props: { idPrefix: string; render: (mode: "test" | "live") => Child }) {
   return (

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 import type { listConnections } from "@svc/records";
-import { ActionButton, BothModesPage, Csrf, EmptyRow, type Viewer, when } from "./layout.js";
+import { ActionButton, BothModesPage, Csrf, ListTable, type Viewer, when } from "./layout.js";
 
 type ConnectionRow = Awaited<ReturnType<typeof listConnections>>["rows"][number];
 
@@ -29,50 +29,44 @@ function ConnectForm(props: { viewer: Viewer; row: ConnectionRow }) {
 function ConnectionTable(props: { viewer: Viewer; rows: ConnectionRow[]; mode: "test" | "live" }) {
   const helpers = props.mode === "test" && props.viewer.role !== "viewer";
   return (
-    <table>
-      <caption>{`${props.mode} wearable connections, newest first`}</caption>
-      <thead>
+    <ListTable
+      caption={`${props.mode} wearable connections, newest first`}
+      columns={[
+        "Connection",
+        "Patient ref",
+        "Status",
+        "Provider",
+        "Last sync",
+        helpers ? "Test helpers" : null,
+      ]}
+      isEmpty={props.rows.length === 0}
+      empty={`No ${props.mode} wearable connections yet. Start one with POST /v1/wearables/connect and a ${props.mode} secret key.`}
+    >
+      {props.rows.map((row) => (
         <tr>
-          <th scope="col">Connection</th>
-          <th scope="col">Patient ref</th>
-          <th scope="col">Status</th>
-          <th scope="col">Provider</th>
-          <th scope="col">Last sync</th>
-          {helpers ? <th scope="col">Test helpers</th> : null}
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.length === 0 ? (
-          <EmptyRow columns={helpers ? 6 : 5}>
-            {`No ${props.mode} wearable connections yet. Start one with POST /v1/wearables/connect and a ${props.mode} secret key.`}
-          </EmptyRow>
-        ) : null}
-        {props.rows.map((row) => (
-          <tr>
+          <td>
+            <code>{row.id}</code>
+          </td>
+          <td>{row.patientRef}</td>
+          <td data-testid="wearable-status">{row.status}</td>
+          <td>{row.provider ?? `offered: ${row.providers.join(", ")}`}</td>
+          <td>{row.lastSyncAt ? when(row.lastSyncAt) : "never"}</td>
+          {helpers ? (
             <td>
-              <code>{row.id}</code>
+              {row.status === "pending" ? <ConnectForm viewer={props.viewer} row={row} /> : null}
+              {row.status === "connected" ? (
+                <ActionButton
+                  viewer={props.viewer}
+                  action={`/dashboard/wearables/${row.id}/sync`}
+                  label="Sync"
+                  target={row.id}
+                />
+              ) : null}
             </td>
-            <td>{row.patientRef}</td>
-            <td data-testid="wearable-status">{row.status}</td>
-            <td>{row.provider ?? `offered: ${row.providers.join(", ")}`}</td>
-            <td>{row.lastSyncAt ? when(row.lastSyncAt) : "never"}</td>
-            {helpers ? (
-              <td>
-                {row.status === "pending" ? <ConnectForm viewer={props.viewer} row={row} /> : null}
-                {row.status === "connected" ? (
-                  <ActionButton
-                    viewer={props.viewer}
-                    action={`/dashboard/wearables/${row.id}/sync`}
-                    label="Sync"
-                    target={row.id}
-                  />
-                ) : null}
-              </td>
-            ) : null}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+          ) : null}
+        </tr>
+      ))}
+    </ListTable>
   );
 }
 

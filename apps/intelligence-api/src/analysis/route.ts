@@ -66,3 +66,22 @@ export function analysisRoute<
     },
   });
 }
+
+/** The 200 body an analysis route declares (each route exports it under its own name). */
+export type AnalysisResponseOf<
+  R extends { responses: { 200: { content: { "application/json": { schema: z.ZodType } } } } },
+> = z.infer<R["responses"][200]["content"]["application/json"]["schema"]>;
+
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+const FIRST_EXAMPLE_WEEK = Date.UTC(2026, 5, 1, 9);
+
+/** An example's weekly PHQ-9 scores, the first on 2026-06-01 at 09:00 UTC, one a week after. */
+export function weeklyPhq9Example(scores: readonly number[]) {
+  return scores.map((score, week) => ({
+    instrumentId: "phq9",
+    instrumentName: "PHQ-9",
+    score,
+    maxScore: 27,
+    createdAt: new Date(FIRST_EXAMPLE_WEEK + week * WEEK_MS).toISOString(),
+  }));
+}

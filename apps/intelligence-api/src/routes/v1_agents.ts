@@ -1,4 +1,4 @@
-import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
+import { createRoute, type z } from "@hono/zod-openapi";
 import {
   biomarkerAgent,
   medicationAgent,
@@ -114,54 +114,25 @@ const relapseRoute = agentRoute(
 
 /** The record-level agents: POST /v1/{medication,biomarker,outcome,relapse}/{patientId}/agent. */
 export function registerRecordAgents(service: ServiceApp, options: RecordAgentRouteOptions): void {
-  const medication: RouteHandler<typeof medicationRoute, AppEnv> = async (c) => {
-    const data = await runAgent(
-      medicationAgent,
-      "medications",
-      c.req.valid("param"),
-      c.req.valid("json"),
-      options,
-      c,
-    );
+  service.openapi(medicationRoute, agentHandler(medicationAgent, "medications", options));
+  service.openapi(biomarkerRoute, agentHandler(biomarkerAgent, "panel", options));
+  service.openapi(outcomeRoute, agentHandler(outcomeAgent, "instruments", options));
+  service.openapi(relapseRoute, agentHandler(relapseAgent, "signals", options));
+}
+
+/** The validated request an agent route hands its handler: the patient id and the body. */
+type AgentRequest<Body> = { out: { param: { patientId: string }; json: Body & { context?: string } } };
+
+/** One route's handler: runs the agent over the validated request and answers 200 with its assessment. */
+function agentHandler<Body, Output, Assessment>(
+  agent: RecordAgentDefinition<Body, Output, Assessment>,
+  inputField: string,
+  options: RecordAgentRouteOptions,
+) {
+  return async (c: Context<AppEnv, string, AgentRequest<Body>>) => {
+    const data = await runAgent(agent, inputField, c.req.valid("param"), c.req.valid("json"), options, c);
     return c.json({ ok: true as const, data }, 200);
   };
-  const biomarker: RouteHandler<typeof biomarkerRoute, AppEnv> = async (c) => {
-    const data = await runAgent(
-      biomarkerAgent,
-      "panel",
-      c.req.valid("param"),
-      c.req.valid("json"),
-      options,
-      c,
-    );
-    return c.json({ ok: true as const, data }, 200);
-  };
-  const outcome: RouteHandler<typeof outcomeRoute, AppEnv> = async (c) => {
-    const data = await runAgent(
-      outcomeAgent,
-      "instruments",
-      c.req.valid("param"),
-      c.req.valid("json"),
-      options,
-      c,
-    );
-    return c.json({ ok: true as const, data }, 200);
-  };
-  const relapse: RouteHandler<typeof relapseRoute, AppEnv> = async (c) => {
-    const data = await runAgent(
-      relapseAgent,
-      "signals",
-      c.req.valid("param"),
-      c.req.valid("json"),
-      options,
-      c,
-    );
-    return c.json({ ok: true as const, data }, 200);
-  };
-  service.openapi(medicationRoute, medication);
-  service.openapi(biomarkerRoute, biomarker);
-  service.openapi(outcomeRoute, outcome);
-  service.openapi(relapseRoute, relapse);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ServiceApp } from "@svc/http";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
 import type { AnalysisContext } from "../analysis/pipeline.js";
 import { registerAnalysis } from "../analysis/register.js";
-import { analysisRoute } from "../analysis/route.js";
+import { type AnalysisResponseOf, analysisRoute } from "../analysis/route.js";
 import { analysisFields, LabPanelSchema, PrescriptionSchema } from "../schemas/common.js";
 import { ModuleSignalSchema } from "../schemas/intelligence.js";
 import { PatientContextSchema, PatientReviewSchema } from "../schemas/patient.js";
@@ -100,9 +100,7 @@ const route = analysisRoute({
 /** The body a client sends to POST /v1/biomarker/analyze (before defaults apply). */
 export type BiomarkerAnalyzeRequest = z.input<typeof BiomarkerAnalyzeRequestSchema>;
 /** The 200 body of POST /v1/biomarker/analyze, as the route's response schema declares it. */
-export type BiomarkerAnalysisResponse = z.infer<
-  (typeof route.responses)[200]["content"]["application/json"]["schema"]
->;
+export type BiomarkerAnalysisResponse = AnalysisResponseOf<typeof route>;
 
 export function registerBiomarkerAnalyze(service: ServiceApp, context: AnalysisContext): void {
   registerAnalysis(service, route, { engine: ENGINE_REGISTRY.biomarker, object: RESPONSE_OBJECT }, context);

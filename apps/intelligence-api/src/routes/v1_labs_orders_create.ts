@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
-import { ApiError, type AppEnv, errorResponses, runIdempotent, type ServiceApp } from "@svc/http";
+import { ApiError, type AppEnv, runIdempotent, type ServiceApp } from "@svc/http";
 import { findPanel, insertLabOrder } from "@svc/records";
 import { toLabOrder } from "../labs/body.js";
 import {
@@ -7,7 +7,7 @@ import {
   type LabOrderResponse,
   LabOrderResponseSchema,
 } from "../schemas/labs.js";
-import { IdempotencyHeaderSchema, idempotentResponseHeaders } from "../schemas/resources.js";
+import { idempotentCreate } from "../schemas/resources.js";
 import { scopeOf } from "../scope.js";
 
 // The body types of this route, for clients and tests (from the schemas it declares).
@@ -23,26 +23,13 @@ const route = createRoute({
   summary: "Order a lab panel",
   description:
     "Creates the order in `requested`; a provider must authorize it before collection. Honors `Idempotency-Key`: the same key and body replay the first response; the same key with another body is 422 `idempotency_key_reused`; one still in flight is 409 `idempotency_in_progress`.",
-  request: {
-    headers: IdempotencyHeaderSchema,
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: CreateLabOrderRequestSchema,
-          example: { patientRef: "pt_1001", panelId: "lithium_monitoring" },
-        },
-      },
+  ...idempotentCreate(
+    {
+      schema: CreateLabOrderRequestSchema,
+      example: { patientRef: "pt_1001", panelId: "lithium_monitoring" },
     },
-  },
-  responses: {
-    201: {
-      description: "The order, in `requested`",
-      headers: idempotentResponseHeaders,
-      content: { "application/json": { schema: LabOrderResponseSchema } },
-    },
-    ...errorResponses(400, 402, 409, 413, 422),
-  },
+    { description: "The order, in `requested`", schema: LabOrderResponseSchema },
+  ),
 });
 
 export function registerLabOrdersCreate(service: ServiceApp): void {

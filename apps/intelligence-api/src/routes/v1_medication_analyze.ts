@@ -3,7 +3,7 @@ import type { ServiceApp } from "@svc/http";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
 import type { AnalysisContext } from "../analysis/pipeline.js";
 import { registerAnalysis } from "../analysis/register.js";
-import { analysisRoute } from "../analysis/route.js";
+import { type AnalysisResponseOf, analysisRoute, weeklyPhq9Example } from "../analysis/route.js";
 import { AssessmentSchema, analysisFields, LabPanelSchema, PrescriptionSchema } from "../schemas/common.js";
 import { ModuleSignalSchema } from "../schemas/intelligence.js";
 import { PatientContextSchema, PatientReviewSchema } from "../schemas/patient.js";
@@ -94,66 +94,14 @@ const route = analysisRoute({
     prescriptions: [
       { id: "rx_1", medicationName: "Sertraline 50 mg", status: "active", prescribedAt: "2026-06-20" },
     ],
-    assessments: [
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 20,
-        maxScore: 27,
-        createdAt: "2026-06-01T09:00:00.000Z",
-      },
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 19,
-        maxScore: 27,
-        createdAt: "2026-06-08T09:00:00.000Z",
-      },
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 19,
-        maxScore: 27,
-        createdAt: "2026-06-15T09:00:00.000Z",
-      },
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 16,
-        maxScore: 27,
-        createdAt: "2026-06-22T09:00:00.000Z",
-      },
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 14,
-        maxScore: 27,
-        createdAt: "2026-06-29T09:00:00.000Z",
-      },
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 12,
-        maxScore: 27,
-        createdAt: "2026-07-06T09:00:00.000Z",
-      },
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 10,
-        maxScore: 27,
-        createdAt: "2026-07-13T09:00:00.000Z",
-      },
-    ],
+    assessments: weeklyPhq9Example([20, 19, 19, 16, 14, 12, 10]),
   },
 });
 
 /** The body a client sends to POST /v1/medication/analyze (before defaults apply). */
 export type MedicationAnalyzeRequest = z.input<typeof MedicationAnalyzeRequestSchema>;
 /** The 200 body of POST /v1/medication/analyze, as the route's response schema declares it. */
-export type MedicationAnalysisResponse = z.infer<
-  (typeof route.responses)[200]["content"]["application/json"]["schema"]
->;
+export type MedicationAnalysisResponse = AnalysisResponseOf<typeof route>;
 
 export function registerMedicationAnalyze(service: ServiceApp, context: AnalysisContext): void {
   registerAnalysis(service, route, { engine: ENGINE_REGISTRY.medication, object: RESPONSE_OBJECT }, context);

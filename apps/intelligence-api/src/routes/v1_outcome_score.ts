@@ -3,7 +3,7 @@ import type { ServiceApp } from "@svc/http";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
 import type { AnalysisContext } from "../analysis/pipeline.js";
 import { registerAnalysis } from "../analysis/register.js";
-import { analysisRoute } from "../analysis/route.js";
+import { type AnalysisResponseOf, analysisRoute, weeklyPhq9Example } from "../analysis/route.js";
 import { AssessmentSchema, analysisFields } from "../schemas/common.js";
 import { ConfidenceLevelSchema } from "../schemas/intelligence.js";
 
@@ -54,36 +54,7 @@ const route = analysisRoute({
   request: OutcomeScoreRequestSchema,
   data: OutcomeDataSchema,
   example: {
-    assessments: [
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 20,
-        maxScore: 27,
-        createdAt: "2026-06-01T09:00:00.000Z",
-      },
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 17,
-        maxScore: 27,
-        createdAt: "2026-06-08T09:00:00.000Z",
-      },
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 14,
-        maxScore: 27,
-        createdAt: "2026-06-15T09:00:00.000Z",
-      },
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 11,
-        maxScore: 27,
-        createdAt: "2026-06-22T09:00:00.000Z",
-      },
-    ],
+    assessments: weeklyPhq9Example([20, 17, 14, 11]),
     avgSleepHours: 7.5,
     dmseLatencyPctChange: -10,
   },
@@ -92,9 +63,7 @@ const route = analysisRoute({
 /** The body a client sends to POST /v1/outcome/score (before defaults apply). */
 export type OutcomeScoreRequest = z.input<typeof OutcomeScoreRequestSchema>;
 /** The 200 body of POST /v1/outcome/score, as the route's response schema declares it. */
-export type OutcomeScoreResponse = z.infer<
-  (typeof route.responses)[200]["content"]["application/json"]["schema"]
->;
+export type OutcomeScoreResponse = AnalysisResponseOf<typeof route>;
 
 export function registerOutcomeScore(service: ServiceApp, context: AnalysisContext): void {
   registerAnalysis(service, route, { engine: ENGINE_REGISTRY.outcome, object: RESPONSE_OBJECT }, context);

@@ -3,7 +3,7 @@ import type { ServiceApp } from "@svc/http";
 import { ENGINE_REGISTRY } from "@svc/intelligence";
 import type { AnalysisContext } from "../analysis/pipeline.js";
 import { registerAnalysis } from "../analysis/register.js";
-import { analysisRoute } from "../analysis/route.js";
+import { type AnalysisResponseOf, analysisRoute, weeklyPhq9Example } from "../analysis/route.js";
 import { AssessmentSchema, analysisFields } from "../schemas/common.js";
 import { ConfidenceLevelSchema } from "../schemas/intelligence.js";
 
@@ -60,36 +60,7 @@ const route = analysisRoute({
   request: RelapsePredictRequestSchema,
   data: RelapseDataSchema,
   example: {
-    assessments: [
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 8,
-        maxScore: 27,
-        createdAt: "2026-06-01T09:00:00.000Z",
-      },
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 10,
-        maxScore: 27,
-        createdAt: "2026-06-08T09:00:00.000Z",
-      },
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 14,
-        maxScore: 27,
-        createdAt: "2026-06-15T09:00:00.000Z",
-      },
-      {
-        instrumentId: "phq9",
-        instrumentName: "PHQ-9",
-        score: 17,
-        maxScore: 27,
-        createdAt: "2026-06-22T09:00:00.000Z",
-      },
-    ],
+    assessments: weeklyPhq9Example([8, 10, 14, 17]),
     avgSleepHours: 5,
     daysSinceLastVisit: 60,
   },
@@ -98,9 +69,7 @@ const route = analysisRoute({
 /** The body a client sends to POST /v1/relapse/predict (before defaults apply). */
 export type RelapsePredictRequest = z.input<typeof RelapsePredictRequestSchema>;
 /** The 200 body of POST /v1/relapse/predict, as the route's response schema declares it. */
-export type RelapsePredictionResponse = z.infer<
-  (typeof route.responses)[200]["content"]["application/json"]["schema"]
->;
+export type RelapsePredictionResponse = AnalysisResponseOf<typeof route>;
 
 export function registerRelapsePredict(service: ServiceApp, context: AnalysisContext): void {
   registerAnalysis(service, route, { engine: ENGINE_REGISTRY.relapse, object: RESPONSE_OBJECT }, context);

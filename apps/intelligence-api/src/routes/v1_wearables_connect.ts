@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
-import { type AppEnv, errorResponses, runIdempotent, type ServiceApp } from "@svc/http";
+import { type AppEnv, runIdempotent, type ServiceApp } from "@svc/http";
 import { insertConnection, PROVIDER_CODES } from "@svc/records";
-import { IdempotencyHeaderSchema, idempotentResponseHeaders } from "../schemas/resources.js";
+import { idempotentCreate } from "../schemas/resources.js";
 import {
   ConnectRequestSchema,
   type WearableConnectionResponse,
@@ -23,26 +23,10 @@ const route = createRoute({
   summary: "Connect a wearable",
   description:
     "Creates a pending connection and returns `connect.url`, a service-hosted page listing the selected providers, to send to the patient. Honors `Idempotency-Key` like POST /v1/labs/orders.",
-  request: {
-    headers: IdempotencyHeaderSchema,
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: ConnectRequestSchema,
-          example: { patientRef: "pt_w1", providers: ["OURA", "GARMIN"] },
-        },
-      },
-    },
-  },
-  responses: {
-    201: {
-      description: "The pending connection",
-      headers: idempotentResponseHeaders,
-      content: { "application/json": { schema: WearableConnectionResponseSchema } },
-    },
-    ...errorResponses(400, 402, 409, 413, 422),
-  },
+  ...idempotentCreate(
+    { schema: ConnectRequestSchema, example: { patientRef: "pt_w1", providers: ["OURA", "GARMIN"] } },
+    { description: "The pending connection", schema: WearableConnectionResponseSchema },
+  ),
 });
 
 export function registerWearablesConnect(service: ServiceApp): void {

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { checkNewWebhookEndpoint, insertWebhookEndpoint } from "@svc/delivery";
-import { type AppEnv, errorResponses, runIdempotent, type ServiceApp } from "@svc/http";
-import { IdempotencyHeaderSchema, idempotentResponseHeaders } from "../schemas/resources.js";
+import { type AppEnv, runIdempotent, type ServiceApp } from "@svc/http";
+import { idempotentCreate } from "../schemas/resources.js";
 import {
   type CreateWebhookEndpointRequest,
   CreateWebhookEndpointRequestSchema,
@@ -22,26 +22,13 @@ const route = createRoute({
   summary: "Add an endpoint",
   description:
     "Registers an endpoint in the key's mode and answers its signing secret (`whsec_...`) this once. The URL is checked as the dashboard and the CLI check it: live endpoints need `https://`, and no endpoint may resolve to a private, loopback, link-local or metadata address (test mode may use loopback where the operator allows it). At most 16 endpoints per mode (409 `conflict`). Honors `Idempotency-Key`, as the other creates do.",
-  request: {
-    headers: IdempotencyHeaderSchema,
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: CreateWebhookEndpointRequestSchema,
-          example: { url: "https://93.184.215.14/svc-hooks" },
-        },
-      },
-    },
-  },
-  responses: {
-    201: {
+  ...idempotentCreate(
+    { schema: CreateWebhookEndpointRequestSchema, example: { url: "https://93.184.215.14/svc-hooks" } },
+    {
       description: "The endpoint, with its signing secret (shown this once)",
-      headers: idempotentResponseHeaders,
-      content: { "application/json": { schema: WebhookEndpointSecretResponseSchema } },
+      schema: WebhookEndpointSecretResponseSchema,
     },
-    ...errorResponses(400, 402, 409, 413, 422),
-  },
+  ),
 });
 
 export function registerWebhookEndpointsCreate(service: ServiceApp): void {

@@ -7,6 +7,7 @@ import {
   type WebhookEndpointRow,
 } from "@svc/delivery";
 import { type AppEnv, errorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
+import { jsonBody } from "../schemas/resources.js";
 import {
   EndpointIdParams,
   type UpdateWebhookEndpointRequest,
@@ -30,12 +31,7 @@ const route = createRoute({
     "Changes the URL (checked by the same address rules as a new endpoint), the status (`disabled` stops new deliveries, `enabled` resumes them), or both at once; give at least one. A refused URL changes nothing.",
   request: {
     params: EndpointIdParams,
-    body: {
-      required: true,
-      content: {
-        "application/json": { schema: UpdateWebhookEndpointRequestSchema, example: { status: "disabled" } },
-      },
-    },
+    body: jsonBody(UpdateWebhookEndpointRequestSchema, { status: "disabled" }),
   },
   responses: {
     200: jsonAnswer("The endpoint as changed", WebhookEndpointResponseSchema),

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { decimalInteger, rateLimitHeaders } from "@svc/http";
+import { decimalInteger, errorResponses, rateLimitHeaders } from "@svc/http";
 
 /** Shapes shared by the resource endpoints (lab orders, wearable connections, events). */
 
@@ -72,3 +72,30 @@ export const idempotentResponseHeaders = {
     description: "`true` when this is the stored response of an earlier request with the same key.",
   },
 };
+
+/** A route's required JSON body, with the example the document shows. */
+export function jsonBody<S extends z.ZodType>(schema: S, example: z.input<S>) {
+  return { required: true as const, content: { "application/json": { schema, example } } };
+}
+
+/**
+ * The request and answers of an idempotent create (lab orders, wearable connections, webhook
+ * endpoints): the `Idempotency-Key` header, the JSON body, a 201 carrying the replay header, and
+ * the errors a keyed create can answer (409 in flight, 422 key reused with another body).
+ */
+export function idempotentCreate<Req extends z.ZodType, Res>(
+  body: { schema: Req; example: z.input<Req> },
+  created: { description: string; schema: Res },
+) {
+  return {
+    request: { headers: IdempotencyHeaderSchema, body: jsonBody(body.schema, body.example) },
+    responses: {
+      201: {
+        description: created.description,
+        headers: idempotentResponseHeaders,
+        content: { "application/json": { schema: created.schema } },
+      },
+      ...errorResponses(400, 402, 409, 413, 422),
+    },
+  };
+}

@@ -1,7 +1,10 @@
+import type { Db } from "@svc/db";
 import { ApiError, type AppEnv, authOf, type HygieneIssue, type RoutePolicy } from "@svc/http";
 import type { Refusal } from "@svc/refusal";
 import type { Context } from "hono";
+import { appendVersion } from "../data/records.js";
 import { invalidSelection } from "../errors.js";
+import type { Change } from "../version-content.js";
 
 /** Organization keys only, with the operation's scope (contract: Authentication, table). */
 export const READ: RoutePolicy = { keys: ["organization"], scope: "mse:read" };
@@ -22,6 +25,23 @@ export function caller(c: Context<AppEnv>): { orgId: string; keyId: string } {
   const auth = authOf(c, "api_key");
   if (!auth.orgId) throw new ApiError("forbidden", "Organization keys can call only the MSE Record API.");
   return { orgId: auth.orgId, keyId: auth.keyId };
+}
+
+/**
+ * Appends the next version of the visit's MSE for the caller (a write or a patch whose selection
+ * the route has checked); answers the write's result and its risk with the safety event it wrote.
+ */
+export async function appendCallerVersion(
+  db: Db,
+  c: Context<AppEnv>,
+  visitId: string,
+  body: { patientId: string; clinicianId?: string | undefined },
+  change: Change,
+) {
+  const { orgId, keyId } = caller(c);
+  const input = { orgId, keyId, visitId, patientId: body.patientId, clinicianId: body.clinicianId };
+  const result = await appendVersion(db, input, change);
+  return { result, risk: { ...result.risk, safetyEventId: result.safetyEventId } };
 }
 
 /**

@@ -1,11 +1,10 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { validateSelection } from "@svc/mse-catalog";
-import { appendVersion } from "../data/records.js";
 import { invalidSelection } from "../errors.js";
 import { VisitIdParamSchema } from "../schemas/common.js";
 import { PatchRequestSchema, type PatchResponse, PatchResponseSchema } from "../schemas/record.js";
-import { caller, TAG, WRITE } from "./common.js";
+import { appendCallerVersion, TAG, WRITE } from "./common.js";
 
 /** The body a client sends to PATCH /v1/mse/{visitId}. */
 export type MsePatchRequest = z.input<typeof PatchRequestSchema>;
@@ -44,17 +43,15 @@ export function registerMsePatch(service: ServiceApp): void {
     const body = c.req.valid("json");
     const checked = validateSelection(body.selection, { partial: true });
     if (!checked.ok) throw invalidSelection(checked.errors);
-    const { orgId, keyId } = caller(c);
-    const result = await appendVersion(
-      service.deps.db,
-      { orgId, keyId, visitId, patientId: body.patientId, clinicianId: body.clinicianId },
-      { kind: "patch", patch: checked.selection },
-    );
+    const { result, risk } = await appendCallerVersion(service.deps.db, c, visitId, body, {
+      kind: "patch",
+      patch: checked.selection,
+    });
     const response: PatchResponse = {
       ok: true,
       version: result.version,
       patchedDomains: result.patchedDomains,
-      risk: { ...result.risk, safetyEventId: result.safetyEventId },
+      risk,
     };
     return c.json(response, 200);
   };

@@ -1,11 +1,10 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { type AppEnv, flatErrorResponses, jsonAnswer, type ServiceApp } from "@svc/http";
 import { validateSelection } from "@svc/mse-catalog";
-import { appendVersion } from "../data/records.js";
 import { invalidSelection } from "../errors.js";
 import { VisitIdParamSchema } from "../schemas/common.js";
 import { WriteRequestSchema, type WriteResponse, WriteResponseSchema } from "../schemas/record.js";
-import { caller, TAG, WRITE } from "./common.js";
+import { appendCallerVersion, TAG, WRITE } from "./common.js";
 
 /** The body a client sends to POST /v1/mse/{visitId}. */
 export type MseWriteRequest = z.input<typeof WriteRequestSchema>;
@@ -54,17 +53,11 @@ export function registerMseWrite(service: ServiceApp): void {
     const body = c.req.valid("json");
     const checked = validateSelection(body.selection);
     if (!checked.ok) throw invalidSelection(checked.errors);
-    const { orgId, keyId } = caller(c);
-    const result = await appendVersion(
-      service.deps.db,
-      { orgId, keyId, visitId, patientId: body.patientId, clinicianId: body.clinicianId },
-      { kind: "write", selection: checked.selection },
-    );
-    const response: WriteResponse = {
-      ok: true,
-      version: result.version,
-      risk: { ...result.risk, safetyEventId: result.safetyEventId },
-    };
+    const { result, risk } = await appendCallerVersion(service.deps.db, c, visitId, body, {
+      kind: "write",
+      selection: checked.selection,
+    });
+    const response: WriteResponse = { ok: true, version: result.version, risk };
     return c.json(response, 200);
   };
   service.openapi(route, handler, WRITE);
