@@ -921,29 +921,25 @@ export function resolveBiomarkerParams(overrides: unknown): BiomarkerParams {
   return merged;
 }
 
-/** Runs the biomarker engine. Never throws on in-bound input. */
-export function analyzeBiomarkers(
-  input: BiomarkerInput,
-  options: EngineOptions<BiomarkerParams>,
-): EngineRun<BiomarkerData> {
-  const { params, model } = engineParams(BIOMARKER_MODEL_KEY, BIOMARKER_DEFAULT_PARAMS, options);
-  const now = options.now.getTime();
-  const nowIso = options.now.toISOString();
-  const labs = input.labs ?? [];
-
-  const collected = collectReadings(labs);
+/** One signal per analyte read; worst tone first, ties in input order. */
+function builtSignals(collected: Collected, params: BiomarkerParams, now: number, nowIso: string): Built[] {
   const built: Built[] = [];
   for (const readings of collected.byKey.values()) {
     const b = biomarkerSignal(readings, params, now, nowIso);
     if (b) built.push(b);
   }
-  // Worst tone first; ties in input order.
   built.sort((a, b) => TONE_RANK[b.tone] - TONE_RANK[a.tone] || a.order - b.order);
-  // Decision 171: signals of names the table does not know keep the worst few (the sort above);
-  // the status, the headline's counts and the review flag still count every one.
+  return built;
+}
+
+/**
+ * Decision 171: signals of names the table does not know keep the worst few (the order of `built`);
+ * the status, the headline's counts and the review flag still count every one.
+ */
+function shownSignals(built: readonly Built[]): { shown: Built[]; left: number; criticalLeft: number } {
   const shown: Built[] = [];
-  let unrecognisedLeft = 0;
-  let unrecognisedCriticalLeft = 0;
+  let left = 0;
+  let criticalLeft = 0;
   let unrecognisedShown = 0;
   for (const b of built) {
     if (b.mapped) shown.push(b);
@@ -951,14 +947,133 @@ export function analyzeBiomarkers(
       unrecognisedShown += 1;
       shown.push(b);
     } else {
-      unrecognisedLeft += 1;
-      if (b.tone === "critical") unrecognisedCriticalLeft += 1;
+      left += 1;
+      if (b.tone === "critical") criticalLeft += 1;
     }
   }
+  return { shown, left, criticalLeft };
+}
+
+/**
+ * The status: the worst signal, raised by a current unflagged value outside the service's range
+ * (decision 182), and critical whenever a current value is beyond a critical limit (decision 67).
+ */
+function biomarkerStatus(
+  built: readonly Built[],
+  outOfRange: readonly BiomarkerValueFinding[],
+  unflaggedCritical: readonly string[],
+): BiomarkerStatus {
+  const worstSignal: BiomarkerStatus = built.length === 0 ? "no_flags" : (built[0] as Built).tone;
+  const worstOutOfRange = outOfRange.reduce<BiomarkerStatus>((worst, f) => {
+    const tone = f.level === undefined || f.level === "none" ? "no_flags" : toneOfLevel(f.level);
+    return BIOMARKER_STATUS_ORDER.indexOf(tone) > BIOMARKER_STATUS_ORDER.indexOf(worst) ? tone : worst;
+  }, worstSignal);
+  return unflaggedCritical.length > 0 ? "critical" : worstOutOfRange;
+}
+
+/** Earlier criticals and readings not evaluated lower the confidence: each is named as a reason. */
+function findingReasons(findings: Findings): string[] {
+  const reasons: string[] = [];
+  if (findings.counts.earlierCritical > 0)
+    reasons.push(
+      `Earlier reading(s) beyond a critical limit, no longer the current value: ${listSome(findings.earlierCriticalListed, findings.counts.earlierCritical)}.`,
+    );
+  if (findings.counts.notEvaluated > 0)
+    reasons.push(
+      `${findings.counts.notEvaluated} reading(s) not evaluated against the service's ranges: ${listSome(findings.notEvaluatedListed, findings.counts.notEvaluated)}.`,
+    );
+  return reasons;
+}
+
+/**
+ * The patient-over-time review: named and reviewed as the JSON door maps its levels; the status
+ * keeps describing the readings.
+ */
+function biomarkerPatientReview(
+  input: BiomarkerInput,
+  labs: readonly LabPanel[],
+  now: Date,
+): PatientReview | null {
+  return doorPatientReview({
+    ...(input.patient === undefined ? {} : { patient: input.patient }),
+    medicines: medicinesOfPrescriptions(input.prescriptions ?? []),
+    readings: readingsOfLabPanels(labs),
+    now,
+  });
+}
+
+/** Everything the summary of a biomarker run is built from. */
+interface BiomarkerReading {
+  status: BiomarkerStatus;
+  built: readonly Built[];
+  collected: Collected;
+  labCount: number;
+  findings: Findings;
+  signals: readonly ModuleSignal[];
+  unflaggedCritical: readonly string[];
+  implausible: readonly string[];
+  outOfRange: readonly BiomarkerValueFinding[];
+  unitUnread: readonly BiomarkerValueFinding[];
+  unrecognisedLine: readonly string[];
+  reviewed: ReturnType<typeof patientReviewSummary>;
+}
+
+function biomarkerSummary(r: BiomarkerReading): EngineFacts["summary"] {
+  return {
+    status: r.status,
+    headline: [
+      biomarkerHeadline(
+        r.built,
+        r.collected,
+        r.labCount,
+        r.unflaggedCritical,
+        r.findings.counts.notEvaluated,
+      ),
+      ...(r.outOfRange.length > 0
+        ? [
+            `Outside the service's range though not flagged by the laboratory: ${listSome(
+              r.outOfRange.map((f) => f.detail),
+              r.outOfRange.length,
+            )}.`,
+          ]
+        : []),
+      ...r.unrecognisedLine,
+      ...(r.reviewed.headline === null ? [] : [r.reviewed.headline]),
+    ].join(" "),
+    flagged: [
+      ...r.signals.map((s) => s.label),
+      ...r.unrecognisedLine,
+      ...r.unflaggedCritical,
+      ...r.outOfRange.map((f) => f.detail),
+      ...r.implausible,
+      ...r.unitUnread.map((f) => f.detail),
+      ...r.reviewed.flagged,
+    ],
+    requiresClinicianReview:
+      r.unflaggedCritical.length > 0 ||
+      r.implausible.length > 0 ||
+      r.unitUnread.length > 0 ||
+      r.outOfRange.some((f) => f.level === "moderate" || f.level === "high") ||
+      r.built.some((b) => b.tone === "critical" || b.tone === "elevated") ||
+      r.reviewed.requiresClinicianReview,
+  };
+}
+
+/** Runs the biomarker engine. Never throws on in-bound input. */
+export function analyzeBiomarkers(
+  input: BiomarkerInput,
+  options: EngineOptions<BiomarkerParams>,
+): EngineRun<BiomarkerData> {
+  const { params, model } = engineParams(BIOMARKER_MODEL_KEY, BIOMARKER_DEFAULT_PARAMS, options);
+  const nowIso = options.now.toISOString();
+  const labs = input.labs ?? [];
+
+  const collected = collectReadings(labs);
+  const built = builtSignals(collected, params, options.now.getTime(), nowIso);
+  const { shown, left: unrecognisedLeft, criticalLeft: unrecognisedCriticalLeft } = shownSignals(built);
   const signals = shown.map((b) => b.signal);
   const findings = valueFindings(collected);
   const unflaggedCritical = unflaggedCurrentCriticals(collected);
-  const implausible = currentImplausibles(collected);
   // Decision 182: the current reading of an analyte the laboratory did not flag, outside the
   // service's range, is the same finding the agent tool gives: named, and raising the status to
   // its level (review from moderate), as a signal of that tone would.
@@ -966,22 +1081,9 @@ export function analyzeBiomarkers(
   // Decision 182: a current value not evaluated for its unit is "not assessed": named and
   // reviewed, as the agent tool flags it, without raising the status (nothing was read).
   const unitUnread = findings.kept.filter((f) => f.finding === "not_evaluated_unit" && f.current);
-  const worstSignal: BiomarkerStatus = built.length === 0 ? "no_flags" : (built[0] as Built).tone;
-  const worstOutOfRange = outOfRange.reduce<BiomarkerStatus>((worst, f) => {
-    const tone = f.level === undefined || f.level === "none" ? "no_flags" : toneOfLevel(f.level);
-    return BIOMARKER_STATUS_ORDER.indexOf(tone) > BIOMARKER_STATUS_ORDER.indexOf(worst) ? tone : worst;
-  }, worstSignal);
-  // Decision 67: a current value beyond a critical limit makes the status critical, flagged or not.
-  const status: BiomarkerStatus = unflaggedCritical.length > 0 ? "critical" : worstOutOfRange;
+  const status = biomarkerStatus(built, outOfRange, unflaggedCritical);
   const confidence = biomarkerConfidence(built, collected, params);
-  if (findings.counts.earlierCritical > 0)
-    confidence.reasons.push(
-      `Earlier reading(s) beyond a critical limit, no longer the current value: ${listSome(findings.earlierCriticalListed, findings.counts.earlierCritical)}.`,
-    );
-  if (findings.counts.notEvaluated > 0)
-    confidence.reasons.push(
-      `${findings.counts.notEvaluated} reading(s) not evaluated against the service's ranges: ${listSome(findings.notEvaluatedListed, findings.counts.notEvaluated)}.`,
-    );
+  confidence.reasons.push(...findingReasons(findings));
   const omitted: BiomarkerOmitted = {
     unrecognisedSignals: unrecognisedLeft,
     unrecognisedCritical: unrecognisedCriticalLeft,
@@ -995,50 +1097,23 @@ export function analyzeBiomarkers(
           `${unrecognisedLeft} more flagged analyte(s) not in the psychiatric-relevance map, ${unrecognisedCriticalLeft} of them flagged critical, are not listed one by one; review them in the laboratory report.`,
         ]
       : [];
-
-  // The patient-over-time review: named and reviewed as the JSON door maps its
-  // levels; the status keeps describing the readings.
-  const patientReview = doorPatientReview({
-    ...(input.patient === undefined ? {} : { patient: input.patient }),
-    medicines: medicinesOfPrescriptions(input.prescriptions ?? []),
-    readings: readingsOfLabPanels(labs),
-    now: options.now,
-  });
-  const reviewed = patientReviewSummary(patientReview);
+  const patientReview = biomarkerPatientReview(input, labs, options.now);
 
   const facts: EngineFacts = {
-    summary: {
+    summary: biomarkerSummary({
       status,
-      headline: [
-        biomarkerHeadline(built, collected, labs.length, unflaggedCritical, findings.counts.notEvaluated),
-        ...(outOfRange.length > 0
-          ? [
-              `Outside the service's range though not flagged by the laboratory: ${listSome(
-                outOfRange.map((f) => f.detail),
-                outOfRange.length,
-              )}.`,
-            ]
-          : []),
-        ...unrecognisedLine,
-        ...(reviewed.headline === null ? [] : [reviewed.headline]),
-      ].join(" "),
-      flagged: [
-        ...signals.map((s) => s.label),
-        ...unrecognisedLine,
-        ...unflaggedCritical,
-        ...outOfRange.map((f) => f.detail),
-        ...implausible,
-        ...unitUnread.map((f) => f.detail),
-        ...reviewed.flagged,
-      ],
-      requiresClinicianReview:
-        unflaggedCritical.length > 0 ||
-        implausible.length > 0 ||
-        unitUnread.length > 0 ||
-        outOfRange.some((f) => f.level === "moderate" || f.level === "high") ||
-        built.some((b) => b.tone === "critical" || b.tone === "elevated") ||
-        reviewed.requiresClinicianReview,
-    },
+      built,
+      collected,
+      labCount: labs.length,
+      findings,
+      signals,
+      unflaggedCritical,
+      implausible: currentImplausibles(collected),
+      outOfRange,
+      unitUnread,
+      unrecognisedLine,
+      reviewed: patientReviewSummary(patientReview),
+    }),
     confidence,
     inputs: biomarkerInputs(labs, collected.readings),
     current: { score: null, status },

@@ -362,96 +362,100 @@ export interface TrajectoryRead {
   betterPcts: number[];
 }
 
-/**
- * Reads assessments once: parses each createdAt (unreadable dates and non-finite scores are
- * skipped), groups by instrument (recognised instruments under their table key) and returns the
- * trajectory of the instrument with the most readable administrations among those whose direction
- * is known, else among all (ties: the one with the newest administration, then the alphabetically
- * first key), plus the readable times/percentages of that instrument for windowed
- * statistics. Order of the input does not matter; equal timestamps keep input order (the first
- * of them is "first", the last of them is "last"). Null when no administration is readable.
- */
-export function readTrajectory(
-  assessments: readonly Assessment[] | undefined,
-  /** Each assessment's parsed createdAt (assessmentTimes), when the caller has them already. */
-  times?: readonly (number | null)[],
-): TrajectoryRead | null {
-  if (!assessments || assessments.length === 0) return null;
-  const groups = new Map<string, Group>();
-  // instrumentId -> instrumentName -> group: most requests repeat one or two pairs, so each pair
-  // is recognised once.
-  const byPair = new Map<string, Map<string, Group>>();
-  let newestAt = Number.NEGATIVE_INFINITY;
-  let readable = 0;
-  for (let i = 0; i < assessments.length; i++) {
-    const a = assessments[i] as Assessment;
-    const t = times ? (times[i] ?? null) : parseTime(a.createdAt);
-    if (t === null || !Number.isFinite(a.score) || !Number.isFinite(a.maxScore) || a.maxScore <= 0) continue;
-    readable += 1;
-    if (t > newestAt) newestAt = t;
-    let byName = byPair.get(a.instrumentId);
-    if (byName === undefined) {
-      byName = new Map();
-      byPair.set(a.instrumentId, byName);
-    }
-    let g = byName.get(a.instrumentName);
-    if (g === undefined) {
-      const known = recogniseInstrument(a.instrumentId, a.instrumentName);
-      const key = known ?? instrumentKeyOf(a);
-      g = groups.get(key);
-      if (g === undefined) {
-        g = {
-          key,
-          known,
-          direction: known ? INSTRUMENTS[known].direction : null,
-          n: 0,
-          times: [],
-          pcts: [],
-          invalid: 0,
-          valid: [],
-          worsePcts: [],
-          betterPcts: [],
-          firstAt: t,
-          firstPct: 0,
-          lastAt: t,
-          lastPct: 0,
-          lastName: a.instrumentName,
-        };
-        groups.set(key, g);
-      }
-      byName.set(a.instrumentName, g);
-    }
-    const raw = clamp(percentOfScale(g.known, a.score, a.maxScore), 0, 100);
-    const toward = (r: number) => (g.direction === "higher_is_better" ? 100 - r : r);
-    const pct = toward(raw);
-    if (g.known !== null && totalValidity(g.known, a.score, a.maxScore) === "invalid") {
-      const near = nearestFormTotals(g.known, a.score, a.maxScore);
-      g.invalid += 1;
-      g.valid.push(false);
-      g.worsePcts.push(toward(clamp(percentOfScale(g.known, near.worse, a.maxScore), 0, 100)));
-      g.betterPcts.push(toward(clamp(percentOfScale(g.known, near.better, a.maxScore), 0, 100)));
-    } else {
-      g.valid.push(true);
-      g.worsePcts.push(pct);
-      g.betterPcts.push(pct);
-    }
-    if (g.n === 0) {
-      g.firstPct = pct;
-      g.lastPct = pct;
-    }
-    g.n += 1;
-    g.times.push(t);
-    g.pcts.push(pct);
-    if (t < g.firstAt) {
-      g.firstAt = t;
-      g.firstPct = pct;
-    }
-    if (t >= g.lastAt) {
-      g.lastAt = t;
-      g.lastPct = pct;
-      g.lastName = a.instrumentName;
-    }
+/** A new instrument group, opened by its first readable administration. */
+function newGroup(key: string, known: InstrumentId | null, t: number, name: string): Group {
+  return {
+    key,
+    known,
+    direction: known ? INSTRUMENTS[known].direction : null,
+    n: 0,
+    times: [],
+    pcts: [],
+    invalid: 0,
+    valid: [],
+    worsePcts: [],
+    betterPcts: [],
+    firstAt: t,
+    firstPct: 0,
+    lastAt: t,
+    lastPct: 0,
+    lastName: name,
+  };
+}
+
+/** The instrument groups of a read, by table key (recognised instruments) or by instrumentKeyOf. */
+interface InstrumentGroups {
+  groups: Map<string, Group>;
+  /**
+   * instrumentId -> instrumentName -> group: most requests repeat one or two pairs, so each pair
+   * is recognised once.
+   */
+  byPair: Map<string, Map<string, Group>>;
+}
+
+/** The group of an administration, opened at time `t` when it is the instrument's first. */
+function groupOf(read: InstrumentGroups, a: Assessment, t: number): Group {
+  let byName = read.byPair.get(a.instrumentId);
+  if (byName === undefined) {
+    byName = new Map();
+    read.byPair.set(a.instrumentId, byName);
   }
+  let g = byName.get(a.instrumentName);
+  if (g === undefined) {
+    const known = recogniseInstrument(a.instrumentId, a.instrumentName);
+    const key = known ?? instrumentKeyOf(a);
+    g = read.groups.get(key);
+    if (g === undefined) {
+      g = newGroup(key, known, t, a.instrumentName);
+      read.groups.set(key, g);
+    }
+    byName.set(a.instrumentName, g);
+  }
+  return g;
+}
+
+/**
+ * Adds one administration to its group: its percentage toward the worse end, and for a total no
+ * form of the instrument can give, the nearest valid totals toward either end.
+ */
+function addAdministration(g: Group, a: Assessment, t: number): void {
+  const raw = clamp(percentOfScale(g.known, a.score, a.maxScore), 0, 100);
+  const toward = (r: number) => (g.direction === "higher_is_better" ? 100 - r : r);
+  const pct = toward(raw);
+  if (g.known !== null && totalValidity(g.known, a.score, a.maxScore) === "invalid") {
+    const near = nearestFormTotals(g.known, a.score, a.maxScore);
+    g.invalid += 1;
+    g.valid.push(false);
+    g.worsePcts.push(toward(clamp(percentOfScale(g.known, near.worse, a.maxScore), 0, 100)));
+    g.betterPcts.push(toward(clamp(percentOfScale(g.known, near.better, a.maxScore), 0, 100)));
+  } else {
+    g.valid.push(true);
+    g.worsePcts.push(pct);
+    g.betterPcts.push(pct);
+  }
+  if (g.n === 0) {
+    g.firstPct = pct;
+    g.lastPct = pct;
+  }
+  g.n += 1;
+  g.times.push(t);
+  g.pcts.push(pct);
+  if (t < g.firstAt) {
+    g.firstAt = t;
+    g.firstPct = pct;
+  }
+  if (t >= g.lastAt) {
+    g.lastAt = t;
+    g.lastPct = pct;
+    g.lastName = a.instrumentName;
+  }
+}
+
+/**
+ * The group whose trajectory is read: the most administrations among groups whose direction is
+ * known, else among all; ties to the newest administration, then the alphabetically first key.
+ */
+function chosenGroup(groups: ReadonlyMap<string, Group>): Group | null {
   let best: Group | null = null;
   for (const g of groups.values()) {
     const knownFirst = (g.direction !== null) !== (best?.direction !== null);
@@ -466,14 +470,22 @@ export function readTrajectory(
       best = g;
     }
   }
-  if (best === null) return null;
+  return best;
+}
+
+function trajectoryReadOf(
+  best: Group,
+  instruments: number,
+  newestAt: number,
+  readable: number,
+): TrajectoryRead {
   return {
     trajectory: {
       instrumentKey: best.key,
       known: best.known,
       direction: best.direction,
       instrumentName: best.lastName,
-      instruments: groups.size,
+      instruments,
       n: best.n,
       invalid: best.invalid,
       firstAt: best.firstAt,
@@ -491,6 +503,37 @@ export function readTrajectory(
     worsePcts: best.worsePcts,
     betterPcts: best.betterPcts,
   };
+}
+
+/**
+ * Reads assessments once: parses each createdAt (unreadable dates and non-finite scores are
+ * skipped), groups by instrument (recognised instruments under their table key) and returns the
+ * trajectory of the instrument with the most readable administrations among those whose direction
+ * is known, else among all (ties: the one with the newest administration, then the alphabetically
+ * first key), plus the readable times/percentages of that instrument for windowed
+ * statistics. Order of the input does not matter; equal timestamps keep input order (the first
+ * of them is "first", the last of them is "last"). Null when no administration is readable.
+ */
+export function readTrajectory(
+  assessments: readonly Assessment[] | undefined,
+  /** Each assessment's parsed createdAt (assessmentTimes), when the caller has them already. */
+  times?: readonly (number | null)[],
+): TrajectoryRead | null {
+  if (!assessments || assessments.length === 0) return null;
+  const instruments: InstrumentGroups = { groups: new Map(), byPair: new Map() };
+  let newestAt = Number.NEGATIVE_INFINITY;
+  let readable = 0;
+  for (let i = 0; i < assessments.length; i++) {
+    const a = assessments[i] as Assessment;
+    const t = times ? (times[i] ?? null) : parseTime(a.createdAt);
+    if (t === null || !Number.isFinite(a.score) || !Number.isFinite(a.maxScore) || a.maxScore <= 0) continue;
+    readable += 1;
+    if (t > newestAt) newestAt = t;
+    addAdministration(groupOf(instruments, a, t), a, t);
+  }
+  const best = chosenGroup(instruments.groups);
+  if (best === null) return null;
+  return trajectoryReadOf(best, instruments.groups.size, newestAt, readable);
 }
 
 /** Least-squares slope and the points it used. */

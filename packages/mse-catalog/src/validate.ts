@@ -1,5 +1,6 @@
 import { getDomain, SUPPORTING_SIGNALS } from "./catalog.js";
 import {
+  type CatalogDomain,
   CONFIDENCE_VALUES,
   type Confidence,
   CSSRS_ITEM_IDS,
@@ -109,6 +110,139 @@ function validateCssrs(domain: string, raw: unknown, errors: ErrorList): CssrsAn
   return ordered;
 }
 
+/** Contradictory pairs among the values chosen, reported once per pair in catalog order. */
+function checkContradictions(
+  key: string,
+  domain: CatalogDomain,
+  chosen: ReadonlySet<string>,
+  errors: ErrorList,
+): void {
+  for (const option of domain.options) {
+    if (!chosen.has(option.value)) continue;
+    for (const other of option.excludes ?? []) {
+      const otherIndex = domain.options.findIndex((o) => o.value === other);
+      const thisIndex = domain.options.indexOf(option);
+      if (chosen.has(other) && otherIndex > thisIndex) {
+        errors.add(key, `"${option.value}" cannot be combined with "${other}".`, other);
+      }
+    }
+  }
+}
+
+/** The values of an entry: options of the domain, each once, one only on a single-choice domain, none contradicting another. */
+function validateValues(key: string, domain: CatalogDomain, rawValues: unknown, errors: ErrorList): string[] {
+  const values: string[] = [];
+  if (rawValues === undefined) {
+    errors.add(key, "Values are required.", "values");
+    return values;
+  }
+  if (!Array.isArray(rawValues)) {
+    errors.add(key, "Values must be an array of option values.", "values");
+    return values;
+  }
+  if (rawValues.length > domain.options.length) {
+    // Bounded before any value is read (decision 169): more values than the domain has options
+    // cannot all be distinct options.
+    errors.add(
+      key,
+      `At most ${domain.options.length} values: this domain has ${domain.options.length} options.`,
+      "values",
+    );
+    return values;
+  }
+  const seen = new Set<string>();
+  for (const v of rawValues) {
+    if (typeof v !== "string") {
+      errors.add(key, "Each value must be a string.");
+      continue;
+    }
+    if (!domain.options.some((o) => o.value === v)) {
+      errors.add(key, "Unknown option for this domain.", v);
+      continue;
+    }
+    if (seen.has(v)) {
+      errors.add(key, "Duplicate value.", v);
+      continue;
+    }
+    seen.add(v);
+    values.push(v);
+  }
+  if (!domain.multi && rawValues.length > 1) {
+    errors.add(key, "This domain accepts only one value.");
+  }
+  checkContradictions(key, domain, seen, errors);
+  return values;
+}
+
+/** The note of an entry, on a domain that takes one, at most MAX_TEXT_LENGTH characters (decision 40). */
+function validateNote(
+  key: string,
+  domain: CatalogDomain,
+  raw: unknown,
+  errors: ErrorList,
+): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!domain.hasNote) {
+    errors.add(key, "This domain does not take a note.", "text");
+  } else if (typeof raw !== "string") {
+    errors.add(key, "The note must be a string.", "text");
+  } else if (raw.length > MAX_TEXT_LENGTH) {
+    errors.add(key, `The note must be at most ${MAX_TEXT_LENGTH} characters.`, "text");
+  } else {
+    return raw;
+  }
+  return undefined;
+}
+
+function validateProvenance(key: string, raw: unknown, errors: ErrorList): Provenance | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw === "string" && PROVENANCE.has(raw)) return raw as Provenance;
+  errors.add(key, `Provenance must be one of ${PROVENANCE_VALUES.join(", ")}.`, "provenance");
+  return undefined;
+}
+
+function validateConfidence(key: string, raw: unknown, errors: ErrorList): Confidence | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw === "string" && CONFIDENCE.has(raw)) return raw as Confidence;
+  errors.add(key, `Confidence must be one of ${CONFIDENCE_VALUES.join(", ")}.`, "confidence");
+  return undefined;
+}
+
+function validateConfidenceScore(key: string, raw: unknown, errors: ErrorList): number | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw === "number" && Number.isFinite(raw) && raw >= 0 && raw <= 1) return raw;
+  errors.add(key, "The confidence score must be a number from 0 to 1.", "confidenceScore");
+  return undefined;
+}
+
+/** Supporting signals named by the catalog, each once; bounded by the catalog's count before any is read. */
+function validateSupportingSignals(key: string, raw: unknown, errors: ErrorList): string[] | undefined {
+  if (raw === undefined) return undefined;
+  if (!Array.isArray(raw)) {
+    errors.add(key, "Supporting signals must be an array of signal names.", "supportingSignals");
+    return undefined;
+  }
+  if (raw.length > SIGNALS.size) {
+    errors.add(
+      key,
+      `At most ${SIGNALS.size} supporting signals: the catalog names ${SIGNALS.size}.`,
+      "supportingSignals",
+    );
+    return undefined;
+  }
+  const seen = new Set<string>();
+  for (const s of raw) {
+    if (typeof s !== "string" || !SIGNALS.has(s)) {
+      errors.add(key, "Unknown supporting signal.", typeof s === "string" ? s : undefined);
+    } else if (seen.has(s)) {
+      errors.add(key, "Duplicate supporting signal.", s);
+    } else {
+      seen.add(s);
+    }
+  }
+  return [...seen];
+}
+
 function validateEntry(key: string, raw: unknown, errors: ErrorList): SelectionEntry | undefined {
   const domain = getDomain(key);
   if (!domain) {
@@ -124,127 +258,17 @@ function validateEntry(key: string, raw: unknown, errors: ErrorList): SelectionE
   for (const field of Object.keys(raw)) {
     if (!ENTRY_FIELDS.has(field)) errors.add(key, "Unknown field in domain entry.", field);
   }
-
-  // values
-  const values: string[] = [];
-  const rawValues = raw.values;
-  if (rawValues === undefined) {
-    errors.add(key, "Values are required.", "values");
-  } else if (!Array.isArray(rawValues)) {
-    errors.add(key, "Values must be an array of option values.", "values");
-  } else if (rawValues.length > domain.options.length) {
-    // Bounded before any value is read (decision 169): more values than the domain has options
-    // cannot all be distinct options.
-    errors.add(
-      key,
-      `At most ${domain.options.length} values: this domain has ${domain.options.length} options.`,
-      "values",
-    );
-  } else {
-    const seen = new Set<string>();
-    for (const v of rawValues) {
-      if (typeof v !== "string") {
-        errors.add(key, "Each value must be a string.");
-        continue;
-      }
-      if (!domain.options.some((o) => o.value === v)) {
-        errors.add(key, "Unknown option for this domain.", v);
-        continue;
-      }
-      if (seen.has(v)) {
-        errors.add(key, "Duplicate value.", v);
-        continue;
-      }
-      seen.add(v);
-      values.push(v);
-    }
-    if (!domain.multi && rawValues.length > 1) {
-      errors.add(key, "This domain accepts only one value.");
-    }
-    // Contradictory pairs, reported once per pair in catalog order.
-    for (const option of domain.options) {
-      if (!seen.has(option.value)) continue;
-      for (const other of option.excludes ?? []) {
-        const otherIndex = domain.options.findIndex((o) => o.value === other);
-        const thisIndex = domain.options.indexOf(option);
-        if (seen.has(other) && otherIndex > thisIndex) {
-          errors.add(key, `"${option.value}" cannot be combined with "${other}".`, other);
-        }
-      }
-    }
-  }
-
-  // text
-  let text: string | undefined;
-  if (raw.text !== undefined) {
-    if (!domain.hasNote) {
-      errors.add(key, "This domain does not take a note.", "text");
-    } else if (typeof raw.text !== "string") {
-      errors.add(key, "The note must be a string.", "text");
-    } else if (raw.text.length > MAX_TEXT_LENGTH) {
-      errors.add(key, `The note must be at most ${MAX_TEXT_LENGTH} characters.`, "text");
-    } else {
-      text = raw.text;
-    }
-  }
-
-  // provenance, confidence, confidenceScore, supportingSignals
-  let provenance: Provenance | undefined;
-  if (raw.provenance !== undefined) {
-    if (typeof raw.provenance === "string" && PROVENANCE.has(raw.provenance)) {
-      provenance = raw.provenance as Provenance;
-    } else {
-      errors.add(key, `Provenance must be one of ${PROVENANCE_VALUES.join(", ")}.`, "provenance");
-    }
-  }
-  let confidence: Confidence | undefined;
-  if (raw.confidence !== undefined) {
-    if (typeof raw.confidence === "string" && CONFIDENCE.has(raw.confidence)) {
-      confidence = raw.confidence as Confidence;
-    } else {
-      errors.add(key, `Confidence must be one of ${CONFIDENCE_VALUES.join(", ")}.`, "confidence");
-    }
-  }
-  let confidenceScore: number | undefined;
-  if (raw.confidenceScore !== undefined) {
-    const s = raw.confidenceScore;
-    if (typeof s === "number" && Number.isFinite(s) && s >= 0 && s <= 1) {
-      confidenceScore = s;
-    } else {
-      errors.add(key, "The confidence score must be a number from 0 to 1.", "confidenceScore");
-    }
-  }
-  let supportingSignals: string[] | undefined;
-  if (raw.supportingSignals !== undefined) {
-    if (!Array.isArray(raw.supportingSignals)) {
-      errors.add(key, "Supporting signals must be an array of signal names.", "supportingSignals");
-    } else if (raw.supportingSignals.length > SIGNALS.size) {
-      errors.add(
-        key,
-        `At most ${SIGNALS.size} supporting signals: the catalog names ${SIGNALS.size}.`,
-        "supportingSignals",
-      );
-    } else {
-      const seen = new Set<string>();
-      for (const s of raw.supportingSignals) {
-        if (typeof s !== "string" || !SIGNALS.has(s)) {
-          errors.add(key, "Unknown supporting signal.", typeof s === "string" ? s : undefined);
-        } else if (seen.has(s)) {
-          errors.add(key, "Duplicate supporting signal.", s);
-        } else {
-          seen.add(s);
-        }
-      }
-      supportingSignals = [...seen];
-    }
-  }
-
-  let cssrs: CssrsAnswers | undefined;
-  if (raw.cssrs !== undefined) cssrs = validateCssrs(key, raw.cssrs, errors);
+  const values = validateValues(key, domain, raw.values, errors);
+  const text = validateNote(key, domain, raw.text, errors);
+  const provenance = validateProvenance(key, raw.provenance, errors);
+  const confidence = validateConfidence(key, raw.confidence, errors);
+  const confidenceScore = validateConfidenceScore(key, raw.confidenceScore, errors);
+  const supportingSignals = validateSupportingSignals(key, raw.supportingSignals, errors);
+  const cssrs = raw.cssrs === undefined ? undefined : validateCssrs(key, raw.cssrs, errors);
 
   if (
-    Array.isArray(rawValues) &&
-    rawValues.length === 0 &&
+    Array.isArray(raw.values) &&
+    raw.values.length === 0 &&
     raw.text === undefined &&
     raw.cssrs === undefined
   ) {

@@ -33,6 +33,147 @@ export function valueAxis(peak: number): { top: number; ticks: number[] } {
   return { top, ticks: Array.from({ length: top / step + 1 }, (_, i) => i * step) };
 }
 
+/** Where the chart draws: the value axis, each day's slot and bar width, and the y of a value. */
+interface ChartScale {
+  top: number;
+  ticks: number[];
+  slot: number;
+  barWidth: number;
+  y: (value: number) => number;
+  /** Every how many days a date is written under the bars (at most about ten labels). */
+  labelEvery: number;
+  busiest: number;
+  quota: number | null;
+  /** Whether the quota is near enough to the busiest day to join the scale. */
+  quotaOnScale: boolean;
+}
+
+function chartScale(summary: UsageSummary, limits: UsageLimits): ChartScale {
+  const { days } = summary;
+  const quota = limits.dailyAccountQuota;
+  const busiest = Math.max(0, ...days.map((d) => d.requests));
+  const quotaOnScale = quota !== null && quota <= Math.max(1, busiest) * 1.25;
+  const { top, ticks } = valueAxis(Math.max(busiest, quotaOnScale ? (quota ?? 0) : 0));
+  const plotWidth = CHART.width - CHART.left - CHART.right;
+  const plotHeight = CHART.height - CHART.top - CHART.bottom;
+  const slot = plotWidth / days.length;
+  return {
+    top,
+    ticks,
+    slot,
+    barWidth: Math.max(2, slot * 0.7),
+    y: (value: number) => CHART.top + plotHeight - (value / top) * plotHeight,
+    labelEvery: Math.ceil(days.length / 10),
+    busiest,
+    quota,
+    quotaOnScale,
+  };
+}
+
+/** One day's stacked bar: each key's accepted requests in its colour, then the day's 429s in red. */
+function dayBar(day: UsageDay, index: number, keys: UsageKey[], scale: ChartScale) {
+  const { slot, barWidth, y } = scale;
+  const x = CHART.left + index * slot + (slot - barWidth) / 2;
+  let base = 0;
+  const parts = day.byKey
+    .map((k) => ({ colour: colourOf(keys, k.keyId), value: k.requests - k.rateLimited }))
+    .concat([{ colour: RATE_LIMITED_COLOUR, value: day.rateLimited }])
+    .filter((p) => p.value > 0);
+  return parts.map((p) => {
+    const rect = (
+      <rect
+        x={x.toFixed(1)}
+        y={y(base + p.value).toFixed(1)}
+        width={barWidth.toFixed(1)}
+        height={(y(base) - y(base + p.value)).toFixed(1)}
+        fill={p.colour}
+      />
+    );
+    base += p.value;
+    return rect;
+  });
+}
+
+/** The value axis: a grid line and its label at each tick. */
+function axisTicks(scale: ChartScale) {
+  const { ticks, y } = scale;
+  return ticks.map((t) => (
+    <g>
+      <line x1={CHART.left} x2={CHART.width - CHART.right} y1={y(t)} y2={y(t)} stroke="#d0d0d0" />
+      <text x={CHART.left - 6} y={y(t) + 4} text-anchor="end" font-size="12" fill="#1b1b1b">
+        {t.toLocaleString("en-US")}
+      </text>
+    </g>
+  ));
+}
+
+/** The dates under the bars, every `labelEvery` days. */
+function dayLabels(days: UsageDay[], scale: ChartScale) {
+  const { slot, labelEvery } = scale;
+  return days.map((day, index) =>
+    index % labelEvery === 0 ? (
+      <text
+        x={CHART.left + index * slot + slot / 2}
+        y={CHART.height - 12}
+        text-anchor="middle"
+        font-size="12"
+        fill="#1b1b1b"
+      >
+        {day.day.slice(5)}
+      </text>
+    ) : null,
+  );
+}
+
+/** The daily account quota as a dashed line, when it is on the scale. */
+function quotaLine(scale: ChartScale) {
+  const { quota, quotaOnScale, y } = scale;
+  return quota !== null && quotaOnScale ? (
+    <g>
+      <line
+        x1={CHART.left}
+        x2={CHART.width - CHART.right}
+        y1={y(quota)}
+        y2={y(quota)}
+        stroke="#1b1b1b"
+        stroke-dasharray="6 4"
+      />
+      <text x={CHART.width - CHART.right} y={y(quota) - 4} text-anchor="end" font-size="12" fill="#1b1b1b">
+        {`daily account quota ${quota}`}
+      </text>
+    </g>
+  ) : null;
+}
+
+/** The legend of key colours and 429s; an off-scale quota is given here in words. */
+function chartCaption(keys: UsageKey[], scale: ChartScale) {
+  const { quota, quotaOnScale } = scale;
+  return (
+    <figcaption>
+      <ul class="legend">
+        {keys.slice(0, KEY_COLOURS.length - 1).map((k) => (
+          <li>
+            <svg width="12" height="12" aria-hidden="true">
+              <rect width="12" height="12" fill={colourOf(keys, k.keyId)} />
+            </svg>{" "}
+            <code>{k.prefix}…</code> ({k.kind})
+          </li>
+        ))}
+        {keys.length >= KEY_COLOURS.length ? <li>grey: other keys</li> : null}
+        <li>
+          <svg width="12" height="12" aria-hidden="true">
+            <rect width="12" height="12" fill={RATE_LIMITED_COLOUR} />
+          </svg>{" "}
+          refused with 429
+        </li>
+      </ul>
+      {quota !== null && !quotaOnScale ? (
+        <p data-testid="quota-off-scale">{`The daily account quota, ${quota.toLocaleString("en-US")}, is above this scale.`}</p>
+      ) : null}
+    </figcaption>
+  );
+}
+
 /**
  * Requests per day as stacked bars: each key's accepted requests in its colour, the day's 429s in
  * red on top, and the daily account quota as a dashed line when the plan has one. The axis scales
@@ -41,37 +182,8 @@ export function valueAxis(peak: number): { top: number; ticks: number[] } {
  */
 function UsageChart(props: { summary: UsageSummary; limits: UsageLimits; windowDays: number }) {
   const { days, keys } = props.summary;
-  const quota = props.limits.dailyAccountQuota;
-  const busiest = Math.max(0, ...days.map((d) => d.requests));
-  const quotaOnScale = quota !== null && quota <= Math.max(1, busiest) * 1.25;
-  const { top, ticks } = valueAxis(Math.max(busiest, quotaOnScale ? (quota ?? 0) : 0));
-  const plotWidth = CHART.width - CHART.left - CHART.right;
-  const plotHeight = CHART.height - CHART.top - CHART.bottom;
-  const slot = plotWidth / days.length;
-  const barWidth = Math.max(2, slot * 0.7);
-  const y = (value: number) => CHART.top + plotHeight - (value / top) * plotHeight;
-  const labelEvery = Math.ceil(days.length / 10);
-  const segments = (day: UsageDay, index: number) => {
-    const x = CHART.left + index * slot + (slot - barWidth) / 2;
-    let base = 0;
-    const parts = day.byKey
-      .map((k) => ({ colour: colourOf(keys, k.keyId), value: k.requests - k.rateLimited }))
-      .concat([{ colour: RATE_LIMITED_COLOUR, value: day.rateLimited }])
-      .filter((p) => p.value > 0);
-    return parts.map((p) => {
-      const rect = (
-        <rect
-          x={x.toFixed(1)}
-          y={y(base + p.value).toFixed(1)}
-          width={barWidth.toFixed(1)}
-          height={(y(base) - y(base + p.value)).toFixed(1)}
-          fill={p.colour}
-        />
-      );
-      base += p.value;
-      return rect;
-    });
-  };
+  const scale = chartScale(props.summary, props.limits);
+  const { quota, busiest } = scale;
   return (
     <figure>
       <svg
@@ -85,72 +197,12 @@ function UsageChart(props: { summary: UsageSummary; limits: UsageLimits; windowD
           {`${props.summary.requests} requests in all, ${props.summary.rateLimited} of them refused with 429; busiest day ${busiest}.`}
           {quota ? ` The daily account quota is ${quota}.` : ""} The table below has every number.
         </desc>
-        {ticks.map((t) => (
-          <g>
-            <line x1={CHART.left} x2={CHART.width - CHART.right} y1={y(t)} y2={y(t)} stroke="#d0d0d0" />
-            <text x={CHART.left - 6} y={y(t) + 4} text-anchor="end" font-size="12" fill="#1b1b1b">
-              {t.toLocaleString("en-US")}
-            </text>
-          </g>
-        ))}
-        {days.map((day, index) => segments(day, index))}
-        {days.map((day, index) =>
-          index % labelEvery === 0 ? (
-            <text
-              x={CHART.left + index * slot + slot / 2}
-              y={CHART.height - 12}
-              text-anchor="middle"
-              font-size="12"
-              fill="#1b1b1b"
-            >
-              {day.day.slice(5)}
-            </text>
-          ) : null,
-        )}
-        {quota !== null && quotaOnScale ? (
-          <g>
-            <line
-              x1={CHART.left}
-              x2={CHART.width - CHART.right}
-              y1={y(quota)}
-              y2={y(quota)}
-              stroke="#1b1b1b"
-              stroke-dasharray="6 4"
-            />
-            <text
-              x={CHART.width - CHART.right}
-              y={y(quota) - 4}
-              text-anchor="end"
-              font-size="12"
-              fill="#1b1b1b"
-            >
-              {`daily account quota ${quota}`}
-            </text>
-          </g>
-        ) : null}
+        {axisTicks(scale)}
+        {days.map((day, index) => dayBar(day, index, keys, scale))}
+        {dayLabels(days, scale)}
+        {quotaLine(scale)}
       </svg>
-      <figcaption>
-        <ul class="legend">
-          {keys.slice(0, KEY_COLOURS.length - 1).map((k) => (
-            <li>
-              <svg width="12" height="12" aria-hidden="true">
-                <rect width="12" height="12" fill={colourOf(keys, k.keyId)} />
-              </svg>{" "}
-              <code>{k.prefix}…</code> ({k.kind})
-            </li>
-          ))}
-          {keys.length >= KEY_COLOURS.length ? <li>grey: other keys</li> : null}
-          <li>
-            <svg width="12" height="12" aria-hidden="true">
-              <rect width="12" height="12" fill={RATE_LIMITED_COLOUR} />
-            </svg>{" "}
-            refused with 429
-          </li>
-        </ul>
-        {quota !== null && !quotaOnScale ? (
-          <p data-testid="quota-off-scale">{`The daily account quota, ${quota.toLocaleString("en-US")}, is above this scale.`}</p>
-        ) : null}
-      </figcaption>
+      {chartCaption(keys, scale)}
     </figure>
   );
 }

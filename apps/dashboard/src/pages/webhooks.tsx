@@ -126,6 +126,93 @@ function AttemptList(props: { attempts: AttemptRow[] }) {
   );
 }
 
+/** Send a test event (not for an organization's endpoints), roll the signing secret, and enable or disable. */
+function EndpointActions(props: { viewer: Viewer; endpoint: EndpointRow }) {
+  const { endpoint, viewer } = props;
+  return (
+    <p>
+      {isOrganization(viewer.workspace) ? null : (
+        <>
+          <ActionButton
+            viewer={viewer}
+            action={`/dashboard/webhooks/${endpoint.id}/test`}
+            label="Send test event"
+          />{" "}
+        </>
+      )}
+      <ActionButton
+        viewer={viewer}
+        action={`/dashboard/webhooks/${endpoint.id}/roll-secret`}
+        label="Roll signing secret"
+      />{" "}
+      <ActionButton
+        viewer={viewer}
+        action={`/dashboard/webhooks/${endpoint.id}/${endpoint.disabledAt ? "enable" : "disable"}`}
+        label={endpoint.disabledAt ? "Enable" : "Disable"}
+      />
+    </p>
+  );
+}
+
+/** What an empty deliveries table says: how deliveries come for an organization, or how to try the endpoint. */
+function noDeliveryText(viewer: Viewer, canChange: boolean): string {
+  return isOrganization(viewer.workspace)
+    ? "No delivery yet: each safety event the organization records is delivered here."
+    : canChange
+      ? "No delivery yet. Send a test event to try this endpoint."
+      : "No delivery yet.";
+}
+
+/** The deliveries, newest first, each with its attempts and (for who may change) a redeliver button. */
+function DeliveriesTable(props: {
+  viewer: Viewer;
+  deliveries: DeliveryRow[];
+  attempts: AttemptRow[];
+  canChange: boolean;
+}) {
+  const { viewer, canChange } = props;
+  return (
+    <table>
+      <caption>Newest first; each attempt with its status, latency and the start of the answer</caption>
+      <thead>
+        <tr>
+          <th scope="col">Event</th>
+          <th scope="col">Status</th>
+          <th scope="col">Attempts</th>
+          {canChange ? <th scope="col">Actions</th> : null}
+        </tr>
+      </thead>
+      <tbody>
+        {props.deliveries.length === 0 ? (
+          <EmptyRow columns={canChange ? 4 : 3}>{noDeliveryText(viewer, canChange)}</EmptyRow>
+        ) : null}
+        {props.deliveries.map((d) => (
+          <tr>
+            <td>
+              <code>{d.eventId}</code>
+              <br />
+              {when(d.createdAt)}
+            </td>
+            <td data-testid="delivery-status">{d.status}</td>
+            <td>
+              <AttemptList attempts={props.attempts.filter((a) => a.deliveryId === d.id)} />
+            </td>
+            {canChange ? (
+              <td>
+                <ActionButton
+                  viewer={viewer}
+                  action={`/dashboard/deliveries/${d.id}/redeliver`}
+                  label="Redeliver"
+                />
+              </td>
+            ) : null}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function EndpointPage(props: {
   viewer: Viewer;
   endpoint: EndpointRow;
@@ -143,74 +230,14 @@ export function EndpointPage(props: {
         {endpoint.disabledAt ? `disabled (${endpoint.disabledReason ?? ""})` : "enabled"}, id{" "}
         <code>{endpoint.id}</code>
       </p>
-      {canChange ? (
-        <p>
-          {isOrganization(viewer.workspace) ? null : (
-            <>
-              <ActionButton
-                viewer={viewer}
-                action={`/dashboard/webhooks/${endpoint.id}/test`}
-                label="Send test event"
-              />{" "}
-            </>
-          )}
-          <ActionButton
-            viewer={viewer}
-            action={`/dashboard/webhooks/${endpoint.id}/roll-secret`}
-            label="Roll signing secret"
-          />{" "}
-          <ActionButton
-            viewer={viewer}
-            action={`/dashboard/webhooks/${endpoint.id}/${endpoint.disabledAt ? "enable" : "disable"}`}
-            label={endpoint.disabledAt ? "Enable" : "Disable"}
-          />
-        </p>
-      ) : null}
+      {canChange ? <EndpointActions viewer={viewer} endpoint={endpoint} /> : null}
       <h2>Deliveries</h2>
-      <table>
-        <caption>Newest first; each attempt with its status, latency and the start of the answer</caption>
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            {canChange ? <th scope="col">Actions</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {props.deliveries.length === 0 ? (
-            <EmptyRow columns={canChange ? 4 : 3}>
-              {isOrganization(viewer.workspace)
-                ? "No delivery yet: each safety event the organization records is delivered here."
-                : canChange
-                  ? "No delivery yet. Send a test event to try this endpoint."
-                  : "No delivery yet."}
-            </EmptyRow>
-          ) : null}
-          {props.deliveries.map((d) => (
-            <tr>
-              <td>
-                <code>{d.eventId}</code>
-                <br />
-                {when(d.createdAt)}
-              </td>
-              <td data-testid="delivery-status">{d.status}</td>
-              <td>
-                <AttemptList attempts={props.attempts.filter((a) => a.deliveryId === d.id)} />
-              </td>
-              {canChange ? (
-                <td>
-                  <ActionButton
-                    viewer={viewer}
-                    action={`/dashboard/deliveries/${d.id}/redeliver`}
-                    label="Redeliver"
-                  />
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DeliveriesTable
+        viewer={viewer}
+        deliveries={props.deliveries}
+        attempts={props.attempts}
+        canChange={canChange}
+      />
     </Page>
   );
 }

@@ -257,10 +257,19 @@ function unitNotGivenLine(reading: LabReading | undefined, detail: string): stri
   ];
 }
 
-function labCards(inbound: FhirInbound, ctx: RunContext): FoundCard[] {
-  if (inbound.labs.length === 0) return [];
+/** The biomarker run a lab card reads, with the Observation behind each of its panel ids. */
+interface LabRun {
+  data: BiomarkerData;
+  /** The engine's panel id of each Observation (toBiomarkerInput names them the same way). */
+  readingOf: Map<string, LabReading>;
+  engineLine: string;
+  ctx: RunContext;
+}
+
+type LabValueFinding = BiomarkerData["valueFindings"][number];
+
+function labRunOf(inbound: FhirInbound, ctx: RunContext): LabRun {
   const input = toBiomarkerInput(inbound, (key) => analyteByKey(key)?.display ?? key);
-  // The engine's panel id of each Observation (toBiomarkerInput names them the same way).
   const readingOf = new Map<string, LabReading>();
   inbound.labs.forEach((reading, index) => {
     const id = reading.resourceId ?? `observation-${index + 1}`;
@@ -268,8 +277,13 @@ function labCards(inbound: FhirInbound, ctx: RunContext): FoundCard[] {
   });
   const { run, version } = runEngine<typeof input, BiomarkerData>("biomarker", input, ctx);
   const engineLine = `Engine: ${ENGINE_REGISTRY.biomarker.label} (biomarker, ${version}).`;
+  return { data: run.data, readingOf, engineLine, ctx };
+}
+
+/** One card per flagged reading the engine signals, at the indicator of its tone. */
+function labSignalCards(lab: LabRun): FoundCard[] {
   const cards: FoundCard[] = [];
-  for (const signal of run.data.signals) {
+  for (const signal of lab.data.signals) {
     const indicator = TONE_INDICATOR[signal.tone];
     if (indicator === undefined) continue;
     const key = signal.signalKey.replace(/^bio_/, "");
@@ -284,85 +298,115 @@ function labCards(inbound: FhirInbound, ctx: RunContext): FoundCard[] {
           // The engine's sentence may quote an Observation id from the EHR.
           detail: [
             escapeMarkdown(signal.detail),
-            ...unitNotGivenLine(readingOf.get(signal.sourceRef), signal.detail),
+            ...unitNotGivenLine(lab.readingOf.get(signal.sourceRef), signal.detail),
             `Confidence: ${signal.confidence}.`,
-            run.data.disclaimer,
+            lab.data.disclaimer,
           ],
         },
-        cardContext(ctx, engineLine),
+        cardContext(lab.ctx, lab.engineLine),
       ),
     );
   }
-  // A current value beyond a sourced critical limit that the laboratory did not flag has no
-  // signal (the engine signals flagged readings), but the engine names it: it gets its own card.
-  const signalled = new Set(run.data.signals.map((s) => s.signalKey.replace(/^bio_/, "")));
-  for (const finding of run.data.valueFindings) {
-    if (finding.finding !== "critical" || !finding.current || signalled.has(finding.analyte)) continue;
-    const rule = labRuleOf(finding.analyte);
-    cards.push(
-      foundCard(
-        {
-          rule,
-          // The door table's indicator of a critical value.
-          indicator: DOOR_LEVELS[TONE_LEVEL.critical].cds ?? "critical",
-          summary: `${finding.detail}${finding.observedAt ? ` (${date(finding.observedAt)})` : ""}`,
-          detail: [
-            `${escapeMarkdown(finding.detail)}. The laboratory did not flag this result; the value is beyond the sourced critical limit.`,
-            ...unitNotGivenLine(readingOf.get(finding.panelId), finding.detail),
-            run.data.disclaimer,
-          ],
-        },
-        cardContext(ctx, engineLine),
+  return cards;
+}
+
+/** A card for a current value the laboratory did not flag, with the sentence saying why it is shown. */
+function unflaggedValueCard(
+  lab: LabRun,
+  finding: LabValueFinding,
+  indicator: Indicator,
+  why: string,
+): FoundCard {
+  return foundCard(
+    {
+      rule: labRuleOf(finding.analyte),
+      indicator,
+      summary: `${finding.detail}${finding.observedAt ? ` (${date(finding.observedAt)})` : ""}`,
+      detail: [
+        `${escapeMarkdown(finding.detail)}. The laboratory did not flag this result; ${why}`,
+        ...unitNotGivenLine(lab.readingOf.get(finding.panelId), finding.detail),
+        lab.data.disclaimer,
+      ],
+    },
+    cardContext(lab.ctx, lab.engineLine),
+  );
+}
+
+/**
+ * A current value beyond a sourced critical limit that the laboratory did not flag has no signal
+ * (the engine signals flagged readings), but the engine names it: it gets its own card.
+ */
+function unflaggedCriticalCards(lab: LabRun): FoundCard[] {
+  const signalled = new Set(lab.data.signals.map((s) => s.signalKey.replace(/^bio_/, "")));
+  return lab.data.valueFindings
+    .filter((f) => f.finding === "critical" && f.current && !signalled.has(f.analyte))
+    .map((finding) =>
+      unflaggedValueCard(
+        lab,
+        finding,
+        // The door table's indicator of a critical value.
+        DOOR_LEVELS[TONE_LEVEL.critical].cds ?? "critical",
+        "the value is beyond the sourced critical limit.",
       ),
     );
-  }
-  // The current value of an analyte the laboratory did not flag, outside the service's range:
-  // the same finding the agent tool and the JSON answer give, at the card indicator the door
-  // table maps its level to.
-  for (const finding of run.data.valueFindings) {
+}
+
+/**
+ * The current value of an analyte the laboratory did not flag, outside the service's range: the
+ * same finding the agent tool and the JSON answer give, at the card indicator the door table maps
+ * its level to.
+ */
+function outOfRangeCards(lab: LabRun): FoundCard[] {
+  const cards: FoundCard[] = [];
+  for (const finding of lab.data.valueFindings) {
     if (finding.finding !== "out_of_range" || !finding.current || finding.level === undefined) continue;
     const indicator = DOOR_LEVELS[finding.level].cds;
     if (indicator === null) continue;
-    const rule = labRuleOf(finding.analyte);
     cards.push(
-      foundCard(
-        {
-          rule,
-          indicator,
-          summary: `${finding.detail}${finding.observedAt ? ` (${date(finding.observedAt)})` : ""}`,
-          detail: [
-            `${escapeMarkdown(finding.detail)}. The laboratory did not flag this result; it is outside the service's range (reference intervals vary by laboratory: check the reporting laboratory's own range).`,
-            ...unitNotGivenLine(readingOf.get(finding.panelId), finding.detail),
-            run.data.disclaimer,
-          ],
-        },
-        cardContext(ctx, engineLine),
+      unflaggedValueCard(
+        lab,
+        finding,
+        indicator,
+        "it is outside the service's range (reference intervals vary by laboratory: check the reporting laboratory's own range).",
       ),
     );
   }
-  // The engine's findings are bounded: earlier ones it left out are counted.
-  const unread = run.data.valueFindings.filter(
-    (f) => f.finding !== "critical" && f.finding !== "out_of_range",
-  );
+  return cards;
+}
+
+/** Values the engine could not evaluate, in one card; its findings are bounded, so earlier ones it left out are counted. */
+function unreadLabsCards(lab: LabRun): FoundCard[] {
+  const { data } = lab;
+  const unread = data.valueFindings.filter((f) => f.finding !== "critical" && f.finding !== "out_of_range");
   const unreadTotal =
-    unread.length + (run.data.omitted?.notEvaluatedUnit ?? 0) + (run.data.omitted?.implausible ?? 0);
-  if (unreadTotal > 0)
-    cards.push(
-      insufficientDataCard(
-        DATA_RULE,
-        `${unreadTotal} laboratory value(s) could not be evaluated`,
-        [
-          ...unread.slice(0, NOT_USED_LISTED).map((f) => `- ${escapeMarkdown(f.detail)}`),
-          ...(unreadTotal > NOT_USED_LISTED
-            ? [`- and ${unreadTotal - Math.min(unread.length, NOT_USED_LISTED)} more.`]
-            : []),
-        ],
-        ctx,
-      ),
-    );
+    unread.length + (data.omitted?.notEvaluatedUnit ?? 0) + (data.omitted?.implausible ?? 0);
+  if (unreadTotal === 0) return [];
+  return [
+    insufficientDataCard(
+      DATA_RULE,
+      `${unreadTotal} laboratory value(s) could not be evaluated`,
+      [
+        ...unread.slice(0, NOT_USED_LISTED).map((f) => `- ${escapeMarkdown(f.detail)}`),
+        ...(unreadTotal > NOT_USED_LISTED
+          ? [`- and ${unreadTotal - Math.min(unread.length, NOT_USED_LISTED)} more.`]
+          : []),
+      ],
+      lab.ctx,
+    ),
+  ];
+}
+
+function labCards(inbound: FhirInbound, ctx: RunContext): FoundCard[] {
+  if (inbound.labs.length === 0) return [];
+  const lab = labRunOf(inbound, ctx);
   // `omitted.unrecognisedSignals` stays 0 here: every Observation read is of an analyte the table
   // knows (the inbound reader keeps no other), so each signal is listed.
-  return cards;
+  return [
+    ...labSignalCards(lab),
+    ...unflaggedCriticalCards(lab),
+    ...outOfRangeCards(lab),
+    ...unreadLabsCards(lab),
+  ];
 }
 
 function monitoringCards(inbound: FhirInbound, ctx: RunContext): FoundCard[] {

@@ -335,14 +335,43 @@ function qtcFinding(
   };
 }
 
-function qtcFindings(input: PatientReviewInput): PatientFinding[] {
+/** What every QTc rule reads: the series, the QT profile of the medicines and the review's clock. */
+interface QtcReview {
+  series: QtcSeries;
+  profile: QtProfile;
+  now: number;
+  /** The QT-risk medicines as one sentence, repeated in every finding's detail. */
+  meds: string;
+  /** The dated QTc values, newest first. */
+  dated: QtcPoint[];
+  /** The QTc read as current: the newest dated one, or the only QTc when it is undated. */
+  newest: QtcPoint | undefined;
+  /** Undated QTc values that cannot be placed in the series. */
+  unplaced: QtcPoint[];
+}
+
+function qtcReviewOf(input: PatientReviewInput): QtcReview {
   const series = qtcSeriesOf(input.readings);
   const profile = qtProfileOf(input.medicines);
-  const now = input.now.getTime();
-  const findings: PatientFinding[] = [];
-  const meds = qtMedicinesText(profile);
-  const critical = QTC_RULES.highRiskAboveMs;
+  const dated = series.points.filter((p) => p.time !== null).sort(newerFirst);
+  const undated = series.points.filter((p) => p.time === null);
+  // An undated QTc is the newest only when it is the only QTc.
+  const newest = dated[0] ?? (undated.length === 1 && dated.length === 0 ? undated[0] : undefined);
+  return {
+    series,
+    profile,
+    now: input.now.getTime(),
+    meds: qtMedicinesText(profile),
+    dated,
+    newest,
+    unplaced: undated.filter((p) => p !== newest),
+  };
+}
 
+/** Readings that named a QTc but could not be read, and QT intervals with no heart rate to correct them. */
+function unevaluatedQtFindings(review: QtcReview): PatientFinding[] {
+  const { series, profile, meds } = review;
+  const findings: PatientFinding[] = [];
   for (const unread of series.unread)
     findings.push(
       qtcFinding(
@@ -369,12 +398,14 @@ function qtcFindings(input: PatientReviewInput): PatientFinding[] {
         false,
       ),
     );
+  return findings;
+}
 
-  const dated = series.points.filter((p) => p.time !== null).sort(newerFirst);
-  const undated = series.points.filter((p) => p.time === null);
-  // An undated QTc is the newest only when it is the only QTc.
-  const newest = dated[0] ?? (undated.length === 1 && dated.length === 0 ? undated[0] : undefined);
-  const unplaced = undated.filter((p) => p !== newest);
+/** Undated QTc values beside others: one above 500 ms is reported as it stands, the rest are named as not evaluated. */
+function unplacedQtcFindings(review: QtcReview): PatientFinding[] {
+  const { unplaced, profile, meds } = review;
+  const critical = QTC_RULES.highRiskAboveMs;
+  const findings: PatientFinding[] = [];
   for (const p of unplaced.filter((u) => u.ms > critical))
     findings.push(
       qtcFinding(
@@ -401,124 +432,148 @@ function qtcFindings(input: PatientReviewInput): PatientFinding[] {
         false,
       ),
     );
+  return findings;
+}
 
-  if (newest) {
-    const undatedNote = newest.time === null ? " It has no date, so it may not be current." : "";
-    const limit = sexLimit(input.patient?.sex);
-    if (newest.ms > critical) {
-      findings.push(
-        qtcFinding(
-          "qtc_above_500",
-          "high",
-          `QTc ${formatAnalyteValue(newest.ms)} ms${newest.time === null ? " (undated)" : ""} above ${critical} ms`,
-          `The newest QTc, ${pointText(newest)}, is above ${critical} ms: a high risk of torsade de pointes.${undatedNote} ${meds} Review QT-prolonging medicines, potassium, magnesium and calcium, and repeat the ECG.`,
-          profile,
-          newest.time,
-          ECG_SOURCES.drew2010,
-        ),
-      );
-    } else if (newest.ms > limit.ms) {
-      const level: ClinicalLevel = profile.withRisk.length > 0 ? "moderate" : "low";
-      findings.push(
-        qtcFinding(
-          "qtc_above_upper_limit",
-          level,
-          `QTc ${formatAnalyteValue(newest.ms)} ms above the upper limit of normal (${limit.ms} ms)`,
-          `The newest QTc, ${pointText(newest)}, is above the upper limit of normal for ${limit.text} (${limit.ms} ms).${undatedNote} ${meds}${profile.withRisk.length > 0 ? " With a QT-risk medicine, review the dose and electrolytes and repeat the ECG." : ""}`,
-          profile,
-          newest.time,
-          ECG_SOURCES.upperLimits,
-        ),
-      );
-    } else if (newest.time === null) {
-      findings.push(
-        qtcFinding(
-          "qtc_undated",
-          "low",
-          "QTc without a date not evaluated as current",
-          `The only QTc, ${pointText(newest)}, is within the limits but has no date, so it cannot show the current QTc. ${meds}`,
-          profile,
-          null,
-          ECG_SOURCES.drew2010,
-          false,
-        ),
-      );
-    }
-
-    // A normal newest QTc never hides an earlier one above 500 ms within the recent window.
-    if (newest.ms <= critical) {
-      const earlier = dated.filter(
-        (p) =>
-          p !== newest &&
-          p.ms > critical &&
-          now - (p.time as number) <= QTC_RULES.recentWindowDays * MS_PER_DAY,
-      );
-      const worst = earlier.sort((a, b) => b.ms - a.ms)[0];
-      if (worst)
-        findings.push(
-          qtcFinding(
-            "qtc_above_500_recent",
-            "high",
-            `Recent QTc ${formatAnalyteValue(worst.ms)} ms above ${critical} ms`,
-            `A QTc of ${pointText(worst)}, ${daysBetween(worst.time as number, now)} days before this review, was above ${critical} ms; the newest, ${pointText(newest)}, does not cancel it within ${QTC_RULES.recentWindowDays} days. ${meds}`,
-            profile,
-            worst.time,
-            ECG_SOURCES.drew2010,
-          ),
-        );
-    }
-  }
-
-  // The rise rule: the newest QTc, and any within the recent window, against the baseline.
-  const baseline = baselineOf(dated, profile);
-  if (baseline) {
-    const base = baseline.point;
-    const compared = dated.filter(
-      (p) =>
-        olderFirst(base, p) < 0 &&
-        (p === dated[0] || now - (p.time as number) <= QTC_RULES.recentWindowDays * MS_PER_DAY),
+/** The newest QTc against 500 ms and the sex-specific upper limit; an undated only QTc within limits is not read as current. */
+function newestQtcFinding(
+  review: QtcReview,
+  newest: QtcPoint,
+  sex: PatientContext["sex"] | undefined,
+): PatientFinding | null {
+  const { profile, meds } = review;
+  const critical = QTC_RULES.highRiskAboveMs;
+  const undatedNote = newest.time === null ? " It has no date, so it may not be current." : "";
+  const limit = sexLimit(sex);
+  if (newest.ms > critical)
+    return qtcFinding(
+      "qtc_above_500",
+      "high",
+      `QTc ${formatAnalyteValue(newest.ms)} ms${newest.time === null ? " (undated)" : ""} above ${critical} ms`,
+      `The newest QTc, ${pointText(newest)}, is above ${critical} ms: a high risk of torsade de pointes.${undatedNote} ${meds} Review QT-prolonging medicines, potassium, magnesium and calcium, and repeat the ECG.`,
+      profile,
+      newest.time,
+      ECG_SOURCES.drew2010,
     );
-    const highest = compared.sort((a, b) => b.ms - a.ms || newerFirst(a, b))[0];
-    const rise = highest ? highest.ms - base.ms : 0;
-    if (highest && rise > QTC_RULES.reviewRiseAboveMs && rise <= QTC_RULES.highRiskRiseAboveMs)
-      findings.push(
-        qtcFinding(
-          "qtc_rise_over_30",
-          profile.withRisk.length > 0 ? "moderate" : "low",
-          `QTc rose by ${formatAnalyteValue(rise)} ms from baseline`,
-          `The QTc rose from ${pointText(base)}, ${baseline.why}, to ${pointText(highest)}: a rise of more than ${QTC_RULES.reviewRiseAboveMs} ms is a change to review (more than ${QTC_RULES.highRiskRiseAboveMs} ms is high risk). ${meds}`,
-          profile,
-          highest.time,
-          ECG_SOURCES.ich,
-        ),
-      );
-    if (highest && rise > QTC_RULES.highRiskRiseAboveMs)
-      findings.push(
-        qtcFinding(
-          "qtc_rise_over_60",
-          "high",
-          `QTc rose by ${formatAnalyteValue(rise)} ms from baseline`,
-          `The QTc rose from ${pointText(base)}, ${baseline.why}, to ${pointText(highest)}: a rise of more than ${QTC_RULES.highRiskRiseAboveMs} ms is a high risk of torsade de pointes. ${meds}`,
-          profile,
-          highest.time,
-          ECG_SOURCES.drew2010,
-        ),
-      );
+  if (newest.ms > limit.ms) {
+    const level: ClinicalLevel = profile.withRisk.length > 0 ? "moderate" : "low";
+    return qtcFinding(
+      "qtc_above_upper_limit",
+      level,
+      `QTc ${formatAnalyteValue(newest.ms)} ms above the upper limit of normal (${limit.ms} ms)`,
+      `The newest QTc, ${pointText(newest)}, is above the upper limit of normal for ${limit.text} (${limit.ms} ms).${undatedNote} ${meds}${profile.withRisk.length > 0 ? " With a QT-risk medicine, review the dose and electrolytes and repeat the ECG." : ""}`,
+      profile,
+      newest.time,
+      ECG_SOURCES.upperLimits,
+    );
   }
+  if (newest.time === null)
+    return qtcFinding(
+      "qtc_undated",
+      "low",
+      "QTc without a date not evaluated as current",
+      `The only QTc, ${pointText(newest)}, is within the limits but has no date, so it cannot show the current QTc. ${meds}`,
+      profile,
+      null,
+      ECG_SOURCES.drew2010,
+      false,
+    );
+  return null;
+}
 
-  if (findings.length > 0 && profile.notEvaluated.length > 0)
-    findings.push({
-      kind: "ecg",
-      rule: "qt_risk_not_evaluated",
-      level: "low",
-      assessed: false,
-      title: "QT risk of some medicines not evaluated",
-      detail: `QT risk category not recorded for ${profile.notEvaluated.join(", ")}: not evaluated for QT, not known to be safe. Check the product information with the QTc finding above.`,
-      medicines: profile.notEvaluated.map((n) => n.replace(/ \(not recognised\)$/, "")),
-      analyte: "qtc",
-      since: null,
-      source: ECG_SOURCES.qtRisk,
-    });
+/** A normal newest QTc never hides an earlier one above 500 ms within the recent window. */
+function recentQtcAbove500Finding(review: QtcReview, newest: QtcPoint): PatientFinding | null {
+  const { dated, now, profile, meds } = review;
+  const critical = QTC_RULES.highRiskAboveMs;
+  if (newest.ms > critical) return null;
+  const earlier = dated.filter(
+    (p) =>
+      p !== newest && p.ms > critical && now - (p.time as number) <= QTC_RULES.recentWindowDays * MS_PER_DAY,
+  );
+  const worst = earlier.sort((a, b) => b.ms - a.ms)[0];
+  if (!worst) return null;
+  return qtcFinding(
+    "qtc_above_500_recent",
+    "high",
+    `Recent QTc ${formatAnalyteValue(worst.ms)} ms above ${critical} ms`,
+    `A QTc of ${pointText(worst)}, ${daysBetween(worst.time as number, now)} days before this review, was above ${critical} ms; the newest, ${pointText(newest)}, does not cancel it within ${QTC_RULES.recentWindowDays} days. ${meds}`,
+    profile,
+    worst.time,
+    ECG_SOURCES.drew2010,
+  );
+}
+
+/** The rise rule: the newest QTc, and any within the recent window, against the baseline. */
+function qtcRiseFindings(review: QtcReview): PatientFinding[] {
+  const { dated, now, profile, meds } = review;
+  const baseline = baselineOf(dated, profile);
+  if (!baseline) return [];
+  const base = baseline.point;
+  const compared = dated.filter(
+    (p) =>
+      olderFirst(base, p) < 0 &&
+      (p === dated[0] || now - (p.time as number) <= QTC_RULES.recentWindowDays * MS_PER_DAY),
+  );
+  const highest = compared.sort((a, b) => b.ms - a.ms || newerFirst(a, b))[0];
+  if (!highest) return [];
+  const rise = highest.ms - base.ms;
+  const findings: PatientFinding[] = [];
+  if (rise > QTC_RULES.reviewRiseAboveMs && rise <= QTC_RULES.highRiskRiseAboveMs)
+    findings.push(
+      qtcFinding(
+        "qtc_rise_over_30",
+        profile.withRisk.length > 0 ? "moderate" : "low",
+        `QTc rose by ${formatAnalyteValue(rise)} ms from baseline`,
+        `The QTc rose from ${pointText(base)}, ${baseline.why}, to ${pointText(highest)}: a rise of more than ${QTC_RULES.reviewRiseAboveMs} ms is a change to review (more than ${QTC_RULES.highRiskRiseAboveMs} ms is high risk). ${meds}`,
+        profile,
+        highest.time,
+        ECG_SOURCES.ich,
+      ),
+    );
+  if (rise > QTC_RULES.highRiskRiseAboveMs)
+    findings.push(
+      qtcFinding(
+        "qtc_rise_over_60",
+        "high",
+        `QTc rose by ${formatAnalyteValue(rise)} ms from baseline`,
+        `The QTc rose from ${pointText(base)}, ${baseline.why}, to ${pointText(highest)}: a rise of more than ${QTC_RULES.highRiskRiseAboveMs} ms is a high risk of torsade de pointes. ${meds}`,
+        profile,
+        highest.time,
+        ECG_SOURCES.drew2010,
+      ),
+    );
+  return findings;
+}
+
+/** Medicines with no QT category, named beside a QTc finding: not evaluated for QT, never safe. */
+function qtRiskNotEvaluatedFinding(profile: QtProfile): PatientFinding {
+  return {
+    kind: "ecg",
+    rule: "qt_risk_not_evaluated",
+    level: "low",
+    assessed: false,
+    title: "QT risk of some medicines not evaluated",
+    detail: `QT risk category not recorded for ${profile.notEvaluated.join(", ")}: not evaluated for QT, not known to be safe. Check the product information with the QTc finding above.`,
+    medicines: profile.notEvaluated.map((n) => n.replace(/ \(not recognised\)$/, "")),
+    analyte: "qtc",
+    since: null,
+    source: ECG_SOURCES.qtRisk,
+  };
+}
+
+function qtcFindings(input: PatientReviewInput): PatientFinding[] {
+  const review = qtcReviewOf(input);
+  const { newest } = review;
+  const findings = [...unevaluatedQtFindings(review), ...unplacedQtcFindings(review)];
+  if (newest) {
+    const current = newestQtcFinding(review, newest, input.patient?.sex);
+    if (current) findings.push(current);
+    const recent = recentQtcAbove500Finding(review, newest);
+    if (recent) findings.push(recent);
+  }
+  findings.push(...qtcRiseFindings(review));
+  if (findings.length > 0 && review.profile.notEvaluated.length > 0)
+    findings.push(qtRiskNotEvaluatedFinding(review.profile));
   return findings;
 }
 

@@ -343,10 +343,18 @@ function detailOf(
   return parts.join(" ");
 }
 
-/** Every monitoring finding of the review (decision 192): kind `monitoring`. */
-export function monitoringFindings(input: PatientReviewInput): PatientFinding[] {
+/** What every monitoring rule reads: the review's clock, the medicines taken and the results placed on the clock. */
+interface MonitoringReview {
+  input: PatientReviewInput;
+  now: number;
+  taken: TakenMedicine[];
+  readings: PlacedReading[];
+  /** Per analyte key, how many results had no date (counted, never placed). */
+  undatedKeys: Map<string, number>;
+}
+
+function monitoringReviewOf(input: PatientReviewInput): MonitoringReview {
   const now = input.now.getTime();
-  const taken = input.medicines.map(readMedicine);
   const readings: PlacedReading[] = [];
   const undatedKeys = new Map<string, number>();
   for (const reading of input.readings) {
@@ -357,101 +365,182 @@ export function monitoringFindings(input: PatientReviewInput): PatientFinding[] 
     // A result dated after the review's clock cannot have been taken yet: it is not counted.
     else if (at <= now) readings.push({ key, at, reading });
   }
-  /** Per class row, the worst outcome over the medicines of the class (one finding per test). */
-  const byRow = new Map<string, { finding: PatientFinding; rank: number; medicines: string[] }>();
+  return { input, now, taken: input.medicines.map(readMedicine), readings, undatedKeys };
+}
+
+/** The schedule rows of a medicine, each once even when several of its ingredients share it. */
+function scheduleRowsOf(self: TakenMedicine): MonitoringSchedule[] {
+  const rows = self.ingredients.flatMap((ingredient) => schedulesFor(ingredient, [...self.classes]));
+  return [...new Map(rows.map((row) => [row.id, row])).values()];
+}
+
+/** Without a start date the phase of treatment is unknown: said once per medicine. */
+function startUnknownFinding(self: TakenMedicine, rows: readonly MonitoringSchedule[]): PatientFinding {
+  return {
+    kind: "monitoring",
+    rule: "monitoring_start_unknown",
+    level: "low",
+    assessed: false,
+    title: `Start date of ${self.medicine.name} unknown: the monitoring schedule cannot be placed`,
+    detail: `${self.medicine.startedAt ? `The start date "${self.medicine.startedAt}" could not be read` : "No start date was given"} for ${self.medicine.name}, so the phase of treatment and its intervals (${rows.map((r) => inSentence(r.test)).join(", ")}) are unknown. A renewal date is not a start. Each test is checked against the longest interval of its schedule only.`,
+    medicines: [self.medicine.name],
+    since: null,
+    source: rows
+      .map((r) => r.source)
+      .filter((s, i, all) => all.indexOf(s) === i)
+      .join("; "),
+  };
+}
+
+/** Undated results of a row's tests are named, since they were not counted. */
+function undatedNotes(row: MonitoringSchedule, undatedKeys: ReadonlyMap<string, number>): string[] {
+  const undated = row.analytes.reduce((n, key) => n + (undatedKeys.get(key) ?? 0), 0);
+  if (undated === 0) return [];
+  return [
+    `${undated} undated result${undated === 1 ? "" : "s"} could not be placed and ${undated === 1 ? "was" : "were"} not counted.`,
+  ];
+}
+
+/** Whether a row's stricter schedule applies to this medicine, and the note saying why (or that it is not known). */
+function stricterScheduleOf(
+  review: MonitoringReview,
+  self: TakenMedicine,
+  row: MonitoringSchedule,
+): { atRisk: boolean; unknown: boolean; notes: string[] } {
+  const { input, taken, readings } = review;
+  const risks = row.atRisk?.risks.map((risk) => riskState(risk, input, taken, self, readings)) ?? [];
+  const applying = risks.filter((r): r is { state: "applies"; why: string } => r.state === "applies");
+  const unknown = risks.filter((r): r is { state: "unknown"; why: string } => r.state === "unknown");
+  const atRisk = row.atRisk !== undefined && applying.length > 0;
+  const notes: string[] = [];
+  if (atRisk) notes.push(`Stricter schedule: ${applying.map((r) => r.why).join("; ")}.`);
+  else if (unknown.length > 0)
+    notes.push(`Not known whether the stricter schedule applies: ${unknown.map((r) => r.why).join("; ")}.`);
+  return { atRisk, unknown: unknown.length > 0, notes };
+}
+
+/** One schedule row read for one medicine. */
+interface RowReading {
+  row: MonitoringSchedule;
+  self: TakenMedicine;
+  start: number | null;
+  now: number;
+  notes: string[];
+}
+
+/** A test overdue or due on the schedule that applies. */
+function dueFinding(at: RowReading, outcome: RowOutcome, source: string): PatientFinding {
+  const { row, self, start, now, notes } = at;
+  return {
+    kind: "monitoring",
+    rule: outcome.status === "overdue" ? "monitoring_overdue" : "monitoring_due",
+    level: outcome.level,
+    assessed: true,
+    title: titleOf(row, outcome, now, start),
+    detail: detailOf(row, outcome, self.medicine, start, now, notes),
+    medicines: [self.medicine.name],
+    analyte: row.analytes[0],
+    since: outcome.dueAt === null ? null : dateOf(outcome.dueAt),
+    source,
+  };
+}
+
+/** Never reassure on a risk we could not check: say what the stricter schedule would find. */
+function riskUnknownFinding(
+  at: RowReading,
+  atRisk: NonNullable<MonitoringSchedule["atRisk"]>,
+  strict: RowOutcome,
+): PatientFinding {
+  const { row, self, start, now, notes } = at;
+  return {
+    kind: "monitoring",
+    rule: "monitoring_risk_unknown",
+    level: "low",
+    assessed: false,
+    title: titleOf(row, strict, now, start).replace(
+      /^(.*?) (overdue|due):/,
+      "$1 $2 if a stricter schedule applies:",
+    ),
+    detail: `${detailOf(row, strict, self.medicine, start, now, notes)} On the usual schedule the test is not yet due; the stricter one applies when: ${atRisk.risks.map((r) => r.label).join("; ")}.`,
+    medicines: [self.medicine.name],
+    analyte: row.analytes[0],
+    since: strict.dueAt === null ? null : dateOf(strict.dueAt),
+    source: atRisk.source,
+  };
+}
+
+/** A row read for one medicine: its outcome on the schedule that applies, and the finding it gives (if any). */
+function rowFinding(
+  review: MonitoringReview,
+  self: TakenMedicine,
+  row: MonitoringSchedule,
+  start: number | null,
+  doseChange: number | null,
+): { finding: PatientFinding; outcome: RowOutcome } | null {
+  const { now, readings } = review;
+  const rowReadings = readings.filter((r) => row.analytes.includes(r.key));
+  const last = newestOf(rowReadings, row.analytes)?.at ?? null;
+  const stricter = stricterScheduleOf(review, self, row);
+  const at: RowReading = {
+    row,
+    self,
+    start,
+    now,
+    notes: [...undatedNotes(row, review.undatedKeys), ...stricter.notes],
+  };
+  const phases = stricter.atRisk && row.atRisk ? row.atRisk.phases : row.phases;
+  const place = (p: readonly SchedulePhase[]) =>
+    start === null
+      ? placeWithoutStart(row, p, last, now)
+      : placeOnStart(row, p, start, doseChange, last, now);
+  const outcome = place(phases);
+  if (outcome === null) return null;
+  if (outcome.status !== "current") {
+    const source = stricter.atRisk && row.atRisk ? row.atRisk.source : row.source;
+    return { finding: dueFinding(at, outcome, source), outcome };
+  }
+  if (!stricter.atRisk && row.atRisk && stricter.unknown) {
+    const strict = place(row.atRisk.phases);
+    if (strict && strict.status !== "current")
+      return { finding: riskUnknownFinding(at, row.atRisk, strict), outcome };
+  }
+  return null;
+}
+
+/** Per class row, the worst outcome over the medicines of the class (one finding per test). */
+type ClassRowFindings = Map<string, { finding: PatientFinding; rank: number; medicines: string[] }>;
+
+/** A class row (antipsychotic metabolic tests): one finding per test, the most pressing, naming every medicine. */
+function holdMostPressing(
+  byRow: ClassRowFindings,
+  rowId: string,
+  finding: PatientFinding,
+  outcome: RowOutcome,
+  name: string,
+): void {
+  const rank = LEVEL_RANK[finding.level] * 1e15 - (outcome.dueAt ?? 0);
+  const held = byRow.get(rowId);
+  const medicines = [...(held?.medicines ?? []), name];
+  if (held === undefined || rank > held.rank) byRow.set(rowId, { finding, rank, medicines });
+  else held.medicines = medicines;
+}
+
+/** Every monitoring finding of the review (decision 192): kind `monitoring`. */
+export function monitoringFindings(input: PatientReviewInput): PatientFinding[] {
+  const review = monitoringReviewOf(input);
+  const byRow: ClassRowFindings = new Map();
   const findings: PatientFinding[] = [];
-  for (const self of taken) {
-    const rows = self.ingredients.flatMap((ingredient) => schedulesFor(ingredient, [...self.classes]));
-    const unique = [...new Map(rows.map((row) => [row.id, row])).values()];
-    if (unique.length === 0) continue;
+  for (const self of review.taken) {
+    const rows = scheduleRowsOf(self);
+    if (rows.length === 0) continue;
     const start = parseTime(self.medicine.startedAt);
     const doseChange = parseTime(self.medicine.doseChangedAt);
-    if (start === null)
-      findings.push({
-        kind: "monitoring",
-        rule: "monitoring_start_unknown",
-        level: "low",
-        assessed: false,
-        title: `Start date of ${self.medicine.name} unknown: the monitoring schedule cannot be placed`,
-        detail: `${self.medicine.startedAt ? `The start date "${self.medicine.startedAt}" could not be read` : "No start date was given"} for ${self.medicine.name}, so the phase of treatment and its intervals (${unique.map((r) => inSentence(r.test)).join(", ")}) are unknown. A renewal date is not a start. Each test is checked against the longest interval of its schedule only.`,
-        medicines: [self.medicine.name],
-        since: null,
-        source: unique
-          .map((r) => r.source)
-          .filter((s, i, all) => all.indexOf(s) === i)
-          .join("; "),
-      });
-    for (const row of unique) {
-      const rowReadings = readings.filter((r) => row.analytes.includes(r.key));
-      const last = newestOf(rowReadings, row.analytes)?.at ?? null;
-      const notes: string[] = [];
-      const undated = row.analytes.reduce((n, key) => n + (undatedKeys.get(key) ?? 0), 0);
-      if (undated > 0)
-        notes.push(
-          `${undated} undated result${undated === 1 ? "" : "s"} could not be placed and ${undated === 1 ? "was" : "were"} not counted.`,
-        );
-      const risks = row.atRisk?.risks.map((risk) => riskState(risk, input, taken, self, readings)) ?? [];
-      const applying = risks.filter((r): r is { state: "applies"; why: string } => r.state === "applies");
-      const unknown = risks.filter((r): r is { state: "unknown"; why: string } => r.state === "unknown");
-      const atRisk = row.atRisk !== undefined && applying.length > 0;
-      const phases = atRisk && row.atRisk ? row.atRisk.phases : row.phases;
-      if (atRisk) notes.push(`Stricter schedule: ${applying.map((r) => r.why).join("; ")}.`);
-      else if (unknown.length > 0)
-        notes.push(
-          `Not known whether the stricter schedule applies: ${unknown.map((r) => r.why).join("; ")}.`,
-        );
-      const place = (p: readonly SchedulePhase[]) =>
-        start === null
-          ? placeWithoutStart(row, p, last, now)
-          : placeOnStart(row, p, start, doseChange, last, now);
-      const outcome = place(phases);
-      if (outcome === null) continue;
-      const source = atRisk && row.atRisk ? row.atRisk.source : row.source;
-      let finding: PatientFinding | null = null;
-      if (outcome.status !== "current")
-        finding = {
-          kind: "monitoring",
-          rule: outcome.status === "overdue" ? "monitoring_overdue" : "monitoring_due",
-          level: outcome.level,
-          assessed: true,
-          title: titleOf(row, outcome, now, start),
-          detail: detailOf(row, outcome, self.medicine, start, now, notes),
-          medicines: [self.medicine.name],
-          analyte: row.analytes[0],
-          since: outcome.dueAt === null ? null : dateOf(outcome.dueAt),
-          source,
-        };
-      else if (!atRisk && row.atRisk && unknown.length > 0) {
-        // Never reassure on a risk we could not check: say what the stricter schedule would find.
-        const strict = place(row.atRisk.phases);
-        if (strict && strict.status !== "current")
-          finding = {
-            kind: "monitoring",
-            rule: "monitoring_risk_unknown",
-            level: "low",
-            assessed: false,
-            title: titleOf(row, strict, now, start).replace(
-              /^(.*?) (overdue|due):/,
-              "$1 $2 if a stricter schedule applies:",
-            ),
-            detail: `${detailOf(row, strict, self.medicine, start, now, notes)} On the usual schedule the test is not yet due; the stricter one applies when: ${row.atRisk.risks.map((r) => r.label).join("; ")}.`,
-            medicines: [self.medicine.name],
-            analyte: row.analytes[0],
-            since: strict.dueAt === null ? null : dateOf(strict.dueAt),
-            source: row.atRisk.source,
-          };
-      }
-      if (finding === null) continue;
-      if ("ingredient" in row.appliesTo) {
-        findings.push(finding);
-        continue;
-      }
-      // A class row (antipsychotic metabolic tests): one finding per test, the most pressing.
-      const rank = LEVEL_RANK[finding.level] * 1e15 - (outcome.dueAt ?? 0);
-      const held = byRow.get(row.id);
-      const medicines = [...(held?.medicines ?? []), self.medicine.name];
-      if (held === undefined || rank > held.rank) byRow.set(row.id, { finding, rank, medicines });
-      else held.medicines = medicines;
+    if (start === null) findings.push(startUnknownFinding(self, rows));
+    for (const row of rows) {
+      const found = rowFinding(review, self, row, start, doseChange);
+      if (found === null) continue;
+      if ("ingredient" in row.appliesTo) findings.push(found.finding);
+      else holdMostPressing(byRow, row.id, found.finding, found.outcome, self.medicine.name);
     }
   }
   for (const { finding, medicines } of byRow.values()) findings.push({ ...finding, medicines });

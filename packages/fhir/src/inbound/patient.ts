@@ -302,32 +302,54 @@ function qualitativeReading(resource: Json, options: ReadOptions): DatedReading 
   return { analyte: entry.key, value, observedAt: time.iso, loinc: code };
 }
 
-/**
- * Reads every source (searchset Bundles, arrays, single resources, null) into the review's input.
- * Active MedicationRequests (the `options.medicationStatuses`, default `active`) and active
- * MedicationStatements are the medicines, one entry per request and one per statement naming an
- * ingredient no request names; requests of any status in the data are followed as prior
- * prescriptions.
- */
-export function readPatientReview(sources: readonly unknown[], options: ReadOptions): PatientReviewRead {
-  const out: PatientReviewRead = {
-    input: { medicines: [], readings: [], now: options.now },
-    notes: [],
-    notUsed: [],
-  };
-  const resources: Json[] = [];
-  for (const source of sources) resources.push(...resourcesOf(source).resources);
+/** The resources of a review sorted by what they tell, each read once. */
+interface SortedResources {
+  patient: PatientContext;
+  statuses: DatedStatus[];
+  requests: { reading: MedicationReading; resource: Json }[];
+  statements: StatementReading[];
+  readings: DatedReading[];
+}
+
+/** MedicationRequests by id, of any status: followed as prior prescriptions for a start date. */
+function requestsByIdOf(resources: readonly Json[]): Map<string, Json> {
   const requestsById = new Map<string, Json>();
   for (const r of resources) {
     const id = text(r.id);
     if (r.resourceType === "MedicationRequest" && id !== null && !requestsById.has(id))
       requestsById.set(id, r);
   }
-  let patient: PatientContext = {};
-  const statuses: DatedStatus[] = [];
-  const requests: { reading: MedicationReading; resource: Json }[] = [];
-  const statements: StatementReading[] = [];
-  const readings: DatedReading[] = [];
+  return requestsById;
+}
+
+/** An Observation: a pregnancy status, a numeric lab result, or a coded or text result of a known analyte. */
+function sortObservation(
+  resource: Json,
+  options: ReadOptions,
+  out: PatientReviewRead,
+  sorted: SortedResources,
+): void {
+  if (isPregnancyStatus(resource)) {
+    const read = readPregnancyStatus(resource, options);
+    if ("reason" in read) out.notUsed.push(read);
+    else sorted.statuses.push(read);
+    return;
+  }
+  const read = readObservation(resource, options);
+  if (!("reason" in read) && read.kind === "lab") sorted.readings.push(datedReading(read));
+  else if ("reason" in read && read.reason === "no_value") {
+    const qualitative = qualitativeReading(resource, options);
+    if (qualitative !== null) sorted.readings.push(qualitative);
+  }
+}
+
+/** Reads each resource once (the first of a repeated type/id), into what it tells; the first Patient is the patient. */
+function sortResources(
+  resources: readonly Json[],
+  options: ReadOptions,
+  out: PatientReviewRead,
+): SortedResources {
+  const sorted: SortedResources = { patient: {}, statuses: [], requests: [], statements: [], readings: [] };
   const seen = new Set<string>();
   for (const resource of resources) {
     const id = text(resource.id);
@@ -337,45 +359,46 @@ export function readPatientReview(sources: readonly unknown[], options: ReadOpti
       seen.add(key);
     }
     if (resource.resourceType === "Patient") {
-      if (Object.keys(patient).length === 0) patient = readPatient(resource, options, out);
-    } else if (resource.resourceType === "Observation") {
-      if (isPregnancyStatus(resource)) {
-        const read = readPregnancyStatus(resource, options);
-        if ("reason" in read) out.notUsed.push(read);
-        else statuses.push(read);
-        continue;
-      }
-      const read = readObservation(resource, options);
-      if (!("reason" in read) && read.kind === "lab") readings.push(datedReading(read));
-      else if ("reason" in read && read.reason === "no_value") {
-        const qualitative = qualitativeReading(resource, options);
-        if (qualitative !== null) readings.push(qualitative);
-      }
-    } else if (resource.resourceType === "MedicationRequest") {
+      if (Object.keys(sorted.patient).length === 0) sorted.patient = readPatient(resource, options, out);
+    } else if (resource.resourceType === "Observation") sortObservation(resource, options, out, sorted);
+    else if (resource.resourceType === "MedicationRequest") {
       const read = readMedicationRequest(
         resource,
         options,
         options.medicationStatuses ?? ACTIVE_MEDICATION_STATUSES,
       );
-      if (!("reason" in read)) requests.push({ reading: read, resource });
+      if (!("reason" in read)) sorted.requests.push({ reading: read, resource });
     } else if (resource.resourceType === "MedicationStatement") {
       const read = readStatement(resource, options);
       if ("reason" in read) out.notUsed.push(read);
-      else statements.push(read);
+      else sorted.statements.push(read);
     }
   }
-  if (!resources.some((r) => r.resourceType === "Patient"))
-    out.notes.push(
-      "No Patient resource was available: the age and sex are unknown, and rules that need them were not evaluated.",
-    );
+  return sorted;
+}
+
+/** The pregnancy the EHR records completes the patient context, with the newest pregnant status as its source. */
+function withRecordedPregnancy(
+  patient: PatientContext,
+  statuses: readonly DatedStatus[],
+  out: PatientReviewRead,
+): PatientContext {
   const pregnancy = pregnancyFact(statuses, out);
   const newestPregnant = statuses.filter((s) => s.status === "pregnant").sort((a, b) => b.ms - a.ms)[0];
-  if (pregnancy.pregnancy !== undefined && newestPregnant !== undefined)
-    patient = {
-      ...patient,
-      pregnancy: pregnancy.pregnancy,
-      sources: { ...patient.sources, pregnancy: { kind: "ehr", reference: newestPregnant.label } },
-    };
+  if (pregnancy.pregnancy === undefined || newestPregnant === undefined) return patient;
+  return {
+    ...patient,
+    pregnancy: pregnancy.pregnancy,
+    sources: { ...patient.sources, pregnancy: { kind: "ehr", reference: newestPregnant.label } },
+  };
+}
+
+/**
+ * One medicine per active request (its start the earlier of the prescriptions followed and a
+ * statement of the same ingredient), then one per statement naming an ingredient no request names.
+ */
+function reviewMedicines(sorted: SortedResources, requestsById: ReadonlyMap<string, Json>): ReviewMedicine[] {
+  const { requests, statements } = sorted;
   const medicines: ReviewMedicine[] = requests.map(({ reading, resource }) => {
     const fromStatement = statements
       .filter((s) => shareIngredient(s.ingredients, reading.ingredients) && s.start !== null)
@@ -395,10 +418,35 @@ export function readPatientReview(sources: readonly unknown[], options: ReadOpti
         statement.start?.source ?? `${statement.label} states no effective time: the start is unknown.`,
     });
   }
+  return medicines;
+}
+
+/**
+ * Reads every source (searchset Bundles, arrays, single resources, null) into the review's input.
+ * Active MedicationRequests (the `options.medicationStatuses`, default `active`) and active
+ * MedicationStatements are the medicines, one entry per request and one per statement naming an
+ * ingredient no request names; requests of any status in the data are followed as prior
+ * prescriptions.
+ */
+export function readPatientReview(sources: readonly unknown[], options: ReadOptions): PatientReviewRead {
+  const out: PatientReviewRead = {
+    input: { medicines: [], readings: [], now: options.now },
+    notes: [],
+    notUsed: [],
+  };
+  const resources: Json[] = [];
+  for (const source of sources) resources.push(...resourcesOf(source).resources);
+  const requestsById = requestsByIdOf(resources);
+  const sorted = sortResources(resources, options, out);
+  if (!resources.some((r) => r.resourceType === "Patient"))
+    out.notes.push(
+      "No Patient resource was available: the age and sex are unknown, and rules that need them were not evaluated.",
+    );
+  const patient = withRecordedPregnancy(sorted.patient, sorted.statuses, out);
   out.input = {
     ...(Object.keys(patient).length > 0 ? { patient } : {}),
-    medicines,
-    readings,
+    medicines: reviewMedicines(sorted, requestsById),
+    readings: sorted.readings,
     now: options.now,
   };
   return out;
