@@ -72,6 +72,13 @@ export interface EngineDescriptor<TInput, TData, TParams, TName extends string =
   /** A few engine lines a narrator may mention. */
   highlights(data: TData): string[];
   /**
+   * Our own codes for the engine's results where no standard code is verified, beyond those the
+   * FHIR package builds from the first engines' label tables: the analysis-observation CodeSystem
+   * lists them after the built-in concepts, and the engine's FHIR mapping codes its resources with
+   * them. None when omitted.
+   */
+  concepts?: readonly EngineConcept[];
+  /**
    * A small in-bound input the engine accepts: the registry test runs every engine on it, and the
    * FHIR mapping test maps its answer, so a new engine is exercised without a hand entry there.
    */
@@ -85,6 +92,13 @@ export interface EngineDescriptor<TInput, TData, TParams, TName extends string =
     section: string;
     tables?: readonly { section: string; values: Readonly<Record<string, number>> }[];
   };
+}
+
+/** One code of our analysis-observation CodeSystem: code, display and what it means. */
+export interface EngineConcept {
+  code: string;
+  display: string;
+  definition: string;
 }
 
 /** Keeps each engine's own input, data and parameter types while checking the descriptor's shape. */
