@@ -24,6 +24,5 @@ export * from "./patient/index.js";
 export * from "./relapse.js";
 /** The engines' ISO 8601 reader (always equal to Date.parse, about 5x faster on the common forms). */
 export { parseTime } from "./shared.js";
-export * from "./sleep.js";
 export * from "./tools/index.js";
 export * from "./types.js";

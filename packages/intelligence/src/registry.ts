@@ -37,13 +37,6 @@ import {
   resolveMedicationParams,
   resolveOutcomeParams,
   resolveRelapseParams,
-  resolveSleepParams,
-  reviewSleep,
-  SLEEP_DEFAULT_PARAMS,
-  SLEEP_MODEL_KEY,
-  type SleepData,
-  type SleepInput,
-  type SleepParams,
   scoreOutcome,
 } from "@svc/engines";
 import { dmseUnmapped, engineCodes, instrumentCodes, medicationCodes } from "./engine-codes.js";
@@ -231,31 +224,11 @@ const relapse = defineEngine<RelapseInput, RelapseData, RelapseParams, "relapse"
   },
 });
 
-const sleep = defineEngine<SleepInput, SleepData, SleepParams, "sleep">({
-  name: "sleep",
-  modelKey: SLEEP_MODEL_KEY,
-  label: "Sleep duration review",
-  defaults: SLEEP_DEFAULT_PARAMS,
-  resolveParams: resolveSleepParams,
-  run: reviewSleep,
-  codes: (_input, run) => engineCodes(run.facts),
-  highlights: (data) => [data.summaryLine],
-  example: { avgSleepHours: 6 },
-  concepts: [
-    {
-      code: "sleep.duration",
-      display: "Average nightly sleep against the adult recommendation",
-      definition: "Short, recommended or long (sleep engine); no sleep supplied is not evaluated.",
-    },
-  ],
-  evidence: { section: "Sleep duration" },
-});
-
 /**
  * Every engine, keyed by its name. The key order is the order of every derived list (the
  * OpenAPI `intelligence.engine` enum among them), so a new engine goes at the end.
  */
-export const ENGINE_REGISTRY = Object.freeze({ dmse, biomarker, medication, outcome, relapse, sleep });
+export const ENGINE_REGISTRY = Object.freeze({ dmse, biomarker, medication, outcome, relapse });
 
 export type EngineName = keyof typeof ENGINE_REGISTRY;
 

@@ -78,7 +78,6 @@ const OBSERVERS: { [N in EngineName]: (run: EngineRun<RunData<N>>) => Observed }
       ...r.data.mseNarrative,
       ...r.data.signals.map((s) => s.detail),
     ]),
-  sleep: (r) => fromFacts(r.facts, r.data.status, [r.data.summaryLine]),
 };
 
 /** Runs an engine through its registry descriptor with the shipped parameters and observes it. */

@@ -8,7 +8,6 @@ import { registerDmseAnalyze } from "./v1_dmse_analyze.js";
 import { registerMedicationAnalyze } from "./v1_medication_analyze.js";
 import { registerOutcomeScore } from "./v1_outcome_score.js";
 import { registerRelapsePredict } from "./v1_relapse_predict.js";
-import { registerSleepReview } from "./v1_sleep_review.js";
 
 const DMSE_PATH = "/v1/dmse/analyze";
 const CORS_MAX_AGE_SECONDS = 600;
@@ -88,6 +87,5 @@ export function registerAnalysisRoutes(
   registerBiomarkerAnalyze(service, context);
   registerOutcomeScore(service, context);
   registerRelapsePredict(service, context);
-  registerSleepReview(service, context);
   return models;
 }

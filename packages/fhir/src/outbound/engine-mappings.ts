@@ -5,9 +5,9 @@
  * carries, and, where its status alone cannot say so, whether it had too little data.
  */
 import type { Observation } from "@medplum/fhirtypes";
-import { doseCheckOptions, type SleepData } from "@svc/engines";
-import { ENGINE_REGISTRY, type EngineName } from "@svc/intelligence";
-import { type Context, type EngineAnswer, observation, text } from "./analysis-common.js";
+import { doseCheckOptions } from "@svc/engines";
+import type { EngineName } from "@svc/intelligence";
+import type { Context, EngineAnswer } from "./analysis-common.js";
 import {
   biomarkerObservations,
   dmseObservations,
@@ -16,9 +16,9 @@ import {
   relapseObservation,
   relapseRiskAssessment,
 } from "./analysis-observations.js";
-import { ANALYSIS_CODES, ourCoding } from "./code-systems.js";
+import { ANALYSIS_CODES } from "./code-systems.js";
 import { interactionIssues } from "./interactions.js";
-import { type Entry, entry, notes } from "./resources.js";
+import type { Entry } from "./resources.js";
 
 /** The resources an engine's answer maps to, before the guidance and the provenance. */
 export interface EngineEntries {
@@ -42,22 +42,6 @@ export interface EngineMapping<E extends EngineName> {
 
 function keyed(list: string, items: Entry<Observation>[]): [string, Entry<Observation>][] {
   return items.map((item, i) => [`${list}.${i}`, item]);
-}
-
-/** The sleep review as one Observation coded with the sleep descriptor's own concept. */
-function sleepObservation(ctx: Context, data: SleepData): Entry<Observation> {
-  const evaluated = data.status !== "insufficient_data";
-  const [duration] = ENGINE_REGISTRY.sleep.concepts ?? [];
-  return entry(
-    ctx.newId,
-    observation(ctx, text(ourCoding(ctx.base, "analysis-observation", duration?.code ?? "")), {
-      effectiveDateTime: data.generatedAt,
-      interpretation: evaluated ? [{ text: data.status }] : undefined,
-      // No sleep supplied is insufficient data, never a normal result.
-      dataAbsentReason: evaluated ? undefined : { text: `insufficient data: ${data.summaryLine}` },
-      note: notes(data.summaryLine, data.disclaimer),
-    }),
-  );
 }
 
 /** Every registered engine's mapping; a missing engine is a compile error. */
@@ -127,14 +111,6 @@ export const ENGINE_MAPPINGS: { readonly [E in EngineName]: EngineMapping<E> } =
     notes: () => [],
     // No symptom-scale trajectory could be read, so a low score is not evidence of low risk.
     insufficient: (data) => !data.factors.some((f) => f.key === "symptoms" && f.available),
-  },
-  sleep: {
-    entries: (ctx, answer) => ({
-      observations: [sleepObservation(ctx, answer.data)],
-      byItem: new Map(),
-      others: [],
-    }),
-    notes: () => [],
   },
 };
 

@@ -11,11 +11,9 @@ export type DmseAnalyzeRequest = components["schemas"]["DmseAnalyzeRequest"];
 export type MedicationAnalyzeRequest = components["schemas"]["MedicationAnalyzeRequest"];
 export type OutcomeScoreRequest = components["schemas"]["OutcomeScoreRequest"];
 export type RelapsePredictRequest = components["schemas"]["RelapsePredictRequest"];
-export type SleepReviewRequest = components["schemas"]["SleepReviewRequest"];
 /** The analyses' JSON answers (`data` of each). */
 export type BiomarkerAnalysis = components["schemas"]["BiomarkerAnalysisData"];
 export type DmseAnalysis = components["schemas"]["DmseAnalysisData"];
 export type MedicationAnalysis = components["schemas"]["MedicationAnalysisData"];
 export type OutcomeScore = components["schemas"]["OutcomeScoreData"];
 export type RelapsePrediction = components["schemas"]["RelapsePredictionData"];
-export type SleepReview = components["schemas"]["SleepReviewData"];

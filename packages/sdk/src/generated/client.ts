@@ -210,12 +210,6 @@ export function clientOperations(core: Core) {
         unwrap(raw.POST("/v1/relapse/predict", { body, ...c(call) })),
       ),
     },
-    sleep: {
-      /** Review sleep duration (`POST /v1/sleep/review`). */
-      review: analysisCall((body: BodyOf<PostOperation<"/v1/sleep/review">>, call?: RequestOptions) =>
-        unwrap(raw.POST("/v1/sleep/review", { body, ...c(call) })),
-      ),
-    },
     testHelpers: {
       labs: {
         orders: {

@@ -37,5 +37,4 @@ export const ANALYSIS_PATHS: readonly string[] = [
   "/v1/medication/analyze",
   "/v1/outcome/score",
   "/v1/relapse/predict",
-  "/v1/sleep/review",
 ];

@@ -516,26 +516,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/sleep/review": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Review sleep duration
-     * @description Average nightly sleep against the adult recommendation: short, recommended or long; no sleep supplied is not evaluated. Results are not stored.
-     */
-    post: operations["reviewSleep"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/v1/test_helpers/labs/orders/{id}/advance": {
     parameters: {
       query?: never;
@@ -935,7 +915,7 @@ export interface components {
       /** @enum {string} */
       schema: "service.intelligence/v1";
       /** @enum {string} */
-      engine: "dmse" | "biomarker" | "medication" | "outcome" | "relapse" | "sleep";
+      engine: "dmse" | "biomarker" | "medication" | "outcome" | "relapse";
       summary: {
         status: string;
         headline: string;
@@ -1494,42 +1474,6 @@ export interface components {
         /** @default false */
         hasActiveMedication?: boolean;
         daysSinceLastVisit?: number;
-      };
-    };
-    SleepReviewResponse: {
-      /** @enum {boolean} */
-      ok: true;
-      data: components["schemas"]["SleepReviewData"];
-    };
-    SleepReviewData: {
-      generatedAt: string;
-      /** @enum {string} */
-      status: "insufficient_data" | "short" | "recommended" | "long";
-      summaryLine: string;
-      disclaimer: string;
-      /** @enum {string} */
-      object: "sleep.review";
-      /** @description Echo of the request value. */
-      sessionRef?: string;
-      model: components["schemas"]["Model"];
-      intelligence: components["schemas"]["Intelligence"];
-    };
-    SleepReviewRequest: {
-      avgSleepHours?: number;
-      /** @description true adds intelligence.reasoning (adds latency). */
-      explain?: boolean;
-      previous?: components["schemas"]["SleepReviewPrevious"];
-      /** @description Echoed; never stored or logged. */
-      sessionRef?: string;
-    };
-    SleepReviewPrevious: {
-      score?: number;
-      status?: string;
-      /** @example 2026-10-01T09:30:00Z */
-      computedAt?: string;
-      /** @description The prior request's inputs keyed by field name: this endpoint's own fields, each optional, with the same bounds; any other key is refused. */
-      inputs?: {
-        avgSleepHours?: number;
       };
     };
     MedicationAgentResponse: {
@@ -6468,142 +6412,6 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["RelapsePredictionResponse"];
-          "application/fhir+json": components["schemas"]["FhirBundle"];
-        };
-      };
-      /** @description invalid_request */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description unauthorized or invalid_token */
-      401: {
-        headers: {
-          /** @description Our request id (`req_...`). */
-          "X-Request-Id"?: string;
-          "X-RateLimit-Limit"?: number;
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description payment_required */
-      402: {
-        headers: {
-          /** @description Our request id (`req_...`). */
-          "X-Request-Id"?: string;
-          "X-RateLimit-Limit"?: number;
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description forbidden */
-      403: {
-        headers: {
-          /** @description Our request id (`req_...`). */
-          "X-Request-Id"?: string;
-          "X-RateLimit-Limit"?: number;
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description method_not_allowed: the path exists, but not with the method sent; the Allow header lists the methods it serves */
-      405: {
-        headers: {
-          /** @description The methods this path serves. */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description invalid_request (body over 1 MB) */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description rate_limited (Retry-After sent) */
-      429: {
-        headers: {
-          /** @description Our request id (`req_...`). */
-          "X-Request-Id"?: string;
-          "X-RateLimit-Limit"?: number;
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds. */
-          "X-RateLimit-Reset"?: number;
-          /** @description Seconds until a retry may pass. */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description server_error */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  reviewSleep: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "avgSleepHours": 6
-         *     }
-         */
-        "application/json": components["schemas"]["SleepReviewRequest"];
-      };
-    };
-    responses: {
-      /** @description The analysis (nothing is stored). With `Accept: application/fhir+json` (preferred by q-value over application/json), the same analysis as a FHIR R4 Bundle (docs/fhir.md). */
-      200: {
-        headers: {
-          /** @description Our request id (`req_...`). */
-          "X-Request-Id"?: string;
-          "X-RateLimit-Limit"?: number;
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["SleepReviewResponse"];
           "application/fhir+json": components["schemas"]["FhirBundle"];
         };
       };
