@@ -1,7 +1,10 @@
+import { readFileSync } from "node:fs";
+
 /**
  * The requests the bench sends: ping plus one typical request per analysis endpoint (a few
  * prescriptions, a month of weekly and daily assessments, two lab panels). Bodies are built
- * deterministically so every run sends the same bytes.
+ * deterministically so every run sends the same bytes. An analysis endpoint without a body here
+ * (a new engine's) is sent its request example from docs/openapi.json.
  */
 export interface Scenario {
   name: string;
@@ -45,7 +48,7 @@ const panel = (id: string, flagged: number) => ({
   },
 });
 
-const allScenarios: Scenario[] = [
+const handScenarios: Scenario[] = [
   { name: "ping", method: "GET", path: "/v1/ping" },
   {
     name: "dmse",
@@ -124,6 +127,35 @@ const allScenarios: Scenario[] = [
     },
   },
 ];
+
+/** The analysis operations of the published document (the POSTs tagged Analysis) and their examples. */
+interface PublishedDocument {
+  paths: Record<string, Record<string, { tags?: string[]; requestBody?: RequestBody }>>;
+}
+interface RequestBody {
+  content: { "application/json": { example?: unknown } };
+}
+
+/**
+ * One scenario per analysis endpoint the hand list lacks, named by the path's first word after
+ * /v1 ("/v1/sleep/review" is "sleep"), its body the operation's request example.
+ */
+function documentedScenarios(covered: readonly Scenario[]): Scenario[] {
+  const document = JSON.parse(
+    readFileSync(new URL("../../docs/openapi.json", import.meta.url), "utf8"),
+  ) as PublishedDocument;
+  const paths = new Set(covered.map((s) => s.path));
+  return Object.entries(document.paths).flatMap(([path, operations]) => {
+    const post = operations.post;
+    if (!post?.tags?.includes("Analysis") || paths.has(path)) return [];
+    const name = path.split("/")[2] ?? path;
+    return [
+      { name, method: "POST" as const, path, body: post.requestBody?.content["application/json"].example },
+    ];
+  });
+}
+
+const allScenarios = [...handScenarios, ...documentedScenarios(handScenarios)];
 
 /** BENCH_ONLY=dmse,relapse runs a subset. */
 const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());

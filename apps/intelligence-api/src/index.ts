@@ -14,21 +14,16 @@ export type {
   RelapseAgentResponse,
 } from "./routes/v1_agents.js";
 export type { BiomarkerAnalysisResponse, BiomarkerAnalyzeRequest } from "./routes/v1_biomarker_analyze.js";
-export { BiomarkerAnalyzeRequestSchema } from "./routes/v1_biomarker_analyze.js";
 export type { DmseAnalysisResponse, DmseAnalyzeRequest } from "./routes/v1_dmse_analyze.js";
-export { DmseAnalyzeRequestSchema } from "./routes/v1_dmse_analyze.js";
 export type { EventListResponse } from "./routes/v1_events_list.js";
 export type { CreateLabOrderRequest } from "./routes/v1_labs_orders_create.js";
 export type { LabOrderResponse } from "./routes/v1_labs_orders_get.js";
 export type { LabOrderListResponse } from "./routes/v1_labs_orders_list.js";
 export type { LabPanelListResponse } from "./routes/v1_labs_panels_list.js";
 export type { MedicationAnalysisResponse, MedicationAnalyzeRequest } from "./routes/v1_medication_analyze.js";
-export { MedicationAnalyzeRequestSchema } from "./routes/v1_medication_analyze.js";
 export type { OutcomeScoreRequest, OutcomeScoreResponse } from "./routes/v1_outcome_score.js";
-export { OutcomeScoreRequestSchema } from "./routes/v1_outcome_score.js";
 export type { PingResponse } from "./routes/v1_ping.js";
 export type { RelapsePredictionResponse, RelapsePredictRequest } from "./routes/v1_relapse_predict.js";
-export { RelapsePredictRequestSchema } from "./routes/v1_relapse_predict.js";
 export type { LabOrderAdvanceRequest } from "./routes/v1_test_helpers_labs.js";
 export type { WearableCompleteRequest } from "./routes/v1_test_helpers_wearables.js";
 export type { WearableConnectRequest } from "./routes/v1_wearables_connect.js";

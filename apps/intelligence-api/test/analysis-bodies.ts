@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type {
   BiomarkerAnalysisResponse,
   DmseAnalysisResponse,
@@ -6,7 +7,10 @@ import type {
   RelapsePredictionResponse,
 } from "../src/index.js";
 
-/** Any of the five analysis responses: what a test looping over `bodies` reads. */
+/**
+ * The typed analysis responses: what a test looping over `bodies` reads (a newer engine's answer
+ * shares their envelope and the `object`, `model` and `intelligence` fields the loops check).
+ */
 export type AnalysisResponse =
   | BiomarkerAnalysisResponse
   | DmseAnalysisResponse
@@ -14,7 +18,10 @@ export type AnalysisResponse =
   | OutcomeScoreResponse
   | RelapsePredictionResponse;
 
-/** A valid request body for each of the five analysis endpoints (shared by the analysis tests). */
+/**
+ * A valid request body for each analysis endpoint (shared by the analysis tests): the five written
+ * here, then any other analysis of docs/openapi.json with its request example.
+ */
 
 const assessments = (scores: number[], start = "2026-06-01") =>
   scores.map((score, i) => ({
@@ -25,7 +32,7 @@ const assessments = (scores: number[], start = "2026-06-01") =>
     createdAt: new Date(Date.parse(`${start}T09:00:00Z`) + i * 7 * 86_400_000).toISOString(),
   }));
 
-export const bodies = {
+const handBodies = {
   dmse: {
     path: "/v1/dmse/analyze",
     object: "dmse.analysis",
@@ -71,3 +78,56 @@ export const bodies = {
     body: { assessments: assessments([8, 10, 14, 17]), avgSleepHours: 5, daysSinceLastVisit: 60 },
   },
 } as const;
+
+/** One analysis endpoint: its path, the `data.object` of its answer and a valid body. */
+interface AnalysisBody {
+  path: string;
+  object: string;
+  body: Record<string, unknown>;
+}
+
+type Schema = { $ref?: string; properties?: Record<string, Schema>; enum?: string[] };
+interface Operation {
+  tags?: string[];
+  requestBody?: { content: { "application/json": { example?: Record<string, unknown> } } };
+  responses: Record<string, { content?: { "application/json"?: { schema: Schema } } }>;
+}
+interface PublishedDocument {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+/**
+ * The analysis endpoints of docs/openapi.json (the POSTs tagged Analysis) without a body above,
+ * keyed by the path's first word after /v1 ("/v1/sleep/review" is "sleep"): the operation's
+ * request example, and the `object` its 200 answer's `data` declares.
+ */
+function documentedBodies(covered: readonly AnalysisBody[]): Record<string, AnalysisBody> {
+  const document = JSON.parse(
+    readFileSync(new URL("../../../docs/openapi.json", import.meta.url), "utf8"),
+  ) as PublishedDocument;
+  const resolve = (schema: Schema | undefined): Schema | undefined =>
+    schema?.$ref ? document.components.schemas[schema.$ref.split("/").at(-1) as string] : schema;
+  const paths = new Set(covered.map((b) => b.path));
+  const found: Record<string, AnalysisBody> = {};
+  for (const [path, operations] of Object.entries(document.paths)) {
+    const post = operations.post;
+    if (!post?.tags?.includes("Analysis") || paths.has(path)) continue;
+    const envelope = resolve(post.responses["200"]?.content?.["application/json"]?.schema);
+    const object = resolve(envelope?.properties?.data)?.properties?.object?.enum?.[0];
+    const body = post.requestBody?.content["application/json"].example;
+    if (object === undefined || body === undefined)
+      throw new Error(`${path}: no request example or no data.object in its 200 answer`);
+    found[path.split("/")[2] ?? path] = {
+      path,
+      object,
+      body,
+    };
+  }
+  return found;
+}
+
+export const bodies: typeof handBodies & Record<string, AnalysisBody> = {
+  ...handBodies,
+  ...documentedBodies(Object.values(handBodies)),
+};

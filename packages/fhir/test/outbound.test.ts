@@ -1,5 +1,5 @@
 import type { Bundle, DetectedIssue, GuidanceResponse, Resource, RiskAssessment } from "@medplum/fhirtypes";
-import { buildEngineIntelligence, ENGINE_REGISTRY, type EngineName } from "@svc/intelligence";
+import { buildEngineIntelligence, ENGINE_NAMES, ENGINE_REGISTRY, type EngineName } from "@svc/intelligence";
 import { assertValidFhirR4 } from "@svc/testkit/fhir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -54,7 +54,8 @@ const phq9 = (scores: number[], start = "2026-10-01") =>
     createdAt: new Date(Date.parse(`${start}T09:00:00Z`) + i * 7 * 86_400_000).toISOString(),
   }));
 
-const BODIES: Record<EngineName, Record<string, unknown>> = {
+/** Richer bodies than the registry's examples, for the engines whose mapping the tests below read. */
+const BODIES = {
   dmse: {
     responseLatencySeconds: 4.2,
     speechRateWpm: 95,
@@ -80,7 +81,12 @@ const BODIES: Record<EngineName, Record<string, unknown>> = {
   },
   outcome: { assessments: phq9([20, 17, 14, 11]), avgSleepHours: 7.5, dmseLatencyPctChange: -10 },
   relapse: { assessments: phq9([8, 10, 14, 17]), avgSleepHours: 5, daysSinceLastVisit: 60 },
-};
+} satisfies Partial<Record<EngineName, Record<string, unknown>>>;
+
+/** The body each engine is mapped from: its own above, else its registry example. */
+const bodyOf = (engine: EngineName): Record<string, unknown> =>
+  (BODIES as Partial<Record<EngineName, Record<string, unknown>>>)[engine] ??
+  (ENGINE_REGISTRY[engine].example as Record<string, unknown>);
 
 const resources = (bundle: Bundle): Resource[] => (bundle.entry ?? []).map((e) => e.resource as Resource);
 const ofType = <T extends Resource>(bundle: Bundle, type: T["resourceType"]) =>
@@ -90,30 +96,27 @@ let counter = 0;
 const newId = () => `00000000-0000-4000-8000-${String(++counter).padStart(12, "0")}`;
 
 describe("analysisBundle", () => {
-  it.each(Object.keys(BODIES) as EngineName[])(
-    "%s: a valid R4 collection Bundle, every entry valid",
-    (engine) => {
-      const bundle = analysisBundle(answerOf(engine, BODIES[engine], "visit-7"), {
-        publicBaseUrl: BASE,
-        newId,
-      });
-      expect(bundle.type).toBe("collection");
-      expect(bundle.identifier).toEqual({ system: `${BASE}/fhir/sid/session-ref`, value: "visit-7" });
-      assertValidFhirR4(bundle);
-      for (const resource of resources(bundle)) assertValidFhirR4(resource);
-      const types = resources(bundle).map((r) => r.resourceType);
-      expect(types.at(-1)).toBe("Provenance");
-      expect(types).toContain("GuidanceResponse");
-      const provenance = resources(bundle).at(-1) as {
-        target: unknown[];
-        contained: { version: { value: string }[] }[];
-      };
-      expect(provenance.target).toHaveLength(types.length - 1);
-      expect(provenance.contained[0]?.version[0]?.value).toBe("default");
-      // No invented patient: nothing but the RiskAssessment's display-only subject names one.
-      expect(JSON.stringify(bundle)).not.toContain('"Patient/');
-    },
-  );
+  it.each(ENGINE_NAMES)("%s: a valid R4 collection Bundle, every entry valid", (engine) => {
+    const bundle = analysisBundle(answerOf(engine, bodyOf(engine), "visit-7"), {
+      publicBaseUrl: BASE,
+      newId,
+    });
+    expect(bundle.type).toBe("collection");
+    expect(bundle.identifier).toEqual({ system: `${BASE}/fhir/sid/session-ref`, value: "visit-7" });
+    assertValidFhirR4(bundle);
+    for (const resource of resources(bundle)) assertValidFhirR4(resource);
+    const types = resources(bundle).map((r) => r.resourceType);
+    expect(types.at(-1)).toBe("Provenance");
+    expect(types).toContain("GuidanceResponse");
+    const provenance = resources(bundle).at(-1) as {
+      target: unknown[];
+      contained: { version: { value: string }[] }[];
+    };
+    expect(provenance.target).toHaveLength(types.length - 1);
+    expect(provenance.contained[0]?.version[0]?.value).toBe("default");
+    // No invented patient: nothing but the RiskAssessment's display-only subject names one.
+    expect(JSON.stringify(bundle)).not.toContain('"Patient/');
+  });
 
   it("relapse: a RiskAssessment with our level code, the score Observation as basis, and no probability", () => {
     const bundle = analysisBundle(answerOf("relapse", BODIES.relapse), { publicBaseUrl: BASE });

@@ -72,6 +72,18 @@ export interface EngineDescriptor<TInput, TData, TParams, TName extends string =
   /** A few engine lines a narrator may mention. */
   highlights(data: TData): string[];
   /**
+   * Our own codes for the engine's results where no standard code is verified, beyond those the
+   * FHIR package builds from the first engines' label tables: the analysis-observation CodeSystem
+   * lists them after the built-in concepts, and the engine's FHIR mapping codes its resources with
+   * them. None when omitted.
+   */
+  concepts?: readonly EngineConcept[];
+  /**
+   * A small in-bound input the engine accepts: the registry test runs every engine on it, and the
+   * FHIR mapping test maps its answer, so a new engine is exercised without a hand entry there.
+   */
+  example: TInput;
+  /**
    * Where `docs/engines/evidence.md` gives the source of every default: the title of the section
    * (its start) listing `defaults`, and any further constant tables of the engine. The clinical
    * checks compare each table with the code, so an engine without evidence fails CI.
@@ -80,6 +92,13 @@ export interface EngineDescriptor<TInput, TData, TParams, TName extends string =
     section: string;
     tables?: readonly { section: string; values: Readonly<Record<string, number>> }[];
   };
+}
+
+/** One code of our analysis-observation CodeSystem: code, display and what it means. */
+export interface EngineConcept {
+  code: string;
+  display: string;
+  definition: string;
 }
 
 /** Keeps each engine's own input, data and parameter types while checking the descriptor's shape. */
@@ -106,6 +125,15 @@ function symptomScoreCodes(
   ];
 }
 
+/** One PHQ-9 administration, for the examples below. */
+const EXAMPLE_ASSESSMENT = {
+  instrumentId: "phq9",
+  instrumentName: "PHQ-9",
+  score: 14,
+  maxScore: 27,
+  createdAt: "2026-06-30T09:00:00Z",
+};
+
 const dmse = defineEngine<DmseInput, DmseData, DmseParams, "dmse">({
   name: "dmse",
   modelKey: DMSE_MODEL_KEY,
@@ -117,6 +145,7 @@ const dmse = defineEngine<DmseInput, DmseData, DmseParams, "dmse">({
   unmapped: (_input, run) => dmseUnmapped(run.data.signals),
   highlights: (data) =>
     data.signals.filter((s) => s.interpretation !== "within_normal").map((s) => s.mseLine),
+  example: { responseLatencySeconds: 2.4, speechRateWpm: 95, sessionDurationSeconds: 600 },
   evidence: {
     section: "Digital MSE",
     tables: [{ section: "Implausible dmse", values: DMSE_PLAUSIBLE_LIMITS }],
@@ -132,6 +161,15 @@ const biomarker = defineEngine<BiomarkerInput, BiomarkerData, BiomarkerParams, "
   run: analyzeBiomarkers,
   codes: (_input, run) => engineCodes(run.facts),
   highlights: (data) => data.signals.map((s) => s.summaryLine),
+  example: {
+    labs: [
+      {
+        id: "lab_1",
+        labName: "CMP",
+        results: { biomarkers: [{ name: "Sodium", value: 128, unit: "mmol/L" }] },
+      },
+    ],
+  },
   evidence: { section: "Biomarker" },
 });
 
@@ -148,6 +186,12 @@ const medication = defineEngine<MedicationInput, MedicationData, MedicationParam
     ...engineCodes(run.facts),
   ],
   highlights: (data) => data.signals.map((s) => s.summaryLine),
+  example: {
+    prescriptions: [
+      { id: "rx_1", medicationName: "Sertraline", status: "active", prescribedAt: "2026-05-01" },
+    ],
+    assessments: [EXAMPLE_ASSESSMENT],
+  },
   evidence: { section: "Medication" },
 });
 
@@ -160,6 +204,7 @@ const outcome = defineEngine<OutcomeInput, OutcomeData, OutcomeParams, "outcome"
   run: scoreOutcome,
   codes: (input, run) => symptomScoreCodes(input.assessments, run.data.components, "components", run),
   highlights: (data) => data.components.filter((c) => c.available).map((c) => c.detail),
+  example: { assessments: [EXAMPLE_ASSESSMENT], avgSleepHours: 6 },
   evidence: { section: "Outcome" },
 });
 
@@ -172,6 +217,7 @@ const relapse = defineEngine<RelapseInput, RelapseData, RelapseParams, "relapse"
   run: predictRelapse,
   codes: (input, run) => symptomScoreCodes(input.assessments, run.data.factors, "factors", run),
   highlights: (data) => data.factors.filter((f) => f.points > 0).map((f) => f.detail),
+  example: { assessments: [EXAMPLE_ASSESSMENT], avgSleepHours: 5, daysSinceLastVisit: 40 },
   evidence: {
     section: "Relapse",
     tables: [{ section: "Off medication with short sleep", values: OFF_MEDICATION_PRODROME }],

@@ -5,41 +5,11 @@ import {
   ENGINE_DESCRIPTORS,
   ENGINE_NAMES,
   ENGINE_REGISTRY,
-  type EngineName,
   isEngineName,
   type TerminologyCode,
 } from "../src/index.js";
 
 const now = new Date("2026-07-01T12:00:00Z");
-const assessment = {
-  instrumentId: "phq9",
-  instrumentName: "PHQ-9",
-  score: 14,
-  maxScore: 27,
-  createdAt: "2026-06-30T09:00:00Z",
-};
-
-/** A small in-bound input of every engine: an engine added to the registry needs one here. */
-const EXAMPLES: Record<EngineName, unknown> = {
-  dmse: { responseLatencySeconds: 2.4, speechRateWpm: 95, sessionDurationSeconds: 600 },
-  biomarker: {
-    labs: [
-      {
-        id: "lab_1",
-        labName: "CMP",
-        results: { biomarkers: [{ name: "Sodium", value: 128, unit: "mmol/L" }] },
-      },
-    ],
-  },
-  medication: {
-    prescriptions: [
-      { id: "rx_1", medicationName: "Sertraline", status: "active", prescribedAt: "2026-05-01" },
-    ],
-    assessments: [assessment],
-  },
-  outcome: { assessments: [assessment], avgSleepHours: 6 },
-  relapse: { assessments: [assessment], avgSleepHours: 5, daysSinceLastVisit: 40 },
-};
 
 describe("engine registry", () => {
   it("keys every descriptor by its own name, in the order of ENGINE_NAMES", () => {
@@ -69,7 +39,7 @@ describe("engine registry", () => {
 
   it("runs each engine under its model key, default and calibrated, and builds its block", () => {
     for (const d of ENGINE_DESCRIPTORS as readonly AnyEngineDescriptor[]) {
-      const input = EXAMPLES[d.name];
+      const input = d.example;
       const run = d.run(input, { now });
       expect(run.model, d.name).toEqual({ key: d.modelKey, version: null, source: "default" });
       const calibrated = d.run(input, { now, model: { version: 3, params: d.resolveParams({}) } });

@@ -60,22 +60,15 @@ function sourcesOf(dir: string): string[] {
 }
 
 /**
- * The values an app's `src/index.ts` exports (type-only exports aside): what starts the app, and
- * for the intelligence API the request schemas the bench validates with (decision 103), so a
- * data-access function exported for another app fails CI. The operator CLI imports no app at all
+ * The values an app's `src/index.ts` exports (type-only exports aside): what starts the app (the
+ * bench reads the analysis request schemas from the intelligence API's routes), so a data-access
+ * function exported for another app fails CI. The operator CLI imports no app at all
  * (decision 166): the lab results it reads are validated by `@svc/http`'s shared schema.
  */
 const APP_ENTRY_VALUES: Record<string, string[]> = {
   "apps/dashboard": ["buildDashboard"],
   "apps/mse-record-api": ["buildMseRecordApi"],
-  "apps/intelligence-api": [
-    "BiomarkerAnalyzeRequestSchema",
-    "DmseAnalyzeRequestSchema",
-    "MedicationAnalyzeRequestSchema",
-    "OutcomeScoreRequestSchema",
-    "RelapsePredictRequestSchema",
-    "buildIntelligenceApi",
-  ],
+  "apps/intelligence-api": ["buildIntelligenceApi"],
 };
 
 /**

@@ -81,6 +81,9 @@ function analysisObservationConcepts(): CodeSystemConcept[] {
       "Lab value finding",
       "A reading beyond a sourced critical limit, not evaluated for its unit, or implausible (biomarker engine).",
     ),
+    ...ENGINE_DESCRIPTORS.flatMap((engine) =>
+      (engine.concepts ?? []).map((c) => concept(c.code, c.display, c.definition)),
+    ),
     concept(
       ANALYSIS_CODES.patientReviewNotEvaluated,
       "Patient review rule not evaluated",
