@@ -42,6 +42,7 @@ import type { PatientContext } from "./patient/context.js";
 import {
   doorPatientReview,
   medicinesOfPrescriptions,
+  type PatientReviewSummary,
   patientReviewSummary,
   readingsOfLabPanels,
 } from "./patient/doors.js";
@@ -1108,6 +1109,91 @@ export function resolveMedicationParams(overrides: unknown): MedicationParams {
   return merged;
 }
 
+/** Every signal of the run: one per active prescription, then the latency corroboration when supplied. */
+function medicationSignals(
+  evaluated: readonly Evaluated[],
+  latency: number | undefined,
+  params: MedicationParams,
+  nowIso: string,
+): { signals: ModuleSignal[]; latencySupplied: boolean } {
+  const signals = evaluated.map((e) => e.signal);
+  const latencySupplied = typeof latency === "number" && Number.isFinite(latency);
+  if (latencySupplied) signals.push(corroborationSignal(latency, params, nowIso));
+  return { signals, latencySupplied };
+}
+
+/** The checks of the prescriptions themselves, beside their response: the list check and the patient review. */
+interface PrescriptionChecks {
+  listCheck: MedicationListCheck | undefined;
+  patientReview: PatientReview | null;
+  reviewed: PatientReviewSummary;
+}
+
+function prescriptionChecks(
+  input: MedicationInput,
+  prescriptions: readonly Prescription[],
+  now: Date,
+): PrescriptionChecks {
+  // The interaction and dose check of the active prescriptions: a high finding
+  // needs a clinician whatever the symptom scores show.
+  // Age- and liver-dependent label limits read the patient facts through the one helper.
+  const listCheck =
+    prescriptions.length > 0
+      ? medicationListCheck(prescriptions, doseCheckOptions(input.patient, now))
+      : undefined;
+  // The patient-over-time review: its findings set review and are flagged as the
+  // JSON door maps their level, whatever the symptom scores show.
+  const patientReview = doorPatientReview({
+    ...(input.patient === undefined ? {} : { patient: input.patient }),
+    medicines: medicinesOfPrescriptions(prescriptions),
+    readings: readingsOfLabPanels(input.labs ?? []),
+    now,
+  });
+  return { listCheck, patientReview, reviewed: patientReviewSummary(patientReview) };
+}
+
+/**
+ * Staleness: the newest symptom score older than the limit lowers confidence and the headline
+ * says the picture is not current.
+ */
+function symptomStaleness(
+  times: readonly (number | null)[],
+  now: Date,
+): { stale: boolean; staleText: string } {
+  let newest: number | null = null;
+  for (const t of times) if (t !== null && (newest === null || t > newest)) newest = t;
+  const nowMs = now.getTime();
+  const stale = isStale(newest, nowMs);
+  const staleText = stale
+    ? ` Not current: the newest symptom score is ${fmt(ageInDays(newest, nowMs) ?? 0, 0)} days old (older than ${SYMPTOM_SCORE_STALE_AFTER_DAYS} days).`
+    : "";
+  return { stale, staleText };
+}
+
+/** The summary: status, headline (response, then the patient review), flagged labels and the review decision. */
+function medicationSummary(
+  evaluated: readonly Evaluated[],
+  status: MedicationStatus,
+  findings: SymptomFindings,
+  signals: readonly ModuleSignal[],
+  checks: PrescriptionChecks,
+  staleText: string,
+): EngineFacts["summary"] {
+  const { listCheck, reviewed } = checks;
+  return {
+    status,
+    headline: [medicationHeadline(evaluated, status, findings, staleText), reviewed.headline]
+      .filter((line) => line !== null)
+      .join(" "),
+    flagged: [...flaggedLabels(findings, signals), ...interactionFlags(listCheck), ...reviewed.flagged],
+    requiresClinicianReview:
+      findings.flags.length > 0 ||
+      signals.some((s) => TONE_RANK[s.tone] >= TONE_RANK.elevated) ||
+      listCheck?.requiresClinicianReview === true ||
+      reviewed.requiresClinicianReview,
+  };
+}
+
 /** Runs the medication response engine. Never throws on in-bound input. */
 export function analyzeMedication(
   input: MedicationInput,
@@ -1122,58 +1208,23 @@ export function analyzeMedication(
   const times = assessmentTimes(assessments);
   const selected = active.length > 0 ? selectSeries(assessments, times) : { series: null, instruments: 0 };
   const evaluated = evaluatePrescriptions(active, selected.series, params, nowIso);
-
-  const signals = evaluated.map((e) => e.signal);
-  const latency = input.dmseLatencyPctChange;
-  const latencySupplied = typeof latency === "number" && Number.isFinite(latency);
-  if (latencySupplied) signals.push(corroborationSignal(latency, params, nowIso));
+  const { signals, latencySupplied } = medicationSignals(
+    evaluated,
+    input.dmseLatencyPctChange,
+    params,
+    nowIso,
+  );
 
   const status = overallStatus(evaluated);
   // A severe score or a reliable deterioration on any scale is never hidden, whatever the
   // prescriptions show (the same reading as the outcome and relapse engines).
   const findings: SymptomFindings = readSymptomFindings(assessments, params.worseningPctPoints, times);
-  // The interaction and dose check of the active prescriptions: a high finding
-  // needs a clinician whatever the symptom scores show.
-  // Age- and liver-dependent label limits read the patient facts through the one helper.
-  const listCheck =
-    prescriptions.length > 0
-      ? medicationListCheck(prescriptions, doseCheckOptions(input.patient, options.now))
-      : undefined;
-  // The patient-over-time review: its findings set review and are flagged as the
-  // JSON door maps their level, whatever the symptom scores show.
-  const patientReview = doorPatientReview({
-    ...(input.patient === undefined ? {} : { patient: input.patient }),
-    medicines: medicinesOfPrescriptions(prescriptions),
-    readings: readingsOfLabPanels(input.labs ?? []),
-    now: options.now,
-  });
-  const reviewed = patientReviewSummary(patientReview);
-  const requiresClinicianReview =
-    findings.flags.length > 0 ||
-    signals.some((s) => TONE_RANK[s.tone] >= TONE_RANK.elevated) ||
-    listCheck?.requiresClinicianReview === true ||
-    reviewed.requiresClinicianReview;
-
-  // Staleness: the newest symptom score older than the limit lowers confidence and
-  // the headline says the picture is not current.
-  let newest: number | null = null;
-  for (const t of times) if (t !== null && (newest === null || t > newest)) newest = t;
-  const nowMs = options.now.getTime();
-  const stale = isStale(newest, nowMs);
-  const staleText = stale
-    ? ` Not current: the newest symptom score is ${fmt(ageInDays(newest, nowMs) ?? 0, 0)} days old (older than ${SYMPTOM_SCORE_STALE_AFTER_DAYS} days).`
-    : "";
+  const checks = prescriptionChecks(input, prescriptions, options.now);
+  const { stale, staleText } = symptomStaleness(times, options.now);
   const confidence = medicationConfidence(evaluated, prescriptions, selected, latencySupplied, params);
   confidence.reasons.push(...findings.notes);
   const facts: EngineFacts = {
-    summary: {
-      status,
-      headline: [medicationHeadline(evaluated, status, findings, staleText), reviewed.headline]
-        .filter((line) => line !== null)
-        .join(" "),
-      flagged: [...flaggedLabels(findings, signals), ...interactionFlags(listCheck), ...reviewed.flagged],
-      requiresClinicianReview,
-    },
+    summary: medicationSummary(evaluated, status, findings, signals, checks, staleText),
     confidence: capStaleConfidence(capForUnreadScales(confidence, findings), stale, staleText.trim()),
     inputs: medicationInputs(input, times, evaluated, latencySupplied),
     current: { score: null, status },
@@ -1187,8 +1238,8 @@ export function analyzeMedication(
       signalsPresent: signals.length,
       signals,
       disclaimer: MEDICATION_DISCLAIMER,
-      ...(listCheck === undefined ? {} : { interactionCheck: listCheck }),
-      ...(patientReview === null ? {} : { patientReview }),
+      ...(checks.listCheck === undefined ? {} : { interactionCheck: checks.listCheck }),
+      ...(checks.patientReview === null ? {} : { patientReview: checks.patientReview }),
     },
     facts,
     model,
