@@ -1,11 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { compiledEntry } from "@svc/testkit";
-import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "@svc/testkit";
+import { useCompiledLauncher } from "@svc/testkit/vitest";
+import { describe, expect, it } from "vitest";
 
 /**
  * The recipe in docs/webhooks.md ("Trying safety events on one machine") run as written: its
@@ -13,26 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
  * the compiled service, started with NODE_EXTRA_CA_CERTS naming that CA, delivers a signed MSE
  * safety event to the https receiver on localhost, which verifies it.
  */
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const launcher = compiledEntry(root, "tooling/cli/dist/start.js");
-const cliEntry = compiledEntry(root, "tooling/cli/dist/main.js");
-const dir = mkdtempSync(path.join(tmpdir(), "svc-local-tls-"));
-const children: ChildProcess[] = [];
-
-afterAll(() => {
-  for (const child of children) child.kill("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+const { root, launcher, cliEntry, dir, children } = useCompiledLauncher("svc-local-tls-");
 
 /** The fenced blocks of the recipe's section, in order. */
 function recipeBlocks(): { lang: string; code: string }[] {
