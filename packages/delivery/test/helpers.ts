@@ -43,22 +43,59 @@ export function uniquePrefix(): string {
   return `whtest${randomBytes(5).toString("hex")}`;
 }
 
+/** The part of a lab order body the delivery tests read (@svc/delivery cannot depend on the API package). */
+export interface LabOrderBody {
+  data: { id: string; status: string };
+}
+
 /** The whole delivery path over loopback: the API, a BullMQ worker and a receiver endpoint. */
 export interface DeliveryPipeline {
-  svc: TestService;
-  receiver: Receiver;
+  readonly svc: TestService;
+  readonly receiver: Receiver;
   /** A secret key of the account whose test-mode endpoint is the receiver. */
-  key: string;
+  readonly key: string;
   /** That endpoint's signing secret. */
-  secret: string;
-  close(): Promise<void>;
+  readonly secret: string;
 }
 
 /**
- * Starts the service with a real enqueuer, a webhook worker whose sweeper runs every
- * `sweepIntervalMs`, and a receiver registered as a test-mode endpoint of a new account.
+ * The test file's delivery path, started before its tests and closed after them: the service
+ * with a real enqueuer, a webhook worker whose sweeper runs every `sweepIntervalMs`, and a
+ * receiver registered as a test-mode endpoint of a new account. The handle reads the running
+ * pipeline (reading it before then throws).
  */
-export async function startDeliveryPipeline(options: { sweepIntervalMs: number }): Promise<DeliveryPipeline> {
+export function useDeliveryPipeline(options: { sweepIntervalMs: number }): DeliveryPipeline {
+  let running: (DeliveryPipeline & { close(): Promise<void> }) | undefined;
+  beforeAll(async () => {
+    running = await startDeliveryPipeline(options);
+  });
+  afterAll(async () => {
+    await running?.close();
+    running = undefined;
+  });
+  const read = () => {
+    if (!running) throw new Error("the delivery pipeline was read before it started");
+    return running;
+  };
+  return {
+    get svc() {
+      return read().svc;
+    },
+    get receiver() {
+      return read().receiver;
+    },
+    get key() {
+      return read().key;
+    },
+    get secret() {
+      return read().secret;
+    },
+  };
+}
+
+async function startDeliveryPipeline(options: {
+  sweepIntervalMs: number;
+}): Promise<DeliveryPipeline & { close(): Promise<void> }> {
   const svc = await startTestService();
   const prefix = uniquePrefix();
   const redisUrl = requireEnv("TEST_REDIS_URL");
