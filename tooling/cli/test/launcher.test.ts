@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
  * `pnpm start` as a new user runs it: the compiled launcher, no DATABASE_URL (embedded PGlite),
  * no REDIS_URL, the compiled operator CLI beside it.
  */
-const { root, launcher, cliEntry, dir, children } = useCompiledLauncher("svc-launcher-");
+const { root, launcher, cliEntry, dir, started } = useCompiledLauncher("svc-launcher-");
 
 /** The environment of a fresh machine: no DATABASE_URL, no REDIS_URL. */
 function cleanEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
@@ -28,7 +28,7 @@ function cleanEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
   return env;
 }
 
-function launch(
+async function launch(
   port: number,
   dataDir: string,
   how: { command: string; args: string[]; cwd: string; env?: NodeJS.ProcessEnv } = { ...launcher, cwd: dir },
@@ -38,25 +38,8 @@ function launch(
     env: { ...cleanEnv(port, dataDir), ...how.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  children.push(child);
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += String(d);
-  });
-  child.stderr?.on("data", (d) => {
-    out += String(d);
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`launcher did not start:\n${out}`)), 150_000);
-    const check = () => {
-      if (/started in \d+ ms/.test(out)) {
-        clearTimeout(timer);
-        resolve({ child, output: () => out });
-      } else setTimeout(check, 50);
-    };
-    child.once("exit", (code) => reject(new Error(`launcher exited ${code}:\n${out}`)));
-    check();
-  });
+  const output = await started(child, /started in \d+ ms/, { timeoutMs: 150_000, label: "launcher " });
+  return { child, output };
 }
 
 function svc(port: number, dataDir: string, ...args: string[]) {

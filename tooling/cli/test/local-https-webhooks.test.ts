@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "@svc/testkit";
@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
  * the compiled service, started with NODE_EXTRA_CA_CERTS naming that CA, delivers a signed MSE
  * safety event to the https receiver on localhost, which verifies it.
  */
-const { root, launcher, cliEntry, dir, children } = useCompiledLauncher("svc-local-tls-");
+const { root, launcher, cliEntry, dir, started } = useCompiledLauncher("svc-local-tls-");
 
 /** The fenced blocks of the recipe's section, in order. */
 function recipeBlocks(): { lang: string; code: string }[] {
@@ -26,29 +26,6 @@ function recipeBlocks(): { lang: string; code: string }[] {
       .map((line) => line.slice((m[1] as string).length))
       .join("\n"),
   }));
-}
-
-/** A child whose output is collected; resolves once `ready` matches it. */
-function started(child: ChildProcess, ready: RegExp): Promise<() => string> {
-  children.push(child);
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += String(d);
-  });
-  child.stderr?.on("data", (d) => {
-    out += String(d);
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`did not start:\n${out}`)), 60_000);
-    const check = () => {
-      if (ready.test(out)) {
-        clearTimeout(timer);
-        resolve(() => out);
-      } else setTimeout(check, 50);
-    };
-    child.once("exit", (code) => reject(new Error(`exited ${code}:\n${out}`)));
-    check();
-  });
 }
 
 describe("local https receiver for MSE safety events (docs/webhooks.md recipe)", () => {
@@ -82,6 +59,7 @@ describe("local https receiver for MSE safety events (docs/webhooks.md recipe)",
     await started(
       spawn(launcher.command, launcher.args, { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] }),
       /started in \d+ ms/,
+      { timeoutMs: 60_000 },
     );
 
     // Step 3: organization, key and endpoint through the running server.
@@ -126,6 +104,7 @@ describe("local https receiver for MSE safety events (docs/webhooks.md recipe)",
         stdio: ["ignore", "pipe", "pipe"],
       }),
       /receiver on https:\/\/localhost/,
+      { timeoutMs: 60_000 },
     );
 
     // This process does not trust the local CA: the certificate is refused without it.

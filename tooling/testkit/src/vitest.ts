@@ -129,6 +129,16 @@ export interface CompiledLauncher {
   dir: string;
   /** The processes the file spawned; push each one so that it is killed after the file's tests. */
   children: ChildProcess[];
+  /**
+   * Keeps `child` among `children` and collects its output; resolves to a reader of that output
+   * once `ready` matches it, rejects when the child exits first or after `timeoutMs`. `label`
+   * starts the error messages (`launcher ` gives "launcher did not start").
+   */
+  started(
+    child: ChildProcess,
+    ready: RegExp,
+    options: { timeoutMs: number; label?: string },
+  ): Promise<() => string>;
 }
 
 /**
@@ -144,6 +154,27 @@ export function useCompiledLauncher(prefix: string): CompiledLauncher {
     cliEntry: compiledEntry(root, "tooling/cli/dist/main.js"),
     dir: mkdtempSync(path.join(tmpdir(), prefix)),
     children: [],
+    started(child, ready, { timeoutMs, label = "" }) {
+      launched.children.push(child);
+      let out = "";
+      child.stdout?.on("data", (d) => {
+        out += String(d);
+      });
+      child.stderr?.on("data", (d) => {
+        out += String(d);
+      });
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${label}did not start:\n${out}`)), timeoutMs);
+        const check = () => {
+          if (ready.test(out)) {
+            clearTimeout(timer);
+            resolve(() => out);
+          } else setTimeout(check, 50);
+        };
+        child.once("exit", (code) => reject(new Error(`${label}exited ${code}:\n${out}`)));
+        check();
+      });
+    },
   };
   afterAll(() => {
     for (const child of launched.children) child.kill("SIGKILL");
