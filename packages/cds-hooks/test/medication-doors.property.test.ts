@@ -10,10 +10,11 @@
  */
 import type { Bundle, DetectedIssue } from "@medplum/fhirtypes";
 import { checkInteractions, prescriptionEntryText } from "@svc/engines";
-import { type AnalysisAnswer, analysisBundle } from "@svc/fhir";
-import { buildEngineIntelligence, ENGINE_REGISTRY } from "@svc/intelligence";
+import { analysisBundle } from "@svc/fhir";
+import { ENGINE_REGISTRY } from "@svc/intelligence";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { medicationAnalysis } from "../../fhir/test/analysis-fixtures.js";
 import { parseHookRequest, runCdsService } from "../src/index.js";
 import { draft, medicationRequest, options, orderRequest, searchset, service } from "./fixtures.js";
 
@@ -75,36 +76,6 @@ function dosedDraft(id: string, name: string, mg: number) {
   });
 }
 
-function jsonAnswer(texts: readonly string[]) {
-  const body = {
-    prescriptions: texts.map((text, i) => ({
-      id: `rx_${i + 1}`,
-      medicationName: text,
-      status: "active",
-      prescribedAt: "2026-10-20",
-    })),
-    assessments: [],
-  };
-  const descriptor = ENGINE_REGISTRY.medication;
-  // biome-ignore lint/suspicious/noExplicitAny: the registry's run is typed per engine
-  const run = (descriptor.run as any)(body, { now: NOW });
-  const intelligence = buildEngineIntelligence({
-    engine: "medication",
-    facts: run.facts,
-    model: run.model,
-    now: NOW,
-    // biome-ignore lint/suspicious/noExplicitAny: as above
-    codes: (descriptor.codes as any)(body, run),
-    currentInputs: body,
-  });
-  const answer = {
-    engine: "medication",
-    data: { ...run.data, model: run.model, intelligence },
-    request: body,
-  } as AnalysisAnswer;
-  return { body, run, intelligence, answer };
-}
-
 function highest(severities: readonly string[]): number {
   return Math.max(0, ...severities.map((s) => RANK[s] ?? 0));
 }
@@ -146,7 +117,7 @@ describe("medicine door parity", () => {
         fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
         (names, doses, structured) => {
           const texts = names.map((name, i) => `${name}${doses[i] ?? ""}`);
-          const { run, intelligence, answer, body } = jsonAnswer(texts);
+          const { run, intelligence, answer, body } = medicationAnalysis(texts, NOW);
           const check = run.data.interactionCheck;
           const json = highest(check.interactions.map((i: { severity: string }) => i.severity));
           const agent = highest(
@@ -202,7 +173,7 @@ describe("medicine door parity", () => {
   });
 
   it("sertraline + tramadol through the JSON medication answer (before: no interaction field at all)", () => {
-    const { run, intelligence } = jsonAnswer(["Sertraline 50 mg", "Tramadol 50 mg"]);
+    const { run, intelligence } = medicationAnalysis(["Sertraline 50 mg", "Tramadol 50 mg"], NOW);
     expect(run.data.interactionCheck).toMatchObject({
       status: "checked",
       highestSeverity: "high",
@@ -241,7 +212,7 @@ describe("medicine door parity", () => {
     ]);
     expect(run.data.interactionCheck.complete).toBe(true);
     expect(run.facts.summary.requiresClinicianReview).toBe(true);
-    const { answer } = jsonAnswer(["Sertraline 300 mg"]);
+    const { answer } = medicationAnalysis(["Sertraline 300 mg"], NOW);
     const bundle = analysisBundle(answer, { publicBaseUrl: "https://api.example.com" }) as Bundle;
     const dose = (bundle.entry ?? [])
       .map((e) => e.resource)
@@ -264,7 +235,7 @@ describe("medicine door parity", () => {
     const result = runCdsService(parsed, body.prefetch ?? {}, options());
     const notChecked = result.cards.find((card) => card.source.url?.endsWith("/interaction-not-checked"));
     expect(notChecked?.detail).toContain("QT risk category unknown for sertraline");
-    const { run } = jsonAnswer(texts);
+    const { run } = medicationAnalysis(texts, NOW);
     expect(run.data.interactionCheck.notEvaluated.join(" ")).toContain(
       "QT risk category unknown for sertraline",
     );

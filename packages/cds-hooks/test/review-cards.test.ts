@@ -1,6 +1,7 @@
-import { CLINICAL_LEVELS, DOOR_LEVELS, PATIENT_FINDING_KINDS, type PatientFinding } from "@svc/engines";
+import { DOOR_LEVELS, type PatientFinding } from "@svc/engines";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { patientFindingArb } from "../../fhir/test/analysis-fixtures.js";
 import { limitCards } from "../src/card-limit.js";
 import {
   escapeMarkdown,
@@ -104,15 +105,7 @@ describe("finding cards", () => {
   });
 
   it("property: the indicator is the door table's; a not-assessed finding is never silent; the card limit keeps the most severe", () => {
-    const finding = fc.record({
-      kind: fc.constantFrom(...PATIENT_FINDING_KINDS),
-      rule: fc.stringMatching(/^[a-z_]{1,20}$/),
-      level: fc.constantFrom(...CLINICAL_LEVELS),
-      assessed: fc.boolean(),
-      title: fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() !== ""),
-      detail: fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() !== ""),
-      source: fc.string({ minLength: 1, maxLength: 80 }).filter((s) => s.trim() !== ""),
-    });
+    const finding = patientFindingArb({ title: 200, detail: 200, source: 80 });
     fc.assert(
       fc.property(fc.array(finding, { maxLength: 30 }), (findings) => {
         const found = findingCards(findings, ctx);

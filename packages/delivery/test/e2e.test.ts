@@ -1,49 +1,36 @@
-import { call, type Receiver, type TestService, waitFor } from "@svc/testkit";
+import { call, waitFor } from "@svc/testkit";
 import { verifySignature } from "@svc/webhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DeliveryPipeline, startDeliveryPipeline } from "./helpers.js";
-
-/** The part of a lab order body this test reads (@svc/delivery cannot depend on the API package). */
-interface LabOrderBody {
-  data: { id: string; status: string };
-}
+import { describe, expect, it } from "vitest";
+import { type LabOrderBody, useDeliveryPipeline } from "./helpers.js";
 
 /**
  * End to end over real HTTP, PostgreSQL, Redis and BullMQ: a lab order created through the API
  * and walked through every state by the test helpers reaches a receiver on loopback as signed
  * events, each once or more, in causal order for the order.
  */
-let pipeline: DeliveryPipeline;
-let svc: TestService;
-let receiver: Receiver;
-let key: string;
-let secret: string;
-
-beforeAll(async () => {
-  pipeline = await startDeliveryPipeline({ sweepIntervalMs: 500 });
-  ({ svc, receiver, key, secret } = pipeline);
-});
-afterAll(async () => {
-  await pipeline?.close();
-});
+const pipeline = useDeliveryPipeline({ sweepIntervalMs: 500 });
 
 describe("lab order events delivered end to end", () => {
   it("every state change arrives signed, once or more, in causal order", async () => {
-    const created = await call<LabOrderBody>(svc.url, "/v1/labs/orders", {
-      key,
+    const created = await call<LabOrderBody>(pipeline.svc.url, "/v1/labs/orders", {
+      key: pipeline.key,
       body: { patientRef: "patient-e2e", panelId: "lithium_monitoring" },
     });
     expect(created.status, JSON.stringify(created.json)).toBe(201);
     const id = created.json.data.id as string;
     const statuses: string[] = [];
-    const authorized = await call<LabOrderBody>(svc.url, `/v1/test_helpers/labs/orders/${id}/authorize`, {
-      key,
-      method: "POST",
-    });
+    const authorized = await call<LabOrderBody>(
+      pipeline.svc.url,
+      `/v1/test_helpers/labs/orders/${id}/authorize`,
+      {
+        key: pipeline.key,
+        method: "POST",
+      },
+    );
     statuses.push(authorized.json.data.status);
     for (;;) {
-      const res = await call<LabOrderBody>(svc.url, `/v1/test_helpers/labs/orders/${id}/advance`, {
-        key,
+      const res = await call<LabOrderBody>(pipeline.svc.url, `/v1/test_helpers/labs/orders/${id}/advance`, {
+        key: pipeline.key,
         method: "POST",
       });
       if (res.status !== 200) break;
@@ -55,7 +42,7 @@ describe("lab order events delivered end to end", () => {
     const expected = statuses.length + 1; // every status_changed plus one results_ready
     const received = await waitFor(
       () => {
-        const forOrder = receiver.requests
+        const forOrder = pipeline.receiver.requests
           .map((r) => ({ r, event: JSON.parse(r.body) }))
           .filter(({ event }) => event.data?.id === id);
         const unique = new Map(forOrder.map((x) => [x.event.id as string, x]));
@@ -66,10 +53,14 @@ describe("lab order events delivered end to end", () => {
     );
     for (const { r } of received) {
       const header = r.headers["service-signature"] as string;
-      expect(verifySignature({ secret, payload: r.body, header }).ok).toBe(true);
+      expect(verifySignature({ secret: pipeline.secret, payload: r.body, header }).ok).toBe(true);
       // A tampered body fails.
       expect(
-        verifySignature({ secret, payload: r.body.replace("patient-e2e", "patient-x"), header }).ok,
+        verifySignature({
+          secret: pipeline.secret,
+          payload: r.body.replace("patient-e2e", "patient-x"),
+          header,
+        }).ok,
       ).toBe(false);
     }
     // Causal order: sorted by creation, the status_changed events follow the order's own path.

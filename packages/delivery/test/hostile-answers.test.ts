@@ -1,83 +1,38 @@
 import { gzipSync } from "node:zlib";
-import { type Db, recordEvent, sql } from "@svc/db";
-import {
-  addEndpoint,
-  captureLogger,
-  createTestDatabase,
-  type Receiver,
-  requireEnv,
-  Seeder,
-  startReceiver,
-  type TestDatabase,
-  waitFor,
-} from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createDeliveryEnqueuer,
-  type DeliveryEnqueuer,
-  RESPONSE_SNIPPET_BYTES,
-  safeResponseSnippet,
-  startWebhookWorker,
-  type WorkerHandle,
-} from "../src/index.js";
-import { attemptRows, deliveryRow, removeEndpoint, sleep, uniquePrefix } from "./helpers.js";
+import { recordEvent, sql } from "@svc/db";
+import { addEndpoint, captureLogger, type Receiver, waitFor } from "@svc/testkit";
+import { describe, expect, it } from "vitest";
+import { RESPONSE_SNIPPET_BYTES, safeResponseSnippet } from "../src/index.js";
+import { attemptRows, deliveryRow, removeEndpoint, sleep, useDeliveryRig } from "./helpers.js";
 
 // Receivers whose answers PostgreSQL text cannot hold as they are (NUL bytes, a gzip-encoded
 // binary body). The worker runs with short claims and a sweeper that hands out again any due row
 // whose job is 300 ms old, so an attempt left unrecorded would be sent again within a second.
 
-let tdb: TestDatabase;
-let db: Db;
-let seed: Seeder;
-let worker: WorkerHandle;
-let enqueuer: DeliveryEnqueuer;
-let receiver: Receiver;
 const logs = captureLogger("debug");
 const TIME_SCALE = 0.01;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  db = tdb.handle.db;
-  seed = new Seeder(tdb.handle);
-  const prefix = uniquePrefix();
-  const redisUrl = requireEnv("TEST_REDIS_URL");
-  receiver = await startReceiver();
-  worker = await startWebhookWorker({
-    // Test-mode receivers on loopback, as on a developer's machine (the operator's setting).
-    allowLoopbackWebhooks: true,
-    logger: logs.logger,
-    db,
-    redisUrl,
-    prefix,
-    timeScale: TIME_SCALE,
-    sweepIntervalMs: 100,
-    sweepGraceMs: 0,
-    staleAfterMs: 300,
-    leaseMs: 300,
-    deliveryTimeoutMs: 1_000,
-  });
-  enqueuer = createDeliveryEnqueuer({ redis: redisUrl, db, prefix });
-});
-
-afterAll(async () => {
-  await worker?.close({ force: true });
-  await enqueuer?.close();
-  await receiver?.close();
-  await tdb?.drop();
-});
+const rig = useDeliveryRig(() => ({
+  logger: logs.logger,
+  timeScale: TIME_SCALE,
+  sweepIntervalMs: 100,
+  sweepGraceMs: 0,
+  staleAfterMs: 300,
+  leaseMs: 300,
+  deliveryTimeoutMs: 1_000,
+}));
 
 async function setup(
   reply: Receiver["reply"],
   options: { beforeEnqueue?: (deliveryId: string) => Promise<void> } = {},
 ) {
-  const account = await seed.account();
+  const account = await rig.seed.account();
   const path = `/${account.id}`;
-  const endpoint = await addEndpoint(db, { accountId: account.id, url: `${receiver.url}${path}` });
-  const previous = receiver.reply;
-  receiver.reply = (request, index) =>
+  const endpoint = await addEndpoint(rig.db, { accountId: account.id, url: `${rig.receiver.url}${path}` });
+  const previous = rig.receiver.reply;
+  rig.receiver.reply = (request, index) =>
     request.path === path ? reply(request, index) : previous(request, index);
-  const received = () => receiver.requests.filter((r) => r.path === path);
-  const recorded = await db.transaction((tx) =>
+  const received = () => rig.receiver.requests.filter((r) => r.path === path);
+  const recorded = await rig.db.transaction((tx) =>
     recordEvent(tx, {
       accountId: account.id,
       mode: "test",
@@ -87,7 +42,7 @@ async function setup(
   );
   const deliveryId = recorded.deliveryIds[0] as string;
   await options.beforeEnqueue?.(deliveryId);
-  await enqueuer.enqueue([deliveryId]);
+  await rig.enqueuer.enqueue([deliveryId]);
   return { endpoint, received, deliveryId };
 }
 
@@ -107,19 +62,19 @@ describe.sequential("receivers whose answers PostgreSQL text cannot hold", () =>
     const marker = "NULBODY-MARKER";
     const t = await setup(() => ({ status: 200, body: `${marker}\u0000after\u0000nul\u0007bell` }));
     await waitFor(
-      async () => (await deliveryRow(db, t.deliveryId))?.status === "delivered",
+      async () => (await deliveryRow(rig.db, t.deliveryId))?.status === "delivered",
       5_000,
       "delivered",
     );
     // Several sweeps and claim expiries later: still one request, one attempt.
     await sleep(1_500);
     expect(t.received()).toHaveLength(1);
-    const attempts = await attemptRows(db, t.deliveryId);
+    const attempts = await attemptRows(rig.db, t.deliveryId);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ attempt: 1, statusCode: 200, error: null });
     expectCleanSnippet(attempts[0]?.responseSnippet);
     expect(attempts[0]?.responseSnippet).toBe(`${marker}\uFFFDafter\uFFFDnul\uFFFDbell`);
-    expect(await deliveryRow(db, t.deliveryId)).toMatchObject({ status: "delivered", attempts: 1 });
+    expect(await deliveryRow(rig.db, t.deliveryId)).toMatchObject({ status: "delivered", attempts: 1 });
     noBodyInLogs(marker);
   });
 
@@ -134,13 +89,13 @@ describe.sequential("receivers whose answers PostgreSQL text cannot hold", () =>
       headers: { "Content-Type": "application/json", "Content-Encoding": "gzip" },
     }));
     await waitFor(
-      async () => (await deliveryRow(db, t.deliveryId))?.status === "delivered",
+      async () => (await deliveryRow(rig.db, t.deliveryId))?.status === "delivered",
       5_000,
       "delivered",
     );
     await sleep(1_500);
     expect(t.received()).toHaveLength(1);
-    const attempts = await attemptRows(db, t.deliveryId);
+    const attempts = await attemptRows(rig.db, t.deliveryId);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ attempt: 1, statusCode: 200, error: null });
     expectCleanSnippet(attempts[0]?.responseSnippet);
@@ -152,13 +107,13 @@ describe.sequential("receivers whose answers PostgreSQL text cannot hold", () =>
     const t = await setup(() => ({ status: 500, body: `${marker}\u0000` }));
     const attempts = await waitFor(
       async () => {
-        const rows = await attemptRows(db, t.deliveryId);
+        const rows = await attemptRows(rig.db, t.deliveryId);
         return rows.length >= 2 ? rows : null;
       },
       5_000,
       "two recorded attempts",
     );
-    await removeEndpoint(db, t.endpoint.id);
+    await removeEndpoint(rig.db, t.endpoint.id);
     const [first, second] = attempts;
     if (!first || !second) throw new Error("no attempts");
     for (const a of attempts) {
@@ -173,7 +128,7 @@ describe.sequential("receivers whose answers PostgreSQL text cannot hold", () =>
     );
     // Every request the receiver saw is a recorded attempt (none sent outside the schedule).
     await sleep(300);
-    expect(t.received().length).toBe((await attemptRows(db, t.deliveryId)).length);
+    expect(t.received().length).toBe((await attemptRows(rig.db, t.deliveryId)).length);
     noBodyInLogs(marker);
   });
 });
@@ -181,8 +136,8 @@ describe.sequential("receivers whose answers PostgreSQL text cannot hold", () =>
 describe("an attempt whose row the database refuses", () => {
   it("still counts: the delivery is settled, and never sent again at every sweep", async () => {
     // A real PostgreSQL trigger refuses every attempt row of one delivery, whatever it holds.
-    await db.execute(sql`create table refused_attempts (delivery_id text primary key)`);
-    await db.execute(
+    await rig.db.execute(sql`create table refused_attempts (delivery_id text primary key)`);
+    await rig.db.execute(
       sql.raw(`create function refuse_attempt() returns trigger language plpgsql as $$
         begin
           if exists (select 1 from refused_attempts where delivery_id = new.delivery_id) then
@@ -191,24 +146,24 @@ describe("an attempt whose row the database refuses", () => {
           return new;
         end $$`),
     );
-    await db.execute(
+    await rig.db.execute(
       sql`create trigger refuse_attempt before insert on webhook_attempts for each row execute function refuse_attempt()`,
     );
     const marker = "REFUSED-MARKER";
     const t = await setup(() => ({ status: 200, body: marker }), {
       beforeEnqueue: async (id) => {
-        await db.execute(sql`insert into refused_attempts (delivery_id) values (${id})`);
+        await rig.db.execute(sql`insert into refused_attempts (delivery_id) values (${id})`);
       },
     });
     await waitFor(
-      async () => (await deliveryRow(db, t.deliveryId))?.status === "delivered",
+      async () => (await deliveryRow(rig.db, t.deliveryId))?.status === "delivered",
       5_000,
       "delivered",
     );
     await sleep(1_500);
     expect(t.received()).toHaveLength(1);
-    expect(await attemptRows(db, t.deliveryId)).toHaveLength(0);
-    expect(await deliveryRow(db, t.deliveryId)).toMatchObject({ attempts: 1, lastStatusCode: 200 });
+    expect(await attemptRows(rig.db, t.deliveryId)).toHaveLength(0);
+    expect(await deliveryRow(rig.db, t.deliveryId)).toMatchObject({ attempts: 1, lastStatusCode: 200 });
     expect(
       logs.lines.some((l) => l.includes(t.deliveryId) && l.includes("settling the delivery alone")),
     ).toBe(true);

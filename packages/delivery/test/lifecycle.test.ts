@@ -1,15 +1,6 @@
-import { type Db, eq, events, recordEvent } from "@svc/db";
-import {
-  addEndpoint,
-  captureLogger,
-  createTestDatabase,
-  type Receiver,
-  requireEnv,
-  Seeder,
-  startReceiver,
-  type TestDatabase,
-  waitFor,
-} from "@svc/testkit";
+import { eq, events, recordEvent } from "@svc/db";
+import { addEndpoint, captureLogger, type Receiver, requireEnv, startReceiver, waitFor } from "@svc/testkit";
+import { useTestDatabase } from "@svc/testkit/vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createDeliveryEnqueuer,
@@ -19,23 +10,17 @@ import {
 } from "../src/index.js";
 import { attemptRows, deliveryRow, sleep, uniquePrefix } from "./helpers.js";
 
-let tdb: TestDatabase;
-let db: Db;
-let seed: Seeder;
+const rig = useTestDatabase();
 let receiver: Receiver;
 const started: WorkerHandle[] = [];
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  db = tdb.handle.db;
-  seed = new Seeder(tdb.handle);
   receiver = await startReceiver();
 });
 
 afterAll(async () => {
   for (const w of started) await w.close({ force: true });
   await receiver?.close();
-  await tdb?.drop();
 });
 
 async function start(options: Partial<WebhookWorkerOptions> = {}) {
@@ -43,7 +28,7 @@ async function start(options: Partial<WebhookWorkerOptions> = {}) {
     // Test-mode receivers on loopback, as on a developer's machine (the operator's setting).
     allowLoopbackWebhooks: true,
     logger: captureLogger().logger,
-    db,
+    db: rig.db,
     redisUrl: requireEnv("TEST_REDIS_URL"),
     timeScale: 0.001,
     sweepIntervalMs: 200,
@@ -56,7 +41,7 @@ async function start(options: Partial<WebhookWorkerOptions> = {}) {
 }
 
 async function emitFor(accountId: string) {
-  const recorded = await db.transaction((tx) =>
+  const recorded = await rig.db.transaction((tx) =>
     recordEvent(tx, {
       accountId,
       mode: "test",
@@ -71,30 +56,30 @@ async function emitFor(accountId: string) {
 describe.sequential("webhook worker lifecycle", () => {
   it("with Redis down the worker keeps running and warns; rows wait in the outbox", async () => {
     const { logger, lines } = captureLogger();
-    const account = await seed.account();
-    await addEndpoint(db, { accountId: account.id, url: `${receiver.url}/down` });
+    const account = await rig.seed.account();
+    await addEndpoint(rig.db, { accountId: account.id, url: `${receiver.url}/down` });
     const down = await startWebhookWorker({
       allowLoopbackWebhooks: true,
       logger,
-      db,
+      db: rig.db,
       redisUrl: "redis://127.0.0.1:1",
       sweepIntervalMs: 100,
       sweepGraceMs: 0,
     });
-    const enqueuer = createDeliveryEnqueuer({ redis: "redis://127.0.0.1:1", db });
+    const enqueuer = createDeliveryEnqueuer({ redis: "redis://127.0.0.1:1", db: rig.db });
     const deliveryId = await emitFor(account.id);
     const t0 = Date.now();
     await enqueuer.enqueue([deliveryId]); // resolves (best effort), never throws or hangs
     expect(Date.now() - t0).toBeLessThan(3_000);
     await waitFor(() => lines.some((l) => l.includes("Redis unreachable")), 10_000, "warning");
-    expect(await deliveryRow(db, deliveryId)).toMatchObject({ status: "pending", enqueuedAt: null });
+    expect(await deliveryRow(rig.db, deliveryId)).toMatchObject({ status: "pending", enqueuedAt: null });
     await enqueuer.close();
     await down.close();
 
     // Redis is back (a worker on the real one): the sweeper finds the row by state and delivers.
     await start({ prefix: uniquePrefix() });
     await waitFor(
-      async () => (await deliveryRow(db, deliveryId))?.status === "delivered",
+      async () => (await deliveryRow(rig.db, deliveryId))?.status === "delivered",
       10_000,
       "delivery",
     );
@@ -102,19 +87,19 @@ describe.sequential("webhook worker lifecycle", () => {
   });
 
   it("the sweeper delivers rows that were written but never enqueued", async () => {
-    const account = await seed.account();
-    await addEndpoint(db, { accountId: account.id, url: `${receiver.url}/swept` });
+    const account = await rig.seed.account();
+    await addEndpoint(rig.db, { accountId: account.id, url: `${receiver.url}/swept` });
     const ids = [await emitFor(account.id), await emitFor(account.id), await emitFor(account.id)];
     for (const id of ids)
-      await waitFor(async () => (await deliveryRow(db, id))?.status === "delivered", 10_000, "delivery");
+      await waitFor(async () => (await deliveryRow(rig.db, id))?.status === "delivered", 10_000, "delivery");
     expect(receiver.requests.filter((r) => r.path === "/swept")).toHaveLength(3);
     for (const w of started.splice(0)) await w.close();
   });
 
   it("a worker killed mid-delivery and a new one started lose nothing", async () => {
     const prefix = uniquePrefix();
-    const account = await seed.account();
-    await addEndpoint(db, { accountId: account.id, url: `${receiver.url}/killed` });
+    const account = await rig.seed.account();
+    await addEndpoint(rig.db, { accountId: account.id, url: `${receiver.url}/killed` });
     let slow = true;
     const previous = receiver.reply;
     receiver.reply = (request, index) =>
@@ -124,7 +109,7 @@ describe.sequential("webhook worker lifecycle", () => {
           : { status: 200 }
         : previous(request, index);
     const first = await start({ prefix, staleAfterMs: 500 });
-    const enqueuer = createDeliveryEnqueuer({ redis: requireEnv("TEST_REDIS_URL"), db, prefix });
+    const enqueuer = createDeliveryEnqueuer({ redis: requireEnv("TEST_REDIS_URL"), db: rig.db, prefix });
     const inFlight = await emitFor(account.id);
     await enqueuer.enqueue([inFlight]);
     await waitFor(() => receiver.requests.some((r) => r.path === "/killed"), 10_000, "first request");
@@ -136,12 +121,12 @@ describe.sequential("webhook worker lifecycle", () => {
     await enqueuer.enqueue([queued]);
     const unqueued = await emitFor(account.id);
     await sleep(300);
-    expect((await deliveryRow(db, queued))?.status).toBe("pending");
+    expect((await deliveryRow(rig.db, queued))?.status).toBe("pending");
 
     await start({ prefix, staleAfterMs: 500 });
     for (const id of [inFlight, queued, unqueued])
       await waitFor(
-        async () => (await deliveryRow(db, id))?.status === "delivered",
+        async () => (await deliveryRow(rig.db, id))?.status === "delivered",
         15_000,
         `delivery ${id}`,
       );
@@ -151,16 +136,16 @@ describe.sequential("webhook worker lifecycle", () => {
     expect(ids).toEqual(new Set([inFlight, queued, unqueued]));
     // The dropped attempt was not recorded: one attempt row per delivery, each a 200.
     for (const id of [inFlight, queued, unqueued]) {
-      const attempts = await attemptRows(db, id);
+      const attempts = await attemptRows(rig.db, id);
       expect(attempts.map((a) => a.statusCode)).toEqual([200]);
     }
     await enqueuer.close();
   });
 
   it("purges events past the 30-day retention when it starts, keeping recent ones", async () => {
-    const { account } = await seed.caller();
+    const { account } = await rig.seed.caller();
     const now = Date.now();
-    const old = await db.transaction((tx) =>
+    const old = await rig.db.transaction((tx) =>
       recordEvent(tx, {
         accountId: account.id,
         mode: "test",
@@ -172,11 +157,11 @@ describe.sequential("webhook worker lifecycle", () => {
     const recent = await emitFor(account.id);
     await start();
     await waitFor(
-      async () => (await db.select().from(events).where(eq(events.id, old.event.id))).length === 0,
+      async () => (await rig.db.select().from(events).where(eq(events.id, old.event.id))).length === 0,
       15_000,
       "old event purged",
     );
-    const kept = await db.select().from(events).where(eq(events.accountId, account.id));
+    const kept = await rig.db.select().from(events).where(eq(events.accountId, account.id));
     expect(kept.map((e) => e.id)).not.toContain(old.event.id);
     expect(kept.length).toBeGreaterThan(0);
     void recent;

@@ -1,6 +1,5 @@
 import type { Bundle, DetectedIssue, Observation, Resource } from "@medplum/fhirtypes";
-import { CLINICAL_LEVELS, DOOR_LEVELS, PATIENT_FINDING_KINDS, type PatientFinding } from "@svc/engines";
-import { buildEngineIntelligence, ENGINE_REGISTRY } from "@svc/intelligence";
+import { DOOR_LEVELS, type PatientFinding } from "@svc/engines";
 import { assertValidFhirR4 } from "@svc/testkit/fhir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -10,6 +9,7 @@ import {
   DETECTED_ISSUE_SEVERITIES,
   patientFindingResources,
 } from "../src/index.js";
+import { medicationAnalysis, patientFindingArb } from "./analysis-fixtures.js";
 
 /**
  * The patient review's findings in the FHIR answer (decision 204): a judged finding is a
@@ -58,28 +58,8 @@ const startUnknown: PatientFinding = {
 const nothingFound: PatientFinding = { ...ancDue, level: "none", title: "Lithium level current" };
 
 function medicationAnswer(findings: readonly PatientFinding[]): AnalysisAnswer {
-  const body = {
-    prescriptions: [
-      { id: "rx_1", medicationName: "Sertraline 50 mg", status: "active", prescribedAt: "2026-10-20" },
-    ],
-    assessments: [],
-  };
-  const descriptor = ENGINE_REGISTRY.medication;
-  // biome-ignore lint/suspicious/noExplicitAny: the engine takes its own input type
-  const run = (descriptor.run as any)(body, { now: NOW });
-  const intelligence = buildEngineIntelligence({
-    engine: "medication",
-    facts: run.facts,
-    model: run.model,
-    now: NOW,
-    // biome-ignore lint/suspicious/noExplicitAny: as above
-    codes: (descriptor.codes as any)(body, run),
-    currentInputs: body,
-  });
   return {
-    engine: "medication",
-    data: { ...run.data, model: run.model, intelligence },
-    request: body,
+    ...medicationAnalysis(["Sertraline 50 mg"], NOW).answer,
     patientFindings: findings,
   } as AnalysisAnswer;
 }
@@ -142,15 +122,7 @@ describe("patient review findings in FHIR", () => {
   });
 
   it("property: every finding's severity is the door table's; a not-assessed finding is never a DetectedIssue", () => {
-    const finding = fc.record({
-      kind: fc.constantFrom(...PATIENT_FINDING_KINDS),
-      rule: fc.stringMatching(/^[a-z_]{1,20}$/),
-      level: fc.constantFrom(...CLINICAL_LEVELS),
-      assessed: fc.boolean(),
-      title: fc.string({ minLength: 1, maxLength: 60 }).filter((s) => s.trim() !== ""),
-      detail: fc.string({ minLength: 1, maxLength: 120 }).filter((s) => s.trim() !== ""),
-      source: fc.string({ minLength: 1, maxLength: 60 }).filter((s) => s.trim() !== ""),
-    });
+    const finding = patientFindingArb({ title: 60, detail: 120, source: 60 });
     fc.assert(
       fc.property(fc.array(finding, { maxLength: 6 }), (findings) => {
         const out = patientFindingResources(ctx, findings);

@@ -2,28 +2,16 @@ import { generateKeyPairSync } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  cliJsonAnswer,
-  cliJsonRefusal,
-  createTestDatabase,
-  runSvcCli,
-  Seeder,
-  type TestDatabase,
-} from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliJsonAnswer, cliJsonRefusal, runSvcCli } from "@svc/testkit";
+import { useTestDatabase } from "@svc/testkit/vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 /** `pnpm svc cds-clients ...` with --json, as the operator CLI contract prints it (decision 121). */
-let db: TestDatabase;
-let seed: Seeder;
+const db = useTestDatabase();
 const files: string[] = [];
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  seed = new Seeder(db.handle);
-});
-afterAll(async () => {
+afterAll(() => {
   for (const file of files) rmSync(file, { force: true });
-  await db.drop();
 });
 
 function jsonFile(name: string, value: unknown): string {
@@ -58,7 +46,7 @@ const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-384
 
 describe("pnpm svc cds-clients", { timeout: 120_000 }, () => {
   it("adds with an inline JWKS or a jku, lists, and revokes, each printing one JSON object", async () => {
-    const account = await seed.account();
+    const account = await db.seed.account();
     const jwks = jsonFile("public", {
       keys: [{ ...publicKey.export({ format: "jwk" }), kid: "k1", alg: "ES384" }],
     });
@@ -75,7 +63,7 @@ describe("pnpm svc cds-clients", { timeout: 120_000 }, () => {
       cdsHooksBaseUrl: expect.stringMatching(new RegExp(`^https?://[^/]+/cds-hooks/${account.id}$`)),
     });
     // Another account registers the same EHR: its own client, nothing said of the first (decision 147).
-    const other = await seed.account();
+    const other = await db.seed.account();
     const again = ok(...addClient(other.id, "https://ehr-a.example.org", "--jwks", jwks));
     expect(again).toMatchObject({ accountId: other.id, iss: "https://ehr-a.example.org" });
     expect(JSON.stringify(again)).not.toContain(inline.id);
@@ -107,7 +95,7 @@ describe("pnpm svc cds-clients", { timeout: 120_000 }, () => {
   });
 
   it("refuses a private key, a symmetric key, both or neither key source, a loopback jku here, an unknown account", async () => {
-    const account = await seed.account();
+    const account = await db.seed.account();
     const leaked = jsonFile("private", { keys: [{ ...privateKey.export({ format: "jwk" }), kid: "k1" }] });
     expect(refused(...addClient(account.id, "https://e.example", "--jwks", leaked))).toMatch(
       /private key material/,

@@ -1,39 +1,19 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import http from "node:http";
 import { type AddressInfo, createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { LabOrderResponse, PingResponse } from "@svc/intelligence-api";
-import { call, compiledEntry } from "@svc/testkit";
+import { call, freePort } from "@svc/testkit";
+import { useCompiledLauncher } from "@svc/testkit/vitest";
 import { verifySignature } from "@svc/webhooks";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 /**
  * `pnpm start` as a new user runs it: the compiled launcher, no DATABASE_URL (embedded PGlite),
  * no REDIS_URL, the compiled operator CLI beside it.
  */
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const launcher = compiledEntry(root, "tooling/cli/dist/start.js");
-const cliEntry = compiledEntry(root, "tooling/cli/dist/main.js");
-const dir = mkdtempSync(path.join(tmpdir(), "svc-launcher-"));
-const children: ChildProcess[] = [];
-
-afterAll(() => {
-  for (const child of children) child.kill("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+const { root, launcher, cliEntry, dir, started } = useCompiledLauncher("svc-launcher-");
 
 /** The environment of a fresh machine: no DATABASE_URL, no REDIS_URL. */
 function cleanEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
@@ -48,7 +28,7 @@ function cleanEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
   return env;
 }
 
-function launch(
+async function launch(
   port: number,
   dataDir: string,
   how: { command: string; args: string[]; cwd: string; env?: NodeJS.ProcessEnv } = { ...launcher, cwd: dir },
@@ -58,25 +38,8 @@ function launch(
     env: { ...cleanEnv(port, dataDir), ...how.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  children.push(child);
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += String(d);
-  });
-  child.stderr?.on("data", (d) => {
-    out += String(d);
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`launcher did not start:\n${out}`)), 150_000);
-    const check = () => {
-      if (/started in \d+ ms/.test(out)) {
-        clearTimeout(timer);
-        resolve({ child, output: () => out });
-      } else setTimeout(check, 50);
-    };
-    child.once("exit", (code) => reject(new Error(`launcher exited ${code}:\n${out}`)));
-    check();
-  });
+  const output = await started(child, /started in \d+ ms/, { timeoutMs: 150_000, label: "launcher " });
+  return { child, output };
 }
 
 function svc(port: number, dataDir: string, ...args: string[]) {

@@ -1,11 +1,9 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { compiledEntry } from "@svc/testkit";
-import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "@svc/testkit";
+import { useCompiledLauncher } from "@svc/testkit/vitest";
+import { describe, expect, it } from "vitest";
 
 /**
  * The recipe in docs/webhooks.md ("Trying safety events on one machine") run as written: its
@@ -13,26 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
  * the compiled service, started with NODE_EXTRA_CA_CERTS naming that CA, delivers a signed MSE
  * safety event to the https receiver on localhost, which verifies it.
  */
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const launcher = compiledEntry(root, "tooling/cli/dist/start.js");
-const cliEntry = compiledEntry(root, "tooling/cli/dist/main.js");
-const dir = mkdtempSync(path.join(tmpdir(), "svc-local-tls-"));
-const children: ChildProcess[] = [];
-
-afterAll(() => {
-  for (const child of children) child.kill("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+const { root, launcher, cliEntry, dir, started } = useCompiledLauncher("svc-local-tls-");
 
 /** The fenced blocks of the recipe's section, in order. */
 function recipeBlocks(): { lang: string; code: string }[] {
@@ -47,29 +26,6 @@ function recipeBlocks(): { lang: string; code: string }[] {
       .map((line) => line.slice((m[1] as string).length))
       .join("\n"),
   }));
-}
-
-/** A child whose output is collected; resolves once `ready` matches it. */
-function started(child: ChildProcess, ready: RegExp): Promise<() => string> {
-  children.push(child);
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += String(d);
-  });
-  child.stderr?.on("data", (d) => {
-    out += String(d);
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`did not start:\n${out}`)), 60_000);
-    const check = () => {
-      if (ready.test(out)) {
-        clearTimeout(timer);
-        resolve(() => out);
-      } else setTimeout(check, 50);
-    };
-    child.once("exit", (code) => reject(new Error(`exited ${code}:\n${out}`)));
-    check();
-  });
 }
 
 describe("local https receiver for MSE safety events (docs/webhooks.md recipe)", () => {
@@ -103,6 +59,7 @@ describe("local https receiver for MSE safety events (docs/webhooks.md recipe)",
     await started(
       spawn(launcher.command, launcher.args, { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] }),
       /started in \d+ ms/,
+      { timeoutMs: 60_000 },
     );
 
     // Step 3: organization, key and endpoint through the running server.
@@ -147,6 +104,7 @@ describe("local https receiver for MSE safety events (docs/webhooks.md recipe)",
         stdio: ["ignore", "pipe", "pipe"],
       }),
       /receiver on https:\/\/localhost/,
+      { timeoutMs: 60_000 },
     );
 
     // This process does not trust the local CA: the certificate is refused without it.

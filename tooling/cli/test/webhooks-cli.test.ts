@@ -1,23 +1,9 @@
 import { eq, recordEvent, webhookDeliveries } from "@svc/db";
-import {
-  cliJsonAnswer,
-  cliJsonRefusal,
-  createTestDatabase,
-  runSvcCli,
-  Seeder,
-  type TestDatabase,
-} from "@svc/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliJsonAnswer, cliJsonRefusal, runSvcCli } from "@svc/testkit";
+import { useTestDatabase } from "@svc/testkit/vitest";
+import { describe, expect, it } from "vitest";
 
-let db: TestDatabase;
-let seed: Seeder;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  seed = new Seeder(db.handle);
-});
-afterAll(async () => {
-  await db.drop();
-});
+const db = useTestDatabase();
 
 // A developer's setup: loopback webhooks allowed (with DATABASE_URL they are off unless set).
 let loopbackSetting: "true" | "false" | undefined = "true";
@@ -45,7 +31,7 @@ function webhooksAdd(accountId: string, url: string, ...rest: string[]): string[
 
 describe("pnpm svc webhooks", { timeout: 90_000 }, () => {
   it("adds a test-mode endpoint on 127.0.0.1, printing { id, url, secret } once; list never shows it", async () => {
-    const account = await seed.account();
+    const account = await db.seed.account();
     const added = ok(...webhooksAdd(account.id, "http://127.0.0.1:9/hook"));
     expect(added).toEqual({
       id: expect.stringMatching(/^we_/),
@@ -59,7 +45,7 @@ describe("pnpm svc webhooks", { timeout: 90_000 }, () => {
   });
 
   it("with DATABASE_URL, a test-mode loopback endpoint is refused unless ALLOW_LOOPBACK_WEBHOOKS=true; --allow-private is unchanged", async () => {
-    const account = await seed.account();
+    const account = await db.seed.account();
     try {
       for (const setting of [undefined, "false"] as const) {
         loopbackSetting = setting;
@@ -86,7 +72,7 @@ describe("pnpm svc webhooks", { timeout: 90_000 }, () => {
     expect(refused("webhooks", "add", "--org", "org_nope", "--url", "https://example.com/h")).toMatch(
       /No organization/,
     );
-    const account = await seed.account();
+    const account = await db.seed.account();
     expect(refused(...webhooksAdd(account.id, "not a url"))).toMatch(/not valid/);
     expect(refused(...webhooksAdd(account.id, "ftp://example.com/h"))).toMatch(/https/);
     expect(refused(...webhooksAdd(account.id, "https://user:pw@example.com/h"))).toMatch(/credentials/);
@@ -95,7 +81,7 @@ describe("pnpm svc webhooks", { timeout: 90_000 }, () => {
   });
 
   it("live endpoints: https only, and no private or loopback address without --allow-private", async () => {
-    const account = await seed.account();
+    const account = await db.seed.account();
     expect(refused(...webhooksAdd(account.id, "http://127.0.0.1:9/h", "--mode", "live"))).toMatch(/https/);
     expect(refused(...webhooksAdd(account.id, "https://127.0.0.1:9/h", "--mode", "live"))).toMatch(
       /not public/,
@@ -122,7 +108,7 @@ describe("pnpm svc webhooks", { timeout: 90_000 }, () => {
   });
 
   it("adds an organization endpoint for safety events: always live, under the live URL rules", async () => {
-    const { org } = await seed.org();
+    const { org } = await db.seed.org();
     expect(refused("webhooks", "add", "--org", org.id, "--url", "http://localhost:9/safety")).toMatch(
       /https/,
     );
@@ -145,7 +131,7 @@ describe("pnpm svc webhooks", { timeout: 90_000 }, () => {
   });
 
   it("lists deliveries, redelivers one, and removing the endpoint cancels its pending deliveries", async () => {
-    const account = await seed.account();
+    const account = await db.seed.account();
     const endpoint = ok(...webhooksAdd(account.id, "http://127.0.0.1:9/h"));
     const recorded = await db.handle.db.transaction((tx) =>
       recordEvent(tx, {
