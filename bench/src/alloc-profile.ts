@@ -3,6 +3,7 @@
  * heap profiler, keeping the objects minor and major GCs already collected, so short-lived
  * per-request garbage counts as much as what survives. Prints the functions that allocate most.
  */
+import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 
 interface ProfileNode {
@@ -11,7 +12,9 @@ interface ProfileNode {
   children: ProfileNode[];
 }
 
-export async function startAllocationProfile(): Promise<() => Promise<{ site: string; bytes: number }[]>> {
+export async function startAllocationProfile(): Promise<
+  (saveTo?: string) => Promise<{ site: string; bytes: number }[]>
+> {
   const session = new Session();
   session.connect();
   await session.post("HeapProfiler.enable");
@@ -20,11 +23,13 @@ export async function startAllocationProfile(): Promise<() => Promise<{ site: st
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: true,
   });
-  return async () => {
+  return async (saveTo) => {
     const { profile } = (await session.post("HeapProfiler.stopSampling")) as {
       profile: { head: ProfileNode };
     };
     session.disconnect();
+    // The whole tree, for `src/stage-profile.ts` (which groups it by stage of the request).
+    if (saveTo) writeFileSync(saveTo, JSON.stringify(profile));
     const bySite = new Map<string, number>();
     const walk = (node: ProfileNode) => {
       const { functionName, url, lineNumber } = node.callFrame;

@@ -8,6 +8,7 @@
  * issue's throughput ratios are about. BENCH_CPU_PROF=dir
  * profiles this process. BENCH_ITERATIONS sets the loop (default 20,000 per scenario).
  */
+import { join } from "node:path";
 import { printAllocationSites, startAllocationProfile } from "./alloc-profile.js";
 import { scenarios } from "./scenarios.js";
 import { serviceCpuPerRequest, startInProcessService } from "./service-cpu.js";
@@ -31,8 +32,12 @@ async function main(): Promise<void> {
         WARMUP,
       );
       // Every request the profile saw: the first one, the warm-up and the measured loop.
+      // BENCH_ALLOC_PROF=dir (anything but "1") also keeps dir/<scenario>.heapprofile.
+      const allocDir = process.env.BENCH_ALLOC_PROF;
+      const saveTo =
+        allocDir && allocDir !== "1" ? join(allocDir, `${scenario.name}.heapprofile`) : undefined;
       if (stopAllocationProfile)
-        printAllocationSites(scenario.name, await stopAllocationProfile(), ITERATIONS + WARMUP + 1);
+        printAllocationSites(scenario.name, await stopAllocationProfile(saveTo), ITERATIONS + WARMUP + 1);
       const { answer } = measured;
       const serviceUs = measured.cpuUs;
       const wallUs = measured.wallUs;
