@@ -5,6 +5,7 @@ import { DOOR_LEVELS, NOT_ASSESSED_DOORS, type PatientFinding, reviewPatient } f
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CdsTestbed, startCdsTestbed } from "./cds-ehr.js";
+import { DAY, daysBefore, REVIEWED_MEDICINES } from "./patient-review-fixtures.js";
 
 /**
  * The patient review through the CDS door (decisions 189 and 203), over real HTTP as an EHR calls
@@ -24,18 +25,7 @@ afterAll(async () => {
   await bed?.close();
 });
 
-const DAY = 86_400_000;
-/** Half a day off whole days: the service's clock reads a few milliseconds after the test's. */
-const at = (now: number, days: number) => new Date(now - (days + 0.5) * DAY).toISOString();
-
-const MEDICINES = [
-  "sodium valproate 500 mg twice daily",
-  "lithium carbonate 400 mg at night",
-  "clozapine 300 mg daily",
-  "olanzapine 10 mg at night",
-  "citalopram 40 mg daily",
-  "topiramate 50 mg daily",
-] as const;
+const MEDICINES = [...REVIEWED_MEDICINES, "topiramate 50 mg daily"] as const;
 
 /** Analytes with the LOINC code and UCUM unit an EHR sends (codes of the analyte table). */
 const ANALYTES = [
@@ -82,7 +72,7 @@ function facts(c: Case, now: number) {
   const readings = c.readings.map((r, i) => {
     const a = ANALYTES[r.analyte] as (typeof ANALYTES)[number];
     const value = a.values[r.pick % a.values.length] as number;
-    return { i, a, value, observedAt: at(now, r.daysAgo) };
+    return { i, a, value, observedAt: daysBefore(now, r.daysAgo) };
   });
   const observations: Observation[] = readings.map(({ i, a, value, observedAt }) => ({
     resourceType: "Observation",
@@ -100,7 +90,7 @@ function facts(c: Case, now: number) {
       status: "final",
       code: { coding: [{ system: "http://loinc.org", code: "82810-3" }] },
       subject: { reference: `Patient/${PATIENT}` },
-      effectiveDateTime: at(now, 0),
+      effectiveDateTime: daysBefore(now, 0),
       valueCodeableConcept: { coding: [{ system: "http://loinc.org", ...PREGNANCY_ANSWER[c.pregnancy] }] },
     });
   const requests: MedicationRequest[] = c.medicines.map((m, i) => ({
@@ -109,7 +99,7 @@ function facts(c: Case, now: number) {
     status: "active",
     intent: "order",
     subject: { reference: `Patient/${PATIENT}` },
-    authoredOn: at(now, m.startedDaysAgo),
+    authoredOn: daysBefore(now, m.startedDaysAgo),
     medicationCodeableConcept: { text: m.name },
   }));
   const engineInput = {
@@ -119,7 +109,7 @@ function facts(c: Case, now: number) {
       birthDate: birth,
       ...(c.pregnancy === "pregnant" ? { pregnancy: c.pregnancy } : {}),
     },
-    medicines: c.medicines.map((m) => ({ name: m.name, startedAt: at(now, m.startedDaysAgo) })),
+    medicines: c.medicines.map((m) => ({ name: m.name, startedAt: daysBefore(now, m.startedDaysAgo) })),
     readings: readings.map(({ a, value, observedAt }) => ({
       analyte: a.name,
       value,

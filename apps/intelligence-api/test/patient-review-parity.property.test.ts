@@ -6,6 +6,7 @@ import { useTestService } from "@svc/testkit/vitest";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectMcp } from "./mcp-client.js";
+import { daysBefore, REVIEWED_MEDICINES } from "./patient-review-fixtures.js";
 
 /**
  * One patient review behind every door (decision 189), over real HTTP: generated patients,
@@ -29,19 +30,8 @@ afterAll(async () => {
   await mcp?.close();
 });
 
-const DAY = 86_400_000;
-/**
- * Every date half a day off a whole number of days before `now`: the service's own clock reads a
- * few milliseconds later than the test's, and no schedule or window boundary may fall between.
- */
-const daysAgo = (now: number, days: number) => new Date(now - (days + 0.5) * DAY).toISOString();
-
 const MEDICINES = [
-  "sodium valproate 500 mg twice daily",
-  "lithium carbonate 400 mg at night",
-  "clozapine 300 mg daily",
-  "olanzapine 10 mg at night",
-  "citalopram 40 mg daily",
+  ...REVIEWED_MEDICINES,
   "quetiapine 300 mg at night",
   "topiramate 50 mg daily",
   "sertraline 100 mg daily",
@@ -100,7 +90,7 @@ function requestOf(c: Case, now: number) {
     id: `rx${i}`,
     medicationName: m.name,
     status: "active",
-    ...(m.startedDaysAgo === null ? {} : { prescribedAt: daysAgo(now, m.startedDaysAgo) }),
+    ...(m.startedDaysAgo === null ? {} : { prescribedAt: daysBefore(now, m.startedDaysAgo) }),
   }));
   const byDay = new Map<number, { name: string; value: number; unit: string }[]>();
   for (const r of c.readings) {
@@ -111,7 +101,7 @@ function requestOf(c: Case, now: number) {
   const labs = [...byDay].map(([d, biomarkers], i) => ({
     id: `p${i}`,
     labName: "Parity lab",
-    observedAt: daysAgo(now, d),
+    observedAt: daysBefore(now, d),
     results: { biomarkers },
   }));
   return { prescriptions, labs };
